@@ -1,0 +1,36 @@
+/** Metadata carried by every chunk; the store filters on these fields. */
+export interface ChunkMeta {
+  /** Vault-relative path with `/` separators. */
+  path: string;
+  title: string;
+  /** Breadcrumb `Title > H1 > H2`. */
+  section: string;
+  tags: string[];
+  /** Parent folder, "" at the root. */
+  folder: string;
+  /** First path component, "" at the root. */
+  top_folder: string;
+  /** Unix seconds, integer. */
+  mtime: number;
+  word_count: number;
+  links: string[];
+  aliases: string[];
+  /** Position of the chunk in its note, from 0. */
+  ordinal: number;
+  /** 1-based, inclusive, in the source file. */
+  start_line: number;
+  end_line: number;
+  /** Hash of the chunk's embedding text (the embedding cache key). */
+  hash: string;
+}
+
+/** One chunk of a note. */
+export interface Chunk {
+  /** Stable: the same note text at the same path gives the same ids. */
+  id: string;
+  /** The Markdown of the chunk, as in the file. */
+  text: string;
+  /** What is embedded: the breadcrumb line plus the section text. */
+  embedText: string;
+  meta: ChunkMeta;
+}

@@ -1,0 +1,7 @@
+export type { Note, VaultFile } from "./types.js";
+export { walkVault, SKIPPED_FOLDERS, IGNORE_FILE } from "./walk.js";
+export { parseNote, hashText } from "./note.js";
+export { readNote } from "./read.js";
+export { normaliseTags, findInlineRefs, frontmatterList } from "./tags.js";
+export { splitFrontmatter } from "./frontmatter.js";
+export { parseBlocks, parseInline } from "./markdown.js";

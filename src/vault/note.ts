@@ -1,0 +1,51 @@
+import { createHash } from "node:crypto";
+import type { Logger } from "../log.js";
+import { silentLogger } from "../log.js";
+import { splitFrontmatter } from "./frontmatter.js";
+import { findInlineRefs, frontmatterList, normaliseTags } from "./tags.js";
+import type { Note } from "./types.js";
+
+/**
+ * Parses one note's text into a {@link Note}: frontmatter (title, tags, aliases), inline tags and
+ * wikilinks. Invalid YAML never stops a note: the body is still used and a `frontmatter_invalid`
+ * warning names the file and line.
+ *
+ * @example
+ * ```ts
+ * const note = parseNote("kitchen/Sourdough.md", "---\ntags: baking\n---\n# Starter\n", 1760000000);
+ * note.title; // "Sourdough"
+ * note.tags;  // ["baking"]
+ * ```
+ */
+export function parseNote(path: string, text: string, mtime: number, log: Logger = silentLogger): Note {
+  const fm = splitFrontmatter(text);
+  if (fm.error) {
+    log.warn("frontmatter_invalid", `vault-rag: invalid frontmatter in "${path}" at line ${fm.error.line}: ${fm.error.message} — the note is indexed without it`, {
+      path,
+      line: fm.error.line,
+    });
+  }
+  const data = fm.data;
+  const fileName = path.split("/").pop()!.replace(/\.md$/i, "");
+  const rawTitle = data.title;
+  const title = typeof rawTitle === "string" && rawTitle.trim() ? rawTitle.trim() : typeof rawTitle === "number" ? String(rawTitle) : fileName;
+  const aliases = [...new Set(frontmatterList(data.aliases ?? data.alias, false))];
+  const inline = findInlineRefs(fm.body);
+  const tags = normaliseTags([...frontmatterList(data.tags ?? data.tag), ...inline.tags]);
+  return {
+    path,
+    title,
+    aliases,
+    tags,
+    links: inline.links,
+    mtime: Math.floor(mtime),
+    body: fm.body,
+    bodyStartLine: fm.bodyStartLine,
+    hash: hashText(text),
+  };
+}
+
+/** sha256 of a text, hex. */
+export function hashText(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}

@@ -1,0 +1,105 @@
+import { parseBlocks, parseInline, type Token } from "./markdown.js";
+
+/**
+ * Normalises tag values from any source: strips `#`, lowercases, drops empties, and adds the
+ * parents of nested tags (`projects/robots` also yields `projects`). Order is first-seen.
+ *
+ * @example
+ * ```ts
+ * normaliseTags(["#Projects/Robots", "pico"]); // ["projects/robots", "projects", "pico"]
+ * ```
+ */
+export function normaliseTags(raw: Iterable<string>): string[] {
+  const out = new Set<string>();
+  for (const r of raw) {
+    const t = r.trim().replace(/^#+/, "").replace(/\/+$/, "").toLowerCase();
+    if (!t) continue;
+    out.add(t);
+    const parts = t.split("/");
+    for (let i = parts.length - 1; i > 0; i--) out.add(parts.slice(0, i).join("/"));
+  }
+  return [...out];
+}
+
+/**
+ * Reads the frontmatter `tags` (or `tag`) value in any of its shapes: a list, a single string,
+ * or a comma/space separated string.
+ *
+ * @example
+ * ```ts
+ * frontmatterList("robots, pico #esp32"); // ["robots", "pico", "#esp32"]
+ * ```
+ */
+export function frontmatterList(value: unknown, splitSpaces = true): string[] {
+  if (value === null || value === undefined) return [];
+  if (Array.isArray(value)) return value.flatMap((v) => frontmatterList(v, splitSpaces));
+  if (typeof value === "string") {
+    const parts = value.split(splitSpaces ? /[,\s]+/ : /,/);
+    return parts.map((p) => p.trim()).filter(Boolean);
+  }
+  if (typeof value === "number" || typeof value === "boolean") return [String(value)];
+  return [];
+}
+
+// A tag: '#' then letters, digits, _, -, / — at least one non-digit (Obsidian's rule).
+const TAG_RE = /(^|[\s([{,;!?"'])#([\p{L}\p{N}_\-/]*[\p{L}_\-/][\p{L}\p{N}_\-/]*)/gu;
+const HEX_COLOUR = /^(?:[0-9a-f]{3}|[0-9a-f]{4}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
+const WIKILINK_RE = /!?\[\[([^\]\n]*?)\]\]/g;
+
+/** Inline `#tags` and wikilink targets found in a note body. */
+export interface InlineRefs {
+  tags: string[];
+  links: string[];
+}
+
+/**
+ * Finds inline `#tags` and `[[wikilinks]]` in Markdown, outside code fences, inline code, links
+ * and URLs. Headings are parsed as headings, so `# Title` is never a tag; `#ff0000` is a colour.
+ *
+ * @example
+ * ```ts
+ * findInlineRefs("Uses #pico/w and [[Battery#Current|power]]; `#not`").tags; // ["pico/w"]
+ * ```
+ */
+export function findInlineRefs(body: string): InlineRefs {
+  const tags: string[] = [];
+  const links: string[] = [];
+  if (!body.includes("#") && !body.includes("[[")) return { tags, links };
+  for (const tok of parseBlocks(body)) {
+    if (tok.type !== "inline") continue;
+    const content = tok.content;
+    if (!content.includes("#") && !content.includes("[[")) continue;
+    scanInline(content, tags, links);
+  }
+  return { tags, links: [...new Set(links)] };
+}
+
+function scanInline(content: string, tags: string[], links: string[]): void {
+  const top = parseInline(content)[0];
+  const children: Token[] = top?.children ?? [];
+  let depthInLink = 0;
+  for (const child of children) {
+    if (child.type === "link_open") depthInLink++;
+    else if (child.type === "link_close") depthInLink = Math.max(0, depthInLink - 1);
+    else if (child.type === "text" && depthInLink === 0) scanText(child.content, tags, links);
+    else if ((child.type === "softbreak" || child.type === "hardbreak") && depthInLink === 0) scanText(" ", tags, links);
+  }
+}
+
+function scanText(text: string, tags: string[], links: string[]): void {
+  // wikilinks first: their `#Heading` part is not a tag
+  const withoutLinks = text.replace(WIKILINK_RE, (_m, inner: string) => {
+    const target = inner.split("|")[0].split("#")[0].split("^")[0].trim();
+    if (target) links.push(target);
+    return " ";
+  });
+  // URLs are not tag sources (`https://x.org/#anchor`)
+  const withoutUrls = withoutLinks.replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, " ");
+  for (const m of withoutUrls.matchAll(TAG_RE)) {
+    const tag = m[2].replace(/\/+$/, "");
+    if (!tag) continue;
+    if (HEX_COLOUR.test(tag) && /\d/.test(tag)) continue; // #ff0000, #0af
+    if (HEX_COLOUR.test(tag) && m[1] === "" && /:\s*$/.test(withoutUrls.slice(0, m.index))) continue;
+    tags.push(tag);
+  }
+}

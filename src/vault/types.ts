@@ -1,0 +1,31 @@
+/** A parsed note: everything later rooms need, nothing about how it was read. */
+export interface Note {
+  /** Vault-relative path with `/` separators, e.g. `robots/SMARS.md`. */
+  path: string;
+  /** Frontmatter `title`, else the file name without `.md`. */
+  title: string;
+  aliases: string[];
+  /** Lowercased, deduplicated, `#` stripped; nested tags also yield their parents. */
+  tags: string[];
+  /** Wikilink targets (`[[Note#Heading|alias]]` gives `Note`), deduplicated in order. */
+  links: string[];
+  /** Modification time in Unix seconds (integer). */
+  mtime: number;
+  /** The note text after the frontmatter. */
+  body: string;
+  /** 1-based line in the file where `body` starts. */
+  bodyStartLine: number;
+  /** Content hash of the whole file (sha256, hex). */
+  hash: string;
+}
+
+/** A file found by the walker, before it is read. */
+export interface VaultFile {
+  /** Vault-relative path with `/` separators. */
+  path: string;
+  /** Absolute path on disk. */
+  absPath: string;
+  /** Modification time in Unix seconds. */
+  mtime: number;
+  size: number;
+}

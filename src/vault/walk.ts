@@ -1,0 +1,115 @@
+import fs from "node:fs";
+import path from "node:path";
+import ignore, { type Ignore } from "ignore";
+import type { Logger } from "../log.js";
+import { silentLogger } from "../log.js";
+import { VaultRagError } from "../errors.js";
+import type { VaultFile } from "./types.js";
+
+/** Folder names skipped everywhere, besides every dot-folder. */
+export const SKIPPED_FOLDERS: readonly string[] = [".obsidian", ".trash", ".git", "node_modules", ".vault-rag"];
+
+/** Name of the optional ignore file (gitignore syntax) at the vault root. */
+export const IGNORE_FILE = ".vault-ragignore";
+
+/**
+ * Lists the Markdown files of a vault, sorted by path.
+ *
+ * Skips dot-folders, `node_modules`, and what `.vault-ragignore` names; follows symlinks only while
+ * they stay inside the vault, and visits each real folder once (so symlink loops end).
+ *
+ * @example
+ * ```ts
+ * const files = walkVault("/home/me/notes");
+ * files[0].path; // "Daily.md"
+ * ```
+ */
+export function walkVault(root: string, log: Logger = silentLogger): VaultFile[] {
+  const absRoot = path.resolve(root);
+  let realRoot: string;
+  try {
+    realRoot = fs.realpathSync(absRoot);
+    if (!fs.statSync(realRoot).isDirectory()) throw new Error("not a directory");
+  } catch {
+    throw new VaultRagError("vault_missing", `vault-rag: vault folder "${absRoot}" does not exist or is not a folder — pass the folder that holds your notes`);
+  }
+  const ig = loadIgnore(realRoot, log);
+  const out: VaultFile[] = [];
+  const visited = new Set<string>([realRoot]);
+
+  const visit = (dirAbs: string, rel: string) => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dirAbs, { withFileTypes: true });
+    } catch (err) {
+      log.warn("note_unreadable", `vault-rag: cannot read folder "${rel || "."}": ${(err as Error).message}`, { path: rel });
+      return;
+    }
+    for (const entry of entries) {
+      const name = entry.name;
+      const childRel = rel ? `${rel}/${name}` : name;
+      const childAbs = path.join(dirAbs, name);
+      let isDir = entry.isDirectory();
+      let isFile = entry.isFile();
+      if (entry.isSymbolicLink()) {
+        let real: string;
+        try {
+          real = fs.realpathSync(childAbs);
+        } catch {
+          log.warn("symlink_loop", `vault-rag: skipped broken or looping symlink "${childRel}"`, { path: childRel });
+          continue;
+        }
+        if (real !== realRoot && !real.startsWith(realRoot + path.sep)) {
+          log.warn("symlink_outside", `vault-rag: skipped symlink "${childRel}" — it points outside the vault`, { path: childRel });
+          continue;
+        }
+        const st = fs.statSync(real);
+        isDir = st.isDirectory();
+        isFile = st.isFile();
+        if (isDir) {
+          if (visited.has(real)) {
+            log.warn("symlink_loop", `vault-rag: skipped symlink "${childRel}" — its folder is already part of the vault`, { path: childRel });
+            continue;
+          }
+        }
+      }
+      if (isDir) {
+        if (name.startsWith(".") || SKIPPED_FOLDERS.includes(name)) continue;
+        if (ig.ignores(childRel + "/")) continue;
+        let real: string;
+        try {
+          real = fs.realpathSync(childAbs);
+        } catch {
+          continue;
+        }
+        if (visited.has(real)) continue;
+        visited.add(real);
+        visit(childAbs, childRel);
+      } else if (isFile && name.toLowerCase().endsWith(".md")) {
+        if (ig.ignores(childRel)) continue;
+        try {
+          const st = fs.statSync(childAbs);
+          out.push({ path: childRel, absPath: childAbs, mtime: Math.floor(st.mtimeMs / 1000), size: st.size });
+        } catch (err) {
+          log.warn("note_unreadable", `vault-rag: cannot stat "${childRel}": ${(err as Error).message}`, { path: childRel });
+        }
+      }
+    }
+  };
+  visit(realRoot, "");
+  out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return out;
+}
+
+function loadIgnore(root: string, log: Logger): Ignore {
+  const ig = ignore();
+  const file = path.join(root, IGNORE_FILE);
+  if (fs.existsSync(file)) {
+    try {
+      ig.add(fs.readFileSync(file, "utf8"));
+    } catch (err) {
+      log.warn("ignore_file_invalid", `vault-rag: cannot read ${IGNORE_FILE}: ${(err as Error).message}`, { path: IGNORE_FILE });
+    }
+  }
+  return ig;
+}
