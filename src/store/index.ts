@@ -1,0 +1,9 @@
+export type { Store, StoreRecord, NoteEntry, ScoredRecord, Manifest, QueryFilter, StoreCounts } from "./types.js";
+export { SCHEMA_VERSION } from "./types.js";
+export type { RecordMetadata, MetaField } from "./schema.js";
+export { STRING_FIELDS, NUMBER_FIELDS, LIST_FIELDS, ALL_FIELDS, fieldKind } from "./schema.js";
+export { normaliseWhere, normaliseWhereDocument, MTIME_MS_THRESHOLD, type Where, type WhereDocument, type WhereNode, type DocNode } from "./where.js";
+export { matchesWhere, matchesDocument } from "./reference.js";
+export { SqliteStore, BM25_WEIGHTS, type SqliteStoreOptions } from "./sqlite/sqlite-store.js";
+export { toFtsQuery } from "./sqlite/fts-query.js";
+export { STOPWORDS } from "./stopwords.js";

@@ -1,0 +1,40 @@
+/**
+ * The metadata fields every record carries, and their types. The filter language validates against
+ * this schema, so a typo in a field name is an error instead of a filter that silently matches nothing.
+ */
+export const STRING_FIELDS = ["path", "title", "section", "folder", "top_folder"] as const;
+export const NUMBER_FIELDS = ["mtime", "word_count", "ordinal", "start_line", "end_line"] as const;
+export const LIST_FIELDS = ["tags", "links", "aliases"] as const;
+
+export type StringField = (typeof STRING_FIELDS)[number];
+export type NumberField = (typeof NUMBER_FIELDS)[number];
+export type ListField = (typeof LIST_FIELDS)[number];
+export type MetaField = StringField | NumberField | ListField;
+
+/** A record's metadata, as stored and filtered. */
+export interface RecordMetadata {
+  path: string;
+  title: string;
+  section: string;
+  folder: string;
+  top_folder: string;
+  mtime: number;
+  word_count: number;
+  ordinal: number;
+  start_line: number;
+  end_line: number;
+  tags: string[];
+  links: string[];
+  aliases: string[];
+  /** Hash of the embedded text. */
+  hash: string;
+}
+
+export const ALL_FIELDS: readonly MetaField[] = [...STRING_FIELDS, ...NUMBER_FIELDS, ...LIST_FIELDS];
+
+export function fieldKind(field: string): "string" | "number" | "list" | undefined {
+  if ((STRING_FIELDS as readonly string[]).includes(field)) return "string";
+  if ((NUMBER_FIELDS as readonly string[]).includes(field)) return "number";
+  if ((LIST_FIELDS as readonly string[]).includes(field)) return "list";
+  return undefined;
+}

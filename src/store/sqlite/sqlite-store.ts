@@ -1,0 +1,354 @@
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import * as sqliteVec from "sqlite-vec";
+import { VaultRagError } from "../../errors.js";
+import type { RecordMetadata } from "../schema.js";
+import { SCHEMA_VERSION, type Manifest, type NoteEntry, type QueryFilter, type ScoredRecord, type Store, type StoreCounts, type StoreRecord } from "../types.js";
+import { compileDocument, compileWhere, decodeList, encodeList, type SqlCondition } from "./compile.js";
+import { toFtsQuery } from "./fts-query.js";
+import { DenseIndex } from "./dense-index.js";
+
+/** BM25 column weights: title, aliases and breadcrumb weigh more than body text. */
+export const BM25_WEIGHTS = { title: 4, aliases: 4, section: 2, body: 1 };
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS notes (path TEXT PRIMARY KEY, hash TEXT NOT NULL, mtime INTEGER NOT NULL, size INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS chunks (
+  rowid INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  path TEXT NOT NULL, title TEXT NOT NULL, section TEXT NOT NULL, folder TEXT NOT NULL, top_folder TEXT NOT NULL,
+  mtime INTEGER NOT NULL, word_count INTEGER NOT NULL, ordinal INTEGER NOT NULL, start_line INTEGER NOT NULL, end_line INTEGER NOT NULL,
+  tags TEXT NOT NULL, links TEXT NOT NULL, aliases TEXT NOT NULL, hash TEXT NOT NULL,
+  text TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS vectors (rowid INTEGER PRIMARY KEY, vector BLOB NOT NULL);
+CREATE INDEX IF NOT EXISTS chunks_path ON chunks(path);
+CREATE INDEX IF NOT EXISTS chunks_hash ON chunks(hash);
+CREATE INDEX IF NOT EXISTS chunks_folder ON chunks(folder);
+CREATE INDEX IF NOT EXISTS chunks_top_folder ON chunks(top_folder);
+CREATE INDEX IF NOT EXISTS chunks_mtime ON chunks(mtime);
+CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(title, aliases, section, body, tokenize = 'porter unicode61 remove_diacritics 2');
+CREATE TABLE IF NOT EXISTS embed_cache (model TEXT NOT NULL, hash TEXT NOT NULL, vector BLOB NOT NULL, PRIMARY KEY (model, hash)) WITHOUT ROWID;
+`;
+
+const COLUMNS = "c.id, c.path, c.title, c.section, c.folder, c.top_folder, c.mtime, c.word_count, c.ordinal, c.start_line, c.end_line, c.tags, c.links, c.aliases, c.hash, c.text";
+
+interface Row {
+  id: string;
+  path: string;
+  title: string;
+  section: string;
+  folder: string;
+  top_folder: string;
+  mtime: number;
+  word_count: number;
+  ordinal: number;
+  start_line: number;
+  end_line: number;
+  tags: string;
+  links: string;
+  aliases: string;
+  hash: string;
+  text: string;
+  vector?: Buffer;
+  d?: number;
+}
+
+/** Options for opening the SQLite store. */
+export interface SqliteStoreOptions {
+  /** Create the file (and its folder) when missing. Default false: a missing file is a `no_index` error. */
+  create?: boolean;
+  readonly?: boolean;
+  /** How long to wait for another writer, in ms. Default 10 000. */
+  busyTimeoutMs?: number;
+}
+
+/** Encodes a vector for a BLOB column. */
+export function vectorToBlob(v: Float32Array): Buffer {
+  return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+}
+
+/** Decodes a BLOB column into a vector (copying, so the buffer can be reused). */
+export function blobToVector(b: Buffer): Float32Array {
+  const out = new Float32Array(b.byteLength / 4);
+  new Uint8Array(out.buffer).set(b);
+  return out;
+}
+
+/**
+ * The embedded store: one SQLite file holding chunks, vectors (sqlite-vec, cosine distance), an
+ * FTS5 BM25 index and the manifest. WAL mode lets readers work while one process writes.
+ *
+ * @example
+ * ```ts
+ * const store = SqliteStore.open("/abs/vault/.vault-rag/index.db", { create: true });
+ * store.queryDense(vector, 6, { where: normaliseWhere({ tags: { $contains: "pico" } }) });
+ * ```
+ */
+export class SqliteStore implements Store {
+  readonly location: string;
+  readonly db: Database.Database;
+  private regexCache = new Map<string, RegExp>();
+
+  private constructor(file: string, db: Database.Database) {
+    this.location = file;
+    this.db = db;
+  }
+
+  /** Opens (or creates) the store at an absolute path. */
+  static open(file: string, opts: SqliteStoreOptions = {}): SqliteStore {
+    if (!path.isAbsolute(file)) throw new VaultRagError("usage", `vault-rag: index path "${file}" must be absolute`);
+    if (!fs.existsSync(file)) {
+      if (!opts.create) throw new VaultRagError("no_index", `vault-rag: no index at ${file} — run \`vault-rag index <vault>\` first`);
+      try {
+        fs.mkdirSync(path.dirname(file), { recursive: true });
+      } catch (err) {
+        throw new VaultRagError("io", `vault-rag: cannot create the index folder ${path.dirname(file)}: ${(err as Error).message}`);
+      }
+    }
+    let db: Database.Database;
+    try {
+      db = new Database(file, { readonly: !!opts.readonly, fileMustExist: !opts.create });
+      db.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 10_000}`);
+      if (!opts.readonly) {
+        db.pragma("journal_mode = WAL");
+        db.pragma("synchronous = NORMAL");
+      }
+      sqliteVec.load(db);
+      if (!opts.readonly) db.exec(SCHEMA);
+    } catch (err) {
+      const e = err as Error & { code?: string };
+      if (e instanceof VaultRagError) throw e;
+      throw new VaultRagError("io", `vault-rag: cannot open the index at ${file}: ${e.message}${e.code === "SQLITE_READONLY" || e.code === "SQLITE_CANTOPEN" ? " — check the folder is writable" : ""}`);
+    }
+    const store = new SqliteStore(file, db);
+    db.function("vr_regexp", { deterministic: true }, (pattern: unknown, text: unknown) => (store.regex(String(pattern)).test(String(text)) ? 1 : 0));
+    return store;
+  }
+
+  private regex(p: string): RegExp {
+    let r = this.regexCache.get(p);
+    if (!r) {
+      r = new RegExp(p, "u");
+      this.regexCache.set(p, r);
+    }
+    return r;
+  }
+
+  upsertNotes(batch: { note: NoteEntry; records: StoreRecord[] }[]): void {
+    const { delFts, delVectors, delChunks } = this.deleteStatements();
+    const ins = this.db.prepare(
+      `INSERT INTO chunks (id, path, title, section, folder, top_folder, mtime, word_count, ordinal, start_line, end_line, tags, links, aliases, hash, text)
+       VALUES (@id, @path, @title, @section, @folder, @top_folder, @mtime, @word_count, @ordinal, @start_line, @end_line, @tags, @links, @aliases, @hash, @text)`,
+    );
+    const insVec = this.db.prepare("INSERT INTO vectors (rowid, vector) VALUES (?, ?)");
+    const dims = this.manifest()?.embedder.dimensions;
+    const insFts = this.db.prepare("INSERT INTO fts (rowid, title, aliases, section, body) VALUES (?, ?, ?, ?, ?)");
+    const upNote = this.db.prepare("INSERT INTO notes (path, hash, mtime, size) VALUES (@path, @hash, @mtime, @size) ON CONFLICT(path) DO UPDATE SET hash = excluded.hash, mtime = excluded.mtime, size = excluded.size");
+    const model = this.cacheModel();
+    const cache = model ? this.db.prepare("INSERT OR IGNORE INTO embed_cache (model, hash, vector) VALUES (?, ?, ?)") : undefined;
+    this.write(() => {
+      for (const { note, records } of batch) {
+        delFts.run(note.path);
+        delVectors.run(note.path);
+        delChunks.run(note.path);
+        for (const r of records) {
+          const m = r.meta;
+          if (dims !== undefined && r.vector.length !== dims)
+            throw new VaultRagError("model_mismatch", `vault-rag: vector of ${r.vector.length} dimensions for "${m.path}" does not fit the index (${dims}-d) — rebuild with \`vault-rag index --full\``);
+          const blob = vectorToBlob(r.vector);
+          const info = ins.run({ ...m, id: r.id, tags: encodeList(m.tags), links: encodeList(m.links), aliases: encodeList(m.aliases), text: r.text });
+          insVec.run(info.lastInsertRowid, blob);
+          insFts.run(info.lastInsertRowid, m.title, m.aliases.join(" "), m.section, r.text);
+          cache?.run(model, m.hash, blob);
+        }
+        upNote.run(note);
+      }
+    });
+  }
+
+  deleteNotes(paths: string[]): void {
+    const { delFts, delVectors, delChunks } = this.deleteStatements();
+    const delNote = this.db.prepare("DELETE FROM notes WHERE path = ?");
+    this.write(() => {
+      for (const p of paths) {
+        delFts.run(p);
+        delVectors.run(p);
+        delChunks.run(p);
+        delNote.run(p);
+      }
+    });
+  }
+
+  private deleteStatements() {
+    return {
+      delFts: this.db.prepare("DELETE FROM fts WHERE rowid IN (SELECT rowid FROM chunks WHERE path = ?)"),
+      delVectors: this.db.prepare("DELETE FROM vectors WHERE rowid IN (SELECT rowid FROM chunks WHERE path = ?)"),
+      delChunks: this.db.prepare("DELETE FROM chunks WHERE path = ?"),
+    };
+  }
+
+  /** Runs a write transaction and bumps the generation so readers reload their dense index. */
+  private write(fn: () => void): void {
+    const bump = this.db.prepare("INSERT INTO meta (key, value) VALUES ('generation', '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1");
+    try {
+      this.db.transaction(() => {
+        fn();
+        bump.run();
+      }).immediate();
+    } catch (err) {
+      const e = err as Error & { code?: string };
+      if (e.code === "SQLITE_FULL") throw new VaultRagError("io", `vault-rag: the disk holding ${this.location} is full — nothing from this batch was written; free some space and run again`);
+      if (e.code === "SQLITE_READONLY") throw new VaultRagError("io", `vault-rag: the index at ${this.location} is read-only — nothing was written; check the file's permissions`);
+      throw err;
+    }
+  }
+
+  notes(): Map<string, NoteEntry> {
+    const out = new Map<string, NoteEntry>();
+    for (const r of this.db.prepare("SELECT path, hash, mtime, size FROM notes").all() as NoteEntry[]) out.set(r.path, r);
+    return out;
+  }
+
+  get(query: { ids?: string[]; path?: string; includeVectors?: boolean }): StoreRecord[] {
+    const cols = COLUMNS + (query.includeVectors ? ", (SELECT v.vector FROM vectors v WHERE v.rowid = c.rowid) AS vector" : "");
+    let rows: Row[];
+    if (query.ids) {
+      const stmt = this.db.prepare(`SELECT ${cols} FROM chunks c WHERE c.id = ?`);
+      rows = query.ids.map((id) => stmt.get(id) as Row | undefined).filter((r): r is Row => !!r);
+    } else if (query.path !== undefined) {
+      rows = this.db.prepare(`SELECT ${cols} FROM chunks c WHERE c.path = ? ORDER BY c.ordinal`).all(query.path) as Row[];
+    } else {
+      rows = this.db.prepare(`SELECT ${cols} FROM chunks c ORDER BY c.path, c.ordinal`).all() as Row[];
+    }
+    return rows.map((r) => ({ id: r.id, text: r.text, meta: rowMeta(r), vector: r.vector ? blobToVector(r.vector) : new Float32Array(0) }));
+  }
+
+  count(): StoreCounts {
+    const notes = (this.db.prepare("SELECT count(*) n FROM notes").get() as { n: number }).n;
+    const chunks = (this.db.prepare("SELECT count(*) n FROM chunks").get() as { n: number }).n;
+    return { notes, chunks };
+  }
+
+  listTags(): { tag: string; notes: number }[] {
+    const counts = new Map<string, Set<string>>();
+    for (const r of this.db.prepare("SELECT DISTINCT path, tags FROM chunks WHERE tags != ''").all() as { path: string; tags: string }[]) {
+      for (const t of decodeList(r.tags)) {
+        let s = counts.get(t);
+        if (!s) counts.set(t, (s = new Set()));
+        s.add(r.path);
+      }
+    }
+    return [...counts].map(([tag, s]) => ({ tag, notes: s.size })).sort((a, b) => b.notes - a.notes || a.tag.localeCompare(b.tag));
+  }
+
+  listFolders(): { folder: string; notes: number }[] {
+    return this.db.prepare("SELECT folder, count(DISTINCT path) notes FROM chunks GROUP BY folder ORDER BY folder").all() as { folder: string; notes: number }[];
+  }
+
+  queryDense(vector: Float32Array, k: number, filter: QueryFilter = {}): ScoredRecord[] {
+    // one read transaction: the filter, the vectors and the rows come from one snapshot
+    return this.db.transaction(() => {
+      const index = this.denseIndex();
+      if (index.size && vector.length !== index.dims)
+        throw new VaultRagError("model_mismatch", `vault-rag: query vector has ${vector.length} dimensions but the index at ${this.location} holds ${index.dims}-d vectors — query with the model that built the index`);
+      const cond = filterSql(filter);
+      let allowed: Set<number> | undefined;
+      if (cond.sql) {
+        allowed = new Set((this.db.prepare(`SELECT c.rowid FROM chunks c WHERE ${cond.sql}`).pluck().all(...cond.params) as number[]));
+      }
+      const hits = index.search(vector, Math.max(1, Math.floor(k)), allowed);
+      const stmt = this.db.prepare(`SELECT ${COLUMNS} FROM chunks c WHERE c.rowid = ?`);
+      const out: ScoredRecord[] = [];
+      for (const h of hits) {
+        const r = stmt.get(h.rowid) as Row | undefined;
+        if (r) out.push({ id: r.id, text: r.text, meta: rowMeta(r), distance: h.distance });
+      }
+      return out;
+    }).deferred();
+  }
+
+  private dense?: { generation: string; index: DenseIndex };
+
+  private denseIndex(): DenseIndex {
+    const generation = ((this.db.prepare("SELECT value FROM meta WHERE key = 'generation'").pluck().get() as string | undefined) ?? "0").toString();
+    if (this.dense && this.dense.generation === generation) return this.dense.index;
+    const rows: { rowid: number; vector: Float32Array }[] = [];
+    for (const [rowid, blob] of this.db.prepare("SELECT rowid, vector FROM vectors ORDER BY rowid").raw().iterate() as IterableIterator<[number, Buffer]>) {
+      rows.push({ rowid, vector: blobToVector(blob) });
+    }
+    const dims = rows.length ? rows[0].vector.length : this.manifest()?.embedder.dimensions ?? 0;
+    const index = new DenseIndex(rows, dims);
+    this.dense = { generation, index };
+    return index;
+  }
+
+  queryKeyword(text: string, k: number, filter: QueryFilter = {}): ScoredRecord[] {
+    const match = toFtsQuery(text);
+    if (!match) return [];
+    const cond = filterSql(filter);
+    const w = BM25_WEIGHTS;
+    const sql = `SELECT ${COLUMNS}, bm25(fts, ${w.title}, ${w.aliases}, ${w.section}, ${w.body}) AS d FROM fts JOIN chunks c ON c.rowid = fts.rowid
+      WHERE fts MATCH ? ${cond.sql ? `AND ${cond.sql}` : ""} ORDER BY d LIMIT ?`;
+    const rows = this.db.prepare(sql).all(match, ...cond.params, Math.max(1, Math.floor(k))) as Row[];
+    return rows.map((r) => ({ id: r.id, text: r.text, meta: rowMeta(r), distance: r.d! }));
+  }
+
+  manifest(): Manifest | undefined {
+    const row = this.db.prepare("SELECT value FROM meta WHERE key = 'manifest'").get() as { value: string } | undefined;
+    return row ? (JSON.parse(row.value) as Manifest) : undefined;
+  }
+
+  setManifest(m: Manifest): void {
+    this.write(() => {
+      this.db.prepare("INSERT INTO meta (key, value) VALUES ('manifest', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(JSON.stringify({ ...m, schemaVersion: SCHEMA_VERSION }));
+    });
+  }
+
+  private cacheModel(): string | undefined {
+    const m = this.manifest();
+    return m ? `${m.embedder.provider}:${m.embedder.model}` : undefined;
+  }
+
+  cachedVectors(model: string, hashes: string[]): Map<string, Float32Array> {
+    const out = new Map<string, Float32Array>();
+    const stmt = this.db.prepare("SELECT vector FROM embed_cache WHERE model = ? AND hash = ?");
+    for (const h of hashes) {
+      const r = stmt.get(model, h) as { vector: Buffer } | undefined;
+      if (r) out.set(h, blobToVector(r.vector));
+    }
+    return out;
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}
+
+function filterSql(filter: QueryFilter): SqlCondition {
+  const parts: SqlCondition[] = [];
+  if (filter.where) parts.push(compileWhere(filter.where));
+  if (filter.whereDocument) parts.push(compileDocument(filter.whereDocument));
+  return { sql: parts.map((p) => p.sql).join(" AND "), params: parts.flatMap((p) => p.params) };
+}
+
+function rowMeta(r: Row): RecordMetadata {
+  return {
+    path: r.path,
+    title: r.title,
+    section: r.section,
+    folder: r.folder,
+    top_folder: r.top_folder,
+    mtime: r.mtime,
+    word_count: r.word_count,
+    ordinal: r.ordinal,
+    start_line: r.start_line,
+    end_line: r.end_line,
+    tags: decodeList(r.tags),
+    links: decodeList(r.links),
+    aliases: decodeList(r.aliases),
+    hash: r.hash,
+  };
+}

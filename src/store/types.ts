@@ -1,0 +1,77 @@
+import type { RecordMetadata } from "./schema.js";
+import type { DocNode, WhereNode } from "./where.js";
+
+/** One stored chunk: text, metadata and vector. */
+export interface StoreRecord {
+  id: string;
+  text: string;
+  meta: RecordMetadata;
+  vector: Float32Array;
+}
+
+/** A note as the store tracks it for incremental indexing. */
+export interface NoteEntry {
+  path: string;
+  /** Content hash of the source file. */
+  hash: string;
+  mtime: number;
+  size: number;
+}
+
+/** A ranked record. Dense: `distance` is cosine distance (0 = same direction). Keyword: `distance` is -BM25 score. */
+export interface ScoredRecord {
+  id: string;
+  text: string;
+  meta: RecordMetadata;
+  distance: number;
+}
+
+/** What the index was built with. A query must use the same embedder. */
+export interface Manifest {
+  schemaVersion: number;
+  embedder: { provider: string; model: string; dimensions: number; documentPrefix: string; queryPrefix: string; normalized: boolean };
+  chunkerVersion: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Filters, validated and normalised once at the edge (see `normaliseWhere`). */
+export interface QueryFilter {
+  where?: WhereNode;
+  whereDocument?: DocNode;
+}
+
+/** Counts of what the store holds. */
+export interface StoreCounts {
+  notes: number;
+  chunks: number;
+}
+
+/**
+ * The storage interface. It knows nothing of Markdown or embedding models; both the embedded
+ * SQLite store and the Chroma store implement it.
+ */
+export interface Store {
+  /** Absolute location (file path or URL). */
+  readonly location: string;
+  /** Replaces the chunks of each note in one transaction; `records` may be empty. */
+  upsertNotes(batch: { note: NoteEntry; records: StoreRecord[] }[]): void | Promise<void>;
+  deleteNotes(paths: string[]): void | Promise<void>;
+  /** Every note the store holds, by path. */
+  notes(): Map<string, NoteEntry> | Promise<Map<string, NoteEntry>>;
+  get(query: { ids?: string[]; path?: string; includeVectors?: boolean }): StoreRecord[] | Promise<StoreRecord[]>;
+  count(): StoreCounts | Promise<StoreCounts>;
+  listTags(): { tag: string; notes: number }[] | Promise<{ tag: string; notes: number }[]>;
+  listFolders(): { folder: string; notes: number }[] | Promise<{ folder: string; notes: number }[]>;
+  /** The k nearest records among those that pass the filter (filtering happens before ranking). */
+  queryDense(vector: Float32Array, k: number, filter?: QueryFilter): ScoredRecord[] | Promise<ScoredRecord[]>;
+  /** The k best BM25 matches among those that pass the filter. */
+  queryKeyword(text: string, k: number, filter?: QueryFilter): ScoredRecord[] | Promise<ScoredRecord[]>;
+  manifest(): Manifest | undefined | Promise<Manifest | undefined>;
+  setManifest(m: Manifest): void | Promise<void>;
+  /** Cached vectors by (model, text hash). */
+  cachedVectors(model: string, hashes: string[]): Map<string, Float32Array> | Promise<Map<string, Float32Array>>;
+  close(): void | Promise<void>;
+}
+
+export const SCHEMA_VERSION = 1;

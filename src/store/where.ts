@@ -1,0 +1,155 @@
+import { VaultRagError } from "../errors.js";
+import { ALL_FIELDS, fieldKind, type ListField, type NumberField, type StringField } from "./schema.js";
+
+/** Chroma's `where` filter, as users write it (JSON). */
+export type Where = Record<string, unknown>;
+/** Chroma's `whereDocument` filter, as users write it (JSON). */
+export type WhereDocument = Record<string, unknown>;
+
+/** A validated, normalised `where` filter: what every store consumes. */
+export type WhereNode =
+  | { kind: "and" | "or"; clauses: WhereNode[] }
+  | { kind: "cmp"; field: StringField | NumberField; op: "$eq" | "$ne" | "$gt" | "$gte" | "$lt" | "$lte"; value: string | number }
+  | { kind: "set"; field: StringField | NumberField; op: "$in" | "$nin"; values: (string | number)[] }
+  | { kind: "list"; field: ListField; op: "$contains" | "$not_contains"; value: string };
+
+/** A validated, normalised `whereDocument` filter. */
+export type DocNode =
+  | { kind: "and" | "or"; clauses: DocNode[] }
+  | { kind: "doc"; op: "$contains" | "$not_contains" | "$regex" | "$not_regex"; value: string; regex?: RegExp };
+
+const SCALAR_OPS = ["$eq", "$ne", "$gt", "$gte", "$lt", "$lte", "$in", "$nin"];
+const LIST_OPS = ["$contains", "$not_contains"];
+const DOC_OPS = ["$contains", "$not_contains", "$regex", "$not_regex"];
+/** mtime values above this are milliseconds, not seconds (10^11 s is the year 5138). */
+export const MTIME_MS_THRESHOLD = 1e11;
+
+const fail = (msg: string): never => {
+  throw new VaultRagError("filter_invalid", `vault-rag: ${msg}`);
+};
+const show = (v: unknown) => JSON.stringify(v);
+
+/**
+ * Validates a Chroma `where` filter and normalises it. `{}`, `null` and `undefined` mean "no
+ * filter" (Chroma rejects `{}`; vault-rag accepts it). `$and`/`$or` with one clause is unwrapped.
+ * Tag values are lowercased, as tags are at index time.
+ *
+ * @example
+ * ```ts
+ * normaliseWhere({ tags: { $contains: "Pico" } });
+ * // { kind: "list", field: "tags", op: "$contains", value: "pico" }
+ * normaliseWhere({ tags: { $in: ["pico"] } }); // throws: "$in" does not work on the list field "tags"...
+ * ```
+ */
+export function normaliseWhere(where: unknown): WhereNode | undefined {
+  if (where === null || where === undefined) return undefined;
+  if (typeof where !== "object" || Array.isArray(where)) fail(`a where filter must be a JSON object, got ${show(where)}`);
+  if (Object.keys(where as object).length === 0) return undefined;
+  return whereNode(where as Record<string, unknown>);
+}
+
+function whereNode(obj: Record<string, unknown>): WhereNode {
+  if (obj === null || typeof obj !== "object" || Array.isArray(obj)) fail(`a where clause must be a JSON object, got ${show(obj)}`);
+  const keys = Object.keys(obj);
+  if (keys.length !== 1) {
+    fail(
+      keys.length === 0
+        ? `empty where clause {} inside $and/$or — remove it`
+        : `a where clause must have exactly one key, got ${keys.length} (${keys.map((k) => `"${k}"`).join(", ")}) — combine them with $and`,
+    );
+  }
+  const key = keys[0];
+  const val = obj[key];
+  if (key === "$and" || key === "$or") {
+    if (!Array.isArray(val) || val.length === 0) fail(`"${key}" needs a non-empty list of clauses, got ${show(val)}`);
+    const clauses = (val as unknown[]).map((c) => whereNode(c as Record<string, unknown>));
+    return clauses.length === 1 ? clauses[0] : { kind: key === "$and" ? "and" : "or", clauses };
+  }
+  if (key.startsWith("$")) fail(`unknown operator "${key}" at the top of a where clause — use $and, $or or a field name`);
+  const kind = fieldKind(key);
+  if (!kind) fail(`unknown metadata field "${key}" — known fields: ${ALL_FIELDS.join(", ")}`);
+  // shorthand {field: value}
+  let op: string;
+  let operand: unknown;
+  if (val !== null && typeof val === "object" && !Array.isArray(val)) {
+    const ops = Object.keys(val);
+    if (ops.length !== 1) fail(`the condition on "${key}" must have exactly one operator, got ${ops.length} (${ops.map((k) => `"${k}"`).join(", ")}) — combine them with $and`);
+    op = ops[0];
+    operand = (val as Record<string, unknown>)[op];
+  } else {
+    op = kind === "list" ? "$contains" : "$eq";
+    operand = val;
+  }
+  if (kind === "list") {
+    if (SCALAR_OPS.includes(op))
+      fail(`"${op}" does not work on the list field "${key}" — use {"${key}": {"$contains": ${show(Array.isArray(operand) ? operand[0] ?? "value" : operand)}}}`);
+    if (!LIST_OPS.includes(op)) fail(`unknown operator "${op}" on "${key}" — use $contains or $not_contains`);
+    if (typeof operand !== "string" || operand === "") fail(`"${op}" on "${key}" needs a non-empty string, got ${show(operand)}`);
+    const value = key === "tags" ? (operand as string).replace(/^#/, "").toLowerCase() : (operand as string);
+    return { kind: "list", field: key as ListField, op: op as "$contains", value };
+  }
+  if (LIST_OPS.includes(op)) {
+    fail(
+      `"${op}" on "${key}" is not a substring match — metadata ${op} only works on list fields (tags, links, aliases); use {"top_folder": ...} for a folder tree or whereDocument {"$contains": ...} for text`,
+    );
+  }
+  if (!SCALAR_OPS.includes(op)) fail(`unknown operator "${op}" on "${key}" — use one of ${SCALAR_OPS.join(", ")}`);
+  const checkValue = (v: unknown): string | number => {
+    if (kind === "number") {
+      if (typeof v !== "number" || !Number.isFinite(v)) fail(`"${op}" on "${key}" needs a number, got ${show(v)}`);
+      if (key === "mtime" && Math.abs(v as number) > MTIME_MS_THRESHOLD)
+        fail(`mtime value ${v} looks like milliseconds — mtime is in seconds; divide by 1000`);
+      return v as number;
+    }
+    if (typeof v !== "string") fail(`"${op}" on "${key}" needs a string, got ${show(v)}`);
+    if (op !== "$eq" && op !== "$ne" && op !== "$in" && op !== "$nin") fail(`"${op}" on "${key}" needs a number field; "${key}" holds text`);
+    return v as string;
+  };
+  if (op === "$in" || op === "$nin") {
+    if (!Array.isArray(operand)) fail(`"${op}" on "${key}" needs a list, got ${show(operand)}`);
+    if ((operand as unknown[]).length === 0) fail(`"${op}" on "${key}" needs a non-empty list`);
+    return { kind: "set", field: key as StringField, op: op as "$in", values: (operand as unknown[]).map(checkValue) };
+  }
+  return { kind: "cmp", field: key as StringField, op: op as "$eq", value: checkValue(operand) };
+}
+
+/**
+ * Validates a Chroma `whereDocument` filter and normalises it. `{}`/`null` mean no filter.
+ *
+ * @example
+ * ```ts
+ * normaliseWhereDocument({ $contains: "DRV8833" }); // { kind: "doc", op: "$contains", value: "DRV8833" }
+ * ```
+ */
+export function normaliseWhereDocument(wd: unknown): DocNode | undefined {
+  if (wd === null || wd === undefined) return undefined;
+  if (typeof wd !== "object" || Array.isArray(wd)) fail(`a whereDocument filter must be a JSON object, got ${show(wd)}`);
+  if (Object.keys(wd as object).length === 0) return undefined;
+  return docNode(wd as Record<string, unknown>);
+}
+
+function docNode(obj: Record<string, unknown>): DocNode {
+  if (obj === null || typeof obj !== "object" || Array.isArray(obj)) fail(`a whereDocument clause must be a JSON object, got ${show(obj)}`);
+  const keys = Object.keys(obj);
+  if (keys.length !== 1)
+    fail(`a whereDocument clause must have exactly one key, got ${keys.length}${keys.length ? ` (${keys.map((k) => `"${k}"`).join(", ")})` : ""} — combine them with $and`);
+  const op = keys[0];
+  const val = obj[op];
+  if (op === "$and" || op === "$or") {
+    if (!Array.isArray(val) || val.length === 0) fail(`"${op}" needs a non-empty list of clauses, got ${show(val)}`);
+    const clauses = (val as unknown[]).map((c) => docNode(c as Record<string, unknown>));
+    return clauses.length === 1 ? clauses[0] : { kind: op === "$and" ? "and" : "or", clauses };
+  }
+  if (!DOC_OPS.includes(op)) fail(`unknown whereDocument operator "${op}" — use one of ${DOC_OPS.join(", ")}, $and, $or`);
+  if (typeof val !== "string" || val === "") fail(`whereDocument "${op}" needs a non-empty string, got ${show(val)}`);
+  if (op === "$regex" || op === "$not_regex") {
+    let regex: RegExp;
+    try {
+      regex = new RegExp(val as string, "u");
+    } catch (err) {
+      return fail(`invalid regular expression ${show(val)} in whereDocument "${op}": ${(err as Error).message}`);
+    }
+    return { kind: "doc", op: op as "$regex", value: val as string, regex };
+  }
+  return { kind: "doc", op: op as "$contains", value: val as string };
+}
