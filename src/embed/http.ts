@@ -1,0 +1,47 @@
+import { VaultRagError } from "../errors.js";
+
+/**
+ * POSTs JSON and returns the parsed reply, turning every failure into a one-line
+ * {@link VaultRagError} that says what to do. `unreachable` is the message for a refused connection.
+ *
+ * @example
+ * ```ts
+ * const body = await postJson("http://127.0.0.1:11434/api/embed", { model, input }, {}, "Ollama is not reachable...");
+ * ```
+ */
+export async function postJson(url: string, body: unknown, headers: Record<string, string>, unreachable: string, code: "embed_failed" | "llm_failed" = "embed_failed"): Promise<unknown> {
+  let res: Response;
+  try {
+    res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+  } catch {
+    throw new VaultRagError(code, unreachable);
+  }
+  const text = await res.text();
+  if (!res.ok) {
+    let detail = text.slice(0, 300);
+    try {
+      const j = JSON.parse(text) as { error?: string | { message?: string } };
+      detail = typeof j.error === "string" ? j.error : j.error?.message ?? detail;
+    } catch {
+      /* not JSON */
+    }
+    throw new VaultRagError(code, `vault-rag: ${url} answered HTTP ${res.status}: ${detail.replace(/\s+/g, " ").trim()}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new VaultRagError(code, `vault-rag: ${url} answered with something that is not JSON: ${text.slice(0, 100)}`);
+  }
+}
+
+/** Checks vectors from a remote provider: right count, non-empty, finite, uniform dimensions. */
+export function checkVectors(raw: unknown, expected: number, labels: string[] | undefined, offset: number, source: string): Float32Array[] {
+  if (!Array.isArray(raw) || raw.length !== expected)
+    throw new VaultRagError("embed_failed", `vault-rag: ${source} returned ${Array.isArray(raw) ? raw.length : 0} vectors for ${expected} inputs`);
+  return raw.map((v: unknown, i) => {
+    const label = labels?.[offset + i] ?? `input ${offset + i + 1}`;
+    if (!Array.isArray(v) || v.length === 0) throw new VaultRagError("embed_failed", `vault-rag: ${source} returned an empty vector for ${label}`);
+    if (v.some((x) => typeof x !== "number" || !Number.isFinite(x))) throw new VaultRagError("embed_failed", `vault-rag: ${source} returned a vector with NaN or non-numbers for ${label}`);
+    return Float32Array.from(v as number[]);
+  });
+}

@@ -1,0 +1,7 @@
+export type { Embedder, EmbedProgress } from "./types.js";
+export { createEmbedder, DEFAULT_MODEL, type EmbedderOptions } from "./registry.js";
+export { useLiteEmbedder, USE_LITE_MAX_TOKENS } from "./use-lite/embedder.js";
+export { loadUseLite } from "./use-lite/model.js";
+export { UseTokenizer } from "./use-lite/tokenizer.js";
+export { ollamaEmbedder, ollamaBaseUrl, nomicPrefixes } from "./ollama.js";
+export { openAiEmbedder } from "./openai.js";

@@ -1,0 +1,77 @@
+import type { Logger } from "../log.js";
+import { silentLogger } from "../log.js";
+import { checkVectors, postJson } from "./http.js";
+import type { Embedder } from "./types.js";
+
+const BATCH = 32;
+
+/** Prefixes that nomic-embed-text needs; other models take none. */
+export function nomicPrefixes(model: string): { documentPrefix: string; queryPrefix: string } {
+  return /nomic-embed/.test(model) ? { documentPrefix: "search_document: ", queryPrefix: "search_query: " } : { documentPrefix: "", queryPrefix: "" };
+}
+
+/**
+ * Resolves the Ollama address as the Ollama CLI does: option, else `OLLAMA_HOST` (with or without
+ * scheme and port), else http://127.0.0.1:11434.
+ *
+ * @example
+ * ```ts
+ * ollamaBaseUrl(undefined, { OLLAMA_HOST: "0.0.0.0:8080" }); // "http://0.0.0.0:8080"
+ * ```
+ */
+export function ollamaBaseUrl(option?: string, env: NodeJS.ProcessEnv = process.env): string {
+  let h = (option ?? env.OLLAMA_HOST ?? "").trim();
+  if (!h) return "http://127.0.0.1:11434";
+  if (!/^https?:\/\//.test(h)) h = `http://${h}`;
+  const u = new URL(h);
+  if (!u.port && !/^https?:\/\/[^/]+:\d+/.test(h)) u.port = u.protocol === "https:" ? "443" : "11434";
+  return `${u.protocol}//${u.host}${u.pathname.replace(/\/$/, "")}`;
+}
+
+/**
+ * Embeddings from a local Ollama server (`/api/embed`), batched; inputs longer than the model's
+ * context are truncated by the server (`truncate: true`) rather than failing the batch.
+ *
+ * @example
+ * ```ts
+ * const e = ollamaEmbedder("nomic-embed-text");
+ * await e.embedQuery("how do I save power"); // sent as "search_query: how do I save power"
+ * ```
+ */
+export function ollamaEmbedder(model: string, opts: { host?: string; log?: Logger } = {}): Embedder {
+  const base = ollamaBaseUrl(opts.host);
+  const log = opts.log ?? silentLogger;
+  const { documentPrefix, queryPrefix } = nomicPrefixes(model);
+  let dims = 0;
+  const unreachable = `vault-rag: Ollama is not reachable at ${base} — start it with \`ollama serve\` or choose another model`;
+  const embed = async (inputs: string[], labels: string[] | undefined, offset: number) => {
+    const body = (await postJson(`${base}/api/embed`, { model, input: inputs, truncate: true }, {}, unreachable)) as { embeddings?: unknown };
+    const vs = checkVectors(body.embeddings, inputs.length, labels, offset, `Ollama model "${model}"`);
+    dims ||= vs[0].length;
+    return vs;
+  };
+  return {
+    id: `ollama:${model}`,
+    provider: "ollama",
+    model,
+    get dimensions() {
+      return dims;
+    },
+    maxTokens: 8192,
+    documentPrefix,
+    queryPrefix,
+    normalized: true,
+    async embedDocuments(texts, onProgress, labels) {
+      const out: Float32Array[] = [];
+      for (let i = 0; i < texts.length; i += BATCH) {
+        out.push(...(await embed(texts.slice(i, i + BATCH).map((t) => documentPrefix + t), labels, i)));
+        onProgress?.(Math.min(i + BATCH, texts.length), texts.length);
+      }
+      log.debug(`embedded ${texts.length} texts with ollama:${model}`);
+      return out;
+    },
+    async embedQuery(text) {
+      return (await embed([queryPrefix + text], ["the query"], 0))[0];
+    },
+  };
+}

