@@ -5,9 +5,10 @@ import { VaultRagError } from "../errors.js";
  *
  * Why these defaults: the bundled offline model (Universal Sentence Encoder lite) reads at most 128
  * SentencePiece tokens and silently drops the rest. English prose runs about 1.3 tokens per word and
- * Markdown syntax, numbers and part names run higher; the breadcrumb line costs another 8–15 tokens.
- * 80 words therefore keeps a typical chunk, breadcrumb included, inside the 128-token window, so the
- * model sees all of what it is asked to embed. Overlap of 15 words keeps a sentence that straddles a
+ * Markdown syntax, numbers and part names run much higher (measured on examples/vault: 80-word
+ * chunks of technical notes reached 140–180 tokens); the breadcrumb line costs another 8–15 tokens.
+ * 60 words keeps most chunks, breadcrumb included, inside the 128-token window, so the model sees
+ * what it is asked to embed; the embedder warns (`input_truncated`) for the rest. Overlap of 15 words keeps a sentence that straddles a
  * split findable from both sides. Sections under 12 words (a heading with a line under it) are merged
  * into a neighbour rather than becoming chunks that say almost nothing.
  */
@@ -25,7 +26,7 @@ export type ChunkOptionsWithDefaults = Required<ChunkOptions>;
 
 /** The defaults, in one place; the CLI's help reads them from here. */
 export const CHUNK_DEFAULTS: ChunkOptionsWithDefaults = {
-  maxWords: 80,
+  maxWords: 60,
   overlapWords: 15,
   minWords: 12,
 };

@@ -1,0 +1,45 @@
+import fs from "node:fs";
+import path from "node:path";
+
+/** Folder inside a vault that holds vault-rag's files. */
+export const INDEX_DIR = ".vault-rag";
+export const INDEX_FILE = "index.db";
+
+/**
+ * Resolves the vault folder, the same way for every command: the option, else `VAULT_RAG_VAULT`,
+ * else the nearest ancestor of the working directory holding `.vault-rag/`, else the working
+ * directory. Always absolute.
+ *
+ * @example
+ * ```ts
+ * resolveVault(undefined, {}, "/home/me/notes/robots"); // "/home/me/notes" if it holds .vault-rag/
+ * ```
+ */
+export function resolveVault(option?: string, env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): string {
+  if (option) return path.resolve(cwd, option);
+  if (env.VAULT_RAG_VAULT) return path.resolve(cwd, env.VAULT_RAG_VAULT);
+  let dir = path.resolve(cwd);
+  for (;;) {
+    if (fs.existsSync(path.join(dir, INDEX_DIR))) return dir;
+    const parent = path.dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  return path.resolve(cwd);
+}
+
+/**
+ * Resolves the index location: the option (a path, or a `chroma://` URL), else `VAULT_RAG_DB`, else
+ * `<vault>/.vault-rag/index.db`. File paths are always absolute; a relative `--db` is taken relative
+ * to the working directory only because the user typed it there.
+ *
+ * @example
+ * ```ts
+ * resolveDb("/home/me/notes"); // "/home/me/notes/.vault-rag/index.db"
+ * ```
+ */
+export function resolveDb(vault: string, option?: string, env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): string {
+  const raw = option ?? env.VAULT_RAG_DB;
+  if (raw) return /^[a-z]+:\/\//i.test(raw) ? raw : path.resolve(cwd, raw);
+  return path.join(vault, INDEX_DIR, INDEX_FILE);
+}

@@ -1,0 +1,225 @@
+import fs from "node:fs";
+import { CHUNKER_VERSION, chunkNote, type ChunkOptions } from "../chunk/index.js";
+import type { Embedder } from "../embed/index.js";
+import { VaultRagError } from "../errors.js";
+import type { Logger } from "../log.js";
+import { silentLogger } from "../log.js";
+import { SCHEMA_VERSION, SqliteStore, type Manifest, type NoteEntry, type Store, type StoreRecord } from "../store/index.js";
+import { readNote, walkVault, type VaultFile } from "../vault/index.js";
+import { acquireLock } from "./lock.js";
+
+/** What an indexing run did. */
+export interface IndexSummary {
+  added: number;
+  updated: number;
+  deleted: number;
+  unchanged: number;
+  failed: number;
+  /** Notes already indexed when the run started (resumed work is not redone). */
+  chunks: number;
+  embedded: number;
+  /** Chunks whose vectors came from the cache. */
+  cached: number;
+  seconds: number;
+  dbPath: string;
+  model: string;
+}
+
+export type IndexPhase = "scan" | "index";
+
+/** Options of an indexing run. */
+export interface IndexOptions {
+  /** Rebuild everything into a new file and swap it in when complete. */
+  full?: boolean;
+  chunk?: ChunkOptions;
+  /** Notes per write transaction. */
+  batchNotes?: number;
+  log?: Logger;
+  onProgress?: (phase: IndexPhase, done: number, total: number) => void;
+}
+
+/** Describes an embedder for the manifest. */
+export function manifestFor(embedder: Embedder, previous?: Manifest): Manifest {
+  const now = new Date().toISOString();
+  return {
+    schemaVersion: SCHEMA_VERSION,
+    embedder: {
+      provider: embedder.provider,
+      model: embedder.model,
+      dimensions: embedder.dimensions,
+      documentPrefix: embedder.documentPrefix,
+      queryPrefix: embedder.queryPrefix,
+      normalized: embedder.normalized,
+    },
+    chunkerVersion: CHUNKER_VERSION,
+    createdAt: previous?.createdAt ?? now,
+    updatedAt: now,
+  };
+}
+
+/** The refusal when an index was built by another model than the one asked for. */
+export function modelMismatch(dbPath: string, m: Manifest, asked: string): VaultRagError {
+  return new VaultRagError(
+    "model_mismatch",
+    `vault-rag: index at ${dbPath} was built with ${m.embedder.provider === "use-lite" ? "use-lite" : `${m.embedder.provider}:${m.embedder.model}`} (${m.embedder.dimensions}-d); run \`vault-rag index --full --model ${asked}\` to rebuild`,
+  );
+}
+
+/** True when the manifest names the same provider and model as the embedder. */
+export function sameModel(m: Manifest, e: Embedder): boolean {
+  return m.embedder.provider === e.provider && m.embedder.model === e.model;
+}
+
+/**
+ * Indexes a vault into the SQLite store at `dbPath`, incrementally: unchanged notes (same size and
+ * mtime, or same content hash) cost a stat; changed notes are re-chunked and only chunks whose text
+ * is new are embedded (vectors are cached by model and text hash); vanished notes are deleted. Work
+ * is committed in batches of notes, so an interrupted run resumes where it stopped. A `full` run, or
+ * a run with a new model, builds a new file and swaps it in only when complete.
+ *
+ * @example
+ * ```ts
+ * const summary = await indexVault("/home/me/notes", "/home/me/notes/.vault-rag/index.db", useLiteEmbedder());
+ * summary.added; // 37
+ * ```
+ */
+export async function indexVault(vault: string, dbPath: string, embedder: Embedder, opts: IndexOptions = {}): Promise<IndexSummary> {
+  const log = opts.log ?? silentLogger;
+  const release = acquireLock(dbPath, log);
+  try {
+    const existing = fs.existsSync(dbPath) ? SqliteStore.open(dbPath) : undefined;
+    const manifest = existing?.manifest();
+    if (existing && manifest && !sameModel(manifest, embedder) && !opts.full) {
+      existing.close();
+      throw modelMismatch(dbPath, manifest, embedder.provider === "use-lite" ? "use-lite" : embedder.id);
+    }
+    if (!opts.full && existing) {
+      try {
+        return await indexInto(vault, existing, embedder, opts, log, undefined);
+      } finally {
+        existing.close();
+      }
+    }
+    // full rebuild: write a new file next to the old one, swap it in only when complete
+    const tmp = `${dbPath}.rebuild`;
+    for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(tmp + suffix, { force: true });
+    const fresh = SqliteStore.open(tmp, { create: true });
+    let summary: IndexSummary;
+    try {
+      const cacheFrom = existing && manifest && sameModel(manifest, embedder) ? existing : undefined;
+      summary = await indexInto(vault, fresh, embedder, { ...opts, full: true }, log, cacheFrom);
+    } catch (err) {
+      fresh.close();
+      existing?.close();
+      for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(tmp + suffix, { force: true });
+      throw err;
+    }
+    fresh.db.pragma("wal_checkpoint(TRUNCATE)");
+    fresh.close();
+    existing?.close();
+    for (const suffix of ["-wal", "-shm"]) fs.rmSync(dbPath + suffix, { force: true });
+    fs.renameSync(tmp, dbPath);
+    for (const suffix of ["-wal", "-shm"]) fs.rmSync(tmp + suffix, { force: true });
+    return { ...summary, dbPath };
+  } finally {
+    release();
+  }
+}
+
+async function indexInto(vault: string, store: SqliteStore, embedder: Embedder, opts: IndexOptions, log: Logger, cacheFrom: Store | undefined): Promise<IndexSummary> {
+  const t0 = performance.now();
+  const files = walkVault(vault, log);
+  const known = store.notes();
+  let manifest = store.manifest();
+  const chunkerChanged = manifest && manifest.chunkerVersion !== CHUNKER_VERSION;
+  const summary: IndexSummary = { added: 0, updated: 0, deleted: 0, unchanged: 0, failed: 0, chunks: 0, embedded: 0, cached: 0, seconds: 0, dbPath: store.location, model: embedder.id };
+
+  const todo: VaultFile[] = [];
+  for (const f of files) {
+    const entry = known.get(f.path);
+    if (entry && !chunkerChanged && entry.mtime === f.mtime && entry.size === f.size) summary.unchanged++;
+    else todo.push(f);
+  }
+  const onDisk = new Set(files.map((f) => f.path));
+  const gone = [...known.keys()].filter((p) => !onDisk.has(p));
+  opts.onProgress?.("scan", files.length, files.length);
+
+  const batchNotes = opts.batchNotes ?? 32;
+  const cacheModel = `${embedder.provider}:${embedder.model}`;
+  const runCache = new Map<string, Float32Array>();
+  let done = 0;
+  for (let i = 0; i < todo.length; i += batchNotes) {
+    const slice = todo.slice(i, i + batchNotes);
+    const batch: { note: NoteEntry; records: StoreRecord[] }[] = [];
+    const pending: { record: StoreRecord; text: string; label: string }[] = [];
+    for (const f of slice) {
+      const note = readNote(f, log);
+      if (!note) {
+        summary.failed++;
+        continue;
+      }
+      const entry = known.get(f.path);
+      const noteEntry: NoteEntry = { path: f.path, hash: note.hash, mtime: f.mtime, size: f.size };
+      if (entry && entry.hash === note.hash && !chunkerChanged) {
+        // touched but not changed: record the new stat, keep the chunks
+        store.db.prepare("UPDATE notes SET mtime = ?, size = ? WHERE path = ?").run(f.mtime, f.size, f.path);
+        summary.unchanged++;
+        continue;
+      }
+      let chunks;
+      try {
+        chunks = chunkNote(note, opts.chunk);
+      } catch (err) {
+        log.warn("note_skipped", `vault-rag: cannot chunk "${f.path}": ${(err as Error).message}`, { path: f.path });
+        summary.failed++;
+        continue;
+      }
+      const records = chunks.map((c) => ({ id: c.id, text: c.text, meta: c.meta, vector: new Float32Array(0) }));
+      records.forEach((r, k) => pending.push({ record: r, text: chunks[k].embedText, label: `"${f.path}" (${chunks[k].meta.section})` }));
+      batch.push({ note: noteEntry, records });
+      if (entry) summary.updated++;
+      else summary.added++;
+    }
+    // vectors: this run, then the store's cache, then the model
+    const hashes = [...new Set(pending.map((p) => p.record.meta.hash).filter((h) => !runCache.has(h)))];
+    for (const source of [store, cacheFrom]) {
+      if (!source || !hashes.length) continue;
+      const found = await source.cachedVectors(cacheModel, hashes);
+      for (const [h, v] of found) runCache.set(h, v);
+    }
+    const missing = new Map<string, { text: string; label: string }>();
+    for (const p of pending) if (!runCache.has(p.record.meta.hash)) missing.set(p.record.meta.hash, { text: p.text, label: p.label });
+    if (missing.size) {
+      const entries = [...missing];
+      const vectors = await embedder.embedDocuments(entries.map(([, m]) => m.text), undefined, entries.map(([, m]) => m.label));
+      entries.forEach(([h], k) => runCache.set(h, vectors[k]));
+      summary.embedded += entries.length;
+    }
+    for (const p of pending) {
+      p.record.vector = runCache.get(p.record.meta.hash)!;
+      if (!missing.has(p.record.meta.hash)) summary.cached++;
+    }
+    if (!manifest || manifest.embedder.dimensions !== embedder.dimensions || chunkerChanged) {
+      if (embedder.dimensions > 0) {
+        manifest = manifestFor(embedder, manifest);
+        store.setManifest(manifest);
+      }
+    }
+    if (batch.length) store.upsertNotes(batch);
+    done += slice.length;
+    opts.onProgress?.("index", done, todo.length);
+  }
+  if (gone.length) store.deleteNotes(gone);
+  summary.deleted = gone.length;
+  if (!manifest || chunkerChanged) {
+    // nothing was embedded (empty vault or all cached): still record what built the index
+    if (!manifest && embedder.dimensions === 0) await embedder.embedQuery("dimension probe");
+    manifest = manifestFor(embedder, manifest);
+    store.setManifest(manifest);
+  } else {
+    store.setManifest({ ...manifest, updatedAt: new Date().toISOString() });
+  }
+  summary.chunks = store.count().chunks;
+  summary.seconds = (performance.now() - t0) / 1000;
+  return summary;
+}

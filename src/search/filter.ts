@@ -1,0 +1,79 @@
+import { VaultRagError } from "../errors.js";
+import type { Where } from "../store/index.js";
+
+const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 7 * 86400, y: 365 * 86400 };
+
+/**
+ * Parses a time for `--since`/`--until`: a duration back from now (`90d`, `2w`, `12h`, `30m`), a date
+ * (`2026-06-01`, local midnight) or a full ISO time. Returns Unix seconds.
+ *
+ * @example
+ * ```ts
+ * parseWhen("2d", 1_800_000_000); // 1_799_827_200
+ * parseWhen("2026-06-01T12:00:00Z"); // 1_780_315_200
+ * ```
+ */
+export function parseWhen(value: string, now: number = Math.floor(Date.now() / 1000)): number {
+  const v = value.trim();
+  const rel = /^(\d+)\s*([smhdwy])$/i.exec(v);
+  if (rel) return now - Number(rel[1]) * UNITS[rel[2].toLowerCase()];
+  if (/^\d{4}-\d{2}-\d{2}$/.test(v)) {
+    const [y, m, d] = v.split("-").map(Number);
+    const t = new Date(y, m - 1, d).getTime();
+    if (!Number.isNaN(t) && new Date(t).getDate() === d) return Math.floor(t / 1000);
+  } else if (/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(v)) {
+    const t = Date.parse(v);
+    if (!Number.isNaN(t)) return Math.floor(t / 1000);
+  }
+  throw new VaultRagError("usage", `vault-rag: cannot read the time "${value}" — use a duration like 90d, 2w or 12h, a date like 2026-06-01, or an ISO time`);
+}
+
+/** Filter options as the CLI and the library take them. */
+export interface FilterOptions {
+  tags?: string[];
+  folder?: string;
+  topFolder?: string;
+  /** Duration, date or ISO time (see {@link parseWhen}), or Unix seconds. */
+  since?: string | number;
+  until?: string | number;
+}
+
+/**
+ * Turns filter options into a Chroma `where` clause, or `undefined` when there is nothing to filter
+ * (never `{}`, never a one-clause `$and`). Several tags combine with `$and`; tags are lowercased.
+ *
+ * @example
+ * ```ts
+ * buildFilter({ tags: ["Pico"], since: "30d" });
+ * // { $and: [{ tags: { $contains: "pico" } }, { mtime: { $gte: 1_797_408_000 } }] }
+ * ```
+ */
+export function buildFilter(opts: FilterOptions, now?: number): Where | undefined {
+  const clauses: Where[] = [];
+  for (const t of opts.tags ?? []) {
+    const tag = t.trim().replace(/^#/, "").toLowerCase();
+    if (!tag) throw new VaultRagError("usage", `vault-rag: empty tag in --tag — give a tag name like pico`);
+    clauses.push({ tags: { $contains: tag } });
+  }
+  if (opts.folder !== undefined) clauses.push({ folder: { $eq: opts.folder.replace(/^\/+|\/+$/g, "") } });
+  if (opts.topFolder !== undefined) clauses.push({ top_folder: { $eq: opts.topFolder.replace(/^\/+|\/+$/g, "") } });
+  const time = (v: string | number) => (typeof v === "number" ? v : parseWhen(v, now));
+  if (opts.since !== undefined) clauses.push({ mtime: { $gte: time(opts.since) } });
+  if (opts.until !== undefined) clauses.push({ mtime: { $lte: time(opts.until) } });
+  if (!clauses.length) return undefined;
+  return clauses.length === 1 ? clauses[0] : { $and: clauses };
+}
+
+/**
+ * Combines several `where` clauses with `$and`, dropping empty ones.
+ *
+ * @example
+ * ```ts
+ * andWhere({ folder: "kitchen" }, undefined); // { folder: "kitchen" }
+ * ```
+ */
+export function andWhere(...clauses: (Where | undefined)[]): Where | undefined {
+  const kept = clauses.filter((c): c is Where => !!c && Object.keys(c).length > 0);
+  if (!kept.length) return undefined;
+  return kept.length === 1 ? kept[0] : { $and: kept };
+}

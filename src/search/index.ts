@@ -1,0 +1,5 @@
+export type { Hit, SearchMode, SearchOptions, SearchOptionsWithDefaults, SearchResult, FusionMethod } from "./types.js";
+export { SEARCH_DEFAULTS } from "./types.js";
+export { search, withSearchDefaults, fuse, type SearchContext } from "./search.js";
+export { diversify, dropStragglers, rrf, linearFusion, type Ranked } from "./rank.js";
+export { buildFilter, parseWhen, andWhere, type FilterOptions } from "./filter.js";

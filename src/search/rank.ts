@@ -1,0 +1,104 @@
+
+/**
+ * Keeps at most `perNote` hits per note, in rank order, up to `limit`. When fewer than `limit`
+ * distinct notes exist, backfills from the skipped hits (in rank order) so the caller still gets
+ * `limit` results.
+ *
+ * @example
+ * ```ts
+ * diversify(hits, 6, 2).length; // 6, with no note more than twice unless there were too few notes
+ * ```
+ */
+export function diversify<T extends { path: string }>(hits: T[], limit: number, perNote: number): T[] {
+  const kept: T[] = [];
+  const skipped: T[] = [];
+  const counts = new Map<string, number>();
+  for (const h of hits) {
+    if (kept.length >= limit) break;
+    const n = counts.get(h.path) ?? 0;
+    if (n >= perNote) {
+      skipped.push(h);
+      continue;
+    }
+    counts.set(h.path, n + 1);
+    kept.push(h);
+  }
+  if (kept.length < limit && skipped.length) {
+    const chosen = new Set(kept);
+    const backfill = skipped.slice(0, limit - kept.length);
+    for (const b of backfill) chosen.add(b);
+    // restore rank order
+    return hits.filter((h) => chosen.has(h));
+  }
+  return kept;
+}
+
+/**
+ * Keeps hits whose score is at least `ratio ×` the best hit's score: a cutoff that moves with the
+ * quality of the match, instead of an absolute threshold.
+ *
+ * @example
+ * ```ts
+ * dropStragglers([{ score: 0.52 }, { score: 0.3 }, { score: 0.2 }], 0.5); // the first two
+ * ```
+ */
+export function dropStragglers<T extends { score: number }>(hits: T[], ratio: number): T[] {
+  if (!hits.length) return hits;
+  const floor = hits[0].score * ratio;
+  return hits.filter((h) => h.score >= floor);
+}
+
+/** A ranked list entry for fusion: an id and a raw score where higher is better. */
+export interface Ranked {
+  id: string;
+  score: number;
+}
+
+/**
+ * Reciprocal rank fusion: `Σ wᵢ / (k + rankᵢ)` with ranks from 1. Returns ids by fused score, best first.
+ *
+ * @example
+ * ```ts
+ * rrf([[{ id: "a", score: 1 }, { id: "b", score: 0 }], [{ id: "b", score: 1 }]], [1, 1], 60);
+ * // b: 1/62 + 1/61, a: 1/61 → [{ id: "b", ... }, { id: "a", ... }]
+ * ```
+ */
+export function rrf(lists: Ranked[][], weights: number[] = lists.map(() => 1), k = 60): Ranked[] {
+  const fused = new Map<string, number>();
+  lists.forEach((list, li) => {
+    list.forEach((r, rank) => fused.set(r.id, (fused.get(r.id) ?? 0) + weights[li] / (k + rank + 1)));
+  });
+  return sortFused(fused);
+}
+
+/**
+ * Normalised linear fusion: each list's scores min-max scaled to [0, 1] (a one-item list scores 1),
+ * then `Σ wᵢ · normᵢ`; a missing entry counts 0.
+ *
+ * @example
+ * ```ts
+ * linearFusion([[{ id: "a", score: 10 }, { id: "b", score: 0 }], [{ id: "b", score: 0.9 }]], [0.5, 0.5]);
+ * // a: 0.5·1 = 0.5; b: 0.5·0 + 0.5·1 = 0.5 → tie broken by id
+ * ```
+ */
+export function linearFusion(lists: Ranked[][], weights: number[]): Ranked[] {
+  const fused = new Map<string, number>();
+  lists.forEach((list, li) => {
+    if (!list.length) return;
+    let min = Infinity;
+    let max = -Infinity;
+    for (const r of list) {
+      min = Math.min(min, r.score);
+      max = Math.max(max, r.score);
+    }
+    for (const r of list) {
+      const norm = max > min ? (r.score - min) / (max - min) : 1;
+      fused.set(r.id, (fused.get(r.id) ?? 0) + weights[li] * norm);
+    }
+  });
+  return sortFused(fused);
+}
+
+function sortFused(m: Map<string, number>): Ranked[] {
+  return [...m].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
