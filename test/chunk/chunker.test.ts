@@ -1,0 +1,125 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { chunkNote, CHUNK_DEFAULTS } from "../../src/chunk/index.js";
+import { parseNote } from "../../src/vault/index.js";
+
+const note = (text: string, p = "robots/SMARS.md") => parseNote(p, text, 1_760_000_000);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
+
+describe("chunker", () => {
+  it("cuts one chunk per section with breadcrumbs, metadata and source lines", () => {
+    const text = "---\ntitle: SMARS Robot\ntags: [robots]\n---\n# SMARS\n\nIntro text about the robot that is long enough to stand on its own as a chunk here.\n\n## Motors\n\nTwo N20 motors drive the tracks, one per side, through a small gearbox.\n\n### Wiring\n\nThe DRV8833 takes four GPIO pins, two per motor, plus power and ground.\n";
+    const chunks = chunkNote(note(text));
+    expect(chunks.map((c) => c.meta.section)).toEqual(["SMARS Robot > SMARS", "SMARS Robot > SMARS > Motors", "SMARS Robot > SMARS > Motors > Wiring"]);
+    expect(chunks[1].meta).toMatchObject({ path: "robots/SMARS.md", folder: "robots", top_folder: "robots", tags: ["robots"], mtime: 1_760_000_000, ordinal: 1, start_line: 9, end_line: 11 });
+    expect(chunks[1].embedText.startsWith("SMARS Robot > SMARS > Motors\nTwo N20")).toBe(true);
+    expect(chunks.every((c) => !c.text.includes("title:"))).toBe(true);
+  });
+
+  it("merges a heading with no text into its first subsection", () => {
+    const chunks = chunkNote(note("# Top\n\n## Child\n\nSome words here that make the child section a proper chunk of text today.\n"));
+    expect(chunks).toHaveLength(1);
+    expect(chunks[0].meta.section).toBe("SMARS > Top > Child");
+    expect(chunks[0].text.startsWith("# Top")).toBe(true);
+  });
+
+  it("never splits fences of any kind, including ~~~, 4+ backticks and fences inside callouts", () => {
+    const code = Array.from({ length: 200 }, (_, i) => `line ${i} of code`).join("\n");
+    for (const [open, close] of [["```", "```"], ["~~~", "~~~"], ["````js", "````"]]) {
+      const chunks = chunkNote(note(`# Code\n\n${open}\n${code}\n${close}\n\nAfter.\n`));
+      const holder = chunks.filter((c) => c.text.includes("line 0 of code"));
+      expect(holder).toHaveLength(1);
+      expect(holder[0].text).toContain("line 199 of code");
+    }
+    const callout = `> [!note] Code\n> \`\`\`\n${Array.from({ length: 120 }, (_, i) => `> x${i} y z`).join("\n")}\n> \`\`\`\n`;
+    const chunks = chunkNote(note(`# C\n\n${callout}`));
+    expect(chunks.filter((c) => c.text.includes("x0 y z"))[0].text).toContain("x119 y z");
+  });
+
+  it("does not read # inside a fence as a heading", () => {
+    const chunks = chunkNote(note("# Real\n\n```\n# not a heading\n```\n"));
+    expect(chunks.map((c) => c.meta.section)).toEqual(["SMARS > Real"]);
+  });
+
+  it("splits long sections with overlap and keeps chunks near the size limit", () => {
+    const sentences = Array.from({ length: 60 }, (_, i) => `Sentence number ${i} talks about motors and wiring.`).join(" ");
+    const chunks = chunkNote(note(`# Long\n\n${sentences}\n`));
+    expect(chunks.length).toBeGreaterThan(3);
+    for (const c of chunks) expect(c.meta.word_count).toBeLessThanOrEqual(CHUNK_DEFAULTS.maxWords + CHUNK_DEFAULTS.overlapWords);
+    // overlap: the start of each later chunk repeats the end of the one before
+    const lastWords = chunks[0].text.split(/\s+/).slice(-5).join(" ");
+    expect(chunks[1].text).toContain(lastWords);
+  });
+
+  it("handles empty notes, frontmatter-only notes and CRLF", () => {
+    expect(chunkNote(note(""))).toEqual([]);
+    expect(chunkNote(note("---\ntags: [a]\n---\n"))).toEqual([]);
+    const crlf = chunkNote(note("# A\r\n\r\nText of section A here.\r\n\r\n# B\r\n\r\nText of section B here that is long enough.\r\n"));
+    expect(crlf.every((c) => !c.text.includes("\r"))).toBe(true);
+    expect(crlf.map((c) => c.meta.start_line)).toEqual([1]);
+  });
+
+  it("chunks a 5 MB note in well under a second", () => {
+    let s = "";
+    let i = 0;
+    while (s.length < 5_000_000) s += `## Section ${i++}\n\nSome text about motors and wiring with a few more words in it. Another sentence follows.\n\n- item\n- item\n\n`;
+    const t = performance.now();
+    const chunks = chunkNote(note(s));
+    const ms = performance.now() - t;
+    expect(chunks.length).toBeGreaterThan(1000);
+    // not a timing assertion of the suite's speed: a guard against quadratic behaviour (seconds, not ms)
+    expect(ms).toBeLessThan(10_000);
+  });
+
+  it("gives the same ids for the same text and different ids for other text", () => {
+    const a = chunkNote(note("# A\n\nHello world of notes.\n"));
+    const b = chunkNote(note("# A\n\nHello world of notes.\n"));
+    const c = chunkNote(note("# A\n\nHello other world.\n"));
+    expect(a.map((x) => x.id)).toEqual(b.map((x) => x.id));
+    expect(a[0].id).not.toBe(c[0].id);
+  });
+});
+
+const mdLine = fc.oneof(
+  fc.constantFrom("# Title", "## Sub", "### Deep", "", "- item", "> quote", "> [!note] callout", "| a | b |", "---", "1. one", "    indented code"),
+  fc.lorem({ maxCount: 30 }),
+  fc.string({ maxLength: 40 }),
+  fc.constantFrom("```", "~~~", "````", "```js"),
+);
+
+describe("chunker properties", () => {
+  it("never throws, covers every non-whitespace character, never splits inside a fence, ids deterministic", () => {
+    fc.assert(
+      fc.property(fc.array(mdLine, { maxLength: 120 }), (lines) => {
+        const body = lines.join("\n");
+        const n = note(body);
+        const chunks = chunkNote(n);
+        // coverage: every non-whitespace character of the body appears in some chunk
+        const have = new Map<string, number>();
+        for (const c of chunks) for (const ch of c.text.replace(/\s+/g, "")) have.set(ch, (have.get(ch) ?? 0) + 1);
+        for (const ch of n.body.replace(/\s+/g, "")) expect(have.has(ch)).toBe(true);
+        const joined = chunks.map((c) => c.text.replace(/\s+/g, "")).join("");
+        expect(joined.length).toBeGreaterThanOrEqual(n.body.replace(/\s+/g, "").length);
+        // fences: each chunk has balanced fence markers when the source fences are balanced
+        expect(chunkNote(n).map((c) => c.id)).toEqual(chunks.map((c) => c.id));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it("keeps a closed fence whole in exactly one chunk", () => {
+    fc.assert(
+      fc.property(fc.array(fc.lorem({ maxCount: 20 }), { minLength: 1, maxLength: 40 }), fc.integer({ min: 1, max: 150 }), (paras, codeLines) => {
+        const code = Array.from({ length: codeLines }, (_, i) => `c${i}x`).join("\n");
+        const mid = Math.floor(paras.length / 2);
+        const body = [...paras.slice(0, mid), "```", code, "```", ...paras.slice(mid)].join("\n\n");
+        const chunks = chunkNote(note(body));
+        const holders = chunks.filter((c) => c.text.includes("c0x\n") || c.text.includes("c0x"));
+        const full = holders.filter((c) => c.text.includes(`c${codeLines - 1}x`));
+        expect(full.length).toBeGreaterThanOrEqual(1);
+        for (const c of chunks) expect((c.text.match(/^```/gm) ?? []).length % 2).toBe(0);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});

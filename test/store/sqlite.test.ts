@@ -1,0 +1,85 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { normaliseWhere, SqliteStore } from "../../src/store/index.js";
+import { meta, openStore, record, tmpDb, vec } from "./helpers.js";
+
+const note = (p: string) => ({ path: p, hash: `h-${p}`, mtime: 1, size: 1 });
+
+describe("SQLite store", () => {
+  it("filters before ranking: a filter that keeps only distant chunks still returns k hits", () => {
+    const s = openStore();
+    const near = Array.from({ length: 20 }, (_, i) => record(`n${i}`, meta({ path: "near.md", ordinal: i, hash: `n${i}` }), vec(1, 0.01 * i, 0, 0)));
+    const far = Array.from({ length: 5 }, (_, i) => record(`f${i}`, meta({ path: "far/x.md", ordinal: i, tags: ["far"], hash: `f${i}` }), vec(0, 1, 0.1 * i, 0)));
+    s.upsertNotes([{ note: note("near.md"), records: near }, { note: note("far/x.md"), records: far }]);
+    const hits = s.queryDense(vec(1, 0, 0, 0), 3, { where: normaliseWhere({ tags: { $contains: "far" } }) });
+    expect(hits.map((h) => h.id)).toEqual(["f0", "f1", "f2"]);
+    expect(s.queryDense(vec(1, 0, 0, 0), 3).map((h) => h.id)).toEqual(["n0", "n1", "n2"]);
+    s.close();
+  });
+
+  it("keeps a note's old chunks when an upsert fails half-way", () => {
+    const s = openStore();
+    s.upsertNotes([{ note: note("a.md"), records: [record("a0", meta({ path: "a.md" }), vec(1, 0, 0, 0))] }]);
+    const bad = [record("b0", meta({ path: "a.md", hash: "x1" }), vec(0, 1, 0, 0)), record("b1", meta({ path: "a.md", hash: "x2" }), new Float32Array(7))];
+    expect(() => s.upsertNotes([{ note: note("a.md"), records: bad }])).toThrow(/does not fit the index \(4-d\)/);
+    expect(s.get({ path: "a.md" }).map((r) => r.id)).toEqual(["a0"]);
+    s.close();
+  });
+
+  it("survives reopening, and answers keyword queries with BM25 over title, aliases, section and text", () => {
+    const file = tmpDb();
+    const s = openStore(file);
+    s.upsertNotes([
+      { note: note("r/SMARS.md"), records: [record("s0", meta({ path: "r/SMARS.md", title: "SMARS Robot", aliases: ["tracked robot"] }), vec(1, 0, 0, 0), "Two N20 motors and a DRV8833.")] },
+      { note: note("k/bread.md"), records: [record("b0", meta({ path: "k/bread.md", title: "Sourdough" }), vec(0, 1, 0, 0), "Flour, water and the 2-factor starter.")] },
+    ]);
+    s.close();
+    const again = SqliteStore.open(file);
+    expect(again.count()).toEqual({ notes: 2, chunks: 2 });
+    expect(again.queryKeyword("DRV8833", 5).map((r) => r.id)).toEqual(["s0"]);
+    expect(again.queryKeyword("tracked", 5).map((r) => r.id)).toEqual(["s0"]);
+    expect(again.queryKeyword("2-factor", 5).map((r) => r.id)).toEqual(["b0"]);
+    expect(again.queryKeyword('how do "NEAR" AND the * motors (work', 5).map((r) => r.id)).toEqual(["s0"]);
+    expect(again.listTags()).toEqual([]);
+    expect(again.listFolders()).toEqual([{ folder: "k", notes: 1 }, { folder: "r", notes: 1 }]);
+    again.close();
+  });
+
+  it("says how to fix a missing index", () => {
+    const file = path.join(path.dirname(tmpDb()), "missing.db");
+    expect(() => SqliteStore.open(file)).toThrow(`vault-rag: no index at ${file} — run \`vault-rag index <vault>\` first`);
+  });
+
+  it("lets two processes read while one writes", async () => {
+    const file = tmpDb();
+    const s = openStore(file);
+    s.upsertNotes([{ note: note("a.md"), records: [record("a0", meta({ path: "a.md" }), vec(1, 0, 0, 0))] }]);
+    const storeModule = path.resolve("src/store/index.ts");
+    const reader = `
+      import { SqliteStore } from ${JSON.stringify(storeModule)};
+      const s = SqliteStore.open(${JSON.stringify(file)});
+      let n = 0;
+      const end = Date.now() + 1500;
+      while (Date.now() < end) { const hits = s.queryDense(new Float32Array([1,0,0,0]), 5); if (hits.length < 1) throw new Error("empty"); n++; }
+      console.log(n);`;
+    const scriptFile = path.join(path.dirname(file), "reader.ts");
+    fs.writeFileSync(scriptFile, reader);
+    const run = () =>
+      new Promise<number>((resolve, reject) => {
+        const p = spawn(process.execPath, ["--import", "tsx", scriptFile], { stdio: ["ignore", "pipe", "pipe"] });
+        let out = "";
+        let errOut = "";
+        p.stdout.on("data", (d) => (out += d));
+        p.stderr.on("data", (d) => (errOut += d));
+        p.on("close", (code) => (code === 0 ? resolve(Number(out.trim())) : reject(new Error(errOut))));
+      });
+    const readers = [run(), run()];
+    for (let i = 0; i < 50; i++) s.upsertNotes([{ note: note(`w${i}.md`), records: [record(`w${i}`, meta({ path: `w${i}.md` }), vec(0, 1, 0, 0))] }]);
+    const counts = await Promise.all(readers);
+    expect(counts.every((c) => c > 0)).toBe(true);
+    expect(s.count().notes).toBe(51);
+    s.close();
+  });
+});

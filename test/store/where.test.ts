@@ -1,0 +1,109 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { matchesDocument, matchesWhere, normaliseWhere, normaliseWhereDocument, type RecordMetadata } from "../../src/store/index.js";
+import { meta, openStore, record, vec } from "./helpers.js";
+
+const err = (w: unknown) => {
+  try {
+    normaliseWhere(w);
+  } catch (e) {
+    return (e as Error).message;
+  }
+  return "no error";
+};
+
+describe("where validation", () => {
+  it("treats {} and null as no filter and unwraps one-clause $and/$or", () => {
+    expect(normaliseWhere({})).toBeUndefined();
+    expect(normaliseWhere(null)).toBeUndefined();
+    expect(normaliseWhere({ $and: [{ folder: "kitchen" }] })).toEqual({ kind: "cmp", field: "folder", op: "$eq", value: "kitchen" });
+    expect(normaliseWhere({ $or: [{ tags: "Pico" }] })).toEqual({ kind: "list", field: "tags", op: "$contains", value: "pico" });
+  });
+
+  it("gives clear errors word for word", () => {
+    expect(err({ tags: { $in: ["pico"] } })).toBe('vault-rag: "$in" does not work on the list field "tags" — use {"tags": {"$contains": "pico"}}');
+    expect(err({ tags: { $eq: "pico" } })).toBe('vault-rag: "$eq" does not work on the list field "tags" — use {"tags": {"$contains": "pico"}}');
+    expect(err({ folder: { $contains: "kit" } })).toBe(
+      'vault-rag: "$contains" on "folder" is not a substring match — metadata $contains only works on list fields (tags, links, aliases); use {"top_folder": ...} for a folder tree or whereDocument {"$contains": ...} for text',
+    );
+    expect(err({ mtime: { $gte: 1767225600000 } })).toBe("vault-rag: mtime value 1767225600000 looks like milliseconds — mtime is in seconds; divide by 1000");
+    expect(err({ mtime: { $gt: "yesterday" } })).toBe('vault-rag: "$gt" on "mtime" needs a number, got "yesterday"');
+    expect(err({ folder: { $in: [] } })).toBe('vault-rag: "$in" on "folder" needs a non-empty list');
+    expect(err({ folder: "a", tags: { $contains: "b" } })).toBe('vault-rag: a where clause must have exactly one key, got 2 ("folder", "tags") — combine them with $and');
+    expect(err({ folder: { $like: "a" } })).toBe('vault-rag: unknown operator "$like" on "folder" — use one of $eq, $ne, $gt, $gte, $lt, $lte, $in, $nin');
+    expect(err({ colour: "red" })).toBe(
+      'vault-rag: unknown metadata field "colour" — known fields: path, title, section, folder, top_folder, mtime, word_count, ordinal, start_line, end_line, tags, links, aliases',
+    );
+    expect(err({ $and: [] })).toBe('vault-rag: "$and" needs a non-empty list of clauses, got []');
+    expect(err({ $not: {} })).toBe('vault-rag: unknown operator "$not" at the top of a where clause — use $and, $or or a field name');
+    expect(err({ title: { $gt: "a" } })).toBe('vault-rag: "$gt" on "title" needs a number field; "title" holds text');
+    expect(err("folder")).toBe('vault-rag: a where filter must be a JSON object, got "folder"');
+  });
+
+  it("validates whereDocument", () => {
+    expect(normaliseWhereDocument({})).toBeUndefined();
+    expect(() => normaliseWhereDocument({ $like: "x" })).toThrow('vault-rag: unknown whereDocument operator "$like" — use one of $contains, $not_contains, $regex, $not_regex, $and, $or');
+    expect(() => normaliseWhereDocument({ $regex: "(" })).toThrow(/^vault-rag: invalid regular expression "\(" in whereDocument "\$regex": /);
+    expect(() => normaliseWhereDocument({ $contains: "" })).toThrow('vault-rag: whereDocument "$contains" needs a non-empty string, got ""');
+  });
+});
+
+// ---- property test: SQL compiler == reference evaluator ----
+const TAGS = ["pico", "robots", "a/b", "a", "kitchen"];
+const FOLDERS = ["", "robots", "kitchen", "daily", "robots/sub"];
+const WORDS = ["motor", "Motor", "bread", "PETG", "x.y", "(a)"];
+
+const recordArb = fc.record({
+  path: fc.constantFrom(...FOLDERS).chain((f) => fc.constantFrom("a", "b", "c d").map((n) => (f ? `${f}/${n}.md` : `${n}.md`))),
+  mtime: fc.integer({ min: 1_700_000_000, max: 1_700_000_100 }),
+  word_count: fc.integer({ min: 0, max: 20 }),
+  ordinal: fc.integer({ min: 0, max: 3 }),
+  tags: fc.uniqueArray(fc.constantFrom(...TAGS), { maxLength: 3 }),
+  links: fc.uniqueArray(fc.constantFrom("SMARS", "Pico W"), { maxLength: 2 }),
+  text: fc.array(fc.constantFrom(...WORDS), { maxLength: 4 }).map((w) => w.join(" ")),
+});
+
+const leaf: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
+  fc.record({ f: fc.constantFrom("folder", "top_folder"), op: fc.constantFrom("$eq", "$ne"), v: fc.constantFrom(...FOLDERS) }).map(({ f, op, v }) => ({ [f]: { [op]: v } })),
+  fc.record({ f: fc.constantFrom("mtime", "word_count", "ordinal"), op: fc.constantFrom("$eq", "$ne", "$gt", "$gte", "$lt", "$lte"), v: fc.integer({ min: 0, max: 20 }) }).map(({ f, op, v }) => ({ [f]: { [op]: f === "mtime" ? 1_700_000_000 + v * 5 : v } })),
+  fc.record({ op: fc.constantFrom("$in", "$nin"), v: fc.uniqueArray(fc.constantFrom(...FOLDERS), { minLength: 1, maxLength: 3 }) }).map(({ op, v }) => ({ folder: { [op]: v } })),
+  fc.record({ f: fc.constantFrom("tags", "links"), op: fc.constantFrom("$contains", "$not_contains"), v: fc.constantFrom(...TAGS, "SMARS", "Pico W") }).map(({ f, op, v }) => ({ [f]: { [op]: v } })),
+  fc.constantFrom(...TAGS).map((t) => ({ tags: t.toUpperCase() })),
+);
+const whereArb = fc.letrec((tie) => ({
+  node: fc.oneof({ depthSize: "small", withCrossShrink: true }, leaf, fc.record({ op: fc.constantFrom("$and", "$or"), cs: fc.array(tie("node"), { minLength: 1, maxLength: 3 }) }).map(({ op, cs }) => ({ [op]: cs }))),
+})).node as fc.Arbitrary<Record<string, unknown>>;
+const docLeaf = fc.oneof(
+  fc.record({ op: fc.constantFrom("$contains", "$not_contains"), v: fc.constantFrom(...WORDS) }).map(({ op, v }) => ({ [op]: v })),
+  fc.record({ op: fc.constantFrom("$regex", "$not_regex"), v: fc.constantFrom("^motor", "[Mm]otor", "x\\.y", "\\(a\\)", "PETG$") }).map(({ op, v }) => ({ [op]: v })),
+);
+const docArb = fc.oneof(docLeaf, fc.record({ op: fc.constantFrom("$and", "$or"), cs: fc.array(docLeaf, { minLength: 1, maxLength: 3 }) }).map(({ op, cs }) => ({ [op]: cs })));
+
+describe("SQLite filters match the reference evaluator", () => {
+  const RUNS = Number(process.env.FUZZ_RUNS ?? 1000);
+  it(`on ${RUNS} random record sets and clauses`, () => {
+    const store = openStore();
+    let n = 0;
+    fc.assert(
+      fc.property(fc.array(recordArb, { minLength: 1, maxLength: 12 }), whereArb, fc.option(docArb, { nil: undefined }), (recs, where, wd) => {
+        n++;
+        const byPath = new Map<string, { id: string; m: RecordMetadata; text: string }[]>();
+        recs.forEach((r, i) => {
+          const m = meta({ path: r.path, mtime: r.mtime, word_count: r.word_count, ordinal: r.ordinal, tags: r.tags, links: r.links, hash: `h${i}` });
+          const list = byPath.get(r.path) ?? [];
+          list.push({ id: `${n}-${i}`, m, text: r.text });
+          byPath.set(r.path, list);
+        });
+        store.deleteNotes([...store.notes().keys()]);
+        store.upsertNotes([...byPath].map(([p, list]) => ({ note: { path: p, hash: "h", mtime: 0, size: 0 }, records: list.map((x) => record(x.id, x.m, vec(1, 0, 0, 0), x.text)) })));
+        const w = normaliseWhere(where)!;
+        const d = normaliseWhereDocument(wd);
+        const expected = [...byPath.values()].flat().filter((x) => matchesWhere(w, x.m) && (!d || matchesDocument(d, x.text))).map((x) => x.id).sort();
+        const got = store.queryDense(vec(1, 0, 0, 0), 1000, { where: w, whereDocument: d }).map((r) => r.id).sort();
+        expect(got).toEqual(expected);
+      }),
+      { numRuns: RUNS },
+    );
+    store.close();
+  });
+});

@@ -1,0 +1,102 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { collectingLogger } from "../../src/log.js";
+import { findInlineRefs, parseNote, readNote, walkVault } from "../../src/vault/index.js";
+
+describe("frontmatter", () => {
+  it("reads tags as a list, a single string, or a comma/space separated string", () => {
+    expect(parseNote("a.md", "---\ntags: [Robots, pico]\n---\nx", 0).tags).toEqual(["robots", "pico"]);
+    expect(parseNote("a.md", "---\ntags: robots\n---\nx", 0).tags).toEqual(["robots"]);
+    expect(parseNote("a.md", "---\ntags: robots, pico esp32\n---\nx", 0).tags).toEqual(["robots", "pico", "esp32"]);
+    expect(parseNote("a.md", "---\ntags:\n  - projects/Robots\n---\nx", 0).tags).toEqual(["projects/robots", "projects"]);
+    expect(parseNote("a.md", "---\ntags:\n---\nx", 0).tags).toEqual([]);
+  });
+
+  it("reads aliases as list, string or empty, and the title from frontmatter or file name", () => {
+    expect(parseNote("r/SMARS.md", "---\naliases: [SMARS, Small robot]\ntitle: SMARS Robot\n---\n", 0)).toMatchObject({ aliases: ["SMARS", "Small robot"], title: "SMARS Robot" });
+    expect(parseNote("r/SMARS.md", "---\naliases: Rover\n---\n", 0)).toMatchObject({ aliases: ["Rover"], title: "SMARS" });
+    expect(parseNote("r/SMARS.md", "---\naliases:\n---\n", 0).aliases).toEqual([]);
+  });
+
+  it("indexes a note with invalid YAML by its body and warns with file and line", () => {
+    const log = collectingLogger();
+    const note = parseNote("work/Broken.md", "---\ntitle: ok\ntags: [work\n---\n# Body #inline\n", 0, log);
+    expect(note.body).toBe("# Body #inline\n");
+    expect(note.tags).toEqual(["inline"]);
+    expect(note.bodyStartLine).toBe(5);
+    expect(log.warnings).toHaveLength(1);
+    expect(log.warnings[0].code).toBe("frontmatter_invalid");
+    expect(log.warnings[0].message).toMatch(/^vault-rag: invalid frontmatter in "work\/Broken\.md" at line \d+: .* — the note is indexed without it$/);
+  });
+
+  it("handles a note that is only frontmatter, an empty note, CRLF and a BOM", () => {
+    expect(parseNote("a.md", "---\ntags: [x]\n---\n", 0)).toMatchObject({ body: "", tags: ["x"] });
+    expect(parseNote("a.md", "", 0)).toMatchObject({ body: "", tags: [], title: "a" });
+    const crlf = parseNote("a.md", "\uFEFF---\r\ntags: [x]\r\n---\r\n# H\r\ntext #t\r\n", 0);
+    expect(crlf.tags).toEqual(["x", "t"]);
+    expect(crlf.bodyStartLine).toBe(4);
+  });
+});
+
+describe("inline tags and links", () => {
+  it("finds nested tags and wikilinks, skipping code, links, URLs, headings and colours", () => {
+    const body = [
+      "# Heading is not a tag",
+      "Uses #Pico/W and #robots, see [[Battery#Current|power]] and ![[diagram.png]].",
+      "Colour #ff0000 and `#notatag` and [#linktext](https://x.org/#anchor) https://e.com/#frag",
+      "```",
+      "#include <stdio.h>",
+      "```",
+      "Issue #123 is a number, #2026-plan is a tag.",
+    ].join("\n");
+    const refs = findInlineRefs(body);
+    expect(refs.tags).toEqual(["Pico/W", "robots", "2026-plan"]);
+    expect(refs.links).toEqual(["Battery", "diagram.png"]);
+  });
+
+  it("lowercases, dedupes and adds parents of nested tags", () => {
+    expect(parseNote("a.md", "---\ntags: [A/B]\n---\n#a/b #A #c/d/e", 0).tags).toEqual(["a/b", "a", "c/d/e", "c/d", "c"]);
+  });
+});
+
+describe("walker", () => {
+  it("skips dot-folders and ignored paths, survives symlink loops, refuses symlinks out of the vault", () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), "vr-walk-"));
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), "vr-out-"));
+    fs.mkdirSync(path.join(root, "a/b"), { recursive: true });
+    fs.mkdirSync(path.join(root, ".obsidian"));
+    fs.mkdirSync(path.join(root, "drafts"));
+    fs.writeFileSync(path.join(root, "a/b/deep note.md"), "x");
+    fs.writeFileSync(path.join(root, "top.md"), "x");
+    fs.writeFileSync(path.join(root, ".obsidian/x.md"), "x");
+    fs.writeFileSync(path.join(root, "drafts/d.md"), "x");
+    fs.writeFileSync(path.join(root, "notes.txt"), "x");
+    fs.writeFileSync(path.join(root, ".vault-ragignore"), "drafts/\n");
+    fs.writeFileSync(path.join(outside, "secret.md"), "x");
+    fs.symlinkSync(root, path.join(root, "a/loop"));
+    fs.symlinkSync(outside, path.join(root, "escape"));
+    const log = collectingLogger();
+    const files = walkVault(root, log).map((f) => f.path);
+    expect(files).toEqual(["a/b/deep note.md", "top.md"]);
+    expect(log.warnings.map((w) => w.code).sort()).toEqual(["symlink_loop", "symlink_outside"]);
+  });
+
+  it("says what to do when the vault does not exist", () => {
+    expect(() => walkVault("/nonexistent/vault")).toThrow('vault-rag: vault folder "/nonexistent/vault" does not exist or is not a folder — pass the folder that holds your notes');
+  });
+
+  it("skips binary and invalid UTF-8 files with a warning naming them", () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), "vr-bin-"));
+    fs.writeFileSync(path.join(root, "bin.md"), Buffer.from([1, 2, 0, 3]));
+    fs.writeFileSync(path.join(root, "latin1.md"), Buffer.from([0x63, 0x61, 0x66, 0xe9]));
+    const log = collectingLogger();
+    const notes = walkVault(root, log).map((f) => readNote(f, log));
+    expect(notes).toEqual([undefined, undefined]);
+    expect(log.warnings.map((w) => w.message)).toEqual([
+      'vault-rag: skipped "bin.md": it is a binary file, not Markdown text',
+      'vault-rag: skipped "latin1.md": it is not valid UTF-8 — save it as UTF-8',
+    ]);
+  });
+});
