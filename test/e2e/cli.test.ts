@@ -1,0 +1,141 @@
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+
+const BIN = path.resolve("dist/cli/main.js");
+const EXAMPLE = path.resolve("examples/vault");
+let vault = "";
+let elsewhere = "";
+
+function run(args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}) {
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    cwd: opts.cwd ?? elsewhere,
+    env: { ...process.env, VAULT_RAG_VAULT: "", VAULT_RAG_DB: "", ...opts.env },
+    encoding: "utf8",
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+const json = (args: string[]) => {
+  const r = run([...args, "--json"]);
+  if (r.code !== 0) throw new Error(`exit ${r.code}: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+};
+
+const DAY = 86400;
+const now = Math.floor(Date.now() / 1000);
+
+beforeAll(() => {
+  if (!fs.existsSync(BIN)) throw new Error("dist/cli/main.js is missing — run `npm run build` (npm test does it)");
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "vr-e2e-"));
+  vault = path.join(tmp, "my vault");
+  elsewhere = path.join(tmp, "elsewhere");
+  fs.mkdirSync(elsewhere);
+  fs.cpSync(EXAMPLE, vault, { recursive: true });
+  // a fresh clone gives every file the same time: set them explicitly
+  const old = now - 100 * DAY;
+  for (const f of fs.readdirSync(vault, { recursive: true }) as string[]) fs.utimesSync(path.join(vault, f), old, old);
+  fs.utimesSync(path.join(vault, "kitchen/Sourdough.md"), now - DAY, now - DAY);
+}, 60_000);
+
+describe("vault-rag CLI end to end", () => {
+  it("refuses to search before indexing, with the fix and exit code 2", () => {
+    const r = run(["search", "--vault", vault, "motors"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe(`vault-rag: no index at ${path.join(vault, ".vault-rag/index.db")} — run \`vault-rag index <vault>\` first`);
+  });
+
+  it("indexes the vault from another working directory", () => {
+    const s = json(["index", vault]);
+    expect(s).toMatchObject({ added: 37, updated: 0, deleted: 0, unchanged: 0, failed: 0, dbPath: path.join(vault, ".vault-rag/index.db") });
+    expect(s.embedded).toBeGreaterThan(50);
+    expect(s.warnings.map((w: { code: string }) => w.code)).toContain("frontmatter_invalid");
+  });
+
+  it("re-indexes an unchanged vault without embedding anything", () => {
+    const s = json(["index", vault]);
+    expect(s).toMatchObject({ added: 0, updated: 0, deleted: 0, unchanged: 37, embedded: 0 });
+  });
+
+  it("finds the build log among several notes for a motor question, and lets one note take the slots when asked", () => {
+    const hits = json(["search", "--vault", vault, "how do the SMARS motors work"]);
+    expect(hits).toHaveLength(6);
+    expect(new Set(hits.map((h: { path: string }) => h.path)).size).toBeGreaterThanOrEqual(4);
+    expect(hits.map((h: { path: string }) => h.path)).toContain("daily/2026-03-14.md");
+    const greedy = json(["search", "--vault", vault, "--per-note", "6", "--oversample", "1", "how do the SMARS motors work"]);
+    expect(greedy.filter((h: { path: string }) => h.path === "robots/SMARS.md").length).toBeGreaterThanOrEqual(4);
+  });
+
+  it("applies every filter flag", () => {
+    const pico = json(["search", "--vault", vault, "--tag", "pico", "how do I save power"]);
+    expect(pico.length).toBeGreaterThan(0);
+    for (const h of pico) expect(h.tags).toContain("pico");
+    expect(pico[0].path).toBe("electronics/Pico W.md");
+    for (const h of json(["search", "--vault", vault, "--folder", "kitchen", "bread"])) expect(h.folder).toBe("kitchen");
+    for (const h of json(["search", "--vault", vault, "--top-folder", "robots", "motor"])) expect(h.top_folder).toBe("robots");
+    const recent = json(["search", "--vault", vault, "--since", "2d", "bread"]);
+    expect([...new Set(recent.map((h: { path: string }) => h.path))]).toEqual(["kitchen/Sourdough.md"]);
+    expect(json(["search", "--vault", vault, "--until", "2d", "bread"]).some((h: { path: string }) => h.path === "kitchen/Sourdough.md")).toBe(false);
+    for (const h of json(["search", "--vault", vault, "--where", '{"word_count": {"$gt": 40}}', "motor"])) expect(h.text.split(/\s+/).length).toBeGreaterThan(30);
+    for (const h of json(["search", "--vault", vault, "--where-document", '{"$contains": "DRV8833"}', "driver"])) expect(h.text).toContain("DRV8833");
+    const both = json(["search", "--vault", vault, "--tag", "robots", "--tag", "projects/robots", "motor"]);
+    for (const h of both) expect(h.tags).toEqual(expect.arrayContaining(["robots", "projects/robots"]));
+  });
+
+  it("prints hits as in the seed documents, and JSON with every field", () => {
+    const r = run(["search", "--vault", vault, "-k", "2", "DRV8833"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^\[1\] .+ {2}\(\d+%\) {2}\S.*\.md\n {4}\S/);
+    const [hit] = json(["search", "--vault", vault, "-k", "1", "DRV8833"]);
+    expect(Object.keys(hit).sort()).toEqual(["distance", "end_line", "folder", "id", "label", "mtime", "path", "score", "section", "start_line", "tags", "text", "title", "top_folder"]);
+  });
+
+  it("reports errors with their exit codes", () => {
+    const where = run(["search", "--vault", vault, "--where", '{"tags": {"$in": ["pico"]}}', "x"]);
+    expect(where.code).toBe(2);
+    expect(where.stderr.trim()).toBe('vault-rag: "$in" does not work on the list field "tags" — use {"tags": {"$contains": "pico"}}');
+    const ms = run(["search", "--vault", vault, "--where", '{"mtime": {"$gte": 1767225600000}}', "x"]);
+    expect(ms.stderr.trim()).toBe("vault-rag: mtime value 1767225600000 looks like milliseconds — mtime is in seconds; divide by 1000");
+    expect(run(["search", "--vault", vault, "--bogus", "x"]).code).toBe(2);
+    expect(run(["search", "--vault", vault, "--where", "{not json", "x"]).code).toBe(2);
+    expect(run(["search", "--vault", vault, "--since", "someday", "x"]).stderr.trim()).toBe(
+      'vault-rag: cannot read the time "someday" — use a duration like 90d, 2w or 12h, a date like 2026-06-01, or an ISO time',
+    );
+    const model = run(["search", "--vault", vault, "--model", "ollama:nomic-embed-text", "x"]);
+    expect(model.code).toBe(2);
+    expect(model.stderr.trim()).toBe(
+      `vault-rag: index at ${path.join(vault, ".vault-rag/index.db")} was built with use-lite (512-d); run \`vault-rag index --full --model ollama:nomic-embed-text\` to rebuild`,
+    );
+    expect(run(["search", "--vault", vault, "--where", "{}", "motor"]).code).toBe(0);
+  });
+
+  it("finds the vault from a subfolder and reports status with the absolute index path", () => {
+    const st = JSON.parse(run(["status", "--json"], { cwd: path.join(vault, "robots") }).stdout);
+    expect(st).toMatchObject({ vault, index: path.join(vault, ".vault-rag/index.db"), model: "use-lite", dimensions: 512, notes: 37, stale: 0 });
+    const human = run(["status", "--vault", vault]);
+    expect(human.stdout).toContain(`index:        ${path.join(vault, ".vault-rag/index.db")}`);
+  });
+
+  it("follows edits, additions, deletions and renames, embedding only what changed", () => {
+    const smars = path.join(vault, "robots/SMARS.md");
+    fs.appendFileSync(smars, "\n## Firmware\n\nThe firmware is written in MicroPython and drives both motors with PWM at 20 kHz to keep them quiet.\n");
+    fs.writeFileSync(path.join(vault, "robots/New bot.md"), "# New bot\n\nA balancing robot with a zebra-striped shell and an MPU6050.\n");
+    fs.rmSync(path.join(vault, "travel/Kyoto.md"));
+    fs.mkdirSync(path.join(vault, "archive"));
+    fs.renameSync(path.join(vault, "garden/Composting.md"), path.join(vault, "archive/Composting.md"));
+    expect(JSON.parse(run(["status", "--vault", vault, "--json"]).stdout).stale).toBe(5);
+    const s = json(["index", vault]);
+    expect(s).toMatchObject({ added: 2, updated: 1, deleted: 2, unchanged: 34 });
+    expect(s.embedded).toBeLessThanOrEqual(3); // the new section, the new note (and a neighbour whose text moved)
+    expect(json(["search", "--vault", vault, "-k", "1", "zebra-striped balancing"])[0].path).toBe("robots/New bot.md");
+    expect(json(["search", "--vault", vault, "Fushimi Inari Kyoto"]).some((h: { path: string }) => h.path === "travel/Kyoto.md")).toBe(false);
+    expect(json(["search", "--vault", vault, "--folder", "archive", "compost"])[0].path).toBe("archive/Composting.md");
+  });
+
+  it("prints the chunks of a note", () => {
+    const r = run(["chunks", vault, "--note", "robots/SMARS.md"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("── SMARS Robot > SMARS > Motor wiring  (robots/SMARS.md:");
+  });
+});
