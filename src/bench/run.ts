@@ -1,0 +1,171 @@
+/**
+ * `npm run bench`: measured figures for the closing notes. Prints medians and percentiles. Reads
+ * ../shared/bench when present (not needed). Set BENCH_QUICK=1 for a smaller run.
+ */
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { chunkNote } from "../chunk/index.js";
+import type { Embedder } from "../embed/index.js";
+import { loadUseLite, useLiteEmbedder } from "../embed/index.js";
+import { indexVault } from "../index/index.js";
+import { normaliseWhere, SqliteStore, type StoreRecord } from "../store/index.js";
+import { readNote, walkVault } from "../vault/index.js";
+import { generateVault, rng } from "./gen.js";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const BIN = path.join(root, "dist/cli/main.js");
+const quick = !!process.env.BENCH_QUICK;
+const work = fs.mkdtempSync(path.join(os.tmpdir(), "vr-bench-"));
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length - 1) * p))];
+const med = (xs: number[]) => pct(xs, 0.5);
+const f1 = (x: number) => x.toFixed(1);
+const rss = () => `${Math.round(process.memoryUsage().rss / 1e6)} MB`;
+const line = (s: string) => console.log(s);
+
+function chunkBench(dir: string, label: string) {
+  const t = performance.now();
+  const sizes: number[] = [];
+  for (const f of walkVault(dir)) {
+    const n = readNote(f);
+    if (n) for (const c of chunkNote(n)) sizes.push(c.meta.word_count);
+  }
+  const ms = performance.now() - t;
+  line(`chunk  ${label}: ${sizes.length} chunks; words min/median/max ${Math.min(...sizes)}/${med(sizes)}/${Math.max(...sizes)}; read+parse+chunk ${f1(ms)} ms`);
+}
+
+function storeBench(n: number) {
+  const dims = 512;
+  const file = path.join(work, `store-${n}.db`);
+  const store = SqliteStore.open(file, { create: true });
+  store.setManifest({ schemaVersion: 1, embedder: { provider: "bench", model: "random", dimensions: dims, documentPrefix: "", queryPrefix: "", normalized: true }, chunkerVersion: "x", createdAt: "", updatedAt: "" });
+  const r = rng(42);
+  // clustered vectors (64 centres + noise), closer to real embeddings than uniform noise
+  const centres = Array.from({ length: 64 }, () => Float32Array.from({ length: dims }, () => r() - 0.5));
+  const vec = () => {
+    const c = centres[Math.floor(r() * centres.length)];
+    const v = Float32Array.from(c, (x) => x + (r() - 0.5) * 0.6);
+    const norm = Math.hypot(...v);
+    return v.map((x) => x / norm);
+  };
+  const t0 = performance.now();
+  let batch: { note: { path: string; hash: string; mtime: number; size: number }; records: StoreRecord[] }[] = [];
+  for (let i = 0; i < n; i++) {
+    const p = `f${i % 10}/n${i}.md`;
+    const words = Array.from({ length: 12 }, () => `w${Math.floor(r() * 5000)}`).join(" ");
+    batch.push({
+      note: { path: p, hash: `h${i}`, mtime: 1, size: 1 },
+      records: [{ id: `c${i}`, text: words, vector: vec(), meta: { path: p, title: `Note ${i}`, section: `Note ${i}`, folder: `f${i % 10}`, top_folder: `f${i % 10}`, mtime: 1_700_000_000 + i, word_count: 12, ordinal: 0, start_line: 1, end_line: 3, tags: i % 7 === 0 ? ["pico"] : ["other"], links: [], aliases: [], hash: `h${i}` } }],
+    });
+    if (batch.length === 2000) {
+      store.upsertNotes(batch);
+      batch = [];
+    }
+  }
+  if (batch.length) store.upsertNotes(batch);
+  const insertS = (performance.now() - t0) / 1000;
+  const queries = Array.from({ length: quick ? 20 : 50 }, vec);
+  const time = (fn: (q: Float32Array) => unknown) => {
+    fn(queries[0]);
+    return queries.map((q) => {
+      const t = performance.now();
+      fn(q);
+      return performance.now() - t;
+    });
+  };
+  const unf = time((q) => store.queryDense(q, 18));
+  const ten = normaliseWhere({ folder: "f3" });
+  const tenT = time((q) => store.queryDense(q, 18, { where: ten }));
+  const tag = normaliseWhere({ tags: { $contains: "pico" } });
+  const tagT = time((q) => store.queryDense(q, 18, { where: tag }));
+  const kw = ["w12 w400", "w77", "w1 w2 w3 w4"].map((s) => {
+    const t = performance.now();
+    store.queryKeyword(s, 18);
+    return performance.now() - t;
+  });
+  // recall@10 of the two-stage search against an exact scan
+  let recall = 0;
+  const all = store.get({ includeVectors: true });
+  for (const q of queries.slice(0, 20)) {
+    const exact = all.map((x) => ({ id: x.id, d: 1 - x.vector.reduce((s, v, i) => s + v * q[i], 0) })).sort((a, b) => a.d - b.d).slice(0, 10).map((x) => x.id);
+    const got = new Set(store.queryDense(q, 10).map((x) => x.id));
+    recall += exact.filter((id) => got.has(id)).length / 10;
+  }
+  store.close();
+  const size = fs.statSync(file).size + (fs.existsSync(file + "-wal") ? fs.statSync(file + "-wal").size : 0);
+  line(
+    `store  ${n} chunks × 512-d: insert ${f1(insertS)} s (${Math.round(n / insertS)}/s); dense p50/p95 unfiltered ${f1(med(unf))}/${f1(pct(unf, 0.95))} ms, ` +
+      `10% folder filter ${f1(med(tenT))}/${f1(pct(tenT, 0.95))} ms, tag $contains ${f1(med(tagT))}/${f1(pct(tagT, 0.95))} ms; keyword p50 ${f1(med(kw))} ms; ` +
+      `recall@10 vs exact ${(recall / 20).toFixed(3)}; file ${Math.round(size / 1e6)} MB; RSS ${rss()}`,
+  );
+}
+
+async function embedBench() {
+  const t = performance.now();
+  const rt = await loadUseLite();
+  const loadMs = performance.now() - t;
+  const e = useLiteEmbedder();
+  const r = rng(3);
+  const words = "the robot motor driver wiring battery power sourdough bread starter flour water gearbox chassis pico wireless sensor garden tomato".split(" ");
+  const passages = Array.from({ length: quick ? 100 : 400 }, () => Array.from({ length: 100 }, () => words[Math.floor(r() * words.length)]).join(" "));
+  const tokT = performance.now();
+  let tokens = 0;
+  for (const p of passages) tokens += Math.min(128, rt.tokenizer.encode(p).length);
+  const tokMs = performance.now() - tokT;
+  const t2 = performance.now();
+  await e.embedDocuments(passages);
+  const s = (performance.now() - t2) / 1000;
+  line(`embed  use-lite: model load ${f1(loadMs)} ms; ${passages.length} passages of 100 words: ${f1(passages.length / s)} passages/s, ${Math.round(tokens / s)} tokens/s; tokenizer ${f1(tokMs / passages.length)} ms/passage; RSS ${rss()}`);
+}
+
+/** Vectors for timing runs where embedding quality is not measured: cheap, deterministic, 512-d, labelled as use-lite so the CLI opens the index. */
+function timingEmbedder(): Embedder {
+  const real = useLiteEmbedder();
+  return {
+    ...real,
+    async embedDocuments(texts) {
+      return texts.map((t) => {
+        const r = rng(t.length + 1);
+        return Float32Array.from({ length: 512 }, () => r() - 0.5);
+      });
+    },
+  };
+}
+
+function cli(args: string[], cwd = work): number {
+  const t = performance.now();
+  execFileSync(process.execPath, [BIN, ...args], { cwd, stdio: ["ignore", "ignore", "pipe"] });
+  return performance.now() - t;
+}
+
+async function cliBench() {
+  const ex = path.join(work, "example");
+  fs.cpSync(path.join(root, "examples/vault"), ex, { recursive: true });
+  const indexMs = cli(["index", ex, "--quiet"]);
+  const cold = Array.from({ length: 5 }, () => cli(["search", "--vault", ex, "how do the SMARS motors work"]));
+  const unchanged = Array.from({ length: 3 }, () => cli(["index", ex, "--quiet"]));
+  line(`cli    examples/vault: index end to end ${f1(indexMs / 1000)} s; cold search median ${Math.round(med(cold))} ms; unchanged re-index ${Math.round(med(unchanged))} ms`);
+  const n = quick ? 2000 : 10000;
+  const big = path.join(work, `gen-${n}`);
+  generateVault(big, n);
+  chunkBench(big, `generated ${n} notes`);
+  const t = performance.now();
+  const s = await indexVault(big, path.join(big, ".vault-rag/index.db"), timingEmbedder());
+  line(`cli    generated ${n} notes: indexing pipeline without model time (timing vectors) ${f1((performance.now() - t) / 1000)} s for ${s.chunks} chunks`);
+  const coldBig = Array.from({ length: 5 }, () => cli(["search", "--vault", big, "battery power for the robot"]));
+  const re = Array.from({ length: 3 }, () => cli(["index", big, "--quiet"]));
+  line(`cli    generated ${n} notes: cold search median ${Math.round(med(coldBig))} ms; unchanged re-index median ${Math.round(med(re))} ms`);
+}
+
+async function main() {
+  line(`vault-rag bench — ${os.cpus().length} cores, node ${process.version}${quick ? " (quick)" : ""}`);
+  chunkBench(path.join(root, "examples/vault"), "examples/vault");
+  await embedBench();
+  for (const n of quick ? [10_000] : [10_000, 100_000]) storeBench(n);
+  await cliBench();
+  fs.rmSync(work, { recursive: true, force: true });
+}
+
+await main();
