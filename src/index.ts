@@ -1,0 +1,19 @@
+/**
+ * vault-rag's library entry. Everything here is typed and documented where it is defined.
+ *
+ * @example
+ * ```ts
+ * import { SqliteStore, useLiteEmbedder, search } from "vault-rag";
+ * const store = SqliteStore.open("/home/me/notes/.vault-rag/index.db");
+ * const { hits } = await search({ store, embedder: useLiteEmbedder() }, "sourdough starter");
+ * ```
+ */
+export { VaultRagError, type VaultRagErrorCode } from "./errors.js";
+export { collectingLogger, silentLogger, type Logger, type Warning, type WarningCode } from "./log.js";
+export { resolveVault, resolveDb } from "./config.js";
+export { walkVault, readNote, parseNote, type Note, type VaultFile } from "./vault/index.js";
+export { chunkNote, CHUNK_DEFAULTS, type Chunk, type ChunkMeta, type ChunkOptions } from "./chunk/index.js";
+export { createEmbedder, useLiteEmbedder, ollamaEmbedder, openAiEmbedder, type Embedder } from "./embed/index.js";
+export { SqliteStore, normaliseWhere, normaliseWhereDocument, type Store, type Where, type WhereDocument, type Manifest } from "./store/index.js";
+export { indexVault, type IndexSummary, type IndexOptions } from "./index/index.js";
+export { search, buildFilter, parseWhen, diversify, dropStragglers, rrf, linearFusion, SEARCH_DEFAULTS, type Hit, type SearchOptions, type SearchResult } from "./search/index.js";
