@@ -35,26 +35,16 @@ CREATE TABLE IF NOT EXISTS embed_cache (model TEXT NOT NULL, hash TEXT NOT NULL,
 
 const COLUMNS = "c.id, c.path, c.title, c.section, c.folder, c.top_folder, c.mtime, c.word_count, c.ordinal, c.start_line, c.end_line, c.tags, c.links, c.aliases, c.hash, c.text";
 
-interface Row {
+/** A chunks row: the metadata with list fields still encoded, plus text and query extras. */
+type Row = Omit<RecordMetadata, "tags" | "links" | "aliases"> & {
   id: string;
-  path: string;
-  title: string;
-  section: string;
-  folder: string;
-  top_folder: string;
-  mtime: number;
-  word_count: number;
-  ordinal: number;
-  start_line: number;
-  end_line: number;
   tags: string;
   links: string;
   aliases: string;
-  hash: string;
   text: string;
   vector?: Buffer;
   d?: number;
-}
+};
 
 /** Options for opening the SQLite store. */
 export interface SqliteStoreOptions {
@@ -335,20 +325,6 @@ function filterSql(filter: QueryFilter): SqlCondition {
 }
 
 function rowMeta(r: Row): RecordMetadata {
-  return {
-    path: r.path,
-    title: r.title,
-    section: r.section,
-    folder: r.folder,
-    top_folder: r.top_folder,
-    mtime: r.mtime,
-    word_count: r.word_count,
-    ordinal: r.ordinal,
-    start_line: r.start_line,
-    end_line: r.end_line,
-    tags: decodeList(r.tags),
-    links: decodeList(r.links),
-    aliases: decodeList(r.aliases),
-    hash: r.hash,
-  };
+  const { id: _id, text: _text, vector: _vector, d: _d, tags, links, aliases, ...scalars } = r;
+  return { ...scalars, tags: decodeList(tags), links: decodeList(links), aliases: decodeList(aliases) };
 }
