@@ -1,5 +1,4 @@
-import { createHash } from "node:crypto";
-import type { Note } from "../vault/index.js";
+import { hashText, type Note } from "../vault/index.js";
 import { withChunkDefaults, type ChunkOptions } from "./defaults.js";
 import { splitSections, type Unit } from "./sections.js";
 import type { Chunk, ChunkMeta } from "./types.js";
@@ -22,13 +21,20 @@ interface Draft {
   words: number;
 }
 
-const WORD_RE = /\S+/g;
-
 /** Number of whitespace-separated words in a text. */
 export function countWords(text: string): number {
   let n = 0;
-  WORD_RE.lastIndex = 0;
-  while (WORD_RE.exec(text)) n++;
+  let inWord = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // ASCII whitespace plus the Unicode spaces that matter in notes (NBSP, ideographic space)
+    const space = c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x3000 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0xfeff || c === 0x1680;
+    if (space) inWord = false;
+    else if (!inWord) {
+      inWord = true;
+      n++;
+    }
+  }
   return n;
 }
 
@@ -89,9 +95,7 @@ export function chunkNote(note: Note, options: ChunkOptions = {}): Chunk[] {
   });
 }
 
-function sha(s: string): string {
-  return createHash("sha256").update(s).digest("hex");
-}
+const sha = hashText;
 
 /** Turns one unit into pieces no larger than `max` words (unless atomic). */
 function unitPieces(lines: string[], unit: Unit, max: number): Piece[] {

@@ -24,8 +24,14 @@ export type { Token };
  * ```
  */
 export function parseBlocks(text: string): Token[] {
-  return blockParser.parse(text, {});
+  // the note parser and the chunker both read the same body: parse it once
+  if (text === last.text) return last.tokens;
+  const tokens = blockParser.parse(text, {});
+  last = { text, tokens };
+  return tokens;
 }
+
+let last: { text: string; tokens: Token[] } = { text: "", tokens: [] };
 
 /**
  * Inline tokens of one line of Markdown text (code spans, links, text...).

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import crypto from "node:crypto";
 import type { Logger } from "../log.js";
 import { silentLogger } from "../log.js";
 import { splitFrontmatter } from "./frontmatter.js";
@@ -45,7 +45,16 @@ export function parseNote(path: string, text: string, mtime: number, log: Logger
   };
 }
 
-/** sha256 of a text, hex. */
+const oneShot = (crypto as unknown as { hash?: (alg: string, data: string, enc: string) => string }).hash;
+
+/**
+ * sha256 of a text, hex (Node's one-shot `crypto.hash` where available: much cheaper per call).
+ *
+ * @example
+ * ```ts
+ * hashText("abc").slice(0, 8); // "ba7816bf"
+ * ```
+ */
 export function hashText(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
+  return oneShot ? oneShot("sha256", text, "hex") : crypto.createHash("sha256").update(text).digest("hex");
 }
