@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { resolveDb, resolveVault } from "../config.js";
 import { createEmbedder, type Embedder, type EmbedderOptions } from "../embed/index.js";
 import { VaultRagError } from "../errors.js";
-import { modelMismatch } from "../index/index.js";
+import { modelMismatch } from "../index/manifest.js";
 import type { Logger } from "../log.js";
 import { SqliteStore, type Manifest } from "../store/index.js";
 

@@ -1,2 +1,3 @@
-export { indexVault, manifestFor, modelMismatch, sameModel, type IndexOptions, type IndexSummary, type IndexPhase } from "./indexer.js";
+export { indexVault, type IndexOptions, type IndexSummary, type IndexPhase } from "./indexer.js";
+export { manifestFor, modelMismatch, sameModel } from "./manifest.js";
 export { acquireLock } from "./lock.js";

@@ -1,12 +1,12 @@
 import fs from "node:fs";
 import { CHUNKER_VERSION, chunkNote, type ChunkOptions } from "../chunk/index.js";
 import type { Embedder } from "../embed/index.js";
-import { VaultRagError } from "../errors.js";
 import type { Logger } from "../log.js";
 import { silentLogger } from "../log.js";
-import { SCHEMA_VERSION, SqliteStore, type Manifest, type NoteEntry, type Store, type StoreRecord } from "../store/index.js";
+import { SqliteStore, type NoteEntry, type Store, type StoreRecord } from "../store/index.js";
 import { readNote, walkVault, type VaultFile } from "../vault/index.js";
 import { acquireLock } from "./lock.js";
+import { manifestFor, modelMismatch, sameModel } from "./manifest.js";
 
 /** What an indexing run did. */
 export interface IndexSummary {
@@ -36,38 +36,6 @@ export interface IndexOptions {
   batchNotes?: number;
   log?: Logger;
   onProgress?: (phase: IndexPhase, done: number, total: number) => void;
-}
-
-/** Describes an embedder for the manifest. */
-export function manifestFor(embedder: Embedder, previous?: Manifest): Manifest {
-  const now = new Date().toISOString();
-  return {
-    schemaVersion: SCHEMA_VERSION,
-    embedder: {
-      provider: embedder.provider,
-      model: embedder.model,
-      dimensions: embedder.dimensions,
-      documentPrefix: embedder.documentPrefix,
-      queryPrefix: embedder.queryPrefix,
-      normalized: embedder.normalized,
-    },
-    chunkerVersion: CHUNKER_VERSION,
-    createdAt: previous?.createdAt ?? now,
-    updatedAt: now,
-  };
-}
-
-/** The refusal when an index was built by another model than the one asked for. */
-export function modelMismatch(dbPath: string, m: Manifest, asked: string): VaultRagError {
-  return new VaultRagError(
-    "model_mismatch",
-    `vault-rag: index at ${dbPath} was built with ${m.embedder.provider === "use-lite" ? "use-lite" : `${m.embedder.provider}:${m.embedder.model}`} (${m.embedder.dimensions}-d); run \`vault-rag index --full --model ${asked}\` to rebuild`,
-  );
-}
-
-/** True when the manifest names the same provider and model as the embedder. */
-export function sameModel(m: Manifest, e: Embedder): boolean {
-  return m.embedder.provider === e.provider && m.embedder.model === e.model;
 }
 
 /**

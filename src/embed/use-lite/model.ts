@@ -37,9 +37,11 @@ export function loadUseLite(): Promise<UseLiteRuntime> {
 
 async function load(): Promise<UseLiteRuntime> {
   const t0 = performance.now();
-  const tf = await import("@tensorflow/tfjs-core");
-  const wasm = await import("@tensorflow/tfjs-backend-wasm");
-  const converter = await import("@tensorflow/tfjs-converter");
+  // require, not import(): Node's ESM loader would lex these large CommonJS bundles for named
+  // exports first, which cost ~250 ms of every cold search here
+  const tf = require("@tensorflow/tfjs-core") as typeof import("@tensorflow/tfjs-core");
+  const wasm = require("@tensorflow/tfjs-backend-wasm") as typeof import("@tensorflow/tfjs-backend-wasm");
+  const converter = require("@tensorflow/tfjs-converter") as typeof import("@tensorflow/tfjs-converter");
   // tfjs prints a banner about tfjs-node; keep stdout clean
   tf.env().set("IS_TEST", true);
   const wasmDir = path.dirname(require.resolve("@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm")) + path.sep;

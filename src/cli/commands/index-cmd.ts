@@ -1,0 +1,51 @@
+import fs from "node:fs";
+import { createEmbedder, DEFAULT_MODEL } from "../../embed/index.js";
+import { indexVault } from "../../index/index.js";
+import { collectingLogger } from "../../log.js";
+import { locate, modelSpec, openForQuery } from "../open.js";
+import { progressReporter } from "../progress.js";
+import { err, out, stderrLogger } from "../io.js";
+
+export interface IndexFlags {
+  full?: boolean;
+  model?: string;
+  db?: string;
+  json?: boolean;
+  quiet?: boolean;
+  verbose?: boolean;
+}
+
+/** `vault-rag index [vault]`. */
+export async function runIndex(vaultArg: string | undefined, o: IndexFlags): Promise<void> {
+  const loc = locate({ vault: vaultArg, db: o.db });
+  const log = collectingLogger(stderrLogger(!!o.verbose));
+  let spec = o.model;
+  if (!spec && fs.existsSync(loc.db)) {
+    // keep the index's own model unless asked otherwise
+    try {
+      const { store, manifest } = openForQuery(loc, { log });
+      spec = modelSpec(manifest);
+      store.close();
+    } catch {
+      spec = undefined;
+    }
+  }
+  const embedder = createEmbedder(spec ?? DEFAULT_MODEL, { log });
+  if (o.verbose) err(`vault: ${loc.vault}\nindex: ${loc.db}\nmodel: ${embedder.id}`);
+  const progress = progressReporter(process.stderr, !o.quiet && !o.json);
+  const summary = await indexVault(loc.vault, loc.db, embedder, {
+    full: o.full,
+    log,
+    onProgress: (phase, done, total) => phase === "index" && progress.update(done, total),
+  });
+  progress.stop();
+  if (o.json) out(JSON.stringify({ ...summary, warnings: log.warnings }, null, 2));
+  else {
+    out(
+      `indexed ${loc.vault} → ${summary.dbPath}\n` +
+        `notes: ${summary.added} added, ${summary.updated} updated, ${summary.deleted} deleted, ${summary.unchanged} unchanged${summary.failed ? `, ${summary.failed} failed` : ""}\n` +
+        `chunks: ${summary.chunks} in the index (${summary.embedded} embedded, ${summary.cached} from cache) in ${summary.seconds.toFixed(1)} s`,
+    );
+  }
+  if (summary.failed) process.exitCode = 1;
+}
