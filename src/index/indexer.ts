@@ -63,7 +63,9 @@ export async function indexVault(vault: string, dbPath: string, embedder: Embedd
     }
     if (!opts.full && existing) {
       try {
-        return await indexInto(vault, existing, embedder, opts, log, undefined);
+        const summary = await indexInto(vault, existing, embedder, opts, log, undefined);
+        existing.warmDense();
+        return summary;
       } finally {
         existing.close();
       }
@@ -87,7 +89,10 @@ export async function indexVault(vault: string, dbPath: string, embedder: Embedd
     existing?.close();
     for (const suffix of ["-wal", "-shm"]) fs.rmSync(dbPath + suffix, { force: true });
     fs.renameSync(tmp, dbPath);
-    for (const suffix of ["-wal", "-shm"]) fs.rmSync(tmp + suffix, { force: true });
+    for (const suffix of ["-wal", "-shm", ".vectors"]) fs.rmSync(tmp + suffix, { force: true });
+    const swapped = SqliteStore.open(dbPath);
+    swapped.warmDense();
+    swapped.close();
     return { ...summary, dbPath };
   } finally {
     release();

@@ -49,18 +49,22 @@ export async function search(ctx: SearchContext, question: string, options: Sear
 
   let dense: ScoredRecord[] = [];
   let keyword: ScoredRecord[] = [];
-  if (o.mode !== "keyword") {
-    const t = performance.now();
-    const vector = await ctx.embedder.embedQuery(question);
-    timings.embedMs = performance.now() - t;
-  const t2 = performance.now();
-    dense = await ctx.store.queryDense(vector, o.mode === "hybrid" ? Math.max(n, 50) : n, filter);
-    timings.retrieveMs += performance.now() - t2;
-  }
+  const t0 = performance.now();
+  // start embedding first: on a cold start the model loads while the keyword query runs
+  const vectorPromise = o.mode !== "keyword" ? ctx.embedder.embedQuery(question) : undefined;
+  vectorPromise?.catch(() => undefined);
   if (o.mode !== "dense") {
     const t = performance.now();
     keyword = await ctx.store.queryKeyword(question, o.mode === "hybrid" ? Math.max(n, 50) : n, filter);
     timings.retrieveMs += performance.now() - t;
+  }
+  if (vectorPromise) {
+    await ctx.store.warmDense?.();
+    const vector = await vectorPromise;
+    timings.embedMs = performance.now() - t0 - timings.retrieveMs;
+    const t2 = performance.now();
+    dense = await ctx.store.queryDense(vector, o.mode === "hybrid" ? Math.max(n, 50) : n, filter);
+    timings.retrieveMs += performance.now() - t2;
   }
   const ranked = fuse(o, dense, keyword).slice(0, n);
   let hits = diversify(ranked, o.topK, o.perNote);

@@ -71,6 +71,8 @@ export interface Store {
   setManifest(m: Manifest): void | Promise<void>;
   /** Cached vectors by (model, text hash). */
   cachedVectors(model: string, hashes: string[]): Map<string, Float32Array> | Promise<Map<string, Float32Array>>;
+  /** Optional: load what dense queries need now (used to overlap with a cold model load). */
+  warmDense?(): void | Promise<void>;
   close(): void | Promise<void>;
 }
 

@@ -47,6 +47,36 @@ describe("SQLite store", () => {
     again.close();
   });
 
+  it("keeps the vector snapshot a cache: stale, torn or foreign snapshots are ignored", () => {
+    const file = tmpDb();
+    const s = openStore(file);
+    s.upsertNotes([{ note: note("a.md"), records: [record("a0", meta({ path: "a.md" }), vec(1, 0, 0, 0))] }]);
+    expect(s.queryDense(vec(1, 0, 0, 0), 5).map((h) => h.id)).toEqual(["a0"]);
+    expect(fs.existsSync(`${file}.vectors`)).toBe(true);
+    // another process writes: a reader with a loaded index sees the new generation
+    const writer = SqliteStore.open(file);
+    writer.upsertNotes([{ note: note("b.md"), records: [record("b0", meta({ path: "b.md" }), vec(0.9, 0.1, 0, 0))] }]);
+    writer.close();
+    expect(s.queryDense(vec(1, 0, 0, 0), 5).map((h) => h.id)).toEqual(["a0", "b0"]);
+    s.close();
+    // a torn snapshot
+    const snap = fs.readFileSync(`${file}.vectors`);
+    fs.writeFileSync(`${file}.vectors`, snap.subarray(0, snap.length - 8));
+    const r = SqliteStore.open(file);
+    expect(r.queryDense(vec(1, 0, 0, 0), 5).map((h) => h.id)).toEqual(["a0", "b0"]);
+    r.close();
+    // another index's snapshot copied over this one's
+    const other = tmpDb();
+    const o = openStore(other);
+    o.upsertNotes([{ note: note("x.md"), records: [record("x0", meta({ path: "x.md" }), vec(1, 0, 0, 0))] }]);
+    o.queryDense(vec(1, 0, 0, 0), 1);
+    o.close();
+    fs.copyFileSync(`${other}.vectors`, `${file}.vectors`);
+    const r2 = SqliteStore.open(file);
+    expect(r2.queryDense(vec(1, 0, 0, 0), 5).map((h) => h.id)).toEqual(["a0", "b0"]);
+    r2.close();
+  });
+
   it("says how to fix a missing index", () => {
     const file = path.join(path.dirname(tmpDb()), "missing.db");
     expect(() => SqliteStore.open(file)).toThrow(`vault-rag: no index at ${file} — run \`vault-rag index <vault>\` first`);

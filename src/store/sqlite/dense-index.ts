@@ -22,27 +22,88 @@ export class DenseIndex {
   private readonly rowids: Int32Array;
   private readonly matrix: Float32Array;
   private readonly norms: Float32Array;
-  private readonly bits: Uint32Array;
+  private bitsCache?: Uint32Array;
   private readonly words: number;
-  private readonly position = new Map<number, number>();
+  private positionCache?: Map<number, number>;
 
-  constructor(rows: { rowid: number; vector: Float32Array }[], dims: number) {
+  private constructor(dims: number, rowids: Int32Array, norms: Float32Array, matrix: Float32Array) {
     this.dims = dims;
-    this.size = rows.length;
+    this.size = rowids.length;
     this.words = Math.ceil(dims / 32);
-    this.rowids = new Int32Array(rows.length);
-    this.matrix = new Float32Array(rows.length * dims);
-    this.norms = new Float32Array(rows.length);
-    this.bits = new Uint32Array(rows.length * this.words);
-    rows.forEach((r, i) => {
-      this.rowids[i] = r.rowid;
-      this.position.set(r.rowid, i);
-      this.matrix.set(r.vector.subarray(0, dims), i * dims);
+    this.rowids = rowids;
+    this.norms = norms;
+    this.matrix = matrix;
+  }
+
+  /** Builds the index from raw rows `[rowid, float32 blob]`, copying each blob once into one matrix. */
+  static fromRows(rows: [number, Uint8Array][], dims: number): DenseIndex {
+    const rowids = new Int32Array(rows.length);
+    const matrix = new Float32Array(rows.length * dims);
+    const norms = new Float32Array(rows.length);
+    const bytes = new Uint8Array(matrix.buffer);
+    for (let i = 0; i < rows.length; i++) {
+      const [rowid, blob] = rows[i];
+      rowids[i] = rowid;
+      bytes.set(blob.subarray(0, dims * 4), i * dims * 4);
       let n = 0;
-      for (let j = 0; j < dims; j++) n += r.vector[j] * r.vector[j];
-      this.norms[i] = Math.sqrt(n);
-      this.encodeBits(r.vector, this.bits, i * this.words);
-    });
+      for (let j = i * dims, end = j + dims; j < end; j++) n += matrix[j] * matrix[j];
+      norms[i] = Math.sqrt(n);
+    }
+    return new DenseIndex(dims, rowids, norms, matrix);
+  }
+
+  /**
+   * Serialises the index for the on-disk snapshot: a JSON header line (with the caller's `key`),
+   * then row ids, norms and the matrix as little-endian binary.
+   */
+  toBuffer(key: string): Buffer {
+    const header = Buffer.from(JSON.stringify({ key, dims: this.dims, size: this.size }) + "\n");
+    const pad = Buffer.alloc((4 - (header.length % 4)) % 4, 32);
+    return Buffer.concat([header.subarray(0, header.length - 1), pad, Buffer.from("\n"), Buffer.from(this.rowids.buffer, this.rowids.byteOffset, this.rowids.byteLength), Buffer.from(this.norms.buffer, this.norms.byteOffset, this.norms.byteLength), Buffer.from(this.matrix.buffer, this.matrix.byteOffset, this.matrix.byteLength)]);
+  }
+
+  /** Reads a snapshot written by {@link toBuffer}; `undefined` unless its key matches and it is whole. */
+  static fromBuffer(buf: Buffer, key: string): DenseIndex | undefined {
+    const nl = buf.indexOf(10);
+    if (nl < 0 || (nl + 1) % 4 !== 0) return undefined;
+    let header: { key: string; dims: number; size: number };
+    try {
+      header = JSON.parse(buf.subarray(0, nl).toString("utf8"));
+    } catch {
+      return undefined;
+    }
+    const { dims, size } = header;
+    if (header.key !== key || buf.length !== nl + 1 + size * 4 * (2 + dims)) return undefined;
+    // use the file's own memory when it is 4-byte aligned (large reads are), else copy once
+    let ab: ArrayBufferLike = buf.buffer;
+    let at = buf.byteOffset + nl + 1;
+    if (at % 4 !== 0) {
+      const body = new Uint8Array(buf.length - nl - 1);
+      body.set(buf.subarray(nl + 1));
+      ab = body.buffer;
+      at = 0;
+    }
+    const rowids = new Int32Array(ab, at, size);
+    const norms = new Float32Array(ab, at + size * 4, size);
+    const matrix = new Float32Array(ab, at + size * 8, size * dims);
+    return new DenseIndex(dims, rowids, norms, matrix);
+  }
+
+  private get position(): Map<number, number> {
+    if (!this.positionCache) {
+      this.positionCache = new Map();
+      for (let i = 0; i < this.size; i++) this.positionCache.set(this.rowids[i], i);
+    }
+    return this.positionCache;
+  }
+
+  /** Sign-bit codes, built on first use (only the two-stage path needs them). */
+  private get bits(): Uint32Array {
+    if (!this.bitsCache) {
+      this.bitsCache = new Uint32Array(this.size * this.words);
+      for (let i = 0; i < this.size; i++) this.encodeBits(this.matrix.subarray(i * this.dims, (i + 1) * this.dims), this.bitsCache, i * this.words);
+    }
+    return this.bitsCache;
   }
 
   private encodeBits(v: Float32Array, out: Uint32Array, offset: number): void {
@@ -79,9 +140,9 @@ export class DenseIndex {
       pool = allowed ? candidates : { length: this.size } as ArrayLike<number>;
     }
     const all = !allowed && total <= EXACT_SCAN_LIMIT;
-    const scored: DenseHit[] = [];
     const d = this.dims;
     const m = this.matrix;
+    const top = new TopK(k);
     for (let c = 0; c < pool.length; c++) {
       const i = all ? c : pool[c];
       const o = i * d;
@@ -95,9 +156,9 @@ export class DenseIndex {
       }
       for (; j < d; j++) s0 += m[o + j] * query[j];
       const norm = this.norms[i] || 1;
-      scored.push({ rowid: this.rowids[i], distance: 1 - (s0 + s1 + s2 + s3) / (norm * qn) });
+      top.offer(1 - (s0 + s1 + s2 + s3) / (norm * qn), this.rowids[i]);
     }
-    return topK(scored, k);
+    return top.sorted();
   }
 
   private hammingPool(query: Float32Array, size: number, subset?: number[]): number[] {
@@ -130,7 +191,26 @@ export class DenseIndex {
   }
 }
 
-function topK(hits: DenseHit[], k: number): DenseHit[] {
-  hits.sort((a, b) => a.distance - b.distance || a.rowid - b.rowid);
-  return hits.slice(0, k);
+/** Keeps the k smallest (distance, rowid) pairs seen, in a small sorted array. */
+class TopK {
+  private readonly d: number[] = [];
+  private readonly r: number[] = [];
+  constructor(private readonly k: number) {}
+
+  offer(distance: number, rowid: number): void {
+    const n = this.d.length;
+    if (n === this.k && (distance > this.d[n - 1] || (distance === this.d[n - 1] && rowid > this.r[n - 1]))) return;
+    let i = n;
+    while (i > 0 && (this.d[i - 1] > distance || (this.d[i - 1] === distance && this.r[i - 1] > rowid))) i--;
+    this.d.splice(i, 0, distance);
+    this.r.splice(i, 0, rowid);
+    if (this.d.length > this.k) {
+      this.d.pop();
+      this.r.pop();
+    }
+  }
+
+  sorted(): DenseHit[] {
+    return this.d.map((distance, i) => ({ rowid: this.r[i], distance }));
+  }
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -107,7 +108,10 @@ export class SqliteStore implements Store {
         db.pragma("synchronous = NORMAL");
       }
       sqliteVec.load(db);
-      if (!opts.readonly) db.exec(SCHEMA);
+      if (!opts.readonly) {
+        db.exec(SCHEMA);
+        db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES ('index_id', ?)").run(randomUUID());
+      }
     } catch (err) {
       const e = err as Error & { code?: string };
       if (e instanceof VaultRagError) throw e;
@@ -181,12 +185,12 @@ export class SqliteStore implements Store {
   }
 
   /** Runs a write transaction and bumps the generation so readers reload their dense index. */
-  private write(fn: () => void): void {
+  private write(fn: () => void, bumpGeneration = true): void {
     const bump = this.db.prepare("INSERT INTO meta (key, value) VALUES ('generation', '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1");
     try {
       this.db.transaction(() => {
         fn();
-        bump.run();
+        if (bumpGeneration) bump.run();
       }).immediate();
     } catch (err) {
       const e = err as Error & { code?: string };
@@ -262,17 +266,48 @@ export class SqliteStore implements Store {
 
   private dense?: { generation: string; index: DenseIndex };
 
+  /**
+   * The in-memory dense index for the current write generation. Loading 30,000 vectors through
+   * SQLite takes ~0.3 s, so a snapshot (`<db>.vectors`) keyed by the index's identity and
+   * generation is kept beside the file: a derived cache, never the source of truth — a missing,
+   * stale or torn snapshot is ignored and rewritten.
+   */
   private denseIndex(): DenseIndex {
     const generation = ((this.db.prepare("SELECT value FROM meta WHERE key = 'generation'").pluck().get() as string | undefined) ?? "0").toString();
     if (this.dense && this.dense.generation === generation) return this.dense.index;
-    const rows: { rowid: number; vector: Float32Array }[] = [];
-    for (const [rowid, blob] of this.db.prepare("SELECT rowid, vector FROM vectors ORDER BY rowid").raw().iterate() as IterableIterator<[number, Buffer]>) {
-      rows.push({ rowid, vector: blobToVector(blob) });
+    const key = `${this.indexId()}:${generation}`;
+    const snapshot = `${this.location}.vectors`;
+    let index: DenseIndex | undefined;
+    try {
+      index = DenseIndex.fromBuffer(fs.readFileSync(snapshot), key);
+    } catch {
+      index = undefined;
     }
-    const dims = rows.length ? rows[0].vector.length : this.manifest()?.embedder.dimensions ?? 0;
-    const index = new DenseIndex(rows, dims);
+    if (!index) {
+      const rows = this.db.prepare("SELECT rowid, vector FROM vectors").raw().all() as [number, Buffer][];
+      const dims = rows.length ? rows[0][1].byteLength / 4 : this.manifest()?.embedder.dimensions ?? 0;
+      index = DenseIndex.fromRows(rows, dims);
+      try {
+        const tmp = `${snapshot}.${process.pid}.tmp`;
+        fs.writeFileSync(tmp, index.toBuffer(key));
+        fs.renameSync(tmp, snapshot);
+      } catch {
+        // read-only folder or full disk: the snapshot is only a cache
+      }
+    }
     this.dense = { generation, index };
     return index;
+  }
+
+  /** Builds (and snapshots) the dense index now, e.g. at the end of an indexing run. */
+  warmDense(): void {
+    this.db.transaction(() => this.denseIndex()).deferred();
+  }
+
+  /** A random identity given to the file when it is created, so snapshots of other files never match. */
+  private indexId(): string {
+    const id = this.db.prepare("SELECT value FROM meta WHERE key = 'index_id'").pluck().get() as string | undefined;
+    return id ?? "unknown";
   }
 
   queryKeyword(text: string, k: number, filter: QueryFilter = {}): ScoredRecord[] {
@@ -294,7 +329,7 @@ export class SqliteStore implements Store {
   setManifest(m: Manifest): void {
     this.write(() => {
       this.db.prepare("INSERT INTO meta (key, value) VALUES ('manifest', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(JSON.stringify({ ...m, schemaVersion: SCHEMA_VERSION }));
-    });
+    }, false);
   }
 
   private cacheModel(): string | undefined {
