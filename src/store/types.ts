@@ -76,4 +76,5 @@ export interface Store {
   close(): void | Promise<void>;
 }
 
-export const SCHEMA_VERSION = 1;
+/** Storage layout version, recorded in the manifest; 2 = external-content FTS5, no separate vector cache. */
+export const SCHEMA_VERSION = 2;

@@ -27,11 +27,7 @@ CREATE TABLE IF NOT EXISTS chunks (
 CREATE TABLE IF NOT EXISTS vectors (rowid INTEGER PRIMARY KEY, vector BLOB NOT NULL);
 CREATE INDEX IF NOT EXISTS chunks_path ON chunks(path);
 CREATE INDEX IF NOT EXISTS chunks_hash ON chunks(hash);
-CREATE INDEX IF NOT EXISTS chunks_folder ON chunks(folder);
-CREATE INDEX IF NOT EXISTS chunks_top_folder ON chunks(top_folder);
-CREATE INDEX IF NOT EXISTS chunks_mtime ON chunks(mtime);
-CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(title, aliases, section, body, tokenize = 'porter unicode61 remove_diacritics 2');
-CREATE TABLE IF NOT EXISTS embed_cache (model TEXT NOT NULL, hash TEXT NOT NULL, vector BLOB NOT NULL, PRIMARY KEY (model, hash)) WITHOUT ROWID;
+CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(title, aliases, section, text, content = 'chunks', content_rowid = 'rowid', tokenize = 'porter unicode61 remove_diacritics 2');
 `;
 
 const COLUMNS = "c.id, c.path, c.title, c.section, c.folder, c.top_folder, c.mtime, c.word_count, c.ordinal, c.start_line, c.end_line, c.tags, c.links, c.aliases, c.hash, c.text";
@@ -106,9 +102,15 @@ export class SqliteStore implements Store {
       if (!opts.readonly) {
         db.pragma("journal_mode = WAL");
         db.pragma("synchronous = NORMAL");
+        db.pragma("cache_size = -65536"); // 64 MB: index upkeep during large batches
       }
       sqliteVec.load(db);
       if (!opts.readonly) {
+        const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").pluck().get();
+        const old = hasMeta ? (db.prepare("SELECT value FROM meta WHERE key = 'manifest'").pluck().get() as string | undefined) : undefined;
+        const version = old ? (JSON.parse(old) as Manifest).schemaVersion : SCHEMA_VERSION;
+        if (version !== SCHEMA_VERSION)
+          throw new VaultRagError("index_outdated", `vault-rag: the index at ${file} has storage version ${version}; this vault-rag needs ${SCHEMA_VERSION} — run \`vault-rag index --full\` to rebuild it`);
         db.exec(SCHEMA);
         db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES ('index_id', ?)").run(randomUUID());
       }
@@ -135,30 +137,31 @@ export class SqliteStore implements Store {
     const { delFts, delVectors, delChunks } = this.deleteStatements();
     const ins = this.db.prepare(
       `INSERT INTO chunks (id, path, title, section, folder, top_folder, mtime, word_count, ordinal, start_line, end_line, tags, links, aliases, hash, text)
-       VALUES (@id, @path, @title, @section, @folder, @top_folder, @mtime, @word_count, @ordinal, @start_line, @end_line, @tags, @links, @aliases, @hash, @text)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const insVec = this.db.prepare("INSERT INTO vectors (rowid, vector) VALUES (?, ?)");
     const dims = this.manifest()?.embedder.dimensions;
-    const insFts = this.db.prepare("INSERT INTO fts (rowid, title, aliases, section, body) VALUES (?, ?, ?, ?, ?)");
-    const upNote = this.db.prepare("INSERT INTO notes (path, hash, mtime, size) VALUES (@path, @hash, @mtime, @size) ON CONFLICT(path) DO UPDATE SET hash = excluded.hash, mtime = excluded.mtime, size = excluded.size");
-    const model = this.cacheModel();
-    const cache = model ? this.db.prepare("INSERT OR IGNORE INTO embed_cache (model, hash, vector) VALUES (?, ?, ?)") : undefined;
+    const known = this.db.prepare("SELECT 1 FROM chunks WHERE path = ? LIMIT 1").pluck();
+    const insFts = this.db.prepare("INSERT INTO fts (rowid, title, aliases, section, text) VALUES (?, ?, ?, ?, ?)");
+    const upNote = this.db.prepare("INSERT INTO notes (path, hash, mtime, size) VALUES (?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET hash = excluded.hash, mtime = excluded.mtime, size = excluded.size");
     this.write(() => {
       for (const { note, records } of batch) {
-        delFts.run(note.path);
-        delVectors.run(note.path);
-        delChunks.run(note.path);
+        if (known.get(note.path)) {
+          delFts.run(note.path);
+          delVectors.run(note.path);
+          delChunks.run(note.path);
+        }
         for (const r of records) {
           const m = r.meta;
           if (dims !== undefined && r.vector.length !== dims)
             throw new VaultRagError("model_mismatch", `vault-rag: vector of ${r.vector.length} dimensions for "${m.path}" does not fit the index (${dims}-d) — rebuild with \`vault-rag index --full\``);
           const blob = vectorToBlob(r.vector);
-          const info = ins.run({ ...m, id: r.id, tags: encodeList(m.tags), links: encodeList(m.links), aliases: encodeList(m.aliases), text: r.text });
+          const aliases = encodeList(m.aliases);
+          const info = ins.run(r.id, m.path, m.title, m.section, m.folder, m.top_folder, m.mtime, m.word_count, m.ordinal, m.start_line, m.end_line, encodeList(m.tags), encodeList(m.links), aliases, m.hash, r.text);
           insVec.run(info.lastInsertRowid, blob);
-          insFts.run(info.lastInsertRowid, m.title, m.aliases.join(" "), m.section, r.text);
-          cache?.run(model, m.hash, blob);
+          insFts.run(info.lastInsertRowid, m.title, aliases, m.section, r.text);
         }
-        upNote.run(note);
+        upNote.run(note.path, note.hash, note.mtime, note.size);
       }
     });
   }
@@ -178,7 +181,8 @@ export class SqliteStore implements Store {
 
   private deleteStatements() {
     return {
-      delFts: this.db.prepare("DELETE FROM fts WHERE rowid IN (SELECT rowid FROM chunks WHERE path = ?)"),
+      // external-content FTS: removing a row means telling FTS5 the values it indexed
+      delFts: this.db.prepare("INSERT INTO fts (fts, rowid, title, aliases, section, text) SELECT 'delete', rowid, title, aliases, section, text FROM chunks WHERE path = ?"),
       delVectors: this.db.prepare("DELETE FROM vectors WHERE rowid IN (SELECT rowid FROM chunks WHERE path = ?)"),
       delChunks: this.db.prepare("DELETE FROM chunks WHERE path = ?"),
     };
@@ -332,17 +336,19 @@ export class SqliteStore implements Store {
     }, false);
   }
 
-  private cacheModel(): string | undefined {
-    const m = this.manifest();
-    return m ? `${m.embedder.provider}:${m.embedder.model}` : undefined;
-  }
-
+  /**
+   * Vectors already stored for these text hashes. The index holds one model's vectors, so its own
+   * chunks are the embedding cache: a moved or unchanged text is never embedded again. Returns
+   * nothing when `model` is not the model that built this index.
+   */
   cachedVectors(model: string, hashes: string[]): Map<string, Float32Array> {
     const out = new Map<string, Float32Array>();
-    const stmt = this.db.prepare("SELECT vector FROM embed_cache WHERE model = ? AND hash = ?");
+    const m = this.manifest();
+    if (!m || `${m.embedder.provider}:${m.embedder.model}` !== model) return out;
+    const stmt = this.db.prepare("SELECT v.vector FROM chunks c JOIN vectors v ON v.rowid = c.rowid WHERE c.hash = ? LIMIT 1").pluck();
     for (const h of hashes) {
-      const r = stmt.get(model, h) as { vector: Buffer } | undefined;
-      if (r) out.set(h, blobToVector(r.vector));
+      const blob = stmt.get(h) as Buffer | undefined;
+      if (blob) out.set(h, blobToVector(blob));
     }
     return out;
   }
