@@ -1,7 +1,11 @@
 import type { Logger } from "../../log.js";
 import { silentLogger } from "../../log.js";
 import type { EmbedProgress, Embedder } from "../types.js";
-import { loadUseLite } from "./model.js";
+import { loadTokenizer, loadUseLite } from "./model.js";
+import { sharedPool } from "./pool.js";
+
+/** Below this many texts a call embeds on the calling thread (a pool costs a model load per thread). */
+export const POOL_MIN_TEXTS = 64;
 
 /** The model reads at most this many tokens and silently drops the rest. */
 export const USE_LITE_MAX_TOKENS = 128;
@@ -29,22 +33,34 @@ export function useLiteEmbedder(log: Logger = silentLogger): Embedder {
     queryPrefix: "",
     normalized: true,
     async embedDocuments(texts: string[], onProgress?: EmbedProgress, labels?: string[]) {
-      const rt = await loadUseLite();
-      const out: Float32Array[] = [];
+      const pool = texts.length >= POOL_MIN_TEXTS ? sharedPool() : undefined;
+      // with a pool this thread only tokenizes; without one it also runs the model
+      const rt = pool ? { tokenizer: loadTokenizer(), run: (ids: number[][]) => pool.run(ids) } : await loadUseLite();
+      const batches: number[][][] = [];
       for (let i = 0; i < texts.length; i += BATCH) {
-        const ids = texts.slice(i, i + BATCH).map((t, k) => {
-          const tokens = rt.tokenizer.encode(t);
-          if (tokens.length > USE_LITE_MAX_TOKENS) {
-            const label = labels?.[i + k] ?? `input ${i + k + 1}`;
-            log.warn("input_truncated", `vault-rag: ${label} has ${tokens.length} tokens; the model reads the first ${USE_LITE_MAX_TOKENS}`, { path: labels?.[i + k], tokens: tokens.length });
-            return tokens.slice(0, USE_LITE_MAX_TOKENS);
-          }
-          return tokens;
-        });
-        out.push(...(await rt.run(ids)));
-        onProgress?.(Math.min(i + BATCH, texts.length), texts.length);
+        batches.push(
+          texts.slice(i, i + BATCH).map((t, k) => {
+            const tokens = rt.tokenizer.encode(t);
+            if (tokens.length > USE_LITE_MAX_TOKENS) {
+              const label = labels?.[i + k] ?? `input ${i + k + 1}`;
+              log.warn("input_truncated", `vault-rag: ${label} has ${tokens.length} tokens; the model reads the first ${USE_LITE_MAX_TOKENS}`, { path: labels?.[i + k], tokens: tokens.length });
+              return tokens.slice(0, USE_LITE_MAX_TOKENS);
+            }
+            return tokens;
+          }),
+        );
       }
-      return out;
+      let done = 0;
+      const runOne = async (ids: number[][]) => {
+        const vs = await rt.run(ids);
+        done += ids.length;
+        onProgress?.(done, texts.length);
+        return vs;
+      };
+      // with a pool every batch is in flight at once (the pool queues them); results keep input order
+      const results = pool ? await Promise.all(batches.map(runOne)) : [];
+      if (!pool) for (const b of batches) results.push(await runOne(b));
+      return results.flat();
     },
     async embedQuery(text: string) {
       const rt = await loadUseLite();

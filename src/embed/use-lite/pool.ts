@@ -1,0 +1,84 @@
+import os from "node:os";
+import { Worker } from "node:worker_threads";
+import { VaultRagError } from "../../errors.js";
+
+interface Pending {
+  resolve: (v: Float32Array[]) => void;
+  reject: (e: Error) => void;
+}
+
+/**
+ * A small pool of worker threads running the bundled model, one model per thread (the model's
+ * WebAssembly runtime is single-threaded). Workers are unref'd: an idle pool never keeps the process
+ * alive. Created once per process, on the first large batch.
+ */
+export class UseLitePool {
+  private readonly workers: Worker[] = [];
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 0;
+  private busy: number[];
+
+  constructor(readonly size: number) {
+    const url = new URL("./worker.js", import.meta.url);
+    for (let i = 0; i < size; i++) {
+      const w = new Worker(url);
+      w.on("message", (msg: { id: number; flat?: Float32Array; count?: number; error?: string }) => {
+        const p = this.pending.get(msg.id);
+        if (!p) return;
+        this.pending.delete(msg.id);
+        this.busy[i]--;
+        if (this.pending.size === 0) this.idle();
+        if (msg.error || !msg.flat) return p.reject(new VaultRagError("embed_failed", `vault-rag: the embedding worker failed: ${msg.error}`));
+        const dims = msg.flat.length / msg.count!;
+        p.resolve(Array.from({ length: msg.count! }, (_, k) => msg.flat!.subarray(k * dims, (k + 1) * dims)));
+      });
+      w.on("error", (err) => {
+        for (const [, p] of this.pending) p.reject(new VaultRagError("embed_failed", `vault-rag: an embedding worker stopped: ${err.message}`));
+        this.pending.clear();
+        this.idle();
+      });
+      this.workers.push(w);
+    }
+    this.busy = new Array(size).fill(0);
+    this.idle();
+  }
+
+  /** An idle pool must not keep the process alive; a busy one must (or a pending await would be dropped). */
+  private idle(): void {
+    for (const w of this.workers) w.unref();
+  }
+
+  /** Embeds one batch of token ids on the least busy worker. */
+  run(tokenIds: number[][]): Promise<Float32Array[]> {
+    let pick = 0;
+    for (let i = 1; i < this.size; i++) if (this.busy[i] < this.busy[pick]) pick = i;
+    const id = this.nextId++;
+    this.busy[pick]++;
+    if (this.pending.size === 0) for (const w of this.workers) w.ref();
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.workers[pick].postMessage({ id, tokenIds });
+    });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.terminate()));
+  }
+}
+
+let shared: UseLitePool | undefined;
+
+/** Number of embedding threads: `VAULT_RAG_THREADS`, else the number of cores (at most 4). */
+export function threadCount(env: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(env.VAULT_RAG_THREADS);
+  if (Number.isInteger(n) && n >= 0) return n;
+  return Math.min(4, Math.max(1, os.availableParallelism?.() ?? os.cpus().length));
+}
+
+/** The process-wide pool, or `undefined` when threads are off (`VAULT_RAG_THREADS=0` or one core). */
+export function sharedPool(): UseLitePool | undefined {
+  const n = threadCount();
+  if (n < 2) return undefined;
+  shared ??= new UseLitePool(n);
+  return shared;
+}
