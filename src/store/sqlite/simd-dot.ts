@@ -155,6 +155,20 @@ export class Int8Matrix {
     return this.scales;
   }
 
+  /**
+   * Raw int32 dot products of the quantized query with every row (a view reused by the next call);
+   * multiply entry i by `rowScales[i] × queryScale` for the approximate float dot product.
+   */
+  rawDots(query: Float32Array): { raw: Int32Array; queryScale: number } {
+    let max = 0;
+    for (let j = 0; j < this.dims; j++) max = Math.max(max, Math.abs(query[j]));
+    const scale = max > 0 ? 127 / max : 0;
+    const q16 = new Int16Array(this.memory.buffer, this.queryPtr, this.dims);
+    for (let j = 0; j < this.dims; j++) q16[j] = Math.round(query[j] * scale);
+    this.dots(this.queryPtr, this.matrixPtr, this.rows, this.dims, this.outPtr);
+    return { raw: new Int32Array(this.memory.buffer, this.outPtr, this.rows), queryScale: max > 0 ? max / 127 : 0 };
+  }
+
   /** Approximate dot products of `query` with every row (a fresh array). */
   approxDots(query: Float32Array): Float32Array {
     let max = 0;
