@@ -186,11 +186,15 @@ async function cliBench() {
 
 async function main() {
   line(`vault-rag bench — ${os.cpus().length} cores, node ${process.version}${quick ? " (quick)" : ""}`);
-  chunkBench(path.join(root, "examples/vault"), "examples/vault");
-  bigNoteBench();
-  await embedBench();
-  for (const n of quick ? [10_000] : [10_000, 100_000]) storeBench(n);
-  await cliBench();
+  const only = process.env.BENCH_ONLY; // chunk | embed | store | cli
+  const want = (part: string) => !only || only.split(",").includes(part);
+  if (want("chunk")) {
+    chunkBench(path.join(root, "examples/vault"), "examples/vault");
+    bigNoteBench();
+  }
+  if (want("embed")) await embedBench();
+  if (want("store")) for (const n of quick ? [10_000] : [10_000, 100_000]) storeBench(n);
+  if (want("cli")) await cliBench();
   fs.rmSync(work, { recursive: true, force: true });
 }
 

@@ -149,14 +149,31 @@ export class DenseIndex {
     return 1 - (s0 + s1 + s2 + s3) / ((this.norms[i] || 1) * qn);
   }
 
-  /** The k nearest rows by cosine distance, among `allowed` row ids when given (pre-filtering). */
-  search(query: Float32Array, k: number, allowed?: Set<number>): DenseHit[] {
+  /** Position of a row id in this index, or -1. */
+  positionOf(rowid: number): number {
+    return this.position.get(rowid) ?? -1;
+  }
+
+  /**
+   * The k nearest rows by cosine distance, among the allowed rows when given (pre-filtering):
+   * a set of row ids, or a mask over this index's positions.
+   */
+  search(query: Float32Array, k: number, allowed?: Set<number> | Uint8Array): DenseHit[] {
     if (k <= 0 || this.size === 0) return [];
     let qn = 0;
     for (let j = 0; j < this.dims; j++) qn += query[j] * query[j];
     qn = Math.sqrt(qn) || 1;
     let candidates: number[] | undefined;
-    if (allowed) {
+    let total = this.size;
+    if (allowed instanceof Uint8Array) {
+      total = 0;
+      for (let i = 0; i < this.size; i++) total += allowed[i];
+      if (total === 0) return [];
+      if (total <= EXACT_SCAN_LIMIT) {
+        candidates = [];
+        for (let i = 0; i < this.size; i++) if (allowed[i]) candidates.push(i);
+      }
+    } else if (allowed) {
       candidates = [];
       for (const rowid of allowed) {
         const p = this.position.get(rowid);
@@ -164,9 +181,13 @@ export class DenseIndex {
       }
       if (!candidates.length) return [];
     }
-    const total = candidates ? candidates.length : this.size;
+    if (candidates) total = candidates.length;
     const q8 = total > EXACT_SCAN_LIMIT ? this.quantized() : null;
     const top = new TopK(k);
+    if (!q8 && !candidates && allowed instanceof Uint8Array) {
+      for (let i = 0; i < this.size; i++) if (allowed[i]) top.offer(this.distance(i, query, qn), this.rowids[i]);
+      return top.sorted();
+    }
     if (!q8) {
       if (candidates) for (const i of candidates) top.offer(this.distance(i, query, qn), this.rowids[i]);
       else for (let i = 0; i < this.size; i++) top.offer(this.distance(i, query, qn), this.rowids[i]);
@@ -176,14 +197,18 @@ export class DenseIndex {
     const { raw } = q8.rawDots(query);
     const factor = this.cosineFactors(q8);
     let mask: Uint8Array | undefined;
-    if (candidates) {
+    if (allowed instanceof Uint8Array) mask = allowed;
+    else if (candidates) {
       mask = new Uint8Array(this.size);
       for (const i of candidates) mask[i] = 1;
     }
     const pool = new TopK(Math.max(RESCORE_POOL_MIN, k * RESCORE_FACTOR));
+    let worst = Infinity; // the pool's current worst score: most rows are rejected without a call
     for (let i = 0; i < this.size; i++) {
       if (mask && !mask[i]) continue;
-      pool.offer(-raw[i] * factor[i], i);
+      const score = -raw[i] * factor[i];
+      if (score > worst) continue;
+      worst = pool.offer(score, i);
     }
     // stage 2: exact rescoring
     for (const p of pool.sorted()) top.offer(this.distance(p.rowid, query, qn), this.rowids[p.rowid]);
@@ -197,9 +222,10 @@ class TopK {
   private readonly r: number[] = [];
   constructor(private readonly k: number) {}
 
-  offer(distance: number, id: number): void {
+  /** Adds a pair if it is among the k best; returns the worst distance kept once full (else Infinity). */
+  offer(distance: number, id: number): number {
     const n = this.d.length;
-    if (n === this.k && (distance > this.d[n - 1] || (distance === this.d[n - 1] && id > this.r[n - 1]))) return;
+    if (n === this.k && (distance > this.d[n - 1] || (distance === this.d[n - 1] && id > this.r[n - 1]))) return this.d[n - 1];
     let i = n;
     while (i > 0 && (this.d[i - 1] > distance || (this.d[i - 1] === distance && this.r[i - 1] > id))) i--;
     this.d.splice(i, 0, distance);
@@ -208,6 +234,7 @@ class TopK {
       this.d.pop();
       this.r.pop();
     }
+    return this.d.length === this.k ? this.d[this.k - 1] : Infinity;
   }
 
   sorted(): DenseHit[] {

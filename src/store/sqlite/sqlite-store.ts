@@ -9,6 +9,8 @@ import { SCHEMA_VERSION, type Manifest, type NoteEntry, type QueryFilter, type S
 import { compileDocument, compileWhere, decodeList, encodeList, type SqlCondition } from "./compile.js";
 import { toFtsQuery } from "./fts-query.js";
 import { DenseIndex } from "./dense-index.js";
+import { MetaColumns } from "./meta-columns.js";
+import type { WhereNode } from "../where.js";
 
 /** BM25 column weights: title, aliases and breadcrumb weigh more than body text. */
 export const BM25_WEIGHTS = { title: 4, aliases: 4, section: 2, body: 1 };
@@ -252,10 +254,12 @@ export class SqliteStore implements Store {
       const index = this.denseIndex();
       if (index.size && vector.length !== index.dims)
         throw new VaultRagError("model_mismatch", `vault-rag: query vector has ${vector.length} dimensions but the index at ${this.location} holds ${index.dims}-d vectors — query with the model that built the index`);
-      const cond = filterSql(filter);
-      let allowed: Set<number> | undefined;
-      if (cond.sql) {
-        allowed = new Set((this.db.prepare(`SELECT c.rowid FROM chunks c WHERE ${cond.sql}`).pluck().all(...cond.params) as number[]));
+      let allowed: Set<number> | Uint8Array | undefined;
+      if (filter.where && !filter.whereDocument) {
+        allowed = this.metaMask(index, filter.where);
+      } else if (filter.where || filter.whereDocument) {
+        const cond = filterSql(filter);
+        allowed = new Set(this.db.prepare(`SELECT c.rowid FROM chunks c WHERE ${cond.sql}`).pluck().all(...cond.params) as number[]);
       }
       const hits = index.search(vector, Math.max(1, Math.floor(k)), allowed);
       const stmt = this.db.prepare(`SELECT ${COLUMNS} FROM chunks c WHERE c.rowid = ?`);
@@ -269,6 +273,21 @@ export class SqliteStore implements Store {
   }
 
   private dense?: { generation: string; index: DenseIndex };
+  private meta?: { index: DenseIndex; columns: MetaColumns; toDense: Int32Array };
+
+  /** Evaluates a `where` filter on in-memory metadata columns; a mask over the dense index's positions. */
+  private metaMask(index: DenseIndex, where: WhereNode): Uint8Array {
+    if (!this.meta || this.meta.index !== index) {
+      const columns = new MetaColumns(this.db);
+      const toDense = Int32Array.from(columns.rowids, (rowid) => index.positionOf(rowid));
+      this.meta = { index, columns, toDense };
+    }
+    const { columns, toDense } = this.meta;
+    const rows = columns.evaluate(where);
+    const mask = new Uint8Array(index.size);
+    for (let i = 0; i < rows.length; i++) if (rows[i] && toDense[i] >= 0) mask[toDense[i]] = 1;
+    return mask;
+  }
 
   /**
    * The in-memory dense index for the current write generation. Loading 30,000 vectors through
