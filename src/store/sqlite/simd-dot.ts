@@ -171,16 +171,8 @@ export class Int8Matrix {
 
   /** Approximate dot products of `query` with every row (a fresh array). */
   approxDots(query: Float32Array): Float32Array {
-    let max = 0;
-    for (let j = 0; j < this.dims; j++) max = Math.max(max, Math.abs(query[j]));
-    const scale = max > 0 ? 127 / max : 0;
-    const q16 = new Int16Array(this.memory.buffer, this.queryPtr, this.dims);
-    for (let j = 0; j < this.dims; j++) q16[j] = Math.round(query[j] * scale);
-    this.dots(this.queryPtr, this.matrixPtr, this.rows, this.dims, this.outPtr);
-    const raw = new Int32Array(this.memory.buffer, this.outPtr, this.rows);
-    const back = max > 0 ? max / 127 : 0;
-    const out = new Float32Array(this.rows);
-    for (let i = 0; i < this.rows; i++) out[i] = raw[i] * this.scales[i] * back;
-    return out;
+    const { raw, queryScale } = this.rawDots(query);
+    return Float32Array.from(raw, (x, i) => x * this.scales[i] * queryScale);
   }
+
 }
