@@ -133,6 +133,16 @@ describe("vault-rag CLI end to end", () => {
     expect(json(["search", "--vault", vault, "--folder", "archive", "compost"])[0].path).toBe("archive/Composting.md");
   });
 
+  it("leaves the old index usable when a rebuild with another model fails", () => {
+    const before = json(["search", "--vault", vault, "-k", "1", "DRV8833"]);
+    const r = run(["index", vault, "--full", "--model", "ollama:nomic-embed-text", "--quiet"], { env: { OLLAMA_HOST: "127.0.0.1:9" } });
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toBe("vault-rag: Ollama is not reachable at http://127.0.0.1:9 — start it with `ollama serve` or choose another model");
+    expect(fs.readdirSync(path.join(vault, ".vault-rag")).filter((f) => f.includes("rebuild"))).toEqual([]);
+    expect(json(["search", "--vault", vault, "-k", "1", "DRV8833"])).toEqual(before);
+    expect(JSON.parse(run(["status", "--vault", vault, "--json"]).stdout).model).toBe("use-lite");
+  });
+
   it("prints the chunks of a note", () => {
     const r = run(["chunks", vault, "--note", "robots/SMARS.md"]);
     expect(r.code).toBe(0);
