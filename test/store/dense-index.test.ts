@@ -43,6 +43,25 @@ describe("int8 SIMD kernel", () => {
   });
 });
 
+describe("int8 kernel on listed rows", () => {
+  it("equals the full scan's entries for those rows (property)", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 1e6 }), (rows, seed) => {
+        const r = rng(seed);
+        const dims = 32;
+        const m = Float32Array.from({ length: rows * dims }, () => r() - 0.5);
+        const q = Float32Array.from({ length: dims }, () => r() - 0.5);
+        const im = Int8Matrix.fromFloat(m, rows, dims)!;
+        const full = Int32Array.from(im.rawDots(q).raw);
+        const list = Int32Array.from({ length: Math.ceil(rows / 2) }, () => Math.floor(r() * rows));
+        const part = im.rawDotsOf(q, list).raw;
+        list.forEach((row, i) => expect(part[i]).toBe(full[row]));
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
+
 describe("dense index", () => {
   it("returns exactly the reference's neighbours on small indexes, filtered or not (property)", () => {
     fc.assert(
@@ -71,6 +90,11 @@ describe("dense index", () => {
     const idx = DenseIndex.fromRows(rows.map((v, i) => [i + 1, blob(v)]), dims);
     const restored = DenseIndex.fromBuffer(idx.toBuffer("k"), "k")!;
     expect(DenseIndex.fromBuffer(idx.toBuffer("k"), "other")).toBeUndefined();
+    // a filter keeping a third of the rows goes through the listed-rows kernel
+    const third = new Set(rows.map((_, i) => i + 1).filter((id) => id % 3 === 0));
+    const qf = Float32Array.from(centres[0], (x) => x + (r() - 0.5) * 0.5);
+    const wantF = new Set(exact(rows, qf, 10, third));
+    expect(idx.search(qf, 10, third).filter((h) => wantF.has(h.rowid)).length).toBeGreaterThanOrEqual(9);
     let recall = 0;
     const Q = 20;
     for (let t = 0; t < Q; t++) {

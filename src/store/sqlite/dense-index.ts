@@ -193,17 +193,33 @@ export class DenseIndex {
       else for (let i = 0; i < this.size; i++) top.offer(this.distance(i, query, qn), this.rowids[i]);
       return top.sorted();
     }
+    const factor = this.cosineFactors(q8);
+    const pool = new TopK(Math.max(RESCORE_POOL_MIN, k * RESCORE_FACTOR));
+    let worst = Infinity; // the pool's current worst score: most rows are rejected without a call
+    if (allowed && total < this.size / 2) {
+      // stage 1 on the allowed rows only
+      const list = new Int32Array(total);
+      let c = 0;
+      if (candidates) for (const i of candidates) list[c++] = i;
+      else for (let i = 0; i < this.size; i++) if ((allowed as Uint8Array)[i]) list[c++] = i;
+      const { raw } = q8.rawDotsOf(query, list);
+      for (let c2 = 0; c2 < total; c2++) {
+        const i = list[c2];
+        const score = -raw[c2] * factor[i];
+        if (score > worst) continue;
+        worst = pool.offer(score, i);
+      }
+      for (const p of pool.sorted()) top.offer(this.distance(p.rowid, query, qn), this.rowids[p.rowid]);
+      return top.sorted();
+    }
     // stage 1: int8 scan of every row, keep the best pool among the allowed (by approximate cosine)
     const { raw } = q8.rawDots(query);
-    const factor = this.cosineFactors(q8);
     let mask: Uint8Array | undefined;
     if (allowed instanceof Uint8Array) mask = allowed;
     else if (candidates) {
       mask = new Uint8Array(this.size);
       for (const i of candidates) mask[i] = 1;
     }
-    const pool = new TopK(Math.max(RESCORE_POOL_MIN, k * RESCORE_FACTOR));
-    let worst = Infinity; // the pool's current worst score: most rows are rejected without a call
     for (let i = 0; i < this.size; i++) {
       if (mask && !mask[i]) continue;
       const score = -raw[i] * factor[i];

@@ -10,10 +10,10 @@
  */
 const HEAD = [
   0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // magic, version
-  0x01, 0x09, 0x01, 0x60, 0x05, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x00, // type: (i32 ×5) -> ()
+  0x01, 0x12, 0x02, 0x60, 0x05, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x00, 0x60, 0x06, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x00, // types: (i32 ×5) -> (), (i32 ×6) -> ()
   0x02, 0x0f, 0x01, 0x03, 0x65, 0x6e, 0x76, 0x06, 0x6d, 0x65, 0x6d, 0x6f, 0x72, 0x79, 0x02, 0x00, 0x01, // import env.memory
-  0x03, 0x02, 0x01, 0x00, // one function of type 0
-  0x07, 0x08, 0x01, 0x04, 0x64, 0x6f, 0x74, 0x73, 0x00, 0x00, // export "dots"
+  0x03, 0x03, 0x02, 0x00, 0x01, // two functions, of types 0 and 1
+  0x07, 0x12, 0x02, 0x04, 0x64, 0x6f, 0x74, 0x73, 0x00, 0x00, 0x07, 0x64, 0x6f, 0x74, 0x73, 0x49, 0x64, 0x78, 0x00, 0x01, // export "dots", "dotsIdx"
 ];
 
 // params: 0 query, 1 matrix, 2 rows, 3 dims, 4 out; locals: 5 i, 6 j, 7 row, 8 acc (v128), 9 v (v128)
@@ -50,6 +50,42 @@ const BODY = [
   0x0b,                                                 // end function
 ];
 
+// dotsIdx(query, matrix, idx: ptr to i32[count], count, dims, out): the same, for the listed rows only
+// params: 0 query, 1 matrix, 2 idx, 3 count, 4 dims, 5 out; locals: 6 i, 7 j, 8 row (i32); 9 acc, 10 v (v128)
+/* prettier-ignore */
+const BODY_IDX = [
+  0x02, 0x03, 0x7f, 0x02, 0x7b,                         // locals
+  0x41, 0x00, 0x21, 0x06,                               // i = 0
+  0x02, 0x40, 0x03, 0x40,                               // block, loop
+  0x20, 0x06, 0x20, 0x03, 0x4f, 0x0d, 0x01,             //   if i >= count: break
+  0x20, 0x01,                                           //   matrix
+  0x20, 0x02, 0x20, 0x06, 0x41, 0x02, 0x74, 0x6a, 0x28, 0x02, 0x00, // idx[i]
+  0x20, 0x04, 0x6c, 0x6a, 0x21, 0x08,                   //   row = matrix + idx[i] * dims
+  0xfd, 0x0c, ...new Array(16).fill(0), 0x21, 0x09,     //   acc = 0
+  0x41, 0x00, 0x21, 0x07,                               //   j = 0
+  0x02, 0x40, 0x03, 0x40,                               //   block, loop
+  0x20, 0x07, 0x20, 0x04, 0x4f, 0x0d, 0x01,             //     if j >= dims: break
+  0x20, 0x08, 0x20, 0x07, 0x6a, 0xfd, 0x00, 0x00, 0x00, 0x21, 0x0a, // v = row[j..j+16]
+  0x20, 0x09,
+  0x20, 0x0a, 0xfd, 0x87, 0x01,
+  0x20, 0x00, 0x20, 0x07, 0x41, 0x01, 0x74, 0x6a, 0xfd, 0x00, 0x00, 0x00,
+  0xfd, 0xba, 0x01, 0xfd, 0xae, 0x01,
+  0x20, 0x0a, 0xfd, 0x88, 0x01,
+  0x20, 0x00, 0x20, 0x07, 0x41, 0x01, 0x74, 0x6a, 0xfd, 0x00, 0x00, 0x10,
+  0xfd, 0xba, 0x01, 0xfd, 0xae, 0x01,
+  0x21, 0x09,
+  0x20, 0x07, 0x41, 0x10, 0x6a, 0x21, 0x07,             //     j += 16
+  0x0c, 0x00, 0x0b, 0x0b,
+  0x20, 0x05, 0x20, 0x06, 0x41, 0x02, 0x74, 0x6a,       //   &out[i]
+  0x20, 0x09, 0xfd, 0x1b, 0x00, 0x20, 0x09, 0xfd, 0x1b, 0x01, 0x6a,
+  0x20, 0x09, 0xfd, 0x1b, 0x02, 0x6a,
+  0x20, 0x09, 0xfd, 0x1b, 0x03, 0x6a,
+  0x36, 0x02, 0x00,
+  0x20, 0x06, 0x41, 0x01, 0x6a, 0x21, 0x06,             //   i += 1
+  0x0c, 0x00, 0x0b, 0x0b,
+  0x0b,
+];
+
 function leb(n: number): number[] {
   const out: number[] = [];
   do {
@@ -63,7 +99,7 @@ function leb(n: number): number[] {
 
 /** The assembled module's bytes. */
 export function int8DotModuleBytes(): Uint8Array<ArrayBuffer> {
-  const code = [0x01, ...leb(BODY.length), ...BODY];
+  const code = [0x02, ...leb(BODY.length), ...BODY, ...leb(BODY_IDX.length), ...BODY_IDX];
   return Uint8Array.from([...HEAD, 0x0a, ...leb(code.length), ...code]);
 }
 
@@ -88,6 +124,8 @@ export function int8DotModule(): WebAssembly.Module | null {
 export class Int8Matrix {
   private readonly memory: WebAssembly.Memory;
   private readonly dots: (q: number, m: number, n: number, d: number, out: number) => void;
+  private readonly dotsIdx: (q: number, m: number, idx: number, count: number, d: number, out: number) => void;
+  private readonly idxPtr: number;
   private readonly queryPtr = 0;
   private readonly outPtr: number;
   private readonly matrixPtr: number;
@@ -95,11 +133,13 @@ export class Int8Matrix {
 
   private constructor(mod: WebAssembly.Module, readonly rows: number, readonly dims: number) {
     this.outPtr = dims * 2;
-    this.matrixPtr = this.outPtr + rows * 4;
+    this.idxPtr = this.outPtr + rows * 4;
+    this.matrixPtr = this.idxPtr + rows * 4;
     const total = this.matrixPtr + rows * dims;
     this.memory = new WebAssembly.Memory({ initial: Math.max(1, Math.ceil(total / 65536)) });
     const instance = new WebAssembly.Instance(mod, { env: { memory: this.memory } });
     this.dots = instance.exports.dots as Int8Matrix["dots"];
+    this.dotsIdx = instance.exports.dotsIdx as Int8Matrix["dotsIdx"];
     this.scales = new Float32Array(rows);
   }
 
@@ -160,13 +200,27 @@ export class Int8Matrix {
    * multiply entry i by `rowScales[i] × queryScale` for the approximate float dot product.
    */
   rawDots(query: Float32Array): { raw: Int32Array; queryScale: number } {
+    const queryScale = this.quantizeQuery(query);
+    this.dots(this.queryPtr, this.matrixPtr, this.rows, this.dims, this.outPtr);
+    return { raw: new Int32Array(this.memory.buffer, this.outPtr, this.rows), queryScale };
+  }
+
+  /** Writes the int16 query into wasm memory; returns the factor back to float. */
+  private quantizeQuery(query: Float32Array): number {
     let max = 0;
     for (let j = 0; j < this.dims; j++) max = Math.max(max, Math.abs(query[j]));
     const scale = max > 0 ? 127 / max : 0;
     const q16 = new Int16Array(this.memory.buffer, this.queryPtr, this.dims);
     for (let j = 0; j < this.dims; j++) q16[j] = Math.round(query[j] * scale);
-    this.dots(this.queryPtr, this.matrixPtr, this.rows, this.dims, this.outPtr);
-    return { raw: new Int32Array(this.memory.buffer, this.outPtr, this.rows), queryScale: max > 0 ? max / 127 : 0 };
+    return max > 0 ? max / 127 : 0;
+  }
+
+  /** Like {@link rawDots}, for the listed rows only: entry i belongs to row `rows[i]`. */
+  rawDotsOf(query: Float32Array, rows: Int32Array): { raw: Int32Array; queryScale: number } {
+    const queryScale = this.quantizeQuery(query);
+    new Int32Array(this.memory.buffer, this.idxPtr, rows.length).set(rows);
+    this.dotsIdx(this.queryPtr, this.matrixPtr, this.idxPtr, rows.length, this.dims, this.outPtr);
+    return { raw: new Int32Array(this.memory.buffer, this.outPtr, rows.length), queryScale };
   }
 
   /** Approximate dot products of `query` with every row (a fresh array). */
