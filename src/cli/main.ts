@@ -46,6 +46,8 @@ export function addSearchFlags(cmd: Command): Command {
     .option("--min-ratio <r>", "drop hits scoring below r × the best hit's score", ratio)
     .addOption(new Option("--mode <mode>", "retrieval mode").choices(["dense", "keyword", "hybrid"]).default(SEARCH_DEFAULTS.mode))
     .option("--model <id>", "embedding model; must match the index's")
+    .option("--offline", "transformers models: never download (also HF_HUB_OFFLINE=1)")
+    .option("--model-dir <dir>", "transformers models: a folder of models copied by hand")
     .option("--json", "print JSON")
     .option("--verbose", "say which index is used, and timings");
 }
@@ -66,7 +68,9 @@ export function buildProgram(): Command {
     .description("Index a vault (incremental: only changed notes are re-embedded)")
     .argument("[vault]", "vault folder (see --vault on search)")
     .option("--full", "rebuild the whole index into a new file, swapped in when complete")
-    .option("--model <id>", "embedding model: use-lite (bundled, offline), ollama:<model>, openai:<model>")
+    .option("--model <id>", "embedding model: use-lite (bundled, offline), ollama:<model>, openai:<model>, transformers:<model>")
+    .option("--offline", "transformers models: never download (also HF_HUB_OFFLINE=1)")
+    .option("--model-dir <dir>", "transformers models: a folder of models copied by hand")
     .option("--db <path>", "index file (default: $VAULT_RAG_DB, else <vault>/.vault-rag/index.db)")
     .option("--json", "print the summary as JSON")
     .option("--quiet", "no progress output")

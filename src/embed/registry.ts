@@ -3,6 +3,7 @@ import type { Logger } from "../log.js";
 import { silentLogger } from "../log.js";
 import { ollamaEmbedder } from "./ollama.js";
 import { openAiEmbedder } from "./openai.js";
+import { transformersEmbedder } from "./transformers.js";
 import type { Embedder } from "./types.js";
 import { useLiteEmbedder } from "./use-lite/embedder.js";
 
@@ -16,12 +17,16 @@ export interface EmbedderOptions {
   /** OpenAI-compatible base URL (else `OPENAI_BASE_URL`, else https://api.openai.com/v1). */
   openaiBaseUrl?: string;
   openaiApiKey?: string;
+  /** Transformers.js: never download; model cache folder; folder of hand-copied models. */
+  offline?: boolean;
+  cacheDir?: string;
+  modelDir?: string;
   log?: Logger;
 }
 
 /**
- * Creates an embedder from a model spec: `use-lite` (bundled default), `ollama:<model>` or
- * `openai:<model>`.
+ * Creates an embedder from a model spec: `use-lite` (bundled default), `ollama:<model>`,
+ * `openai:<model>` or `transformers:<model>` (needs the optional @huggingface/transformers).
  *
  * @example
  * ```ts
@@ -35,5 +40,6 @@ export function createEmbedder(spec: string = DEFAULT_MODEL, opts: EmbedderOptio
   if (provider === "use-lite" || spec === "use-lite:universal-sentence-encoder-lite") return useLiteEmbedder(log);
   if (provider === "ollama" && model) return ollamaEmbedder(model, { host: opts.ollamaHost, log });
   if (provider === "openai" && model) return openAiEmbedder(model, { baseUrl: opts.openaiBaseUrl, apiKey: opts.openaiApiKey, log });
-  throw new VaultRagError("usage", `vault-rag: unknown model "${spec}" — use use-lite (bundled, offline), ollama:<model> or openai:<model>`);
+  if (provider === "transformers" && model) return transformersEmbedder(model, { offline: opts.offline, cacheDir: opts.cacheDir, modelDir: opts.modelDir, log });
+  throw new VaultRagError("usage", `vault-rag: unknown model "${spec}" — use use-lite (bundled, offline), ollama:<model>, openai:<model> or transformers:<model>`);
 }

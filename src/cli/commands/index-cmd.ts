@@ -13,6 +13,8 @@ export interface IndexFlags {
   json?: boolean;
   quiet?: boolean;
   verbose?: boolean;
+  offline?: boolean;
+  modelDir?: string;
 }
 
 /** `vault-rag index [vault]`. */
@@ -30,7 +32,7 @@ export async function runIndex(vaultArg: string | undefined, o: IndexFlags): Pro
       spec = undefined;
     }
   }
-  const embedder = createEmbedder(spec ?? DEFAULT_MODEL, { log });
+  const embedder = createEmbedder(spec ?? DEFAULT_MODEL, { log, offline: o.offline, modelDir: o.modelDir });
   if (o.verbose) err(`vault: ${loc.vault}\nindex: ${loc.db}\nmodel: ${embedder.id}`);
   const progress = progressReporter(process.stderr, !o.quiet && !o.json);
   const summary = await indexVault(loc.vault, loc.db, embedder, {

@@ -22,6 +22,8 @@ export interface SearchFlags {
   json?: boolean;
   verbose?: boolean;
   model?: string;
+  offline?: boolean;
+  modelDir?: string;
 }
 
 /** Turns search flags into `search()` options. */
@@ -35,7 +37,7 @@ export async function runSearch(words: string[], o: SearchFlags): Promise<void> 
   const loc = locate(o);
   const log = stderrLogger(!!o.verbose);
   const options = searchOptions(o);
-  const { store, embedder } = openForQuery(loc, { model: o.model, log });
+  const { store, embedder } = openForQuery(loc, { model: o.model, log, offline: o.offline, modelDir: o.modelDir });
   if (o.verbose) err(`index: ${loc.db} (${embedder.id})`);
   try {
     const res = await search({ store, embedder }, words.join(" "), options);

@@ -1,0 +1,131 @@
+import { VaultRagError } from "../errors.js";
+import type { Logger } from "../log.js";
+import { silentLogger } from "../log.js";
+import type { Embedder } from "./types.js";
+
+/** The part of `@huggingface/transformers` this provider uses (as documented for v3/v4). */
+export interface TransformersModule {
+  env: { allowRemoteModels: boolean; allowLocalModels: boolean; localModelPath: string; cacheDir: string | null };
+  pipeline(task: "feature-extraction", model: string, options?: Record<string, unknown>): Promise<(texts: string[], options: { pooling: string; normalize: boolean }) => Promise<{ tolist(): number[][] }>>;
+}
+
+/** Options of the Transformers.js provider. */
+export interface TransformersOptions {
+  /** Never download (also `HF_HUB_OFFLINE=1` or `TRANSFORMERS_OFFLINE=1`). */
+  offline?: boolean;
+  /** Where downloaded models are cached (else `HF_HOME`/`TRANSFORMERS_CACHE`, else the library's default). */
+  cacheDir?: string;
+  /** A folder holding `<model>/config.json`, `<model>/onnx/...`, for models copied by hand. */
+  modelDir?: string;
+  /** ONNX weights variant, e.g. `q8` or `fp32`. */
+  dtype?: string;
+  log?: Logger;
+  /** How the library is loaded (tests inject a stand-in; users never set this). */
+  load?: () => Promise<TransformersModule>;
+}
+
+/** Pooling and prefixes each model family expects. */
+export function transformersProfile(model: string): { pooling: "cls" | "mean"; documentPrefix: string; queryPrefix: string } {
+  if (/nomic-embed/i.test(model)) return { pooling: "mean", documentPrefix: "search_document: ", queryPrefix: "search_query: " };
+  if (/bge-/i.test(model)) return { pooling: "cls", documentPrefix: "", queryPrefix: "Represent this sentence for searching relevant passages: " };
+  if (/e5-/i.test(model)) return { pooling: "mean", documentPrefix: "passage: ", queryPrefix: "query: " };
+  return { pooling: "mean", documentPrefix: "", queryPrefix: "" };
+}
+
+const INSTALL_HINT = "install it with `npm install @huggingface/transformers --ignore-scripts` (the skipped script only downloads optional GPU libraries)";
+
+/**
+ * Embeddings with Transformers.js (`@huggingface/transformers`, an optional dependency the user
+ * installs): models from the Hugging Face cache or a local folder, with an offline switch. Loading
+ * follows the library's documentation: set `env`, then `pipeline("feature-extraction", model)`,
+ * then call it with `{ pooling, normalize: true }` and read `tolist()`.
+ *
+ * @example
+ * ```ts
+ * const e = transformersEmbedder("Xenova/bge-small-en-v1.5", { offline: true });
+ * await e.embedQuery("how do I save power");
+ * ```
+ */
+export function transformersEmbedder(model: string, opts: TransformersOptions = {}): Embedder {
+  const log = opts.log ?? silentLogger;
+  const profile = transformersProfile(model);
+  const offline = opts.offline ?? (process.env.HF_HUB_OFFLINE === "1" || process.env.TRANSFORMERS_OFFLINE === "1");
+  const cacheDir = opts.cacheDir ?? process.env.TRANSFORMERS_CACHE ?? (process.env.HF_HOME ? `${process.env.HF_HOME}/transformers` : undefined);
+  const load = opts.load ?? (() => import("@huggingface/transformers" as string) as Promise<TransformersModule>);
+  let extractor: ReturnType<TransformersModule["pipeline"]> | undefined;
+  let dims = 0;
+
+  const ready = () => {
+    extractor ??= (async () => {
+      let mod: TransformersModule;
+      try {
+        mod = await load();
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND")
+          throw new VaultRagError("embed_failed", `vault-rag: the transformers provider needs the @huggingface/transformers package — ${INSTALL_HINT}`);
+        throw new VaultRagError("embed_failed", `vault-rag: cannot load @huggingface/transformers: ${(err as Error).message}`);
+      }
+      mod.env.allowRemoteModels = !offline;
+      if (opts.modelDir) {
+        mod.env.allowLocalModels = true;
+        mod.env.localModelPath = opts.modelDir;
+      }
+      if (cacheDir) mod.env.cacheDir = cacheDir;
+      try {
+        return await mod.pipeline("feature-extraction", model, opts.dtype ? { dtype: opts.dtype } : {});
+      } catch (err) {
+        throw explainLoadError(model, err as Error, offline, cacheDir, opts.modelDir);
+      }
+    })();
+    extractor.catch(() => (extractor = undefined));
+    return extractor;
+  };
+
+  const embed = async (texts: string[]) => {
+    const run = await ready();
+    const out = (await run(texts, { pooling: profile.pooling, normalize: true })).tolist();
+    const vs = out.map((v) => Float32Array.from(v));
+    if (vs.some((v) => v.length === 0 || v.some((x) => !Number.isFinite(x)))) throw new VaultRagError("embed_failed", `vault-rag: model "${model}" returned an empty or NaN vector`);
+    dims ||= vs[0]?.length ?? 0;
+    return vs;
+  };
+
+  return {
+    id: `transformers:${model}`,
+    provider: "transformers",
+    model,
+    get dimensions() {
+      return dims;
+    },
+    maxTokens: 512,
+    documentPrefix: profile.documentPrefix,
+    queryPrefix: profile.queryPrefix,
+    normalized: true,
+    async embedDocuments(texts, onProgress) {
+      const out: Float32Array[] = [];
+      for (let i = 0; i < texts.length; i += 16) {
+        out.push(...(await embed(texts.slice(i, i + 16).map((t) => profile.documentPrefix + t))));
+        onProgress?.(Math.min(i + 16, texts.length), texts.length);
+      }
+      log.debug(`embedded ${texts.length} texts with transformers:${model}`);
+      return out;
+    },
+    async embedQuery(text) {
+      return (await embed([profile.queryPrefix + text]))[0];
+    },
+  };
+}
+
+/** One line that says why a model could not be loaded and what to do. */
+export function explainLoadError(model: string, err: Error, offline: boolean, cacheDir?: string, modelDir?: string): VaultRagError {
+  const msg = err.message ?? String(err);
+  const where = modelDir ? `in ${modelDir}` : cacheDir ? `in the cache at ${cacheDir}` : "in the Transformers.js cache";
+  if (/not found locally|local_files_only|allowRemoteModels=false/i.test(msg) || (offline && /not found|ENOENT/i.test(msg)))
+    return new VaultRagError("embed_failed", `vault-rag: model "${model}" is not ${where} and downloads are off — run once with network access without --offline, or copy the model folder into --model-dir`);
+  if (/fetch failed|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|network/i.test(msg))
+    return new VaultRagError("embed_failed", `vault-rag: cannot download model "${model}" from the Hugging Face Hub (${msg.split("\n")[0]}) — check the network, or use --offline with a model already ${where}`);
+  if (/404|could not locate|Unauthorized|401/i.test(msg))
+    return new VaultRagError("embed_failed", `vault-rag: model "${model}" was not found on the Hugging Face Hub — check the name (e.g. Xenova/bge-small-en-v1.5)`);
+  return new VaultRagError("embed_failed", `vault-rag: cannot load model "${model}": ${msg.split("\n")[0]}`);
+}
