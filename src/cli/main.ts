@@ -107,6 +107,19 @@ export function buildProgram(): Command {
     .addHelpText("after", `\nChunks hold at most ${CHUNK_DEFAULTS.maxWords} words (overlap ${CHUNK_DEFAULTS.overlapWords}).\n\nExamples:\n  vault-rag chunks examples/vault --note robots/SMARS.md\n`)
     .action(async (vault, o) => (await import("./commands/chunks-cmd.js")).runChunks(vault, o));
 
+  program
+    .command("eval")
+    .description("Measure retrieval quality per mode: on a BEIR folder, or a known-answer file over a vault")
+    .argument("<target>", "a BEIR folder (corpus.jsonl, queries.jsonl, qrels.tsv) or a .jsonl of {question, paths}")
+    .option("--vault <dir>", "the vault a known-answer file is about")
+    .option("--db <path>", "index file")
+    .option("--modes <list>", "modes to compare", "keyword,dense,hybrid")
+    .option("--sweep", "also try a grid of fusion settings")
+    .option("--json", "print JSON")
+    .option("--quiet", "no progress output")
+    .addHelpText("after", "\nExamples:\n  vault-rag eval ../shared/bench/scifact-train\n  vault-rag eval examples/questions.jsonl --vault examples/vault --sweep\n")
+    .action(async (target, o) => (await import("./commands/eval-cmd.js")).runEval(target, o));
+
   return program;
 }
 

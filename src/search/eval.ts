@@ -1,0 +1,182 @@
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { VaultRagError } from "../errors.js";
+import type { SearchMode } from "./types.js";
+
+/** A retrieval benchmark: queries with their relevant item ids. */
+export interface Qrels {
+  queries: { id: string; text: string; kind?: string }[];
+  relevant: Map<string, Set<string>>;
+}
+
+/** Metrics of one run, averaged over queries. */
+export interface Metrics {
+  ndcg10: number;
+  recall1: number;
+  recall5: number;
+  recall10: number;
+  recall100: number;
+  mrr10: number;
+  queries: number;
+  p50Ms: number;
+}
+
+/**
+ * Scores one ranked list against the relevant set (binary relevance).
+ *
+ * @example
+ * ```ts
+ * scoreRanking(["a", "x", "b"], new Set(["a", "b"])).ndcg10; // (1 + 1/log2(4)) / (1 + 1/log2(3))
+ * ```
+ */
+export function scoreRanking(ranked: string[], relevant: Set<string>): Omit<Metrics, "queries" | "p50Ms"> {
+  const seen = new Set<string>();
+  const list = ranked.filter((id) => (seen.has(id) ? false : (seen.add(id), true)));
+  let dcg = 0;
+  for (let i = 0; i < Math.min(10, list.length); i++) if (relevant.has(list[i])) dcg += 1 / Math.log2(i + 2);
+  let idcg = 0;
+  for (let i = 0; i < Math.min(10, relevant.size); i++) idcg += 1 / Math.log2(i + 2);
+  const hitsAt = (k: number) => list.slice(0, k).filter((id) => relevant.has(id)).length / (relevant.size || 1);
+  const first = list.slice(0, 10).findIndex((id) => relevant.has(id));
+  return { ndcg10: idcg ? dcg / idcg : 0, recall1: hitsAt(1), recall5: hitsAt(5), recall10: hitsAt(10), recall100: hitsAt(100), mrr10: first >= 0 ? 1 / (first + 1) : 0 };
+}
+
+/** Averages per-query scores. */
+export function averageMetrics(scores: Omit<Metrics, "queries" | "p50Ms">[], times: number[]): Metrics {
+  const n = scores.length || 1;
+  const avg = (k: keyof Omit<Metrics, "queries" | "p50Ms">) => scores.reduce((s, x) => s + x[k], 0) / n;
+  const sorted = [...times].sort((a, b) => a - b);
+  return { ndcg10: avg("ndcg10"), recall1: avg("recall1"), recall5: avg("recall5"), recall10: avg("recall10"), recall100: avg("recall100"), mrr10: avg("mrr10"), queries: scores.length, p50Ms: sorted[Math.floor((sorted.length - 1) / 2)] ?? 0 };
+}
+
+const readJsonl = (file: string) =>
+  fs
+    .readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l, i) => {
+      try {
+        return JSON.parse(l) as Record<string, string>;
+      } catch {
+        throw new VaultRagError("usage", `vault-rag: ${file} line ${i + 1} is not JSON — a BEIR file holds one JSON object per line`);
+      }
+    });
+
+/**
+ * Reads a BEIR folder (`corpus.jsonl`, `queries.jsonl`, `qrels.tsv` or `qrels/test.tsv`) and
+ * writes its corpus as Markdown notes (one per document, `<id>.md`, title in frontmatter) into a
+ * cache folder keyed by the corpus file, so the normal indexer builds — and caches — its index.
+ */
+export function prepareBeir(dir: string, cacheRoot = defaultCacheRoot()): { vault: string; qrels: Qrels } {
+  const abs = path.resolve(dir);
+  const corpusFile = path.join(abs, "corpus.jsonl");
+  const qrelsFile = [path.join(abs, "qrels.tsv"), path.join(abs, "qrels", "test.tsv")].find((f) => fs.existsSync(f));
+  if (!fs.existsSync(corpusFile) || !fs.existsSync(path.join(abs, "queries.jsonl")) || !qrelsFile)
+    throw new VaultRagError("usage", `vault-rag: ${abs} is not a BEIR folder — it needs corpus.jsonl, queries.jsonl and qrels.tsv`);
+  const st = fs.statSync(corpusFile);
+  const key = createHash("sha256").update(`${corpusFile}:${st.size}:${st.mtimeMs}`).digest("hex").slice(0, 12);
+  const vault = path.join(cacheRoot, `${path.basename(abs)}-${key}`);
+  const done = path.join(vault, ".vault-rag-corpus-complete");
+  if (!fs.existsSync(done)) {
+    fs.mkdirSync(path.join(vault, "docs"), { recursive: true });
+    for (const d of readJsonl(corpusFile)) {
+      const id = String(d._id);
+      const safe = id.replace(/[^A-Za-z0-9._-]/g, "_");
+      fs.writeFileSync(path.join(vault, "docs", `${safe}.md`), `---\ntitle: ${JSON.stringify(d.title || id)}\nbeir_id: ${JSON.stringify(id)}\n---\n${d.text ?? ""}\n`);
+    }
+    fs.writeFileSync(done, new Date().toISOString());
+  }
+  const relevant = new Map<string, Set<string>>();
+  const lines = fs.readFileSync(qrelsFile, "utf8").split("\n").slice(1);
+  for (const l of lines) {
+    const [q, doc, score] = l.split("\t");
+    if (!q || !doc || Number(score) <= 0) continue;
+    if (!relevant.has(q)) relevant.set(q, new Set());
+    relevant.get(q)!.add(`docs/${doc.replace(/[^A-Za-z0-9._-]/g, "_")}.md`);
+  }
+  const queries = readJsonl(path.join(abs, "queries.jsonl"))
+    .map((q) => ({ id: String(q._id), text: q.text }))
+    .filter((q) => relevant.has(q.id));
+  return { vault, qrels: { queries, relevant } };
+}
+
+/**
+ * Reads a known-answer file over a vault: JSON lines `{"question", "paths": [...], "kind"?}`.
+ *
+ * @example
+ * ```ts
+ * readKnownAnswers("examples/questions.jsonl").queries.length; // 45
+ * ```
+ */
+export function readKnownAnswers(file: string): Qrels {
+  const queries: Qrels["queries"] = [];
+  const relevant = new Map<string, Set<string>>();
+  readJsonl(file).forEach((row, i) => {
+    const r = row as unknown as { question?: string; paths?: string[]; kind?: string };
+    if (!r.question || !Array.isArray(r.paths) || !r.paths.length)
+      throw new VaultRagError("usage", `vault-rag: ${file} line ${i + 1} needs "question" and a non-empty "paths" list`);
+    const id = String(i + 1);
+    queries.push({ id, text: r.question, kind: r.kind });
+    relevant.set(id, new Set(r.paths));
+  });
+  return { queries, relevant };
+}
+
+/** Where eval caches its corpora and indexes: `$XDG_CACHE_HOME/vault-rag/eval`, else `~/.cache/vault-rag/eval`. */
+export function defaultCacheRoot(): string {
+  return path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "vault-rag", "eval");
+}
+
+/** The modes an evaluation compares by default. */
+export const EVAL_MODES: SearchMode[] = ["keyword", "dense", "hybrid"];
+
+/** One retrieval setting to evaluate. */
+export interface EvalSetting {
+  label: string;
+  mode: SearchMode;
+  fusion?: "linear" | "rrf";
+  alpha?: number;
+  rrfK?: number;
+}
+
+/**
+ * Runs every query once against the store (one query embedding, one dense and one BM25 list of
+ * `pool` candidates) and scores each setting on those lists, so sweeps cost no extra retrieval.
+ * Items are note paths; each note counts once (its best chunk).
+ */
+export async function evaluate(
+  ctx: { store: import("../store/index.js").Store; embedder: import("../embed/index.js").Embedder },
+  qrels: Qrels,
+  settings: EvalSetting[],
+  opts: { pool?: number; depth?: number; onProgress?: (done: number, total: number) => void } = {},
+): Promise<{ setting: EvalSetting; metrics: Metrics; byKind: Record<string, Metrics> }[]> {
+  const { fuse } = await import("./search.js");
+  const { diversify } = await import("./rank.js");
+  const pool = opts.pool ?? 300;
+  const depth = opts.depth ?? 100;
+  const scores = settings.map(() => [] as { kind?: string; s: ReturnType<typeof scoreRanking> }[]);
+  const times: number[] = [];
+  let done = 0;
+  for (const q of qrels.queries) {
+    const t = performance.now();
+    const vector = await ctx.embedder.embedQuery(q.text);
+    const dense = await ctx.store.queryDense(vector, pool);
+    const keyword = await ctx.store.queryKeyword(q.text, pool);
+    times.push(performance.now() - t);
+    const relevant = qrels.relevant.get(q.id)!;
+    settings.forEach((st, i) => {
+      const hits = fuse({ mode: st.mode, fusion: st.fusion ?? "linear", alpha: st.alpha ?? 0.6, rrfK: st.rrfK ?? 60 }, dense, keyword);
+      const ranked = diversify(hits, depth, 1).map((h) => h.path);
+      scores[i].push({ kind: q.kind, s: scoreRanking(ranked, relevant) });
+    });
+    opts.onProgress?.(++done, qrels.queries.length);
+  }
+  return settings.map((setting, i) => {
+    const byKind: Record<string, Metrics> = {};
+    const kinds = [...new Set(scores[i].map((x) => x.kind).filter((k): k is string => !!k))];
+    for (const k of kinds) byKind[k] = averageMetrics(scores[i].filter((x) => x.kind === k).map((x) => x.s), times);
+    return { setting, metrics: averageMetrics(scores[i].map((x) => x.s), times), byKind };
+  });
+}
