@@ -77,6 +77,22 @@ describe("SQLite store", () => {
     r2.close();
   });
 
+  it("finds words inside Chinese and Japanese runs, and forgets them when the note is replaced or deleted", () => {
+    const s = openStore();
+    s.upsertNotes([{ note: note("k/ramen.md"), records: [record("r0", meta({ path: "k/ramen.md", title: "ラーメン" }), vec(1, 0, 0, 0), "醤油ラーメン is my favourite. 京都 in autumn.")] }]);
+    expect(s.queryKeyword("ラーメン", 5).map((r) => r.id)).toEqual(["r0"]);
+    expect(s.queryKeyword("醤油", 5).map((r) => r.id)).toEqual(["r0"]);
+    expect(s.queryKeyword("京都", 5).map((r) => r.id)).toEqual(["r0"]);
+    expect(s.queryKeyword("味噌ラーメン", 5)).toEqual([]);
+    s.upsertNotes([{ note: note("k/ramen.md"), records: [record("r1", meta({ path: "k/ramen.md", title: "Ramen" }), vec(1, 0, 0, 0), "Shoyu tare only.")] }]);
+    expect(s.queryKeyword("ラーメン", 5)).toEqual([]);
+    expect(s.queryKeyword("shoyu", 5).map((r) => r.id)).toEqual(["r1"]);
+    s.deleteNotes(["k/ramen.md"]);
+    expect(s.queryKeyword("shoyu", 5)).toEqual([]);
+    expect(s.db.prepare("SELECT count(*) FROM fts WHERE fts MATCH 'shoyu'").pluck().get()).toBe(0);
+    s.close();
+  });
+
   it("says how to fix a missing index", () => {
     const file = path.join(path.dirname(tmpDb()), "missing.db");
     expect(() => SqliteStore.open(file)).toThrow(`vault-rag: no index at ${file} — run \`vault-rag index <vault>\` first`);

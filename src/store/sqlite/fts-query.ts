@@ -1,4 +1,5 @@
 import { STOPWORDS } from "../stopwords.js";
+import { cjkBigrams, hasCjk } from "./cjk.js";
 
 const TOKEN_RE = /[\p{L}\p{N}]+(?:['’\-_.][\p{L}\p{N}]+)*/gu;
 
@@ -18,7 +19,8 @@ export function toFtsQuery(text: string): string | undefined {
   const tokens = (text.normalize("NFKC").toLowerCase().match(TOKEN_RE) ?? []).map((t) => t.replace(/['’]/g, ""));
   const kept = tokens.filter((t) => !STOPWORDS.has(t));
   const chosen = kept.length ? kept : tokens;
-  const terms = [...new Set(chosen.map((t) => t.split(/[\-_.]/).filter(Boolean).join(" ")))].filter(Boolean);
+  // hyphenated and dotted identifiers become phrases; CJK runs become bigram phrases, as indexed
+  const terms = [...new Set(chosen.map((t) => (hasCjk(t) ? cjkBigrams(t).trim().replace(/\s+/g, " ") : t.split(/[\-_.]/).filter(Boolean).join(" "))))].filter(Boolean);
   if (!terms.length) return undefined;
   return terms.map((t) => `"${t}"`).join(" OR ");
 }

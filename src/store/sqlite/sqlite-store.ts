@@ -7,6 +7,7 @@ import { VaultRagError } from "../../errors.js";
 import type { RecordMetadata } from "../schema.js";
 import { SCHEMA_VERSION, type Manifest, type NoteEntry, type QueryFilter, type ScoredRecord, type Store, type StoreCounts, type StoreRecord } from "../types.js";
 import { compileDocument, compileWhere, decodeList, encodeList, type SqlCondition } from "./compile.js";
+import { cjkBigrams } from "./cjk.js";
 import { toFtsQuery } from "./fts-query.js";
 import { DenseIndex } from "./dense-index.js";
 import { MetaColumns } from "./meta-columns.js";
@@ -123,6 +124,8 @@ export class SqliteStore implements Store {
     }
     const store = new SqliteStore(file, db);
     db.function("vr_regexp", { deterministic: true }, (pattern: unknown, text: unknown) => (store.regex(String(pattern)).test(String(text)) ? 1 : 0));
+    // what FTS5 indexes for a field; the 'delete' command must be given exactly the same values
+    db.function("vr_fts", { deterministic: true }, (text: unknown) => cjkBigrams(String(text ?? "")));
     return store;
   }
 
@@ -144,7 +147,7 @@ export class SqliteStore implements Store {
     const insVec = this.db.prepare("INSERT INTO vectors (rowid, vector) VALUES (?, ?)");
     const dims = this.manifest()?.embedder.dimensions;
     const known = this.db.prepare("SELECT 1 FROM chunks WHERE path = ? LIMIT 1").pluck();
-    const insFts = this.db.prepare("INSERT INTO fts (rowid, title, aliases, section, text) VALUES (?, ?, ?, ?, ?)");
+    const insFts = this.db.prepare("INSERT INTO fts (rowid, title, aliases, section, text) VALUES (?, vr_fts(?), vr_fts(?), vr_fts(?), vr_fts(?))");
     const upNote = this.db.prepare("INSERT INTO notes (path, hash, mtime, size) VALUES (?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET hash = excluded.hash, mtime = excluded.mtime, size = excluded.size");
     this.write(() => {
       for (const { note, records } of batch) {
@@ -184,7 +187,7 @@ export class SqliteStore implements Store {
   private deleteStatements() {
     return {
       // external-content FTS: removing a row means telling FTS5 the values it indexed
-      delFts: this.db.prepare("INSERT INTO fts (fts, rowid, title, aliases, section, text) SELECT 'delete', rowid, title, aliases, section, text FROM chunks WHERE path = ?"),
+      delFts: this.db.prepare("INSERT INTO fts (fts, rowid, title, aliases, section, text) SELECT 'delete', rowid, vr_fts(title), vr_fts(aliases), vr_fts(section), vr_fts(text) FROM chunks WHERE path = ?"),
       delVectors: this.db.prepare("DELETE FROM vectors WHERE rowid IN (SELECT rowid FROM chunks WHERE path = ?)"),
       delChunks: this.db.prepare("DELETE FROM chunks WHERE path = ?"),
     };
