@@ -15,6 +15,8 @@ import { indexVault } from "../index/index.js";
 import { normaliseWhere, SqliteStore, type StoreRecord } from "../store/index.js";
 import { parseNote, readNote, walkVault } from "../vault/index.js";
 import { generateVault, rng } from "./gen.js";
+import { fuse, SEARCH_DEFAULTS } from "../search/index.js";
+import { evaluate, evalSettingsFor, prepareBeir, readKnownAnswers, type Qrels } from "../search/eval.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const BIN = path.join(root, "dist/cli/main.js");
@@ -111,6 +113,12 @@ function storeBench(n: number) {
     store.queryKeyword(s, 18);
     return performance.now() - t;
   });
+  // hybrid: both lists at the depth search() asks for (50), then fusion, as one query costs minus the embedding
+  const kwTexts = ["w12 w400", "w77 w3", "w1 w2 w3 w4", "w4999 w17", "w250 w9"];
+  const hyb = time((q) => {
+    const t = kwTexts[Math.floor(Math.abs(q[0]) * 1e6) % kwTexts.length];
+    fuse({ mode: "hybrid", fusion: SEARCH_DEFAULTS.fusion, alpha: SEARCH_DEFAULTS.alpha, rrfK: SEARCH_DEFAULTS.rrfK }, store.queryDense(q, 50), store.queryKeyword(t, 50));
+  });
   // recall@10 of the two-stage search against an exact scan
   let recall = 0;
   const all = store.get({ includeVectors: true });
@@ -124,7 +132,7 @@ function storeBench(n: number) {
   line(
     `store  ${n} chunks × 512-d: insert ${f1(insertS)} s (${Math.round(n / insertS)}/s); dense p50/p95 unfiltered ${f1(med(unf))}/${f1(pct(unf, 0.95))} ms, ` +
       `10% folder filter ${f1(med(tenT))}/${f1(pct(tenT, 0.95))} ms, tag $contains ${f1(med(tagT))}/${f1(pct(tagT, 0.95))} ms; keyword p50 ${f1(med(kw))} ms; ` +
-      `recall@10 vs exact ${(recall / 20).toFixed(3)}; file ${Math.round(size / 1e6)} MB; RSS ${rss()}`,
+      `hybrid p50/p95 ${f1(med(hyb))}/${f1(pct(hyb, 0.95))} ms (without embedding the query); recall@10 vs exact ${(recall / 20).toFixed(3)}; file ${Math.round(size / 1e6)} MB; RSS ${rss()}`,
   );
 }
 
@@ -199,9 +207,37 @@ async function cliBench() {
   line(`cli    generated ${n} notes: cold search median ${Math.round(med(coldBig))} ms; unchanged re-index median ${Math.round(med(re))} ms`);
 }
 
+/** The retrieval quality table: every mode on the known-answer set, and on SciFact when its index is cached. */
+async function qualityBench() {
+  const ex = path.join(work, "quality");
+  fs.cpSync(path.join(root, "examples/vault"), ex, { recursive: true });
+  const db = path.join(ex, ".vault-rag/index.db");
+  await indexVault(ex, db, useLiteEmbedder());
+  const sets: { name: string; db: string; qrels: Qrels }[] = [{ name: "examples/questions.jsonl", db, qrels: readKnownAnswers(path.join(root, "examples/questions.jsonl")) }];
+  const scifact = path.resolve(root, "../shared/bench/scifact-train");
+  if (fs.existsSync(scifact)) {
+    const prepared = prepareBeir(scifact);
+    const sdb = path.join(prepared.vault, ".vault-rag/index.db");
+    const s = fs.existsSync(sdb) ? SqliteStore.open(sdb) : undefined;
+    const complete = s ? s.count().notes >= fs.readdirSync(path.join(prepared.vault, "docs")).length : false;
+    s?.close();
+    if (complete) sets.push({ name: "SciFact train", db: sdb, qrels: prepared.qrels });
+    else line(`quality SciFact: index not built yet — run \`vault-rag eval ${scifact}\` once (about 35 min here), then re-run the bench`);
+  }
+  for (const set of sets) {
+    const store = SqliteStore.open(set.db);
+    const results = await evaluate({ store, embedder: useLiteEmbedder() }, set.qrels, evalSettingsFor(["keyword", "dense", "hybrid"]));
+    store.close();
+    for (const r of results) {
+      const m = r.metrics;
+      line(`quality ${set.name} ${r.setting.label.padEnd(24)} nDCG@10 ${m.ndcg10.toFixed(3)}  R@10 ${m.recall10.toFixed(3)}  R@100 ${m.recall100.toFixed(3)}  MRR@10 ${m.mrr10.toFixed(3)}  (${m.queries} queries)`);
+    }
+  }
+}
+
 async function main() {
   line(`vault-rag bench — ${os.cpus().length} cores, node ${process.version}${quick ? " (quick)" : ""}`);
-  const only = process.env.BENCH_ONLY; // chunk | embed | store | cli
+  const only = process.env.BENCH_ONLY; // chunk | embed | store | quality | cli
   const want = (part: string) => !only || only.split(",").includes(part);
   if (want("chunk")) {
     chunkBench(path.join(root, "examples/vault"), "examples/vault");
@@ -209,6 +245,7 @@ async function main() {
   }
   if (want("embed")) await embedBench();
   if (want("store")) for (const n of quick ? [10_000] : [10_000, 100_000]) storeBench(n);
+  if (want("quality")) await qualityBench();
   if (want("cli")) await cliBench();
   fs.rmSync(work, { recursive: true, force: true });
 }

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { VaultRagError } from "../errors.js";
-import type { SearchMode } from "./types.js";
+import { SEARCH_DEFAULTS, type SearchMode } from "./types.js";
 
 /** A retrieval benchmark: queries with their relevant item ids. */
 export interface Qrels {
@@ -179,4 +179,9 @@ export async function evaluate(
     for (const k of kinds) byKind[k] = averageMetrics(scores[i].filter((x) => x.kind === k).map((x) => x.s), times);
     return { setting, metrics: averageMetrics(scores[i].map((x) => x.s), times), byKind };
   });
+}
+
+/** The default setting of each mode (hybrid with the default fusion). */
+export function evalSettingsFor(modes: SearchMode[]): EvalSetting[] {
+  return modes.map((mode) => ({ label: mode === "hybrid" ? `hybrid (${SEARCH_DEFAULTS.fusion}, α=${SEARCH_DEFAULTS.alpha})` : mode, mode, fusion: SEARCH_DEFAULTS.fusion, alpha: SEARCH_DEFAULTS.alpha }));
 }

@@ -4,8 +4,8 @@ import { createEmbedder, DEFAULT_MODEL } from "../../embed/index.js";
 import { VaultRagError } from "../../errors.js";
 import { indexVault } from "../../index/index.js";
 import { collectingLogger, silentLogger } from "../../log.js";
-import { EVAL_MODES, evaluate, prepareBeir, readKnownAnswers, type EvalSetting, type Metrics } from "../../search/eval.js";
-import { SEARCH_DEFAULTS, type SearchMode } from "../../search/index.js";
+import { EVAL_MODES, evalSettingsFor, evaluate, prepareBeir, readKnownAnswers, type EvalSetting, type Metrics } from "../../search/eval.js";
+import type { SearchMode } from "../../search/index.js";
 import { locate, openForQuery } from "../open.js";
 import { progressReporter } from "../progress.js";
 import { err, out } from "../io.js";
@@ -21,7 +21,7 @@ export interface EvalFlags {
 
 /** Settings to compare: each mode at the defaults, or with --sweep a grid of fusion parameters. */
 export function evalSettings(modes: SearchMode[], sweep: boolean): EvalSetting[] {
-  const out: EvalSetting[] = modes.map((mode) => ({ label: mode === "hybrid" ? `hybrid (${SEARCH_DEFAULTS.fusion}, α=${SEARCH_DEFAULTS.alpha})` : mode, mode, fusion: SEARCH_DEFAULTS.fusion, alpha: SEARCH_DEFAULTS.alpha }));
+  const out: EvalSetting[] = evalSettingsFor(modes);
   if (sweep) {
     for (const alpha of [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]) out.push({ label: `linear α=${alpha}`, mode: "hybrid", fusion: "linear", alpha });
     for (const alpha of [0.5, 0.7, 0.9]) for (const rrfK of [10, 60]) out.push({ label: `rrf bm25 weight ${alpha} k=${rrfK}`, mode: "hybrid", fusion: "rrf", alpha, rrfK });
