@@ -107,6 +107,28 @@ export function buildProgram(): Command {
     .addHelpText("after", `\nChunks hold at most ${CHUNK_DEFAULTS.maxWords} words (overlap ${CHUNK_DEFAULTS.overlapWords}).\n\nExamples:\n  vault-rag chunks examples/vault --note robots/SMARS.md\n`)
     .action(async (vault, o) => (await import("./commands/chunks-cmd.js")).runChunks(vault, o));
 
+  addSearchFlags(
+    program
+      .command("ask")
+      .description("Answer a question from your notes with a local LLM, citing the notes it used")
+      .argument("<question...>", "your question")
+      .option("--llm <spec>", "chat model: ollama:<model> or openai:<model>", "ollama:llama3.2")
+      .option("--context-only", "print the prompt and sources without calling a model (works offline)")
+      .option("--obsidian-links", "add obsidian://open links to the sources")
+      .option("--budget <tokens>", "largest prompt, in estimated tokens", int("--budget"))
+      .addHelpText("after", '\nExamples:\n  vault-rag ask "why did the SMARS motors cut out?"\n  vault-rag ask --context-only --tag pico "how do I save power" | pbcopy\n  vault-rag ask --llm openai:gpt-4o-mini --json "what is in the parts drawer?"\n'),
+  ).action(async (words: string[], o) => (await import("./commands/ask-cmd.js")).runAsk(words, o));
+
+  addSearchFlags(
+    program
+      .command("chat")
+      .description("An interactive session: the model and index stay loaded between questions")
+      .option("--llm <spec>", "chat model: ollama:<model> or openai:<model>", "ollama:llama3.2")
+      .option("--retrieval-only", "no model: show the hits for each question")
+      .option("--budget <tokens>", "largest prompt, in estimated tokens", int("--budget"))
+      .addHelpText("after", "\nExamples:\n  vault-rag chat\n  vault-rag chat --retrieval-only --tag robots\n"),
+  ).action(async (o) => (await import("./commands/chat-cmd.js")).runChat(o));
+
   program
     .command("eval")
     .description("Measure retrieval quality per mode: on a BEIR folder, or a known-answer file over a vault")

@@ -1,0 +1,113 @@
+import type { Hit } from "../search/index.js";
+
+/** One numbered source handed to the model. */
+export interface Source {
+  n: number;
+  label: string;
+  title: string;
+  section: string;
+  path: string;
+  startLine: number;
+  endLine: number;
+  text: string;
+}
+
+/** Context options; defaults in {@link CONTEXT_DEFAULTS}. */
+export interface ContextOptions {
+  /** Largest prompt, in estimated tokens (about 1.3 per word), sources and question included. */
+  budgetTokens?: number;
+}
+
+export type ContextOptionsWithDefaults = Required<ContextOptions>;
+
+/** Defaults: 3,000 tokens fits every local model's context with room for the answer. */
+export const CONTEXT_DEFAULTS: ContextOptionsWithDefaults = { budgetTokens: 3000 };
+
+/** The instructions every answer gets. */
+export const SYSTEM_PROMPT = [
+  "You answer questions using only the numbered sources from the user's notes below.",
+  "Cite every statement with the number of its source in square brackets, like [1] or [2][3].",
+  "Use only the source numbers given. Do not use outside knowledge.",
+  "If the sources do not contain the answer, say that the notes do not contain it.",
+].join(" ");
+
+/** Estimated tokens of a text: 1.3 per word, as local models' tokenizers average on English notes. */
+export function estimateTokens(text: string): number {
+  return Math.ceil((text.match(/\S+/g)?.length ?? 0) * 1.3);
+}
+
+/**
+ * Turns ranked hits into numbered sources within a token budget: adjacent chunks of one note are
+ * merged (their overlap written once), the weakest sources are dropped first when over budget, and
+ * no source is ever cut.
+ *
+ * @example
+ * ```ts
+ * const { sources, prompt } = assembleContext("how do the motors work?", hits);
+ * sources[0]; // { n: 1, label: "SMARS Robot > Motors", path: "robots/SMARS.md", ... }
+ * ```
+ */
+export function assembleContext(question: string, hits: Hit[], options: ContextOptions = {}): { sources: Source[]; prompt: string; system: string; dropped: number } {
+  const o = { ...CONTEXT_DEFAULTS, ...options };
+  // merge chunks of one note whose ordinals are adjacent, keeping the rank of the best one
+  const groups: Hit[][] = [];
+  for (const h of hits) {
+    const g = groups.find((grp) => grp[0].path === h.path && grp.some((x) => Math.abs(x.meta.ordinal - h.meta.ordinal) === 1));
+    if (g) g.push(h);
+    else groups.push([h]);
+  }
+  let merged = groups.map((g) => {
+    const parts = [...g].sort((a, b) => a.meta.ordinal - b.meta.ordinal);
+    let text = parts[0].text;
+    for (const p of parts.slice(1)) text = joinOverlapping(text, p.text);
+    const first = parts[0];
+    return { label: g[0].label, title: first.title, section: parts.length > 1 ? first.section : g[0].section, path: first.path, startLine: first.meta.start_line, endLine: parts[parts.length - 1].meta.end_line, text };
+  });
+  const cost = (list: typeof merged) => estimateTokens(SYSTEM_PROMPT) + estimateTokens(question) + list.reduce((s, m) => s + estimateTokens(m.text) + 12, 0);
+  let dropped = 0;
+  while (merged.length > 1 && cost(merged) > o.budgetTokens) {
+    merged = merged.slice(0, -1);
+    dropped++;
+  }
+  const sources: Source[] = merged.map((m, i) => ({ n: i + 1, ...m }));
+  const blocks = sources.map((s) => `[${s.n}] ${s.label} — ${s.path}\n${s.text.trim()}`);
+  const prompt = `Sources:\n\n${blocks.join("\n\n")}\n\nQuestion: ${question}`;
+  return { sources, prompt, system: SYSTEM_PROMPT, dropped };
+}
+
+/** Joins two consecutive chunks, writing the overlap (up to 40 words) once. */
+function joinOverlapping(a: string, b: string): string {
+  const aw = a.split(/\s+/);
+  const bw = b.split(/\s+/);
+  for (let n = Math.min(40, aw.length, bw.length); n > 0; n--) {
+    if (aw.slice(-n).join(" ") === bw.slice(0, n).join(" ")) return `${a}\n${bw.slice(n).join(" ")}`;
+  }
+  return `${a}\n\n${b}`;
+}
+
+/**
+ * The citations in an answer: the valid source numbers in order of first use, and the numbers that
+ * name no source (flagged, never silently dropped).
+ *
+ * @example
+ * ```ts
+ * checkCitations("Two motors [1][3], see [7].", 5); // { cited: [1, 3], invalid: [7] }
+ * ```
+ */
+export function checkCitations(answer: string, sourceCount: number): { cited: number[]; invalid: number[] } {
+  const cited: number[] = [];
+  const invalid: number[] = [];
+  for (const m of answer.matchAll(/\[(\d+(?:\s*,\s*\d+)*)\]/g)) {
+    for (const part of m[1].split(",")) {
+      const n = Number(part.trim());
+      const list = n >= 1 && n <= sourceCount ? cited : invalid;
+      if (!list.includes(n)) list.push(n);
+    }
+  }
+  return { cited, invalid };
+}
+
+/** `obsidian://open` link for a note. */
+export function obsidianLink(vaultName: string, notePath: string): string {
+  return `obsidian://open?vault=${encodeURIComponent(vaultName)}&file=${encodeURIComponent(notePath.replace(/\.md$/, ""))}`;
+}

@@ -1,0 +1,151 @@
+import { ollamaBaseUrl } from "../embed/ollama.js";
+import { VaultRagError } from "../errors.js";
+
+/** A chat message. */
+export interface ChatMessage {
+  role: "system" | "user" | "assistant";
+  content: string;
+}
+
+/** A chat model that streams its answer. */
+export interface Llm {
+  readonly id: string;
+  /** Streams tokens to `onToken` and resolves with the whole answer. */
+  chat(messages: ChatMessage[], onToken?: (t: string) => void): Promise<string>;
+}
+
+/** Default chat model for `--llm`. */
+export const DEFAULT_LLM = "ollama:llama3.2";
+
+/**
+ * Creates a chat model from a spec: `ollama:<model>` or `openai:<model>`.
+ *
+ * @example
+ * ```ts
+ * const llm = createLlm("ollama:llama3.2");
+ * await llm.chat([{ role: "user", content: "hi" }], (t) => process.stdout.write(t));
+ * ```
+ */
+export function createLlm(spec: string, opts: { ollamaHost?: string; openaiBaseUrl?: string; openaiApiKey?: string } = {}): Llm {
+  const i = spec.indexOf(":");
+  const provider = i < 0 ? spec : spec.slice(0, i);
+  const model = i < 0 ? "" : spec.slice(i + 1);
+  if (provider === "ollama" && model) return ollamaLlm(model, opts.ollamaHost);
+  if (provider === "openai" && model) return openAiLlm(model, opts.openaiBaseUrl, opts.openaiApiKey);
+  throw new VaultRagError("usage", `vault-rag: unknown --llm "${spec}" — use ollama:<model> (e.g. ollama:llama3.2) or openai:<model>`);
+}
+
+async function post(url: string, body: unknown, headers: Record<string, string>, unreachable: string): Promise<Response> {
+  try {
+    return await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+  } catch {
+    throw new VaultRagError("llm_failed", unreachable);
+  }
+}
+
+async function errorText(res: Response): Promise<string> {
+  const text = await res.text().catch(() => "");
+  try {
+    const j = JSON.parse(text) as { error?: string | { message?: string } };
+    return (typeof j.error === "string" ? j.error : j.error?.message) ?? text;
+  } catch {
+    return text.slice(0, 200);
+  }
+}
+
+/** Reads a streamed body line by line; a cut connection becomes a clear error. */
+async function* lines(res: Response, cut: string): AsyncGenerator<string> {
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let buf = "";
+  for (;;) {
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await reader.read();
+    } catch {
+      throw new VaultRagError("llm_failed", cut);
+    }
+    if (chunk.done) break;
+    buf += decoder.decode(chunk.value, { stream: true });
+    let nl: number;
+    while ((nl = buf.indexOf("\n")) >= 0) {
+      yield buf.slice(0, nl).replace(/\r$/, "");
+      buf = buf.slice(nl + 1);
+    }
+  }
+  if (buf.trim()) yield buf;
+}
+
+/** Ollama's `/api/chat`, streaming NDJSON. */
+export function ollamaLlm(model: string, host?: string): Llm {
+  const base = ollamaBaseUrl(host);
+  return {
+    id: `ollama:${model}`,
+    async chat(messages, onToken) {
+      const res = await post(`${base}/api/chat`, { model, messages, stream: true }, {}, `vault-rag: Ollama is not reachable at ${base} — start it with \`ollama serve\` or choose another model with --llm`);
+      if (res.status === 404) throw new VaultRagError("llm_failed", `vault-rag: Ollama at ${base} has no model "${model}" — run \`ollama pull ${model}\` or choose another with --llm`);
+      if (!res.ok) throw new VaultRagError("llm_failed", `vault-rag: Ollama at ${base} answered HTTP ${res.status}: ${(await errorText(res)).replace(/\s+/g, " ").trim()}`);
+      const cut = `vault-rag: the answer from Ollama at ${base} stopped before it finished — what was printed is incomplete`;
+      let answer = "";
+      let done = false;
+      for await (const line of lines(res, cut)) {
+        if (!line.trim()) continue;
+        let msg: { message?: { content?: string }; done?: boolean; error?: string };
+        try {
+          msg = JSON.parse(line);
+        } catch {
+          throw new VaultRagError("llm_failed", `vault-rag: Ollama at ${base} sent a line that is not JSON: ${line.slice(0, 80)}`);
+        }
+        if (msg.error) throw new VaultRagError("llm_failed", `vault-rag: Ollama stopped with an error: ${msg.error}`);
+        const t = msg.message?.content ?? "";
+        if (t) {
+          answer += t;
+          onToken?.(t);
+        }
+        if (msg.done) done = true;
+      }
+      if (!done) throw new VaultRagError("llm_failed", cut);
+      return answer;
+    },
+  };
+}
+
+/** Any OpenAI-compatible `/chat/completions`, streaming server-sent events. */
+export function openAiLlm(model: string, baseUrl?: string, apiKey?: string): Llm {
+  const base = (baseUrl ?? process.env.OPENAI_BASE_URL ?? "https://api.openai.com/v1").replace(/\/$/, "");
+  const key = apiKey ?? process.env.OPENAI_API_KEY;
+  return {
+    id: `openai:${model}`,
+    async chat(messages, onToken) {
+      const res = await post(`${base}/chat/completions`, { model, messages, stream: true }, key ? { authorization: `Bearer ${key}` } : {}, `vault-rag: the OpenAI-compatible server at ${base} is not reachable — check OPENAI_BASE_URL or choose another --llm`);
+      if (res.status === 404) throw new VaultRagError("llm_failed", `vault-rag: ${base} has no model "${model}" (HTTP 404: ${(await errorText(res)).replace(/\s+/g, " ").trim()}) — check the name`);
+      if (!res.ok) throw new VaultRagError("llm_failed", `vault-rag: ${base} answered HTTP ${res.status}: ${(await errorText(res)).replace(/\s+/g, " ").trim()}`);
+      const cut = `vault-rag: the answer from ${base} stopped before it finished — what was printed is incomplete`;
+      let answer = "";
+      let done = false;
+      for await (const line of lines(res, cut)) {
+        if (!line.startsWith("data:")) continue;
+        const data = line.slice(5).trim();
+        if (data === "[DONE]") {
+          done = true;
+          break;
+        }
+        let msg: { choices?: { delta?: { content?: string }; finish_reason?: string | null }[]; error?: { message?: string } };
+        try {
+          msg = JSON.parse(data);
+        } catch {
+          throw new VaultRagError("llm_failed", `vault-rag: ${base} sent an event that is not JSON: ${data.slice(0, 80)}`);
+        }
+        if (msg.error) throw new VaultRagError("llm_failed", `vault-rag: ${base} stopped with an error: ${msg.error.message}`);
+        const t = msg.choices?.[0]?.delta?.content ?? "";
+        if (t) {
+          answer += t;
+          onToken?.(t);
+        }
+        if (msg.choices?.[0]?.finish_reason) done = true;
+      }
+      if (!done) throw new VaultRagError("llm_failed", cut);
+      return answer;
+    },
+  };
+}

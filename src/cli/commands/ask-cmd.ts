@@ -1,0 +1,95 @@
+import path from "node:path";
+import { assembleContext, checkCitations, createLlm, DEFAULT_LLM, obsidianLink, type Source } from "../../answer/index.js";
+import { search } from "../../search/index.js";
+import { locate, openForQuery } from "../open.js";
+import { err, out, stderrLogger } from "../io.js";
+import { searchOptions, type SearchFlags } from "./search-cmd.js";
+
+export interface AskFlags extends SearchFlags {
+  llm?: string;
+  contextOnly?: boolean;
+  obsidianLinks?: boolean;
+  budget?: number;
+}
+
+/** `[2] SMARS Robot > Motor wiring — robots/SMARS.md:12-30` (and an obsidian:// link when asked). */
+export function sourceLine(s: Source, vault?: string): string {
+  const link = vault ? `  ${obsidianLink(path.basename(vault), s.path)}` : "";
+  return `[${s.n}] ${s.label} — ${s.path}:${s.startLine}-${s.endLine}${link}`;
+}
+
+/** `vault-rag ask <question...>`: an answer from the notes, with numbered citations. */
+export async function runAsk(words: string[], o: AskFlags): Promise<void> {
+  const question = words.join(" ");
+  const loc = locate(o);
+  const log = stderrLogger(!!o.verbose);
+  const options = searchOptions(o);
+  const t0 = performance.now();
+  const { store, embedder } = openForQuery(loc, { model: o.model, log, offline: o.offline, modelDir: o.modelDir });
+  let hits;
+  try {
+    hits = (await search({ store, embedder }, question, options)).hits;
+  } finally {
+    store.close();
+  }
+  const { sources, prompt, system, dropped } = assembleContext(question, hits, { budgetTokens: o.budget });
+  const retrievalMs = performance.now() - t0;
+  if (o.verbose && dropped) err(`dropped ${dropped} weakest source(s) to fit the ${o.budget ?? "default"} token budget`);
+  const vaultForLinks = o.obsidianLinks ? loc.vault : undefined;
+  if (o.contextOnly) {
+    if (o.json) out(JSON.stringify({ system, prompt, sources }, null, 2));
+    else out(`${system}\n\n${prompt}`);
+    return;
+  }
+  if (!sources.length) {
+    const msg = "The notes contain nothing that matches this question.";
+    if (o.json) out(JSON.stringify({ answer: msg, sources: [], model: null, timings: { retrievalMs } }, null, 2));
+    else out(msg);
+    return;
+  }
+  const llm = createLlm(o.llm ?? DEFAULT_LLM);
+  let firstTokenMs: number | undefined;
+  let printed = false;
+  let answer: string;
+  try {
+    answer = await llm.chat(
+      [
+        { role: "system", content: system },
+        { role: "user", content: prompt },
+      ],
+      (t) => {
+        firstTokenMs ??= performance.now() - t0;
+        if (!o.json) {
+          process.stdout.write(t);
+          printed = true;
+        }
+      },
+    );
+  } catch (e) {
+    if (printed) process.stdout.write("\n");
+    throw e;
+  }
+  const totalMs = performance.now() - t0;
+  const { cited, invalid } = checkCitations(answer, sources.length);
+  const citedSources = sources.filter((s) => cited.includes(s.n));
+  if (invalid.length) err(`warning: the answer cites ${invalid.map((n) => `[${n}]`).join(", ")}, but only ${sources.length} source(s) were given — treat those statements with care`);
+  if (o.json) {
+    out(
+      JSON.stringify(
+        {
+          answer,
+          sources: citedSources.map((s) => ({ ...s, ...(vaultForLinks ? { link: obsidianLink(path.basename(vaultForLinks), s.path) } : {}) })),
+          invalidCitations: invalid,
+          model: llm.id,
+          timings: { retrievalMs: Math.round(retrievalMs), firstTokenMs: firstTokenMs && Math.round(firstTokenMs), totalMs: Math.round(totalMs) },
+        },
+        null,
+        2,
+      ),
+    );
+    return;
+  }
+  out("");
+  if (citedSources.length) out(`\nSources:\n${citedSources.map((s) => sourceLine(s, vaultForLinks)).join("\n")}`);
+  else out(`\n(no sources cited; the model was given:)\n${sources.map((s) => sourceLine(s, vaultForLinks)).join("\n")}`);
+}

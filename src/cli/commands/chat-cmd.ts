@@ -1,0 +1,148 @@
+import readline from "node:readline";
+import { assembleContext, checkCitations, createLlm, DEFAULT_LLM, type ChatMessage, type Source } from "../../answer/index.js";
+import { VaultRagError } from "../../errors.js";
+import { buildFilter, andWhere, search, SEARCH_DEFAULTS, type Hit, type SearchMode } from "../../search/index.js";
+import { formatHits } from "../output.js";
+import { locate, openForQuery } from "../open.js";
+import { err, out, stderrLogger } from "../io.js";
+import { sourceLine, type AskFlags } from "./ask-cmd.js";
+
+export interface ChatFlags extends AskFlags {
+  retrievalOnly?: boolean;
+}
+
+const HELP = `Commands:
+  /tag <tag>      only notes with this tag (repeat to add; /tag alone clears)
+  /folder <dir>   only notes in this folder (/folder alone clears)
+  /since <when>   only notes changed since 90d, 2w, 2026-06-01 (/since alone clears)
+  /k <n>          number of hits
+  /mode <m>       dense, keyword or hybrid
+  /sources        the sources of the last answer
+  /timings        retrieval time of the last turn
+  /clear          forget the conversation (filters stay)
+  /help           this list
+  /exit           leave`;
+
+/**
+ * `vault-rag chat`: an interactive session. The model and index load once; each turn retrieves
+ * afresh with the question plus the last questions, then answers (or, with --retrieval-only,
+ * shows the hits).
+ */
+export async function runChat(o: ChatFlags): Promise<void> {
+  const loc = locate(o);
+  const log = stderrLogger(!!o.verbose);
+  const { store, embedder } = openForQuery(loc, { model: o.model, log, offline: o.offline, modelDir: o.modelDir });
+  const llm = o.retrievalOnly ? undefined : createLlm(o.llm ?? DEFAULT_LLM);
+  const state = {
+    tags: [...(o.tag ?? [])],
+    folder: o.folder,
+    since: o.since,
+    k: o.topK ?? SEARCH_DEFAULTS.topK,
+    mode: (o.mode ?? SEARCH_DEFAULTS.mode) as SearchMode,
+    questions: [] as string[],
+    history: [] as ChatMessage[],
+    lastSources: [] as Source[],
+    lastHits: [] as Hit[],
+    lastMs: 0,
+  };
+  await embedder.embedQuery("warm up"); // load the model now, not on the first question
+  const tty = !!process.stdin.isTTY;
+  out(`vault-rag chat — ${loc.db}${llm ? ` with ${llm.id}` : " (retrieval only)"}. /help for commands.`);
+  const rl = readline.createInterface({ input: process.stdin, output: process.stdout, terminal: tty, historySize: 200 });
+  if (tty) rl.setPrompt("> ");
+  const ask = async (question: string) => {
+    const t = performance.now();
+    const query = [...state.questions.slice(-2), question].join(" ");
+    const where = andWhere(buildFilter({ tags: state.tags, folder: state.folder, since: state.since }), o.where);
+    const res = await search({ store, embedder }, query, { topK: state.k, perNote: o.perNote, oversample: o.oversample, where, whereDocument: o.whereDocument, minRatio: o.minRatio, mode: state.mode });
+    state.lastMs = performance.now() - t;
+    state.lastHits = res.hits;
+    state.questions.push(question);
+    if (!res.hits.length) return out(`no results: ${res.reason}`);
+    if (!llm) {
+      state.lastSources = assembleContext(question, res.hits, { budgetTokens: o.budget }).sources;
+      return out(formatHits(res.hits));
+    }
+    const { sources, prompt, system } = assembleContext(question, res.hits, { budgetTokens: o.budget });
+    state.lastSources = sources;
+    const messages: ChatMessage[] = [{ role: "system", content: system }, ...state.history.slice(-4), { role: "user", content: prompt }];
+    const answer = await llm.chat(messages, (tok) => process.stdout.write(tok));
+    out("");
+    state.history.push({ role: "user", content: question }, { role: "assistant", content: answer });
+    const { cited, invalid } = checkCitations(answer, sources.length);
+    if (invalid.length) err(`warning: the answer cites ${invalid.map((n) => `[${n}]`).join(", ")}, but only ${sources.length} source(s) were given`);
+    const shown = sources.filter((s) => cited.includes(s.n));
+    if (shown.length) out(shown.map((s) => sourceLine(s)).join("\n"));
+  };
+  const command = (line: string): boolean => {
+    const [cmd, ...rest] = line.slice(1).split(/\s+/);
+    const arg = rest.join(" ").trim();
+    switch (cmd) {
+      case "exit":
+      case "quit":
+        return false;
+      case "help":
+        out(HELP);
+        break;
+      case "tag":
+        if (arg) state.tags.push(arg);
+        else state.tags = [];
+        out(`tags: ${state.tags.join(", ") || "(any)"}`);
+        break;
+      case "folder":
+        state.folder = arg || undefined;
+        out(`folder: ${state.folder ?? "(any)"}`);
+        break;
+      case "since":
+        if (arg) buildFilter({ since: arg }); // validates now, with the usual message
+        state.since = arg || undefined;
+        out(`since: ${state.since ?? "(any time)"}`);
+        break;
+      case "k":
+        if (!/^\d+$/.test(arg) || Number(arg) < 1) throw new VaultRagError("usage", `vault-rag: /k needs a whole number of at least 1, got "${arg}"`);
+        state.k = Number(arg);
+        out(`k: ${state.k}`);
+        break;
+      case "mode":
+        if (!["dense", "keyword", "hybrid"].includes(arg)) throw new VaultRagError("usage", `vault-rag: unknown mode "${arg}" — use dense, keyword or hybrid`);
+        state.mode = arg as SearchMode;
+        out(`mode: ${state.mode}`);
+        break;
+      case "sources":
+        out(state.lastSources.length ? state.lastSources.map((s) => sourceLine(s)).join("\n") : "(no sources yet)");
+        break;
+      case "timings":
+        out(`retrieval: ${state.lastMs.toFixed(1)} ms`);
+        break;
+      case "clear":
+        state.questions = [];
+        state.history = [];
+        state.lastSources = [];
+        out("conversation cleared");
+        break;
+      default:
+        throw new VaultRagError("usage", `vault-rag: unknown command "/${cmd}" — /help lists them`);
+    }
+    return true;
+  };
+  try {
+    if (tty) rl.prompt();
+    for await (const raw of rl) {
+      const line = raw.trim();
+      if (line) {
+        try {
+          if (line.startsWith("/")) {
+            if (!command(line)) break;
+          } else await ask(line);
+        } catch (e) {
+          if (!(e instanceof VaultRagError)) throw e;
+          err(e.message); // a bad command or an unreachable model ends the turn, not the session
+        }
+      }
+      if (tty) rl.prompt();
+    }
+  } finally {
+    rl.close();
+    store.close();
+  }
+}

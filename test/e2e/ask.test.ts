@@ -1,0 +1,147 @@
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const BIN = path.resolve("dist/cli/main.js");
+let vault = "";
+let server: http.Server;
+let base = "";
+const requests: { url: string; body: any }[] = [];
+
+/** Speaks Ollama's /api/chat (NDJSON) and OpenAI's /v1/chat/completions (SSE) with scripted replies. */
+function startServer(): Promise<void> {
+  server = http.createServer((req, res) => {
+    let raw = "";
+    req.on("data", (d) => (raw += d));
+    req.on("end", async () => {
+      const body = JSON.parse(raw || "{}");
+      requests.push({ url: req.url!, body });
+      const pieces = body.model === "bad-cite" ? ["The N20 motors stall [1]", " and the moon is cheese [9]."] : ["The DRV8833 overheated", " on carpet, so it was swapped", " for a TB6612FNG [1]."];
+      if (req.url === "/api/chat") {
+        if (body.model === "missing") {
+          res.writeHead(404, { "content-type": "application/json" });
+          return res.end(JSON.stringify({ error: `model "missing" not found, try pulling it first` }));
+        }
+        res.writeHead(200, { "content-type": "application/x-ndjson" });
+        for (const [i, p] of pieces.entries()) {
+          res.write(JSON.stringify({ model: body.model, message: { role: "assistant", content: p }, done: false }) + "\n");
+          if (body.model === "cut" && i === 1) return void setTimeout(() => res.destroy(), 30);
+          await new Promise((r) => setTimeout(r, 5));
+        }
+        return res.end(JSON.stringify({ model: body.model, message: { role: "assistant", content: "" }, done: true, done_reason: "stop" }) + "\n");
+      }
+      if (req.url === "/v1/chat/completions") {
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        for (const p of pieces) res.write(`data: ${JSON.stringify({ id: "x", object: "chat.completion.chunk", choices: [{ index: 0, delta: { content: p }, finish_reason: null }] })}\n\n`);
+        res.write(`data: ${JSON.stringify({ id: "x", object: "chat.completion.chunk", choices: [{ index: 0, delta: {}, finish_reason: "stop" }] })}\n\n`);
+        return res.end("data: [DONE]\n\n");
+      }
+      res.writeHead(404).end();
+    });
+  });
+  return new Promise((r) => server.listen(0, "127.0.0.1", () => ((base = `127.0.0.1:${(server.address() as AddressInfo).port}`), r())));
+}
+
+function run(args: string[], env: Record<string, string> = {}, input?: string) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { env: { ...process.env, VAULT_RAG_VAULT: vault, OLLAMA_HOST: base, ...env }, encoding: "utf8", input });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+/** Like run(), but async: the stub server lives in this process, so the CLI must not block it. */
+function runAsync(args: string[], env: Record<string, string> = {}, input?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const p = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, VAULT_RAG_VAULT: vault, OLLAMA_HOST: base, ...env } });
+    let stdout = "";
+    let stderr = "";
+    p.stdout.on("data", (d) => (stdout += d));
+    p.stderr.on("data", (d) => (stderr += d));
+    p.on("close", (code) => resolve({ code, stdout, stderr }));
+    p.stdin.end(input ?? "");
+  });
+}
+
+beforeAll(async () => {
+  vault = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "vr-ask-")), "vault");
+  fs.cpSync(path.resolve("examples/vault"), vault, { recursive: true });
+  expect(run(["index", vault, "--quiet"]).code).toBe(0);
+  await startServer();
+}, 120_000);
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+describe("vault-rag ask", () => {
+  it("streams an answer from Ollama and lists the cited sources", async () => {
+    requests.length = 0;
+    const r = await runAsync(["ask", "why did the SMARS motors cut out on long runs?"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^The DRV8833 overheated on carpet, so it was swapped for a TB6612FNG \[1\]\.\n\nSources:\n\[1\] .+ — daily\/2026-03-14\.md:\d+-\d+\n$/);
+    const sent = requests[0].body;
+    expect(sent.model).toBe("llama3.2");
+    expect(sent.stream).toBe(true);
+    expect(sent.messages[0].role).toBe("system");
+    expect(sent.messages[0].content).toContain("Cite every statement");
+    expect(sent.messages[1].content).toMatch(/^Sources:\n\n\[1\] /);
+    expect(sent.messages[1].content).toContain("daily/2026-03-14.md");
+    expect(sent.messages[1].content.endsWith("Question: why did the SMARS motors cut out on long runs?")).toBe(true);
+  });
+
+  it("gives JSON with answer, sources, model and timings, and speaks the OpenAI streaming format", async () => {
+    const r = await runAsync(["ask", "--llm", "openai:local-model", "--json", "--obsidian-links", "why did the motors cut out"], { OPENAI_BASE_URL: `http://${base}/v1` });
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.stdout);
+    expect(j.answer).toBe("The DRV8833 overheated on carpet, so it was swapped for a TB6612FNG [1].");
+    expect(j.model).toBe("openai:local-model");
+    expect(j.sources[0]).toMatchObject({ n: 1, path: "daily/2026-03-14.md" });
+    expect(j.sources[0].link).toBe("obsidian://open?vault=vault&file=daily%2F2026-03-14");
+    expect(j.timings.firstTokenMs).toBeGreaterThan(0);
+  });
+
+  it("flags citations of sources that were never given", async () => {
+    const r = await runAsync(["ask", "--llm", "ollama:bad-cite", "-k", "3", "why did the motors stall"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/warning: the answer cites \[9\], but only \d source\(s\) were given/);
+  });
+
+  it("prints the prompt and sources without any model (--context-only)", () => {
+    const r = run(["ask", "--context-only", "--tag", "pico", "how do I save power"], { OLLAMA_HOST: "127.0.0.1:9" });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("Question: how do I save power");
+    expect(r.stdout).toContain("[1] Pico W > Power saving — electronics/Pico W.md");
+  });
+
+  it("explains an unreachable server, an unknown model and a stream cut mid-answer (keeping what was printed)", async () => {
+    const down = run(["ask", "motors"], { OLLAMA_HOST: "127.0.0.1:9" });
+    expect(down.code).toBe(1);
+    expect(down.stderr.trim()).toBe("vault-rag: Ollama is not reachable at http://127.0.0.1:9 — start it with `ollama serve` or choose another model with --llm");
+    const missing = await runAsync(["ask", "--llm", "ollama:missing", "motors"]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr.trim()).toBe(`vault-rag: Ollama at http://${base} has no model "missing" — run \`ollama pull missing\` or choose another with --llm`);
+    const cut = await runAsync(["ask", "--llm", "ollama:cut", "motors"]);
+    expect(cut.code).toBe(1);
+    expect(cut.stdout).toBe("The DRV8833 overheated on carpet, so it was swapped\n");
+    expect(cut.stderr.trim()).toBe(`vault-rag: the answer from Ollama at http://${base} stopped before it finished — what was printed is incomplete`);
+  });
+});
+
+describe("vault-rag chat", () => {
+  it("answers follow-up questions with the model loaded once, and handles slash commands", async () => {
+    const r = await runAsync(["chat"], {}, "why did the motors cut out\n/sources\n/timings\n/mode nonsense\n/tag pico\nhow do I save power\n/clear\n/exit\n");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("The DRV8833 overheated on carpet, so it was swapped for a TB6612FNG [1].");
+    expect(r.stdout).toMatch(/\[1\] .+ — daily\/2026-03-14\.md:\d+-\d+/);
+    expect(r.stdout).toMatch(/retrieval: \d+\.\d ms/);
+    expect(r.stdout).toContain("tags: pico");
+    expect(r.stdout).toContain("conversation cleared");
+    expect(r.stderr).toContain('vault-rag: unknown mode "nonsense" — use dense, keyword or hybrid');
+  });
+
+  it("works without a model, showing the hits", () => {
+    const r = run(["chat", "--retrieval-only", "-k", "2"], {}, "/folder kitchen\nbread\n/help\n");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("folder: kitchen");
+    expect(r.stdout).toMatch(/\[1\] Sourdough.*kitchen\/Sourdough\.md/);
+    expect(r.stdout).toContain("/timings");
+  });
+});
