@@ -19,3 +19,5 @@ export { indexVault, type IndexSummary, type IndexOptions } from "./index/index.
 export { search, buildFilter, parseWhen, diversify, dropStragglers, rrf, linearFusion, SEARCH_DEFAULTS, type Hit, type SearchOptions, type SearchResult } from "./search/index.js";
 export { Search, SearchResults, Filter, Key, K, Knn, Val, Rrf, runSearches, type KnnOptions, type RrfOptions, type SearchRow } from "./search/index.js";
 export { evaluate, prepareBeir, readKnownAnswers, scoreRanking, type Metrics, type Qrels, type EvalSetting } from "./search/eval.js";
+export { openVault, type VaultHandle, type VaultStatus, type OpenVaultOptions } from "./library.js";
+export { assembleContext, checkCitations, createLlm, type Source, type Llm } from "./answer/index.js";

@@ -1,4 +1,4 @@
-import { walkVault } from "../../vault/index.js";
+import { staleCount } from "../../library.js";
 import { locate, modelSpec, openForQuery } from "../open.js";
 import { out, stderrLogger } from "../io.js";
 
@@ -8,21 +8,6 @@ export function runStatus(o: { vault?: string; db?: string; json?: boolean }): v
   const { store, manifest } = openForQuery(loc, { log: stderrLogger(false) });
   try {
     const counts = store.count();
-    const known = store.notes();
-    let stale = 0;
-    let files: { path: string; mtime: number; size: number }[] = [];
-    try {
-      files = walkVault(loc.vault);
-    } catch {
-      files = [];
-    }
-    const seen = new Set<string>();
-    for (const f of files) {
-      seen.add(f.path);
-      const k = known.get(f.path);
-      if (!k || k.mtime !== f.mtime || k.size !== f.size) stale++;
-    }
-    for (const p of known.keys()) if (!seen.has(p)) stale++;
     const info = {
       vault: loc.vault,
       index: loc.db,
@@ -31,7 +16,7 @@ export function runStatus(o: { vault?: string; db?: string; json?: boolean }): v
       notes: counts.notes,
       chunks: counts.chunks,
       lastIndexed: manifest.updatedAt,
-      stale,
+      stale: staleCount(loc.vault, store),
     };
     if (o.json) out(JSON.stringify(info, null, 2));
     else

@@ -1,0 +1,26 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { openVault } from "../src/index.js";
+
+describe("library API", () => {
+  it("indexes, searches with the CLI's filters and defaults, and reports status", async () => {
+    const vault = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "vr-lib-")), "notes");
+    fs.mkdirSync(path.join(vault, "kitchen"), { recursive: true });
+    fs.writeFileSync(path.join(vault, "kitchen/Bread.md"), "---\ntags: [baking]\n---\n# Bread\n\nSourdough starter fed with flour and water, then baked in a Dutch oven.\n");
+    fs.writeFileSync(path.join(vault, "Servers.md"), "# Servers\n\nKubernetes pods restart on their own; ingress controllers need care.\n");
+    const v = await openVault(vault);
+    expect((await v.status()).notes).toBe(0);
+    const summary = await v.index();
+    expect(summary).toMatchObject({ added: 2, failed: 0 });
+    const { hits } = await v.search("bread baking");
+    expect(hits[0].path).toBe("kitchen/Bread.md");
+    expect((await v.search("pods", { tags: ["baking"] })).hits.every((h) => h.meta.tags.includes("baking"))).toBe(true);
+    expect(await v.status()).toMatchObject({ notes: 2, model: "use-lite", dimensions: 512, stale: 0, index: path.join(vault, ".vault-rag/index.db") });
+    fs.writeFileSync(path.join(vault, "New.md"), "# New\n\nA new note.\n");
+    expect((await v.status()).stale).toBe(1);
+    v.close();
+    await expect(openVault(path.join(vault, "missing"))).rejects.toThrow(/does not exist or is not a folder/);
+  });
+});
