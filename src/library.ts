@@ -37,6 +37,10 @@ export interface VaultHandle {
   search(question: string, opts?: SearchOptions & FilterOptions): Promise<SearchResult>;
   ask(question: string, opts?: SearchOptions & FilterOptions & { llm?: string; budgetTokens?: number; onToken?: (t: string) => void }): Promise<{ answer: string; sources: Source[]; cited: number[]; invalid: number[]; model: string }>;
   status(): Promise<VaultStatus>;
+  /** Tags in the index, with how many notes carry each. */
+  tags(): Promise<{ tag: string; notes: number }[]>;
+  /** Folders in the index, with how many notes each holds. */
+  folders(): Promise<{ folder: string; notes: number }[]>;
   close(): void;
 }
 
@@ -62,6 +66,7 @@ export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): 
   const specOf = (m: Manifest) => (m.embedder.provider === "use-lite" ? "use-lite" : `${m.embedder.provider}:${m.embedder.model}`);
   const open = () => {
     if (!store) {
+      if (!fs.existsSync(db)) throw new VaultRagError("no_index", `vault-rag: no index at ${db} — run \`vault-rag index ${vault}\` first`);
       store = SqliteStore.open(db);
       const m = store.manifest();
       if (!m) throw new VaultRagError("no_index", `vault-rag: the index at ${db} was never completed — call index() first`);
@@ -110,6 +115,12 @@ export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): 
       const m = s.manifest()!;
       const c = s.count();
       return { vault, index: db, model: specOf(m), dimensions: m.embedder.dimensions, notes: c.notes, chunks: c.chunks, lastIndexed: m.updatedAt, stale: staleCount(vault, s) };
+    },
+    async tags() {
+      return open().store.listTags();
+    },
+    async folders() {
+      return open().store.listFolders();
     },
     close() {
       store?.close();

@@ -130,6 +130,18 @@ export function buildProgram(): Command {
   ).action(async (o) => (await import("./commands/chat-cmd.js")).runChat(o));
 
   program
+    .command("mcp")
+    .description("Serve the vault to AI agents over the Model Context Protocol (stdio)")
+    .option("--vault <dir>", "vault folder")
+    .option("--db <path>", "index file")
+    .addHelpText("after", '\nTools: search, get_note, list_tags, list_folders, status.\n\nExample (Claude Desktop, mcpServers): { "vault-rag": { "command": "vault-rag", "args": ["mcp", "--vault", "/home/me/notes"] } }\n')
+    .action(async (o) => {
+      const { locate } = await import("./open.js");
+      const loc = locate(o);
+      await (await import("../mcp/server.js")).serveMcp(loc.vault, { db: loc.db });
+    });
+
+  program
     .command("eval")
     .description("Measure retrieval quality per mode: on a BEIR folder, or a known-answer file over a vault")
     .argument("<target>", "a BEIR folder (corpus.jsonl, queries.jsonl, qrels.tsv) or a .jsonl of {question, paths}")

@@ -1,0 +1,123 @@
+import fs from "node:fs";
+import path from "node:path";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { z } from "zod";
+import { VaultRagError } from "../errors.js";
+import { openVault, type VaultHandle } from "../library.js";
+import { SEARCH_DEFAULTS } from "../search/index.js";
+import { parseBlocks, splitFrontmatter } from "../vault/index.js";
+
+type ToolResult = { content: { type: "text"; text: string }[]; isError?: boolean };
+
+const text = (value: unknown): ToolResult => ({ content: [{ type: "text", text: typeof value === "string" ? value : JSON.stringify(value, null, 2) }] });
+
+/** Runs a tool body, turning vault-rag errors into results the agent can read. */
+async function guarded(fn: () => Promise<unknown>): Promise<ToolResult> {
+  try {
+    return text(await fn());
+  } catch (e) {
+    if (e instanceof VaultRagError) return { content: [{ type: "text", text: e.message }], isError: true };
+    throw e;
+  }
+}
+
+/**
+ * Resolves a vault-relative note path, refusing anything that leaves the vault: absolute paths,
+ * `..` segments, and symlinks that point outside.
+ *
+ * @example
+ * ```ts
+ * safeNotePath("/home/me/notes", "robots/SMARS.md"); // "/home/me/notes/robots/SMARS.md"
+ * safeNotePath("/home/me/notes", "../.ssh/id_rsa");  // throws
+ * ```
+ */
+export function safeNotePath(vault: string, rel: string): string {
+  const refuse = (why: string): never => {
+    throw new VaultRagError("usage", `vault-rag: refused path "${rel}": ${why} — give a vault-relative path like robots/SMARS.md`);
+  };
+  if (path.isAbsolute(rel) || /^[a-zA-Z]:[\\/]/.test(rel)) refuse("it is absolute");
+  if (rel.split(/[\\/]/).includes("..")) refuse("it leaves the vault");
+  const abs = path.resolve(vault, rel);
+  if (!fs.existsSync(abs)) throw new VaultRagError("usage", `vault-rag: no note "${rel}" in the vault — list notes with search, or check the path`);
+  const realVault = fs.realpathSync(vault);
+  const real = fs.realpathSync(abs);
+  if (real !== realVault && !real.startsWith(realVault + path.sep)) refuse("it is a link that points outside the vault");
+  if (!fs.statSync(real).isFile() || !real.toLowerCase().endsWith(".md")) refuse("it is not a Markdown note");
+  return real;
+}
+
+/** The text of one section (the heading and everything under it, to the next heading of the same or higher level). */
+export function sectionText(body: string, heading: string): string | undefined {
+  const lines = body.split("\n");
+  const heads = parseBlocks(body)
+    .map((t, i, all) => (t.type === "heading_open" && t.map ? { level: Number(t.tag.slice(1)), line: t.map[0], text: (all[i + 1]?.content ?? "").trim() } : undefined))
+    .filter((h): h is { level: number; line: number; text: string } => !!h);
+  const want = heading.replace(/^#+\s*/, "").trim().toLowerCase();
+  const i = heads.findIndex((h) => h.text.toLowerCase() === want);
+  if (i < 0) return undefined;
+  const next = heads.slice(i + 1).find((h) => h.level <= heads[i].level);
+  return lines.slice(heads[i].line, next ? next.line : lines.length).join("\n").trim();
+}
+
+const searchInput = z
+  .object({
+    query: z.string().min(1).describe("what to look for, in plain words"),
+    top_k: z.number().int().min(1).max(50).optional().describe(`number of hits (default ${SEARCH_DEFAULTS.topK})`),
+    per_note: z.number().int().min(1).max(50).optional().describe(`at most this many hits per note (default ${SEARCH_DEFAULTS.perNote})`),
+    mode: z.enum(["dense", "keyword", "hybrid"]).optional().describe(`retrieval mode (default ${SEARCH_DEFAULTS.mode})`),
+    tags: z.array(z.string().min(1)).optional().describe("only notes with all these tags"),
+    folder: z.string().optional().describe("only notes directly in this folder"),
+    since: z.string().optional().describe("only notes modified since: 90d, 2w, 12h, 2026-06-01 or an ISO time"),
+    where: z.record(z.string(), z.unknown()).optional().describe("a Chroma where filter"),
+    where_document: z.record(z.string(), z.unknown()).optional().describe("a Chroma whereDocument filter"),
+  })
+  .strict();
+
+/**
+ * Builds the MCP server for a vault: `search`, `get_note`, `list_tags`, `list_folders`, `status`.
+ * Every parameter is validated (unknown ones are errors); defaults are the CLI's.
+ */
+export async function createMcpServer(vaultDir: string, opts: { db?: string } = {}): Promise<{ server: McpServer; vault: VaultHandle }> {
+  const v = await openVault(vaultDir, { db: opts.db });
+  const server = new McpServer({ name: "vault-rag", version: "0.1.0" });
+  server.registerTool("search", { description: "Search the user's notes (hybrid dense + BM25). Returns hits with path, heading, line range, score and text.", inputSchema: searchInput }, async (a) =>
+    guarded(async () => {
+      const { hits, reason } = await v.search(a.query, { topK: a.top_k, perNote: a.per_note, mode: a.mode, tags: a.tags, folder: a.folder, since: a.since, where: a.where, whereDocument: a.where_document });
+      return hits.length
+        ? hits.map((h) => ({ path: h.path, heading: h.label, lines: `${h.meta.start_line}-${h.meta.end_line}`, score: Number(h.score.toFixed(4)), text: h.text }))
+        : { hits: [], reason };
+    }),
+  );
+  server.registerTool(
+    "get_note",
+    {
+      description: "Read a note (or one section of it) by its vault-relative path.",
+      inputSchema: z.object({ path: z.string().min(1).describe("vault-relative path, e.g. robots/SMARS.md"), heading: z.string().optional().describe("only this section") }).strict(),
+    },
+    async (a) =>
+      guarded(async () => {
+        const file = safeNotePath(v.vault, a.path);
+        const { body } = splitFrontmatter(fs.readFileSync(file, "utf8"));
+        if (!a.heading) return body;
+        const section = sectionText(body, a.heading);
+        if (section === undefined) throw new VaultRagError("usage", `vault-rag: no heading "${a.heading}" in "${a.path}"`);
+        return section;
+      }),
+  );
+  const noArgs = z.object({}).strict();
+  server.registerTool("list_tags", { description: "Tags used in the notes, with how many notes carry each.", inputSchema: noArgs }, async () =>
+    guarded(() => v.tags()),
+  );
+  server.registerTool("list_folders", { description: "Folders of the vault, with how many notes each holds.", inputSchema: noArgs }, async () =>
+    guarded(() => v.folders()),
+  );
+  server.registerTool("status", { description: "The index: path, model, counts, last indexed, notes changed since.", inputSchema: noArgs }, async () => guarded(() => v.status()));
+  return { server, vault: v };
+}
+
+/** `vault-rag mcp`: serves the vault over stdio. Nothing but the protocol goes to stdout. */
+export async function serveMcp(vaultDir: string, opts: { db?: string } = {}): Promise<void> {
+  const { server } = await createMcpServer(vaultDir, opts);
+  await server.connect(new StdioServerTransport());
+}

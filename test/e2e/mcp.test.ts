@@ -1,0 +1,78 @@
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const BIN = path.resolve("dist/cli/main.js");
+let vault = "";
+let client: Client;
+
+const textOf = (r: any) => r.content[0].text as string;
+
+beforeAll(async () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "vr-mcp-"));
+  vault = path.join(tmp, "vault");
+  fs.cpSync(path.resolve("examples/vault"), vault, { recursive: true });
+  fs.writeFileSync(path.join(tmp, "secret.md"), "# Secret\n\nnot for agents\n");
+  fs.symlinkSync(path.join(tmp, "secret.md"), path.join(vault, "escape.md"));
+  expect(spawnSync(process.execPath, [BIN, "index", vault, "--quiet"]).status).toBe(0);
+  client = new Client({ name: "test", version: "1.0.0" });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp", "--vault", vault], stderr: "pipe" }));
+}, 120_000);
+afterAll(async () => client?.close());
+
+describe("vault-rag mcp", () => {
+  it("lists its tools", async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(["get_note", "list_folders", "list_tags", "search", "status"]);
+  });
+
+  it("searches with the CLI's defaults and filters", async () => {
+    const hits = JSON.parse(textOf(await client.callTool({ name: "search", arguments: { query: "how do the SMARS motors work" } })));
+    expect(hits).toHaveLength(6);
+    expect(hits[0]).toEqual(expect.objectContaining({ path: expect.any(String), heading: expect.any(String), lines: expect.stringMatching(/^\d+-\d+$/), score: expect.any(Number), text: expect.any(String) }));
+    const pico = JSON.parse(textOf(await client.callTool({ name: "search", arguments: { query: "save power", tags: ["pico"], top_k: 3 } })));
+    expect(pico.length).toBeGreaterThan(0);
+    for (const h of pico) expect(["electronics/Pico W.md", "projects/Weather station.md", "projects/Plant watering.md"]).toContain(h.path);
+    const filtered = await client.callTool({ name: "search", arguments: { query: "x", where: { tags: { $in: ["pico"] } } } });
+    expect(filtered.isError).toBe(true);
+    expect(textOf(filtered)).toBe('vault-rag: "$in" does not work on the list field "tags" — use {"tags": {"$contains": "pico"}}');
+  });
+
+  it("refuses unknown or malformed parameters", async () => {
+    const unknown = await client.callTool({ name: "search", arguments: { query: "motors", colour: "red" } });
+    expect(unknown.isError).toBe(true);
+    expect(textOf(unknown)).toMatch(/colour/);
+    const bad = await client.callTool({ name: "search", arguments: { query: "motors", top_k: "many" } });
+    expect(bad.isError).toBe(true);
+    expect(textOf(bad)).toMatch(/top_k/);
+  });
+
+  it("reads a note or one section, and refuses paths that leave the vault", async () => {
+    expect(textOf(await client.callTool({ name: "get_note", arguments: { path: "kitchen/Sourdough.md" } }))).toMatch(/^# Sourdough\n/);
+    const section = textOf(await client.callTool({ name: "get_note", arguments: { path: "robots/SMARS.md", heading: "Motor wiring" } }));
+    expect(section.startsWith("## Motor wiring\n")).toBe(true);
+    expect(section).not.toContain("## Motor upgrades");
+    for (const [p, why] of [
+      ["../secret.md", "it leaves the vault"],
+      [path.join(vault, "kitchen/Sourdough.md"), "it is absolute"],
+      ["escape.md", "it is a link that points outside the vault"],
+    ]) {
+      const r = await client.callTool({ name: "get_note", arguments: { path: p } });
+      expect(r.isError).toBe(true);
+      expect(textOf(r)).toBe(`vault-rag: refused path "${p}": ${why} — give a vault-relative path like robots/SMARS.md`);
+    }
+  });
+
+  it("lists tags and folders and reports status", async () => {
+    const tags = JSON.parse(textOf(await client.callTool({ name: "list_tags", arguments: {} })));
+    expect(tags).toContainEqual({ tag: "pico", notes: 3 });
+    const folders = JSON.parse(textOf(await client.callTool({ name: "list_folders", arguments: {} })));
+    expect(folders).toContainEqual({ folder: "kitchen", notes: 4 });
+    const status = JSON.parse(textOf(await client.callTool({ name: "status", arguments: {} })));
+    expect(status).toMatchObject({ vault, model: "use-lite", notes: 37, stale: 0 });
+  });
+});
