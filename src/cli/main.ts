@@ -130,14 +130,26 @@ export function buildProgram(): Command {
   ).action(async (o) => (await import("./commands/chat-cmd.js")).runChat(o));
 
   program
+    .command("watch")
+    .description("Keep the index fresh as notes change (debounced incremental passes)")
+    .argument("[vault]", "vault folder")
+    .option("--db <path>", "index file")
+    .option("--json", "one JSON line per batch")
+    .option("--verbose", "more detail")
+    .addHelpText("after", "\nExamples:\n  vault-rag watch ~/notes\n")
+    .action(async (vault, o) => (await import("./commands/watch-cmd.js")).runWatch(vault, o));
+
+  program
     .command("mcp")
     .description("Serve the vault to AI agents over the Model Context Protocol (stdio)")
     .option("--vault <dir>", "vault folder")
     .option("--db <path>", "index file")
+    .option("--watch", "also keep the index fresh as notes change (reports on stderr)")
     .addHelpText("after", '\nTools: search, get_note, list_tags, list_folders, status.\n\nExample (Claude Desktop, mcpServers): { "vault-rag": { "command": "vault-rag", "args": ["mcp", "--vault", "/home/me/notes"] } }\n')
     .action(async (o) => {
       const { locate } = await import("./open.js");
       const loc = locate(o);
+      if (o.watch) await (await import("./commands/watch-cmd.js")).startWatch(loc.vault, { db: loc.db }, (l) => process.stderr.write(l + "\n"));
       await (await import("../mcp/server.js")).serveMcp(loc.vault, { db: loc.db });
     });
 

@@ -1,0 +1,49 @@
+import fs from "node:fs";
+import { createEmbedder, DEFAULT_MODEL, type Embedder } from "../../embed/index.js";
+import { watchVault, type IndexSummary } from "../../index/index.js";
+import { SqliteStore } from "../../store/index.js";
+import { err, out, stderrLogger } from "../io.js";
+import { locate, modelSpec } from "../open.js";
+
+/** The embedder of an existing index, else the default model. */
+export function embedderFor(db: string, log = stderrLogger(false)): Embedder {
+  if (fs.existsSync(db)) {
+    const s = SqliteStore.open(db);
+    const m = s.manifest();
+    s.close();
+    if (m) return createEmbedder(modelSpec(m), { log });
+  }
+  return createEmbedder(DEFAULT_MODEL, { log });
+}
+
+/** One line for a batch. */
+export function batchLine(s: IndexSummary): string {
+  return `${new Date().toISOString()} ${s.added} added, ${s.updated} updated, ${s.deleted} deleted (${s.embedded} embedded, ${s.cached} from cache) in ${s.seconds.toFixed(2)} s`;
+}
+
+/**
+ * Starts watching a vault, reporting each batch to `report`; returns the watcher. Used by
+ * `vault-rag watch` and `vault-rag mcp --watch` (where stdout is the protocol, so reports go to stderr).
+ */
+export async function startWatch(vaultArg: string | undefined, o: { db?: string; json?: boolean; verbose?: boolean }, report: (line: string) => void) {
+  const loc = locate({ vault: vaultArg, db: o.db });
+  const log = stderrLogger(!!o.verbose);
+  const watcher = await watchVault(loc.vault, loc.db, embedderFor(loc.db, log), {
+    log,
+    onBatch: (s, changed) => report(o.json ? JSON.stringify({ time: new Date().toISOString(), changed, ...s }) : batchLine(s)),
+    onError: (e) => err((e as Error).message),
+  });
+  return { loc, watcher };
+}
+
+/** `vault-rag watch [vault]`: keep the index fresh until interrupted. */
+export async function runWatch(vaultArg: string | undefined, o: { db?: string; json?: boolean; verbose?: boolean }): Promise<void> {
+  const { loc, watcher } = await startWatch(vaultArg, o, out);
+  if (!o.json) out(`watching ${loc.vault} → ${loc.db} (Ctrl-C to stop)`);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+  await watcher.close();
+}

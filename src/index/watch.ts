@@ -1,0 +1,107 @@
+import path from "node:path";
+import { watch as chokidarWatch, type FSWatcher } from "chokidar";
+import type { Embedder } from "../embed/index.js";
+import type { Logger } from "../log.js";
+import { silentLogger } from "../log.js";
+import { SKIPPED_FOLDERS } from "../vault/index.js";
+import { indexVault, type IndexSummary } from "./indexer.js";
+
+/** Watch options; defaults in {@link WATCH_DEFAULTS}. */
+export interface WatchOptions {
+  /** Quiet time after the last change before a batch is indexed, in ms. */
+  debounceMs?: number;
+  log?: Logger;
+  /** Called after each batch (and after the first full pass). */
+  onBatch?: (summary: IndexSummary, changedPaths: number) => void;
+  onError?: (err: unknown) => void;
+}
+
+export const WATCH_DEFAULTS = { debounceMs: 300 };
+
+/** A running watcher. */
+export interface Watcher {
+  /** Resolves when the index has caught up with every change seen so far. */
+  idle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Keeps an index fresh as notes change: an incremental pass first, then a debounced incremental
+ * pass after each burst of changes. Each pass diffs the vault against the index by content hash,
+ * so edits re-embed only changed chunks, deletions are removed, renames re-use their vectors, and
+ * editors that save through a temp file and rename converge like any other change.
+ *
+ * @example
+ * ```ts
+ * const w = await watchVault("/home/me/notes", db, useLiteEmbedder(), { onBatch: (s) => console.log(s) });
+ * // ... later
+ * await w.close();
+ * ```
+ */
+export async function watchVault(vault: string, dbPath: string, embedder: Embedder, opts: WatchOptions = {}): Promise<Watcher> {
+  const o = { ...WATCH_DEFAULTS, ...opts };
+  const log = o.log ?? silentLogger;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+  let pending = 0;
+  let dirty = false;
+  const waiters: (() => void)[] = [];
+
+  const settle = () => {
+    if (!dirty && !timer) while (waiters.length) waiters.shift()!();
+  };
+  const pass = async () => {
+    dirty = false;
+    const changed = pending;
+    pending = 0;
+    try {
+      const summary = await indexVault(vault, dbPath, embedder, { log });
+      o.onBatch?.(summary, changed);
+    } catch (err) {
+      o.onError?.(err);
+    }
+    if (dirty && !timer) schedule();
+    settle();
+  };
+  const schedule = () => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = undefined;
+      running = running.then(pass);
+    }, o.debounceMs);
+  };
+
+  running = running.then(pass); // catch up first
+  const ignored = (p: string) => {
+    const rel = path.relative(vault, p);
+    if (!rel || rel.startsWith("..")) return false;
+    return rel.split(path.sep).some((part) => part.startsWith(".") || SKIPPED_FOLDERS.includes(part));
+  };
+  const watcher: FSWatcher = chokidarWatch(vault, { ignored, ignoreInitial: true, followSymlinks: false, awaitWriteFinish: false });
+  const onEvent = (p: string) => {
+    if (!p.toLowerCase().endsWith(".md") && !p.endsWith(".vault-ragignore")) return;
+    pending++;
+    dirty = true;
+    schedule();
+  };
+  watcher.on("add", onEvent).on("change", onEvent).on("unlink", onEvent).on("unlinkDir", () => {
+    pending++;
+    dirty = true;
+    schedule();
+  });
+  watcher.on("error", (e) => o.onError?.(e));
+  await new Promise<void>((r) => watcher.once("ready", () => r()));
+  return {
+    idle: () =>
+      new Promise<void>((resolve) => {
+        waiters.push(resolve);
+        void running.then(settle);
+      }),
+    async close() {
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      await watcher.close();
+      await running;
+    },
+  };
+}

@@ -1,0 +1,68 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { chunkNote } from "../../src/chunk/index.js";
+import { useLiteEmbedder } from "../../src/embed/index.js";
+import { watchVault, type IndexSummary } from "../../src/index/index.js";
+import { SqliteStore } from "../../src/store/index.js";
+import { readNote, walkVault } from "../../src/vault/index.js";
+
+/** What a clean build would hold: every chunk id of every note on disk. */
+function expectedIds(vault: string): string[] {
+  return walkVault(vault)
+    .flatMap((f) => chunkNote(readNote(f)!))
+    .map((c) => c.id)
+    .sort();
+}
+function indexedIds(db: string): string[] {
+  const s = SqliteStore.open(db);
+  const ids = s.get({}).map((r) => r.id).sort();
+  s.close();
+  return ids;
+}
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe("watch mode", () => {
+  it("converges after edits, additions, deletions, moves, temp-file saves and a burst of 300 files", async () => {
+    const vault = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "vr-watch-")), "v");
+    fs.mkdirSync(path.join(vault, "a"), { recursive: true });
+    fs.writeFileSync(path.join(vault, "a/one.md"), "# One\n\nThe first note, about motors and wiring.\n");
+    fs.writeFileSync(path.join(vault, "two.md"), "# Two\n\nThe second note, about bread.\n");
+    const db = path.join(vault, ".vault-rag/index.db");
+    const batches: IndexSummary[] = [];
+    const w = await watchVault(vault, db, useLiteEmbedder(), { debounceMs: 150, onBatch: (s) => batches.push(s) });
+    await w.idle();
+    expect(indexedIds(db)).toEqual(expectedIds(vault));
+
+    fs.appendFileSync(path.join(vault, "a/one.md"), "\n## More\n\nA new section about the DRV8833 driver.\n");
+    fs.writeFileSync(path.join(vault, "three.md"), "# Three\n\nA brand new note.\n");
+    fs.rmSync(path.join(vault, "two.md"));
+    // an editor saving through a temp file and a rename
+    fs.writeFileSync(path.join(vault, ".three.md.tmp"), "# Three\n\nA brand new note, saved again.\n");
+    fs.renameSync(path.join(vault, ".three.md.tmp"), path.join(vault, "three.md"));
+    await pause(400);
+    await w.idle();
+    expect(indexedIds(db)).toEqual(expectedIds(vault));
+
+    // a move keeps its vectors: nothing is embedded
+    fs.mkdirSync(path.join(vault, "archive"));
+    fs.renameSync(path.join(vault, "a/one.md"), path.join(vault, "archive/one.md"));
+    batches.length = 0;
+    await pause(400);
+    await w.idle();
+    expect(indexedIds(db)).toEqual(expectedIds(vault));
+    expect(batches.reduce((n, b) => n + b.embedded, 0)).toBe(0);
+    expect(batches.reduce((n, b) => n + b.added + b.deleted, 0)).toBe(2);
+
+    // a burst, like a git checkout
+    fs.mkdirSync(path.join(vault, "burst"));
+    for (let i = 0; i < 300; i++) fs.writeFileSync(path.join(vault, "burst", `n${i}.md`), `# Note ${i}\n\nBurst note number ${i} about ${i % 2 ? "robots" : "gardens"}.\n`);
+    await pause(600);
+    await w.idle();
+    const ids = indexedIds(db);
+    expect(ids).toEqual(expectedIds(vault));
+    expect(new Set(ids).size).toBe(ids.length); // no duplicates
+    await w.close();
+  }, 180_000);
+});
