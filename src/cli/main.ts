@@ -130,6 +130,32 @@ export function buildProgram(): Command {
   ).action(async (o) => (await import("./commands/chat-cmd.js")).runChat(o));
 
   program
+    .command("check")
+    .description("Verify the index (manifest, orphans, keyword index, stale notes); --repair fixes what needs no embedding")
+    .option("--vault <dir>", "vault folder")
+    .option("--db <path>", "index file")
+    .option("--repair", "fix what can be fixed without re-embedding")
+    .option("--json", "print JSON")
+    .action(async (o) => {
+      const { locate } = await import("./open.js");
+      const { checkIndex } = await import("../index/check.js");
+      const { VaultRagError } = await import("../errors.js");
+      const fs = await import("node:fs");
+      const loc = locate(o);
+      if (!fs.existsSync(loc.db)) throw new VaultRagError("no_index", `vault-rag: no index at ${loc.db} — run \`vault-rag index <vault>\` first`);
+      const r = checkIndex(loc.vault, loc.db, { repair: o.repair });
+      if (o.json) process.stdout.write(JSON.stringify(r, null, 2) + "\n");
+      else {
+        const c = r.counts;
+        process.stdout.write(`index: ${r.index}\n${c.notes} notes, ${c.chunks} chunks, ${c.vectors} vectors, ${c.ftsRows} keyword rows\n`);
+        process.stdout.write(r.problems.length ? r.problems.map((p) => `problem: ${p}`).join("\n") + "\n" : "no problems found\n");
+        for (const x of r.repaired) process.stdout.write(`repaired: ${x}\n`);
+        if (r.stale) process.stdout.write(`${r.stale} note(s) changed on disk since indexing — run \`vault-rag index\`\n`);
+      }
+      if (!r.ok) process.exitCode = 1;
+    });
+
+  program
     .command("watch")
     .description("Keep the index fresh as notes change (debounced incremental passes)")
     .argument("[vault]", "vault folder")

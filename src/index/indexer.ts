@@ -61,6 +61,17 @@ export async function indexVault(vault: string, dbPath: string, embedder: Embedd
       existing.close();
       throw modelMismatch(dbPath, manifest, embedder.provider === "use-lite" ? "use-lite" : embedder.id);
     }
+    if (!opts.full && !existing) {
+      // a first build goes straight into place, batch by batch, so an interrupted run resumes
+      const fresh = SqliteStore.open(dbPath, { create: true });
+      try {
+        const summary = await indexInto(vault, fresh, embedder, opts, log, undefined);
+        fresh.warmDense();
+        return summary;
+      } finally {
+        fresh.close();
+      }
+    }
     if (!opts.full && existing) {
       try {
         const summary = await indexInto(vault, existing, embedder, opts, log, undefined);

@@ -1,0 +1,102 @@
+import fs from "node:fs";
+import path from "node:path";
+import { SCHEMA_VERSION, SqliteStore } from "../store/index.js";
+import { hashText } from "../vault/index.js";
+
+/** What `check` found. */
+export interface CheckReport {
+  ok: boolean;
+  index: string;
+  problems: string[];
+  counts: { notes: number; chunks: number; vectors: number; ftsRows: number };
+  orphanVectors: number;
+  chunksWithoutVectors: number;
+  chunksWithoutNote: number;
+  ftsMismatch: boolean;
+  /** Notes whose file changed or vanished since indexing (not corruption: `vault-rag index` updates them). */
+  stale: number;
+  repaired: string[];
+}
+
+/**
+ * Verifies an index: manifest and storage version, orphan vectors, chunks without vectors or notes,
+ * the BM25 index against the chunks, and notes whose file no longer matches its hash. With
+ * `repair`, fixes what needs no embedding: orphans are removed, the BM25 index is rebuilt from the
+ * chunks, and notes with missing vectors are dropped so the next `vault-rag index` redoes them.
+ *
+ * @example
+ * ```ts
+ * const report = checkIndex("/home/me/notes", "/home/me/notes/.vault-rag/index.db");
+ * report.ok; // true
+ * ```
+ */
+export function checkIndex(vault: string, dbPath: string, opts: { repair?: boolean } = {}): CheckReport {
+  const store = SqliteStore.open(dbPath);
+  const db = store.db;
+  const problems: string[] = [];
+  const repaired: string[] = [];
+  try {
+    const manifest = store.manifest();
+    const one = (sql: string) => db.prepare(sql).pluck().get() as number;
+    // an index without a manifest and without chunks is merely unfinished; with chunks it is damaged
+    if (!manifest && one("SELECT count(*) FROM chunks") > 0) problems.push("the manifest is missing but chunks are stored — run `vault-rag index --full`");
+    else if (manifest && manifest.schemaVersion !== SCHEMA_VERSION) problems.push(`storage version ${manifest.schemaVersion}, expected ${SCHEMA_VERSION} — run \`vault-rag index --full\``);
+    const counts = {
+      notes: one("SELECT count(*) FROM notes"),
+      chunks: one("SELECT count(*) FROM chunks"),
+      vectors: one("SELECT count(*) FROM vectors"),
+      ftsRows: one("SELECT count(*) FROM fts_docsize"),
+    };
+    const orphanVectors = one("SELECT count(*) FROM vectors WHERE rowid NOT IN (SELECT rowid FROM chunks)");
+    const chunksWithoutVectors = one("SELECT count(*) FROM chunks WHERE rowid NOT IN (SELECT rowid FROM vectors)");
+    const chunksWithoutNote = one("SELECT count(*) FROM chunks WHERE path NOT IN (SELECT path FROM notes)");
+    const ftsMismatch = counts.ftsRows !== counts.chunks || one("SELECT count(*) FROM fts_docsize WHERE id NOT IN (SELECT rowid FROM chunks)") > 0;
+    const dims = manifest?.embedder.dimensions;
+    const badVectors = dims ? one(`SELECT count(*) FROM vectors WHERE length(vector) != ${dims * 4}`) : 0;
+    if (orphanVectors) problems.push(`${orphanVectors} vector(s) belong to no chunk`);
+    if (chunksWithoutVectors) problems.push(`${chunksWithoutVectors} chunk(s) have no vector`);
+    if (chunksWithoutNote) problems.push(`${chunksWithoutNote} chunk(s) belong to no indexed note`);
+    if (ftsMismatch) problems.push(`the keyword index holds ${counts.ftsRows} row(s) for ${counts.chunks} chunk(s)`);
+    if (badVectors) problems.push(`${badVectors} vector(s) do not have ${dims} dimensions`);
+    let stale = 0;
+    for (const n of store.notes().values()) {
+      const file = path.join(vault, n.path);
+      try {
+        if (hashText(fs.readFileSync(file, "utf8")) !== n.hash) stale++;
+      } catch {
+        stale++;
+      }
+    }
+    if (opts.repair && problems.length) {
+      db.transaction(() => {
+        if (orphanVectors) {
+          db.prepare("DELETE FROM vectors WHERE rowid NOT IN (SELECT rowid FROM chunks)").run();
+          repaired.push(`removed ${orphanVectors} orphan vector(s)`);
+        }
+        if (chunksWithoutVectors || badVectors || chunksWithoutNote) {
+          const paths = db
+            .prepare(`SELECT DISTINCT path FROM chunks WHERE rowid NOT IN (SELECT rowid FROM vectors) OR path NOT IN (SELECT path FROM notes)${dims ? ` OR rowid IN (SELECT rowid FROM vectors WHERE length(vector) != ${dims * 4})` : ""}`)
+            .pluck()
+            .all() as string[];
+          const del = db.prepare("DELETE FROM chunks WHERE path = ?");
+          const delV = db.prepare("DELETE FROM vectors WHERE rowid IN (SELECT rowid FROM chunks WHERE path = ?)");
+          const delN = db.prepare("DELETE FROM notes WHERE path = ?");
+          for (const p of paths) {
+            delV.run(p);
+            del.run(p);
+            delN.run(p);
+          }
+          repaired.push(`dropped ${paths.length} damaged note(s); the next \`vault-rag index\` re-indexes them`);
+        }
+        // rebuild the keyword index from the chunks (as indexed: through vr_fts)
+        db.prepare("INSERT INTO fts (fts) VALUES ('delete-all')").run();
+        db.prepare("INSERT INTO fts (rowid, title, aliases, section, text) SELECT rowid, vr_fts(title), vr_fts(aliases), vr_fts(section), vr_fts(text) FROM chunks").run();
+        db.prepare("INSERT INTO meta (key, value) VALUES ('generation', '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1").run();
+        repaired.push("rebuilt the keyword index from the chunks");
+      }).immediate();
+    }
+    return { ok: problems.length === 0 || (!!opts.repair && repaired.length > 0 && manifest !== undefined), index: dbPath, problems, counts, orphanVectors, chunksWithoutVectors, chunksWithoutNote, ftsMismatch, stale, repaired };
+  } finally {
+    store.close();
+  }
+}
