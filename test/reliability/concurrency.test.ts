@@ -47,7 +47,7 @@ describe("concurrency", () => {
     fs.writeFileSync(path.join(path.dirname(vault), "seed", "a.md"), "# A\n\nrobot motor battery\n");
     expect((await cli(["index", path.join(path.dirname(vault), "seed"), "--db", db, "--model", "ollama:stub-embed", "--quiet"], env)).code).toBe(0);
     const stopFile = path.join(path.dirname(vault), "stop");
-    const readerFile = path.join(path.dirname(vault), "reader.mts");
+    const readerFile = path.join(path.dirname(vault), "reader.mjs");
     fs.writeFileSync(readerFile, READER(path.resolve("dist/store/index.js"), db, stopFile));
     const { spawn } = await import("node:child_process");
     const procs = Array.from({ length: 4 }, () => {

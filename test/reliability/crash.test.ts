@@ -12,7 +12,7 @@ let vault = "";
 let env: Record<string, string> = {};
 
 beforeAll(async () => {
-  stub = await startEmbedStub();
+  stub = await startEmbedStub(40); // ~8 s of "embedding" per full build: room for every kill to land mid-way
   env = { OLLAMA_HOST: stub.host };
   vault = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "vr-crash-")), "vault");
   generateVault(vault, NOTES, 99);
@@ -32,7 +32,7 @@ describe("crash safety", () => {
     let killedMidway = 0;
     for (let k = 0; k < KILLS; k++) {
       const run = cliAsync(["index", vault, "--db", crashed, "--model", "ollama:stub-embed", "--quiet"], env);
-      await new Promise((res) => setTimeout(res, 150 + r() * 1800));
+      await new Promise((res) => setTimeout(res, 250 + r() * 700));
       run.child.kill("SIGKILL");
       const { signal, code } = await run.done;
       if (signal === "SIGKILL") killedMidway++;
