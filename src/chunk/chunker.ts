@@ -58,7 +58,8 @@ export function chunkNote(note: Note, options: ChunkOptions = {}): Chunk[] {
   const drafts: Draft[] = [];
   for (const section of sections) {
     const pieces: Piece[] = [];
-    for (const unit of section.units) pieces.push(...unitPieces(lines, unit, opts.maxWords));
+    // (no spread: one unit of a huge note can yield hundreds of thousands of pieces)
+    for (const unit of section.units) for (const p of unitPieces(lines, unit, opts.maxWords)) pieces.push(p);
     if (!pieces.length) {
       continue;
     }

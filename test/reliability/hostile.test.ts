@@ -1,0 +1,60 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { collectingLogger } from "../../src/log.js";
+import { readNote, walkVault } from "../../src/vault/index.js";
+import { cli, startEmbedStub } from "./helpers.js";
+
+let stub: Awaited<ReturnType<typeof startEmbedStub>>;
+beforeAll(async () => (stub = await startEmbedStub(1)));
+afterAll(() => stub.close());
+
+describe("hostile input", () => {
+  it("indexes everything it can, warns by file name about the rest, and reports partial failure", async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), "vr-hostile-"));
+    const vault = path.join(root, "vault");
+    fs.mkdirSync(vault);
+    const w = (p: string, data: string | Buffer) => {
+      fs.mkdirSync(path.dirname(path.join(vault, p)), { recursive: true });
+      fs.writeFileSync(path.join(vault, p), data);
+    };
+    w("good.md", "# Good\n\nA normal note about motors.\n");
+    w("bad yaml.md", "---\ntags: [unclosed\ntitle: : :\n---\n# Still here\n\nThe body is indexed.\n");
+    w("binary.md", Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 1, 2, 3]));
+    w("latin1.md", Buffer.from("caf\xe9 au lait", "latin1"));
+    w("big.md", "# Big\n\n" + "A sentence about batteries and power saving in a very large note. ".repeat(300_000)); // ~20 MB
+    w("many headings.md", Array.from({ length: 10_000 }, (_, i) => `## Heading ${i}\n\nline ${i}\n`).join("\n"));
+    w(Array.from({ length: 30 }, (_, i) => `d${i}`).join("/") + "/deep.md", "# Deep\n\nThirty folders down.\n");
+    w(`names/with spaces 'quotes' "double" ünïcödé 日本.md`, "# Odd name\n\nStill indexed.\n");
+    fs.symlinkSync(vault, path.join(vault, "names", "loop"));
+    fs.writeFileSync(path.join(root, "outside.md"), "# Outside\n\nsecret\n");
+    fs.symlinkSync(path.join(root, "outside.md"), path.join(vault, "escape.md"));
+    const db = path.join(root, "index.db");
+    const r = await cli(["index", vault, "--db", db, "--model", "ollama:stub-embed", "--json"], { OLLAMA_HOST: stub.host });
+    expect(r.code).toBe(1); // partial failure is reported
+    const s = JSON.parse(r.stdout);
+    const messages = s.warnings.map((x: { message: string }) => x.message).join("\n");
+    expect(s.failed, messages).toBe(2);
+    expect(s.added).toBe(6);
+    expect(messages).toContain('skipped "binary.md": it is a binary file');
+    expect(messages).toContain('skipped "latin1.md": it is not valid UTF-8');
+    expect(messages).toContain('invalid frontmatter in "bad yaml.md"');
+    expect(messages).toContain('skipped symlink "escape.md" — it points outside the vault');
+    expect(messages).toMatch(/names\/loop/);
+    const found = await cli(["search", "--vault", vault, "--db", db, "--mode", "keyword", "--json", "thirty folders"], { OLLAMA_HOST: stub.host });
+    expect(JSON.parse(found.stdout)[0].path).toMatch(/\/deep\.md$/);
+    const check = await cli(["check", "--vault", vault, "--db", db, "--json"], { OLLAMA_HOST: stub.host });
+    expect(JSON.parse(check.stdout).problems).toEqual([]);
+  }, 300_000);
+
+  it("warns about a file deleted between listing and reading", () => {
+    const vault = fs.mkdtempSync(path.join(os.tmpdir(), "vr-vanish-"));
+    fs.writeFileSync(path.join(vault, "gone.md"), "# Gone\n");
+    const [file] = walkVault(vault);
+    fs.rmSync(path.join(vault, "gone.md"));
+    const log = collectingLogger();
+    expect(readNote(file, log)).toBeUndefined();
+    expect(log.warnings[0].message).toBe('vault-rag: cannot read "gone.md": it was deleted while indexing');
+  });
+});
