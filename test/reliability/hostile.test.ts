@@ -58,3 +58,32 @@ describe("hostile input", () => {
     expect(log.warnings[0].message).toBe('vault-rag: cannot read "gone.md": it was deleted while indexing');
   });
 });
+
+describe("check --repair", () => {
+  it("finds orphan vectors, a damaged keyword index and chunks without vectors, and repairs them without embedding", async () => {
+    const { SqliteStore } = await import("../../src/store/index.js");
+    const { checkIndex } = await import("../../src/index/index.js");
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), "vr-repair-"));
+    const vault = path.join(root, "vault");
+    fs.mkdirSync(vault);
+    for (let i = 0; i < 5; i++) fs.writeFileSync(path.join(vault, `n${i}.md`), `# Note ${i}\n\nText about topic ${i} and motors.\n`);
+    const db = path.join(root, "index.db");
+    expect((await cli(["index", vault, "--db", db, "--model", "ollama:stub-embed", "--quiet"], { OLLAMA_HOST: stub.host })).code).toBe(0);
+    expect(checkIndex(vault, db).problems).toEqual([]);
+    const s = SqliteStore.open(db);
+    s.db.prepare("INSERT INTO vectors (rowid, vector) VALUES (99999, zeroblob(128))").run();
+    s.db.prepare("DELETE FROM vectors WHERE rowid = (SELECT rowid FROM chunks WHERE path = 'n2.md')").run();
+    s.db.prepare("INSERT INTO fts (fts) VALUES ('delete-all')").run();
+    s.close();
+    const damaged = checkIndex(vault, db);
+    expect(damaged.ok).toBe(false);
+    expect(damaged.problems).toEqual(["1 vector(s) belong to no chunk", "1 chunk(s) have no vector", "the keyword index holds 0 row(s) for 5 chunk(s)"]);
+    const repaired = checkIndex(vault, db, { repair: true });
+    expect(repaired.repaired).toEqual(["removed 1 orphan vector(s)", "dropped 1 damaged note(s); the next `vault-rag index` re-indexes them", "rebuilt the keyword index from the chunks"]);
+    expect(checkIndex(vault, db).problems).toEqual([]);
+    const again = JSON.parse((await cli(["index", vault, "--db", db, "--model", "ollama:stub-embed", "--quiet", "--json"], { OLLAMA_HOST: stub.host })).stdout);
+    expect(again).toMatchObject({ added: 1, unchanged: 4 });
+    const found = JSON.parse((await cli(["search", "--vault", vault, "--db", db, "--mode", "keyword", "--json", "topic"], { OLLAMA_HOST: stub.host })).stdout);
+    expect(found.length).toBe(5);
+  }, 120_000);
+});

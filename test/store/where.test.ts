@@ -48,6 +48,26 @@ describe("where validation", () => {
   });
 });
 
+describe("where validation fuzzing", () => {
+  it("answers any JSON with a normalised filter or a vault-rag error, never a crash", () => {
+    const json = fc.letrec((tie) => ({
+      v: fc.oneof({ depthSize: "small" }, fc.constantFrom("$and", "$or", "$eq", "$in", "$contains", "tags", "folder", "mtime", "colour"), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.string(), fc.array(tie("v"), { maxLength: 3 }), fc.dictionary(fc.constantFrom("$and", "$or", "$eq", "$ne", "$gt", "$in", "$nin", "$contains", "$not_contains", "tags", "folder", "mtime", "links", "x", "$regex"), tie("v"), { maxKeys: 3 })),
+    })).v;
+    fc.assert(
+      fc.property(json, (w) => {
+        for (const f of [normaliseWhere, normaliseWhereDocument]) {
+          try {
+            f(w);
+          } catch (e) {
+            expect((e as Error).message.startsWith("vault-rag: ")).toBe(true);
+          }
+        }
+      }),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 2000) },
+    );
+  });
+});
+
 // ---- property test: SQL compiler == reference evaluator ----
 const TAGS = ["pico", "robots", "a/b", "a", "kitchen"];
 const FOLDERS = ["", "robots", "kitchen", "daily", "robots/sub"];

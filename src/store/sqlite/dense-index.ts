@@ -14,7 +14,7 @@ import { Int8Matrix } from "./simd-dot.js";
  */
 export const EXACT_SCAN_LIMIT = 5_000;
 export const RESCORE_POOL_MIN = 256;
-export const RESCORE_FACTOR = 16;
+export const RESCORE_FACTOR = 8;
 
 export interface DenseHit {
   rowid: number;
@@ -232,28 +232,56 @@ export class DenseIndex {
   }
 }
 
-/** Keeps the k smallest (distance, id) pairs seen, in a small sorted array. */
+/**
+ * Keeps the k smallest (distance, id) pairs seen, in a binary max-heap: O(log k) per kept pair,
+ * which matters for the first stage's pool of hundreds of candidates.
+ */
 class TopK {
   private readonly d: number[] = [];
   private readonly r: number[] = [];
   constructor(private readonly k: number) {}
 
+  /** True when pair i is worse than pair j (larger distance, then larger id). */
+  private worse(i: number, j: number): boolean {
+    return this.d[i] > this.d[j] || (this.d[i] === this.d[j] && this.r[i] > this.r[j]);
+  }
+
+  private swap(i: number, j: number): void {
+    [this.d[i], this.d[j]] = [this.d[j], this.d[i]];
+    [this.r[i], this.r[j]] = [this.r[j], this.r[i]];
+  }
+
   /** Adds a pair if it is among the k best; returns the worst distance kept once full (else Infinity). */
   offer(distance: number, id: number): number {
     const n = this.d.length;
-    if (n === this.k && (distance > this.d[n - 1] || (distance === this.d[n - 1] && id > this.r[n - 1]))) return this.d[n - 1];
-    let i = n;
-    while (i > 0 && (this.d[i - 1] > distance || (this.d[i - 1] === distance && this.r[i - 1] > id))) i--;
-    this.d.splice(i, 0, distance);
-    this.r.splice(i, 0, id);
-    if (this.d.length > this.k) {
-      this.d.pop();
-      this.r.pop();
+    if (n < this.k) {
+      this.d.push(distance);
+      this.r.push(id);
+      for (let i = n; i > 0; ) {
+        const parent = (i - 1) >> 1;
+        if (!this.worse(i, parent)) break;
+        this.swap(i, parent);
+        i = parent;
+      }
+    } else {
+      if (distance > this.d[0] || (distance === this.d[0] && id > this.r[0])) return this.d[0];
+      this.d[0] = distance;
+      this.r[0] = id;
+      for (let i = 0; ; ) {
+        const l = 2 * i + 1;
+        const rr = l + 1;
+        let m = i;
+        if (l < n && this.worse(l, m)) m = l;
+        if (rr < n && this.worse(rr, m)) m = rr;
+        if (m === i) break;
+        this.swap(i, m);
+        i = m;
+      }
     }
-    return this.d.length === this.k ? this.d[this.k - 1] : Infinity;
+    return this.d.length === this.k ? this.d[0] : Infinity;
   }
 
   sorted(): DenseHit[] {
-    return this.d.map((distance, i) => ({ rowid: this.r[i], distance }));
+    return this.d.map((distance, i) => ({ rowid: this.r[i], distance })).sort((a, b) => a.distance - b.distance || a.rowid - b.rowid);
   }
 }

@@ -265,10 +265,13 @@ export class SqliteStore implements Store {
         allowed = new Set(this.db.prepare(`SELECT c.rowid FROM chunks c WHERE ${cond.sql}`).pluck().all(...cond.params) as number[]);
       }
       const hits = index.search(vector, Math.max(1, Math.floor(k)), allowed);
-      const stmt = this.db.prepare(`SELECT ${COLUMNS} FROM chunks c WHERE c.rowid = ?`);
+      if (!hits.length) return [];
+      // one statement for all hits (json_each keeps it a single prepared query whatever k is)
+      const rows = this.db.prepare(`SELECT c.rowid AS rid, ${COLUMNS} FROM chunks c WHERE c.rowid IN (SELECT value FROM json_each(?))`).all(JSON.stringify(hits.map((h) => h.rowid))) as (Row & { rid: number })[];
+      const byRowid = new Map(rows.map((r) => [r.rid, r]));
       const out: ScoredRecord[] = [];
       for (const h of hits) {
-        const r = stmt.get(h.rowid) as Row | undefined;
+        const r = byRowid.get(h.rowid);
         if (r) out.push({ id: r.id, text: r.text, meta: rowMeta(r), distance: h.distance });
       }
       return out;
@@ -388,6 +391,7 @@ function filterSql(filter: QueryFilter): SqlCondition {
 }
 
 function rowMeta(r: Row): RecordMetadata {
-  const { id: _id, text: _text, vector: _vector, d: _d, tags, links, aliases, ...scalars } = r;
+  const { id: _id, text: _text, vector: _vector, d: _d, tags, links, aliases, ...rest } = r;
+  const { rid: _rid, ...scalars } = rest as typeof rest & { rid?: number };
   return { ...scalars, tags: decodeList(tags), links: decodeList(links), aliases: decodeList(aliases) };
 }
