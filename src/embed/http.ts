@@ -1,3 +1,4 @@
+import type { Embedder } from "./types.js";
 import { VaultRagError } from "../errors.js";
 
 /**
@@ -44,4 +45,59 @@ export function checkVectors(raw: unknown, expected: number, labels: string[] | 
     if (v.some((x) => typeof x !== "number" || !Number.isFinite(x))) throw new VaultRagError("embed_failed", `vault-rag: ${source} returned a vector with NaN or non-numbers for ${label}`);
     return Float32Array.from(v as number[]);
   });
+}
+
+/** What a remote or library-backed provider supplies; {@link batchedEmbedder} does the rest. */
+export interface BatchedSpec {
+  provider: string;
+  model: string;
+  maxTokens: number;
+  documentPrefix: string;
+  queryPrefix: string;
+  batch: number;
+  /** Embeds one batch (prefixes already applied); `offset` is the batch's first index, for labels. */
+  embed(inputs: string[], labels: string[] | undefined, offset: number): Promise<Float32Array[]>;
+  log?: { debug(m: string): void };
+}
+
+/**
+ * An {@link Embedder} over a batch function: prefixes, batching, progress, and dimensions learnt
+ * from the first reply. Shared by the Ollama, OpenAI-compatible and Transformers.js providers.
+ *
+ * @example
+ * ```ts
+ * batchedEmbedder({ provider: "ollama", model, maxTokens: 8192, documentPrefix: "", queryPrefix: "", batch: 32, embed });
+ * ```
+ */
+export function batchedEmbedder(spec: BatchedSpec): Embedder {
+  let dims = 0;
+  const run = async (inputs: string[], labels: string[] | undefined, offset: number) => {
+    const vs = await spec.embed(inputs, labels, offset);
+    dims ||= vs[0]?.length ?? 0;
+    return vs;
+  };
+  return {
+    id: `${spec.provider}:${spec.model}`,
+    provider: spec.provider,
+    model: spec.model,
+    get dimensions() {
+      return dims;
+    },
+    maxTokens: spec.maxTokens,
+    documentPrefix: spec.documentPrefix,
+    queryPrefix: spec.queryPrefix,
+    normalized: true,
+    async embedDocuments(texts, onProgress, labels) {
+      const out: Float32Array[] = [];
+      for (let i = 0; i < texts.length; i += spec.batch) {
+        for (const v of await run(texts.slice(i, i + spec.batch).map((t) => spec.documentPrefix + t), labels, i)) out.push(v);
+        onProgress?.(Math.min(i + spec.batch, texts.length), texts.length);
+      }
+      spec.log?.debug(`embedded ${texts.length} texts with ${spec.provider}:${spec.model}`);
+      return out;
+    },
+    async embedQuery(text) {
+      return (await run([spec.queryPrefix + text], ["the query"], 0))[0];
+    },
+  };
 }

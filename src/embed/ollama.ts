@@ -1,6 +1,6 @@
 import type { Logger } from "../log.js";
 import { silentLogger } from "../log.js";
-import { checkVectors, postJson } from "./http.js";
+import { batchedEmbedder, checkVectors, postJson } from "./http.js";
 import type { Embedder } from "./types.js";
 
 const BATCH = 32;
@@ -42,36 +42,18 @@ export function ollamaEmbedder(model: string, opts: { host?: string; log?: Logge
   const base = ollamaBaseUrl(opts.host);
   const log = opts.log ?? silentLogger;
   const { documentPrefix, queryPrefix } = nomicPrefixes(model);
-  let dims = 0;
   const unreachable = `vault-rag: Ollama is not reachable at ${base} — start it with \`ollama serve\` or choose another model`;
-  const embed = async (inputs: string[], labels: string[] | undefined, offset: number) => {
-    const body = (await postJson(`${base}/api/embed`, { model, input: inputs, truncate: true }, {}, unreachable)) as { embeddings?: unknown };
-    const vs = checkVectors(body.embeddings, inputs.length, labels, offset, `Ollama model "${model}"`);
-    dims ||= vs[0].length;
-    return vs;
-  };
-  return {
-    id: `ollama:${model}`,
+  return batchedEmbedder({
     provider: "ollama",
     model,
-    get dimensions() {
-      return dims;
-    },
     maxTokens: 8192,
     documentPrefix,
     queryPrefix,
-    normalized: true,
-    async embedDocuments(texts, onProgress, labels) {
-      const out: Float32Array[] = [];
-      for (let i = 0; i < texts.length; i += BATCH) {
-        out.push(...(await embed(texts.slice(i, i + BATCH).map((t) => documentPrefix + t), labels, i)));
-        onProgress?.(Math.min(i + BATCH, texts.length), texts.length);
-      }
-      log.debug(`embedded ${texts.length} texts with ollama:${model}`);
-      return out;
+    batch: BATCH,
+    log,
+    async embed(inputs, labels, offset) {
+      const body = (await postJson(`${base}/api/embed`, { model, input: inputs, truncate: true }, {}, unreachable)) as { embeddings?: unknown };
+      return checkVectors(body.embeddings, inputs.length, labels, offset, `Ollama model "${model}"`);
     },
-    async embedQuery(text) {
-      return (await embed([queryPrefix + text], ["the query"], 0))[0];
-    },
-  };
+  });
 }

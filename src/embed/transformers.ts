@@ -2,6 +2,7 @@ import { VaultRagError } from "../errors.js";
 import type { Logger } from "../log.js";
 import { silentLogger } from "../log.js";
 import type { Embedder } from "./types.js";
+import { batchedEmbedder } from "./http.js";
 
 /** The part of `@huggingface/transformers` this provider uses (as documented for v3/v4). */
 export interface TransformersModule {
@@ -53,7 +54,6 @@ export function transformersEmbedder(model: string, opts: TransformersOptions = 
   const cacheDir = opts.cacheDir ?? process.env.TRANSFORMERS_CACHE ?? (process.env.HF_HOME ? `${process.env.HF_HOME}/transformers` : undefined);
   const load = opts.load ?? (() => import("@huggingface/transformers" as string) as Promise<TransformersModule>);
   let extractor: ReturnType<TransformersModule["pipeline"]> | undefined;
-  let dims = 0;
 
   const ready = () => {
     extractor ??= (async () => {
@@ -82,39 +82,21 @@ export function transformersEmbedder(model: string, opts: TransformersOptions = 
     return extractor;
   };
 
-  const embed = async (texts: string[]) => {
-    const run = await ready();
-    const out = (await run(texts, { pooling: profile.pooling, normalize: true })).tolist();
-    const vs = out.map((v) => Float32Array.from(v));
-    if (vs.some((v) => v.length === 0 || v.some((x) => !Number.isFinite(x)))) throw new VaultRagError("embed_failed", `vault-rag: model "${model}" returned an empty or NaN vector`);
-    dims ||= vs[0]?.length ?? 0;
-    return vs;
-  };
-
-  return {
-    id: `transformers:${model}`,
+  return batchedEmbedder({
     provider: "transformers",
     model,
-    get dimensions() {
-      return dims;
-    },
     maxTokens: 512,
     documentPrefix: profile.documentPrefix,
     queryPrefix: profile.queryPrefix,
-    normalized: true,
-    async embedDocuments(texts, onProgress) {
-      const out: Float32Array[] = [];
-      for (let i = 0; i < texts.length; i += 16) {
-        out.push(...(await embed(texts.slice(i, i + 16).map((t) => profile.documentPrefix + t))));
-        onProgress?.(Math.min(i + 16, texts.length), texts.length);
-      }
-      log.debug(`embedded ${texts.length} texts with transformers:${model}`);
-      return out;
+    batch: 16,
+    log,
+    async embed(texts) {
+      const run = await ready();
+      const vs = (await run(texts, { pooling: profile.pooling, normalize: true })).tolist().map((v) => Float32Array.from(v));
+      if (vs.some((v) => v.length === 0 || v.some((x) => !Number.isFinite(x)))) throw new VaultRagError("embed_failed", `vault-rag: model "${model}" returned an empty or NaN vector`);
+      return vs;
     },
-    async embedQuery(text) {
-      return (await embed([profile.queryPrefix + text]))[0];
-    },
-  };
+  });
 }
 
 /** One line that says why a model could not be loaded and what to do. */
