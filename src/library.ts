@@ -1,11 +1,11 @@
 import fs from "node:fs";
-import { assembleContext, checkCitations, createLlm, DEFAULT_LLM, type Source } from "./answer/index.js";
+import { answerWith, assembleContext, createLlm, DEFAULT_LLM, type Source } from "./answer/index.js";
 import { resolveDb } from "./config.js";
 import { createEmbedder, DEFAULT_MODEL, type Embedder, type EmbedderOptions } from "./embed/index.js";
 import { VaultRagError } from "./errors.js";
-import { indexVault, modelMismatch, sameModel, type IndexOptions, type IndexSummary } from "./index/index.js";
+import { indexModelSpec, indexVault, modelMismatch, modelSpecOf, sameModel, type IndexOptions, type IndexSummary } from "./index/index.js";
 import { andWhere, buildFilter, search, type FilterOptions, type SearchOptions, type SearchResult } from "./search/index.js";
-import { SqliteStore, type Manifest } from "./store/index.js";
+import { SqliteStore } from "./store/index.js";
 import { walkVault } from "./vault/index.js";
 import path from "node:path";
 
@@ -63,14 +63,13 @@ export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): 
   const db = resolveDb(vault, opts.db);
   let store: SqliteStore | undefined;
   let embedder: Embedder | undefined;
-  const specOf = (m: Manifest) => (m.embedder.provider === "use-lite" ? "use-lite" : `${m.embedder.provider}:${m.embedder.model}`);
   const open = () => {
     if (!store) {
       if (!fs.existsSync(db)) throw new VaultRagError("no_index", `vault-rag: no index at ${db} — run \`vault-rag index ${vault}\` first`);
       store = SqliteStore.open(db);
       const m = store.manifest();
       if (!m) throw new VaultRagError("no_index", `vault-rag: the index at ${db} was never completed — call index() first`);
-      embedder = createEmbedder(specOf(m), opts);
+      embedder = createEmbedder(modelSpecOf(m), opts);
       if (opts.model && !sameModel(m, createEmbedder(opts.model, opts))) throw modelMismatch(db, m, opts.model);
     }
     return { store, embedder: embedder! };
@@ -82,39 +81,25 @@ export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): 
     async index(o = {}) {
       store?.close();
       store = undefined;
-      let spec = opts.model;
-      if (!spec && fs.existsSync(db)) {
-        const s = SqliteStore.open(db);
-        const m = s.manifest();
-        s.close();
-        if (m) spec = specOf(m);
-      }
-      return indexVault(vault, db, createEmbedder(spec ?? DEFAULT_MODEL, opts), o);
+      return indexVault(vault, db, createEmbedder(opts.model ?? indexModelSpec(db) ?? DEFAULT_MODEL, opts), o);
     },
     async search(question, o = {}) {
       return search(open(), question, { ...o, where: filterOf(o) });
     },
     async ask(question, o = {}) {
       const { hits } = await search(open(), question, { ...o, where: filterOf(o) });
-      const { sources, prompt, system } = assembleContext(question, hits, { budgetTokens: o.budgetTokens });
+      const ctx = assembleContext(question, hits, { budgetTokens: o.budgetTokens });
       const llm = createLlm(o.llm ?? DEFAULT_LLM, opts);
-      const answer = sources.length
-        ? await llm.chat(
-            [
-              { role: "system", content: system },
-              { role: "user", content: prompt },
-            ],
-            o.onToken,
-          )
-        : "The notes contain nothing that matches this question.";
-      return { answer, sources, ...checkCitations(answer, sources.length), model: llm.id };
+      if (!ctx.sources.length) return { answer: "The notes contain nothing that matches this question.", sources: [], cited: [], invalid: [], model: llm.id };
+      const { answer, cited, invalid } = await answerWith(llm, ctx, { onToken: o.onToken });
+      return { answer, sources: ctx.sources, cited, invalid, model: llm.id };
     },
     async status() {
       if (!fs.existsSync(db)) return { vault, index: db, model: null, dimensions: 0, notes: 0, chunks: 0, lastIndexed: null, stale: walkVault(vault).length };
       const { store: s } = open();
       const m = s.manifest()!;
       const c = s.count();
-      return { vault, index: db, model: specOf(m), dimensions: m.embedder.dimensions, notes: c.notes, chunks: c.chunks, lastIndexed: m.updatedAt, stale: staleCount(vault, s) };
+      return { vault, index: db, model: modelSpecOf(m), dimensions: m.embedder.dimensions, notes: c.notes, chunks: c.chunks, lastIndexed: m.updatedAt, stale: staleCount(vault, s) };
     },
     async tags() {
       return open().store.listTags();

@@ -7,6 +7,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from "commander
 import { CHUNK_DEFAULTS } from "../chunk/defaults.js";
 import { exitCodeFor, VaultRagError } from "../errors.js";
 import { SEARCH_DEFAULTS } from "../search/types.js";
+import { DEFAULT_LLM } from "../answer/llm.js";
 import { err } from "./io.js";
 import type { SearchFlags } from "./commands/search-cmd.js";
 
@@ -50,6 +51,13 @@ export function addSearchFlags(cmd: Command): Command {
     .option("--model-dir <dir>", "transformers models: a folder of models copied by hand")
     .option("--json", "print JSON")
     .option("--verbose", "say which index is used, and timings");
+}
+
+/** The search flags plus those of commands that answer with a model (`ask`, `chat`). */
+function addAnswerFlags(cmd: Command): Command {
+  return addSearchFlags(cmd)
+    .option("--llm <spec>", "chat model: ollama:<model> or openai:<model>", DEFAULT_LLM)
+    .option("--budget <tokens>", "largest prompt, in estimated tokens", int("--budget"));
 }
 
 /** Builds the command-line program. */
@@ -107,25 +115,21 @@ export function buildProgram(): Command {
     .addHelpText("after", `\nChunks hold at most ${CHUNK_DEFAULTS.maxWords} words (overlap ${CHUNK_DEFAULTS.overlapWords}).\n\nExamples:\n  vault-rag chunks examples/vault --note robots/SMARS.md\n`)
     .action(async (vault, o) => (await import("./commands/chunks-cmd.js")).runChunks(vault, o));
 
-  addSearchFlags(
+  addAnswerFlags(
     program
       .command("ask")
       .description("Answer a question from your notes with a local LLM, citing the notes it used")
       .argument("<question...>", "your question")
-      .option("--llm <spec>", "chat model: ollama:<model> or openai:<model>", "ollama:llama3.2")
       .option("--context-only", "print the prompt and sources without calling a model (works offline)")
       .option("--obsidian-links", "add obsidian://open links to the sources")
-      .option("--budget <tokens>", "largest prompt, in estimated tokens", int("--budget"))
       .addHelpText("after", '\nExamples:\n  vault-rag ask "why did the SMARS motors cut out?"\n  vault-rag ask --context-only --tag pico "how do I save power" | pbcopy\n  vault-rag ask --llm openai:gpt-4o-mini --json "what is in the parts drawer?"\n'),
   ).action(async (words: string[], o) => (await import("./commands/ask-cmd.js")).runAsk(words, o));
 
-  addSearchFlags(
+  addAnswerFlags(
     program
       .command("chat")
       .description("An interactive session: the model and index stay loaded between questions")
-      .option("--llm <spec>", "chat model: ollama:<model> or openai:<model>", "ollama:llama3.2")
       .option("--retrieval-only", "no model: show the hits for each question")
-      .option("--budget <tokens>", "largest prompt, in estimated tokens", int("--budget"))
       .addHelpText("after", "\nExamples:\n  vault-rag chat\n  vault-rag chat --retrieval-only --tag robots\n"),
   ).action(async (o) => (await import("./commands/chat-cmd.js")).runChat(o));
 

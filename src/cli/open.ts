@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { resolveDb, resolveVault } from "../config.js";
 import { createEmbedder, type Embedder, type EmbedderOptions } from "../embed/index.js";
 import { VaultRagError } from "../errors.js";
-import { modelMismatch } from "../index/manifest.js";
+import { modelMismatch, modelSpecOf } from "../index/manifest.js";
 import type { Logger } from "../log.js";
 import { SqliteStore, type Manifest } from "../store/index.js";
 
@@ -18,10 +18,7 @@ export function locate(opts: { vault?: string; db?: string }): Location {
   return { vault, db: resolveDb(vault, opts.db) };
 }
 
-/** The model spec of a manifest, as `--model` takes it. */
-export function modelSpec(m: Manifest): string {
-  return m.embedder.provider === "use-lite" ? "use-lite" : `${m.embedder.provider}:${m.embedder.model}`;
-}
+export { modelSpecOf as modelSpec } from "../index/manifest.js";
 
 /**
  * Opens an existing index for reading, with the embedder that built it. A missing or empty index,
@@ -36,7 +33,7 @@ export function openForQuery(loc: Location, opts: { model?: string; log: Logger 
     store.close();
     throw new VaultRagError("no_index", `vault-rag: the index at ${loc.db} was never completed — run \`vault-rag index <vault>\` first`);
   }
-  const spec = modelSpec(manifest);
+  const spec = modelSpecOf(manifest);
   if (opts.model && createEmbedder(opts.model, opts).id !== createEmbedder(spec, opts).id) {
     store.close();
     throw modelMismatch(loc.db, manifest, opts.model);

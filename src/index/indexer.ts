@@ -6,7 +6,7 @@ import { silentLogger } from "../log.js";
 import { SqliteStore, type NoteEntry, type Store, type StoreRecord } from "../store/index.js";
 import { readNote, walkVault, type VaultFile } from "../vault/index.js";
 import { acquireLock } from "./lock.js";
-import { manifestFor, modelMismatch, sameModel } from "./manifest.js";
+import { manifestFor, modelMismatch, modelSpecOf, sameModel } from "./manifest.js";
 
 /** What an indexing run did. */
 export interface IndexSummary {
@@ -59,26 +59,17 @@ export async function indexVault(vault: string, dbPath: string, embedder: Embedd
     const manifest = existing?.manifest();
     if (existing && manifest && !sameModel(manifest, embedder) && !opts.full) {
       existing.close();
-      throw modelMismatch(dbPath, manifest, embedder.provider === "use-lite" ? "use-lite" : embedder.id);
+      throw modelMismatch(dbPath, manifest, modelSpecOf({ embedder }));
     }
-    if (!opts.full && !existing) {
-      // a first build goes straight into place, batch by batch, so an interrupted run resumes
-      const fresh = SqliteStore.open(dbPath, { create: true });
+    if (!opts.full) {
+      // in place, batch by batch (a first build too), so an interrupted run resumes
+      const store = existing ?? SqliteStore.open(dbPath, { create: true });
       try {
-        const summary = await indexInto(vault, fresh, embedder, opts, log, undefined);
-        fresh.warmDense();
+        const summary = await indexInto(vault, store, embedder, opts, log, undefined);
+        store.warmDense();
         return summary;
       } finally {
-        fresh.close();
-      }
-    }
-    if (!opts.full && existing) {
-      try {
-        const summary = await indexInto(vault, existing, embedder, opts, log, undefined);
-        existing.warmDense();
-        return summary;
-      } finally {
-        existing.close();
+        store.close();
       }
     }
     // full rebuild: write a new file next to the old one, swap it in only when complete
@@ -146,7 +137,7 @@ async function indexInto(vault: string, store: SqliteStore, embedder: Embedder, 
       const noteEntry: NoteEntry = { path: f.path, hash: note.hash, mtime: f.mtime, size: f.size };
       if (entry && entry.hash === note.hash && !chunkerChanged) {
         // touched but not changed: record the new stat, keep the chunks
-        store.db.prepare("UPDATE notes SET mtime = ?, size = ? WHERE path = ?").run(f.mtime, f.size, f.path);
+        store.touchNote(noteEntry);
         summary.unchanged++;
         continue;
       }

@@ -1,6 +1,8 @@
 import { CHUNKER_VERSION } from "../chunk/defaults.js";
 import type { Embedder } from "../embed/types.js";
 import { VaultRagError } from "../errors.js";
+import fs from "node:fs";
+import { SqliteStore } from "../store/sqlite/sqlite-store.js";
 import { SCHEMA_VERSION, type Manifest } from "../store/types.js";
 
 /**
@@ -29,11 +31,38 @@ export function manifestFor(embedder: Embedder, previous?: Manifest): Manifest {
   };
 }
 
+/**
+ * The model spec of a manifest, as `--model` takes it (`use-lite`, `ollama:<model>`, ...).
+ *
+ * @example
+ * ```ts
+ * modelSpecOf(manifest); // "ollama:nomic-embed-text"
+ * ```
+ */
+export function modelSpecOf(m: Pick<Manifest, "embedder">): string {
+  return m.embedder.provider === "use-lite" ? "use-lite" : `${m.embedder.provider}:${m.embedder.model}`;
+}
+
+/**
+ * The spec of the model that built the index at `dbPath`, or `undefined` when there is no finished
+ * index there: commands keep an index's own model unless told otherwise.
+ */
+export function indexModelSpec(dbPath: string): string | undefined {
+  if (!fs.existsSync(dbPath)) return undefined;
+  const store = SqliteStore.open(dbPath);
+  try {
+    const m = store.manifest();
+    return m ? modelSpecOf(m) : undefined;
+  } finally {
+    store.close();
+  }
+}
+
 /** The refusal when an index was built by another model than the one asked for. */
 export function modelMismatch(dbPath: string, m: Manifest, asked: string): VaultRagError {
   return new VaultRagError(
     "model_mismatch",
-    `vault-rag: index at ${dbPath} was built with ${m.embedder.provider === "use-lite" ? "use-lite" : `${m.embedder.provider}:${m.embedder.model}`} (${m.embedder.dimensions}-d); run \`vault-rag index --full --model ${asked}\` to rebuild`,
+    `vault-rag: index at ${dbPath} was built with ${modelSpecOf(m)} (${m.embedder.dimensions}-d); run \`vault-rag index --full --model ${asked}\` to rebuild`,
   );
 }
 

@@ -6,7 +6,7 @@
  */
 import type { Embedder } from "../embed/index.js";
 import { VaultRagError } from "../errors.js";
-import { normaliseWhere, normaliseWhereDocument, type RecordMetadata, type ScoredRecord, type Store, type Where, type WhereDocument } from "../store/index.js";
+import { matchesDocument, matchesWhere, normaliseWhere, normaliseWhereDocument, type RecordMetadata, type ScoredRecord, type Store, type Where, type WhereDocument } from "../store/index.js";
 
 // ---------------------------------------------------------------- filters
 
@@ -340,7 +340,6 @@ async function runOne(ctx: { store: Store; embedder: Embedder }, s: Search): Pro
   if (!s.rankExpr) {
     // no rank: records in index order (filtered), as in Chroma
     const all = (await ctx.store.get({})).filter((r) => allowId(r.id));
-    const { matchesWhere, matchesDocument } = await import("../store/index.js");
     const kept = all.filter((r) => (!where || matchesWhere(where, r.meta)) && (!whereDocument || matchesDocument(whereDocument, r.text)));
     return kept.slice(s.offsetN, s.offsetN + s.limitN).map((r) => row(s, r.id, undefined, r.text, r.meta));
   }

@@ -3,6 +3,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { VaultRagError } from "../errors.js";
+import { diversify } from "./rank.js";
+import { fuse } from "./search.js";
 import { SEARCH_DEFAULTS, type SearchMode } from "./types.js";
 
 /** A retrieval benchmark: queries with their relevant item ids. */
@@ -152,8 +154,6 @@ export async function evaluate(
   settings: EvalSetting[],
   opts: { pool?: number; depth?: number; onProgress?: (done: number, total: number) => void } = {},
 ): Promise<{ setting: EvalSetting; metrics: Metrics; byKind: Record<string, Metrics> }[]> {
-  const { fuse } = await import("./search.js");
-  const { diversify } = await import("./rank.js");
   const pool = opts.pool ?? 300;
   const depth = opts.depth ?? 100;
   const scores = settings.map(() => [] as { kind?: string; s: ReturnType<typeof scoreRanking> }[]);

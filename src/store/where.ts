@@ -42,10 +42,22 @@ const show = (v: unknown) => JSON.stringify(v);
  * ```
  */
 export function normaliseWhere(where: unknown): WhereNode | undefined {
-  if (where === null || where === undefined) return undefined;
-  if (typeof where !== "object" || Array.isArray(where)) fail(`a where filter must be a JSON object, got ${show(where)}`);
-  if (Object.keys(where as object).length === 0) return undefined;
-  return whereNode(where as Record<string, unknown>);
+  return topLevel(where, "where", whereNode);
+}
+
+/** `null`, `undefined` and `{}` mean no filter; anything else but an object is an error. */
+function topLevel<T>(value: unknown, name: string, parse: (o: Record<string, unknown>) => T): T | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (typeof value !== "object" || Array.isArray(value)) fail(`a ${name} filter must be a JSON object, got ${show(value)}`);
+  if (Object.keys(value as object).length === 0) return undefined;
+  return parse(value as Record<string, unknown>);
+}
+
+/** `$and`/`$or`: a non-empty list of clauses; one clause is unwrapped (Chroma would reject it). */
+function combine<T>(op: "$and" | "$or", val: unknown, parse: (o: Record<string, unknown>) => T): T | { kind: "and" | "or"; clauses: T[] } {
+  if (!Array.isArray(val) || val.length === 0) fail(`"${op}" needs a non-empty list of clauses, got ${show(val)}`);
+  const clauses = (val as unknown[]).map((c) => parse(c as Record<string, unknown>));
+  return clauses.length === 1 ? clauses[0] : { kind: op === "$and" ? "and" : "or", clauses };
 }
 
 function whereNode(obj: Record<string, unknown>): WhereNode {
@@ -60,11 +72,7 @@ function whereNode(obj: Record<string, unknown>): WhereNode {
   }
   const key = keys[0];
   const val = obj[key];
-  if (key === "$and" || key === "$or") {
-    if (!Array.isArray(val) || val.length === 0) fail(`"${key}" needs a non-empty list of clauses, got ${show(val)}`);
-    const clauses = (val as unknown[]).map((c) => whereNode(c as Record<string, unknown>));
-    return clauses.length === 1 ? clauses[0] : { kind: key === "$and" ? "and" : "or", clauses };
-  }
+  if (key === "$and" || key === "$or") return combine(key, val, whereNode);
   if (key.startsWith("$")) fail(`unknown operator "${key}" at the top of a where clause — use $and, $or or a field name`);
   const kind = fieldKind(key);
   if (!kind) fail(`unknown metadata field "${key}" — known fields: ${ALL_FIELDS.join(", ")}`);
@@ -122,10 +130,7 @@ function whereNode(obj: Record<string, unknown>): WhereNode {
  * ```
  */
 export function normaliseWhereDocument(wd: unknown): DocNode | undefined {
-  if (wd === null || wd === undefined) return undefined;
-  if (typeof wd !== "object" || Array.isArray(wd)) fail(`a whereDocument filter must be a JSON object, got ${show(wd)}`);
-  if (Object.keys(wd as object).length === 0) return undefined;
-  return docNode(wd as Record<string, unknown>);
+  return topLevel(wd, "whereDocument", docNode);
 }
 
 function docNode(obj: Record<string, unknown>): DocNode {
@@ -135,11 +140,7 @@ function docNode(obj: Record<string, unknown>): DocNode {
     fail(`a whereDocument clause must have exactly one key, got ${keys.length}${keys.length ? ` (${keys.map((k) => `"${k}"`).join(", ")})` : ""} — combine them with $and`);
   const op = keys[0];
   const val = obj[op];
-  if (op === "$and" || op === "$or") {
-    if (!Array.isArray(val) || val.length === 0) fail(`"${op}" needs a non-empty list of clauses, got ${show(val)}`);
-    const clauses = (val as unknown[]).map((c) => docNode(c as Record<string, unknown>));
-    return clauses.length === 1 ? clauses[0] : { kind: op === "$and" ? "and" : "or", clauses };
-  }
+  if (op === "$and" || op === "$or") return combine(op, val, docNode);
   if (!DOC_OPS.includes(op)) fail(`unknown whereDocument operator "${op}" — use one of ${DOC_OPS.join(", ")}, $and, $or`);
   if (typeof val !== "string" || val === "") fail(`whereDocument "${op}" needs a non-empty string, got ${show(val)}`);
   if (op === "$regex" || op === "$not_regex") {

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { assembleContext, checkCitations, createLlm, DEFAULT_LLM, obsidianLink, type Source } from "../../answer/index.js";
+import { answerWith, assembleContext, createLlm, DEFAULT_LLM, invalidCitationWarning, obsidianLink, type Source } from "../../answer/index.js";
 import { search } from "../../search/index.js";
 import { locate, openForQuery } from "../open.js";
 import { err, out, stderrLogger } from "../io.js";
@@ -50,29 +50,25 @@ export async function runAsk(words: string[], o: AskFlags): Promise<void> {
   const llm = createLlm(o.llm ?? DEFAULT_LLM);
   let firstTokenMs: number | undefined;
   let printed = false;
-  let answer: string;
+  let result;
   try {
-    answer = await llm.chat(
-      [
-        { role: "system", content: system },
-        { role: "user", content: prompt },
-      ],
-      (t) => {
+    result = await answerWith(llm, { system, prompt, sources }, {
+      onToken: (t) => {
         firstTokenMs ??= performance.now() - t0;
         if (!o.json) {
           process.stdout.write(t);
           printed = true;
         }
       },
-    );
+    });
   } catch (e) {
     if (printed) process.stdout.write("\n");
     throw e;
   }
   const totalMs = performance.now() - t0;
-  const { cited, invalid } = checkCitations(answer, sources.length);
-  const citedSources = sources.filter((s) => cited.includes(s.n));
-  if (invalid.length) err(`warning: the answer cites ${invalid.map((n) => `[${n}]`).join(", ")}, but only ${sources.length} source(s) were given — treat those statements with care`);
+  const { answer, invalid, citedSources } = result;
+  const warning = invalidCitationWarning(invalid, sources.length);
+  if (warning) err(warning);
   if (o.json) {
     out(
       JSON.stringify(

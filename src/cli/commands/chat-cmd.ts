@@ -1,7 +1,7 @@
 import readline from "node:readline";
-import { assembleContext, checkCitations, createLlm, DEFAULT_LLM, type ChatMessage, type Source } from "../../answer/index.js";
+import { answerWith, assembleContext, createLlm, DEFAULT_LLM, invalidCitationWarning, type ChatMessage, type Source } from "../../answer/index.js";
 import { VaultRagError } from "../../errors.js";
-import { buildFilter, andWhere, search, SEARCH_DEFAULTS, type Hit, type SearchMode } from "../../search/index.js";
+import { buildFilter, andWhere, search, SEARCH_DEFAULTS, type SearchMode } from "../../search/index.js";
 import { formatHits } from "../output.js";
 import { locate, openForQuery } from "../open.js";
 import { err, out, stderrLogger } from "../io.js";
@@ -42,7 +42,6 @@ export async function runChat(o: ChatFlags): Promise<void> {
     questions: [] as string[],
     history: [] as ChatMessage[],
     lastSources: [] as Source[],
-    lastHits: [] as Hit[],
     lastMs: 0,
   };
   await embedder.embedQuery("warm up"); // load the model now, not on the first question
@@ -56,23 +55,17 @@ export async function runChat(o: ChatFlags): Promise<void> {
     const where = andWhere(buildFilter({ tags: state.tags, folder: state.folder, since: state.since }), o.where);
     const res = await search({ store, embedder }, query, { topK: state.k, perNote: o.perNote, oversample: o.oversample, where, whereDocument: o.whereDocument, minRatio: o.minRatio, mode: state.mode });
     state.lastMs = performance.now() - t;
-    state.lastHits = res.hits;
     state.questions.push(question);
     if (!res.hits.length) return out(`no results: ${res.reason}`);
-    if (!llm) {
-      state.lastSources = assembleContext(question, res.hits, { budgetTokens: o.budget }).sources;
-      return out(formatHits(res.hits));
-    }
-    const { sources, prompt, system } = assembleContext(question, res.hits, { budgetTokens: o.budget });
-    state.lastSources = sources;
-    const messages: ChatMessage[] = [{ role: "system", content: system }, ...state.history.slice(-4), { role: "user", content: prompt }];
-    const answer = await llm.chat(messages, (tok) => process.stdout.write(tok));
+    const ctx = assembleContext(question, res.hits, { budgetTokens: o.budget });
+    state.lastSources = ctx.sources;
+    if (!llm) return out(formatHits(res.hits));
+    const { answer, invalid, citedSources } = await answerWith(llm, ctx, { history: state.history.slice(-4), onToken: (tok) => process.stdout.write(tok) });
     out("");
     state.history.push({ role: "user", content: question }, { role: "assistant", content: answer });
-    const { cited, invalid } = checkCitations(answer, sources.length);
-    if (invalid.length) err(`warning: the answer cites ${invalid.map((n) => `[${n}]`).join(", ")}, but only ${sources.length} source(s) were given`);
-    const shown = sources.filter((s) => cited.includes(s.n));
-    if (shown.length) out(shown.map((s) => sourceLine(s)).join("\n"));
+    const warning = invalidCitationWarning(invalid, ctx.sources.length);
+    if (warning) err(warning);
+    if (citedSources.length) out(citedSources.map((s) => sourceLine(s)).join("\n"));
   };
   const command = (line: string): boolean => {
     const [cmd, ...rest] = line.slice(1).split(/\s+/);

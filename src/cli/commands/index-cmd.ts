@@ -1,8 +1,7 @@
-import fs from "node:fs";
 import { createEmbedder, DEFAULT_MODEL } from "../../embed/index.js";
-import { indexVault } from "../../index/index.js";
+import { indexModelSpec, indexVault } from "../../index/index.js";
 import { collectingLogger } from "../../log.js";
-import { locate, modelSpec, openForQuery } from "../open.js";
+import { locate } from "../open.js";
 import { progressReporter } from "../progress.js";
 import { err, out, stderrLogger } from "../io.js";
 
@@ -21,17 +20,8 @@ export interface IndexFlags {
 export async function runIndex(vaultArg: string | undefined, o: IndexFlags): Promise<void> {
   const loc = locate({ vault: vaultArg, db: o.db });
   const log = collectingLogger(stderrLogger(!!o.verbose));
-  let spec = o.model;
-  if (!spec && fs.existsSync(loc.db)) {
-    // keep the index's own model unless asked otherwise
-    try {
-      const { store, manifest } = openForQuery(loc, { log });
-      spec = modelSpec(manifest);
-      store.close();
-    } catch {
-      spec = undefined;
-    }
-  }
+  // keep the index's own model unless asked otherwise
+  const spec = o.model ?? indexModelSpec(loc.db);
   const embedder = createEmbedder(spec ?? DEFAULT_MODEL, { log, offline: o.offline, modelDir: o.modelDir });
   if (o.verbose) err(`vault: ${loc.vault}\nindex: ${loc.db}\nmodel: ${embedder.id}`);
   const progress = progressReporter(process.stderr, !o.quiet && !o.json);

@@ -1,19 +1,11 @@
-import fs from "node:fs";
 import { createEmbedder, DEFAULT_MODEL, type Embedder } from "../../embed/index.js";
-import { watchVault, type IndexSummary } from "../../index/index.js";
-import { SqliteStore } from "../../store/index.js";
+import { indexModelSpec, watchVault, type IndexSummary } from "../../index/index.js";
 import { err, out, stderrLogger } from "../io.js";
-import { locate, modelSpec } from "../open.js";
+import { locate } from "../open.js";
 
 /** The embedder of an existing index, else the default model. */
 export function embedderFor(db: string, log = stderrLogger(false)): Embedder {
-  if (fs.existsSync(db)) {
-    const s = SqliteStore.open(db);
-    const m = s.manifest();
-    s.close();
-    if (m) return createEmbedder(modelSpec(m), { log });
-  }
-  return createEmbedder(DEFAULT_MODEL, { log });
+  return createEmbedder(indexModelSpec(db) ?? DEFAULT_MODEL, { log });
 }
 
 /** One line for a batch. */

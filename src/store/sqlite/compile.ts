@@ -33,10 +33,8 @@ const CMP: Record<string, string> = { $eq: "=", $ne: "!=", $gt: ">", $gte: ">=",
 export function compileWhere(node: WhereNode): SqlCondition {
   switch (node.kind) {
     case "and":
-    case "or": {
-      const parts = node.clauses.map(compileWhere);
-      return { sql: `(${parts.map((p) => p.sql).join(node.kind === "and" ? " AND " : " OR ")})`, params: parts.flatMap((p) => p.params) };
-    }
+    case "or":
+      return joinConditions(node.kind, node.clauses.map(compileWhere));
     case "cmp":
       return { sql: `c.${node.field} ${CMP[node.op]} ?`, params: [node.value] };
     case "set":
@@ -57,10 +55,8 @@ export function compileWhere(node: WhereNode): SqlCondition {
 export function compileDocument(node: DocNode): SqlCondition {
   switch (node.kind) {
     case "and":
-    case "or": {
-      const parts = node.clauses.map(compileDocument);
-      return { sql: `(${parts.map((p) => p.sql).join(node.kind === "and" ? " AND " : " OR ")})`, params: parts.flatMap((p) => p.params) };
-    }
+    case "or":
+      return joinConditions(node.kind, node.clauses.map(compileDocument));
     case "doc":
       switch (node.op) {
         case "$contains":
@@ -73,4 +69,9 @@ export function compileDocument(node: DocNode): SqlCondition {
           return { sql: "NOT vr_regexp(?, c.text)", params: [node.value] };
       }
   }
+}
+
+/** `(a AND b ...)` or `(a OR b ...)` with the parameters in order. */
+function joinConditions(kind: "and" | "or", parts: SqlCondition[]): SqlCondition {
+  return { sql: `(${parts.map((p) => p.sql).join(kind === "and" ? " AND " : " OR ")})`, params: parts.flatMap((p) => p.params) };
 }

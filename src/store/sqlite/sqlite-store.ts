@@ -184,6 +184,10 @@ export class SqliteStore implements Store {
     });
   }
 
+  touchNote(note: NoteEntry): void {
+    this.db.prepare("UPDATE notes SET mtime = ?, size = ? WHERE path = ?").run(note.mtime, note.size, note.path);
+  }
+
   private deleteStatements() {
     return {
       // external-content FTS: removing a row means telling FTS5 the values it indexed
@@ -229,10 +233,21 @@ export class SqliteStore implements Store {
     return rows.map((r) => ({ id: r.id, text: r.text, meta: rowMeta(r), vector: r.vector ? blobToVector(r.vector) : new Float32Array(0) }));
   }
 
+  /** Counts, cached per write generation: search() asks on every query and count(*) scans. */
   count(): StoreCounts {
+    const generation = this.generation();
+    if (this.counted?.generation === generation) return this.counted.counts;
     const notes = (this.db.prepare("SELECT count(*) n FROM notes").get() as { n: number }).n;
     const chunks = (this.db.prepare("SELECT count(*) n FROM chunks").get() as { n: number }).n;
-    return { notes, chunks };
+    this.counted = { generation, counts: { notes, chunks } };
+    return this.counted.counts;
+  }
+
+  private counted?: { generation: string; counts: StoreCounts };
+
+  /** The write generation, bumped by every write transaction that changes chunks or notes. */
+  private generation(): string {
+    return ((this.db.prepare("SELECT value FROM meta WHERE key = 'generation'").pluck().get() as string | undefined) ?? "0").toString();
   }
 
   listTags(): { tag: string; notes: number }[] {
@@ -302,7 +317,7 @@ export class SqliteStore implements Store {
    * stale or torn snapshot is ignored and rewritten.
    */
   private denseIndex(): DenseIndex {
-    const generation = ((this.db.prepare("SELECT value FROM meta WHERE key = 'generation'").pluck().get() as string | undefined) ?? "0").toString();
+    const generation = this.generation();
     if (this.dense && this.dense.generation === generation) return this.dense.index;
     const key = `${this.indexId()}:${generation}`;
     const snapshot = `${this.location}.vectors`;
