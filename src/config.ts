@@ -4,6 +4,20 @@ import path from "node:path";
 /** Folder inside a vault that holds vault-rag's files. */
 export const INDEX_DIR = ".vault-rag";
 export const INDEX_FILE = "index.db";
+/** Folder inside `.vault-rag/` holding the keyword sidecars of Chroma indexes. */
+export const SIDECAR_DIR = "chroma";
+
+/**
+ * Where a vault keeps the local keyword sidecar of a Chroma index.
+ *
+ * @example
+ * ```ts
+ * sidecarDirFor("/home/me/notes"); // "/home/me/notes/.vault-rag/chroma"
+ * ```
+ */
+export function sidecarDirFor(vault: string): string {
+  return path.join(vault, INDEX_DIR, SIDECAR_DIR);
+}
 
 /**
  * Resolves the vault folder, the same way for every command: the option, else `VAULT_RAG_VAULT`,

@@ -1,18 +1,20 @@
 import fs from "node:fs";
 import { answerWith, assembleContext, createLlm, DEFAULT_LLM, type Source } from "./answer/index.js";
-import { resolveDb } from "./config.js";
+import { resolveDb, sidecarDirFor } from "./config.js";
 import { createEmbedder, DEFAULT_MODEL, type Embedder, type EmbedderOptions } from "./embed/index.js";
 import { VaultRagError } from "./errors.js";
 import { indexModelSpec, indexVault, modelMismatch, modelSpecOf, sameModel, type IndexOptions, type IndexSummary } from "./index/index.js";
 import { andWhere, buildFilter, search, type FilterOptions, type SearchOptions, type SearchResult } from "./search/index.js";
-import { SqliteStore } from "./store/index.js";
+import { displayLocation, openStore, storeExists, type ChromaConnectOptions, type Store } from "./store/index.js";
 import { walkVault } from "./vault/index.js";
 import path from "node:path";
 
 /** Options of {@link openVault}. */
 export interface OpenVaultOptions extends EmbedderOptions {
-  /** Index file (default `<vault>/.vault-rag/index.db`). */
+  /** Index file (default `<vault>/.vault-rag/index.db`) or a Chroma address (`chroma://host:port/<collection>`). */
   db?: string;
+  /** Tenant, database and API key for a hosted Chroma server (else `CHROMA_TENANT`, `CHROMA_DATABASE`, `CHROMA_API_KEY`). */
+  chroma?: ChromaConnectOptions;
   /** Embedding model for a new index (default: the bundled `use-lite`); an existing index keeps its own. */
   model?: string;
 }
@@ -41,7 +43,7 @@ export interface VaultHandle {
   tags(): Promise<{ tag: string; notes: number }[]>;
   /** Folders in the index, with how many notes each holds. */
   folders(): Promise<{ folder: string; notes: number }[]>;
-  close(): void;
+  close(): Promise<void>;
 }
 
 /**
@@ -61,33 +63,42 @@ export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): 
   if (!fs.existsSync(vault) || !fs.statSync(vault).isDirectory())
     throw new VaultRagError("vault_missing", `vault-rag: vault folder "${vault}" does not exist or is not a folder — pass the folder that holds your notes`);
   const db = resolveDb(vault, opts.db);
-  let store: SqliteStore | undefined;
+  const shown = displayLocation(db);
+  const storeOpts = { ...opts.chroma, sidecarDir: sidecarDirFor(vault) };
+  let store: Store | undefined;
   let embedder: Embedder | undefined;
-  const open = () => {
+  const open = async () => {
     if (!store) {
-      if (!fs.existsSync(db)) throw new VaultRagError("no_index", `vault-rag: no index at ${db} — run \`vault-rag index ${vault}\` first`);
-      store = SqliteStore.open(db);
-      const m = store.manifest();
-      if (!m) throw new VaultRagError("no_index", `vault-rag: the index at ${db} was never completed — call index() first`);
+      if (!(await storeExists(db, storeOpts))) throw new VaultRagError("no_index", `vault-rag: no index at ${shown} — run \`vault-rag index ${vault}\` first`);
+      const s = await openStore(db, storeOpts);
+      const m = await s.manifest();
+      if (!m) {
+        await s.close();
+        throw new VaultRagError("no_index", `vault-rag: the index at ${shown} was never completed — call index() first`);
+      }
+      if (opts.model && !sameModel(m, createEmbedder(opts.model, opts))) {
+        await s.close();
+        throw modelMismatch(shown, m, opts.model);
+      }
       embedder = createEmbedder(modelSpecOf(m), opts);
-      if (opts.model && !sameModel(m, createEmbedder(opts.model, opts))) throw modelMismatch(db, m, opts.model);
+      store = s;
     }
     return { store, embedder: embedder! };
   };
   const filterOf = (o: FilterOptions & SearchOptions) => andWhere(buildFilter(o), o.where);
   return {
     vault,
-    db,
+    db: shown,
     async index(o = {}) {
-      store?.close();
+      await store?.close();
       store = undefined;
-      return indexVault(vault, db, createEmbedder(opts.model ?? indexModelSpec(db) ?? DEFAULT_MODEL, opts), o);
+      return indexVault(vault, db, createEmbedder(opts.model ?? (await indexModelSpec(db, storeOpts)) ?? DEFAULT_MODEL, opts), { ...o, store: storeOpts });
     },
     async search(question, o = {}) {
-      return search(open(), question, { ...o, where: filterOf(o) });
+      return search(await open(), question, { ...o, where: filterOf(o) });
     },
     async ask(question, o = {}) {
-      const { hits } = await search(open(), question, { ...o, where: filterOf(o) });
+      const { hits } = await search(await open(), question, { ...o, where: filterOf(o) });
       const ctx = assembleContext(question, hits, { budgetTokens: o.budgetTokens });
       const llm = createLlm(o.llm ?? DEFAULT_LLM, opts);
       if (!ctx.sources.length) return { answer: "The notes contain nothing that matches this question.", sources: [], cited: [], invalid: [], model: llm.id };
@@ -95,20 +106,20 @@ export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): 
       return { answer, sources: ctx.sources, cited, invalid, model: llm.id };
     },
     async status() {
-      if (!fs.existsSync(db)) return { vault, index: db, model: null, dimensions: 0, notes: 0, chunks: 0, lastIndexed: null, stale: walkVault(vault).length };
-      const { store: s } = open();
-      const m = s.manifest()!;
-      const c = s.count();
-      return { vault, index: db, model: modelSpecOf(m), dimensions: m.embedder.dimensions, notes: c.notes, chunks: c.chunks, lastIndexed: m.updatedAt, stale: staleCount(vault, s) };
+      if (!store && !(await storeExists(db, storeOpts))) return { vault, index: shown, model: null, dimensions: 0, notes: 0, chunks: 0, lastIndexed: null, stale: walkVault(vault).length };
+      const { store: s } = await open();
+      const m = (await s.manifest())!;
+      const c = await s.count();
+      return { vault, index: shown, model: modelSpecOf(m), dimensions: m.embedder.dimensions, notes: c.notes, chunks: c.chunks, lastIndexed: m.updatedAt, stale: await staleCount(vault, s) };
     },
     async tags() {
-      return open().store.listTags();
+      return (await open()).store.listTags();
     },
     async folders() {
-      return open().store.listFolders();
+      return (await open()).store.listFolders();
     },
-    close() {
-      store?.close();
+    async close() {
+      await store?.close();
       store = undefined;
     },
   };
@@ -123,14 +134,14 @@ export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): 
  * staleCount("/home/me/notes", store); // 3
  * ```
  */
-export function staleCount(vault: string, store: SqliteStore): number {
+export async function staleCount(vault: string, store: Store): Promise<number> {
   let files: { path: string; mtime: number; size: number }[];
   try {
     files = walkVault(vault);
   } catch {
     return 0;
   }
-  const known = store.notes();
+  const known = await store.notes();
   let stale = files.filter((f) => {
     const k = known.get(f.path);
     return !k || k.mtime !== f.mtime || k.size !== f.size;

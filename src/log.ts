@@ -13,7 +13,8 @@ export type WarningCode =
   | "input_truncated"
   | "chunk_oversized"
   | "ignore_file_invalid"
-  | "lock_stale";
+  | "lock_stale"
+  | "sidecar_rebuilt";
 
 /** What a warning carries besides its message. */
 export interface WarningDetail {

@@ -20,7 +20,7 @@ describe("library API", () => {
     expect(await v.status()).toMatchObject({ notes: 2, model: "use-lite", dimensions: 512, stale: 0, index: path.join(vault, ".vault-rag/index.db") });
     fs.writeFileSync(path.join(vault, "New.md"), "# New\n\nA new note.\n");
     expect((await v.status()).stale).toBe(1);
-    v.close();
+    await v.close();
     await expect(openVault(path.join(vault, "missing"))).rejects.toThrow(/does not exist or is not a folder/);
   });
 });

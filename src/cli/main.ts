@@ -33,7 +33,7 @@ const collect = (v: string, prev: string[] = []) => [...prev, v];
 export function addSearchFlags(cmd: Command): Command {
   return cmd
     .option("--vault <dir>", "vault folder (default: $VAULT_RAG_VAULT, else the nearest folder holding .vault-rag/, else the working directory)")
-    .option("--db <path>", "index file (default: $VAULT_RAG_DB, else <vault>/.vault-rag/index.db)")
+    .option("--db <path>", "index file or chroma://host:port/<collection> (default: $VAULT_RAG_DB, else <vault>/.vault-rag/index.db)")
     .option("-k, --top-k <n>", "number of results", int("--top-k"), SEARCH_DEFAULTS.topK)
     .option("--per-note <n>", "at most this many chunks from one note", int("--per-note"), SEARCH_DEFAULTS.perNote)
     .option("--oversample <n>", "candidates fetched per result before the per-note cap", int("--oversample"), SEARCH_DEFAULTS.oversample)
@@ -79,7 +79,7 @@ export function buildProgram(): Command {
     .option("--model <id>", "embedding model: use-lite (bundled, offline), ollama:<model>, openai:<model>, transformers:<model>")
     .option("--offline", "transformers models: never download (also HF_HUB_OFFLINE=1)")
     .option("--model-dir <dir>", "transformers models: a folder of models copied by hand")
-    .option("--db <path>", "index file (default: $VAULT_RAG_DB, else <vault>/.vault-rag/index.db)")
+    .option("--db <path>", "index file or chroma://host:port/<collection> (default: $VAULT_RAG_DB, else <vault>/.vault-rag/index.db)")
     .option("--json", "print the summary as JSON")
     .option("--quiet", "no progress output")
     .option("--verbose", "more detail")
@@ -101,7 +101,7 @@ export function buildProgram(): Command {
     .command("status")
     .description("Show the index: path, model, counts, last indexed, notes changed since")
     .option("--vault <dir>", "vault folder")
-    .option("--db <path>", "index file")
+    .option("--db <path>", "index file, or chroma://host:port/<collection>")
     .option("--json", "print JSON")
     .addHelpText("after", "\nExamples:\n  vault-rag status\n  vault-rag status --vault ~/notes --json\n")
     .action(async (o) => (await import("./commands/status-cmd.js")).runStatus(o));
@@ -137,17 +137,17 @@ export function buildProgram(): Command {
     .command("check")
     .description("Verify the index (manifest, orphans, keyword index, stale notes); --repair fixes what needs no embedding")
     .option("--vault <dir>", "vault folder")
-    .option("--db <path>", "index file")
+    .option("--db <path>", "index file, or chroma://host:port/<collection>")
     .option("--repair", "fix what can be fixed without re-embedding")
     .option("--json", "print JSON")
     .action(async (o) => {
       const { locate } = await import("./open.js");
-      const { checkIndex } = await import("../index/check.js");
+      const { checkIndex, checkChromaIndex } = await import("../index/check.js");
       const { VaultRagError } = await import("../errors.js");
-      const fs = await import("node:fs");
+      const { isChromaLocation, storeExists } = await import("../store/index.js");
       const loc = locate(o);
-      if (!fs.existsSync(loc.db)) throw new VaultRagError("no_index", `vault-rag: no index at ${loc.db} — run \`vault-rag index <vault>\` first`);
-      const r = checkIndex(loc.vault, loc.db, { repair: o.repair });
+      if (!(await storeExists(loc.db, loc.store))) throw new VaultRagError("no_index", `vault-rag: no index at ${loc.shown} — run \`vault-rag index <vault>\` first`);
+      const r = isChromaLocation(loc.db) ? await checkChromaIndex(loc.vault, loc.db, { repair: o.repair, store: loc.store }) : checkIndex(loc.vault, loc.db, { repair: o.repair });
       if (o.json) process.stdout.write(JSON.stringify(r, null, 2) + "\n");
       else {
         const c = r.counts;
@@ -163,7 +163,7 @@ export function buildProgram(): Command {
     .command("watch")
     .description("Keep the index fresh as notes change (debounced incremental passes)")
     .argument("[vault]", "vault folder")
-    .option("--db <path>", "index file")
+    .option("--db <path>", "index file, or chroma://host:port/<collection>")
     .option("--json", "one JSON line per batch")
     .option("--verbose", "more detail")
     .addHelpText("after", "\nExamples:\n  vault-rag watch ~/notes\n")
@@ -173,14 +173,14 @@ export function buildProgram(): Command {
     .command("mcp")
     .description("Serve the vault to AI agents over the Model Context Protocol (stdio)")
     .option("--vault <dir>", "vault folder")
-    .option("--db <path>", "index file")
+    .option("--db <path>", "index file, or chroma://host:port/<collection>")
     .option("--watch", "also keep the index fresh as notes change (reports on stderr)")
     .addHelpText("after", '\nTools: search, get_note, list_tags, list_folders, status.\n\nExample (Claude Desktop, mcpServers): { "vault-rag": { "command": "vault-rag", "args": ["mcp", "--vault", "/home/me/notes"] } }\n')
     .action(async (o) => {
       const { locate } = await import("./open.js");
       const loc = locate(o);
-      if (o.watch) await (await import("./commands/watch-cmd.js")).startWatch(loc.vault, { db: loc.db }, (l) => process.stderr.write(l + "\n"));
-      await (await import("../mcp/server.js")).serveMcp(loc.vault, { db: loc.db });
+      if (o.watch) await (await import("./commands/watch-cmd.js")).startWatch(loc.vault, { db: o.db }, (l) => process.stderr.write(l + "\n"));
+      await (await import("../mcp/server.js")).serveMcp(loc.vault, { db: o.db });
     });
 
   program
@@ -188,7 +188,7 @@ export function buildProgram(): Command {
     .description("Measure retrieval quality per mode: on a BEIR folder, or a known-answer file over a vault")
     .argument("<target>", "a BEIR folder (corpus.jsonl, queries.jsonl, qrels.tsv) or a .jsonl of {question, paths}")
     .option("--vault <dir>", "the vault a known-answer file is about")
-    .option("--db <path>", "index file")
+    .option("--db <path>", "index file, or chroma://host:port/<collection>")
     .option("--modes <list>", "modes to compare", "keyword,dense,hybrid")
     .option("--sweep", "also try a grid of fusion settings")
     .option("--json", "print JSON")

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { SCHEMA_VERSION, SqliteStore } from "../store/index.js";
+import { ChromaStore, SCHEMA_VERSION, SqliteStore, type NoteEntry, type OpenStoreOptions } from "../store/index.js";
 import { hashText } from "../vault/index.js";
 
 /** What `check` found. */
@@ -58,15 +58,7 @@ export function checkIndex(vault: string, dbPath: string, opts: { repair?: boole
     if (chunksWithoutNote) problems.push(`${chunksWithoutNote} chunk(s) belong to no indexed note`);
     if (ftsMismatch) problems.push(`the keyword index holds ${counts.ftsRows} row(s) for ${counts.chunks} chunk(s)`);
     if (badVectors) problems.push(`${badVectors} vector(s) do not have ${dims} dimensions`);
-    let stale = 0;
-    for (const n of store.notes().values()) {
-      const file = path.join(vault, n.path);
-      try {
-        if (hashText(fs.readFileSync(file, "utf8")) !== n.hash) stale++;
-      } catch {
-        stale++;
-      }
-    }
+    const stale = staleHashes(vault, store.notes().values());
     if (opts.repair && problems.length) {
       db.transaction(() => {
         if (orphanVectors) {
@@ -99,4 +91,50 @@ export function checkIndex(vault: string, dbPath: string, opts: { repair?: boole
   } finally {
     store.close();
   }
+}
+
+/**
+ * Verifies an index on a Chroma server: the manifest, and the local keyword sidecar against the
+ * collection (same number of chunks). With `repair`, the sidecar is rebuilt from the collection.
+ *
+ * @example
+ * ```ts
+ * const report = await checkChromaIndex("/home/me/notes", "chroma://localhost:8000/notes");
+ * ```
+ */
+export async function checkChromaIndex(vault: string, db: string, opts: { repair?: boolean; store?: OpenStoreOptions } = {}): Promise<CheckReport> {
+  const store = await ChromaStore.open(db, opts.store);
+  const problems: string[] = [];
+  const repaired: string[] = [];
+  try {
+    const manifest = store.manifest();
+    const server = await store.serverCount();
+    let local = store.count();
+    if (!manifest && server > 0) problems.push("the manifest is missing but chunks are stored — run `vault-rag index --full`");
+    if (local.chunks !== server) problems.push(`the keyword sidecar holds ${local.chunks} chunk(s), the server ${server}`);
+    if (opts.repair && local.chunks !== server) {
+      await store.rebuildSidecar();
+      local = store.count();
+      repaired.push(`rebuilt the keyword sidecar from the server (${local.chunks} chunks)`);
+    }
+    const stale = staleHashes(vault, store.notes().values());
+    const counts = { notes: local.notes, chunks: server, vectors: server, ftsRows: local.chunks };
+    const ok = problems.length === 0 || (repaired.length > 0 && local.chunks === server);
+    return { ok, index: store.location, problems, counts, orphanVectors: 0, chunksWithoutVectors: 0, chunksWithoutNote: 0, ftsMismatch: local.chunks !== server, stale, repaired };
+  } finally {
+    store.close();
+  }
+}
+
+/** Notes whose file no longer has the hash they were indexed with (or is gone). */
+function staleHashes(vault: string, notes: Iterable<NoteEntry>): number {
+  let stale = 0;
+  for (const n of notes) {
+    try {
+      if (hashText(fs.readFileSync(path.join(vault, n.path), "utf8")) !== n.hash) stale++;
+    } catch {
+      stale++;
+    }
+  }
+  return stale;
 }

@@ -2,4 +2,4 @@ export { indexVault, type IndexOptions, type IndexSummary, type IndexPhase } fro
 export { manifestFor, modelMismatch, sameModel, modelSpecOf, indexModelSpec } from "./manifest.js";
 export { acquireLock } from "./lock.js";
 export { watchVault, WATCH_DEFAULTS, type Watcher, type WatchOptions } from "./watch.js";
-export { checkIndex, type CheckReport } from "./check.js";
+export { checkIndex, checkChromaIndex, type CheckReport } from "./check.js";

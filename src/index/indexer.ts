@@ -1,9 +1,8 @@
-import fs from "node:fs";
 import { CHUNKER_VERSION, chunkNote, type ChunkOptions } from "../chunk/index.js";
 import type { Embedder } from "../embed/index.js";
 import type { Logger } from "../log.js";
 import { silentLogger } from "../log.js";
-import { SqliteStore, type NoteEntry, type Store, type StoreRecord } from "../store/index.js";
+import { beginRebuild, displayLocation, lockTarget, openStore, storeExists, type NoteEntry, type OpenStoreOptions, type Store, type StoreRecord } from "../store/index.js";
 import { readNote, walkVault, type VaultFile } from "../vault/index.js";
 import { acquireLock } from "./lock.js";
 import { manifestFor, modelMismatch, modelSpecOf, sameModel } from "./manifest.js";
@@ -35,6 +34,8 @@ export interface IndexOptions {
   /** Notes per write transaction. */
   batchNotes?: number;
   log?: Logger;
+  /** Connection options for a Chroma index (tenant, database, API key, sidecar folder). */
+  store?: OpenStoreOptions;
   onProgress?: (phase: IndexPhase, done: number, total: number) => void;
 }
 
@@ -53,59 +54,50 @@ export interface IndexOptions {
  */
 export async function indexVault(vault: string, dbPath: string, embedder: Embedder, opts: IndexOptions = {}): Promise<IndexSummary> {
   const log = opts.log ?? silentLogger;
-  const release = acquireLock(dbPath, log);
+  const storeOpts = { ...opts.store, log };
+  const release = acquireLock(lockTarget(dbPath, opts.store?.sidecarDir), log);
   try {
-    const existing = fs.existsSync(dbPath) ? SqliteStore.open(dbPath) : undefined;
-    const manifest = existing?.manifest();
+    const existing = (await storeExists(dbPath, storeOpts)) ? await openStore(dbPath, storeOpts) : undefined;
+    const manifest = await existing?.manifest();
     if (existing && manifest && !sameModel(manifest, embedder) && !opts.full) {
-      existing.close();
-      throw modelMismatch(dbPath, manifest, modelSpecOf({ embedder }));
+      await existing.close();
+      throw modelMismatch(existing.location, manifest, modelSpecOf({ embedder }));
     }
     if (!opts.full) {
       // in place, batch by batch (a first build too), so an interrupted run resumes
-      const store = existing ?? SqliteStore.open(dbPath, { create: true });
+      const store = existing ?? (await openStore(dbPath, { ...storeOpts, create: true }));
       try {
         const summary = await indexInto(vault, store, embedder, opts, log, undefined);
-        store.warmDense();
+        await store.warmDense?.();
         return summary;
       } finally {
-        store.close();
+        await store.close();
       }
     }
-    // full rebuild: write a new file next to the old one, swap it in only when complete
-    const tmp = `${dbPath}.rebuild`;
-    for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(tmp + suffix, { force: true });
-    const fresh = SqliteStore.open(tmp, { create: true });
+    // full rebuild: build beside the old index, swap it in only when complete
+    const rebuild = await beginRebuild(dbPath, storeOpts);
     let summary: IndexSummary;
     try {
       const cacheFrom = existing && manifest && sameModel(manifest, embedder) ? existing : undefined;
-      summary = await indexInto(vault, fresh, embedder, { ...opts, full: true }, log, cacheFrom);
+      summary = await indexInto(vault, rebuild.store, embedder, { ...opts, full: true }, log, cacheFrom);
     } catch (err) {
-      fresh.close();
-      existing?.close();
-      for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(tmp + suffix, { force: true });
+      await rebuild.abort();
+      await existing?.close();
       throw err;
     }
-    fresh.db.pragma("wal_checkpoint(TRUNCATE)");
-    fresh.close();
-    existing?.close();
-    for (const suffix of ["-wal", "-shm"]) fs.rmSync(dbPath + suffix, { force: true });
-    fs.renameSync(tmp, dbPath);
-    for (const suffix of ["-wal", "-shm", ".vectors"]) fs.rmSync(tmp + suffix, { force: true });
-    const swapped = SqliteStore.open(dbPath);
-    swapped.warmDense();
-    swapped.close();
-    return { ...summary, dbPath };
+    await existing?.close();
+    await rebuild.commit();
+    return { ...summary, dbPath: existing?.location ?? displayLocation(dbPath) };
   } finally {
     release();
   }
 }
 
-async function indexInto(vault: string, store: SqliteStore, embedder: Embedder, opts: IndexOptions, log: Logger, cacheFrom: Store | undefined): Promise<IndexSummary> {
+async function indexInto(vault: string, store: Store, embedder: Embedder, opts: IndexOptions, log: Logger, cacheFrom: Store | undefined): Promise<IndexSummary> {
   const t0 = performance.now();
   const files = walkVault(vault, log);
-  const known = store.notes();
-  let manifest = store.manifest();
+  const known = await store.notes();
+  let manifest = await store.manifest();
   const chunkerChanged = manifest && manifest.chunkerVersion !== CHUNKER_VERSION;
   const summary: IndexSummary = { added: 0, updated: 0, deleted: 0, unchanged: 0, failed: 0, chunks: 0, embedded: 0, cached: 0, seconds: 0, dbPath: store.location, model: embedder.id };
 
@@ -137,7 +129,7 @@ async function indexInto(vault: string, store: SqliteStore, embedder: Embedder, 
       const noteEntry: NoteEntry = { path: f.path, hash: note.hash, mtime: f.mtime, size: f.size };
       if (entry && entry.hash === note.hash && !chunkerChanged) {
         // touched but not changed: record the new stat, keep the chunks
-        store.touchNote(noteEntry);
+        await store.touchNote(noteEntry);
         summary.unchanged++;
         continue;
       }
@@ -177,24 +169,24 @@ async function indexInto(vault: string, store: SqliteStore, embedder: Embedder, 
     if (!manifest || manifest.embedder.dimensions !== embedder.dimensions || chunkerChanged) {
       if (embedder.dimensions > 0) {
         manifest = manifestFor(embedder, manifest);
-        store.setManifest(manifest);
+        await store.setManifest(manifest);
       }
     }
-    if (batch.length) store.upsertNotes(batch);
+    if (batch.length) await store.upsertNotes(batch);
     done += slice.length;
     opts.onProgress?.("index", done, todo.length);
   }
-  if (gone.length) store.deleteNotes(gone);
+  if (gone.length) await store.deleteNotes(gone);
   summary.deleted = gone.length;
   if (!manifest || chunkerChanged) {
     // nothing was embedded (empty vault or all cached): still record what built the index
     if (!manifest && embedder.dimensions === 0) await embedder.embedQuery("dimension probe");
     manifest = manifestFor(embedder, manifest);
-    store.setManifest(manifest);
+    await store.setManifest(manifest);
   } else {
-    store.setManifest({ ...manifest, updatedAt: new Date().toISOString() });
+    await store.setManifest({ ...manifest, updatedAt: new Date().toISOString() });
   }
-  summary.chunks = store.count().chunks;
+  summary.chunks = (await store.count()).chunks;
   summary.seconds = (performance.now() - t0) / 1000;
   return summary;
 }

@@ -1,8 +1,7 @@
 import { CHUNKER_VERSION } from "../chunk/defaults.js";
 import type { Embedder } from "../embed/types.js";
 import { VaultRagError } from "../errors.js";
-import fs from "node:fs";
-import { SqliteStore } from "../store/sqlite/sqlite-store.js";
+import { openStore, storeExists, type OpenStoreOptions } from "../store/open.js";
 import { SCHEMA_VERSION, type Manifest } from "../store/types.js";
 
 /**
@@ -47,14 +46,14 @@ export function modelSpecOf(m: Pick<Manifest, "embedder">): string {
  * The spec of the model that built the index at `dbPath`, or `undefined` when there is no finished
  * index there: commands keep an index's own model unless told otherwise.
  */
-export function indexModelSpec(dbPath: string): string | undefined {
-  if (!fs.existsSync(dbPath)) return undefined;
-  const store = SqliteStore.open(dbPath);
+export async function indexModelSpec(dbPath: string, opts: OpenStoreOptions = {}): Promise<string | undefined> {
+  if (!(await storeExists(dbPath, opts))) return undefined;
+  const store = await openStore(dbPath, opts);
   try {
-    const m = store.manifest();
+    const m = await store.manifest();
     return m ? modelSpecOf(m) : undefined;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 

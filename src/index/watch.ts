@@ -4,13 +4,15 @@ import type { Embedder } from "../embed/index.js";
 import type { Logger } from "../log.js";
 import { silentLogger } from "../log.js";
 import { SKIPPED_FOLDERS } from "../vault/index.js";
-import { indexVault, type IndexSummary } from "./indexer.js";
+import { indexVault, type IndexOptions, type IndexSummary } from "./indexer.js";
 
 /** Watch options; defaults in {@link WATCH_DEFAULTS}. */
 export interface WatchOptions {
   /** Quiet time after the last change before a batch is indexed, in ms. */
   debounceMs?: number;
   log?: Logger;
+  /** Connection options for a Chroma index. */
+  store?: IndexOptions["store"];
   /** Called after each batch (and after the first full pass). */
   onBatch?: (summary: IndexSummary, changedPaths: number) => void;
   onError?: (err: unknown) => void;
@@ -55,7 +57,7 @@ export async function watchVault(vault: string, dbPath: string, embedder: Embedd
     const changed = pending;
     pending = 0;
     try {
-      const summary = await indexVault(vault, dbPath, embedder, { log });
+      const summary = await indexVault(vault, dbPath, embedder, { log, store: o.store });
       o.onBatch?.(summary, changed);
     } catch (err) {
       o.onError?.(err);

@@ -25,12 +25,12 @@ export async function runAsk(words: string[], o: AskFlags): Promise<void> {
   const log = stderrLogger(!!o.verbose);
   const options = searchOptions(o);
   const t0 = performance.now();
-  const { store, embedder } = openForQuery(loc, { model: o.model, log, offline: o.offline, modelDir: o.modelDir });
+  const { store, embedder } = await openForQuery(loc, { model: o.model, log, offline: o.offline, modelDir: o.modelDir });
   let hits;
   try {
     hits = (await search({ store, embedder }, question, options)).hits;
   } finally {
-    store.close();
+    await store.close();
   }
   const { sources, prompt, system, dropped } = assembleContext(question, hits, { budgetTokens: o.budget });
   const retrievalMs = performance.now() - t0;

@@ -31,7 +31,7 @@ const HELP = `Commands:
 export async function runChat(o: ChatFlags): Promise<void> {
   const loc = locate(o);
   const log = stderrLogger(!!o.verbose);
-  const { store, embedder } = openForQuery(loc, { model: o.model, log, offline: o.offline, modelDir: o.modelDir });
+  const { store, embedder } = await openForQuery(loc, { model: o.model, log, offline: o.offline, modelDir: o.modelDir });
   const llm = o.retrievalOnly ? undefined : createLlm(o.llm ?? DEFAULT_LLM);
   const state = {
     tags: [...(o.tag ?? [])],
@@ -46,7 +46,7 @@ export async function runChat(o: ChatFlags): Promise<void> {
   };
   await embedder.embedQuery("warm up"); // load the model now, not on the first question
   const tty = !!process.stdin.isTTY;
-  out(`vault-rag chat — ${loc.db}${llm ? ` with ${llm.id}` : " (retrieval only)"}. /help for commands.`);
+  out(`vault-rag chat — ${loc.shown}${llm ? ` with ${llm.id}` : " (retrieval only)"}. /help for commands.`);
   const rl = readline.createInterface({ input: process.stdin, output: process.stdout, terminal: tty, historySize: 200 });
   if (tty) rl.setPrompt("> ");
   const ask = async (question: string) => {
@@ -136,6 +136,6 @@ export async function runChat(o: ChatFlags): Promise<void> {
     }
   } finally {
     rl.close();
-    store.close();
+    await store.close();
   }
 }

@@ -61,7 +61,7 @@ export async function runEval(target: string, o: EvalFlags): Promise<void> {
     qrels = readKnownAnswers(abs);
     title = `${path.basename(abs)} over ${loc.vault} (${qrels.queries.length} questions)`;
   }
-  const { store, embedder } = openForQuery(loc, { log: silentLogger });
+  const { store, embedder } = await openForQuery(loc, { log: silentLogger });
   try {
     const results = await evaluate({ store, embedder }, qrels, settings);
     if (o.json) {
@@ -72,6 +72,6 @@ export async function runEval(target: string, o: EvalFlags): Promise<void> {
     const kinds = Object.keys(results[0]?.byKind ?? {});
     for (const k of kinds) out("\n" + table(results.map((r) => ({ setting: r.setting, metrics: r.byKind[k] })), `  ${k} questions`));
   } finally {
-    store.close();
+    await store.close();
   }
 }

@@ -21,13 +21,14 @@ export async function runIndex(vaultArg: string | undefined, o: IndexFlags): Pro
   const loc = locate({ vault: vaultArg, db: o.db });
   const log = collectingLogger(stderrLogger(!!o.verbose));
   // keep the index's own model unless asked otherwise
-  const spec = o.model ?? indexModelSpec(loc.db);
+  const spec = o.model ?? (await indexModelSpec(loc.db, loc.store));
   const embedder = createEmbedder(spec ?? DEFAULT_MODEL, { log, offline: o.offline, modelDir: o.modelDir });
-  if (o.verbose) err(`vault: ${loc.vault}\nindex: ${loc.db}\nmodel: ${embedder.id}`);
+  if (o.verbose) err(`vault: ${loc.vault}\nindex: ${loc.shown}\nmodel: ${embedder.id}`);
   const progress = progressReporter(process.stderr, !o.quiet && !o.json);
   const summary = await indexVault(loc.vault, loc.db, embedder, {
     full: o.full,
     log,
+    store: loc.store,
     onProgress: (phase, done, total) => phase === "index" && progress.update(done, total),
   });
   progress.stop();

@@ -1,3 +1,4 @@
+import { ChromaStore } from "../../store/index.js";
 import { andWhere, buildFilter, search } from "../../search/index.js";
 import { locate, openForQuery } from "../open.js";
 import { formatHits, hitJson } from "../output.js";
@@ -37,8 +38,8 @@ export async function runSearch(words: string[], o: SearchFlags): Promise<void> 
   const loc = locate(o);
   const log = stderrLogger(!!o.verbose);
   const options = searchOptions(o);
-  const { store, embedder } = openForQuery(loc, { model: o.model, log, offline: o.offline, modelDir: o.modelDir });
-  if (o.verbose) err(`index: ${loc.db} (${embedder.id})`);
+  const { store, embedder } = await openForQuery(loc, { model: o.model, log, offline: o.offline, modelDir: o.modelDir });
+  if (o.verbose) err(`index: ${loc.shown} (${embedder.id})${store instanceof ChromaStore ? `; dense: Chroma server; keyword: ${(await store.detectSearchApi(), store.keywordPath)}` : ""}`);
   try {
     const res = await search({ store, embedder }, words.join(" "), options);
     if (o.json) out(JSON.stringify(res.hits.map(hitJson), null, 2));
@@ -46,6 +47,6 @@ export async function runSearch(words: string[], o: SearchFlags): Promise<void> 
     else out(formatHits(res.hits));
     if (o.verbose) err(`embed ${res.timings.embedMs.toFixed(0)} ms, retrieve ${res.timings.retrieveMs.toFixed(0)} ms`);
   } finally {
-    store.close();
+    await store.close();
   }
 }

@@ -3,20 +3,20 @@ import { locate, modelSpec, openForQuery } from "../open.js";
 import { out, stderrLogger } from "../io.js";
 
 /** `vault-rag status`. */
-export function runStatus(o: { vault?: string; db?: string; json?: boolean }): void {
+export async function runStatus(o: { vault?: string; db?: string; json?: boolean }): Promise<void> {
   const loc = locate(o);
-  const { store, manifest } = openForQuery(loc, { log: stderrLogger(false) });
+  const { store, manifest } = await openForQuery(loc, { log: stderrLogger(false) });
   try {
-    const counts = store.count();
+    const counts = await store.count();
     const info = {
       vault: loc.vault,
-      index: loc.db,
+      index: loc.shown,
       model: modelSpec(manifest),
       dimensions: manifest.embedder.dimensions,
       notes: counts.notes,
       chunks: counts.chunks,
       lastIndexed: manifest.updatedAt,
-      stale: staleCount(loc.vault, store),
+      stale: await staleCount(loc.vault, store),
     };
     if (o.json) out(JSON.stringify(info, null, 2));
     else
@@ -24,6 +24,6 @@ export function runStatus(o: { vault?: string; db?: string; json?: boolean }): v
         `index:        ${info.index}\nvault:        ${info.vault}\nmodel:        ${info.model} (${info.dimensions}-d)\nnotes:        ${info.notes}\nchunks:       ${info.chunks}\nlast indexed: ${info.lastIndexed}\nstale:        ${info.stale} note(s) changed on disk since${info.stale ? " — run \`vault-rag index\`" : ""}`,
       );
   } finally {
-    store.close();
+    await store.close();
   }
 }

@@ -1,11 +1,11 @@
 import { createEmbedder, DEFAULT_MODEL, type Embedder } from "../../embed/index.js";
 import { indexModelSpec, watchVault, type IndexSummary } from "../../index/index.js";
 import { err, out, stderrLogger } from "../io.js";
-import { locate } from "../open.js";
+import { locate, type Location } from "../open.js";
 
 /** The embedder of an existing index, else the default model. */
-export function embedderFor(db: string, log = stderrLogger(false)): Embedder {
-  return createEmbedder(indexModelSpec(db) ?? DEFAULT_MODEL, { log });
+export async function embedderFor(loc: Location, log = stderrLogger(false)): Promise<Embedder> {
+  return createEmbedder((await indexModelSpec(loc.db, loc.store)) ?? DEFAULT_MODEL, { log });
 }
 
 /** One line for a batch. */
@@ -20,8 +20,9 @@ export function batchLine(s: IndexSummary): string {
 export async function startWatch(vaultArg: string | undefined, o: { db?: string; json?: boolean; verbose?: boolean }, report: (line: string) => void) {
   const loc = locate({ vault: vaultArg, db: o.db });
   const log = stderrLogger(!!o.verbose);
-  const watcher = await watchVault(loc.vault, loc.db, embedderFor(loc.db, log), {
+  const watcher = await watchVault(loc.vault, loc.db, await embedderFor(loc, log), {
     log,
+    store: loc.store,
     onBatch: (s, changed) => report(o.json ? JSON.stringify({ time: new Date().toISOString(), changed, ...s }) : batchLine(s)),
     onError: (e) => err((e as Error).message),
   });
@@ -31,7 +32,7 @@ export async function startWatch(vaultArg: string | undefined, o: { db?: string;
 /** `vault-rag watch [vault]`: keep the index fresh until interrupted. */
 export async function runWatch(vaultArg: string | undefined, o: { db?: string; json?: boolean; verbose?: boolean }): Promise<void> {
   const { loc, watcher } = await startWatch(vaultArg, o, out);
-  if (!o.json) out(`watching ${loc.vault} → ${loc.db} (Ctrl-C to stop)`);
+  if (!o.json) out(`watching ${loc.vault} → ${loc.shown} (Ctrl-C to stop)`);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once("SIGINT", stop);

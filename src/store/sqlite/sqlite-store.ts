@@ -53,6 +53,11 @@ export interface SqliteStoreOptions {
   readonly?: boolean;
   /** How long to wait for another writer, in ms. Default 10 000. */
   busyTimeoutMs?: number;
+  /**
+   * Store vectors. Default true. `false` keeps only notes, chunks, metadata and the BM25 index:
+   * the Chroma store's local keyword sidecar, whose vectors live on the server.
+   */
+  vectors?: boolean;
 }
 
 /** Encodes a vector for a BLOB column. */
@@ -82,7 +87,11 @@ export class SqliteStore implements Store {
   readonly db: Database.Database;
   private regexCache = new Map<string, RegExp>();
 
-  private constructor(file: string, db: Database.Database) {
+  private constructor(
+    file: string,
+    db: Database.Database,
+    private readonly withVectors: boolean,
+  ) {
     this.location = file;
     this.db = db;
   }
@@ -122,7 +131,7 @@ export class SqliteStore implements Store {
       if (e instanceof VaultRagError) throw e;
       throw new VaultRagError("io", `vault-rag: cannot open the index at ${file}: ${e.message}${e.code === "SQLITE_READONLY" || e.code === "SQLITE_CANTOPEN" ? " — check the folder is writable" : ""}`);
     }
-    const store = new SqliteStore(file, db);
+    const store = new SqliteStore(file, db, opts.vectors !== false);
     db.function("vr_regexp", { deterministic: true }, (pattern: unknown, text: unknown) => (store.regex(String(pattern)).test(String(text)) ? 1 : 0));
     // what FTS5 indexes for a field; the 'delete' command must be given exactly the same values
     db.function("vr_fts", { deterministic: true }, (text: unknown) => cjkBigrams(String(text ?? "")));
@@ -158,12 +167,12 @@ export class SqliteStore implements Store {
         }
         for (const r of records) {
           const m = r.meta;
-          if (dims !== undefined && r.vector.length !== dims)
+          if (this.withVectors && dims !== undefined && r.vector.length !== dims)
             throw new VaultRagError("model_mismatch", `vault-rag: vector of ${r.vector.length} dimensions for "${m.path}" does not fit the index (${dims}-d) — rebuild with \`vault-rag index --full\``);
           const blob = vectorToBlob(r.vector);
           const aliases = encodeList(m.aliases);
           const info = ins.run(r.id, m.path, m.title, m.section, m.folder, m.top_folder, m.mtime, m.word_count, m.ordinal, m.start_line, m.end_line, encodeList(m.tags), encodeList(m.links), aliases, m.hash, r.text);
-          insVec.run(info.lastInsertRowid, blob);
+          if (this.withVectors) insVec.run(info.lastInsertRowid, blob);
           insFts.run(info.lastInsertRowid, m.title, aliases, m.section, r.text);
         }
         upNote.run(note.path, note.hash, note.mtime, note.size);
@@ -267,6 +276,7 @@ export class SqliteStore implements Store {
   }
 
   queryDense(vector: Float32Array, k: number, filter: QueryFilter = {}): ScoredRecord[] {
+    if (!this.withVectors) throw new Error(`vault-rag: the store at ${this.location} was opened without vectors`);
     // one read transaction: the filter, the vectors and the rows come from one snapshot
     return this.db.transaction(() => {
       const index = this.denseIndex();

@@ -1,0 +1,357 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { ChromaClient, type Collection } from "chromadb";
+import { VaultRagError } from "../../errors.js";
+import { silentLogger, type Logger } from "../../log.js";
+import { SqliteStore } from "../sqlite/sqlite-store.js";
+import { SCHEMA_VERSION, type Manifest, type NoteEntry, type QueryFilter, type ScoredRecord, type Store, type StoreCounts, type StoreRecord } from "../types.js";
+import { parseChromaLocation, showLocation, type ChromaConnectOptions, type ChromaLocation } from "./location.js";
+import { fromChromaMetadata, toChromaDocument, toChromaMetadata, toChromaWhere, type ChromaMetadata } from "./translate.js";
+
+/** Options for opening a Chroma collection as a vault-rag store. */
+export interface ChromaStoreOptions extends ChromaConnectOptions {
+  /** Create the collection when missing. Default false: a missing collection is a `no_index` error. */
+  create?: boolean;
+  /** Folder for the local keyword sidecar (default `~/.cache/vault-rag/chroma`). */
+  sidecarDir?: string;
+  log?: Logger;
+}
+
+/** How keyword queries are answered; `--verbose` reports it. */
+export type KeywordPath = "sidecar" | "sidecar (server has a Search API; vault-rag's BM25 sidecar is used for identical ranking)";
+
+/** Default folder for keyword sidecars. */
+export function defaultSidecarDir(): string {
+  return path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "vault-rag", "chroma");
+}
+
+const COLLECTION_MARK = "vault_rag";
+
+/**
+ * A vault-rag index on a Chroma server. Vectors, documents and metadata live in one Chroma
+ * collection (cosine space, no embedding function: vault-rag always sends the vectors); the
+ * manifest and a write generation live in the collection's metadata. A local Chroma server has no
+ * BM25, so keyword search runs on a small SQLite sidecar (chunks, metadata, FTS5; no vectors) kept
+ * beside the vault and keyed by the collection's id. Every write bumps the collection's generation
+ * before touching the server and records it in the sidecar after; a sidecar whose generation
+ * differs (a crash, another machine writing) is rebuilt from the collection on open.
+ *
+ * @example
+ * ```ts
+ * const store = await ChromaStore.open("chroma://localhost:8000/notes", { create: true });
+ * await store.queryDense(vector, 6, { where: normaliseWhere({ tags: "pico" }) });
+ * await store.close();
+ * ```
+ */
+export class ChromaStore implements Store {
+  readonly location: string;
+  keywordPath: KeywordPath = "sidecar";
+  private meta: ChromaMetadata;
+
+  private constructor(
+    private readonly loc: ChromaLocation,
+    private readonly client: ChromaClient,
+    private collection: Collection,
+    private sidecar: SqliteStore,
+    private readonly sidecarFile: string,
+    private readonly maxBatch: number,
+    private readonly log: Logger,
+  ) {
+    this.location = showLocation(loc);
+    this.meta = { ...((collection.metadata ?? {}) as ChromaMetadata) };
+  }
+
+  /** Connects, opens (or creates) the collection and brings the keyword sidecar up to date. */
+  static async open(db: string, opts: ChromaStoreOptions = {}): Promise<ChromaStore> {
+    const loc = parseChromaLocation(db, opts);
+    const shown = showLocation(loc);
+    const client = new ChromaClient({
+      host: loc.host,
+      port: loc.port,
+      ssl: loc.ssl,
+      ...(loc.tenant ? { tenant: loc.tenant } : {}),
+      ...(loc.database ? { database: loc.database } : {}),
+      ...(loc.apiKey ? { headers: { "x-chroma-token": loc.apiKey } } : {}),
+    });
+    const collection = await guard(loc, "open the collection", async () => {
+      try {
+        return await client.getCollection({ name: loc.collection });
+      } catch (err) {
+        if ((err as Error).name !== "ChromaNotFoundError") throw err;
+        if (!opts.create) throw new VaultRagError("no_index", `vault-rag: no collection "${loc.collection}" on the Chroma server at ${loc.server} — run \`vault-rag index <vault> --db ${shown}\` first`);
+        return client.createCollection({ name: loc.collection, embeddingFunction: null, configuration: { hnsw: { space: "cosine" } }, metadata: { [COLLECTION_MARK]: 1, generation: 0 } });
+      }
+    });
+    const space = (collection.configuration as { hnsw?: { space?: string } | null } | undefined)?.hnsw?.space;
+    if (space && space !== "cosine")
+      throw new VaultRagError("usage", `vault-rag: the Chroma collection "${loc.collection}" uses the "${space}" space; vault-rag needs "cosine" — choose another collection name`);
+    const maxBatch = await client.getMaxBatchSize().catch(() => 1000);
+    const dir = opts.sidecarDir ?? defaultSidecarDir();
+    const file = path.join(dir, `${collection.id}.db`);
+    const sidecar = SqliteStore.open(file, { create: true, vectors: false });
+    const store = new ChromaStore(loc, client, collection, sidecar, file, Math.max(1, maxBatch), opts.log ?? silentLogger);
+    await store.syncSidecar();
+    return store;
+  }
+
+  /** The collection's write generation, as recorded in its metadata. */
+  private generation(): number {
+    return typeof this.meta.generation === "number" ? this.meta.generation : 0;
+  }
+
+  private syncToken(): string {
+    return `${this.collection.id}:${this.generation()}`;
+  }
+
+  /** Rebuilds the keyword sidecar from the collection now (`vault-rag check --repair`). */
+  async rebuildSidecar(): Promise<void> {
+    await this.syncSidecar(true);
+  }
+
+  /** Rebuilds the sidecar from the collection when it does not match the collection's generation. */
+  private async syncSidecar(force = false): Promise<void> {
+    const db = this.sidecar.db;
+    const mine = db.prepare("SELECT value FROM meta WHERE key = 'chroma_sync'").pluck().get() as string | undefined;
+    if (mine === this.syncToken() && !force) return;
+    const hadSidecar = mine !== undefined;
+    this.sidecar.close();
+    for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(this.sidecarFile + suffix, { force: true });
+    this.sidecar = SqliteStore.open(this.sidecarFile, { create: true, vectors: false });
+    const byPath = new Map<string, StoreRecord[]>();
+    let n = 0;
+    for (let offset = 0; ; offset += this.maxBatch) {
+      const page = await guard(this.loc, "read the collection", () => this.collection.get({ limit: this.maxBatch, offset, include: ["documents", "metadatas"] as never }));
+      page.ids.forEach((id, i) => {
+        const meta = fromChromaMetadata(page.metadatas[i] as Record<string, unknown>);
+        let list = byPath.get(meta.path);
+        if (!list) byPath.set(meta.path, (list = []));
+        list.push({ id, text: page.documents[i] ?? "", meta, vector: new Float32Array(0) });
+      });
+      n += page.ids.length;
+      if (page.ids.length < this.maxBatch) break;
+    }
+    // the note's own hash is not on the server: an empty hash makes the next index run re-check the
+    // note (its vectors come back from the collection, nothing is embedded again)
+    const batch = [...byPath].map(([p, records]) => ({ note: { path: p, hash: "", mtime: Math.max(...records.map((r) => r.meta.mtime)), size: -1 }, records }));
+    this.sidecar.upsertNotes(batch);
+    this.markSynced();
+    if (hadSidecar || n > 0) this.log.warn("sidecar_rebuilt", `vault-rag: rebuilt the local keyword index for ${this.location} from the server (${n} chunks)`, { path: this.sidecarFile });
+  }
+
+  private markSynced(): void {
+    this.sidecar.db.prepare("INSERT INTO meta (key, value) VALUES ('chroma_sync', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(this.syncToken());
+  }
+
+  /** Writes the collection's metadata (Chroma replaces it whole). */
+  private async writeMeta(next: ChromaMetadata): Promise<void> {
+    await guard(this.loc, "update the collection's metadata", () => this.collection.modify({ metadata: next }));
+    this.meta = next;
+  }
+
+  /**
+   * One write: bump the generation on the server first, then change the collection and the
+   * sidecar, then record the generation in the sidecar. A crash in between leaves the sidecar's
+   * generation behind the server's, so the next open rebuilds it.
+   */
+  private async write(fn: () => Promise<void>): Promise<void> {
+    await this.writeMeta({ ...this.meta, generation: this.generation() + 1 });
+    await fn();
+    this.markSynced();
+  }
+
+  async upsertNotes(batch: { note: NoteEntry; records: StoreRecord[] }[]): Promise<void> {
+    const dims = this.manifest()?.embedder.dimensions;
+    for (const { records } of batch) {
+      for (const r of records) {
+        if (dims !== undefined && r.vector.length !== dims)
+          throw new VaultRagError("model_mismatch", `vault-rag: vector of ${r.vector.length} dimensions for "${r.meta.path}" does not fit the index (${dims}-d) — rebuild with \`vault-rag index --full\``);
+        if (!r.vector.length || !r.vector.every(Number.isFinite)) throw new VaultRagError("store_failed", `vault-rag: the vector for "${r.meta.path}" (${r.meta.section}) is empty or not finite — nothing was written`);
+      }
+    }
+    const records = batch.flatMap((b) => b.records);
+    const fresh = new Set(records.map((r) => r.id));
+    const stale = batch.flatMap((b) => this.sidecar.get({ path: b.note.path }).map((r) => r.id)).filter((id) => !fresh.has(id));
+    await this.write(async () => {
+      for (let i = 0; i < records.length; i += this.maxBatch) {
+        const slice = records.slice(i, i + this.maxBatch);
+        await guard(this.loc, "write chunks", () =>
+          this.collection.upsert({
+            ids: slice.map((r) => r.id),
+            embeddings: slice.map((r) => Array.from(r.vector)),
+            metadatas: slice.map((r) => toChromaMetadata(r.meta)),
+            documents: slice.map((r) => r.text),
+          }),
+        );
+      }
+      await this.deleteIds(stale);
+      this.sidecar.upsertNotes(batch);
+    });
+  }
+
+  private async deleteIds(ids: string[]): Promise<void> {
+    for (let i = 0; i < ids.length; i += this.maxBatch) {
+      const slice = ids.slice(i, i + this.maxBatch);
+      await guard(this.loc, "delete chunks", () => this.collection.delete({ ids: slice }));
+    }
+  }
+
+  async deleteNotes(paths: string[]): Promise<void> {
+    if (!paths.length) return;
+    await this.write(async () => {
+      await this.deleteIds(paths.flatMap((p) => this.sidecar.get({ path: p }).map((r) => r.id)));
+      // chunks the sidecar may not know (written by a run that crashed before recording them)
+      for (let i = 0; i < paths.length; i += 100) {
+        const slice = paths.slice(i, i + 100);
+        await guard(this.loc, "delete chunks", () => this.collection.delete({ where: { path: { $in: slice } } }));
+      }
+      this.sidecar.deleteNotes(paths);
+    });
+  }
+
+  touchNote(note: NoteEntry): void {
+    this.sidecar.touchNote(note);
+  }
+
+  notes(): Map<string, NoteEntry> {
+    return this.sidecar.notes();
+  }
+
+  async get(query: { ids?: string[]; path?: string; includeVectors?: boolean }): Promise<StoreRecord[]> {
+    if (!query.includeVectors) return this.sidecar.get(query);
+    const out: StoreRecord[] = [];
+    const include = ["documents", "metadatas", "embeddings"] as never;
+    const take = (page: { ids: string[]; documents: (string | null)[]; metadatas: unknown[]; embeddings: number[][] }) =>
+      page.ids.forEach((id, i) => out.push({ id, text: page.documents[i] ?? "", meta: fromChromaMetadata(page.metadatas[i] as Record<string, unknown>), vector: Float32Array.from(page.embeddings[i] ?? []) }));
+    if (query.ids) {
+      for (let i = 0; i < query.ids.length; i += this.maxBatch) {
+        const ids = query.ids.slice(i, i + this.maxBatch);
+        take(await guard(this.loc, "read chunks", () => this.collection.get({ ids, include })));
+      }
+      const pos = new Map(query.ids.map((id, i) => [id, i]));
+      return out.sort((a, b) => pos.get(a.id)! - pos.get(b.id)!);
+    }
+    const where = query.path !== undefined ? { path: { $eq: query.path } } : undefined;
+    for (let offset = 0; ; offset += this.maxBatch) {
+      const page = await guard(this.loc, "read chunks", () => this.collection.get({ where, limit: this.maxBatch, offset, include }));
+      take(page);
+      if (page.ids.length < this.maxBatch) break;
+    }
+    return out.sort((a, b) => (a.meta.path < b.meta.path ? -1 : a.meta.path > b.meta.path ? 1 : a.meta.ordinal - b.meta.ordinal));
+  }
+
+  count(): StoreCounts {
+    return this.sidecar.count();
+  }
+
+  /** Chunks the server itself holds (the sidecar's count should equal it). */
+  async serverCount(): Promise<number> {
+    return guard(this.loc, "count chunks", () => this.collection.count());
+  }
+
+  listTags(): { tag: string; notes: number }[] {
+    return this.sidecar.listTags();
+  }
+
+  listFolders(): { folder: string; notes: number }[] {
+    return this.sidecar.listFolders();
+  }
+
+  async queryDense(vector: Float32Array, k: number, filter: QueryFilter = {}): Promise<ScoredRecord[]> {
+    const dims = this.manifest()?.embedder.dimensions;
+    if (dims !== undefined && vector.length !== dims)
+      throw new VaultRagError("model_mismatch", `vault-rag: query vector has ${vector.length} dimensions but the index at ${this.location} holds ${dims}-d vectors — query with the model that built the index`);
+    const total = this.count().chunks;
+    if (!total) return [];
+    const res = await guard(this.loc, "query", () =>
+      this.collection.query({
+        queryEmbeddings: [Array.from(vector)],
+        nResults: Math.max(1, Math.min(Math.floor(k), total)),
+        ...(filter.where ? { where: toChromaWhere(filter.where) as never } : {}),
+        ...(filter.whereDocument ? { whereDocument: toChromaDocument(filter.whereDocument) as never } : {}),
+        include: ["documents", "metadatas", "distances"] as never,
+      }),
+    );
+    const ids = res.ids[0] ?? [];
+    return ids.map((id, i) => ({
+      id,
+      text: res.documents[0]?.[i] ?? "",
+      meta: fromChromaMetadata(res.metadatas[0]?.[i] as Record<string, unknown>),
+      distance: res.distances[0]?.[i] ?? 1,
+    }));
+  }
+
+  queryKeyword(text: string, k: number, filter: QueryFilter = {}): ScoredRecord[] {
+    return this.sidecar.queryKeyword(text, k, filter);
+  }
+
+  manifest(): Manifest | undefined {
+    const raw = this.meta.manifest;
+    return typeof raw === "string" ? (JSON.parse(raw) as Manifest) : undefined;
+  }
+
+  async setManifest(m: Manifest): Promise<void> {
+    await this.writeMeta({ ...this.meta, manifest: JSON.stringify({ ...m, schemaVersion: SCHEMA_VERSION }) });
+  }
+
+  async cachedVectors(model: string, hashes: string[]): Promise<Map<string, Float32Array>> {
+    const out = new Map<string, Float32Array>();
+    const m = this.manifest();
+    if (!m || `${m.embedder.provider}:${m.embedder.model}` !== model || !hashes.length) return out;
+    for (let i = 0; i < hashes.length; i += 500) {
+      const slice = hashes.slice(i, i + 500);
+      const page = await guard(this.loc, "read cached vectors", () => this.collection.get({ where: { hash: { $in: slice } }, include: ["metadatas", "embeddings"] as never }));
+      page.ids.forEach((_, j) => {
+        const h = (page.metadatas[j] as Record<string, unknown> | null)?.hash;
+        const v = page.embeddings[j];
+        if (typeof h === "string" && v && !out.has(h)) out.set(h, Float32Array.from(v));
+      });
+    }
+    return out;
+  }
+
+  /**
+   * Checks once whether the server offers Chroma's Search API (a local server answers "not
+   * implemented"). Keyword ranking stays on the sidecar either way, so both backends rank alike.
+   */
+  async detectSearchApi(): Promise<boolean> {
+    try {
+      await this.collection.search([] as never);
+      this.keywordPath = "sidecar (server has a Search API; vault-rag's BM25 sidecar is used for identical ranking)";
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Renames the collection (used to swap in a rebuilt index). */
+  async rename(name: string): Promise<void> {
+    await guard(this.loc, "rename the collection", () => this.collection.modify({ name }));
+  }
+
+  /** Deletes the collection and its sidecar. */
+  async drop(): Promise<void> {
+    await guard(this.loc, "delete the collection", () => this.client.deleteCollection({ name: this.collection.name }));
+    this.sidecar.close();
+    for (const suffix of ["", "-wal", "-shm", ".vectors"]) fs.rmSync(this.sidecarFile + suffix, { force: true });
+  }
+
+  close(): void {
+    this.sidecar.close();
+  }
+}
+
+/** Runs a server call, turning the client's errors into one-line vault-rag errors. */
+async function guard<T>(loc: ChromaLocation, what: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof VaultRagError) throw err;
+    const e = err as Error;
+    if (e.name === "ChromaConnectionError" || /ECONNREFUSED|fetch failed/i.test(e.message))
+      throw new VaultRagError("store_failed", `vault-rag: Chroma is not reachable at ${loc.server} — start it with \`chroma run --path <dir> --port ${loc.port}\` or check --db`, { cause: err });
+    if (e.name === "ChromaUnauthorizedError" || e.name === "ChromaForbiddenError")
+      throw new VaultRagError("store_failed", `vault-rag: the Chroma server at ${loc.server} refused the credentials — set CHROMA_API_KEY (and CHROMA_TENANT / CHROMA_DATABASE for a hosted server)`, { cause: err });
+    throw new VaultRagError("store_failed", `vault-rag: Chroma at ${loc.server} failed to ${what} in "${loc.collection}": ${e.message.split("\n")[0]}`, { cause: err });
+  }
+}

@@ -1,0 +1,163 @@
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { ChromaStore, defaultSidecarDir, type ChromaStoreOptions } from "./chroma/chroma-store.js";
+import { isChromaLocation, parseChromaLocation, showLocation } from "./chroma/location.js";
+import { SqliteStore } from "./sqlite/sqlite-store.js";
+import type { Store } from "./types.js";
+
+/** Options for opening either backend; the Chroma ones are ignored for a file. */
+export type OpenStoreOptions = Omit<ChromaStoreOptions, "create"> & { create?: boolean };
+
+/**
+ * Opens the store that `db` names: an absolute file path (the embedded SQLite store) or a Chroma
+ * address (`chroma://host:port/<collection>`, `http(s)://…`).
+ *
+ * @example
+ * ```ts
+ * const store = await openStore("/home/me/notes/.vault-rag/index.db");
+ * const remote = await openStore("chroma://localhost:8000/notes", { create: true });
+ * ```
+ */
+export async function openStore(db: string, opts: OpenStoreOptions = {}): Promise<Store> {
+  if (isChromaLocation(db)) return ChromaStore.open(db, opts);
+  return SqliteStore.open(db, { create: opts.create });
+}
+
+/**
+ * True when an index exists at `db` (a file, or a collection on the server). A server that cannot
+ * be reached is an error, not "no index".
+ *
+ * @example
+ * ```ts
+ * if (!(await storeExists(db))) console.log("run `vault-rag index` first");
+ * ```
+ */
+export async function storeExists(db: string, opts: OpenStoreOptions = {}): Promise<boolean> {
+  if (!isChromaLocation(db)) return fs.existsSync(db);
+  try {
+    const s = await ChromaStore.open(db, { ...opts, create: false });
+    s.close();
+    return true;
+  } catch (err) {
+    if ((err as { code?: string }).code === "no_index") return false;
+    throw err;
+  }
+}
+
+/** The user-facing form of a location: an absolute path, or the Chroma address without secrets. */
+export function displayLocation(db: string): string {
+  return isChromaLocation(db) ? showLocation(parseChromaLocation(db)) : db;
+}
+
+/**
+ * Where the writer lock of an index lives: beside the file, or in the sidecar folder for a
+ * collection (a lock only guards writers on this machine; see the README on shared servers).
+ *
+ * @example
+ * ```ts
+ * lockTarget("/v/.vault-rag/index.db"); // "/v/.vault-rag/index.db" (the lock is "<target>.lock")
+ * ```
+ */
+export function lockTarget(db: string, sidecarDir?: string): string {
+  if (!isChromaLocation(db)) return db;
+  const key = createHash("sha256").update(displayLocation(db)).digest("hex").slice(0, 16);
+  return path.join(sidecarDir ?? defaultSidecarDir(), `collection-${key}`);
+}
+
+/** A store being rebuilt beside the live one, swapped in by `commit`. */
+export interface Rebuild {
+  store: Store;
+  commit(): Promise<void>;
+  abort(): Promise<void>;
+}
+
+/**
+ * Starts a full rebuild of the index at `db`: a new file (`<db>.rebuild`) or a new collection
+ * (`<collection>-rebuild`), swapped in only when complete, so a failed rebuild leaves the old
+ * index untouched.
+ *
+ * @example
+ * ```ts
+ * const r = await beginRebuild(db);
+ * try { await fill(r.store); await r.commit(); } catch (e) { await r.abort(); throw e; }
+ * ```
+ */
+export async function beginRebuild(db: string, opts: OpenStoreOptions = {}): Promise<Rebuild> {
+  if (isChromaLocation(db)) return beginChromaRebuild(db, opts);
+  const tmp = `${db}.rebuild`;
+  const clean = (base: string, suffixes: string[]) => suffixes.forEach((s) => fs.rmSync(base + s, { force: true }));
+  clean(tmp, ["", "-wal", "-shm"]);
+  const store = SqliteStore.open(tmp, { create: true });
+  return {
+    store,
+    async commit() {
+      store.db.pragma("wal_checkpoint(TRUNCATE)");
+      store.close();
+      clean(db, ["-wal", "-shm"]);
+      fs.renameSync(tmp, db);
+      clean(tmp, ["-wal", "-shm", ".vectors"]);
+      const swapped = SqliteStore.open(db);
+      swapped.warmDense();
+      swapped.close();
+    },
+    async abort() {
+      store.close();
+      clean(tmp, ["", "-wal", "-shm"]);
+    },
+  };
+}
+
+async function beginChromaRebuild(db: string, opts: OpenStoreOptions): Promise<Rebuild> {
+  const loc = parseChromaLocation(db, opts);
+  const tmpName = `${loc.collection}-rebuild`;
+  const named = (name: string) => db.replace(/\/[^/?]+(\?.*)?$/, `/${name}$1`);
+  const tmpDb = named(tmpName);
+  // leftovers of a rebuild that crashed: a half-built collection is dropped; an old index set aside
+  // but never replaced is put back
+  const tryOpen = async (name: string) => {
+    try {
+      return await ChromaStore.open(named(name), { ...opts, create: false });
+    } catch (err) {
+      if ((err as { code?: string }).code === "no_index") return undefined;
+      throw err;
+    }
+  };
+  await (await tryOpen(tmpName))?.drop();
+  const aside = await tryOpen(`${loc.collection}-old`);
+  if (aside) {
+    const live = await tryOpen(loc.collection);
+    if (live) {
+      live.close();
+      await aside.drop();
+    } else {
+      await aside.rename(loc.collection);
+      aside.close();
+    }
+  }
+  const store = await ChromaStore.open(tmpDb, { ...opts, create: true });
+  return {
+    store,
+    async commit() {
+      let old: ChromaStore | undefined;
+      try {
+        old = await ChromaStore.open(db, { ...opts, create: false });
+      } catch (err) {
+        if ((err as { code?: string }).code !== "no_index") throw err;
+      }
+      // rename the old collection aside, the new one into place, then drop the old one
+      if (old) await old.rename(`${loc.collection}-old`);
+      try {
+        await store.rename(loc.collection);
+      } catch (err) {
+        if (old) await old.rename(loc.collection);
+        throw err;
+      }
+      store.close();
+      if (old) await old.drop();
+    },
+    async abort() {
+      await store.drop();
+    },
+  };
+}
