@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { matchesDocument, matchesWhere, normaliseWhere, normaliseWhereDocument, type RecordMetadata } from "../../src/store/index.js";
 import { meta, openStore, record, vec } from "./helpers.js";
+import { docArb, recordArb, whereArb } from "./arbitraries.js";
 
 const err = (w: unknown) => {
   try {
@@ -69,36 +70,6 @@ describe("where validation fuzzing", () => {
 });
 
 // ---- property test: SQL compiler == reference evaluator ----
-const TAGS = ["pico", "robots", "a/b", "a", "kitchen"];
-const FOLDERS = ["", "robots", "kitchen", "daily", "robots/sub"];
-const WORDS = ["motor", "Motor", "bread", "PETG", "x.y", "(a)"];
-
-const recordArb = fc.record({
-  path: fc.constantFrom(...FOLDERS).chain((f) => fc.constantFrom("a", "b", "c d").map((n) => (f ? `${f}/${n}.md` : `${n}.md`))),
-  mtime: fc.integer({ min: 1_700_000_000, max: 1_700_000_100 }),
-  word_count: fc.integer({ min: 0, max: 20 }),
-  ordinal: fc.integer({ min: 0, max: 3 }),
-  tags: fc.uniqueArray(fc.constantFrom(...TAGS), { maxLength: 3 }),
-  links: fc.uniqueArray(fc.constantFrom("SMARS", "Pico W"), { maxLength: 2 }),
-  text: fc.array(fc.constantFrom(...WORDS), { maxLength: 4 }).map((w) => w.join(" ")),
-});
-
-const leaf: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
-  fc.record({ f: fc.constantFrom("folder", "top_folder"), op: fc.constantFrom("$eq", "$ne"), v: fc.constantFrom(...FOLDERS) }).map(({ f, op, v }) => ({ [f]: { [op]: v } })),
-  fc.record({ f: fc.constantFrom("mtime", "word_count", "ordinal"), op: fc.constantFrom("$eq", "$ne", "$gt", "$gte", "$lt", "$lte"), v: fc.integer({ min: 0, max: 20 }) }).map(({ f, op, v }) => ({ [f]: { [op]: f === "mtime" ? 1_700_000_000 + v * 5 : v } })),
-  fc.record({ op: fc.constantFrom("$in", "$nin"), v: fc.uniqueArray(fc.constantFrom(...FOLDERS), { minLength: 1, maxLength: 3 }) }).map(({ op, v }) => ({ folder: { [op]: v } })),
-  fc.record({ f: fc.constantFrom("tags", "links"), op: fc.constantFrom("$contains", "$not_contains"), v: fc.constantFrom(...TAGS, "SMARS", "Pico W") }).map(({ f, op, v }) => ({ [f]: { [op]: v } })),
-  fc.constantFrom(...TAGS).map((t) => ({ tags: t.toUpperCase() })),
-);
-const whereArb = fc.letrec((tie) => ({
-  node: fc.oneof({ depthSize: "small", withCrossShrink: true }, leaf, fc.record({ op: fc.constantFrom("$and", "$or"), cs: fc.array(tie("node"), { minLength: 1, maxLength: 3 }) }).map(({ op, cs }) => ({ [op]: cs }))),
-})).node as fc.Arbitrary<Record<string, unknown>>;
-const docLeaf = fc.oneof(
-  fc.record({ op: fc.constantFrom("$contains", "$not_contains"), v: fc.constantFrom(...WORDS) }).map(({ op, v }) => ({ [op]: v })),
-  fc.record({ op: fc.constantFrom("$regex", "$not_regex"), v: fc.constantFrom("^motor", "[Mm]otor", "x\\.y", "\\(a\\)", "PETG$") }).map(({ op, v }) => ({ [op]: v })),
-);
-const docArb = fc.oneof(docLeaf, fc.record({ op: fc.constantFrom("$and", "$or"), cs: fc.array(docLeaf, { minLength: 1, maxLength: 3 }) }).map(({ op, cs }) => ({ [op]: cs })));
-
 describe("SQLite filters match the reference evaluator", () => {
   const RUNS = Number(process.env.FUZZ_RUNS ?? 1000);
   it(`on ${RUNS} random record sets and clauses`, () => {

@@ -1,0 +1,100 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { ChromaClient } from "chromadb";
+import { describe, expect, inject, it } from "vitest";
+import { collectingLogger } from "../../src/log.js";
+import { ChromaStore, openStore, parseChromaLocation, storeExists } from "../../src/store/index.js";
+import { chromaAddress, testManifest } from "./backends.js";
+import { meta, record, vec } from "./helpers.js";
+
+const note = (p: string) => ({ path: p, hash: `h-${p}`, mtime: 1, size: 1 });
+const tmpDir = () => fs.mkdtempSync(path.join(os.tmpdir(), "vr-sidecar-"));
+
+describe("Chroma addresses", () => {
+  it("reads chroma:// and http(s):// addresses, with tenant and database from options, query or environment", () => {
+    expect(parseChromaLocation("chroma://localhost:8000/notes", {}, {})).toEqual({ server: "http://localhost:8000", host: "localhost", port: 8000, ssl: false, collection: "notes" });
+    expect(parseChromaLocation("https://api.trychroma.com/my-notes?tenant=t1", {}, { CHROMA_DATABASE: "db1", CHROMA_API_KEY: "k" })).toEqual({
+      server: "https://api.trychroma.com:443",
+      host: "api.trychroma.com",
+      port: 443,
+      ssl: true,
+      collection: "my-notes",
+      tenant: "t1",
+      database: "db1",
+      apiKey: "k",
+    });
+    expect(parseChromaLocation("chroma://h:1/abc", { tenant: "opt" }, { CHROMA_TENANT: "env" }).tenant).toBe("opt");
+  });
+
+  it("says how to fix a bad address", () => {
+    expect(() => parseChromaLocation("chroma://localhost:8000/")).toThrow("vault-rag: the Chroma address \"chroma://localhost:8000/\" names no collection — use chroma://localhost:8000/<collection>");
+    expect(() => parseChromaLocation("chroma://localhost:8000/a")).toThrow(
+      'vault-rag: "a" is not a valid Chroma collection name — use 3–512 characters from a-z, A-Z, 0-9, ".", "_" and "-", starting and ending with a letter or digit',
+    );
+  });
+});
+
+describe("Chroma store", () => {
+  it("says when the server is not reachable, and when the collection does not exist", async () => {
+    await expect(ChromaStore.open("chroma://127.0.0.1:9/notes")).rejects.toThrow("vault-rag: Chroma is not reachable at http://127.0.0.1:9 — start it with `chroma run --path <dir> --port 9` or check --db");
+    const db = chromaAddress("never-created");
+    await expect(ChromaStore.open(db, { sidecarDir: tmpDir() })).rejects.toThrow(
+      `vault-rag: no collection "never-created" on the Chroma server at ${inject("chromaUrl")} — run \`vault-rag index <vault> --db ${db}\` first`,
+    );
+    expect(await storeExists(db, { sidecarDir: tmpDir() })).toBe(false);
+  });
+
+  it("creates cosine collections without an embedding function, and stores lists as Chroma arrays without empty ones", async () => {
+    const db = chromaAddress();
+    const s = (await openStore(db, { create: true, sidecarDir: tmpDir() })) as ChromaStore;
+    await s.setManifest(testManifest(4));
+    await s.upsertNotes([{ note: note("a.md"), records: [record("a0", meta({ path: "a.md", tags: ["x", "y"], links: [] }), vec(1, 0, 0, 0))] }]);
+    const url = new URL(inject("chromaUrl"));
+    const client = new ChromaClient({ host: url.hostname, port: Number(url.port) });
+    const col = await client.getCollection({ name: parseChromaLocation(db).collection });
+    expect(col.configuration).toMatchObject({ hnsw: { space: "cosine" }, embedding_function: null });
+    expect(JSON.parse(String(col.metadata?.manifest)).embedder.dimensions).toBe(4);
+    const raw = await col.get({ ids: ["a0"], include: ["metadatas"] as never });
+    expect(raw.metadatas[0]).toMatchObject({ path: "a.md", tags: ["x", "y"], mtime: 1_760_000_000 });
+    expect(raw.metadatas[0]).not.toHaveProperty("links");
+    expect(raw.metadatas[0]).not.toHaveProperty("aliases");
+    await s.close();
+  });
+
+  it("rebuilds its keyword sidecar from the server when another machine wrote, or the sidecar was lost", async () => {
+    const db = chromaAddress();
+    const mine = tmpDir();
+    const a = await ChromaStore.open(db, { create: true, sidecarDir: mine });
+    await a.setManifest(testManifest(4));
+    await a.upsertNotes([{ note: note("r/SMARS.md"), records: [record("s0", meta({ path: "r/SMARS.md" }), vec(1, 0, 0, 0), "DRV8833 motor driver")] }]);
+    a.close();
+    // another machine: its own sidecar, built from the server on open
+    const theirs = tmpDir();
+    const log = collectingLogger();
+    const b = await ChromaStore.open(db, { sidecarDir: theirs, log });
+    expect(log.warnings.map((w) => w.code)).toEqual(["sidecar_rebuilt"]);
+    expect(b.queryKeyword("DRV8833", 5).map((h) => h.id)).toEqual(["s0"]);
+    // a rebuilt note has no known hash, so the next index run re-checks it (and re-uses its vector)
+    expect(b.notes().get("r/SMARS.md")?.hash).toBe("");
+    await b.upsertNotes([{ note: note("k/bread.md"), records: [record("b0", meta({ path: "k/bread.md" }), vec(0, 1, 0, 0), "levain and flour")] }]);
+    b.close();
+    // back on the first machine: the server moved on, so the sidecar is rebuilt
+    const log2 = collectingLogger();
+    const a2 = await ChromaStore.open(db, { sidecarDir: mine, log: log2 });
+    expect(log2.warnings.map((w) => w.code)).toEqual(["sidecar_rebuilt"]);
+    expect(a2.queryKeyword("levain", 5).map((h) => h.id)).toEqual(["b0"]);
+    expect(a2.count()).toEqual({ notes: 2, chunks: 2 });
+    a2.close();
+    // in step: no rebuild
+    const log3 = collectingLogger();
+    (await ChromaStore.open(db, { sidecarDir: mine, log: log3 })).close();
+    expect(log3.warnings).toEqual([]);
+    // lost sidecar
+    for (const f of fs.readdirSync(mine)) fs.rmSync(path.join(mine, f));
+    const a3 = await ChromaStore.open(db, { sidecarDir: mine });
+    expect(a3.count()).toEqual({ notes: 2, chunks: 2 });
+    expect(await a3.serverCount()).toBe(2);
+    a3.close();
+  });
+});
