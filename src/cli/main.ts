@@ -160,6 +160,24 @@ export function buildProgram(): Command {
     });
 
   program
+    .command("migrate")
+    .description("Copy an index to another backend (file ⇄ Chroma) without re-embedding, verifying counts")
+    .requiredOption("--to <db>", "target: an index file or chroma://host:port/<collection>")
+    .option("--vault <dir>", "vault folder")
+    .option("--db <path>", "source index file, or chroma://host:port/<collection>")
+    .option("--json", "print JSON")
+    .addHelpText("after", "\nExamples:\n  vault-rag migrate --vault ~/notes --to chroma://localhost:8000/notes\n  vault-rag migrate --db chroma://localhost:8000/notes --to ~/notes/.vault-rag/index.db\n")
+    .action(async (o) => {
+      const { locate } = await import("./open.js");
+      const { migrateIndex } = await import("../index/migrate.js");
+      const { resolveDb } = await import("../config.js");
+      const { stderrLogger } = await import("./io.js");
+      const loc = locate(o);
+      const s = await migrateIndex(loc.db, resolveDb(loc.vault, o.to, {}), { store: loc.store, log: stderrLogger(false) });
+      process.stdout.write(o.json ? JSON.stringify(s, null, 2) + "\n" : `migrated ${s.notes} notes, ${s.chunks} chunks from ${s.from} to ${s.to} in ${s.seconds.toFixed(1)} s (counts verified, nothing re-embedded)\n`);
+    });
+
+  program
     .command("watch")
     .description("Keep the index fresh as notes change (debounced incremental passes)")
     .argument("[vault]", "vault folder")

@@ -3,3 +3,4 @@ export { manifestFor, modelMismatch, sameModel, modelSpecOf, indexModelSpec } fr
 export { acquireLock } from "./lock.js";
 export { watchVault, WATCH_DEFAULTS, type Watcher, type WatchOptions } from "./watch.js";
 export { checkIndex, checkChromaIndex, type CheckReport } from "./check.js";
+export { migrateIndex, type MigrateSummary } from "./migrate.js";

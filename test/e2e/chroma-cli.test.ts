@@ -1,0 +1,137 @@
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { randomUUID } from "node:crypto";
+import { beforeAll, describe, expect, inject, it } from "vitest";
+
+/**
+ * The whole CLI against a real Chroma server: the same vault indexed into SQLite and into a
+ * Chroma collection must give the same search results for every filter and mode.
+ */
+const BIN = path.resolve("dist/cli/main.js");
+const EXAMPLE = path.resolve("examples/vault");
+let vault = "";
+let elsewhere = "";
+let chroma = "";
+const collection = () => `${inject("chromaUrl").replace(/^http:/, "chroma:")}/cli-${randomUUID().slice(0, 8)}`;
+
+function run(args: string[], env: Record<string, string> = {}) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: elsewhere, env: { ...process.env, VAULT_RAG_VAULT: "", VAULT_RAG_DB: "", ...env }, encoding: "utf8" });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+const json = (args: string[]) => {
+  const r = run([...args, "--json"]);
+  if (r.code !== 0) throw new Error(`exit ${r.code}: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+};
+type Hit = { path: string; section: string; score: number; tags: string[]; folder: string; mtime: number };
+const shape = (hits: Hit[]) => hits.map((h) => `${h.path} > ${h.section}`);
+
+const DAY = 86400;
+const now = Math.floor(Date.now() / 1000);
+
+beforeAll(() => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "vr-chroma-e2e-"));
+  vault = path.join(tmp, "vault");
+  elsewhere = path.join(tmp, "elsewhere");
+  fs.mkdirSync(elsewhere);
+  fs.cpSync(EXAMPLE, vault, { recursive: true });
+  const old = now - 100 * DAY;
+  for (const f of fs.readdirSync(vault, { recursive: true }) as string[]) fs.utimesSync(path.join(vault, f), old, old);
+  fs.utimesSync(path.join(vault, "kitchen/Sourdough.md"), now - DAY, now - DAY);
+  chroma = collection();
+}, 60_000);
+
+describe("vault-rag CLI on a Chroma server", () => {
+  it("indexes the vault into a collection, as into the embedded store", () => {
+    const local = json(["index", vault]);
+    const remote = json(["index", vault, "--db", chroma]);
+    expect(remote).toMatchObject({ added: 37, failed: 0, chunks: local.chunks, dbPath: chroma });
+    expect(remote.embedded).toBe(local.embedded);
+  });
+
+  it("gives the same results as the embedded store for every filter flag and mode", () => {
+    const queries: string[][] = [
+      ["how do the SMARS motors work"],
+      ["--per-note", "6", "--oversample", "1", "how do the SMARS motors work"],
+      ["--tag", "pico", "how do I save power"],
+      ["--folder", "kitchen", "bread"],
+      ["--top-folder", "robots", "motor"],
+      ["--since", "2d", "bread"],
+      ["--until", "2d", "bread"],
+      ["--where", '{"word_count": {"$gt": 40}}', "motor"],
+      ["--where-document", '{"$contains": "DRV8833"}', "driver"],
+      ["--tag", "robots", "--tag", "projects/robots", "motor"],
+      ["--mode", "keyword", "sourdough starter"],
+      ["--mode", "dense", "-k", "3", "battery runtime"],
+      ["--min-ratio", "0.8", "wiring the motor driver"],
+    ];
+    for (const q of queries) {
+      const local: Hit[] = json(["search", "--vault", vault, ...q]);
+      const remote: Hit[] = json(["search", "--vault", vault, "--db", chroma, ...q]);
+      expect(shape(remote), q.join(" ")).toEqual(shape(local));
+      remote.forEach((h, i) => expect(h.score).toBeCloseTo(local[i].score, 4));
+    }
+    for (const h of json(["search", "--vault", vault, "--db", chroma, "--tag", "pico", "how do I save power"])) expect(h.tags).toContain("pico");
+    expect([...new Set(json(["search", "--vault", vault, "--db", chroma, "--since", "2d", "bread"]).map((h: Hit) => h.path))]).toEqual(["kitchen/Sourdough.md"]);
+  });
+
+  it("says which path keyword search took, with --verbose", () => {
+    const r = run(["search", "--vault", vault, "--db", chroma, "--verbose", "-k", "1", "motor"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`index: ${chroma} (use-lite:universal-sentence-encoder-lite); dense: Chroma server; keyword: sidecar`);
+  });
+
+  it("reports status and builds the same context for ask --context-only", () => {
+    const st = json(["status", "--vault", vault, "--db", chroma]);
+    expect(st).toMatchObject({ vault, index: chroma, model: "use-lite", dimensions: 512, notes: 37, stale: 0 });
+    const local = run(["ask", "--vault", vault, "--context-only", "--tag", "pico", "how do I save power"]);
+    const remote = run(["ask", "--vault", vault, "--db", chroma, "--context-only", "--tag", "pico", "how do I save power"]);
+    expect(remote.code).toBe(0);
+    expect(remote.stdout).toBe(local.stdout);
+    expect(remote.stdout).toContain("Pico W");
+  });
+
+  it("re-indexes incrementally: nothing when unchanged, only the edited note after an edit", () => {
+    expect(json(["index", vault, "--db", chroma])).toMatchObject({ added: 0, updated: 0, unchanged: 37, embedded: 0 });
+    fs.appendFileSync(path.join(vault, "robots/SMARS.md"), "\n## Firmware\n\nMicroPython drives both motors with PWM at 20 kHz, a zebra-quiet setting.\n");
+    const s = json(["index", vault, "--db", chroma]);
+    expect(s).toMatchObject({ updated: 1, unchanged: 36 });
+    expect(s.embedded).toBeLessThanOrEqual(2);
+    expect(json(["search", "--vault", vault, "--db", chroma, "-k", "1", "zebra-quiet PWM"])[0].path).toBe("robots/SMARS.md");
+    expect(json(["check", "--vault", vault, "--db", chroma])).toMatchObject({ ok: true, problems: [] });
+  });
+
+  it("rebuilds with --full into a new collection and swaps it in", () => {
+    const s = json(["index", vault, "--db", chroma, "--full"]);
+    expect(s).toMatchObject({ added: 37, embedded: 0, dbPath: chroma });
+    expect(json(["status", "--vault", vault, "--db", chroma])).toMatchObject({ notes: 37, stale: 0 });
+  });
+
+  it("migrates an index between backends without re-embedding, and refuses a target that holds one", () => {
+    json(["index", vault]); // bring the file up to date with the edit
+    const target = collection();
+    const m = json(["migrate", "--vault", vault, "--to", target]);
+    expect(m).toMatchObject({ from: path.join(vault, ".vault-rag/index.db"), to: target, notes: 37 });
+    const q = ["-k", "6", "how do the SMARS motors work"];
+    expect(shape(json(["search", "--vault", vault, "--db", target, ...q]))).toEqual(shape(json(["search", "--vault", vault, ...q])));
+    // and back into a new file
+    const file = path.join(path.dirname(vault), "back.db");
+    expect(json(["migrate", "--vault", vault, "--db", target, "--to", file])).toMatchObject({ to: file, notes: 37, chunks: m.chunks });
+    expect(json(["index", vault, "--db", file])).toMatchObject({ unchanged: 37, embedded: 0 });
+    const again = run(["migrate", "--vault", vault, "--to", target]);
+    expect(again.code).toBe(2);
+    expect(again.stderr.trim()).toBe(`vault-rag: ${target} already holds an index (${m.chunks} chunks) — migrate into a new file or collection, or delete it first`);
+  });
+
+  it("explains an unreachable server and a missing collection", () => {
+    const down = run(["search", "--vault", vault, "--db", "chroma://127.0.0.1:9/notes", "motor"]);
+    expect(down.code).toBe(1);
+    expect(down.stderr.trim()).toBe("vault-rag: Chroma is not reachable at http://127.0.0.1:9 — start it with `chroma run --path <dir> --port 9` or check --db");
+    const missing = collection();
+    const r = run(["search", "--vault", vault, "--db", missing, "motor"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe(`vault-rag: no index at ${missing} — run \`vault-rag index <vault>\` first`);
+  });
+});
