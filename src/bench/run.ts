@@ -12,7 +12,8 @@ import type { Embedder } from "../embed/index.js";
 import { loadUseLite, useLiteEmbedder } from "../embed/index.js";
 import { threadCount } from "../embed/use-lite/pool.js";
 import { indexVault } from "../index/index.js";
-import { normaliseWhere, SqliteStore, type StoreRecord } from "../store/index.js";
+import { ChromaStore, normaliseWhere, SqliteStore, type Store, type StoreRecord } from "../store/index.js";
+import { startChromaServer, type ChromaServer } from "./chroma-server.js";
 import { parseNote, readNote, walkVault } from "../vault/index.js";
 import { generateVault, rng } from "./gen.js";
 import { fuse, SEARCH_DEFAULTS } from "../search/index.js";
@@ -60,11 +61,10 @@ function chunkBench(dir: string, label: string) {
   line(`chunk  ${label}: ${sizes.length} chunks; words min/median/max ${Math.min(...sizes)}/${med(sizes)}/${Math.max(...sizes)}; read+parse+chunk ${f1(ms)} ms`);
 }
 
-function storeBench(n: number) {
-  const dims = 512;
-  const file = path.join(work, `store-${n}.db`);
-  const store = SqliteStore.open(file, { create: true });
-  store.setManifest({ schemaVersion: 1, embedder: { provider: "bench", model: "random", dimensions: dims, documentPrefix: "", queryPrefix: "", normalized: true }, chunkerVersion: "x", createdAt: "", updatedAt: "" });
+type BenchRecord = { note: { path: string; hash: string; mtime: number; size: number }; records: StoreRecord[] };
+
+/** The same clustered records and queries for every backend. */
+function storeData(n: number, dims: number) {
   const r = rng(42);
   // clustered vectors (64 centres + noise), closer to real embeddings than uniform noise
   const centres = Array.from({ length: 64 }, () => Float32Array.from({ length: dims }, () => r() - 0.5));
@@ -76,38 +76,73 @@ function storeBench(n: number) {
     norm = Math.sqrt(norm);
     return v.map((x) => x / norm);
   };
-  // data is generated before the clock starts: the figure is the store's insert time
-  const vectors = Array.from({ length: n }, vec);
-  const texts = Array.from({ length: n }, () => Array.from({ length: 12 }, () => `w${Math.floor(r() * 5000)}`).join(" "));
-  const t0 = performance.now();
-  let batch: { note: { path: string; hash: string; mtime: number; size: number }; records: StoreRecord[] }[] = [];
+  const notes: BenchRecord[] = [];
   for (let i = 0; i < n; i++) {
     const p = `f${i % 10}/n${i}.md`;
-    batch.push({
+    const text = Array.from({ length: 12 }, () => `w${Math.floor(r() * 5000)}`).join(" ");
+    notes.push({
       note: { path: p, hash: `h${i}`, mtime: 1, size: 1 },
-      records: [{ id: `c${i}`, text: texts[i], vector: vectors[i], meta: { path: p, title: `Note ${i}`, section: `Note ${i}`, folder: `f${i % 10}`, top_folder: `f${i % 10}`, mtime: 1_700_000_000 + i, word_count: 12, ordinal: 0, start_line: 1, end_line: 3, tags: i % 7 === 0 ? ["pico"] : ["other"], links: [], aliases: [], hash: `h${i}` } }],
+      records: [{ id: `c${i}`, text, vector: vec(), meta: { path: p, title: `Note ${i}`, section: `Note ${i}`, folder: `f${i % 10}`, top_folder: `f${i % 10}`, mtime: 1_700_000_000 + i, word_count: 12, ordinal: 0, start_line: 1, end_line: 3, tags: i % 7 === 0 ? ["pico"] : ["other"], links: [], aliases: [], hash: `h${i}` } }],
     });
-    if (batch.length === 2000) {
-      store.upsertNotes(batch);
-      batch = [];
-    }
   }
-  if (batch.length) store.upsertNotes(batch);
-  const insertS = (performance.now() - t0) / 1000;
   const queries = Array.from({ length: quick ? 20 : 50 }, vec);
-  const time = (fn: (q: Float32Array) => unknown) => {
-    fn(queries[0]);
-    return queries.map((q) => {
+  return { notes, queries };
+}
+
+interface StoreFigures {
+  insertS: number;
+  warmS: number;
+  unf: number[];
+  ten: number[];
+  tag: number[];
+  recall: number;
+}
+
+/** Insert time, dense p50s and recall@10 against an exact scan, through the Store interface. */
+async function measureStore(store: Store, data: ReturnType<typeof storeData>, dims: number): Promise<StoreFigures> {
+  await store.setManifest({ schemaVersion: 1, embedder: { provider: "bench", model: "random", dimensions: dims, documentPrefix: "", queryPrefix: "", normalized: true }, chunkerVersion: "x", createdAt: "", updatedAt: "" });
+  const t0 = performance.now();
+  for (let i = 0; i < data.notes.length; i += 2000) await store.upsertNotes(data.notes.slice(i, i + 2000));
+  const insertS = (performance.now() - t0) / 1000;
+  // the embedded store builds its in-memory dense index (and snapshot) at the first query or at the
+  // end of an indexing run; Chroma builds its HNSW graph during inserts
+  const t1 = performance.now();
+  await store.warmDense?.();
+  const warmS = (performance.now() - t1) / 1000;
+  const time = async (fn: (q: Float32Array) => unknown) => {
+    await fn(data.queries[0]);
+    const out: number[] = [];
+    for (const q of data.queries) {
       const t = performance.now();
-      fn(q);
-      return performance.now() - t;
-    });
+      await fn(q);
+      out.push(performance.now() - t);
+    }
+    return out;
   };
-  const unf = time((q) => store.queryDense(q, 18));
-  const ten = normaliseWhere({ folder: "f3" });
-  const tenT = time((q) => store.queryDense(q, 18, { where: ten }));
-  const tag = normaliseWhere({ tags: { $contains: "pico" } });
-  const tagT = time((q) => store.queryDense(q, 18, { where: tag }));
+  const unf = await time((q) => store.queryDense(q, 18));
+  const tenW = normaliseWhere({ folder: "f3" });
+  const ten = await time((q) => store.queryDense(q, 18, { where: tenW }));
+  const tagW = normaliseWhere({ tags: { $contains: "pico" } });
+  const tag = await time((q) => store.queryDense(q, 18, { where: tagW }));
+  let recall = 0;
+  const all = data.notes.map((b) => b.records[0]);
+  for (const q of data.queries.slice(0, 20)) {
+    const exact = all.map((x) => ({ id: x.id, d: 1 - x.vector.reduce((s, v, i) => s + v * q[i], 0) })).sort((a, b) => a.d - b.d).slice(0, 10).map((x) => x.id);
+    const got = new Set((await store.queryDense(q, 10)).map((x) => x.id));
+    recall += exact.filter((id) => got.has(id)).length / 10;
+  }
+  return { insertS, warmS, unf, ten, tag, recall: recall / 20 };
+}
+
+const dense = (f: StoreFigures) =>
+  `insert ${f1(f.insertS)} s${f.warmS > 0.05 ? ` (+ ${f1(f.warmS)} s dense index load)` : ""}; dense p50/p95 unfiltered ${f1(med(f.unf))}/${f1(pct(f.unf, 0.95))} ms, 10% folder filter ${f1(med(f.ten))}/${f1(pct(f.ten, 0.95))} ms, tag $contains ${f1(med(f.tag))}/${f1(pct(f.tag, 0.95))} ms; recall@10 vs exact ${f.recall.toFixed(3)}`;
+
+async function storeBench(n: number, chroma?: ChromaServer) {
+  const dims = 512;
+  const data = storeData(n, dims);
+  const file = path.join(work, `store-${n}.db`);
+  const store = SqliteStore.open(file, { create: true });
+  const sq = await measureStore(store, data, dims);
   const kw = ["w12 w400", "w77", "w1 w2 w3 w4", "w4999 w17", "w250"].map((s) => {
     const t = performance.now();
     store.queryKeyword(s, 18);
@@ -115,24 +150,22 @@ function storeBench(n: number) {
   });
   // hybrid: both lists at the depth search() asks for (50), then fusion, as one query costs minus the embedding
   const kwTexts = ["w12 w400", "w77 w3", "w1 w2 w3 w4", "w4999 w17", "w250 w9"];
-  const hyb = time((q) => {
-    const t = kwTexts[Math.floor(Math.abs(q[0]) * 1e6) % kwTexts.length];
-    fuse({ mode: "hybrid", fusion: SEARCH_DEFAULTS.fusion, alpha: SEARCH_DEFAULTS.alpha, rrfK: SEARCH_DEFAULTS.rrfK }, store.queryDense(q, 50), store.queryKeyword(t, 50));
+  const hyb = data.queries.map((q, i) => {
+    const t = performance.now();
+    fuse({ mode: "hybrid", fusion: SEARCH_DEFAULTS.fusion, alpha: SEARCH_DEFAULTS.alpha, rrfK: SEARCH_DEFAULTS.rrfK }, store.queryDense(q, 50), store.queryKeyword(kwTexts[i % kwTexts.length], 50));
+    return performance.now() - t;
   });
-  // recall@10 of the two-stage search against an exact scan
-  let recall = 0;
-  const all = store.get({ includeVectors: true });
-  for (const q of queries.slice(0, 20)) {
-    const exact = all.map((x) => ({ id: x.id, d: 1 - x.vector.reduce((s, v, i) => s + v * q[i], 0) })).sort((a, b) => a.d - b.d).slice(0, 10).map((x) => x.id);
-    const got = new Set(store.queryDense(q, 10).map((x) => x.id));
-    recall += exact.filter((id) => got.has(id)).length / 10;
-  }
   store.close();
   const size = fs.statSync(file).size + (fs.existsSync(file + "-wal") ? fs.statSync(file + "-wal").size : 0);
+  line(`store  SQLite ${n} × 512-d: ${dense(sq)}; keyword p50 ${f1(med(kw))} ms; hybrid p50/p95 ${f1(med(hyb))}/${f1(pct(hyb, 0.95))} ms (without embedding the query); file ${Math.round(size / 1e6)} MB; RSS ${rss()}`);
+  if (!chroma) return;
+  const remote = await ChromaStore.open(`chroma://127.0.0.1:${chroma.port}/bench-${n}`, { create: true, sidecarDir: work });
+  const ch = await measureStore(remote, data, dims);
+  await remote.close();
+  line(`store  Chroma ${n} × 512-d (server + local BM25 sidecar): ${dense(ch)}`);
+  const x = (a: number, b: number) => `×${(a / b).toFixed(1)}`;
   line(
-    `store  ${n} chunks × 512-d: insert ${f1(insertS)} s (${Math.round(n / insertS)}/s); dense p50/p95 unfiltered ${f1(med(unf))}/${f1(pct(unf, 0.95))} ms, ` +
-      `10% folder filter ${f1(med(tenT))}/${f1(pct(tenT, 0.95))} ms, tag $contains ${f1(med(tagT))}/${f1(pct(tagT, 0.95))} ms; keyword p50 ${f1(med(kw))} ms; ` +
-      `hybrid p50/p95 ${f1(med(hyb))}/${f1(pct(hyb, 0.95))} ms (without embedding the query); recall@10 vs exact ${(recall / 20).toFixed(3)}; file ${Math.round(size / 1e6)} MB; RSS ${rss()}`,
+    `store  Chroma ÷ SQLite at ${n}: insert ${x(ch.insertS, sq.insertS + sq.warmS)} (SQLite with its dense index load), dense p50 unfiltered ${x(med(ch.unf), med(sq.unf))}, 10% filter ${x(med(ch.ten), med(sq.ten))}, tag filter ${x(med(ch.tag), med(sq.tag))}`,
   );
 }
 
@@ -267,14 +300,22 @@ async function watchBench() {
 
 async function main() {
   line(`vault-rag bench — ${os.cpus().length} cores, node ${process.version}${quick ? " (quick)" : ""}`);
-  const only = process.env.BENCH_ONLY; // chunk | embed | store | quality | watch | cli
+  const only = process.env.BENCH_ONLY; // chunk | embed | store | chroma | quality | watch | cli
   const want = (part: string) => !only || only.split(",").includes(part);
   if (want("chunk")) {
     chunkBench(path.join(root, "examples/vault"), "examples/vault");
     bigNoteBench();
   }
   if (want("embed")) await embedBench();
-  if (want("store")) for (const n of quick ? [10_000] : [10_000, 100_000]) storeBench(n);
+  if (want("store") || want("chroma")) {
+    // the Chroma peer runs in the same run on the same records (BENCH_ONLY=store skips it)
+    const chroma = want("chroma") ? await startChromaServer({ log: line }) : undefined;
+    try {
+      for (const n of quick ? [10_000] : [10_000, 100_000]) await storeBench(n, chroma);
+    } finally {
+      await chroma?.stop();
+    }
+  }
   if (want("quality")) await qualityBench();
   if (want("watch")) await watchBench();
   if (want("cli")) await cliBench();

@@ -93,6 +93,21 @@ export async function indexVault(vault: string, dbPath: string, embedder: Embedd
   }
 }
 
+/**
+ * Gives a renamed note's new chunks the vectors of its old chunks (same content, same cut). Each
+ * chunk keeps the hash of the text its vector was made from, so the next real edit of the note
+ * embeds it afresh with the new title.
+ */
+async function repoint(store: Store, oldPath: string, records: StoreRecord[], runCache: Map<string, Float32Array>): Promise<void> {
+  const old = await store.get({ path: oldPath, includeVectors: true });
+  if (old.length !== records.length || old.some((r) => !r.vector.length)) return;
+  old.sort((a, b) => a.meta.ordinal - b.meta.ordinal);
+  records.forEach((r, k) => {
+    r.meta = { ...r.meta, hash: old[k].meta.hash };
+    runCache.set(old[k].meta.hash, old[k].vector);
+  });
+}
+
 async function indexInto(vault: string, store: Store, embedder: Embedder, opts: IndexOptions, log: Logger, cacheFrom: Store | undefined): Promise<IndexSummary> {
   const t0 = performance.now();
   const files = walkVault(vault, log);
@@ -110,6 +125,10 @@ async function indexInto(vault: string, store: Store, embedder: Embedder, opts: 
   const onDisk = new Set(files.map((f) => f.path));
   const gone = [...known.keys()].filter((p) => !onDisk.has(p));
   opts.onProgress?.("scan", files.length, files.length);
+  // a vanished note whose content turns up under a new path was renamed or moved: its vectors are
+  // re-pointed, nothing is embedded (even when the new file name changes the title in the breadcrumb)
+  const goneByHash = new Map<string, string>();
+  if (!chunkerChanged) for (const p of gone) if (known.get(p)!.hash) goneByHash.set(known.get(p)!.hash, p);
 
   const batchNotes = opts.batchNotes ?? 32;
   const cacheModel = `${embedder.provider}:${embedder.model}`;
@@ -142,6 +161,11 @@ async function indexInto(vault: string, store: Store, embedder: Embedder, opts: 
         continue;
       }
       const records = chunks.map((c) => ({ id: c.id, text: c.text, meta: c.meta, vector: new Float32Array(0) }));
+      const from = entry ? undefined : goneByHash.get(note.hash);
+      if (from) {
+        goneByHash.delete(note.hash);
+        await repoint(store, from, records, runCache);
+      }
       records.forEach((r, k) => pending.push({ record: r, text: chunks[k].embedText, label: `"${f.path}" (${chunks[k].meta.section})` }));
       batch.push({ note: noteEntry, records });
       if (entry) summary.updated++;

@@ -76,3 +76,33 @@ describe("vault-rag mcp", () => {
     expect(status).toMatchObject({ vault, model: "use-lite", notes: 37, stale: 0 });
   });
 });
+
+describe("vault-rag mcp --watch", () => {
+  it("serves agents and keeps the index fresh in one process: a new note becomes searchable, a deleted one goes", async () => {
+    const live = new Client({ name: "test-watch", version: "1.0.0" });
+    await live.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp", "--vault", vault, "--watch"], stderr: "pipe" }));
+    // hits, or {hits: [], reason} when nothing matches
+    const paths = async (query: string) => {
+      const r = JSON.parse(textOf(await live.callTool({ name: "search", arguments: { query, top_k: 3, mode: "keyword" } })));
+      return ((Array.isArray(r) ? r : r.hits) as { path: string }[]).map((h) => h.path);
+    };
+    const until = async (ok: () => Promise<boolean>) => {
+      for (let i = 0; i < 100; i++) {
+        if (await ok()) return true;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      return false;
+    };
+    try {
+      expect(await paths("quokka")).toEqual([]);
+      fs.writeFileSync(path.join(vault, "travel/Rottnest.md"), "# Rottnest\n\nA day cycling around the island to see a quokka.\n");
+      expect(await until(async () => (await paths("quokka")).includes("travel/Rottnest.md"))).toBe(true);
+      fs.rmSync(path.join(vault, "travel/Rottnest.md"));
+      expect(await until(async () => (await paths("quokka")).length === 0)).toBe(true);
+      const status = JSON.parse(textOf(await live.callTool({ name: "status", arguments: {} })));
+      expect(status).toMatchObject({ notes: 37, stale: 0 });
+    } finally {
+      await live.close();
+    }
+  }, 60_000);
+});

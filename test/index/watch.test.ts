@@ -55,6 +55,17 @@ describe("watch mode", () => {
     expect(batches.reduce((n, b) => n + b.embedded, 0)).toBe(0);
     expect(batches.reduce((n, b) => n + b.added + b.deleted, 0)).toBe(2);
 
+    // a rename that changes the file name (and so the title) re-points the vectors too
+    fs.renameSync(path.join(vault, "archive/one.md"), path.join(vault, "archive/First note.md"));
+    batches.length = 0;
+    await pause(400);
+    await w.idle();
+    expect(indexedIds(db)).toEqual(expectedIds(vault));
+    expect(batches.reduce((n, b) => n + b.embedded, 0)).toBe(0);
+    const s = SqliteStore.open(db);
+    expect(s.get({ path: "archive/First note.md" }).map((r) => r.meta.title)).toEqual(["First note"]);
+    s.close();
+
     // a burst, like a git checkout
     fs.mkdirSync(path.join(vault, "burst"));
     for (let i = 0; i < 300; i++) fs.writeFileSync(path.join(vault, "burst", `n${i}.md`), `# Note ${i}\n\nBurst note number ${i} about ${i % 2 ? "robots" : "gardens"}.\n`);

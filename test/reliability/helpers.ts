@@ -38,9 +38,23 @@ export async function cli(args: string[], env: Record<string, string> = {}) {
   return { code: r.code, stdout: r.stdout, stderr: r.stderr };
 }
 
+/**
+ * A command prefix under which file permissions apply even to root: root keeps its uid but loses
+ * the capabilities that override permission bits (so a mode-000 file is unreadable, a mode-444
+ * index read-only). Empty for other users, to whom permissions apply anyway.
+ */
+export const OBEY_PERMISSIONS = process.getuid?.() === 0 ? ["setpriv", "--bounding-set", "-dac_override,-dac_read_search", "--"] : [];
+
+/** Runs the CLI to completion under a command prefix (e.g. {@link OBEY_PERMISSIONS}). */
+export async function cliUnder(prefix: string[], args: string[], env: Record<string, string> = {}) {
+  const r = await cliAsync(args, env, prefix).done;
+  return { code: r.code, stdout: r.stdout, stderr: r.stderr };
+}
+
 /** Runs the CLI asynchronously (the stub server lives in this process). */
-export function cliAsync(args: string[], env: Record<string, string> = {}) {
-  const p = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env } });
+export function cliAsync(args: string[], env: Record<string, string> = {}, prefix: string[] = []) {
+  const cmd = [...prefix, process.execPath, BIN, ...args];
+  const p = spawn(cmd[0], cmd.slice(1), { env: { ...process.env, ...env } });
   let stdout = "";
   let stderr = "";
   p.stdout.on("data", (d) => (stdout += d));

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { collectingLogger } from "../../src/log.js";
 import { readNote, walkVault } from "../../src/vault/index.js";
-import { cli, startEmbedStub } from "./helpers.js";
+import { cli, cliUnder, OBEY_PERMISSIONS, startEmbedStub } from "./helpers.js";
 
 let stub: Awaited<ReturnType<typeof startEmbedStub>>;
 beforeAll(async () => (stub = await startEmbedStub(1)));
@@ -30,14 +30,18 @@ describe("hostile input", () => {
     fs.symlinkSync(vault, path.join(vault, "names", "loop"));
     fs.writeFileSync(path.join(root, "outside.md"), "# Outside\n\nsecret\n");
     fs.symlinkSync(path.join(root, "outside.md"), path.join(vault, "escape.md"));
+    w("locked.md", "# Locked\n\nNobody may read this.\n");
+    fs.chmodSync(path.join(vault, "locked.md"), 0o000);
     const db = path.join(root, "index.db");
-    const r = await cli(["index", vault, "--db", db, "--model", "ollama:stub-embed", "--json"], { OLLAMA_HOST: stub.host });
+    // permission bits apply (root runs without its override capabilities), so locked.md is unreadable
+    const r = await cliUnder(OBEY_PERMISSIONS, ["index", vault, "--db", db, "--model", "ollama:stub-embed", "--json"], { OLLAMA_HOST: stub.host });
     expect(r.code).toBe(1); // partial failure is reported
     const s = JSON.parse(r.stdout);
     const messages = s.warnings.map((x: { message: string }) => x.message).join("\n");
-    expect(s.failed, messages).toBe(2);
+    expect(s.failed, messages).toBe(3);
     expect(s.added).toBe(6);
     expect(messages).toContain('skipped "binary.md": it is a binary file');
+    expect(messages).toContain('vault-rag: cannot read "locked.md": permission denied');
     expect(messages).toContain('skipped "latin1.md": it is not valid UTF-8');
     expect(messages).toContain('invalid frontmatter in "bad yaml.md"');
     expect(messages).toContain('skipped symlink "escape.md" — it points outside the vault');

@@ -107,6 +107,9 @@ export class SqliteStore implements Store {
         throw new VaultRagError("io", `vault-rag: cannot create the index folder ${path.dirname(file)}: ${(err as Error).message}`);
       }
     }
+    // a reader of an index it may not write (a read-only file or folder) opens it read-only; a
+    // writer then gets the read-only error from its first write, with nothing changed
+    if (!opts.readonly && !opts.create && !writable(file)) opts = { ...opts, readonly: true };
     let db: Database.Database;
     try {
       db = new Database(file, { readonly: !!opts.readonly, fileMustExist: !opts.create });
@@ -129,7 +132,9 @@ export class SqliteStore implements Store {
     } catch (err) {
       const e = err as Error & { code?: string };
       if (e instanceof VaultRagError) throw e;
-      throw new VaultRagError("io", `vault-rag: cannot open the index at ${file}: ${e.message}${e.code === "SQLITE_READONLY" || e.code === "SQLITE_CANTOPEN" ? " — check the folder is writable" : ""}`);
+      if (e.code === "SQLITE_READONLY") throw readOnly(file);
+      if (e.code === "SQLITE_FULL") throw diskFull(file);
+      throw new VaultRagError("io", `vault-rag: cannot open the index at ${file}: ${e.message}${e.code === "SQLITE_CANTOPEN" ? " — check the folder is writable" : ""}`);
     }
     const store = new SqliteStore(file, db, opts.vectors !== false);
     db.function("vr_regexp", { deterministic: true }, (pattern: unknown, text: unknown) => (store.regex(String(pattern)).test(String(text)) ? 1 : 0));
@@ -194,7 +199,7 @@ export class SqliteStore implements Store {
   }
 
   touchNote(note: NoteEntry): void {
-    this.db.prepare("UPDATE notes SET mtime = ?, size = ? WHERE path = ?").run(note.mtime, note.size, note.path);
+    this.write(() => void this.db.prepare("UPDATE notes SET mtime = ?, size = ? WHERE path = ?").run(note.mtime, note.size, note.path), false);
   }
 
   private deleteStatements() {
@@ -216,8 +221,8 @@ export class SqliteStore implements Store {
       }).immediate();
     } catch (err) {
       const e = err as Error & { code?: string };
-      if (e.code === "SQLITE_FULL") throw new VaultRagError("io", `vault-rag: the disk holding ${this.location} is full — nothing from this batch was written; free some space and run again`);
-      if (e.code === "SQLITE_READONLY") throw new VaultRagError("io", `vault-rag: the index at ${this.location} is read-only — nothing was written; check the file's permissions`);
+      if (e.code === "SQLITE_FULL") throw diskFull(this.location);
+      if (e.code === "SQLITE_READONLY" || e.code === "SQLITE_READONLY_DBMOVED") throw readOnly(this.location);
       throw err;
     }
   }
@@ -406,6 +411,25 @@ export class SqliteStore implements Store {
   close(): void {
     if (this.db.open) this.db.close();
   }
+}
+
+/** True when the index file and its folder (for the WAL files) can be written. */
+function writable(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.W_OK);
+    fs.accessSync(path.dirname(file), fs.constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function diskFull(file: string): VaultRagError {
+  return new VaultRagError("io", `vault-rag: the disk holding ${file} is full — nothing from this batch was written; free some space and run again`);
+}
+
+function readOnly(file: string): VaultRagError {
+  return new VaultRagError("io", `vault-rag: the index at ${file} is read-only — nothing was written; make it and its folder writable`);
 }
 
 function filterSql(filter: QueryFilter): SqlCondition {
