@@ -45,14 +45,14 @@ describe("bundled USE-lite model", () => {
   });
 
   it("gives the same vectors from the worker pool as on the calling thread, in input order", async () => {
-    const texts = Array.from({ length: 70 }, (_, i) => `note ${i}: ${i % 2 ? "sourdough starter and flour" : "motor driver wiring"} number ${i}`);
+    // lengths vary a lot, so batching by length reorders them heavily inside the embedder
+    const texts = Array.from({ length: 70 }, (_, i) => `note ${i}: ${(i % 2 ? "sourdough starter and flour " : "motor driver wiring ").repeat((i * 7) % 11)} number ${i}`);
     const pooled = await useLiteEmbedder().embedDocuments(texts);
     const rt = await loadUseLite();
-    const direct = await rt.run([texts[0], texts[37], texts[69]].map((t) => rt.tokenizer.encode(t)));
+    const direct = await rt.run(texts.map((t) => rt.tokenizer.encode(t)));
     expect(pooled).toHaveLength(70);
-    expect(cos(pooled[0], direct[0])).toBeGreaterThan(0.9999);
-    expect(cos(pooled[37], direct[1])).toBeGreaterThan(0.9999);
-    expect(cos(pooled[69], direct[2])).toBeGreaterThan(0.9999);
+    pooled.forEach((v, i) => expect(cos(v, direct[i])).toBeGreaterThan(0.9999));
+    expect(cos(pooled[0], pooled[1])).toBeLessThan(0.99);
   });
 
   it("warns with input_truncated when a text is longer than 128 tokens", async () => {

