@@ -59,6 +59,9 @@ describe("Chroma store", () => {
     expect(raw.metadatas[0]).toMatchObject({ path: "a.md", tags: ["x", "y"], mtime: 1_760_000_000 });
     expect(raw.metadatas[0]).not.toHaveProperty("links");
     expect(raw.metadatas[0]).not.toHaveProperty("aliases");
+    // a local server has no Search API: keyword search stays on the sidecar
+    expect(await s.detectSearchApi()).toBe(false);
+    expect(s.keywordPath).toBe("sidecar");
     await s.close();
   });
 

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { ChromaClient, type Collection } from "chromadb";
+import { ChromaClient, Search, type Collection } from "chromadb";
 import { VaultRagError } from "../../errors.js";
 import { silentLogger, type Logger } from "../../log.js";
 import { SqliteStore } from "../sqlite/sqlite-store.js";
@@ -316,10 +316,13 @@ export class ChromaStore implements Store {
    */
   async detectSearchApi(): Promise<boolean> {
     try {
-      await this.collection.search([] as never);
+      // the smallest real search: one id, no ranking
+      await this.collection.search(new Search().limit(1));
       this.keywordPath = "sidecar (server has a Search API; vault-rag's BM25 sidecar is used for identical ranking)";
       return true;
-    } catch {
+    } catch (err) {
+      // a local server answers "not implemented for local executor"
+      this.log.debug(`vault-rag: no Search API at ${this.loc.server}: ${(err as Error).message.split("\n")[0]}`);
       return false;
     }
   }
