@@ -1,11 +1,9 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { BIN, exampleVaultCopy } from "./helpers.js";
 
-const BIN = path.resolve("dist/cli/main.js");
-const EXAMPLE = path.resolve("examples/vault");
 let vault = "";
 let elsewhere = "";
 
@@ -23,20 +21,9 @@ const json = (args: string[]) => {
   return JSON.parse(r.stdout);
 };
 
-const DAY = 86400;
-const now = Math.floor(Date.now() / 1000);
 
 beforeAll(() => {
-  if (!fs.existsSync(BIN)) throw new Error("dist/cli/main.js is missing — run `npm run build` (npm test does it)");
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "vr-e2e-"));
-  vault = path.join(tmp, "my vault");
-  elsewhere = path.join(tmp, "elsewhere");
-  fs.mkdirSync(elsewhere);
-  fs.cpSync(EXAMPLE, vault, { recursive: true });
-  // a fresh clone gives every file the same time: set them explicitly
-  const old = now - 100 * DAY;
-  for (const f of fs.readdirSync(vault, { recursive: true }) as string[]) fs.utimesSync(path.join(vault, f), old, old);
-  fs.utimesSync(path.join(vault, "kitchen/Sourdough.md"), now - DAY, now - DAY);
+  ({ vault, elsewhere } = exampleVaultCopy("vr-e2e-", "my vault"));
 }, 60_000);
 
 describe("vault-rag CLI end to end", () => {

@@ -11,7 +11,8 @@ describe.each(BACKENDS)("$name store conformance", (backend) => {
   it("filters before ranking: a filter that keeps only distant chunks still returns k hits", async () => {
     const { store: s } = await backend.fresh();
     const near = Array.from({ length: 20 }, (_, i) => record(`n${i}`, meta({ path: "near.md", ordinal: i, hash: `n${i}` }), vec(1, 0.01 * i, 0, 0)));
-    const far = Array.from({ length: 5 }, (_, i) => record(`f${i}`, meta({ path: "far/x.md", ordinal: i, tags: ["far"], hash: `f${i}` }), vec(0, 1, 0.1 * i, 0)));
+    // far from the query, each a little farther than the last (no ties: a tie may come back in any order)
+    const far = Array.from({ length: 5 }, (_, i) => record(`f${i}`, meta({ path: "far/x.md", ordinal: i, tags: ["far"], hash: `f${i}` }), vec(0.05 * (5 - i), 1, 0, 0)));
     await s.upsertNotes([{ note: note("near.md"), records: near }, { note: note("far/x.md"), records: far }]);
     expect(ids(await s.queryDense(vec(1, 0, 0, 0), 3, { where: normaliseWhere({ tags: { $contains: "far" } }) }))).toEqual(["f0", "f1", "f2"]);
     expect(ids(await s.queryDense(vec(1, 0, 0, 0), 3))).toEqual(["n0", "n1", "n2"]);

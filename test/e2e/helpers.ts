@@ -1,0 +1,25 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+export const BIN = path.resolve("dist/cli/main.js");
+export const DAY = 86400;
+
+/**
+ * A temporary copy of examples/vault (in a folder named `vaultName`) and an unrelated working
+ * directory. A fresh clone gives every file the same time, so times are set explicitly: every note
+ * 100 days old, kitchen/Sourdough.md one day old.
+ */
+export function exampleVaultCopy(prefix: string, vaultName = "vault"): { vault: string; elsewhere: string } {
+  if (!fs.existsSync(BIN)) throw new Error("dist/cli/main.js is missing — run `npm run build` (npm test does it)");
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const vault = path.join(tmp, vaultName);
+  const elsewhere = path.join(tmp, "elsewhere");
+  fs.mkdirSync(elsewhere);
+  fs.cpSync(path.resolve("examples/vault"), vault, { recursive: true });
+  const now = Math.floor(Date.now() / 1000);
+  const old = now - 100 * DAY;
+  for (const f of fs.readdirSync(vault, { recursive: true }) as string[]) fs.utimesSync(path.join(vault, f), old, old);
+  fs.utimesSync(path.join(vault, "kitchen/Sourdough.md"), now - DAY, now - DAY);
+  return { vault, elsewhere };
+}
