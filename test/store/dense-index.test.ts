@@ -1,3 +1,6 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DenseIndex, EXACT_SCAN_LIMIT } from "../../src/store/sqlite/dense-index.js";
@@ -90,6 +93,13 @@ describe("dense index", () => {
     const idx = DenseIndex.fromRows(rows.map((v, i) => [i + 1, blob(v)]), dims);
     const restored = DenseIndex.fromBuffer(idx.toBuffer("k"), "k")!;
     expect(DenseIndex.fromBuffer(idx.toBuffer("k"), "other")).toBeUndefined();
+    // the same snapshot opened from a file keeps its float rows there, read only when rescored
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "vr-snap-")), "index.db.vectors");
+    fs.writeFileSync(file, idx.toBuffer("k"));
+    const fromFile = DenseIndex.fromFile(file, "k")!;
+    expect(DenseIndex.fromFile(file, "other")).toBeUndefined();
+    fs.writeFileSync(file + ".torn", idx.toBuffer("k").subarray(0, 1000));
+    expect(DenseIndex.fromFile(file + ".torn", "k")).toBeUndefined();
     // a filter keeping a third of the rows goes through the listed-rows kernel
     const third = new Set(rows.map((_, i) => i + 1).filter((id) => id % 3 === 0));
     const qf = Float32Array.from(centres[0], (x) => x + (r() - 0.5) * 0.5);
@@ -102,8 +112,13 @@ describe("dense index", () => {
       const want = new Set(exact(rows, q, 10));
       const got = idx.search(q, 10).map((h) => h.rowid);
       expect(restored.search(q, 10).map((h) => h.rowid)).toEqual(got);
+      expect(fromFile.search(q, 10)).toEqual(idx.search(q, 10));
       recall += got.filter((id) => want.has(id)).length / 10;
     }
     expect(recall / Q).toBeGreaterThanOrEqual(0.99);
+    // a filter small enough for an exact scan reads the rows whole, with the same answer
+    const few = new Set([...third].slice(0, 3000));
+    expect(fromFile.search(qf, 10, few)).toEqual(idx.search(qf, 10, few));
+    fromFile.close();
   });
 });

@@ -11,14 +11,15 @@ interface Pending {
 
 /**
  * A small pool of worker threads running the bundled model, one model per thread (the model's
- * WebAssembly runtime is single-threaded). Workers are unref'd: an idle pool never keeps the process
- * alive. Created once per process, on the first large batch.
+ * WebAssembly runtime is single-threaded). Workers start on demand: a query starts one, a large
+ * batch all of them. Workers are unref'd: an idle pool never keeps the process alive.
  */
 export class UseLitePool {
   private readonly workers: Worker[] = [];
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
-  private busy: number[];
+  private readonly busy: number[] = [];
+  private readonly url: URL;
 
   constructor(readonly size: number) {
     // built code runs worker.js; the test suite runs the TypeScript sources through tsx
@@ -30,27 +31,31 @@ export class UseLitePool {
           )}`,
         )
       : new URL("./worker.js", import.meta.url);
-    for (let i = 0; i < size; i++) {
-      const w = new Worker(url);
-      w.on("message", (msg: { id: number; flat?: Float32Array; count?: number; error?: string }) => {
-        const p = this.pending.get(msg.id);
-        if (!p) return;
-        this.pending.delete(msg.id);
-        this.busy[i]--;
-        if (this.pending.size === 0) this.idle();
-        if (msg.error || !msg.flat) return p.reject(new VaultRagError("embed_failed", `vault-rag: the embedding worker failed: ${msg.error}`));
-        const dims = msg.flat.length / msg.count!;
-        p.resolve(Array.from({ length: msg.count! }, (_, k) => msg.flat!.subarray(k * dims, (k + 1) * dims)));
-      });
-      w.on("error", (err) => {
-        for (const [, p] of this.pending) p.reject(new VaultRagError("embed_failed", `vault-rag: an embedding worker stopped: ${err.message}`));
-        this.pending.clear();
-        this.idle();
-      });
-      this.workers.push(w);
-    }
-    this.busy = new Array(size).fill(0);
-    this.idle();
+    this.url = url;
+  }
+
+  /** Starts the next worker; returns its number. */
+  private start(): number {
+    const i = this.workers.length;
+    const w = new Worker(this.url);
+    w.on("message", (msg: { id: number; flat?: Float32Array; count?: number; error?: string }) => {
+      const p = this.pending.get(msg.id);
+      if (!p) return;
+      this.pending.delete(msg.id);
+      this.busy[i]--;
+      if (this.pending.size === 0) this.idle();
+      if (msg.error || !msg.flat) return p.reject(new VaultRagError("embed_failed", `vault-rag: the embedding worker failed: ${msg.error}`));
+      const dims = msg.flat.length / msg.count!;
+      p.resolve(Array.from({ length: msg.count! }, (_, k) => msg.flat!.subarray(k * dims, (k + 1) * dims)));
+    });
+    w.on("error", (err) => {
+      for (const [, p] of this.pending) p.reject(new VaultRagError("embed_failed", `vault-rag: an embedding worker stopped: ${err.message}`));
+      this.pending.clear();
+      this.idle();
+    });
+    this.workers.push(w);
+    this.busy.push(0);
+    return i;
   }
 
   /** An idle pool must not keep the process alive; a busy one must (or a pending await would be dropped). */
@@ -58,10 +63,11 @@ export class UseLitePool {
     for (const w of this.workers) w.unref();
   }
 
-  /** Embeds one batch of token ids on the least busy worker. */
+  /** Embeds one batch of token ids on an idle worker (starting one if all are busy), else the least busy. */
   run(tokenIds: number[][]): Promise<Float32Array[]> {
     let pick = 0;
-    for (let i = 1; i < this.size; i++) if (this.busy[i] < this.busy[pick]) pick = i;
+    for (let i = 1; i < this.workers.length; i++) if (this.busy[i] < this.busy[pick]) pick = i;
+    if (!this.workers.length || (this.busy[pick] > 0 && this.workers.length < this.size)) pick = this.start();
     const id = this.nextId++;
     this.busy[pick]++;
     if (this.pending.size === 0) for (const w of this.workers) w.ref();

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { ChromaClient, Search, type Collection } from "chromadb";
+import type { ChromaClient, Collection } from "chromadb";
 import { VaultRagError } from "../../errors.js";
 import { silentLogger, type Logger } from "../../log.js";
 import { SqliteStore } from "../sqlite/sqlite-store.js";
@@ -66,7 +66,9 @@ export class ChromaStore implements Store {
   static async open(db: string, opts: ChromaStoreOptions = {}): Promise<ChromaStore> {
     const loc = parseChromaLocation(db, opts);
     const shown = showLocation(loc);
-    const client = new ChromaClient({
+    // loaded on first use: commands on the embedded store never pay for the client (~70 ms)
+    const chroma = await import("chromadb");
+    const client = new chroma.ChromaClient({
       host: loc.host,
       port: loc.port,
       ssl: loc.ssl,
@@ -317,6 +319,7 @@ export class ChromaStore implements Store {
   async detectSearchApi(): Promise<boolean> {
     try {
       // the smallest real search: one id, no ranking
+      const { Search } = await import("chromadb");
       await this.collection.search(new Search().limit(1));
       this.keywordPath = "sidecar (server has a Search API; vault-rag's BM25 sidecar is used for identical ranking)";
       return true;

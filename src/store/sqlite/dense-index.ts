@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { Int8Matrix } from "./simd-dot.js";
 
 /**
@@ -21,23 +22,64 @@ export interface DenseHit {
   distance: number;
 }
 
-/** Loaded vectors: row ids, a flat float32 matrix, norms, and (lazily) an int8 copy for scanning. */
+/** Where the float32 rows of a snapshot-backed index are, until (unless) they are read whole. */
+interface RowFile {
+  fd: number;
+  /** Byte offset of row 0. */
+  offset: number;
+  scratch: Float32Array;
+}
+
+/** Rows scored one by one from the snapshot file up to this many; beyond, the matrix is read whole. */
+const ROW_READ_LIMIT = 2_000;
+
+/**
+ * Loaded vectors: row ids, a flat float32 matrix, norms, and (lazily) an int8 copy for scanning. An
+ * index read from a large snapshot keeps its float32 rows in the file: a query scans the int8 copy
+ * and reads only the rows it rescores, so a cold start reads a fifth of the snapshot.
+ */
 export class DenseIndex {
   readonly dims: number;
   readonly size: number;
   private readonly rowids: Int32Array;
-  private readonly matrix: Float32Array;
+  private matrix?: Float32Array;
+  private rowFile?: RowFile;
   private readonly norms: Float32Array;
   private int8?: Int8Matrix | null;
   private positionCache?: Map<number, number>;
 
-  private constructor(dims: number, rowids: Int32Array, norms: Float32Array, matrix: Float32Array, int8?: Int8Matrix) {
+  private constructor(dims: number, rowids: Int32Array, norms: Float32Array, matrix: Float32Array | RowFile, int8?: Int8Matrix) {
     this.dims = dims;
     this.size = rowids.length;
     this.rowids = rowids;
     this.norms = norms;
-    this.matrix = matrix;
+    if (matrix instanceof Float32Array) this.matrix = matrix;
+    else this.rowFile = matrix;
     this.int8 = int8;
+  }
+
+  /** The whole float32 matrix, read from the snapshot on first need. */
+  private floats(): Float32Array {
+    if (!this.matrix) {
+      const { fd, offset } = this.rowFile!;
+      const m = new Float32Array(this.size * this.dims);
+      readFully(fd, new Uint8Array(m.buffer), offset);
+      this.matrix = m;
+      this.close();
+    }
+    return this.matrix;
+  }
+
+  /** Releases the snapshot file; an index whose rows were never read whole is then unusable. */
+  close(): void {
+    if (this.rowFile) {
+      try {
+        fs.closeSync(this.rowFile.fd);
+      } catch {
+        /* already closed */
+      }
+      this.rowFile = undefined;
+    }
   }
 
   /** Builds the index from raw rows `[rowid, float32 blob]`, copying each blob once into one matrix. */
@@ -71,7 +113,7 @@ export class DenseIndex {
 
   /** The int8 scanning copy, quantized on first need (large indexes only). */
   private quantized(): Int8Matrix | null {
-    if (this.int8 === undefined) this.int8 = Int8Matrix.fromFloat(this.matrix, this.size, this.dims) ?? null;
+    if (this.int8 === undefined) this.int8 = Int8Matrix.fromFloat(this.floats(), this.size, this.dims) ?? null;
     return this.int8;
   }
 
@@ -84,9 +126,57 @@ export class DenseIndex {
     const header = Buffer.from(JSON.stringify({ key, dims: this.dims, size: this.size, int8: !!q }) + "\n");
     const pad = Buffer.alloc((4 - (header.length % 4)) % 4, 32);
     const view = (a: ArrayBufferView) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
-    const parts = [header.subarray(0, header.length - 1), pad, Buffer.from("\n"), view(this.rowids), view(this.norms), view(this.matrix)];
+    const parts = [header.subarray(0, header.length - 1), pad, Buffer.from("\n"), view(this.rowids), view(this.norms), view(this.floats())];
     if (q) parts.push(view(q.rowScales), view(q.bytes));
     return Buffer.concat(parts);
+  }
+
+  /**
+   * Opens a snapshot file written from {@link toBuffer}: row ids, norms and the int8 copy are read,
+   * the float32 rows stay in the file until needed. `undefined` unless its key matches and it is whole.
+   */
+  static fromFile(file: string, key: string): DenseIndex | undefined {
+    let fd: number;
+    try {
+      fd = fs.openSync(file, "r");
+    } catch {
+      return undefined;
+    }
+    let keep = false;
+    try {
+      const head = Buffer.alloc(4096);
+      const n = fs.readSync(fd, head, 0, head.length, 0);
+      const nl = head.subarray(0, n).indexOf(10);
+      if (nl < 0 || (nl + 1) % 4 !== 0) return undefined;
+      let header: { key: string; dims: number; size: number; int8?: boolean };
+      try {
+        header = JSON.parse(head.subarray(0, nl).toString("utf8"));
+      } catch {
+        return undefined;
+      }
+      const { dims, size } = header;
+      const floatBytes = size * 4 * (2 + dims);
+      const int8Bytes = header.int8 ? size * 4 + size * dims : 0;
+      const length = fs.fstatSync(fd).size;
+      if (header.key !== key || length !== nl + 1 + floatBytes + int8Bytes) return undefined;
+      if (!header.int8) return DenseIndex.fromBuffer(fs.readFileSync(file), key);
+      const at = nl + 1;
+      const rowids = new Int32Array(size);
+      const norms = new Float32Array(size);
+      const scales = new Float32Array(size);
+      const bytes = new Int8Array(size * dims);
+      readFully(fd, new Uint8Array(rowids.buffer), at);
+      readFully(fd, new Uint8Array(norms.buffer), at + size * 4);
+      readFully(fd, new Uint8Array(scales.buffer), at + floatBytes);
+      readFully(fd, new Uint8Array(bytes.buffer), at + floatBytes + size * 4);
+      const int8 = Int8Matrix.fromQuantized(bytes, scales, size, dims);
+      keep = true;
+      return new DenseIndex(dims, rowids, norms, { fd, offset: at + size * 8, scratch: new Float32Array(dims) }, int8);
+    } catch {
+      return undefined;
+    } finally {
+      if (!keep) fs.closeSync(fd);
+    }
   }
 
   /** Reads a snapshot written by {@link toBuffer}; `undefined` unless its key matches and it is whole. */
@@ -135,8 +225,17 @@ export class DenseIndex {
   /** Exact cosine distance of row `i` to the query (whose norm is `qn`). */
   private distance(i: number, query: Float32Array, qn: number): number {
     const d = this.dims;
-    const m = this.matrix;
-    const o = i * d;
+    let m: Float32Array;
+    let o: number;
+    if (this.matrix) {
+      m = this.matrix;
+      o = i * d;
+    } else {
+      const rf = this.rowFile!;
+      readFully(rf.fd, new Uint8Array(rf.scratch.buffer), rf.offset + i * d * 4);
+      m = rf.scratch;
+      o = 0;
+    }
     let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
     let j = 0;
     for (; j + 3 < d; j += 4) {
@@ -183,6 +282,7 @@ export class DenseIndex {
     }
     if (candidates) total = candidates.length;
     const q8 = total > EXACT_SCAN_LIMIT ? this.quantized() : null;
+    if (!q8 && total > ROW_READ_LIMIT && !this.matrix) this.floats();
     const top = new TopK(k);
     if (!q8 && !candidates && allowed instanceof Uint8Array) {
       for (let i = 0; i < this.size; i++) if (allowed[i]) top.offer(this.distance(i, query, qn), this.rowids[i]);
@@ -283,5 +383,14 @@ class TopK {
 
   sorted(): DenseHit[] {
     return this.d.map((distance, i) => ({ rowid: this.r[i], distance })).sort((a, b) => a.distance - b.distance || a.rowid - b.rowid);
+  }
+}
+
+/** Reads exactly `into.length` bytes at `position`, or throws. */
+function readFully(fd: number, into: Uint8Array, position: number): void {
+  for (let got = 0; got < into.length; ) {
+    const n = fs.readSync(fd, into, got, into.length - got, position + got);
+    if (n <= 0) throw new Error("vault-rag: the vector snapshot ended early");
+    got += n;
   }
 }

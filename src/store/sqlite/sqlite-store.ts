@@ -336,12 +336,7 @@ export class SqliteStore implements Store {
     if (this.dense && this.dense.generation === generation) return this.dense.index;
     const key = `${this.indexId()}:${generation}`;
     const snapshot = `${this.location}.vectors`;
-    let index: DenseIndex | undefined;
-    try {
-      index = DenseIndex.fromBuffer(fs.readFileSync(snapshot), key);
-    } catch {
-      index = undefined;
-    }
+    let index = DenseIndex.fromFile(snapshot, key);
     if (!index) {
       const rows = this.db.prepare("SELECT rowid, vector FROM vectors").raw().all() as [number, Buffer][];
       const dims = rows.length ? rows[0][1].byteLength / 4 : this.manifest()?.embedder.dimensions ?? 0;
@@ -354,6 +349,7 @@ export class SqliteStore implements Store {
         // read-only folder or full disk: the snapshot is only a cache
       }
     }
+    this.dense?.index.close();
     this.dense = { generation, index };
     return index;
   }
@@ -409,6 +405,7 @@ export class SqliteStore implements Store {
   }
 
   close(): void {
+    this.dense?.index.close();
     if (this.db.open) this.db.close();
   }
 }
