@@ -55,7 +55,7 @@ export interface VaultHandle {
  * const v = await openVault("/home/me/notes");
  * await v.index();
  * const { hits } = await v.search("how do I save power", { tags: ["pico"] });
- * v.close();
+ * await v.close();
  * ```
  */
 export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): Promise<VaultHandle> {
