@@ -146,21 +146,10 @@ export class DenseIndex {
     try {
       const head = Buffer.alloc(4096);
       const n = fs.readSync(fd, head, 0, head.length, 0);
-      const nl = head.subarray(0, n).indexOf(10);
-      if (nl < 0 || (nl + 1) % 4 !== 0) return undefined;
-      let header: { key: string; dims: number; size: number; int8?: boolean };
-      try {
-        header = JSON.parse(head.subarray(0, nl).toString("utf8"));
-      } catch {
-        return undefined;
-      }
-      const { dims, size } = header;
-      const floatBytes = size * 4 * (2 + dims);
-      const int8Bytes = header.int8 ? size * 4 + size * dims : 0;
-      const length = fs.fstatSync(fd).size;
-      if (header.key !== key || length !== nl + 1 + floatBytes + int8Bytes) return undefined;
+      const header = snapshotHeader(head.subarray(0, n), fs.fstatSync(fd).size, key);
+      if (!header) return undefined;
       if (!header.int8) return DenseIndex.fromBuffer(fs.readFileSync(file), key);
-      const at = nl + 1;
+      const { dims, size, floatBytes, body: at } = header;
       const rowids = new Int32Array(size);
       const norms = new Float32Array(size);
       const scales = new Float32Array(size);
@@ -181,18 +170,10 @@ export class DenseIndex {
 
   /** Reads a snapshot written by {@link toBuffer}; `undefined` unless its key matches and it is whole. */
   static fromBuffer(buf: Buffer, key: string): DenseIndex | undefined {
-    const nl = buf.indexOf(10);
-    if (nl < 0 || (nl + 1) % 4 !== 0) return undefined;
-    let header: { key: string; dims: number; size: number; int8?: boolean };
-    try {
-      header = JSON.parse(buf.subarray(0, nl).toString("utf8"));
-    } catch {
-      return undefined;
-    }
-    const { dims, size } = header;
-    const floatBytes = size * 4 * (2 + dims);
-    const int8Bytes = header.int8 ? size * 4 + size * dims : 0;
-    if (header.key !== key || buf.length !== nl + 1 + floatBytes + int8Bytes) return undefined;
+    const header = snapshotHeader(buf, buf.length, key);
+    if (!header) return undefined;
+    const { dims, size, floatBytes, body: nlEnd } = header;
+    const nl = nlEnd - 1;
     // use the file's own memory when it is 4-byte aligned (large reads are), else copy once
     let ab: ArrayBufferLike = buf.buffer;
     let at = buf.byteOffset + nl + 1;
@@ -393,4 +374,24 @@ function readFully(fd: number, into: Uint8Array, position: number): void {
     if (n <= 0) throw new Error("vault-rag: the vector snapshot ended early");
     got += n;
   }
+}
+
+/**
+ * The header line of a snapshot, checked: the key matches and the file's length is exactly what
+ * the header announces (a torn or foreign snapshot is `undefined`).
+ */
+function snapshotHeader(start: Buffer, length: number, key: string): { dims: number; size: number; int8: boolean; floatBytes: number; body: number } | undefined {
+  const nl = start.indexOf(10);
+  if (nl < 0 || (nl + 1) % 4 !== 0) return undefined;
+  let header: { key: string; dims: number; size: number; int8?: boolean };
+  try {
+    header = JSON.parse(start.subarray(0, nl).toString("utf8"));
+  } catch {
+    return undefined;
+  }
+  const { dims, size } = header;
+  const floatBytes = size * 4 * (2 + dims);
+  const int8Bytes = header.int8 ? size * 4 + size * dims : 0;
+  if (header.key !== key || length !== nl + 1 + floatBytes + int8Bytes) return undefined;
+  return { dims, size, int8: !!header.int8, floatBytes, body: nl + 1 };
 }
