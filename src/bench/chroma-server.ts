@@ -43,7 +43,14 @@ function newEnough(v: number[]): boolean {
   return v[0] > NEEDED_GLIBC[0] || (v[0] === NEEDED_GLIBC[0] && v[1] >= NEEDED_GLIBC[1]);
 }
 
-/** Where the private C library is kept: once per machine. */
+/**
+ * Where the private C library is kept: once per machine.
+ *
+ * @example
+ * ```ts
+ * libcCacheDir(); // "/root/.cache/vault-rag/chroma-libc-trixie"
+ * ```
+ */
 export function libcCacheDir(): string {
   const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache");
   return path.join(base, "vault-rag", "chroma-libc-trixie");
@@ -52,6 +59,11 @@ export function libcCacheDir(): string {
 /**
  * Makes sure a glibc new enough for the server is available; returns the folder holding
  * `ld-linux-x86-64.so.2` and the libraries, or undefined when the host's own glibc will do.
+ *
+ * @example
+ * ```ts
+ * const dir = provisionLibc(console.error); // undefined on glibc ≥ 2.39
+ * ```
  */
 export function provisionLibc(log: (msg: string) => void = () => {}): string | undefined {
   const v = glibcVersion();
@@ -96,7 +108,14 @@ function run(cmd: string, args: string[], cwd: string): void {
   if (r.status !== 0) throw new Error(`vault-rag: \`${cmd} ${args.slice(-2).join(" ")}\` failed while fetching a C library for the Chroma server: ${(r.stderr || r.error?.message || "").trim().slice(0, 400)}`);
 }
 
-/** A free TCP port on the loopback interface. */
+/**
+ * A free TCP port on the loopback interface.
+ *
+ * @example
+ * ```ts
+ * const port = await freePort(); // e.g. 41371
+ * ```
+ */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();

@@ -45,7 +45,14 @@ export async function storeExists(db: string, opts: OpenStoreOptions = {}): Prom
   }
 }
 
-/** The user-facing form of a location: an absolute path, or the Chroma address without secrets. */
+/**
+ * The user-facing form of a location: an absolute path, or the Chroma address without secrets.
+ *
+ * @example
+ * ```ts
+ * displayLocation("chroma://localhost:8000/notes?tenant=t"); // "chroma://localhost:8000/notes"
+ * ```
+ */
 export function displayLocation(db: string): string {
   return isChromaLocation(db) ? showLocation(parseChromaLocation(db)) : db;
 }

@@ -21,7 +21,14 @@ export interface ChromaStoreOptions extends ChromaConnectOptions {
 /** How keyword queries are answered; `--verbose` reports it. */
 export type KeywordPath = "sidecar" | "sidecar (server has a Search API; vault-rag's BM25 sidecar is used for identical ranking)";
 
-/** Default folder for keyword sidecars. */
+/**
+ * Default folder for keyword sidecars (the CLI and library use `<vault>/.vault-rag/chroma`).
+ *
+ * @example
+ * ```ts
+ * defaultSidecarDir(); // "/home/me/.cache/vault-rag/chroma"
+ * ```
+ */
 export function defaultSidecarDir(): string {
   return path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "vault-rag", "chroma");
 }

@@ -20,7 +20,15 @@ export interface ChromaConnectOptions {
   apiKey?: string;
 }
 
-/** True when `--db` names a server rather than a file. */
+/**
+ * True when `--db` names a server rather than a file.
+ *
+ * @example
+ * ```ts
+ * isChromaLocation("chroma://localhost:8000/notes"); // true
+ * isChromaLocation("/home/me/notes/.vault-rag/index.db"); // false
+ * ```
+ */
 export function isChromaLocation(db: string): boolean {
   return /^(chroma|https?):\/\//i.test(db);
 }
@@ -68,7 +76,14 @@ export function parseChromaLocation(db: string, opts: ChromaConnectOptions = {},
   };
 }
 
-/** The address shown to users and accepted back by `--db` (never the API key). */
+/**
+ * The address shown to users and accepted back by `--db` (never the API key).
+ *
+ * @example
+ * ```ts
+ * showLocation(parseChromaLocation("chroma://localhost:8000/notes?tenant=t")); // "chroma://localhost:8000/notes"
+ * ```
+ */
 export function showLocation(loc: ChromaLocation): string {
   return loc.ssl ? `${loc.server}/${loc.collection}` : `chroma://${loc.server.replace(/^http:\/\//, "")}/${loc.collection}`;
 }
