@@ -45,6 +45,25 @@ describe("Chroma store", () => {
     expect(await storeExists(db, { sidecarDir: tmpDir() })).toBe(false);
   });
 
+  it("refuses a collection another tool filled, and adopts an empty one", async () => {
+    const url = new URL(inject("chromaUrl"));
+    const client = new ChromaClient({ host: url.hostname, port: Number(url.port) });
+    const cosine = { hnsw: { space: "cosine" as const } };
+    const foreign = await client.createCollection({ name: "someone-elses", embeddingFunction: null, configuration: cosine });
+    await foreign.add({ ids: ["x"], embeddings: [[1, 0, 0]], documents: ["not ours"] });
+    await expect(ChromaStore.open(chromaAddress("someone-elses"), { sidecarDir: tmpDir() })).rejects.toThrow(
+      'vault-rag: the Chroma collection "someone-elses" holds 1 records that vault-rag did not write — choose another collection name',
+    );
+    await client.createCollection({ name: "empty-one", embeddingFunction: null, configuration: cosine });
+    const s = await ChromaStore.open(chromaAddress("empty-one"), { sidecarDir: tmpDir() });
+    expect(s.count()).toEqual({ notes: 0, chunks: 0 });
+    s.close();
+    await client.createCollection({ name: "euclidean", embeddingFunction: null });
+    await expect(ChromaStore.open(chromaAddress("euclidean"), { sidecarDir: tmpDir() })).rejects.toThrow(
+      'vault-rag: the Chroma collection "euclidean" uses the "l2" space; vault-rag needs "cosine" — choose another collection name',
+    );
+  });
+
   it("creates cosine collections without an embedding function, and stores lists as Chroma arrays without empty ones", async () => {
     const db = chromaAddress();
     const s = (await openStore(db, { create: true, sidecarDir: tmpDir() })) as ChromaStore;

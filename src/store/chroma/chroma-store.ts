@@ -95,6 +95,13 @@ export class ChromaStore implements Store {
     const space = (collection.configuration as { hnsw?: { space?: string } | null } | undefined)?.hnsw?.space;
     if (space && space !== "cosine")
       throw new VaultRagError("usage", `vault-rag: the Chroma collection "${loc.collection}" uses the "${space}" space; vault-rag needs "cosine" — choose another collection name`);
+    if (!(collection.metadata ?? {})[COLLECTION_MARK]) {
+      // another tool's collection: never mix vault-rag's chunks into it
+      const held = await guard(loc, "count the collection", () => collection.count());
+      if (held > 0)
+        throw new VaultRagError("usage", `vault-rag: the Chroma collection "${loc.collection}" holds ${held} records that vault-rag did not write — choose another collection name`);
+      await guard(loc, "mark the collection", () => collection.modify({ metadata: { ...(collection.metadata ?? {}), [COLLECTION_MARK]: 1, generation: 0 } }));
+    }
     const maxBatch = await client.getMaxBatchSize().catch(() => 1000);
     const dir = opts.sidecarDir ?? defaultSidecarDir();
     const file = path.join(dir, `${collection.id}.db`);
