@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { openVault } from "../src/index.js";
 
 describe("library API", () => {
@@ -22,5 +22,23 @@ describe("library API", () => {
     expect((await v.status()).stale).toBe(1);
     await v.close();
     await expect(openVault(path.join(vault, "missing"))).rejects.toThrow(/does not exist or is not a folder/);
+  });
+
+  it("works the same on a Chroma server: index, search with filters, tags, folders, status", async () => {
+    const vault = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "vr-lib-chroma-")), "notes");
+    fs.mkdirSync(path.join(vault, "kitchen"), { recursive: true });
+    fs.writeFileSync(path.join(vault, "kitchen/Bread.md"), "---\ntags: [baking]\n---\n# Bread\n\nSourdough starter fed with flour and water, then baked in a Dutch oven.\n");
+    fs.writeFileSync(path.join(vault, "Servers.md"), "# Servers\n\nKubernetes pods restart on their own; ingress controllers need care.\n");
+    const db = `${inject("chromaUrl").replace(/^http:/, "chroma:")}/library-${Date.now()}`;
+    const v = await openVault(vault, { db });
+    expect(await v.status()).toMatchObject({ notes: 0, index: db });
+    expect(await v.index()).toMatchObject({ added: 2, failed: 0 });
+    expect((await v.search("bread baking")).hits[0].path).toBe("kitchen/Bread.md");
+    expect((await v.search("pods", { tags: ["baking"] })).hits.map((h) => h.path)).toEqual(["kitchen/Bread.md"]);
+    expect(await v.tags()).toEqual([{ tag: "baking", notes: 1 }]);
+    expect(await v.folders()).toEqual([{ folder: "", notes: 1 }, { folder: "kitchen", notes: 1 }]);
+    expect(await v.status()).toMatchObject({ notes: 2, model: "use-lite", stale: 0, index: db });
+    expect(fs.existsSync(path.join(vault, ".vault-rag/chroma"))).toBe(true); // the keyword sidecar lives in the vault
+    await v.close();
   });
 });
