@@ -115,6 +115,25 @@ describe("vault-rag CLI on a Chroma server", () => {
     expect(again.stderr.trim()).toBe(`vault-rag: ${target} already holds an index (${m.chunks} chunks) — migrate into a new file or collection, or delete it first`);
   });
 
+  it("keeps a Chroma index fresh under watch", async () => {
+    const { spawn } = await import("node:child_process");
+    const watcher = spawn(process.execPath, [BIN, "watch", vault, "--db", chroma, "--json"], { cwd: elsewhere, stdio: ["ignore", "pipe", "pipe"] });
+    try {
+      await new Promise<void>((resolve) => watcher.stdout.once("data", () => resolve())); // the first pass is done
+      fs.writeFileSync(path.join(vault, "travel/Rottnest.md"), "# Rottnest\n\nA day cycling around the island to see a quokka.\n");
+      let found: Hit[] = [];
+      for (let i = 0; i < 50 && !found.some((h) => h.path === "travel/Rottnest.md"); i++) {
+        await new Promise((r) => setTimeout(r, 200));
+        found = json(["search", "--vault", vault, "--db", chroma, "--mode", "keyword", "quokka"]);
+      }
+      expect(found.map((h) => h.path)).toContain("travel/Rottnest.md");
+    } finally {
+      watcher.kill("SIGINT");
+      await new Promise((r) => watcher.on("close", r));
+    }
+    expect(json(["status", "--vault", vault, "--db", chroma])).toMatchObject({ notes: 38, stale: 0 });
+  });
+
   it("explains an unreachable server and a missing collection", () => {
     const down = run(["search", "--vault", vault, "--db", "chroma://127.0.0.1:9/notes", "motor"]);
     expect(down.code).toBe(1);
