@@ -1,5 +1,5 @@
 import { hashText, type Note } from "../vault/index.js";
-import { withChunkDefaults, type ChunkOptions } from "./defaults.js";
+import { MIN_FIT_WORDS, withChunkDefaults, type ChunkOptions, type ChunkOptionsWithDefaults } from "./defaults.js";
 import { splitSections, type Unit } from "./sections.js";
 import type { Chunk, ChunkMeta } from "./types.js";
 
@@ -51,6 +51,19 @@ export function countWords(text: string): number {
  */
 export function chunkNote(note: Note, options: ChunkOptions = {}): Chunk[] {
   const opts = withChunkDefaults(options);
+  let chunks = cutNote(note, opts);
+  const { maxTokens, countTokens } = opts;
+  if (!maxTokens || !countTokens) return chunks;
+  // a token budget: cut this note finer until every chunk fits the model's window
+  let max = opts.maxWords;
+  while (max > MIN_FIT_WORDS && chunks.some((c) => countTokens(c.embedText) > maxTokens)) {
+    max = Math.max(MIN_FIT_WORDS, Math.floor(max * 0.8));
+    chunks = cutNote(note, { ...opts, maxWords: max, overlapWords: Math.min(opts.overlapWords, Math.floor((max - 1) / 2)), minWords: Math.min(opts.minWords, Math.floor(max / 2)) });
+  }
+  return chunks;
+}
+
+function cutNote(note: Note, opts: ChunkOptionsWithDefaults): Chunk[] {
   const body = note.body.includes("\r") ? note.body.replace(/\r\n?/g, "\n") : note.body;
   const lines = body.split("\n");
   const sections = splitSections(body, lines.length);

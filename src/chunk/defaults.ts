@@ -8,7 +8,8 @@ import { VaultRagError } from "../errors.js";
  * Markdown syntax, numbers and part names run much higher (measured on examples/vault: 80-word
  * chunks of technical notes reached 140–180 tokens); the breadcrumb line costs another 8–15 tokens.
  * 60 words keeps most chunks, breadcrumb included, inside the 128-token window, so the model sees
- * what it is asked to embed; the embedder warns (`input_truncated`) for the rest. Overlap of 15 words keeps a sentence that straddles a
+ * what it is asked to embed; for the rest the indexer passes the model's token budget
+ * (`maxTokens`, `countTokens`) and such a note is cut finer. Overlap of 15 words keeps a sentence that straddles a
  * split findable from both sides. Sections under 12 words (a heading with a line under it) are merged
  * into a neighbour rather than becoming chunks that say almost nothing.
  */
@@ -19,10 +20,20 @@ export interface ChunkOptions {
   overlapWords?: number;
   /** Sections smaller than this are merged into a neighbour. */
   minWords?: number;
+  /**
+   * A token budget for the embedding model: when a chunk's embed text counts more than `maxTokens`
+   * by `countTokens`, the note is cut again with smaller pieces until every chunk fits (or pieces
+   * reach {@link MIN_FIT_WORDS} words). The chunker knows no model: the indexer passes these.
+   */
+  maxTokens?: number;
+  countTokens?: (text: string) => number;
 }
 
-/** {@link ChunkOptions} with every field filled in. */
-export type ChunkOptionsWithDefaults = Required<ChunkOptions>;
+/** {@link ChunkOptions} with every size filled in (the token budget stays optional). */
+export type ChunkOptionsWithDefaults = Required<Omit<ChunkOptions, "maxTokens" | "countTokens">> & Pick<ChunkOptions, "maxTokens" | "countTokens">;
+
+/** The smallest piece size the token budget may shrink a note's chunks to. */
+export const MIN_FIT_WORDS = 16;
 
 /** The defaults, in one place; the CLI's help reads them from here. */
 export const CHUNK_DEFAULTS: ChunkOptionsWithDefaults = {
@@ -32,7 +43,7 @@ export const CHUNK_DEFAULTS: ChunkOptionsWithDefaults = {
 };
 
 /** Bumped whenever chunk boundaries or ids change for the same input; stored in the index manifest. */
-export const CHUNKER_VERSION = "2";
+export const CHUNKER_VERSION = "3";
 
 /**
  * Fills in defaults and checks the values.
@@ -48,5 +59,6 @@ export function withChunkDefaults(opts: ChunkOptions = {}): ChunkOptionsWithDefa
   if (!Number.isInteger(o.overlapWords) || o.overlapWords < 0 || o.overlapWords >= o.maxWords / 2)
     throw new VaultRagError("usage", `vault-rag: overlapWords must be an integer from 0 to below half of maxWords (${o.maxWords}), got ${o.overlapWords}`);
   if (!Number.isInteger(o.minWords) || o.minWords < 0) throw new VaultRagError("usage", `vault-rag: minWords must be a non-negative integer, got ${o.minWords}`);
+  if (o.maxTokens !== undefined && (!Number.isInteger(o.maxTokens) || o.maxTokens < 1)) throw new VaultRagError("usage", `vault-rag: maxTokens must be a positive integer, got ${o.maxTokens}`);
   return o;
 }

@@ -18,5 +18,7 @@ export interface Embedder {
   readonly normalized: boolean;
   embedDocuments(texts: string[], onProgress?: EmbedProgress, labels?: string[]): Promise<Float32Array[]>;
   embedQuery(text: string): Promise<Float32Array>;
+  /** Tokens the model would read for a text (before its cut), when the tokenizer is local. */
+  countTokens?(text: string): number;
   close?(): Promise<void>;
 }

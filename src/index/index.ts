@@ -1,4 +1,4 @@
-export { indexVault, type IndexOptions, type IndexSummary, type IndexPhase } from "./indexer.js";
+export { tokenBudget, indexVault, type IndexOptions, type IndexSummary, type IndexPhase } from "./indexer.js";
 export { manifestFor, modelMismatch, sameModel, modelSpecOf, indexModelSpec } from "./manifest.js";
 export { acquireLock } from "./lock.js";
 export { watchVault, WATCH_DEFAULTS, type Watcher, type WatchOptions } from "./watch.js";

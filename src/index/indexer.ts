@@ -94,6 +94,19 @@ export async function indexVault(vault: string, dbPath: string, embedder: Embedd
 }
 
 /**
+ * The embedder's token window as a chunking budget, when its tokenizer is local (the bundled
+ * model): chunks are cut so that the model reads all of each one.
+ *
+ * @example
+ * ```ts
+ * chunkNote(note, tokenBudget(useLiteEmbedder())); // every chunk ≤ 128 tokens where possible
+ * ```
+ */
+export function tokenBudget(embedder: Embedder): Pick<ChunkOptions, "maxTokens" | "countTokens"> {
+  return embedder.countTokens ? { maxTokens: embedder.maxTokens, countTokens: (t) => embedder.countTokens!(t) } : {};
+}
+
+/**
  * Gives a renamed note's new chunks the vectors of its old chunks (same content, same cut). Each
  * chunk keeps the hash of the text its vector was made from, so the next real edit of the note
  * embeds it afresh with the new title.
@@ -154,7 +167,7 @@ async function indexInto(vault: string, store: Store, embedder: Embedder, opts: 
       }
       let chunks;
       try {
-        chunks = chunkNote(note, opts.chunk);
+        chunks = chunkNote(note, { ...opts.chunk, ...tokenBudget(embedder) });
       } catch (err) {
         log.warn("note_skipped", `vault-rag: cannot chunk "${f.path}": ${(err as Error).message}`, { path: f.path });
         summary.failed++;

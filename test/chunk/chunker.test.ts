@@ -51,6 +51,25 @@ describe("chunker", () => {
     expect(chunks[1].text).toContain(lastWords);
   });
 
+  it("cuts a note finer when a token budget says a chunk would overflow the model's window", () => {
+    // technical text: many short tokens per word (a stand-in counter: 3 tokens a word)
+    const body = Array.from({ length: 12 }, (_, i) => `GP${i} drives pin ${i} of the DRV8833 at 3.3 V; see table ${i}.`).join(" ");
+    const note = parseNote("electronics/pins.md", `# Pins\n\n## Wiring\n\n${body}\n\n## Other\n\nA short section about nothing much at all, in ordinary words.\n`, 0);
+    const countTokens = (t: string) => t.split(/\s+/).filter(Boolean).length * 3;
+    const plain = chunkNote(note);
+    expect(Math.max(...plain.map((c) => countTokens(c.embedText)))).toBeGreaterThan(128);
+    const fitted = chunkNote(note, { maxTokens: 128, countTokens });
+    for (const c of fitted) expect(countTokens(c.embedText)).toBeLessThanOrEqual(128);
+    expect(fitted.length).toBeGreaterThan(plain.length);
+    expect(fitted.map((c) => c.id)).toEqual(chunkNote(note, { maxTokens: 128, countTokens }).map((c) => c.id));
+    // everything is still there
+    for (const w of body.split(/\s+/)) expect(fitted.some((c) => c.text.includes(w))).toBe(true);
+    // a note that fits is cut exactly as without a budget
+    const small = parseNote("a.md", "# A\n\nJust a few words.\n", 0);
+    expect(chunkNote(small, { maxTokens: 128, countTokens })).toEqual(chunkNote(small));
+    expect(() => chunkNote(small, { maxTokens: 0, countTokens })).toThrow("vault-rag: maxTokens must be a positive integer, got 0");
+  });
+
   it("handles empty notes, frontmatter-only notes and CRLF", () => {
     expect(chunkNote(note(""))).toEqual([]);
     expect(chunkNote(note("---\ntags: [a]\n---\n"))).toEqual([]);

@@ -38,6 +38,8 @@ describe("vault-rag CLI end to end", () => {
     expect(s).toMatchObject({ added: 37, updated: 0, deleted: 0, unchanged: 0, failed: 0, dbPath: path.join(vault, ".vault-rag/index.db") });
     expect(s.embedded).toBeGreaterThan(50);
     expect(s.warnings.map((w: { code: string }) => w.code)).toContain("frontmatter_invalid");
+    // the bundled model's 128-token window: chunks are cut to fit, nothing is truncated
+    expect(s.warnings.map((w: { code: string }) => w.code)).not.toContain("input_truncated");
   });
 
   it("re-indexes an unchanged vault without embedding anything", () => {

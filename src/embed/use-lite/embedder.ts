@@ -65,6 +65,9 @@ export function useLiteEmbedder(log: Logger = silentLogger): Embedder {
       order.forEach((k, j) => (out[k] = sorted[j]));
       return out;
     },
+    countTokens(text: string) {
+      return loadTokenizer().encode(text).length;
+    },
     async embedQuery(text: string) {
       const rt = await loadUseLite();
       const [v] = await rt.run([rt.tokenizer.encode(text).slice(0, USE_LITE_MAX_TOKENS)]);
