@@ -55,33 +55,30 @@ export class UseTokenizer {
     const input = normalized.length > 0 ? SEPARATOR + normalized.replace(/ /g, SEPARATOR) : normalized;
     const symbols = Array.from(input);
     const n = symbols.length;
-    // candidates ending at each position, in order of their start position
-    const ends: { start: number; index: number; score: number }[][] = Array.from({ length: n + 1 }, () => []);
+    // Viterbi, forward: every piece starting at i updates the best path ending where it ends. Starts
+    // are visited in ascending order, which is the order the original applies candidates in (ties
+    // go to the later start), so the result is the same without building candidate lists.
+    const best = new Float64Array(n + 1);
+    const words = new Int32Array(n + 1);
     for (let i = 0; i < n; i++) {
+      const base = best[i];
       let cur = this.root.children.get(symbols[i]);
       let found = false;
       for (let j = i; j < n && cur; ) {
         if (cur.index >= 0) {
-          ends[j + 1].push({ start: i, index: cur.index, score: cur.score });
+          const score = cur.score + base;
+          if (best[j + 1] === 0 || score >= best[j + 1]) {
+            best[j + 1] = score;
+            words[j + 1] = cur.index;
+          }
           found = true;
         }
         j++;
         cur = j < n ? cur.children.get(symbols[j]) : undefined;
       }
-      if (!found) ends[i + 1].push({ start: i, index: 0, score: 0 });
-    }
-    const best = new Float64Array(n + 1);
-    const words = new Int32Array(n + 1);
-    for (let end = 0; end <= n; end++) {
-      // the original iterates start positions in ascending order
-      const list = ends[end];
-      if (list.length > 1) list.sort((a, b) => a.start - b.start);
-      for (const c of list) {
-        const score = c.score + best[c.start];
-        if (best[end] === 0 || score >= best[end]) {
-          best[end] = score;
-          words[end] = c.index;
-        }
+      if (!found && (best[i + 1] === 0 || base >= best[i + 1])) {
+        best[i + 1] = base;
+        words[i + 1] = 0;
       }
     }
     const results: number[] = [];
