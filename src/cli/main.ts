@@ -83,7 +83,7 @@ export function buildProgram(): Command {
     .option("--json", "print the summary as JSON")
     .option("--quiet", "no progress output")
     .option("--verbose", "more detail")
-    .addHelpText("after", "\nExamples:\n  vault-rag index ~/notes\n  vault-rag index --full --model ollama:nomic-embed-text\n")
+    .addHelpText("after", "\nExamples:\n  vault-rag index ~/notes\n  vault-rag index --full --model ollama:nomic-embed-text\n  vault-rag index ~/notes --db chroma://localhost:8000/notes   # on a Chroma server\n")
     .action(async (vault, o) => (await import("./commands/index-cmd.js")).runIndex(vault, o));
 
   addSearchFlags(
