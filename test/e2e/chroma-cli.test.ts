@@ -138,6 +138,9 @@ describe("vault-rag CLI on a Chroma server", () => {
     const down = run(["search", "--vault", vault, "--db", "chroma://127.0.0.1:9/notes", "motor"]);
     expect(down.code).toBe(1);
     expect(down.stderr.trim()).toBe("vault-rag: Chroma is not reachable at http://127.0.0.1:9 — start it with `chroma run --path <dir> --port 9` or check --db");
+    const model = run(["search", "--vault", vault, "--db", chroma, "--model", "ollama:nomic-embed-text", "motor"]);
+    expect(model.code).toBe(2);
+    expect(model.stderr.trim()).toBe(`vault-rag: index at ${chroma} was built with use-lite (512-d); run \`vault-rag index --full --model ollama:nomic-embed-text\` to rebuild`);
     const missing = collection();
     const r = run(["search", "--vault", vault, "--db", missing, "motor"]);
     expect(r.code).toBe(2);
