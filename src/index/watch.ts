@@ -73,7 +73,6 @@ export async function watchVault(vault: string, dbPath: string, embedder: Embedd
     }, o.debounceMs);
   };
 
-  running = running.then(pass); // catch up first
   const ignored = (p: string) => {
     const rel = path.relative(vault, p);
     if (!rel || rel.startsWith("..")) return false;
@@ -93,6 +92,9 @@ export async function watchVault(vault: string, dbPath: string, embedder: Embedd
   });
   watcher.on("error", (e) => o.onError?.(e));
   await new Promise<void>((r) => watcher.once("ready", () => r()));
+  // catch up only once the watcher is listening: a change made while (or right after) the catch-up
+  // pass runs is then seen and indexed by the next pass, never lost between the two
+  running = running.then(pass);
   return {
     idle: () =>
       new Promise<void>((resolve) => {
