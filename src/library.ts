@@ -1,11 +1,11 @@
 import fs from "node:fs";
 import { answerWith, assembleContext, createLlm, DEFAULT_LLM, type Source } from "./answer/index.js";
 import { resolveDb, sidecarDirFor } from "./config.js";
-import { createEmbedder, DEFAULT_MODEL, type Embedder, type EmbedderOptions } from "./embed/index.js";
+import type { Embedder, EmbedderOptions } from "./embed/index.js";
 import { VaultRagError } from "./errors.js";
-import { indexModelSpec, indexVault, modelMismatch, modelSpecOf, sameModel, type IndexOptions, type IndexSummary } from "./index/index.js";
+import { embedderForIndex, indexVault, modelSpecOf, openForQuery, type IndexOptions, type IndexSummary } from "./index/index.js";
 import { andWhere, buildFilter, search, type FilterOptions, type SearchOptions, type SearchResult } from "./search/index.js";
-import { displayLocation, openStore, storeExists, type ChromaConnectOptions, type Store } from "./store/index.js";
+import { displayLocation, storeExists, type ChromaConnectOptions, type Manifest, type Store } from "./store/index.js";
 import { walkVault } from "./vault/index.js";
 import path from "node:path";
 
@@ -69,21 +69,11 @@ export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): 
   let embedder: Embedder | undefined;
   const open = async () => {
     if (!store) {
-      if (!(await storeExists(db, storeOpts))) throw new VaultRagError("no_index", `vault-rag: no index at ${shown} — run \`vault-rag index ${vault}\` first`);
-      const s = await openStore(db, storeOpts);
-      const m = await s.manifest();
-      if (!m) {
-        await s.close();
-        throw new VaultRagError("no_index", `vault-rag: the index at ${shown} was never completed — call index() first`);
-      }
-      if (opts.model && !sameModel(m, createEmbedder(opts.model, opts))) {
-        await s.close();
-        throw modelMismatch(shown, m, opts.model);
-      }
-      embedder = createEmbedder(modelSpecOf(m), opts);
-      store = s;
+      const opened = await openForQuery(db, { ...opts, store: storeOpts, fix: { missing: `run \`vault-rag index ${vault}\` first`, unfinished: "call index() first" } });
+      embedder = opened.embedder;
+      store = opened.store;
     }
-    return { store, embedder: embedder! };
+    return { store: store!, embedder: embedder! };
   };
   const filterOf = (o: FilterOptions & SearchOptions) => andWhere(buildFilter(o), o.where);
   return {
@@ -92,7 +82,7 @@ export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): 
     async index(o = {}) {
       await store?.close();
       store = undefined;
-      return indexVault(vault, db, createEmbedder(opts.model ?? (await indexModelSpec(db, storeOpts)) ?? DEFAULT_MODEL, opts), { ...o, store: storeOpts });
+      return indexVault(vault, db, await embedderForIndex(db, { ...opts, store: storeOpts }), { ...o, store: storeOpts });
     },
     async search(question, o = {}) {
       return search(await open(), question, { ...o, where: filterOf(o) });
@@ -108,9 +98,7 @@ export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): 
     async status() {
       if (!store && !(await storeExists(db, storeOpts))) return { vault, index: shown, model: null, dimensions: 0, notes: 0, chunks: 0, lastIndexed: null, stale: walkVault(vault).length };
       const { store: s } = await open();
-      const m = (await s.manifest())!;
-      const c = await s.count();
-      return { vault, index: shown, model: modelSpecOf(m), dimensions: m.embedder.dimensions, notes: c.notes, chunks: c.chunks, lastIndexed: m.updatedAt, stale: await staleCount(vault, s) };
+      return indexStatus(vault, s, (await s.manifest())!);
     },
     async tags() {
       return (await open()).store.listTags();
@@ -123,6 +111,20 @@ export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): 
       store = undefined;
     },
   };
+}
+
+/**
+ * What `status` reports for an opened index (the CLI's `status` and {@link VaultHandle.status}).
+ *
+ * @example
+ * ```ts
+ * const { store, manifest } = await openForQuery(db);
+ * (await indexStatus("/home/me/notes", store, manifest)).stale; // 3
+ * ```
+ */
+export async function indexStatus(vault: string, store: Store, manifest: Manifest): Promise<VaultStatus> {
+  const c = await store.count();
+  return { vault, index: store.location, model: modelSpecOf(manifest), dimensions: manifest.embedder.dimensions, notes: c.notes, chunks: c.chunks, lastIndexed: manifest.updatedAt, stale: await staleCount(vault, store) };
 }
 
 /**

@@ -1,9 +1,8 @@
 import { resolveDb, resolveVault, sidecarDirFor } from "../config.js";
-import { createEmbedder, type Embedder, type EmbedderOptions } from "../embed/index.js";
-import { VaultRagError } from "../errors.js";
-import { modelMismatch, modelSpecOf } from "../index/manifest.js";
+import type { Embedder, EmbedderOptions } from "../embed/index.js";
+import { openForQuery as openIndexForQuery } from "../index/open-query.js";
 import type { Logger } from "../log.js";
-import { displayLocation, openStore, storeExists, type Manifest, type OpenStoreOptions, type Store } from "../store/index.js";
+import { displayLocation, type Manifest, type OpenStoreOptions, type Store } from "../store/index.js";
 
 /** Where a command works: the vault folder and the index location (an absolute path or a Chroma address). */
 export interface Location {
@@ -22,25 +21,10 @@ export function locate(opts: { vault?: string; db?: string }): Location {
   return { vault, db, shown: displayLocation(db), store: { sidecarDir: sidecarDirFor(vault) } };
 }
 
-export { modelSpecOf as modelSpec } from "../index/manifest.js";
-
 /**
- * Opens an existing index for reading, with the embedder that built it. A missing or empty index,
- * or a `--model` that differs from the index's, is a clear error.
+ * Opens an existing index for reading, with the embedder that built it (see the index room's
+ * {@link openIndexForQuery}); the store reports through the command's logger.
  */
 export async function openForQuery(loc: Location, opts: { model?: string; log: Logger } & EmbedderOptions): Promise<{ store: Store; embedder: Embedder; manifest: Manifest }> {
-  const storeOpts = { ...loc.store, log: opts.log };
-  if (!(await storeExists(loc.db, storeOpts))) throw new VaultRagError("no_index", `vault-rag: no index at ${loc.shown} — run \`vault-rag index <vault>\` first`);
-  const store = await openStore(loc.db, storeOpts);
-  const manifest = await store.manifest();
-  if (!manifest) {
-    await store.close();
-    throw new VaultRagError("no_index", `vault-rag: the index at ${loc.shown} was never completed — run \`vault-rag index <vault>\` first`);
-  }
-  const spec = modelSpecOf(manifest);
-  if (opts.model && createEmbedder(opts.model, opts).id !== createEmbedder(spec, opts).id) {
-    await store.close();
-    throw modelMismatch(loc.shown, manifest, opts.model);
-  }
-  return { store, embedder: createEmbedder(spec, opts), manifest };
+  return openIndexForQuery(loc.db, { ...opts, store: { ...loc.store, log: opts.log } });
 }

@@ -2,7 +2,7 @@ import { CHUNKER_VERSION, chunkNote, type ChunkOptions } from "../chunk/index.js
 import type { Embedder } from "../embed/index.js";
 import type { Logger } from "../log.js";
 import { silentLogger } from "../log.js";
-import { beginRebuild, displayLocation, lockTarget, openStore, storeExists, type NoteEntry, type OpenStoreOptions, type Store, type StoreRecord } from "../store/index.js";
+import { beginRebuild, displayLocation, lockTarget, openExisting, openStore, type NoteEntry, type OpenStoreOptions, type Store, type StoreRecord } from "../store/index.js";
 import { readNote, walkVault, type VaultFile } from "../vault/index.js";
 import { acquireLock } from "./lock.js";
 import { manifestFor, modelMismatch, modelSpecOf, sameModel } from "./manifest.js";
@@ -57,7 +57,7 @@ export async function indexVault(vault: string, dbPath: string, embedder: Embedd
   const storeOpts = { ...opts.store, log };
   const release = acquireLock(lockTarget(dbPath, opts.store?.sidecarDir), log);
   try {
-    const existing = (await storeExists(dbPath, storeOpts)) ? await openStore(dbPath, storeOpts) : undefined;
+    const existing = await openExisting(dbPath, storeOpts);
     const manifest = await existing?.manifest();
     if (existing && manifest && !sameModel(manifest, embedder) && !opts.full) {
       await existing.close();
@@ -144,6 +144,7 @@ async function indexInto(vault: string, store: Store, embedder: Embedder, opts: 
   if (!chunkerChanged) for (const p of gone) if (known.get(p)!.hash) goneByHash.set(known.get(p)!.hash, p);
 
   const batchNotes = opts.batchNotes ?? 32;
+  const chunkOptions = { ...opts.chunk, ...tokenBudget(embedder) };
   const cacheModel = `${embedder.provider}:${embedder.model}`;
   const runCache = new Map<string, Float32Array>();
   let done = 0;
@@ -167,7 +168,7 @@ async function indexInto(vault: string, store: Store, embedder: Embedder, opts: 
       }
       let chunks;
       try {
-        chunks = chunkNote(note, { ...opts.chunk, ...tokenBudget(embedder) });
+        chunks = chunkNote(note, chunkOptions);
       } catch (err) {
         log.warn("note_skipped", `vault-rag: cannot chunk "${f.path}": ${(err as Error).message}`, { path: f.path });
         summary.failed++;

@@ -1,7 +1,8 @@
 import { CHUNKER_VERSION } from "../chunk/defaults.js";
 import type { Embedder } from "../embed/types.js";
+import { createEmbedder, DEFAULT_MODEL, type EmbedderOptions } from "../embed/registry.js";
 import { VaultRagError } from "../errors.js";
-import { openStore, storeExists, type OpenStoreOptions } from "../store/open.js";
+import { openExisting, type OpenStoreOptions } from "../store/open.js";
 import { SCHEMA_VERSION, type Manifest } from "../store/types.js";
 
 /**
@@ -47,14 +48,27 @@ export function modelSpecOf(m: Pick<Manifest, "embedder">): string {
  * index there: commands keep an index's own model unless told otherwise.
  */
 export async function indexModelSpec(dbPath: string, opts: OpenStoreOptions = {}): Promise<string | undefined> {
-  if (!(await storeExists(dbPath, opts))) return undefined;
-  const store = await openStore(dbPath, opts);
+  const store = await openExisting(dbPath, opts);
+  if (!store) return undefined;
   try {
     const m = await store.manifest();
     return m ? modelSpecOf(m) : undefined;
   } finally {
     await store.close();
   }
+}
+
+/**
+ * The embedder for indexing into `dbPath`: the one asked for, else the model that built the index,
+ * else the bundled default. Used by `index`, `watch`, `chunks` and the library.
+ *
+ * @example
+ * ```ts
+ * const embedder = await embedderForIndex("/home/me/notes/.vault-rag/index.db"); // the index's own model
+ * ```
+ */
+export async function embedderForIndex(dbPath: string, opts: { model?: string; store?: OpenStoreOptions } & EmbedderOptions = {}): Promise<Embedder> {
+  return createEmbedder(opts.model ?? (await indexModelSpec(dbPath, opts.store)) ?? DEFAULT_MODEL, opts);
 }
 
 /** The refusal when an index was built by another model than the one asked for. */

@@ -1,6 +1,6 @@
 import { VaultRagError } from "../errors.js";
 import { silentLogger, type Logger } from "../log.js";
-import { ChromaStore, displayLocation, lockTarget, openStore, storeExists, type NoteEntry, type OpenStoreOptions, type StoreRecord } from "../store/index.js";
+import { ChromaStore, displayLocation, lockTarget, openExisting, openStore, type NoteEntry, type OpenStoreOptions, type StoreRecord } from "../store/index.js";
 import { acquireLock } from "./lock.js";
 
 /** What a migration copied. */
@@ -31,10 +31,11 @@ export async function migrateIndex(
   const log = opts.log ?? silentLogger;
   const storeOpts = { ...opts.store, log };
   if (displayLocation(from) === displayLocation(to)) throw new VaultRagError("usage", `vault-rag: cannot migrate ${displayLocation(from)} onto itself — give --to another file or collection`);
-  if (!(await storeExists(from, storeOpts))) throw new VaultRagError("no_index", `vault-rag: no index at ${displayLocation(from)} to migrate — run \`vault-rag index <vault>\` first`);
-  const release = acquireLock(lockTarget(to, opts.store?.sidecarDir), log);
-  const source = await openStore(from, storeOpts);
+  const source = await openExisting(from, storeOpts);
+  if (!source) throw new VaultRagError("no_index", `vault-rag: no index at ${displayLocation(from)} to migrate — run \`vault-rag index <vault>\` first`);
+  let release = () => {};
   try {
+    release = acquireLock(lockTarget(to, opts.store?.sidecarDir), log);
     const manifest = await source.manifest();
     if (!manifest) throw new VaultRagError("no_index", `vault-rag: the index at ${source.location} was never completed — run \`vault-rag index <vault>\` first`);
     const target = await openStore(to, { ...storeOpts, create: true });

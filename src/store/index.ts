@@ -9,4 +9,4 @@ export { toFtsQuery } from "./sqlite/fts-query.js";
 export { STOPWORDS } from "./stopwords.js";
 export { ChromaStore, defaultSidecarDir, type ChromaStoreOptions, type KeywordPath } from "./chroma/chroma-store.js";
 export { isChromaLocation, parseChromaLocation, type ChromaLocation, type ChromaConnectOptions } from "./chroma/location.js";
-export { openStore, storeExists, displayLocation, lockTarget, beginRebuild, type OpenStoreOptions, type Rebuild } from "./open.js";
+export { openStore, openExisting, storeExists, displayLocation, lockTarget, beginRebuild, type OpenStoreOptions, type Rebuild } from "./open.js";

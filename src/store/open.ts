@@ -25,8 +25,28 @@ export async function openStore(db: string, opts: OpenStoreOptions = {}): Promis
 }
 
 /**
- * True when an index exists at `db` (a file, or a collection on the server). A server that cannot
- * be reached is an error, not "no index".
+ * Opens the index at `db` if there is one, else `undefined`: one open, where "does it exist?"
+ * followed by "open it" would connect to a server (and check its sidecar) twice. A server that
+ * cannot be reached is an error, not "no index".
+ *
+ * @example
+ * ```ts
+ * const store = await openExisting(db);
+ * if (!store) console.log("run `vault-rag index` first");
+ * ```
+ */
+export async function openExisting(db: string, opts: OpenStoreOptions = {}): Promise<Store | undefined> {
+  if (!isChromaLocation(db)) return fs.existsSync(db) ? SqliteStore.open(db) : undefined;
+  try {
+    return await ChromaStore.open(db, { ...opts, create: false });
+  } catch (err) {
+    if ((err as { code?: string }).code === "no_index") return undefined;
+    throw err;
+  }
+}
+
+/**
+ * True when an index exists at `db` (a file, or a collection on the server).
  *
  * @example
  * ```ts
@@ -35,14 +55,9 @@ export async function openStore(db: string, opts: OpenStoreOptions = {}): Promis
  */
 export async function storeExists(db: string, opts: OpenStoreOptions = {}): Promise<boolean> {
   if (!isChromaLocation(db)) return fs.existsSync(db);
-  try {
-    const s = await ChromaStore.open(db, { ...opts, create: false });
-    s.close();
-    return true;
-  } catch (err) {
-    if ((err as { code?: string }).code === "no_index") return false;
-    throw err;
-  }
+  const s = await openExisting(db, opts);
+  await s?.close();
+  return !!s;
 }
 
 /**
@@ -122,14 +137,7 @@ async function beginChromaRebuild(db: string, opts: OpenStoreOptions): Promise<R
   const tmpDb = named(tmpName);
   // leftovers of a rebuild that crashed: a half-built collection is dropped; an old index set aside
   // but never replaced is put back
-  const tryOpen = async (name: string) => {
-    try {
-      return await ChromaStore.open(named(name), { ...opts, create: false });
-    } catch (err) {
-      if ((err as { code?: string }).code === "no_index") return undefined;
-      throw err;
-    }
-  };
+  const tryOpen = async (name: string) => (await openExisting(named(name), opts)) as ChromaStore | undefined;
   await (await tryOpen(tmpName))?.drop();
   const aside = await tryOpen(`${loc.collection}-old`);
   if (aside) {
@@ -146,12 +154,7 @@ async function beginChromaRebuild(db: string, opts: OpenStoreOptions): Promise<R
   return {
     store,
     async commit() {
-      let old: ChromaStore | undefined;
-      try {
-        old = await ChromaStore.open(db, { ...opts, create: false });
-      } catch (err) {
-        if ((err as { code?: string }).code !== "no_index") throw err;
-      }
+      const old = (await openExisting(db, opts)) as ChromaStore | undefined;
       // rename the old collection aside, the new one into place, then drop the old one
       if (old) await old.rename(`${loc.collection}-old`);
       try {

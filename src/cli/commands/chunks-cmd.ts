@@ -1,16 +1,15 @@
 import { chunkNote } from "../../chunk/index.js";
 import { VaultRagError } from "../../errors.js";
 import { readNote, walkVault } from "../../vault/index.js";
-import { tokenBudget } from "../../index/index.js";
+import { embedderForIndex, tokenBudget } from "../../index/index.js";
 import { locate } from "../open.js";
-import { embedderFor } from "./watch-cmd.js";
 import { out, stderrLogger } from "../io.js";
 
 /** `vault-rag chunks [vault]`: how the notes are cut. */
 export async function runChunks(vaultArg: string | undefined, o: { note?: string; json?: boolean }): Promise<void> {
   const loc = locate({ vault: vaultArg });
   // cut as the index's model (else the bundled one) would have them cut
-  const budget = tokenBudget(await embedderFor(loc));
+  const budget = tokenBudget(await embedderForIndex(loc.db, { store: loc.store, log: stderrLogger(false) }));
   const log = stderrLogger(false);
   const files = walkVault(loc.vault, log).filter((f) => !o.note || f.path === o.note);
   if (o.note && !files.length) throw new VaultRagError("usage", `vault-rag: no note "${o.note}" in ${loc.vault} — give a vault-relative path like robots/SMARS.md`);

@@ -1,5 +1,4 @@
-import { createEmbedder, DEFAULT_MODEL } from "../../embed/index.js";
-import { indexModelSpec, indexVault } from "../../index/index.js";
+import { embedderForIndex, indexVault } from "../../index/index.js";
 import { collectingLogger } from "../../log.js";
 import { locate } from "../open.js";
 import { progressReporter } from "../progress.js";
@@ -21,8 +20,7 @@ export async function runIndex(vaultArg: string | undefined, o: IndexFlags): Pro
   const loc = locate({ vault: vaultArg, db: o.db });
   const log = collectingLogger(stderrLogger(!!o.verbose));
   // keep the index's own model unless asked otherwise
-  const spec = o.model ?? (await indexModelSpec(loc.db, loc.store));
-  const embedder = createEmbedder(spec ?? DEFAULT_MODEL, { log, offline: o.offline, modelDir: o.modelDir });
+  const embedder = await embedderForIndex(loc.db, { model: o.model, store: loc.store, log, offline: o.offline, modelDir: o.modelDir });
   if (o.verbose) err(`vault: ${loc.vault}\nindex: ${loc.shown}\nmodel: ${embedder.id}`);
   const progress = progressReporter(process.stderr, !o.quiet && !o.json);
   const summary = await indexVault(loc.vault, loc.db, embedder, {

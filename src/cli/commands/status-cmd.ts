@@ -1,5 +1,5 @@
-import { staleCount } from "../../library.js";
-import { locate, modelSpec, openForQuery } from "../open.js";
+import { indexStatus } from "../../library.js";
+import { locate, openForQuery } from "../open.js";
 import { out, stderrLogger } from "../io.js";
 
 /** `vault-rag status`. */
@@ -7,17 +7,7 @@ export async function runStatus(o: { vault?: string; db?: string; json?: boolean
   const loc = locate(o);
   const { store, manifest } = await openForQuery(loc, { log: stderrLogger(false) });
   try {
-    const counts = await store.count();
-    const info = {
-      vault: loc.vault,
-      index: loc.shown,
-      model: modelSpec(manifest),
-      dimensions: manifest.embedder.dimensions,
-      notes: counts.notes,
-      chunks: counts.chunks,
-      lastIndexed: manifest.updatedAt,
-      stale: await staleCount(loc.vault, store),
-    };
+    const info = await indexStatus(loc.vault, store, manifest);
     if (o.json) out(JSON.stringify(info, null, 2));
     else
       out(

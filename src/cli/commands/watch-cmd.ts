@@ -1,12 +1,6 @@
-import { createEmbedder, DEFAULT_MODEL, type Embedder } from "../../embed/index.js";
-import { indexModelSpec, watchVault, type IndexSummary } from "../../index/index.js";
+import { embedderForIndex, watchVault, type IndexSummary } from "../../index/index.js";
 import { err, out, stderrLogger } from "../io.js";
-import { locate, type Location } from "../open.js";
-
-/** The embedder of an existing index, else the default model. */
-export async function embedderFor(loc: Location, log = stderrLogger(false)): Promise<Embedder> {
-  return createEmbedder((await indexModelSpec(loc.db, loc.store)) ?? DEFAULT_MODEL, { log });
-}
+import { locate } from "../open.js";
 
 /** One line for a batch. */
 export function batchLine(s: IndexSummary): string {
@@ -20,7 +14,7 @@ export function batchLine(s: IndexSummary): string {
 export async function startWatch(vaultArg: string | undefined, o: { db?: string; json?: boolean; verbose?: boolean }, report: (line: string) => void) {
   const loc = locate({ vault: vaultArg, db: o.db });
   const log = stderrLogger(!!o.verbose);
-  const watcher = await watchVault(loc.vault, loc.db, await embedderFor(loc, log), {
+  const watcher = await watchVault(loc.vault, loc.db, await embedderForIndex(loc.db, { store: loc.store, log }), {
     log,
     store: loc.store,
     onBatch: (s, changed) => report(o.json ? JSON.stringify({ time: new Date().toISOString(), changed, ...s }) : batchLine(s)),

@@ -136,16 +136,11 @@ export class ChromaStore implements Store {
     this.sidecar = SqliteStore.open(this.sidecarFile, { create: true, vectors: false });
     const byPath = new Map<string, StoreRecord[]>();
     let n = 0;
-    for (let offset = 0; ; offset += this.maxBatch) {
-      const page = await guard(this.loc, "read the collection", () => this.collection.get({ limit: this.maxBatch, offset, include: ["documents", "metadatas"] as never }));
-      page.ids.forEach((id, i) => {
-        const meta = fromChromaMetadata(page.metadatas[i] as Record<string, unknown>);
-        let list = byPath.get(meta.path);
-        if (!list) byPath.set(meta.path, (list = []));
-        list.push({ id, text: page.documents[i] ?? "", meta, vector: new Float32Array(0) });
-      });
-      n += page.ids.length;
-      if (page.ids.length < this.maxBatch) break;
+    for await (const r of this.records({}, false, "read the collection")) {
+      let list = byPath.get(r.meta.path);
+      if (!list) byPath.set(r.meta.path, (list = []));
+      list.push(r);
+      n++;
     }
     // the note's own hash is not on the server: an empty hash makes the next index run re-check the
     // note (its vectors come back from the collection, nothing is embedded again)
@@ -233,25 +228,36 @@ export class ChromaStore implements Store {
     return this.sidecar.notes();
   }
 
-  async get(query: { ids?: string[]; path?: string; includeVectors?: boolean }): Promise<StoreRecord[]> {
-    if (!query.includeVectors) return this.sidecar.get(query);
-    const out: StoreRecord[] = [];
-    const include = ["documents", "metadatas", "embeddings"] as never;
-    const take = (page: { ids: string[]; documents: (string | null)[]; metadatas: unknown[]; embeddings: number[][] }) =>
-      page.ids.forEach((id, i) => out.push({ id, text: page.documents[i] ?? "", meta: fromChromaMetadata(page.metadatas[i] as Record<string, unknown>), vector: Float32Array.from(page.embeddings[i] ?? []) }));
+  /**
+   * The collection's records, read in pages of the server's batch size: by ids, or every record
+   * passing a `where` (all when none), with or without their vectors.
+   */
+  private async *records(query: { ids?: string[]; where?: Record<string, unknown> }, vectors: boolean, what = "read chunks"): AsyncGenerator<StoreRecord> {
+    const include = (vectors ? ["documents", "metadatas", "embeddings"] : ["documents", "metadatas"]) as never;
+    const toRecords = (page: { ids: string[]; documents: (string | null)[]; metadatas: unknown[]; embeddings: number[][] }) =>
+      page.ids.map((id, i) => ({ id, text: page.documents[i] ?? "", meta: fromChromaMetadata(page.metadatas[i] as Record<string, unknown>), vector: vectors ? Float32Array.from(page.embeddings[i] ?? []) : new Float32Array(0) }));
     if (query.ids) {
       for (let i = 0; i < query.ids.length; i += this.maxBatch) {
         const ids = query.ids.slice(i, i + this.maxBatch);
-        take(await guard(this.loc, "read chunks", () => this.collection.get({ ids, include })));
+        yield* toRecords(await guard(this.loc, what, () => this.collection.get({ ids, include })));
       }
+      return;
+    }
+    for (let offset = 0; ; offset += this.maxBatch) {
+      const page = await guard(this.loc, what, () => this.collection.get({ where: query.where as never, limit: this.maxBatch, offset, include }));
+      yield* toRecords(page);
+      if (page.ids.length < this.maxBatch) return;
+    }
+  }
+
+  async get(query: { ids?: string[]; path?: string; includeVectors?: boolean }): Promise<StoreRecord[]> {
+    if (!query.includeVectors) return this.sidecar.get(query);
+    const out: StoreRecord[] = [];
+    const where = query.path !== undefined ? { path: { $eq: query.path } } : undefined;
+    for await (const r of this.records(query.ids ? { ids: query.ids } : { where }, true)) out.push(r);
+    if (query.ids) {
       const pos = new Map(query.ids.map((id, i) => [id, i]));
       return out.sort((a, b) => pos.get(a.id)! - pos.get(b.id)!);
-    }
-    const where = query.path !== undefined ? { path: { $eq: query.path } } : undefined;
-    for (let offset = 0; ; offset += this.maxBatch) {
-      const page = await guard(this.loc, "read chunks", () => this.collection.get({ where, limit: this.maxBatch, offset, include }));
-      take(page);
-      if (page.ids.length < this.maxBatch) break;
     }
     return out.sort((a, b) => (a.meta.path < b.meta.path ? -1 : a.meta.path > b.meta.path ? 1 : a.meta.ordinal - b.meta.ordinal));
   }
@@ -315,13 +321,7 @@ export class ChromaStore implements Store {
     const m = this.manifest();
     if (!m || `${m.embedder.provider}:${m.embedder.model}` !== model || !hashes.length) return out;
     for (let i = 0; i < hashes.length; i += 500) {
-      const slice = hashes.slice(i, i + 500);
-      const page = await guard(this.loc, "read cached vectors", () => this.collection.get({ where: { hash: { $in: slice } }, include: ["metadatas", "embeddings"] as never }));
-      page.ids.forEach((_, j) => {
-        const h = (page.metadatas[j] as Record<string, unknown> | null)?.hash;
-        const v = page.embeddings[j];
-        if (typeof h === "string" && v && !out.has(h)) out.set(h, Float32Array.from(v));
-      });
+      for await (const r of this.records({ where: { hash: { $in: hashes.slice(i, i + 500) } } }, true, "read cached vectors")) if (!out.has(r.meta.hash)) out.set(r.meta.hash, r.vector);
     }
     return out;
   }

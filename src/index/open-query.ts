@@ -1,0 +1,41 @@
+import { createEmbedder, type Embedder, type EmbedderOptions } from "../embed/index.js";
+import { VaultRagError } from "../errors.js";
+import { displayLocation, openExisting, type Manifest, type OpenStoreOptions, type Store } from "../store/index.js";
+import { modelMismatch, modelSpecOf, sameModel } from "./manifest.js";
+
+/** What to tell a user whose index is missing or unfinished (the CLI and the library say it differently). */
+export interface OpenFix {
+  missing: string;
+  unfinished: string;
+}
+
+const CLI_FIX: OpenFix = { missing: "run `vault-rag index <vault>` first", unfinished: "run `vault-rag index <vault>` first" };
+
+/**
+ * Opens an existing index for reading, with the embedder that built it. A missing or unfinished
+ * index, or a `model` other than the index's, is a clear error. Used by the CLI and the library.
+ *
+ * @example
+ * ```ts
+ * const { store, embedder } = await openForQuery("/home/me/notes/.vault-rag/index.db");
+ * ```
+ */
+export async function openForQuery(
+  db: string,
+  opts: { model?: string; store?: OpenStoreOptions; fix?: OpenFix } & EmbedderOptions = {},
+): Promise<{ store: Store; embedder: Embedder; manifest: Manifest }> {
+  const shown = displayLocation(db);
+  const fix = opts.fix ?? CLI_FIX;
+  const store = await openExisting(db, opts.store);
+  if (!store) throw new VaultRagError("no_index", `vault-rag: no index at ${shown} — ${fix.missing}`);
+  const manifest = await store.manifest();
+  if (!manifest) {
+    await store.close();
+    throw new VaultRagError("no_index", `vault-rag: the index at ${shown} was never completed — ${fix.unfinished}`);
+  }
+  if (opts.model && !sameModel(manifest, createEmbedder(opts.model, opts))) {
+    await store.close();
+    throw modelMismatch(shown, manifest, opts.model);
+  }
+  return { store, embedder: createEmbedder(modelSpecOf(manifest), opts), manifest };
+}
