@@ -66,7 +66,7 @@ export function chunkNote(note: Note, options: ChunkOptions = {}): Chunk[] {
 function cutNote(note: Note, opts: ChunkOptionsWithDefaults): Chunk[] {
   const body = note.body.includes("\r") ? note.body.replace(/\r\n?/g, "\n") : note.body;
   const lines = body.split("\n");
-  const sections = splitSections(body, lines.length);
+  const sections = splitSections(body);
 
   const drafts: Draft[] = [];
   for (const section of sections) {

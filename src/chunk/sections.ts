@@ -1,4 +1,4 @@
-import { parseBlocks } from "../vault/index.js";
+import { scanBlocks } from "../vault/index.js";
 
 /** A range of source lines that is never split (a fence, an HTML block, a callout holding code). */
 export interface Unit {
@@ -29,42 +29,24 @@ export interface Section {
  * splitSections("intro\n# A\ntext\n## B\nmore\n").map((s) => s.trail); // [[], ["A"], ["A", "B"]]
  * ```
  */
-export function splitSections(body: string, lineCount: number): Section[] {
-  const tokens = parseBlocks(body);
-  interface Block { start: number; atomic: boolean; heading?: { level: number; text: string } }
-  const blocks: Block[] = [];
-  let depth = 0; // nesting depth of open container tokens
-  let current: Block | undefined;
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i];
-    if (depth === 0 && t.map && t.nesting >= 0) {
-      current = { start: t.map[0], atomic: t.type === "fence" || t.type === "code_block" || t.type === "html_block" };
-      if (t.type === "heading_open") {
-        const inline = tokens[i + 1];
-        current.heading = { level: Number(t.tag.slice(1)), text: (inline?.content ?? "").trim() };
-      }
-      blocks.push(current);
-    } else if (depth > 0 && current && (t.type === "fence" || t.type === "code_block")) {
-      current.atomic = true; // a fence inside a callout, list or quote: keep the container whole
-    }
-    depth += t.nesting;
-  }
-
+export function splitSections(body: string): Section[] {
+  const { starts, levels, texts, atomic, lineCount } = scanBlocks(body);
   const sections: Section[] = [];
   const stack: { level: number; text: string }[] = [];
   let section: Section = { trail: [], level: 0, units: [] };
-  const firstStart = blocks.length ? blocks[0].start : lineCount;
+  const firstStart = starts.length ? starts[0] : lineCount;
   if (firstStart > 0) section.units.push({ start: 0, end: firstStart, atomic: false, isHeading: false });
-  for (let b = 0; b < blocks.length; b++) {
-    const block = blocks[b];
-    const end = b + 1 < blocks.length ? blocks[b + 1].start : lineCount;
-    if (block.heading) {
+  for (let b = 0; b < starts.length; b++) {
+    const start = starts[b];
+    const end = b + 1 < starts.length ? starts[b + 1] : lineCount;
+    const level = levels[b];
+    if (level) {
       if (section.units.length) sections.push(section);
-      while (stack.length && stack[stack.length - 1].level >= block.heading.level) stack.pop();
-      stack.push(block.heading);
-      section = { trail: stack.map((h) => h.text), level: block.heading.level, units: [] };
+      while (stack.length && stack[stack.length - 1].level >= level) stack.pop();
+      stack.push({ level, text: texts[b] });
+      section = { trail: stack.map((h) => h.text), level, units: [] };
     }
-    if (end > block.start) section.units.push({ start: block.start, end, atomic: block.atomic, isHeading: !!block.heading });
+    if (end > start) section.units.push({ start, end, atomic: atomic[b], isHeading: level > 0 });
   }
   if (section.units.length) sections.push(section);
   return sections;

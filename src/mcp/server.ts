@@ -6,7 +6,7 @@ import { z } from "zod";
 import { VaultRagError } from "../errors.js";
 import { openVault, type VaultHandle } from "../library.js";
 import { SEARCH_DEFAULTS } from "../search/index.js";
-import { parseBlocks, splitFrontmatter } from "../vault/index.js";
+import { scanBlocks, splitFrontmatter } from "../vault/index.js";
 
 type ToolResult = { content: { type: "text"; text: string }[]; isError?: boolean };
 
@@ -50,9 +50,8 @@ export function safeNotePath(vault: string, rel: string): string {
 /** The text of one section (the heading and everything under it, to the next heading of the same or higher level). */
 export function sectionText(body: string, heading: string): string | undefined {
   const lines = body.split("\n");
-  const heads = parseBlocks(body)
-    .map((t, i, all) => (t.type === "heading_open" && t.map ? { level: Number(t.tag.slice(1)), line: t.map[0], text: (all[i + 1]?.content ?? "").trim() } : undefined))
-    .filter((h): h is { level: number; line: number; text: string } => !!h);
+  const scan = scanBlocks(body);
+  const heads = scan.starts.map((line, b) => ({ line, level: scan.levels[b], text: scan.texts[b] })).filter((h) => h.level > 0);
   const want = heading.replace(/^#+\s*/, "").trim().toLowerCase();
   const i = heads.findIndex((h) => h.text.toLowerCase() === want);
   if (i < 0) return undefined;

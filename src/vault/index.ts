@@ -4,4 +4,4 @@ export { parseNote, hashText } from "./note.js";
 export { readNote } from "./read.js";
 export { normaliseTags, findInlineRefs, frontmatterList } from "./tags.js";
 export { splitFrontmatter } from "./frontmatter.js";
-export { parseBlocks, parseInline } from "./markdown.js";
+export { parseInline, scanBlocks, type BlockScan } from "./markdown.js";

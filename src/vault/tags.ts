@@ -1,4 +1,4 @@
-import { parseBlocks, parseInline, type Token } from "./markdown.js";
+import { parseInline, scanBlocks, type Token } from "./markdown.js";
 
 /**
  * Normalises tag values from any source: strips `#`, lowercases, drops empties, and adds the
@@ -65,12 +65,7 @@ export function findInlineRefs(body: string): InlineRefs {
   const tags: string[] = [];
   const links: string[] = [];
   if (!body.includes("#") && !body.includes("[[")) return { tags, links };
-  for (const tok of parseBlocks(body)) {
-    if (tok.type !== "inline") continue;
-    const content = tok.content;
-    if (!content.includes("#") && !content.includes("[[")) continue;
-    scanInline(content, tags, links);
-  }
+  for (const content of scanBlocks(body).refTexts) scanInline(content, tags, links);
   return { tags, links: [...new Set(links)] };
 }
 
