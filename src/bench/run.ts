@@ -30,23 +30,27 @@ const rss = () => `${Math.round(process.memoryUsage().rss / 1e6)} MB`;
 const line = (s: string) => console.log(s);
 
 function bigNoteBench() {
-  for (const kind of ["prose", "dense"] as const) {
+  // three 5 MB shapes: long sections of prose, 40,000 tiny sections, and one list with no heading
+  // (no top-level block boundary, so the block scan must read growing slices)
+  const shapes = {
+    prose: (i: number) =>
+      `## Section ${i}\n\n` + Array.from({ length: 6 }, (_, k) => `Paragraph ${k} about the robot motors, the battery and the garden. It has a few sentences of ordinary prose. Nothing special happens here, which is fine.`).join("\n\n") + "\n\n```js\nconst x = 1;\n```\n\n- a list item\n- another\n\n",
+    dense: (i: number) => `## Section ${i}\n\nSome text about motors and wiring with a few more words in it. Another sentence follows.\n\n- item\n- item\n\n`,
+    list: (i: number) => `- item ${i}: a line about the robot motors and the battery, with a few more words\n`,
+  };
+  for (const [kind, make] of Object.entries(shapes)) {
     let s = "";
     let i = 0;
-    while (s.length < 5_000_000) {
-      s +=
-        kind === "dense"
-          ? `## Section ${i++}\n\nSome text about motors and wiring with a few more words in it. Another sentence follows.\n\n- item\n- item\n\n`
-          : `## Section ${i++}\n\n` + Array.from({ length: 6 }, (_, k) => `Paragraph ${k} about the robot motors, the battery and the garden. It has a few sentences of ordinary prose. Nothing special happens here, which is fine.`).join("\n\n") + "\n\n```js\nconst x = 1;\n```\n\n- a list item\n- another\n\n";
-    }
+    while (s.length < 5_000_000) s += make(i++);
     const times: number[] = [];
     let chunks = 0;
-    for (let k = 0; k < 3; k++) {
+    for (let k = 0; k < 7; k++) {
       const t = performance.now();
       chunks = chunkNote(parseNote(`big-${kind}-${k}.md`, s + " ".repeat(k), 0)).length;
       times.push(performance.now() - t);
     }
-    line(`chunk  5 MB note (${kind}, ${i} sections): parse + chunk median ${Math.round(med(times))} ms → ${chunks} chunks`);
+    const sorted = [...times].sort((a, b) => a - b);
+    line(`chunk  5 MB note (${kind}, ${i} ${kind === "list" ? "items" : "sections"}): read + parse + chunk median ${Math.round(med(times))} ms (min ${Math.round(sorted[0])}, max ${Math.round(sorted[sorted.length - 1])}, 7 runs) → ${chunks} chunks`);
   }
 }
 

@@ -1,6 +1,6 @@
 import { hashText, type Note } from "../vault/index.js";
 import { MIN_FIT_WORDS, withChunkDefaults, type ChunkOptions, type ChunkOptionsWithDefaults } from "./defaults.js";
-import { splitSections, type Unit } from "./sections.js";
+import { walkSections } from "./sections.js";
 import type { Chunk, ChunkMeta } from "./types.js";
 
 /** A piece of section text with its source lines (0-based, inclusive). */
@@ -21,21 +21,58 @@ interface Draft {
   words: number;
 }
 
-/** Number of whitespace-separated words in a text. */
-export function countWords(text: string): number {
+/** Whether a UTF-16 code unit is whitespace as `\s` and `String.prototype.trim` see it. */
+function isSpace(c: number): boolean {
+  if (c > 32 && c < 0xa0) return false; // printable ASCII and C1 controls: the common case first
+  return c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x3000 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0xfeff || c === 0x1680;
+}
+
+/**
+ * Number of whitespace-separated words in a text; with `limit`, counting stops once it is passed
+ * (a 5 MB unit need not be counted to know it must be split).
+ *
+ * @example
+ * ```ts
+ * countWords("two  words\n"); // 2
+ * ```
+ */
+export function countWords(text: string, limit = Infinity): number {
   let n = 0;
   let inWord = false;
   for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    // ASCII whitespace plus the Unicode spaces that matter in notes (NBSP, ideographic space)
-    const space = c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x3000 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0xfeff || c === 0x1680;
-    if (space) inWord = false;
+    if (isSpace(text.charCodeAt(i))) inWord = false;
     else if (!inWord) {
       inWord = true;
-      n++;
+      if (++n > limit) return n;
     }
   }
   return n;
+}
+
+/**
+ * The last `n` words of a text joined by single spaces, and whether that is every word of it
+ * (`text.split(/\s+/).filter(Boolean).slice(-n).join(" ")` without splitting the whole text).
+ */
+export function lastWords(text: string, n: number): { tail: string; count: number; all: boolean } {
+  let end = text.length;
+  while (end > 0 && isSpace(text.charCodeAt(end - 1))) end--;
+  let at = end;
+  let count = 0;
+  while (count < n && at > 0) {
+    while (at > 0 && !isSpace(text.charCodeAt(at - 1))) at--;
+    count++;
+    while (at > 0 && isSpace(text.charCodeAt(at - 1))) at--;
+  }
+  // `at` sits after the whitespace before the first tail word, or at 0
+  let start = at;
+  while (start < end && isSpace(text.charCodeAt(start))) start++;
+  const raw = text.slice(start, end);
+  let single = true;
+  for (let i = 0; i < raw.length && single; i++) {
+    const c = raw.charCodeAt(i);
+    if (isSpace(c) && (c !== 32 || isSpace(raw.charCodeAt(i + 1)))) single = false;
+  }
+  return { tail: single ? raw : raw.split(/\s+/).join(" "), count, all: at === 0 };
 }
 
 /**
@@ -65,28 +102,53 @@ export function chunkNote(note: Note, options: ChunkOptions = {}): Chunk[] {
 
 function cutNote(note: Note, opts: ChunkOptionsWithDefaults): Chunk[] {
   const body = note.body.includes("\r") ? note.body.replace(/\r\n?/g, "\n") : note.body;
-  const lines = body.split("\n");
-  const sections = splitSections(body);
-
+  const src = new Lines(body);
+  const build = chunkBuilder(note);
+  const chunks: Chunk[] = [];
+  // one pass, section by section: nothing per block or draft outlives its section but the chunks
+  const merger = tinyMerger(opts.minWords, opts.maxWords, (d) => chunks.push(build(d, chunks.length)));
+  const pieces: Piece[] = [];
   const drafts: Draft[] = [];
-  for (const section of sections) {
-    const pieces: Piece[] = [];
-    // (no spread: one unit of a huge note can yield hundreds of thousands of pieces)
-    for (const unit of section.units) for (const p of unitPieces(lines, unit, opts.maxWords)) pieces.push(p);
-    if (!pieces.length) {
-      continue;
-    }
-    packSection(section.trail, section.level, pieces, opts.maxWords, opts.overlapWords, drafts);
-  }
-  const merged = mergeTiny(drafts, opts.minWords, opts.maxWords);
+  let trail: string[] = [];
+  let level = 0;
+  const endSection = () => {
+    if (!pieces.length) return;
+    drafts.length = 0;
+    packSection(trail, level, pieces, opts.maxWords, opts.overlapWords, drafts);
+    for (const d of drafts) merger.push(d);
+    pieces.length = 0;
+  };
+  walkSections(body, {
+    section(t, l) {
+      endSection();
+      trail = t;
+      level = l;
+    },
+    block(start, end, atomic) {
+      unitPieces(src, start, end, atomic, opts.maxWords, pieces);
+    },
+  });
+  endSection();
+  merger.end();
+  return chunks;
+}
 
+/** Turns final drafts of one note into chunks (breadcrumb, embed text, hashes, metadata). */
+function chunkBuilder(note: Note): (d: Draft, ordinal: number) => Chunk {
   const folder = note.path.includes("/") ? note.path.slice(0, note.path.lastIndexOf("/")) : "";
   const topFolder = note.path.includes("/") ? note.path.slice(0, note.path.indexOf("/")) : "";
   const offset = note.bodyStartLine;
-  return merged.map((d, ordinal) => {
+  const titleLower = note.title.toLowerCase();
+  let trailOf: string[] | undefined;
+  let section = "";
+  return (d, ordinal) => {
     const text = joinPieces(d.pieces);
-    const trail = d.trail.length && d.trail[0].toLowerCase() === note.title.toLowerCase() ? d.trail.slice(1) : d.trail;
-    const section = [note.title, ...trail].join(" > ");
+    if (d.trail !== trailOf) {
+      // drafts of one section share their trail: build its breadcrumb once
+      trailOf = d.trail;
+      const trail = d.trail.length && d.trail[0].toLowerCase() === titleLower ? d.trail.slice(1) : d.trail;
+      section = trail.length ? `${note.title} > ${trail.join(" > ")}` : note.title;
+    }
     const embedText = `${section}\n${stripLeadingHeadings(text)}`;
     const hash = sha(embedText);
     const meta: ChunkMeta = {
@@ -106,25 +168,64 @@ function cutNote(note: Note, opts: ChunkOptionsWithDefaults): Chunk[] {
       hash,
     };
     return { id: sha(`${note.path}\u0000${ordinal}\u0000${hash}`).slice(0, 32), text, embedText, meta };
-  });
+  };
 }
 
 const sha = hashText;
 
-/** Turns one unit into pieces no larger than `max` words (unless atomic). */
-function unitPieces(lines: string[], unit: Unit, max: number): Piece[] {
+/** The lines of a body as offsets into it (no array of line strings for a 5 MB note). */
+class Lines {
+  /** Start offset of each line, plus one past the end. */
+  private readonly starts: Int32Array;
+  constructor(readonly body: string) {
+    let n = 1;
+    for (let i = body.indexOf("\n"); i >= 0; i = body.indexOf("\n", i + 1)) n++;
+    this.starts = new Int32Array(n + 1);
+    let k = 1;
+    for (let i = body.indexOf("\n"); i >= 0; i = body.indexOf("\n", i + 1)) this.starts[k++] = i + 1;
+    this.starts[n] = body.length + 1;
+  }
+  /** Lines `from`..`to` (inclusive), joined by newlines as in the body. */
+  text(from: number, to: number): string {
+    return this.body.slice(this.starts[from], this.starts[to + 1] - 1);
+  }
+  /** Whether a line is empty or whitespace only. */
+  blank(i: number): boolean {
+    const end = this.starts[i + 1] - 1;
+    for (let p = this.starts[i]; p < end; p++) {
+      const c = this.body.charCodeAt(p);
+      if (c === 32 || (c >= 9 && c <= 13)) continue;
+      return c < 128 ? false : this.text(i, i).trim() === "";
+    }
+    return true;
+  }
+}
+
+/** Whether the word line[from, to) ends a sentence: `.`, `!`, `?` or `。`, then any closing quotes or brackets. */
+function endsSentence(line: string, from: number, to: number): boolean {
+  let q = to - 1;
+  while (q >= from && (line[q] === '"' || line[q] === "'" || line[q] === ")" || line[q] === "]")) q--;
+  if (q < from) return false;
+  const c = line[q];
+  return c === "." || c === "!" || c === "?" || c === "。";
+}
+
+/** Turns one unit into pieces no larger than `max` words (unless atomic), appended to `out`. */
+function unitPieces(src: Lines, from: number, to: number, atomic: boolean, max: number, out: Piece[]): void {
   // trim blank lines at the edges so line ranges point at text
-  let start = unit.start;
-  let end = unit.end - 1;
-  while (start <= end && !lines[start].trim()) start++;
-  while (end >= start && !lines[end].trim()) end--;
-  if (start > end) return [];
-  const text = lines.slice(start, end + 1).join("\n");
-  const words = countWords(text);
-  if (words <= max || unit.atomic) return [{ text, start, end, words, atomic: unit.atomic, join: "\n\n" }];
+  let start = from;
+  let end = to - 1;
+  while (start <= end && src.blank(start)) start++;
+  while (end >= start && src.blank(end)) end--;
+  if (start > end) return;
+  const text = src.text(start, end);
+  const words = countWords(text, atomic ? Infinity : max);
+  if (words <= max || atomic) {
+    out.push({ text, start, end, words, atomic, join: "\n\n" });
+    return;
+  }
   // Too big: cut into sentences. Soft-wrapped paragraph lines run on into one sentence; list items,
   // table rows and quote lines start a new piece; a blank line starts a new block.
-  const out: Piece[] = [];
   let buf: string[] = [];
   let bufStart = start;
   let bufEnd = start;
@@ -140,24 +241,26 @@ function unitPieces(lines: string[], unit: Unit, max: number): Piece[] {
     buf = [];
   };
   for (let i = start; i <= end; i++) {
-    const line = lines[i];
+    const line = src.text(i, i);
     if (!line.trim()) {
       flush("\n\n");
       join = "\n\n";
       continue;
     }
     if (/^\s*(?:[-*+]\s|\d+[.)]\s|\||>)/.test(line)) flush("\n");
-    for (const w of line.split(/\s+/)) {
-      if (!w) continue;
+    for (let p = 0; p < line.length; ) {
+      while (p < line.length && isSpace(line.charCodeAt(p))) p++;
+      if (p === line.length) break;
+      const from = p;
+      while (p < line.length && !isSpace(line.charCodeAt(p))) p++;
       if (!buf.length) bufStart = i;
-      buf.push(w);
+      buf.push(line.slice(from, p));
       bufEnd = i;
-      if (/[.!?。]["')\]]*$/.test(w)) flush(" ");
+      if (endsSentence(line, from, p)) flush(" ");
     }
     if (join !== "\n\n" && buf.length === 0) join = "\n";
   }
   flush("\n\n");
-  return out;
 }
 
 function packSection(trail: string[], level: number, pieces: Piece[], max: number, overlap: number, out: Draft[]): void {
@@ -170,10 +273,9 @@ function packSection(trail: string[], level: number, pieces: Piece[], max: numbe
       let carried = 0;
       const last = cur.pieces[cur.pieces.length - 1];
       if (!last.atomic && overlap > 0 && piece.words + Math.min(overlap, last.words) <= max) {
-        const ws = last.text.split(/\s+/).filter(Boolean);
-        const tail = ws.slice(Math.max(0, ws.length - overlap));
-        carry.push({ text: tail.join(" "), start: tail.length === ws.length ? last.start : last.end, end: last.end, words: tail.length, atomic: false, join: "\n\n" });
-        carried = tail.length;
+        const { tail, count, all } = lastWords(last.text, overlap);
+        carry.push({ text: tail, start: all ? last.start : last.end, end: last.end, words: count, atomic: false, join: "\n\n" });
+        carried = count;
       }
       cur = { trail, level, pieces: carry, words: carried };
     }
@@ -183,29 +285,43 @@ function packSection(trail: string[], level: number, pieces: Piece[], max: numbe
   if (cur.pieces.length) out.push(cur);
 }
 
-/** Merges tiny single-chunk sections forward into a child section, or back into the previous chunk. */
-function mergeTiny(drafts: Draft[], min: number, max: number): Draft[] {
-  const out: Draft[] = [];
-  for (let i = 0; i < drafts.length; i++) {
-    const d = drafts[i];
-    const next = drafts[i + 1];
-    const soleOfSection = (!drafts[i - 1] || drafts[i - 1].trail !== d.trail) && (!next || next.trail !== d.trail);
+/**
+ * Merges tiny single-chunk sections forward into a child section, or back into the previous chunk.
+ * Drafts arrive one at a time; a draft is passed on once no later draft can merge into it.
+ */
+function tinyMerger(min: number, max: number, emit: (d: Draft) => void): { push(d: Draft): void; end(): void } {
+  let prevInput: Draft | undefined; // the input draft before `cur`
+  let cur: Draft | undefined; // waiting for the draft after it
+  let last: Draft | undefined; // the last output, which `cur` may still join
+  const settle = (d: Draft, next: Draft | undefined) => {
+    const soleOfSection = (!prevInput || prevInput.trail !== d.trail) && (!next || next.trail !== d.trail);
     if (d.words < min && soleOfSection) {
       if (next && next.level > d.level && next.words + d.words <= max + min) {
         next.pieces = [...d.pieces, ...next.pieces];
         next.words += d.words;
-        continue;
+        return;
       }
-      const prev = out[out.length - 1];
-      if (prev && prev.words + d.words <= max) {
-        prev.pieces = [...prev.pieces, ...d.pieces.map((p, k) => (k === 0 ? { ...p, join: "\n\n" } : p))];
-        prev.words += d.words;
-        continue;
+      if (last && last.words + d.words <= max) {
+        last.pieces = [...last.pieces, ...d.pieces.map((p, k) => (k === 0 ? { ...p, join: "\n\n" } : p))];
+        last.words += d.words;
+        return;
       }
     }
-    out.push(d);
-  }
-  return out;
+    if (last) emit(last);
+    last = d;
+  };
+  return {
+    push(d) {
+      if (cur) settle(cur, d);
+      prevInput = cur;
+      cur = d;
+    },
+    end() {
+      if (cur) settle(cur, undefined);
+      if (last) emit(last);
+      prevInput = cur = last = undefined;
+    },
+  };
 }
 
 function joinPieces(pieces: Piece[]): string {

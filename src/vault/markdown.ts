@@ -35,8 +35,9 @@ export const SLICE_CHARS = 32 * 1024;
 
 /**
  * Scans the block structure of a Markdown text with the CommonMark parser. Long texts are parsed in
- * slices that each end at the start of a top-level block, so no slice boundary can change a result:
- * block parsing reads forward, and a block that starts at top level closes everything before it.
+ * slices that each end at the start of a top-level block or of an item of a top-level list, so no
+ * slice boundary can change a result: block parsing reads forward, and such a line closes everything
+ * before it (a slice that starts inside a list continues the list's block).
  * Each slice's tokens are read into compact arrays and dropped, which keeps a 5 MB note's 700,000
  * tokens out of the old generation. The last scan is remembered, so the note parser and the chunker
  * share one parse.
@@ -60,6 +61,7 @@ export function scanBlocks(text: string, sliceChars = SLICE_CHARS): BlockScan {
   let at = 0; // char offset of the current slice
   let line = 0; // its first line
   let size = sliceChars;
+  let continues = false; // the slice starts at an item of a top-level list
   for (;;) {
     let end = Math.min(text.length, at + size);
     if (end < text.length) end = text.indexOf("\n", end) + 1 || text.length;
@@ -67,13 +69,13 @@ export function scanBlocks(text: string, sliceChars = SLICE_CHARS): BlockScan {
     const tokens: Token[] = [];
     const state = new blockParser.block.State(at === 0 && final ? text : text.slice(at, end), blockParser, {}, tokens);
     blockParser.block.tokenize(state, state.line, state.lineMax);
-    // cut before the last top-level block: everything before it is final
+    // cut before the last top-level block or top-level list item: everything before it is final
     let cut = tokens.length;
     if (!final) {
       cut = -1;
       for (let i = tokens.length - 1; i > 0; i--) {
         const t = tokens[i];
-        if (t.level === 0 && t.nesting >= 0 && t.map && t.map[0] > 0) {
+        if (t.map && t.map[0] > 0 && ((t.level === 0 && t.nesting >= 0) || (t.level === 1 && t.type === "list_item_open"))) {
           cut = i;
           break;
         }
@@ -83,9 +85,10 @@ export function scanBlocks(text: string, sliceChars = SLICE_CHARS): BlockScan {
         continue;
       }
     }
-    readTokens(tokens, cut, line, scan);
+    readTokens(tokens, cut, line, continues, scan);
     if (final) break;
     const cutLine = tokens[cut].map![0];
+    continues = tokens[cut].level === 1;
     at += state.bMarks[cutLine];
     line += cutLine;
     size = sliceChars;
@@ -96,12 +99,14 @@ export function scanBlocks(text: string, sliceChars = SLICE_CHARS): BlockScan {
   return scan;
 }
 
-function readTokens(tokens: Token[], count: number, lineOffset: number, scan: BlockScan): void {
+function readTokens(tokens: Token[], count: number, lineOffset: number, continues: boolean, scan: BlockScan): void {
   let depth = 0;
   let current = -1;
   for (let i = 0; i < count; i++) {
     const t = tokens[i];
-    if (depth === 0 && t.map && t.nesting >= 0) {
+    if (continues && i === 0) {
+      current = scan.starts.length - 1; // the rest of the list the last slice cut: the same block
+    } else if (depth === 0 && t.map && t.nesting >= 0) {
       current = scan.starts.length;
       scan.starts.push(t.map[0] + lineOffset);
       const heading = t.type === "heading_open";

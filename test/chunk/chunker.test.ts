@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { chunkNote, CHUNK_DEFAULTS, countWords } from "../../src/chunk/index.js";
+import { lastWords } from "../../src/chunk/chunker.js";
 import { parseNote } from "../../src/vault/index.js";
 
 const note = (text: string, p = "robots/SMARS.md") => parseNote(p, text, 1_760_000_000);
@@ -94,6 +95,18 @@ describe("chunker", () => {
         expect(countWords(s)).toBe((s.match(/\S+/g) ?? []).length);
       }),
       { numRuns: RUNS },
+    );
+  });
+
+  it("takes the last words for overlap exactly as split-and-join does (property)", () => {
+    const unit = fc.constantFrom("a", "é", " ", " ", "\t", "\n", "\u00a0", "\u3000", "\u2003", "\u0085", "語", "\ufeff");
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 40 }), fc.integer({ min: 1, max: 8 }), (s, n) => {
+        const words = s.split(/\s+/).filter(Boolean);
+        const tail = words.slice(Math.max(0, words.length - n));
+        expect(lastWords(s, n)).toEqual({ tail: tail.join(" "), count: tail.length, all: tail.length === words.length });
+      }),
+      { numRuns: RUNS * 10 },
     );
   });
 

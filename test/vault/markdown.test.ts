@@ -32,10 +32,18 @@ describe("block scan", () => {
     );
   });
 
-  it("reads a note with no top-level block boundary for megabytes (one long list) in growing slices", () => {
-    const text = "- item\n".repeat(20_000) + "\n# After\n";
+  it("reads one long list in slices cut at its items, as one block", () => {
+    const text = "- item\n".repeat(20_000) + "- ```\n  code\n  ```\n\n# After\n";
     const scan = scanBlocks(text, 1024);
-    expect(scan.starts).toEqual([0, 20_001]);
+    expect(scan.starts).toEqual([0, 20_004]);
+    expect(scan.atomic).toEqual([true, false]);
     expect(scan.texts[1]).toBe("After");
+  });
+
+  it("reads a block longer than a slice (a long fence) in growing slices", () => {
+    const text = "```\n" + "x = 1\n".repeat(20_000) + "```\n\n# After\n";
+    const scan = scanBlocks(text, 1024);
+    expect(scan.starts).toEqual([0, 20_003]);
+    expect(scan.atomic).toEqual([true, false]);
   });
 });
