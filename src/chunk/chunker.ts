@@ -12,6 +12,9 @@ interface Piece {
   atomic: boolean;
   /** How this piece joins the one before it in the same chunk. */
   join: string;
+  /** Where `text` lies verbatim in the body ([from, to) char offsets), or -1 when it does not. */
+  from: number;
+  to: number;
 }
 
 interface Draft {
@@ -103,7 +106,7 @@ export function chunkNote(note: Note, options: ChunkOptions = {}): Chunk[] {
 function cutNote(note: Note, opts: ChunkOptionsWithDefaults): Chunk[] {
   const body = note.body.includes("\r") ? note.body.replace(/\r\n?/g, "\n") : note.body;
   const src = new Lines(body);
-  const build = chunkBuilder(note);
+  const build = chunkBuilder(note, body);
   const chunks: Chunk[] = [];
   // one pass, section by section: nothing per block or draft outlives its section but the chunks
   const merger = tinyMerger(opts.minWords, opts.maxWords, (d) => chunks.push(build(d, chunks.length)));
@@ -134,7 +137,7 @@ function cutNote(note: Note, opts: ChunkOptionsWithDefaults): Chunk[] {
 }
 
 /** Turns final drafts of one note into chunks (breadcrumb, embed text, hashes, metadata). */
-function chunkBuilder(note: Note): (d: Draft, ordinal: number) => Chunk {
+function chunkBuilder(note: Note, body: string): (d: Draft, ordinal: number) => Chunk {
   const folder = note.path.includes("/") ? note.path.slice(0, note.path.lastIndexOf("/")) : "";
   const topFolder = note.path.includes("/") ? note.path.slice(0, note.path.indexOf("/")) : "";
   const offset = note.bodyStartLine;
@@ -142,7 +145,7 @@ function chunkBuilder(note: Note): (d: Draft, ordinal: number) => Chunk {
   let trailOf: string[] | undefined;
   let section = "";
   return (d, ordinal) => {
-    const text = joinPieces(d.pieces);
+    const text = joinPieces(d.pieces, body);
     if (d.trail !== trailOf) {
       // drafts of one section share their trail: build its breadcrumb once
       trailOf = d.trail;
@@ -185,6 +188,10 @@ class Lines {
     for (let i = body.indexOf("\n"); i >= 0; i = body.indexOf("\n", i + 1)) this.starts[k++] = i + 1;
     this.starts[n] = body.length + 1;
   }
+  /** Char offset where line `i` starts (for `i` = line count: one past the end). */
+  offset(i: number): number {
+    return this.starts[i];
+  }
   /** Lines `from`..`to` (inclusive), joined by newlines as in the body. */
   text(from: number, to: number): string {
     return this.body.slice(this.starts[from], this.starts[to + 1] - 1);
@@ -221,7 +228,7 @@ function unitPieces(src: Lines, from: number, to: number, atomic: boolean, max: 
   const text = src.text(start, end);
   const words = countWords(text, atomic ? Infinity : max);
   if (words <= max || atomic) {
-    out.push({ text, start, end, words, atomic, join: "\n\n" });
+    out.push({ text, start, end, words, atomic, join: "\n\n", from: src.offset(start), to: src.offset(end + 1) - 1 });
     return;
   }
   // Too big: cut into sentences. Soft-wrapped paragraph lines run on into one sentence; list items,
@@ -234,7 +241,7 @@ function unitPieces(src: Lines, from: number, to: number, atomic: boolean, max: 
     if (buf.length) {
       for (let k = 0; k < buf.length; k += max) {
         const part = buf.slice(k, k + max);
-        out.push({ text: part.join(" "), start: bufStart, end: bufEnd, words: part.length, atomic: false, join: k === 0 ? join : " " });
+        out.push({ text: part.join(" "), start: bufStart, end: bufEnd, words: part.length, atomic: false, join: k === 0 ? join : " ", from: -1, to: -1 });
       }
       join = nextJoin;
     }
@@ -274,7 +281,7 @@ function packSection(trail: string[], level: number, pieces: Piece[], max: numbe
       const last = cur.pieces[cur.pieces.length - 1];
       if (!last.atomic && overlap > 0 && piece.words + Math.min(overlap, last.words) <= max) {
         const { tail, count, all } = lastWords(last.text, overlap);
-        carry.push({ text: tail, start: all ? last.start : last.end, end: last.end, words: count, atomic: false, join: "\n\n" });
+        carry.push({ text: tail, start: all ? last.start : last.end, end: last.end, words: count, atomic: false, join: "\n\n", from: -1, to: -1 });
         carried = count;
       }
       cur = { trail, level, pieces: carry, words: carried };
@@ -324,7 +331,11 @@ function tinyMerger(min: number, max: number, emit: (d: Draft) => void): { push(
   };
 }
 
-function joinPieces(pieces: Piece[]): string {
+function joinPieces(pieces: Piece[], body: string): string {
+  // blocks that follow each other in the body, one blank line apart: one slice of the body
+  let verbatim = pieces[0].from >= 0;
+  for (let i = 1; i < pieces.length && verbatim; i++) verbatim = pieces[i].from >= 0 && pieces[i].join === "\n\n" && pieces[i].from === pieces[i - 1].to + 2;
+  if (verbatim) return body.slice(pieces[0].from, pieces[pieces.length - 1].to);
   let s = "";
   for (let i = 0; i < pieces.length; i++) {
     if (i > 0) {
