@@ -1,0 +1,115 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { loadUseLite } from "../../src/embed/index.js";
+import { SimdMatmul } from "../../src/embed/use-lite/kernels.js";
+import { MATMUL_WASM } from "../../src/embed/use-lite/matmul-wasm.js";
+// @ts-expect-error a plain script, no types
+import { assemble } from "../../scripts/wasm-bytes.mjs";
+
+const require = createRequire(import.meta.url);
+const tf = require("@tensorflow/tfjs-core") as typeof import("@tensorflow/tfjs-core");
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const RUNS = Number(process.env.FUZZ_RUNS ?? 200);
+
+/** The obviously correct product: C[i][j] = Σ A[i][kk]·B[kk][j], summed in order. */
+function reference(a: Float32Array, b: Float32Array, m: number, k: number, n: number): Float32Array {
+  const c = new Float32Array(m * n);
+  for (let i = 0; i < m; i++)
+    for (let j = 0; j < n; j++) {
+      let s = 0;
+      for (let kk = 0; kk < k; kk++) s = Math.fround(s + Math.fround(a[i * k + kk] * b[kk * n + j]));
+      c[i * n + j] = s;
+    }
+  return c;
+}
+
+const floats = (len: number) => fc.array(fc.float({ min: -4, max: 4, noNaN: true, noDefaultInfinity: true }), { minLength: len, maxLength: len }).map((xs) => Float32Array.from(xs));
+const close = (got: ArrayLike<number>, want: ArrayLike<number>) => {
+  expect(got.length).toBe(want.length);
+  for (let i = 0; i < want.length; i++) expect(Math.abs(got[i] - want[i])).toBeLessThanOrEqual(1e-4 * (1 + Math.abs(want[i])));
+};
+
+describe("SIMD matrix product", () => {
+  it("is matmul.wat assembled (the bytes in matmul-wasm.ts are not edited by hand)", async () => {
+    const bytes = (await assemble(path.join(root, "src/embed/use-lite/matmul.wat"))) as Uint8Array;
+    expect(Buffer.from(MATMUL_WASM).equals(Buffer.from(bytes))).toBe(true);
+  });
+
+  it("equals the plain triple loop exactly for any shape (property)", () => {
+    const simd = new SimdMatmul();
+    const shapes = fc.record({ m: fc.integer({ min: 1, max: 9 }), k: fc.integer({ min: 1, max: 40 }), n4: fc.integer({ min: 1, max: 12 }) });
+    fc.assert(
+      fc.property(
+        shapes.chain(({ m, k, n4 }) => fc.tuple(fc.constant({ m, k, n: n4 * 4 }), floats(m * k), floats(k * n4 * 4))),
+        ([{ m, k, n }, a, b]) => {
+          const [A, B, C] = simd.regions(m * k, k * n, m * n);
+          A.set(a);
+          B.set(b);
+          C.fill(NaN);
+          simd.run(0, m * k, m * k + k * n, m, k, n);
+          // same order of additions as the reference, so the same floats
+          expect(Array.from(C)).toEqual(Array.from(reference(a, b, m, k, n)));
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+});
+
+describe("wasm backend kernels", () => {
+  it("batched products, with and without transposing b, agree with the reference (property)", async () => {
+    await loadUseLite(); // installs the kernels on the wasm backend
+    expect(tf.getBackend()).toBe("wasm");
+    const shapes = fc.record({ batch: fc.integer({ min: 2, max: 5 }), m: fc.integer({ min: 1, max: 9 }), k: fc.integer({ min: 1, max: 20 }), n: fc.integer({ min: 1, max: 19 }), tb: fc.boolean() });
+    fc.assert(
+      fc.property(
+        shapes.chain((s) => fc.tuple(fc.constant(s), floats(s.batch * s.m * s.k), floats(s.batch * s.k * s.n))),
+        ([{ batch, m, k, n, tb }, a, b]) => {
+          // b as given to the kernel: [batch, k, n], or [batch, n, k] when transposed
+          const bIn = tb ? Float32Array.from({ length: b.length }, (_, i) => { const t = Math.floor(i / (n * k)); const r = i % (n * k); const j = Math.floor(r / k); const kk = r % k; return b[t * k * n + kk * n + j]; }) : b;
+          const got = tf.tidy(() => tf.matMul(tf.tensor3d(a, [batch, m, k]), tf.tensor3d(bIn, tb ? [batch, n, k] : [batch, k, n]), false, tb).dataSync());
+          const want = new Float32Array(batch * m * n);
+          for (let t = 0; t < batch; t++) want.set(reference(a.subarray(t * m * k, (t + 1) * m * k), b.subarray(t * k * n, (t + 1) * k * n), m, k, n), t * m * n);
+          close(got, want);
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+
+  it("split and gather copy the right runs", async () => {
+    await loadUseLite();
+    const x = tf.tensor3d(Float32Array.from({ length: 2 * 3 * 10 }, (_, i) => i), [2, 3, 10]);
+    const parts = tf.split(x, [2, -1, 5], 2);
+    expect(parts.map((p) => p.shape)).toEqual([[2, 3, 2], [2, 3, 3], [2, 3, 5]]);
+    expect(Array.from(parts[1].dataSync()).slice(0, 6)).toEqual([2, 3, 4, 12, 13, 14]);
+    const mid = tf.split(x, 3, 1)[1];
+    expect(Array.from(mid.dataSync())).toEqual([10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49]);
+    const table = tf.tensor2d(Float32Array.from({ length: 5 * 3 }, (_, i) => i), [5, 3]);
+    expect(Array.from(tf.gather(table, tf.tensor1d([4, 0, 4], "int32")).dataSync())).toEqual([12, 13, 14, 0, 1, 2, 12, 13, 14]);
+    expect(Array.from(tf.gather(table, tf.tensor1d([2], "int32"), 1).dataSync())).toEqual([2, 5, 8, 11, 14]);
+    expect(() => tf.gather(table, tf.tensor1d([5], "int32")).dataSync()).toThrow(/not in \[0, 4\]/);
+  });
+
+  it("give the model's vectors of TensorFlow.js's own kernels", async () => {
+    const texts = ["Sourdough\nFeed the starter with flour and water.", "SMARS > Motors\nTwo N20 motors drive the tracks through a small gearbox. ".repeat(6), "k3s", ""];
+    const script = `import { loadUseLite } from ${JSON.stringify(path.join(root, "dist/embed/use-lite/model.js"))};
+      const rt = await loadUseLite();
+      const v = await rt.run(${JSON.stringify(texts)}.map((t) => rt.tokenizer.encode(t).slice(0, 128)));
+      process.stdout.write(JSON.stringify(v.map((x) => Array.from(x))));`;
+    const stock = JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", script], { env: { ...process.env, VAULT_RAG_STOCK_KERNELS: "1" }, encoding: "utf8" })) as number[][];
+    const rt = await loadUseLite();
+    const mine = await rt.run(texts.map((t) => rt.tokenizer.encode(t).slice(0, 128)));
+    expect(fs.existsSync(path.join(root, "dist/embed/use-lite/model.js"))).toBe(true);
+    mine.forEach((v, i) => {
+      const cos = v.reduce((s, x, j) => s + x * stock[i][j], 0);
+      expect(cos).toBeGreaterThan(0.99999);
+      expect(Math.max(...v.map((x, j) => Math.abs(x - stock[i][j])))).toBeLessThan(1e-5);
+    });
+  });
+});
