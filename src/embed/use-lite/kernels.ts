@@ -96,7 +96,8 @@ export function batchMatMul(simd: SimdMatmul, args: KernelArgs): TensorInfo | un
  * for this call; n must be a multiple of 16.
  */
 function dense(simd: SimdMatmul, args: KernelArgs, x: TensorInfo, w: TensorInfo, m: number, k: number, n: number, outShape: Shape): TensorInfo {
-  const kept = simd.weight(w.dataId, k, n);
+  let kept = simd.weight(w.dataId, k, n);
+  if (kept === undefined && simd.isConstant(w.dataId) && simd.keepWeight(w.dataId, args.backend.typedArrayFromHeap(w) as Float32Array, k, n)) kept = simd.weight(w.dataId, k, n);
   const {
     views: [A, C, B],
     at: [aAt, cAt, bAt],
@@ -136,23 +137,16 @@ export function conv1x1(simd: SimdMatmul, args: KernelArgs): TensorInfo | undefi
 }
 
 /**
- * Packs a loaded model's constant weights that dense layers multiply by ([k, n] or [1, 1, k, n],
- * n a multiple of 16) once, so no call packs them again.
+ * Marks a loaded model's constant weights, so each is packed once, at its first product, and kept
+ * (marking reads no data: a query that uses the model once pays no packing for layers it skips).
  *
  * @example
  * ```ts
- * keepModelWeights(simd, Object.values(model.weights).flat());
+ * markModelWeights(simd, Object.values(model.weights).flat());
  * ```
  */
-export function keepModelWeights(simd: SimdMatmul, tensors: { dataId: object; shape: Shape; dtype: string; dataSync(): ArrayLike<number> }[]): number {
-  let kept = 0;
-  for (const t of tensors) {
-    const s = t.shape;
-    const dims = s.length === 2 ? s : s.length === 4 && s[0] === 1 && s[1] === 1 ? s.slice(2) : undefined;
-    if (!dims || t.dtype !== "float32" || dims[1] % 16 !== 0 || simd.weight(t.dataId, dims[0], dims[1]) !== undefined) continue;
-    if (simd.keepWeight(t.dataId, t.dataSync() as Float32Array, dims[0], dims[1])) kept++;
-  }
-  return kept;
+export function markModelWeights(simd: SimdMatmul, tensors: { dataId: object }[]): void {
+  for (const t of tensors) simd.markConstant(t.dataId);
 }
 
 /** SplitV along any axis by copying contiguous runs; `undefined` for non-float32 inputs. */

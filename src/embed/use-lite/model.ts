@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { VaultRagError } from "../../errors.js";
-import { installFastKernels, keepModelWeights, type KernelRegistry } from "./kernels.js";
+import { installFastKernels, markModelWeights, type KernelRegistry } from "./kernels.js";
 import { UseTokenizer } from "./tokenizer.js";
 
 const require = createRequire(import.meta.url);
@@ -94,7 +94,7 @@ async function load(): Promise<UseLiteRuntime> {
     at += sizes[k];
   }
   const model = await converter.loadGraphModel(tf.io.fromMemory({ modelTopology: modelJson.modelTopology, weightSpecs: specs, weightData }));
-  if (simd) keepModelWeights(simd, Object.values(model.weights).flat() as unknown as Parameters<typeof keepModelWeights>[1]);
+  if (simd) markModelWeights(simd, Object.values(model.weights).flat());
   const tokenizer = loadTokenizer();
   const run = async (tokenIds: number[][]): Promise<Float32Array[]> => {
     const idx: number[] = [];

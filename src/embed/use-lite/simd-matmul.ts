@@ -25,6 +25,7 @@ export class SimdMatmul {
   /** Floats used by packed weights. */
   private weightsEnd = 0;
   private readonly weights = new WeakMap<object, { at: number; k: number; n: number }>();
+  private readonly constants = new WeakSet<object>();
 
   constructor() {
     const instance = new WebAssembly.Instance(new WebAssembly.Module(MATMUL_WASM));
@@ -74,6 +75,16 @@ export class SimdMatmul {
     return true;
   }
 
+  /** Marks `key` (a tensor's data id) as a constant weight: packed and kept at its first product. */
+  markConstant(key: object): void {
+    this.constants.add(key);
+  }
+
+  /** Whether `key` was marked as a constant weight. */
+  isConstant(key: object): boolean {
+    return this.constants.has(key);
+  }
+
   /** Where the packed weight kept under `key` with this shape is, if it is. */
   weight(key: object, k: number, n: number): number | undefined {
     const w = this.weights.get(key);
@@ -90,5 +101,11 @@ export class SimdMatmul {
  * ```
  */
 export function packPanels(b: Float32Array, k: number, n: number, out: Float32Array): void {
-  for (let p = 0; p < n / 16; p++) for (let kk = 0; kk < k; kk++) out.set(b.subarray(kk * n + p * 16, kk * n + p * 16 + 16), (p * k + kk) * 16);
+  let o = 0;
+  for (let p = 0; p < n; p += 16) {
+    for (let kk = 0; kk < k; kk++) {
+      const from = kk * n + p;
+      for (let j = 0; j < 16; j++) out[o++] = b[from + j];
+    }
+  }
 }
