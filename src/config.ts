@@ -1,5 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
+import { VaultRagError } from "./errors.js";
+import { isChromaLocation } from "./store/chroma/location.js";
 
 /** Folder inside a vault that holds vault-rag's files. */
 export const INDEX_DIR = ".vault-rag";
@@ -43,7 +45,8 @@ export function resolveVault(option?: string, env: NodeJS.ProcessEnv = process.e
 }
 
 /**
- * Resolves the index location: the option (a path, or a `chroma://` URL), else `VAULT_RAG_DB`, else
+ * Resolves the index location: the option (a path, or a `chroma://` or `http(s)://` Chroma address;
+ * any other `scheme://` is refused), else `VAULT_RAG_DB`, else
  * `<vault>/.vault-rag/index.db`. File paths are always absolute; a relative `--db` is taken relative
  * to the working directory only because the user typed it there.
  *
@@ -54,6 +57,11 @@ export function resolveVault(option?: string, env: NodeJS.ProcessEnv = process.e
  */
 export function resolveDb(vault: string, option?: string, env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): string {
   const raw = option ?? env.VAULT_RAG_DB;
-  if (raw) return /^[a-z]+:\/\//i.test(raw) ? raw : path.resolve(cwd, raw);
-  return path.join(vault, INDEX_DIR, INDEX_FILE);
+  if (!raw) return path.join(vault, INDEX_DIR, INDEX_FILE);
+  if (isChromaLocation(raw)) return raw;
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) {
+    const from = option !== undefined ? "--db" : "VAULT_RAG_DB";
+    throw new VaultRagError("usage", `vault-rag: ${from} "${raw}" is an address vault-rag cannot open — give a file path, chroma://host:port/<collection> or http(s)://host:port/<collection>`);
+  }
+  return path.resolve(cwd, raw);
 }

@@ -33,6 +33,15 @@ describe("vault-rag CLI end to end", () => {
     expect(r.stderr.trim()).toBe(`vault-rag: no index at ${path.join(vault, ".vault-rag/index.db")} — run \`vault-rag index <vault>\` first`);
   });
 
+  it("refuses an index address it cannot open, naming where it came from", () => {
+    const a = run(["search", "--vault", vault, "--db", "ftp://host/notes", "motors"]);
+    expect(a.code).toBe(2);
+    expect(a.stderr.trim()).toBe('vault-rag: --db "ftp://host/notes" is an address vault-rag cannot open — give a file path, chroma://host:port/<collection> or http(s)://host:port/<collection>');
+    const b = run(["index", vault], { env: { VAULT_RAG_DB: "s3://bucket/index.db" } });
+    expect(b.code).toBe(2);
+    expect(b.stderr.trim()).toBe('vault-rag: VAULT_RAG_DB "s3://bucket/index.db" is an address vault-rag cannot open — give a file path, chroma://host:port/<collection> or http(s)://host:port/<collection>');
+  });
+
   it("indexes the vault from another working directory", () => {
     const s = json(["index", vault]);
     expect(s).toMatchObject({ added: 37, updated: 0, deleted: 0, unchanged: 0, failed: 0, dbPath: path.join(vault, ".vault-rag/index.db") });
