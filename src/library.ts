@@ -3,9 +3,9 @@ import { answerWith, assembleContext, createLlm, DEFAULT_LLM, type Source } from
 import { resolveDb, sidecarDirFor } from "./config.js";
 import type { Embedder, EmbedderOptions } from "./embed/index.js";
 import { VaultRagError } from "./errors.js";
-import { embedderForIndex, indexVault, modelSpecOf, openForQuery, type IndexOptions, type IndexSummary } from "./index/index.js";
+import { embedderForIndex, indexVault, modelSpecOf, openForQuery, openIfIndexed, type IndexOptions, type IndexSummary } from "./index/index.js";
 import { andWhere, buildFilter, search, type FilterOptions, type SearchOptions, type SearchResult } from "./search/index.js";
-import { displayLocation, storeExists, type ChromaConnectOptions, type Manifest, type Store } from "./store/index.js";
+import { displayLocation, type ChromaConnectOptions, type Manifest, type Store } from "./store/index.js";
 import { walkVault } from "./vault/index.js";
 import path from "node:path";
 
@@ -67,9 +67,10 @@ export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): 
   const storeOpts = { ...opts.chroma, sidecarDir: sidecarDirFor(vault) };
   let store: Store | undefined;
   let embedder: Embedder | undefined;
+  const fix = { missing: `run \`vault-rag index ${vault}\` first`, unfinished: "call index() first" };
   const open = async () => {
     if (!store) {
-      const opened = await openForQuery(db, { ...opts, store: storeOpts, fix: { missing: `run \`vault-rag index ${vault}\` first`, unfinished: "call index() first" } });
+      const opened = await openForQuery(db, { ...opts, store: storeOpts, fix });
       embedder = opened.embedder;
       store = opened.store;
     }
@@ -96,9 +97,12 @@ export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): 
       return { answer, sources: ctx.sources, cited, invalid, model: llm.id };
     },
     async status() {
-      if (!store && !(await storeExists(db, storeOpts))) return { vault, index: shown, model: null, dimensions: 0, notes: 0, chunks: 0, lastIndexed: null, stale: walkVault(vault).length };
-      const { store: s } = await open();
-      return indexStatus(vault, s, (await s.manifest())!);
+      if (!store) {
+        const opened = await openIfIndexed(db, { ...opts, store: storeOpts, fix });
+        if (!opened) return { vault, index: shown, model: null, dimensions: 0, notes: 0, chunks: 0, lastIndexed: null, stale: walkVault(vault).length };
+        ({ store, embedder } = opened);
+      }
+      return indexStatus(vault, store, (await store.manifest())!);
     },
     async tags() {
       return (await open()).store.listTags();

@@ -4,4 +4,4 @@ export { acquireLock } from "./lock.js";
 export { watchVault, WATCH_DEFAULTS, type Watcher, type WatchOptions } from "./watch.js";
 export { checkIndex, checkChromaIndex, type CheckReport } from "./check.js";
 export { migrateIndex, type MigrateSummary } from "./migrate.js";
-export { openForQuery, type OpenFix } from "./open-query.js";
+export { openForQuery, openIfIndexed, type OpenFix } from "./open-query.js";

@@ -24,10 +24,28 @@ export async function openForQuery(
   db: string,
   opts: { model?: string; store?: OpenStoreOptions; fix?: OpenFix } & EmbedderOptions = {},
 ): Promise<{ store: Store; embedder: Embedder; manifest: Manifest }> {
+  const opened = await openIfIndexed(db, opts);
+  if (!opened) throw new VaultRagError("no_index", `vault-rag: no index at ${displayLocation(db)} — ${(opts.fix ?? CLI_FIX).missing}`);
+  return opened;
+}
+
+/**
+ * {@link openForQuery}, but `undefined` when there is no index at all (one connection either way:
+ * a status report tells "not indexed yet" from an index it can read).
+ *
+ * @example
+ * ```ts
+ * const opened = await openIfIndexed(db); // undefined before the first `vault-rag index`
+ * ```
+ */
+export async function openIfIndexed(
+  db: string,
+  opts: { model?: string; store?: OpenStoreOptions; fix?: OpenFix } & EmbedderOptions = {},
+): Promise<{ store: Store; embedder: Embedder; manifest: Manifest } | undefined> {
   const shown = displayLocation(db);
   const fix = opts.fix ?? CLI_FIX;
   const store = await openExisting(db, opts.store);
-  if (!store) throw new VaultRagError("no_index", `vault-rag: no index at ${shown} — ${fix.missing}`);
+  if (!store) return undefined;
   const manifest = await store.manifest();
   if (!manifest) {
     await store.close();
