@@ -147,9 +147,11 @@ async function indexInto(vault: string, store: Store, embedder: Embedder, opts: 
   const chunkOptions = { ...opts.chunk, ...tokenBudget(embedder) };
   const cacheModel = `${embedder.provider}:${embedder.model}`;
   const runCache = new Map<string, Float32Array>();
-  let done = 0;
-  for (let i = 0; i < todo.length; i += batchNotes) {
-    const slice = todo.slice(i, i + batchNotes);
+  // vectors being made for an earlier batch of notes, so a later batch does not embed them again
+  const inflight = new Map<string, Promise<Float32Array>>();
+
+  /** Reads and chunks a batch of notes, finds cached vectors, and starts embedding the rest. */
+  const prepare = async (slice: VaultFile[]) => {
     const batch: { note: NoteEntry; records: StoreRecord[] }[] = [];
     const pending: { record: StoreRecord; text: string; label: string }[] = [];
     for (const f of slice) {
@@ -186,32 +188,61 @@ async function indexInto(vault: string, store: Store, embedder: Embedder, opts: 
       else summary.added++;
     }
     // vectors: this run, then the store's cache, then the model
-    const hashes = [...new Set(pending.map((p) => p.record.meta.hash).filter((h) => !runCache.has(h)))];
+    const hashes = [...new Set(pending.map((p) => p.record.meta.hash).filter((h) => !runCache.has(h) && !inflight.has(h)))];
     for (const source of [store, cacheFrom]) {
       if (!source || !hashes.length) continue;
       const found = await source.cachedVectors(cacheModel, hashes);
       for (const [h, v] of found) runCache.set(h, v);
     }
     const missing = new Map<string, { text: string; label: string }>();
-    for (const p of pending) if (!runCache.has(p.record.meta.hash)) missing.set(p.record.meta.hash, { text: p.text, label: p.label });
+    for (const p of pending) if (!runCache.has(p.record.meta.hash) && !inflight.has(p.record.meta.hash)) missing.set(p.record.meta.hash, { text: p.text, label: p.label });
+    let embedding: Promise<unknown> = Promise.resolve();
     if (missing.size) {
       const entries = [...missing];
-      const vectors = await embedder.embedDocuments(entries.map(([, m]) => m.text), undefined, entries.map(([, m]) => m.label));
-      entries.forEach(([h], k) => runCache.set(h, vectors[k]));
+      const vectors = embedder.embedDocuments(entries.map(([, m]) => m.text), undefined, entries.map(([, m]) => m.label));
+      embedding = vectors;
+      vectors.catch(() => {}); // awaited (and thrown) when this batch is stored
+      entries.forEach(([h], k) => {
+        const one = vectors.then((v) => v[k]);
+        one.catch(() => {}); // a failure is reported once, by the batch that embeds it
+        inflight.set(h, one);
+      });
       summary.embedded += entries.length;
     }
-    for (const p of pending) {
-      p.record.vector = runCache.get(p.record.meta.hash)!;
-      if (!missing.has(p.record.meta.hash)) summary.cached++;
+    return { slice, batch, pending, missing, embedding };
+  };
+
+  // One batch is embedded while the next is read and chunked, and its texts queue behind, so the
+  // model's threads never wait on the writing thread. Batches are stored in order, each in one
+  // transaction once its vectors are all made, so an interrupted run still resumes where it stopped.
+  let done = 0;
+  let next = todo.length ? prepare(todo.slice(0, batchNotes)) : undefined;
+  for (let i = 0; next; i += batchNotes) {
+    const cur = await next;
+    // the first batch is embedded alone: a model that cannot run fails before more notes are read
+    if (i === 0) await cur.embedding;
+    next = i + batchNotes < todo.length ? prepare(todo.slice(i + batchNotes, i + 2 * batchNotes)) : undefined;
+    next?.catch(() => {}); // awaited (and thrown) on the next turn
+    await cur.embedding;
+    for (const p of cur.pending) {
+      const h = p.record.meta.hash;
+      let v = runCache.get(h);
+      if (!v) {
+        v = await inflight.get(h)!;
+        runCache.set(h, v);
+      }
+      p.record.vector = v;
+      if (!cur.missing.has(h)) summary.cached++;
     }
+    for (const h of cur.missing.keys()) inflight.delete(h);
     if (!manifest || manifest.embedder.dimensions !== embedder.dimensions || chunkerChanged) {
       if (embedder.dimensions > 0) {
         manifest = manifestFor(embedder, manifest);
         await store.setManifest(manifest);
       }
     }
-    if (batch.length) await store.upsertNotes(batch);
-    done += slice.length;
+    if (cur.batch.length) await store.upsertNotes(cur.batch);
+    done += cur.slice.length;
     opts.onProgress?.("index", done, todo.length);
   }
   if (gone.length) await store.deleteNotes(gone);
