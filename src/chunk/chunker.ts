@@ -55,6 +55,11 @@ export function countWords(text: string, limit = Infinity): number {
 /**
  * The last `n` words of a text joined by single spaces, and whether that is every word of it
  * (`text.split(/\s+/).filter(Boolean).slice(-n).join(" ")` without splitting the whole text).
+ *
+ * @example
+ * ```ts
+ * lastWords("one two\n three", 2); // { tail: "two three", count: 2, all: false }
+ * ```
  */
 export function lastWords(text: string, n: number): { tail: string; count: number; all: boolean } {
   let end = text.length;

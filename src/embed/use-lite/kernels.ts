@@ -51,7 +51,7 @@ const size = (s: Shape) => s.reduce((a, b) => a * b, 1);
  * `a · b` (or `a · bᵀ`) for float32 tensors of rank ≥ 3 with the same batch dimensions, on the SIMD
  * kernel; `undefined` for every other case (the backend's kernel handles it).
  */
-export function batchMatMul(simd: SimdMatmul, args: KernelArgs): TensorInfo | undefined {
+function batchMatMul(simd: SimdMatmul, args: KernelArgs): TensorInfo | undefined {
   const { a, b } = args.inputs;
   const { transposeA, transposeB } = args.attrs as { transposeA: boolean; transposeB: boolean };
   const r = a.shape.length;
@@ -111,7 +111,7 @@ function dense(simd: SimdMatmul, args: KernelArgs, x: TensorInfo, w: TensorInfo,
 }
 
 /** A 2-D product a[m×k] · b[k×n] (the model's dense layers) with n a multiple of 16; else `undefined`. */
-export function matMul2D(simd: SimdMatmul, args: KernelArgs): TensorInfo | undefined {
+function matMul2D(simd: SimdMatmul, args: KernelArgs): TensorInfo | undefined {
   const { a, b } = args.inputs;
   const { transposeA, transposeB } = args.attrs as { transposeA: boolean; transposeB: boolean };
   if (transposeA || transposeB || a.shape.length !== 2 || b.shape.length !== 2 || a.dtype !== "float32" || b.dtype !== "float32") return undefined;
@@ -122,7 +122,7 @@ export function matMul2D(simd: SimdMatmul, args: KernelArgs): TensorInfo | undef
 }
 
 /** A 1×1 convolution, stride and dilation 1, NHWC (a dense layer over the last axis); else `undefined`. */
-export function conv1x1(simd: SimdMatmul, args: KernelArgs): TensorInfo | undefined {
+function conv1x1(simd: SimdMatmul, args: KernelArgs): TensorInfo | undefined {
   const { x, filter } = args.inputs;
   const { strides, dilations, dataFormat, pad } = args.attrs as { strides: number | number[]; dilations: number | number[]; dataFormat: string; pad: unknown };
   const ones = (v: number | number[]) => (Array.isArray(v) ? v.every((d) => d === 1) : v === 1);
@@ -150,7 +150,7 @@ export function markModelWeights(simd: SimdMatmul, tensors: { dataId: object }[]
 }
 
 /** SplitV along any axis by copying contiguous runs; `undefined` for non-float32 inputs. */
-export function splitV(args: KernelArgs): TensorInfo[] | undefined {
+function splitV(args: KernelArgs): TensorInfo[] | undefined {
   const { x } = args.inputs;
   if (x.dtype !== "float32") return undefined;
   const { numOrSizeSplits, axis } = args.attrs as { numOrSizeSplits: number | number[]; axis: number };
@@ -187,7 +187,7 @@ export function splitV(args: KernelArgs): TensorInfo[] | undefined {
  * GatherV2 with no batch dimensions (the model's token-embedding lookup, [8002,256] by 2,048 ids) by
  * copying whole rows; `undefined` for other cases or an index out of range (the backend reports it).
  */
-export function gatherV2(args: KernelArgs): TensorInfo | undefined {
+function gatherV2(args: KernelArgs): TensorInfo | undefined {
   const { x, indices } = args.inputs;
   const { axis, batchDims } = args.attrs as { axis: number; batchDims: number };
   if (batchDims || (x.dtype !== "float32" && x.dtype !== "int32") || indices.dtype !== "int32") return undefined;
