@@ -234,11 +234,12 @@ async function embedBench() {
   const texts = new Set<string>();
   for (const f of walkVault(dir)) for (const c of chunkNote(readNote(f)!, tokenBudget(e))) texts.add(c.embedText);
   const ids = [...texts].map((p) => rt.tokenizer.encode(p).slice(0, 128)).sort((a, b) => a.length - b.length);
-  const pool = sharedPool()!;
+  const workers = sharedPool();
   const t6 = performance.now();
   const batches: number[][][] = [];
   for (let i = 0; i < ids.length; i += USE_LITE_BATCH) batches.push(ids.slice(i, i + USE_LITE_BATCH));
-  await Promise.all(batches.map((b) => pool.run(b)));
+  if (workers) await Promise.all(batches.map((b) => workers.run(b)));
+  else for (const b of batches) await rt.run(b);
   const modelS = (performance.now() - t6) / 1000;
   line(
     `embed  indexing pipeline, ${summary.added} generated notes → ${summary.embedded} chunks embedded: ${f1(indexS)} s (${f1(summary.embedded / indexS)} chunks/s); ` +
