@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { chunkNote } from "../chunk/index.js";
 import type { Embedder } from "../embed/index.js";
 import { loadUseLite, useLiteEmbedder } from "../embed/index.js";
-import { USE_LITE_BATCH } from "../embed/use-lite/embedder.js";
+import { batchesByLength, POOL_MIN_TEXTS, USE_LITE_MAX_TOKENS } from "../embed/use-lite/embedder.js";
 import { sharedPool, threadCount } from "../embed/use-lite/pool.js";
 import { indexVault, tokenBudget } from "../index/index.js";
 import { ChromaStore, normaliseWhere, SqliteStore, type Store, type StoreRecord } from "../store/index.js";
@@ -174,6 +174,20 @@ async function storeBench(n: number, chroma?: ChromaServer) {
   );
 }
 
+/**
+ * Seconds the bundled model alone takes for these texts: their token ids in the embedder's batches,
+ * straight to the worker pool (or the calling thread where the embedder would use it).
+ */
+async function modelAlone(texts: string[]): Promise<number> {
+  const rt = await loadUseLite();
+  const { batches } = batchesByLength(texts.map((p) => rt.tokenizer.encode(p).slice(0, USE_LITE_MAX_TOKENS)));
+  const pool = texts.length >= POOL_MIN_TEXTS ? sharedPool() : undefined;
+  const t = performance.now();
+  if (pool) await Promise.all(batches.map((b) => pool.run(b)));
+  else for (const b of batches) await rt.run(b);
+  return (performance.now() - t) / 1000;
+}
+
 async function embedBench() {
   const t = performance.now();
   const rt = await loadUseLite();
@@ -183,7 +197,7 @@ async function embedBench() {
   const measure = async (label: string, texts: string[]) => {
     const tokT = performance.now();
     let tokens = 0;
-    for (const p of texts) tokens += Math.min(128, rt.tokenizer.encode(p).length);
+    for (const p of texts) tokens += Math.min(USE_LITE_MAX_TOKENS, rt.tokenizer.encode(p).length);
     const tokMs = performance.now() - tokT;
     const t2 = performance.now();
     await e.embedDocuments(texts);
@@ -191,15 +205,7 @@ async function embedBench() {
     const t3 = performance.now();
     await e.embedDocuments(texts);
     const warm = (performance.now() - t3) / 1000;
-    // the model alone: the same length-sorted batches of token ids straight to the worker pool
-    const ids = texts.map((p) => rt.tokenizer.encode(p).slice(0, 128)).sort((a, b) => a.length - b.length);
-    const batches: number[][][] = [];
-    for (let i = 0; i < ids.length; i += USE_LITE_BATCH) batches.push(ids.slice(i, i + USE_LITE_BATCH));
-    const pool = texts.length >= 64 ? sharedPool() : undefined;
-    const t4 = performance.now();
-    if (pool) await Promise.all(batches.map((b) => pool.run(b)));
-    else for (const b of batches) await rt.run(b);
-    const model = (performance.now() - t4) / 1000;
+    const model = await modelAlone(texts);
     line(
       `embed  ${label}: ${texts.length} passages, ${Math.round(tokens / texts.length)} tokens on average (after the 128 cut): ` +
         `${f1(texts.length / s)} passages/s (${Math.round(tokens / s)} tokens/s) cold, ${f1(texts.length / warm)} passages/s warm; ` +
@@ -233,14 +239,7 @@ async function embedBench() {
   const indexS = (performance.now() - t5) / 1000;
   const texts = new Set<string>();
   for (const f of walkVault(dir)) for (const c of chunkNote(readNote(f)!, tokenBudget(e))) texts.add(c.embedText);
-  const ids = [...texts].map((p) => rt.tokenizer.encode(p).slice(0, 128)).sort((a, b) => a.length - b.length);
-  const workers = sharedPool();
-  const t6 = performance.now();
-  const batches: number[][][] = [];
-  for (let i = 0; i < ids.length; i += USE_LITE_BATCH) batches.push(ids.slice(i, i + USE_LITE_BATCH));
-  if (workers) await Promise.all(batches.map((b) => workers.run(b)));
-  else for (const b of batches) await rt.run(b);
-  const modelS = (performance.now() - t6) / 1000;
+  const modelS = await modelAlone([...texts]);
   line(
     `embed  indexing pipeline, ${summary.added} generated notes → ${summary.embedded} chunks embedded: ${f1(indexS)} s (${f1(summary.embedded / indexS)} chunks/s); ` +
       `the model alone on the same ${texts.size} texts ${f1(modelS)} s, so reading, chunking, batching and writing add ${(((indexS - modelS) / modelS) * 100).toFixed(1)}%`,

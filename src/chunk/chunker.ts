@@ -109,7 +109,7 @@ export function chunkNote(note: Note, options: ChunkOptions = {}): Chunk[] {
 }
 
 function cutNote(note: Note, opts: ChunkOptionsWithDefaults): Chunk[] {
-  const body = note.body.includes("\r") ? note.body.replace(/\r\n?/g, "\n") : note.body;
+  const body = note.body; // line endings are already \n (parseNote)
   const src = new Lines(body);
   const build = chunkBuilder(note, body);
   const chunks: Chunk[] = [];

@@ -111,13 +111,13 @@ export function tokenBudget(embedder: Embedder): Pick<ChunkOptions, "maxTokens" 
  * chunk keeps the hash of the text its vector was made from, so the next real edit of the note
  * embeds it afresh with the new title.
  */
-async function repoint(store: Store, oldPath: string, records: StoreRecord[], runCache: Map<string, Float32Array>): Promise<void> {
+async function repoint(store: Store, oldPath: string, records: StoreRecord[], vectors: Map<string, Promise<Float32Array>>): Promise<void> {
   const old = await store.get({ path: oldPath, includeVectors: true });
   if (old.length !== records.length || old.some((r) => !r.vector.length)) return;
   old.sort((a, b) => a.meta.ordinal - b.meta.ordinal);
   records.forEach((r, k) => {
     r.meta = { ...r.meta, hash: old[k].meta.hash };
-    runCache.set(old[k].meta.hash, old[k].vector);
+    vectors.set(old[k].meta.hash, Promise.resolve(old[k].vector));
   });
 }
 
@@ -146,9 +146,9 @@ async function indexInto(vault: string, store: Store, embedder: Embedder, opts: 
   const batchNotes = opts.batchNotes ?? 32;
   const chunkOptions = { ...opts.chunk, ...tokenBudget(embedder) };
   const cacheModel = `${embedder.provider}:${embedder.model}`;
-  const runCache = new Map<string, Float32Array>();
-  // vectors being made for an earlier batch of notes, so a later batch does not embed them again
-  const inflight = new Map<string, Promise<Float32Array>>();
+  // every vector of this run by text hash: found in a cache, re-pointed, or being made by the model
+  // for an earlier batch (a later batch then waits for it instead of embedding the text again)
+  const vectors = new Map<string, Promise<Float32Array>>();
 
   /** Reads and chunks a batch of notes, finds cached vectors, and starts embedding the rest. */
   const prepare = async (slice: VaultFile[]) => {
@@ -180,7 +180,7 @@ async function indexInto(vault: string, store: Store, embedder: Embedder, opts: 
       const from = entry ? undefined : goneByHash.get(note.hash);
       if (from) {
         goneByHash.delete(note.hash);
-        await repoint(store, from, records, runCache);
+        await repoint(store, from, records, vectors);
       }
       records.forEach((r, k) => pending.push({ record: r, text: chunks[k].embedText, label: `"${f.path}" (${chunks[k].meta.section})` }));
       batch.push({ note: noteEntry, records });
@@ -188,24 +188,24 @@ async function indexInto(vault: string, store: Store, embedder: Embedder, opts: 
       else summary.added++;
     }
     // vectors: this run, then the store's cache, then the model
-    const hashes = [...new Set(pending.map((p) => p.record.meta.hash).filter((h) => !runCache.has(h) && !inflight.has(h)))];
+    const hashes = [...new Set(pending.map((p) => p.record.meta.hash).filter((h) => !vectors.has(h)))];
     for (const source of [store, cacheFrom]) {
       if (!source || !hashes.length) continue;
       const found = await source.cachedVectors(cacheModel, hashes);
-      for (const [h, v] of found) runCache.set(h, v);
+      for (const [h, v] of found) vectors.set(h, Promise.resolve(v));
     }
     const missing = new Map<string, { text: string; label: string }>();
-    for (const p of pending) if (!runCache.has(p.record.meta.hash) && !inflight.has(p.record.meta.hash)) missing.set(p.record.meta.hash, { text: p.text, label: p.label });
+    for (const p of pending) if (!vectors.has(p.record.meta.hash)) missing.set(p.record.meta.hash, { text: p.text, label: p.label });
     let embedding: Promise<unknown> = Promise.resolve();
     if (missing.size) {
       const entries = [...missing];
-      const vectors = embedder.embedDocuments(entries.map(([, m]) => m.text), undefined, entries.map(([, m]) => m.label));
-      embedding = vectors;
-      vectors.catch(() => {}); // awaited (and thrown) when this batch is stored
+      const made = embedder.embedDocuments(entries.map(([, m]) => m.text), undefined, entries.map(([, m]) => m.label));
+      embedding = made;
+      made.catch(() => {}); // awaited (and thrown) when this batch is stored
       entries.forEach(([h], k) => {
-        const one = vectors.then((v) => v[k]);
+        const one = made.then((v) => v[k]);
         one.catch(() => {}); // a failure is reported once, by the batch that embeds it
-        inflight.set(h, one);
+        vectors.set(h, one);
       });
       summary.embedded += entries.length;
     }
@@ -225,16 +225,9 @@ async function indexInto(vault: string, store: Store, embedder: Embedder, opts: 
     next?.catch(() => {}); // awaited (and thrown) on the next turn
     await cur.embedding;
     for (const p of cur.pending) {
-      const h = p.record.meta.hash;
-      let v = runCache.get(h);
-      if (!v) {
-        v = await inflight.get(h)!;
-        runCache.set(h, v);
-      }
-      p.record.vector = v;
-      if (!cur.missing.has(h)) summary.cached++;
+      p.record.vector = await vectors.get(p.record.meta.hash)!;
+      if (!cur.missing.has(p.record.meta.hash)) summary.cached++;
     }
-    for (const h of cur.missing.keys()) inflight.delete(h);
     if (!manifest || manifest.embedder.dimensions !== embedder.dimensions || chunkerChanged) {
       if (embedder.dimensions > 0) {
         manifest = manifestFor(embedder, manifest);

@@ -30,7 +30,9 @@ export function parseNote(path: string, text: string, mtime: number, log: Logger
   const rawTitle = data.title;
   const title = typeof rawTitle === "string" && rawTitle.trim() ? rawTitle.trim() : typeof rawTitle === "number" ? String(rawTitle) : fileName;
   const aliases = [...new Set(frontmatterList(data.aliases ?? data.alias, false))];
-  const inline = findInlineRefs(fm.body);
+  // line endings normalised once, here: the tag scan and the chunker then read the same string (one parse)
+  const body = fm.body.includes("\r") ? fm.body.replace(/\r\n?/g, "\n") : fm.body;
+  const inline = findInlineRefs(body);
   const tags = normaliseTags([...frontmatterList(data.tags ?? data.tag), ...inline.tags]);
   return {
     path,
@@ -39,7 +41,7 @@ export function parseNote(path: string, text: string, mtime: number, log: Logger
     tags,
     links: inline.links,
     mtime: Math.floor(mtime),
-    body: fm.body,
+    body,
     bodyStartLine: fm.bodyStartLine,
     hash: hashText(text),
   };

@@ -11,7 +11,7 @@ export interface Note {
   links: string[];
   /** Modification time in Unix seconds (integer). */
   mtime: number;
-  /** The note text after the frontmatter. */
+  /** The note text after the frontmatter, with `\n` line endings. */
   body: string;
   /** 1-based line in the file where `body` starts. */
   bodyStartLine: number;

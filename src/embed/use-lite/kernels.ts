@@ -7,8 +7,8 @@ import { packPanels, SimdMatmul } from "./simd-matmul.js";
  *   backend's scalar loop at ~1.1 GFLOP/s, 35% of the model's time. They run here in a small SIMD
  *   kernel (matmul.wat) at ~30 GFLOP/s.
  * - the dense layers (2-D products and 1×1 convolutions, ~19 GFLOP per batch, then 80% of the time)
- *   run through XNNPACK at 15–23 GFLOP/s; here on a packed-panel SIMD product at ~22, with the
- *   model's weights packed once at load.
+ *   run through XNNPACK at 15–23 GFLOP/s; here on a packed-panel SIMD product at ~22, each model
+ *   weight packed at its first product and kept.
  * - SplitV (the query/key/value split) copies element by element through a generic strided slice,
  *   and GatherV2 (the token-embedding lookup) element by element: here they copy contiguous runs
  *   (8.9 ms → 4.5 ms and 39 ms → under 1 ms per batch).
@@ -96,8 +96,7 @@ function batchMatMul(simd: SimdMatmul, args: KernelArgs): TensorInfo | undefined
  * for this call; n must be a multiple of 16.
  */
 function dense(simd: SimdMatmul, args: KernelArgs, x: TensorInfo, w: TensorInfo, m: number, k: number, n: number, outShape: Shape): TensorInfo {
-  let kept = simd.weight(w.dataId, k, n);
-  if (kept === undefined && simd.isConstant(w.dataId) && simd.keepWeight(w.dataId, args.backend.typedArrayFromHeap(w) as Float32Array, k, n)) kept = simd.weight(w.dataId, k, n);
+  const kept = simd.constantWeight(w.dataId, k, n, () => args.backend.typedArrayFromHeap(w) as Float32Array);
   const {
     views: [A, C, B],
     at: [aAt, cAt, bAt],

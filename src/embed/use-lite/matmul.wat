@@ -17,12 +17,14 @@
   ;; rows [i, i + rows) of C, rows = 1 or 2
   (func $block
     (param $arow i32) (param $b i32) (param $crow i32) (param $k i32) (param $n i32) (param $two i32)
-    (local $j i32) (local $aend i32) (local $ap i32) (local $bp i32) (local $nb i32) (local $kb i32)
+    (local $j i32) (local $aend i32) (local $ap i32) (local $bp i32) (local $nb i32) (local $kb i32) (local $r1 i32)
     (local $a0 v128) (local $a1 v128) (local $bv v128)
     (local $c0 v128) (local $c1 v128) (local $c2 v128) (local $c3 v128)
     (local $d0 v128) (local $d1 v128) (local $d2 v128) (local $d3 v128)
     (local.set $nb (i32.shl (local.get $n) (i32.const 2)))
     (local.set $kb (i32.shl (local.get $k) (i32.const 2)))
+    ;; the second row's offset in A; with one row, row 0 again (its sums are not stored)
+    (local.set $r1 (select (local.get $kb) (i32.const 0) (local.get $two)))
     (local.set $aend (i32.add (local.get $arow) (local.get $kb)))
     ;; 16 columns at a time
     (block $wide_done
@@ -42,8 +44,7 @@
           (loop $ks
             (br_if $k_done (i32.ge_u (local.get $ap) (local.get $aend)))
             (local.set $a0 (v128.load32_splat (local.get $ap)))
-            ;; the second row (a copy of the first when there is one row: its sums are not stored)
-            (local.set $a1 (v128.load32_splat (i32.add (local.get $ap) (i32.mul (local.get $kb) (local.get $two)))))
+            (local.set $a1 (v128.load32_splat (i32.add (local.get $ap) (local.get $r1))))
             (local.set $bv (v128.load (local.get $bp)))
             (local.set $c0 (f32x4.add (local.get $c0) (f32x4.mul (local.get $a0) (local.get $bv))))
             (local.set $d0 (f32x4.add (local.get $d0) (f32x4.mul (local.get $a1) (local.get $bv))))
@@ -87,7 +88,7 @@
             (local.set $bv (v128.load (local.get $bp)))
             (local.set $c0 (f32x4.add (local.get $c0) (f32x4.mul (v128.load32_splat (local.get $ap)) (local.get $bv))))
             (local.set $d0 (f32x4.add (local.get $d0)
-              (f32x4.mul (v128.load32_splat (i32.add (local.get $ap) (i32.mul (local.get $kb) (local.get $two)))) (local.get $bv))))
+              (f32x4.mul (v128.load32_splat (i32.add (local.get $ap) (local.get $r1))) (local.get $bv))))
             (local.set $ap (i32.add (local.get $ap) (i32.const 4)))
             (local.set $bp (i32.add (local.get $bp) (local.get $nb)))
             (br $k4)))

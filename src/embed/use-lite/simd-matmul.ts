@@ -24,7 +24,8 @@ export class SimdMatmul {
   private readonly gemmFn: Product;
   /** Floats used by packed weights. */
   private weightsEnd = 0;
-  private readonly weights = new WeakMap<object, { at: number; k: number; n: number }>();
+  /** Packed weights by key, then by shape ("k×n"): where each starts. */
+  private readonly weights = new WeakMap<object, Map<string, number>>();
   private readonly constants = new WeakSet<object>();
 
   constructor() {
@@ -71,7 +72,9 @@ export class SimdMatmul {
     this.reserve(at + k * n);
     packPanels(b, k, n, new Float32Array(this.memory.buffer, 4 * at, k * n));
     this.weightsEnd = at + k * n;
-    this.weights.set(key, { at, k, n });
+    const shapes = this.weights.get(key) ?? new Map<string, number>();
+    shapes.set(`${k}×${n}`, at);
+    this.weights.set(key, shapes);
     return true;
   }
 
@@ -80,15 +83,19 @@ export class SimdMatmul {
     this.constants.add(key);
   }
 
-  /** Whether `key` was marked as a constant weight. */
-  isConstant(key: object): boolean {
-    return this.constants.has(key);
+  /**
+   * Where the packed weight under `key` with this shape is: kept already, or packed now from `read()`
+   * when `key` was marked constant (and there is room); `undefined` when the caller must pack it.
+   */
+  constantWeight(key: object, k: number, n: number, read: () => Float32Array): number | undefined {
+    const at = this.weight(key, k, n);
+    if (at !== undefined || !this.constants.has(key) || !this.keepWeight(key, read(), k, n)) return at;
+    return this.weight(key, k, n);
   }
 
   /** Where the packed weight kept under `key` with this shape is, if it is. */
   weight(key: object, k: number, n: number): number | undefined {
-    const w = this.weights.get(key);
-    return w && w.k === k && w.n === n ? w.at : undefined;
+    return this.weights.get(key)?.get(`${k}×${n}`);
   }
 }
 
