@@ -96,21 +96,21 @@ export function lastWords(text: string, n: number): { tail: string; count: numbe
  */
 export function chunkNote(note: Note, options: ChunkOptions = {}): Chunk[] {
   const opts = withChunkDefaults(options);
-  let chunks = cutNote(note, opts);
+  const src = new Lines(note.body); // line endings are already \n (parseNote)
+  let chunks = cutNote(note, src, opts);
   const { maxTokens, countTokens } = opts;
   if (!maxTokens || !countTokens) return chunks;
   // a token budget: cut this note finer until every chunk fits the model's window
   let max = opts.maxWords;
   while (max > MIN_FIT_WORDS && chunks.some((c) => countTokens(c.embedText) > maxTokens)) {
     max = Math.max(MIN_FIT_WORDS, Math.floor(max * 0.8));
-    chunks = cutNote(note, { ...opts, maxWords: max, overlapWords: Math.min(opts.overlapWords, Math.floor((max - 1) / 2)), minWords: Math.min(opts.minWords, Math.floor(max / 2)) });
+    chunks = cutNote(note, src, { ...opts, maxWords: max, overlapWords: Math.min(opts.overlapWords, Math.floor((max - 1) / 2)), minWords: Math.min(opts.minWords, Math.floor(max / 2)) });
   }
   return chunks;
 }
 
-function cutNote(note: Note, opts: ChunkOptionsWithDefaults): Chunk[] {
-  const body = note.body; // line endings are already \n (parseNote)
-  const src = new Lines(body);
+function cutNote(note: Note, src: Lines, opts: ChunkOptionsWithDefaults): Chunk[] {
+  const body = src.body;
   const build = chunkBuilder(note, body);
   const chunks: Chunk[] = [];
   // one pass, section by section: nothing per block or draft outlives its section but the chunks
