@@ -12,7 +12,8 @@ import type { Embedder } from "../embed/index.js";
 import { loadUseLite, useLiteEmbedder } from "../embed/index.js";
 import { batchesByLength, POOL_MIN_TEXTS, USE_LITE_MAX_TOKENS } from "../embed/use-lite/embedder.js";
 import { sharedPool, threadCount } from "../embed/use-lite/pool.js";
-import { indexVault, tokenBudget } from "../index/index.js";
+import { indexVault } from "../index/index.js";
+import { passageWindows, windowOptions } from "../embed/index.js";
 import { ChromaStore, normaliseWhere, SqliteStore, type Store, type StoreRecord } from "../store/index.js";
 import { startChromaServer, type ChromaServer } from "./chroma-server.js";
 import { parseNote, readNote, walkVault } from "../vault/index.js";
@@ -87,7 +88,7 @@ function storeData(n: number, dims: number) {
     const text = Array.from({ length: 12 }, () => `w${Math.floor(r() * 5000)}`).join(" ");
     notes.push({
       note: { path: p, hash: `h${i}`, mtime: 1, size: 1 },
-      records: [{ id: `c${i}`, text, vector: vec(), meta: { path: p, title: `Note ${i}`, section: `Note ${i}`, folder: `f${i % 10}`, top_folder: `f${i % 10}`, mtime: 1_700_000_000 + i, word_count: 12, ordinal: 0, start_line: 1, end_line: 3, tags: i % 7 === 0 ? ["pico"] : ["other"], links: [], aliases: [], hash: `h${i}` } }],
+      records: [{ id: `c${i}`, text, windows: [{ hash: `h${i}`, vector: vec() }], meta: { path: p, title: `Note ${i}`, section: `Note ${i}`, folder: `f${i % 10}`, top_folder: `f${i % 10}`, mtime: 1_700_000_000 + i, word_count: 12, ordinal: 0, start_line: 1, end_line: 3, tags: i % 7 === 0 ? ["pico"] : ["other"], links: [], aliases: [], hash: `h${i}` } }],
     });
   }
   const queries = Array.from({ length: quick ? 20 : 50 }, vec);
@@ -132,7 +133,7 @@ async function measureStore(store: Store, data: ReturnType<typeof storeData>, di
   let recall = 0;
   const all = data.notes.map((b) => b.records[0]);
   for (const q of data.queries.slice(0, 20)) {
-    const exact = all.map((x) => ({ id: x.id, d: 1 - x.vector.reduce((s, v, i) => s + v * q[i], 0) })).sort((a, b) => a.d - b.d).slice(0, 10).map((x) => x.id);
+    const exact = all.map((x) => ({ id: x.id, d: 1 - x.windows[0].vector.reduce((s, v, i) => s + v * q[i], 0) })).sort((a, b) => a.d - b.d).slice(0, 10).map((x) => x.id);
     const got = new Set((await store.queryDense(q, 10)).map((x) => x.id));
     recall += exact.filter((id) => got.has(id)).length / 10;
   }
@@ -238,10 +239,10 @@ async function embedBench() {
   const summary = await indexVault(dir, path.join(work, "pipeline.db"), e);
   const indexS = (performance.now() - t5) / 1000;
   const texts = new Set<string>();
-  for (const f of walkVault(dir)) for (const c of chunkNote(readNote(f)!, tokenBudget(e))) texts.add(c.embedText);
+  for (const f of walkVault(dir)) for (const c of chunkNote(readNote(f)!)) for (const w of passageWindows(c.embedText, windowOptions(e)!)) texts.add(w);
   const modelS = await modelAlone([...texts]);
   line(
-    `embed  indexing pipeline, ${summary.added} generated notes → ${summary.embedded} chunks embedded: ${f1(indexS)} s (${f1(summary.embedded / indexS)} chunks/s); ` +
+    `embed  indexing pipeline, ${summary.added} generated notes → ${summary.embedded} windows embedded: ${f1(indexS)} s (${f1(summary.embedded / indexS)} windows/s); ` +
       `the model alone on the same ${texts.size} texts ${f1(modelS)} s, so reading, chunking, batching and writing add ${(((indexS - modelS) / modelS) * 100).toFixed(1)}%`,
   );
 }

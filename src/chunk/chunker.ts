@@ -1,5 +1,5 @@
 import { hashText, type Note } from "../vault/index.js";
-import { MIN_FIT_WORDS, withChunkDefaults, type ChunkOptions, type ChunkOptionsWithDefaults } from "./defaults.js";
+import { withChunkDefaults, type ChunkOptions, type ChunkOptionsWithDefaults } from "./defaults.js";
 import { walkSections } from "./sections.js";
 import type { Chunk, ChunkMeta } from "./types.js";
 
@@ -84,9 +84,12 @@ export function lastWords(text: string, n: number): { tail: string; count: numbe
 }
 
 /**
- * Cuts a note into heading-aware chunks: one per section, labelled with its breadcrumb
- * (`Title > H1 > H2`); long sections split at block, line, then sentence boundaries with overlap;
- * tiny sections merged into a neighbour; code fences never split. Frontmatter is never chunk text.
+ * Cuts a note into passages a reader would quote: one per heading section, labelled with its
+ * breadcrumb (`Title > H1 > H2`); a long section is split into runs of whole paragraphs, list items
+ * and blocks, and a paragraph only at sentence ends; tiny sections are merged into a neighbour and a
+ * heading with no text never stands alone; a code block or table stays whole up to
+ * `maxBlockWords`. Frontmatter is never chunk text. The chunker knows no embedding model: fitting
+ * a passage into a model's window is the embedder's business.
  *
  * @example
  * ```ts
@@ -96,17 +99,7 @@ export function lastWords(text: string, n: number): { tail: string; count: numbe
  */
 export function chunkNote(note: Note, options: ChunkOptions = {}): Chunk[] {
   const opts = withChunkDefaults(options);
-  const src = new Lines(note.body); // line endings are already \n (parseNote)
-  let chunks = cutNote(note, src, opts);
-  const { maxTokens, countTokens } = opts;
-  if (!maxTokens || !countTokens) return chunks;
-  // a token budget: cut this note finer until every chunk fits the model's window
-  let max = opts.maxWords;
-  while (max > MIN_FIT_WORDS && chunks.some((c) => countTokens(c.embedText) > maxTokens)) {
-    max = Math.max(MIN_FIT_WORDS, Math.floor(max * 0.8));
-    chunks = cutNote(note, src, { ...opts, maxWords: max, overlapWords: Math.min(opts.overlapWords, Math.floor((max - 1) / 2)), minWords: Math.min(opts.minWords, Math.floor(max / 2)) });
-  }
-  return chunks;
+  return cutNote(note, new Lines(note.body), opts); // line endings are already \n (parseNote)
 }
 
 function cutNote(note: Note, src: Lines, opts: ChunkOptionsWithDefaults): Chunk[] {
@@ -133,7 +126,7 @@ function cutNote(note: Note, src: Lines, opts: ChunkOptionsWithDefaults): Chunk[
       level = l;
     },
     block(start, end, atomic) {
-      unitPieces(src, start, end, atomic, opts.maxWords, pieces);
+      unitPieces(src, start, end, atomic, opts.maxWords, opts.maxBlockWords, pieces);
     },
   });
   endSection();
@@ -146,7 +139,6 @@ function chunkBuilder(note: Note, body: string): (d: Draft, ordinal: number) => 
   const folder = note.path.includes("/") ? note.path.slice(0, note.path.lastIndexOf("/")) : "";
   const topFolder = note.path.includes("/") ? note.path.slice(0, note.path.indexOf("/")) : "";
   const offset = note.bodyStartLine;
-  const titleLower = note.title.toLowerCase();
   let trailOf: string[] | undefined;
   let section = "";
   return (d, ordinal) => {
@@ -154,8 +146,10 @@ function chunkBuilder(note: Note, body: string): (d: Draft, ordinal: number) => 
     if (d.trail !== trailOf) {
       // drafts of one section share their trail: build its breadcrumb once
       trailOf = d.trail;
-      const trail = d.trail.length && d.trail[0].toLowerCase() === titleLower ? d.trail.slice(1) : d.trail;
-      section = trail.length ? `${note.title} > ${trail.join(" > ")}` : note.title;
+      // a first heading that repeats the title stands for it (`# Check If A File Changed` for
+      // check-if-a-file-changed.md): the breadcrumb reads as the note's own heading, once
+      const repeats = d.trail.length > 0 && sameWords(d.trail[0], note.title);
+      section = repeats ? d.trail.join(" > ") : d.trail.length ? `${note.title} > ${d.trail.join(" > ")}` : note.title;
     }
     const embedText = `${section}\n${stripLeadingHeadings(text)}`;
     const hash = sha(embedText);
@@ -223,7 +217,7 @@ function endsSentence(line: string, from: number, to: number): boolean {
 }
 
 /** Turns one unit into pieces no larger than `max` words (unless atomic), appended to `out`. */
-function unitPieces(src: Lines, from: number, to: number, atomic: boolean, max: number, out: Piece[]): void {
+function unitPieces(src: Lines, from: number, to: number, atomic: boolean, max: number, maxBlock: number, out: Piece[]): void {
   // trim blank lines at the edges so line ranges point at text
   let start = from;
   let end = to - 1;
@@ -231,9 +225,24 @@ function unitPieces(src: Lines, from: number, to: number, atomic: boolean, max: 
   while (end >= start && src.blank(end)) end--;
   if (start > end) return;
   const text = src.text(start, end);
-  const words = countWords(text, atomic ? Infinity : max);
-  if (words <= max || atomic) {
+  const words = countWords(text, atomic ? maxBlock : max);
+  if (words <= max || (atomic && words <= maxBlock)) {
     out.push({ text, start, end, words, atomic, join: "\n\n", from: src.offset(start), to: src.offset(end + 1) - 1 });
+    return;
+  }
+  if (atomic) {
+    // a code block or table over the cap: runs of whole lines of at most `max` words each
+    let runStart = start;
+    let runWords = 0;
+    for (let i = start; i <= end + 1; i++) {
+      const w = i <= end ? countWords(src.text(i, i)) : 0;
+      if (i > end || (runWords > 0 && runWords + w > max)) {
+        out.push({ text: src.text(runStart, i - 1), start: runStart, end: i - 1, words: runWords, atomic: true, join: runStart === start ? "\n\n" : "\n", from: src.offset(runStart), to: src.offset(i) - 1 });
+        runStart = i;
+        runWords = 0;
+      }
+      runWords += w;
+    }
     return;
   }
   // Too big: cut into sentences. Soft-wrapped paragraph lines run on into one sentence; list items,
@@ -308,14 +317,21 @@ function tinyMerger(min: number, max: number, emit: (d: Draft) => void): { push(
   const settle = (d: Draft, next: Draft | undefined) => {
     const soleOfSection = (!prevInput || prevInput.trail !== d.trail) && (!next || next.trail !== d.trail);
     if (d.words < min && soleOfSection) {
-      if (next && next.level > d.level && next.words + d.words <= max + min) {
+      // a heading with no text of its own never stands alone, whatever the sizes
+      const bare = d.pieces.every((p) => isHeadingOnly(p.text));
+      if (next && next.level > d.level && (bare || next.words + d.words <= max + min)) {
         next.pieces = [...d.pieces, ...next.pieces];
         next.words += d.words;
         return;
       }
-      if (last && last.words + d.words <= max) {
+      if (last && (bare || last.words + d.words <= max)) {
         last.pieces = [...last.pieces, ...d.pieces.map((p, k) => (k === 0 ? { ...p, join: "\n\n" } : p))];
         last.words += d.words;
+        return;
+      }
+      if (next && bare) {
+        next.pieces = [...d.pieces, ...next.pieces];
+        next.words += d.words;
         return;
       }
     }
@@ -352,6 +368,17 @@ function joinPieces(pieces: Piece[], body: string): string {
     s += pieces[i].text;
   }
   return s;
+}
+
+/** Whether a piece of text is nothing but ATX heading lines. */
+function isHeadingOnly(text: string): boolean {
+  return stripLeadingHeadings(text).trim() === "";
+}
+
+/** A title or heading reduced to its words, to tell `my-note` and `# My Note` for the same thing. */
+function sameWords(a: string, b: string): boolean {
+  const norm = (t: string) => t.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+  return norm(a) === norm(b);
 }
 
 function stripLeadingHeadings(text: string): string {

@@ -20,30 +20,23 @@ export interface ChunkOptions {
   overlapWords?: number;
   /** Sections smaller than this are merged into a neighbour. */
   minWords?: number;
-  /**
-   * A token budget for the embedding model: when a chunk's embed text counts more than `maxTokens`
-   * by `countTokens`, the note is cut again with smaller pieces until every chunk fits (or pieces
-   * reach {@link MIN_FIT_WORDS} words). The chunker knows no model: the indexer passes these.
-   */
-  maxTokens?: number;
-  countTokens?: (text: string) => number;
+  /** A code block or table stays whole up to this many words; a longer one is cut at line ends. */
+  maxBlockWords?: number;
 }
 
 /** {@link ChunkOptions} with every size filled in (the token budget stays optional). */
-export type ChunkOptionsWithDefaults = Required<Omit<ChunkOptions, "maxTokens" | "countTokens">> & Pick<ChunkOptions, "maxTokens" | "countTokens">;
-
-/** The smallest piece size the token budget may shrink a note's chunks to. */
-export const MIN_FIT_WORDS = 16;
+export type ChunkOptionsWithDefaults = Required<ChunkOptions>;
 
 /** The defaults, in one place; the CLI's help reads them from here. */
 export const CHUNK_DEFAULTS: ChunkOptionsWithDefaults = {
-  maxWords: 60,
-  overlapWords: 15,
-  minWords: 12,
+  maxWords: 200,
+  overlapWords: 0,
+  minWords: 30,
+  maxBlockWords: 1000,
 };
 
 /** Bumped whenever chunk boundaries or ids change for the same input; stored in the index manifest. */
-export const CHUNKER_VERSION = "3";
+export const CHUNKER_VERSION = "4";
 
 /**
  * Fills in defaults and checks the values.
@@ -59,6 +52,7 @@ export function withChunkDefaults(opts: ChunkOptions = {}): ChunkOptionsWithDefa
   if (!Number.isInteger(o.overlapWords) || o.overlapWords < 0 || o.overlapWords >= o.maxWords / 2)
     throw new VaultRagError("usage", `vault-rag: overlapWords must be an integer from 0 to below half of maxWords (${o.maxWords}), got ${o.overlapWords}`);
   if (!Number.isInteger(o.minWords) || o.minWords < 0) throw new VaultRagError("usage", `vault-rag: minWords must be a non-negative integer, got ${o.minWords}`);
-  if (o.maxTokens !== undefined && (!Number.isInteger(o.maxTokens) || o.maxTokens < 1)) throw new VaultRagError("usage", `vault-rag: maxTokens must be a positive integer, got ${o.maxTokens}`);
+  if (!Number.isInteger(o.maxBlockWords) || o.maxBlockWords < o.maxWords)
+    throw new VaultRagError("usage", `vault-rag: maxBlockWords must be an integer of at least maxWords (${o.maxWords}), got ${o.maxBlockWords}`);
   return o;
 }

@@ -1,4 +1,5 @@
 export type { Embedder, EmbedProgress } from "./types.js";
+export { passageWindows, windowOptions, WINDOW_OVERLAP_TOKENS, type WindowOptions } from "./windows.js";
 export { createEmbedder, DEFAULT_MODEL, type EmbedderOptions } from "./registry.js";
 export { useLiteEmbedder, USE_LITE_MAX_TOKENS } from "./use-lite/embedder.js";
 export { loadUseLite } from "./use-lite/model.js";

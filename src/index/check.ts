@@ -44,34 +44,34 @@ export function checkIndex(vault: string, dbPath: string, opts: { repair?: boole
     const counts = {
       notes: one("SELECT count(*) FROM notes"),
       chunks: one("SELECT count(*) FROM chunks"),
-      vectors: one("SELECT count(*) FROM vectors"),
+      vectors: one("SELECT count(*) FROM windows"),
       ftsRows: one("SELECT count(*) FROM fts_docsize"),
     };
-    const orphanVectors = one("SELECT count(*) FROM vectors WHERE rowid NOT IN (SELECT rowid FROM chunks)");
-    const chunksWithoutVectors = one("SELECT count(*) FROM chunks WHERE rowid NOT IN (SELECT rowid FROM vectors)");
+    const orphanVectors = one("SELECT count(*) FROM windows WHERE chunk NOT IN (SELECT rowid FROM chunks)");
+    const chunksWithoutVectors = one("SELECT count(*) FROM chunks WHERE rowid NOT IN (SELECT chunk FROM windows)");
     const chunksWithoutNote = one("SELECT count(*) FROM chunks WHERE path NOT IN (SELECT path FROM notes)");
     const ftsMismatch = counts.ftsRows !== counts.chunks || one("SELECT count(*) FROM fts_docsize WHERE id NOT IN (SELECT rowid FROM chunks)") > 0;
     const dims = manifest?.embedder.dimensions;
-    const badVectors = dims ? one(`SELECT count(*) FROM vectors WHERE length(vector) != ${dims * 4}`) : 0;
+    const badVectors = dims ? one(`SELECT count(DISTINCT chunk) FROM windows WHERE length(vector) != ${dims * 4}`) : 0;
     if (orphanVectors) problems.push(`${orphanVectors} vector(s) belong to no chunk`);
     if (chunksWithoutVectors) problems.push(`${chunksWithoutVectors} chunk(s) have no vector`);
     if (chunksWithoutNote) problems.push(`${chunksWithoutNote} chunk(s) belong to no indexed note`);
     if (ftsMismatch) problems.push(`the keyword index holds ${counts.ftsRows} row(s) for ${counts.chunks} chunk(s)`);
-    if (badVectors) problems.push(`${badVectors} vector(s) do not have ${dims} dimensions`);
+    if (badVectors) problems.push(`${badVectors} chunk(s) have vectors without ${dims} dimensions`);
     const stale = staleHashes(vault, store.notes().values());
     if (opts.repair && problems.length) {
       db.transaction(() => {
         if (orphanVectors) {
-          db.prepare("DELETE FROM vectors WHERE rowid NOT IN (SELECT rowid FROM chunks)").run();
+          db.prepare("DELETE FROM windows WHERE chunk NOT IN (SELECT rowid FROM chunks)").run();
           repaired.push(`removed ${orphanVectors} orphan vector(s)`);
         }
         if (chunksWithoutVectors || badVectors || chunksWithoutNote) {
           const paths = db
-            .prepare(`SELECT DISTINCT path FROM chunks WHERE rowid NOT IN (SELECT rowid FROM vectors) OR path NOT IN (SELECT path FROM notes)${dims ? ` OR rowid IN (SELECT rowid FROM vectors WHERE length(vector) != ${dims * 4})` : ""}`)
+            .prepare(`SELECT DISTINCT path FROM chunks WHERE rowid NOT IN (SELECT chunk FROM windows) OR path NOT IN (SELECT path FROM notes)${dims ? ` OR rowid IN (SELECT chunk FROM windows WHERE length(vector) != ${dims * 4})` : ""}`)
             .pluck()
             .all() as string[];
           const del = db.prepare("DELETE FROM chunks WHERE path = ?");
-          const delV = db.prepare("DELETE FROM vectors WHERE rowid IN (SELECT rowid FROM chunks WHERE path = ?)");
+          const delV = db.prepare("DELETE FROM windows WHERE chunk IN (SELECT rowid FROM chunks WHERE path = ?)");
           const delN = db.prepare("DELETE FROM notes WHERE path = ?");
           for (const p of paths) {
             delV.run(p);

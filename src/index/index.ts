@@ -1,4 +1,4 @@
-export { tokenBudget, indexVault, type IndexOptions, type IndexSummary, type IndexPhase } from "./indexer.js";
+export { indexVault, type IndexOptions, type IndexSummary, type IndexPhase } from "./indexer.js";
 export { manifestFor, modelMismatch, sameModel, modelSpecOf, indexModelSpec, embedderForIndex } from "./manifest.js";
 export { acquireLock } from "./lock.js";
 export { watchVault, WATCH_DEFAULTS, type Watcher, type WatchOptions } from "./watch.js";

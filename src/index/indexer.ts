@@ -1,9 +1,9 @@
 import { CHUNKER_VERSION, chunkNote, type ChunkOptions } from "../chunk/index.js";
-import type { Embedder } from "../embed/index.js";
+import { passageWindows, windowOptions, type Embedder } from "../embed/index.js";
 import type { Logger } from "../log.js";
 import { silentLogger } from "../log.js";
 import { beginRebuild, displayLocation, lockTarget, openExisting, openStore, type NoteEntry, type OpenStoreOptions, type Store, type StoreRecord } from "../store/index.js";
-import { readNote, walkVault, type VaultFile } from "../vault/index.js";
+import { hashText, readNote, walkVault, type VaultFile } from "../vault/index.js";
 import { acquireLock } from "./lock.js";
 import { manifestFor, modelMismatch, modelSpecOf, sameModel } from "./manifest.js";
 
@@ -16,8 +16,9 @@ export interface IndexSummary {
   failed: number;
   /** Notes already indexed when the run started (resumed work is not redone). */
   chunks: number;
+  /** Windows embedded by the model in this run. */
   embedded: number;
-  /** Chunks whose vectors came from the cache. */
+  /** Windows (texts the model reads) whose vectors came from the cache. */
   cached: number;
   seconds: number;
   dbPath: string;
@@ -93,31 +94,25 @@ export async function indexVault(vault: string, dbPath: string, embedder: Embedd
   }
 }
 
-/**
- * The embedder's token window as a chunking budget, when its tokenizer is local (the bundled
- * model): chunks are cut so that the model reads all of each one.
- *
- * @example
- * ```ts
- * chunkNote(note, tokenBudget(useLiteEmbedder())); // every chunk ≤ 128 tokens where possible
- * ```
- */
-export function tokenBudget(embedder: Embedder): Pick<ChunkOptions, "maxTokens" | "countTokens"> {
-  return embedder.countTokens ? { maxTokens: embedder.maxTokens, countTokens: (t) => embedder.countTokens!(t) } : {};
-}
+/** The texts the model reads for one chunk (its windows), each with the hash that keys the vector cache. */
+type WindowPlan = { hash: string; text: string }[];
 
 /**
  * Gives a renamed note's new chunks the vectors of its old chunks (same content, same cut). Each
- * chunk keeps the hash of the text its vector was made from, so the next real edit of the note
+ * window keeps the hash of the text its vector was made from, so the next real edit of the note
  * embeds it afresh with the new title.
  */
-async function repoint(store: Store, oldPath: string, records: StoreRecord[], vectors: Map<string, Promise<Float32Array>>): Promise<void> {
+async function repoint(store: Store, oldPath: string, records: StoreRecord[], plans: WindowPlan[], vectors: Map<string, Promise<Float32Array>>): Promise<void> {
   const old = await store.get({ path: oldPath, includeVectors: true });
-  if (old.length !== records.length || old.some((r) => !r.vector.length)) return;
+  if (old.length !== records.length || old.some((r, k) => !r.windows.length)) return;
   old.sort((a, b) => a.meta.ordinal - b.meta.ordinal);
+  if (old.some((r, k) => r.windows.length !== plans[k].length)) return;
   records.forEach((r, k) => {
     r.meta = { ...r.meta, hash: old[k].meta.hash };
-    vectors.set(old[k].meta.hash, Promise.resolve(old[k].vector));
+    old[k].windows.forEach((w, j) => {
+      plans[k][j] = { ...plans[k][j], hash: w.hash };
+      vectors.set(w.hash, Promise.resolve(w.vector));
+    });
   });
 }
 
@@ -144,7 +139,8 @@ async function indexInto(vault: string, store: Store, embedder: Embedder, opts: 
   if (!chunkerChanged) for (const p of gone) if (known.get(p)!.hash) goneByHash.set(known.get(p)!.hash, p);
 
   const batchNotes = opts.batchNotes ?? 32;
-  const chunkOptions = { ...opts.chunk, ...tokenBudget(embedder) };
+  const chunkOptions = opts.chunk ?? {};
+  const windowing = windowOptions(embedder);
   const cacheModel = `${embedder.provider}:${embedder.model}`;
   // every vector of this run by text hash: found in a cache, re-pointed, or being made by the model
   // for an earlier batch (a later batch then waits for it instead of embedding the text again)
@@ -153,7 +149,7 @@ async function indexInto(vault: string, store: Store, embedder: Embedder, opts: 
   /** Reads and chunks a batch of notes, finds cached vectors, and starts embedding the rest. */
   const prepare = async (slice: VaultFile[]) => {
     const batch: { note: NoteEntry; records: StoreRecord[] }[] = [];
-    const pending: { record: StoreRecord; text: string; label: string }[] = [];
+    const pending: { record: StoreRecord; plan: WindowPlan; label: string }[] = [];
     for (const f of slice) {
       const note = readNote(f, log);
       if (!note) {
@@ -176,26 +172,31 @@ async function indexInto(vault: string, store: Store, embedder: Embedder, opts: 
         summary.failed++;
         continue;
       }
-      const records = chunks.map((c) => ({ id: c.id, text: c.text, meta: c.meta, vector: new Float32Array(0) }));
+      const records: StoreRecord[] = chunks.map((c) => ({ id: c.id, text: c.text, meta: c.meta, windows: [] }));
+      // what the model reads: the chunk whole, or its windows when it is longer than the model's window
+      const plans: WindowPlan[] = chunks.map((c) => {
+        const texts = windowing ? passageWindows(c.embedText, windowing) : [c.embedText];
+        return texts.length === 1 ? [{ hash: c.meta.hash, text: texts[0] }] : texts.map((text) => ({ hash: hashText(text), text }));
+      });
       const from = entry ? undefined : goneByHash.get(note.hash);
       if (from) {
         goneByHash.delete(note.hash);
-        await repoint(store, from, records, vectors);
+        await repoint(store, from, records, plans, vectors);
       }
-      records.forEach((r, k) => pending.push({ record: r, text: chunks[k].embedText, label: `"${f.path}" (${chunks[k].meta.section})` }));
+      records.forEach((r, k) => pending.push({ record: r, plan: plans[k], label: `"${f.path}" (${chunks[k].meta.section})` }));
       batch.push({ note: noteEntry, records });
       if (entry) summary.updated++;
       else summary.added++;
     }
     // vectors: this run, then the store's cache, then the model
-    const hashes = [...new Set(pending.map((p) => p.record.meta.hash).filter((h) => !vectors.has(h)))];
+    const hashes = [...new Set(pending.flatMap((p) => p.plan.map((w) => w.hash)).filter((h) => !vectors.has(h)))];
     for (const source of [store, cacheFrom]) {
       if (!source || !hashes.length) continue;
       const found = await source.cachedVectors(cacheModel, hashes);
       for (const [h, v] of found) vectors.set(h, Promise.resolve(v));
     }
     const missing = new Map<string, { text: string; label: string }>();
-    for (const p of pending) if (!vectors.has(p.record.meta.hash)) missing.set(p.record.meta.hash, { text: p.text, label: p.label });
+    for (const p of pending) for (const w of p.plan) if (!vectors.has(w.hash)) missing.set(w.hash, { text: w.text, label: p.label });
     let embedding: Promise<unknown> = Promise.resolve();
     if (missing.size) {
       const entries = [...missing];
@@ -225,12 +226,14 @@ async function indexInto(vault: string, store: Store, embedder: Embedder, opts: 
     next?.catch(() => {}); // awaited (and thrown) on the next turn
     await cur.embedding;
     for (const p of cur.pending) {
-      p.record.vector = await vectors.get(p.record.meta.hash)!;
-      if (!cur.missing.has(p.record.meta.hash)) summary.cached++;
+      p.record.windows = await Promise.all(p.plan.map(async (w) => ({ hash: w.hash, vector: await vectors.get(w.hash)! })));
+      for (const w of p.plan) if (!cur.missing.has(w.hash)) summary.cached++;
     }
-    if (!manifest || manifest.embedder.dimensions !== embedder.dimensions || chunkerChanged) {
+    if (!manifest || manifest.embedder.dimensions !== embedder.dimensions) {
       if (embedder.dimensions > 0) {
-        manifest = manifestFor(embedder, manifest);
+        // an upgrade in progress keeps the old chunker version until the run completes, so an
+        // interrupted upgrade still re-chunks the notes it did not reach
+        manifest = { ...manifestFor(embedder, manifest), ...(chunkerChanged ? { chunkerVersion: manifest!.chunkerVersion } : {}) };
         await store.setManifest(manifest);
       }
     }

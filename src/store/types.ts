@@ -1,12 +1,19 @@
 import type { RecordMetadata } from "./schema.js";
 import type { DocNode, WhereNode } from "./where.js";
 
-/** One stored chunk: text, metadata and vector. */
+/** One vector of a chunk: the model's reading of one window of its text. */
+export interface StoredWindow {
+  /** Hash of the window's text: the key of the vector cache. */
+  hash: string;
+  vector: Float32Array;
+}
+
+/** One stored chunk: text, metadata and its vectors (one per window the model read; most chunks have one). */
 export interface StoreRecord {
   id: string;
   text: string;
   meta: RecordMetadata;
-  vector: Float32Array;
+  windows: StoredWindow[];
 }
 
 /** A note as the store tracks it for incremental indexing. */
@@ -71,12 +78,15 @@ export interface Store {
   queryKeyword(text: string, k: number, filter?: QueryFilter): ScoredRecord[] | Promise<ScoredRecord[]>;
   manifest(): Manifest | undefined | Promise<Manifest | undefined>;
   setManifest(m: Manifest): void | Promise<void>;
-  /** Cached vectors by (model, text hash). */
+  /** Cached vectors by (model, window-text hash). */
   cachedVectors(model: string, hashes: string[]): Map<string, Float32Array> | Promise<Map<string, Float32Array>>;
   /** Optional: load what dense queries need now (used to overlap with a cold model load). */
   warmDense?(): void | Promise<void>;
   close(): void | Promise<void>;
 }
 
-/** Storage layout version, recorded in the manifest; 2 = external-content FTS5, no separate vector cache. */
-export const SCHEMA_VERSION = 2;
+/**
+ * Storage layout version, recorded in the manifest; 2 = external-content FTS5, one vector per
+ * chunk; 3 = one vector per window of a chunk (an index of version 2 is upgraded in place).
+ */
+export const SCHEMA_VERSION = 3;

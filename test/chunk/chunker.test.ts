@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { chunkNote, CHUNK_DEFAULTS, countWords } from "../../src/chunk/index.js";
+import { chunkNote, countWords } from "../../src/chunk/index.js";
 import { lastWords } from "../../src/chunk/chunker.js";
 import { parseNote } from "../../src/vault/index.js";
 
@@ -10,8 +10,10 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
 describe("chunker", () => {
   it("cuts one chunk per section with breadcrumbs, metadata and source lines", () => {
     const text = "---\ntitle: SMARS Robot\ntags: [robots]\n---\n# SMARS\n\nIntro text about the robot that is long enough to stand on its own as a chunk here.\n\n## Motors\n\nTwo N20 motors drive the tracks, one per side, through a small gearbox.\n\n### Wiring\n\nThe DRV8833 takes four GPIO pins, two per motor, plus power and ground.\n";
-    const chunks = chunkNote(note(text));
+    const chunks = chunkNote(note(text), { minWords: 0 });
     expect(chunks.map((c) => c.meta.section)).toEqual(["SMARS Robot > SMARS", "SMARS Robot > SMARS > Motors", "SMARS Robot > SMARS > Motors > Wiring"]);
+    // at the default minWords, sections this small are merged into one passage under the deepest heading that has text
+    expect(chunkNote(note(text)).map((c) => c.meta.section)).toEqual(["SMARS Robot > SMARS > Motors"]);
     expect(chunks[1].meta).toMatchObject({ path: "robots/SMARS.md", folder: "robots", top_folder: "robots", tags: ["robots"], mtime: 1_760_000_000, ordinal: 1, start_line: 9, end_line: 11 });
     expect(chunks[1].embedText.startsWith("SMARS Robot > SMARS > Motors\nTwo N20")).toBe(true);
     expect(chunks.every((c) => !c.text.includes("title:"))).toBe(true);
@@ -44,31 +46,50 @@ describe("chunker", () => {
 
   it("splits long sections with overlap and keeps chunks near the size limit", () => {
     const sentences = Array.from({ length: 60 }, (_, i) => `Sentence number ${i} talks about motors and wiring.`).join(" ");
-    const chunks = chunkNote(note(`# Long\n\n${sentences}\n`));
+    const opts = { maxWords: 60, overlapWords: 15 };
+    const chunks = chunkNote(note(`# Long\n\n${sentences}\n`), opts);
     expect(chunks.length).toBeGreaterThan(3);
-    for (const c of chunks) expect(c.meta.word_count).toBeLessThanOrEqual(CHUNK_DEFAULTS.maxWords + CHUNK_DEFAULTS.overlapWords);
+    for (const c of chunks) expect(c.meta.word_count).toBeLessThanOrEqual(opts.maxWords + opts.overlapWords);
     // overlap: the start of each later chunk repeats the end of the one before
     const lastWords = chunks[0].text.split(/\s+/).slice(-5).join(" ");
     expect(chunks[1].text).toContain(lastWords);
   });
 
-  it("cuts a note finer when a token budget says a chunk would overflow the model's window", () => {
-    // technical text: many short tokens per word (a stand-in counter: 3 tokens a word)
-    const body = Array.from({ length: 12 }, (_, i) => `GP${i} drives pin ${i} of the DRV8833 at 3.3 V; see table ${i}.`).join(" ");
-    const note = parseNote("electronics/pins.md", `# Pins\n\n## Wiring\n\n${body}\n\n## Other\n\nA short section about nothing much at all, in ordinary words.\n`, 0);
-    const countTokens = (t: string) => t.split(/\s+/).filter(Boolean).length * 3;
-    const plain = chunkNote(note);
-    expect(Math.max(...plain.map((c) => countTokens(c.embedText)))).toBeGreaterThan(128);
-    const fitted = chunkNote(note, { maxTokens: 128, countTokens });
-    for (const c of fitted) expect(countTokens(c.embedText)).toBeLessThanOrEqual(128);
-    expect(fitted.length).toBeGreaterThan(plain.length);
-    expect(fitted.map((c) => c.id)).toEqual(chunkNote(note, { maxTokens: 128, countTokens }).map((c) => c.id));
-    // everything is still there
-    for (const w of body.split(/\s+/)) expect(fitted.some((c) => c.text.includes(w))).toBe(true);
-    // a note that fits is cut exactly as without a budget
-    const small = parseNote("a.md", "# A\n\nJust a few words.\n", 0);
-    expect(chunkNote(small, { maxTokens: 128, countTokens })).toEqual(chunkNote(small));
-    expect(() => chunkNote(small, { maxTokens: 0, countTokens })).toThrow("vault-rag: maxTokens must be a positive integer, got 0");
+  it("keeps paragraphs whole around a code block, and sentences whole when a paragraph is cut", () => {
+    const para = (n: number) => Array.from({ length: 6 }, (_, i) => `Paragraph ${n} sentence ${i} says something about the motor driver and its pins.`).join(" ");
+    const code = "```bash\n" + Array.from({ length: 30 }, (_, i) => `echo step ${i} of the build`).join("\n") + "\n```";
+    const body = `# Build\n\n${para(1)}\n\n${code}\n\n${para(2)}\n\n${para(3)}\n\n${para(4)}\n`;
+    const chunks = chunkNote(note(body));
+    for (const n of [1, 2, 3, 4]) expect(chunks.filter((c) => c.text.includes(para(n)))).toHaveLength(1);
+    expect(chunks.filter((c) => c.text.includes(code))).toHaveLength(1);
+    // one paragraph longer than a chunk: cut at sentence ends only
+    const long = Array.from({ length: 40 }, (_, i) => `Sentence ${i} is about the DRV8833 and nothing else at all.`).join(" ");
+    const cut = chunkNote(note(`# Long\n\n${long}\n`));
+    expect(cut.length).toBeGreaterThan(1);
+    for (const c of cut) expect(c.text.trim()).toMatch(/(^# Long\n\n)?Sentence \d+ .*\.$/s);
+  });
+
+  it("never leaves a heading with no text as a chunk of its own", () => {
+    const big = Array.from({ length: 30 }, (_, i) => `Sentence ${i} of a section long enough to fill a chunk by itself here.`).join(" ");
+    const chunks = chunkNote(note(`# Top\n\n## A\n\n${big}\n\n## Empty\n\n## B\n\n${big}\n`));
+    for (const c of chunks) expect(c.text.replace(/^#+ .*$/gm, "").trim()).not.toBe("");
+    expect(chunks.some((c) => c.text.includes("## Empty"))).toBe(true);
+    expect(chunks[0].text.startsWith("# Top")).toBe(true);
+  });
+
+  it("keeps a code block whole up to maxBlockWords and cuts a longer one at line ends", () => {
+    const lines = Array.from({ length: 300 }, (_, i) => `step ${i} of code`);
+    const chunks = chunkNote(note(`# C\n\n\`\`\`\n${lines.join("\n")}\n\`\`\`\n`), { maxWords: 200, maxBlockWords: 500 });
+    expect(chunks.length).toBeGreaterThan(1);
+    for (const c of chunks) expect(c.meta.word_count).toBeLessThanOrEqual(200);
+    // every line is in exactly one chunk, whole
+    for (const l of lines) expect(chunks.filter((c) => c.text.split("\n").includes(l))).toHaveLength(1);
+    expect(() => chunkNote(note("x"), { maxWords: 200, maxBlockWords: 100 })).toThrow("vault-rag: maxBlockWords must be an integer of at least maxWords (200), got 100");
+  });
+
+  it("reads a first heading that repeats the file name as the note's own title in the breadcrumb", () => {
+    const n = parseNote("git/check-if-a-file-has-changed.md", "# Check If A File Has Changed\n\nSome text here about git diff and its exit code.\n\n## With quiet\n\nMore about the --quiet flag, which implies --exit-code.\n", 0);
+    expect(chunkNote(n, { minWords: 0 }).map((c) => c.meta.section)).toEqual(["Check If A File Has Changed", "Check If A File Has Changed > With quiet"]);
   });
 
   it("handles empty notes, frontmatter-only notes and CRLF", () => {
@@ -83,7 +104,7 @@ describe("chunker", () => {
     let s = "";
     let i = 0;
     while (s.length < 5_000_000) s += `## Section ${i++}\n\nSome text about motors and wiring with a few more words in it. Another sentence follows.\n\n- item\n- item\n\n`;
-    const chunks = chunkNote(note(s));
+    const chunks = chunkNote(note(s), { minWords: 0 });
     expect(chunks.length).toBe(i);
     expect(chunks[i - 1].meta.section).toBe(`SMARS > Section ${i - 1}`);
     expect(chunks[i - 1].meta.end_line).toBe(i * 7 - 1);

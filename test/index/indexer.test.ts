@@ -5,6 +5,8 @@ import { describe, expect, it } from "vitest";
 import { useLiteEmbedder, type Embedder } from "../../src/embed/index.js";
 import { indexVault } from "../../src/index/index.js";
 import { SqliteStore } from "../../src/store/index.js";
+import { CHUNKER_VERSION } from "../../src/chunk/index.js";
+import { loadTokenizer } from "../../src/embed/use-lite/model.js";
 
 /** The real bundled model, counting what it is asked to embed, failing on the chosen call. */
 function instrumented(failOnCall?: number): Embedder & { texts: string[]; calls: number } {
@@ -47,7 +49,7 @@ describe("indexing pipeline", () => {
     expect(s1.chunks).toBe(s2.chunks);
     const a = SqliteStore.open(path.join(dir, "a.db"));
     const b = SqliteStore.open(path.join(dir, "b.db"));
-    const rows = async (s: SqliteStore) => (await s.get({ includeVectors: true })).map((r) => [r.id, Array.from(r.vector)]).sort();
+    const rows = async (s: SqliteStore) => (await s.get({ includeVectors: true })).map((r) => [r.id, r.windows.map((w) => Array.from(w.vector))]).sort();
     expect(await rows(a)).toEqual(await rows(b));
     expect((await a.get({})).length).toBe(30);
     await a.close();
@@ -64,5 +66,74 @@ describe("indexing pipeline", () => {
     const resumed = instrumented();
     const s = await indexVault(dir, path.join(dir, "c.db"), resumed, { batchNotes: 4 });
     expect(s).toMatchObject({ added: 4, unchanged: 8 });
+  });
+
+  it("stores a passage longer than the model's window as several windows, each read whole", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vr-windows-"));
+    const para = Array.from({ length: 9 }, (_, i) => `Step ${i}: run \`git diff --exit-code README.md\` and read $? in the script.`).join(" ");
+    fs.writeFileSync(path.join(dir, "check-if-a-file-has-changed.md"), `# Check If A File Has Changed\n\n${para}\n`);
+    const e = instrumented();
+    const s = await indexVault(dir, path.join(dir, "w.db"), e);
+    const store = SqliteStore.open(path.join(dir, "w.db"));
+    const [rec] = await store.get({ includeVectors: true });
+    expect(s.chunks).toBe(1);
+    expect(rec.text).toContain(para);
+    expect(rec.windows.length).toBeGreaterThan(1);
+    expect(s.embedded).toBe(rec.windows.length);
+    const tok = loadTokenizer();
+    for (const t of e.texts) {
+      expect(tok.encode(t).length).toBeLessThanOrEqual(128);
+      expect(t.startsWith("Check If A File Has Changed\n")).toBe(true);
+    }
+    await store.close();
+  });
+
+  it("upgrades an index cut by an older chunker on the next run, embedding only windows whose text changed, and finishes an interrupted upgrade", async () => {
+    const dir = vault(12);
+    const db = path.join(dir, "u.db");
+    await indexVault(dir, db, instrumented(), { batchNotes: 4 });
+    const pretendOld = async () => {
+      const s = SqliteStore.open(db);
+      await s.setManifest({ ...s.manifest()!, chunkerVersion: "3" });
+      await s.close();
+    };
+    // same cut, older version: every note is re-chunked, nothing is embedded again
+    await pretendOld();
+    const again = instrumented();
+    expect(await indexVault(dir, db, again, { batchNotes: 4 })).toMatchObject({ updated: 12, unchanged: 0, embedded: 0 });
+    expect(again.texts).toEqual([]);
+    // an upgrade that changes the cut, stopped after its first batch...
+    await pretendOld();
+    for (let i = 0; i < 12; i++) fs.appendFileSync(path.join(dir, `n${String(i).padStart(3, "0")}.md`), "");
+    const crash = instrumented(2);
+    await expect(indexVault(dir, db, crash, { batchNotes: 4, chunk: { maxWords: 8 } })).rejects.toThrow("model crashed on this batch");
+    const mid = SqliteStore.open(db);
+    expect(mid.manifest()!.chunkerVersion).toBe("3");
+    await mid.close();
+    // ...is finished by the next run: every note is re-chunked, and the manifest then says so
+    const resumed = await indexVault(dir, db, instrumented(), { batchNotes: 4, chunk: { maxWords: 8 } });
+    expect(resumed).toMatchObject({ updated: 12, unchanged: 0 });
+    const done = SqliteStore.open(db);
+    expect(done.manifest()!.chunkerVersion).toBe(CHUNKER_VERSION);
+    await done.close();
+  });
+
+  it("moves an index of storage version 2 (one vector per chunk) to windows in place, embedding nothing again", async () => {
+    const dir = vault(6);
+    const db = path.join(dir, "v2.db");
+    await indexVault(dir, db, instrumented());
+    // rewrite it as vault-rag 0.1 (storage version 2, chunker 3) left it
+    const s = SqliteStore.open(db);
+    s.db.exec("CREATE TABLE vectors (rowid INTEGER PRIMARY KEY, vector BLOB NOT NULL); INSERT INTO vectors SELECT chunk, vector FROM windows; DROP TABLE windows;");
+    s.db.prepare("UPDATE meta SET value = json_set(json_set(value, '$.schemaVersion', 2), '$.chunkerVersion', '3') WHERE key = 'manifest'").run();
+    s.db.close();
+    const e = instrumented();
+    expect(await indexVault(dir, db, e)).toMatchObject({ updated: 6, embedded: 0, failed: 0 });
+    const after = SqliteStore.open(db);
+    expect(after.manifest()).toMatchObject({ schemaVersion: 3, chunkerVersion: CHUNKER_VERSION });
+    expect(after.db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'vectors'").pluck().get()).toBe(0);
+    const recs = await after.get({ includeVectors: true });
+    expect(recs.map((r) => r.windows.length)).toEqual([1, 1, 1, 1, 1, 1]);
+    await after.close();
   });
 });

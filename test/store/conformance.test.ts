@@ -59,7 +59,7 @@ describe.each(BACKENDS)("$name store conformance", (backend) => {
     const withVectors = await again.get({ ids: ["s1", "b0"], includeVectors: true });
     expect(ids(withVectors)).toEqual(["s1", "b0"]);
     // Chroma hands vectors back within a float32 rounding step of what was sent
-    [1, 1, 1, 0].forEach((x, i) => expect(withVectors[0].vector[i]).toBeCloseTo(x, 6));
+    [1, 1, 1, 0].forEach((x, i) => expect(withVectors[0].windows[0].vector[i]).toBeCloseTo(x, 6));
     expect(withVectors[1].meta.tags).toEqual(["kitchen"]);
     expect(withVectors[1].meta.links).toEqual([]);
     expect(await again.listTags()).toEqual([{ tag: "kitchen", notes: 1 }]);

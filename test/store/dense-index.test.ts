@@ -81,6 +81,36 @@ describe("dense index", () => {
     );
   });
 
+  it("scores a passage by its best window and returns each passage once, filtered or not (property)", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 1e6 }), fc.integer({ min: 1, max: 10 }), (n, seed, k) => {
+        const r = rng(seed);
+        // n windows over fewer passages: passage ids repeat, in no particular order
+        const owner = Array.from({ length: n }, () => 1 + Math.floor(r() * Math.max(1, n / 3)));
+        const rows = Array.from({ length: n }, () => Float32Array.from({ length: 8 }, () => r() - 0.5));
+        const idx = DenseIndex.fromRows(rows.map((v, i) => [owner[i], blob(v)]), 8);
+        const q = Float32Array.from({ length: 8 }, () => r() - 0.5);
+        const norm = (v: Float32Array) => Math.sqrt(v.reduce((t, x) => t + x * x, 0)) || 1;
+        // reference: each passage's best window distance, sorted
+        const reference = (allowed?: Set<number>) => {
+          const best = new Map<number, number>();
+          rows.forEach((v, i) => {
+            if (allowed && !allowed.has(owner[i])) return;
+            const d = 1 - v.reduce((t, x, j) => t + x * q[j], 0) / (norm(v) * norm(q));
+            if (!best.has(owner[i]) || d < best.get(owner[i])!) best.set(owner[i], d);
+          });
+          return [...best].sort((a, b) => a[1] - b[1] || a[0] - b[0]).slice(0, k).map(([id]) => id);
+        };
+        expect(idx.search(q, k).map((h) => h.rowid)).toEqual(reference());
+        const allowed = new Set(owner.filter((id) => id % 2 === 0));
+        expect(idx.search(q, k, allowed).map((h) => h.rowid)).toEqual(reference(allowed));
+        const mask = Uint8Array.from(owner, (id) => (id % 2 === 0 ? 1 : 0));
+        expect(idx.search(q, k, mask).map((h) => h.rowid)).toEqual(reference(allowed));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it("keeps recall@10 ≥ 0.99 with the int8 first stage above the exact-scan limit, and survives a snapshot", () => {
     const r = rng(11);
     const n = EXACT_SCAN_LIMIT + 5000;

@@ -34,7 +34,7 @@ export function vec(...xs: number[]): Float32Array {
 }
 
 export function record(id: string, m: RecordMetadata, v: Float32Array, text = `text of ${id}`): StoreRecord {
-  return { id, text, meta: m, vector: v };
+  return { id, text, meta: m, windows: [{ hash: m.hash, vector: v }] };
 }
 
 export function openStore(file = tmpDb()): SqliteStore {

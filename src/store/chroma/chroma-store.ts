@@ -175,9 +175,10 @@ export class ChromaStore implements Store {
     const dims = this.manifest()?.embedder.dimensions;
     for (const { records } of batch) {
       for (const r of records) {
-        if (dims !== undefined && r.vector.length !== dims)
-          throw new VaultRagError("model_mismatch", `vault-rag: vector of ${r.vector.length} dimensions for "${r.meta.path}" does not fit the index (${dims}-d) — rebuild with \`vault-rag index --full\``);
-        if (!r.vector.length || !r.vector.every(Number.isFinite)) throw new VaultRagError("store_failed", `vault-rag: the vector for "${r.meta.path}" (${r.meta.section}) is empty or not finite — nothing was written`);
+        const v = r.windows.length ? r.windows[0].vector : new Float32Array(0);
+        if (dims !== undefined && r.windows.some((w) => w.vector.length !== dims))
+          throw new VaultRagError("model_mismatch", `vault-rag: vector of ${r.windows.find((w) => w.vector.length !== dims)!.vector.length} dimensions for "${r.meta.path}" does not fit the index (${dims}-d) — rebuild with \`vault-rag index --full\``);
+        if (!v.length || !r.windows.every((w) => w.vector.every(Number.isFinite))) throw new VaultRagError("store_failed", `vault-rag: the vector for "${r.meta.path}" (${r.meta.section}) is empty or not finite — nothing was written`);
       }
     }
     const records = batch.flatMap((b) => b.records);
@@ -189,7 +190,7 @@ export class ChromaStore implements Store {
         await guard(this.loc, "write chunks", () =>
           this.collection.upsert({
             ids: slice.map((r) => r.id),
-            embeddings: slice.map((r) => Array.from(r.vector)),
+            embeddings: slice.map((r) => Array.from(pooledVector(r.windows))),
             metadatas: slice.map((r) => toChromaMetadata(r.meta)),
             documents: slice.map((r) => r.text),
           }),
@@ -235,7 +236,10 @@ export class ChromaStore implements Store {
   private async *records(query: { ids?: string[]; where?: Record<string, unknown> }, vectors: boolean, what = "read chunks"): AsyncGenerator<StoreRecord> {
     const include = (vectors ? ["documents", "metadatas", "embeddings"] : ["documents", "metadatas"]) as never;
     const toRecords = (page: { ids: string[]; documents: (string | null)[]; metadatas: unknown[]; embeddings: number[][] }) =>
-      page.ids.map((id, i) => ({ id, text: page.documents[i] ?? "", meta: fromChromaMetadata(page.metadatas[i] as Record<string, unknown>), vector: vectors ? Float32Array.from(page.embeddings[i] ?? []) : new Float32Array(0) }));
+      page.ids.map((id, i) => {
+        const meta = fromChromaMetadata(page.metadatas[i] as Record<string, unknown>);
+        return { id, text: page.documents[i] ?? "", meta, windows: vectors ? [{ hash: meta.hash, vector: Float32Array.from(page.embeddings[i] ?? []) }] : [] };
+      });
     if (query.ids) {
       for (let i = 0; i < query.ids.length; i += this.maxBatch) {
         const ids = query.ids.slice(i, i + this.maxBatch);
@@ -321,7 +325,7 @@ export class ChromaStore implements Store {
     const m = this.manifest();
     if (!m || `${m.embedder.provider}:${m.embedder.model}` !== model || !hashes.length) return out;
     for (let i = 0; i < hashes.length; i += 500) {
-      for await (const r of this.records({ where: { hash: { $in: hashes.slice(i, i + 500) } } }, true, "read cached vectors")) if (!out.has(r.meta.hash)) out.set(r.meta.hash, r.vector);
+      for await (const r of this.records({ where: { hash: { $in: hashes.slice(i, i + 500) } } }, true, "read cached vectors")) if (!out.has(r.meta.hash)) out.set(r.meta.hash, r.windows[0].vector);
     }
     return out;
   }
@@ -374,4 +378,27 @@ async function guard<T>(loc: ChromaLocation, what: string, fn: () => Promise<T>)
       throw new VaultRagError("store_failed", `vault-rag: the Chroma server at ${loc.server} refused the credentials — set CHROMA_API_KEY (and CHROMA_TENANT / CHROMA_DATABASE for a hosted server)`, { cause: err });
     throw new VaultRagError("store_failed", `vault-rag: Chroma at ${loc.server} failed to ${what} in "${loc.collection}": ${e.message.split("\n")[0]}`, { cause: err });
   }
+}
+
+/**
+ * The one vector a Chroma record holds for a chunk: its windows' vectors averaged and normalised
+ * (Chroma keeps one embedding per record; the SQLite store keeps every window and scores a chunk
+ * by its best one). A chunk of one window keeps its vector as it is, so its hash still keys the
+ * vector cache.
+ *
+ * @example
+ * ```ts
+ * pooledVector([{ hash: "a", vector: Float32Array.of(1, 0) }, { hash: "b", vector: Float32Array.of(0, 1) }]);
+ * // Float32Array [0.7071, 0.7071]
+ * ```
+ */
+export function pooledVector(windows: { vector: Float32Array }[]): Float32Array {
+  if (windows.length === 1) return windows[0].vector;
+  const out = new Float32Array(windows[0]?.vector.length ?? 0);
+  for (const w of windows) for (let j = 0; j < out.length; j++) out[j] += w.vector[j];
+  let n = 0;
+  for (let j = 0; j < out.length; j++) n += out[j] * out[j];
+  n = Math.sqrt(n) || 1;
+  for (let j = 0; j < out.length; j++) out[j] /= n;
+  return out;
 }

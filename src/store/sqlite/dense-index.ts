@@ -2,7 +2,8 @@ import fs from "node:fs";
 import { Int8Matrix } from "./simd-dot.js";
 
 /**
- * In-memory dense index over the store's vectors.
+ * In-memory dense index over the store's vectors: one row per window of a passage, labelled with
+ * the passage's row id, so a passage scores by its best window.
  *
  * - Up to {@link EXACT_SCAN_LIMIT} candidates: an exact float32 cosine scan in JS.
  * - Above: an int8 SIMD scan (WebAssembly, see simd-dot.ts) picks the best
@@ -46,7 +47,7 @@ export class DenseIndex {
   private rowFile?: RowFile;
   private readonly norms: Float32Array;
   private int8?: Int8Matrix | null;
-  private positionCache?: Map<number, number>;
+  private positionCache?: Map<number, number | number[]>;
 
   private constructor(dims: number, rowids: Int32Array, norms: Float32Array, matrix: Float32Array | RowFile, int8?: Int8Matrix) {
     this.dims = dims;
@@ -195,12 +196,25 @@ export class DenseIndex {
     return new DenseIndex(dims, rowids, norms, matrix, int8);
   }
 
-  private get position(): Map<number, number> {
+  /** Positions by row id: one, or a list when a passage has several windows. */
+  private get position(): Map<number, number | number[]> {
     if (!this.positionCache) {
-      this.positionCache = new Map();
-      for (let i = 0; i < this.size; i++) this.positionCache.set(this.rowids[i], i);
+      const m = new Map<number, number | number[]>();
+      for (let i = 0; i < this.size; i++) {
+        const id = this.rowids[i];
+        const had = m.get(id);
+        if (had === undefined) m.set(id, i);
+        else if (typeof had === "number") m.set(id, [had, i]);
+        else had.push(i);
+      }
+      this.positionCache = m;
     }
     return this.positionCache;
+  }
+
+  /** The row id at a position (several positions share one when a passage has several windows). */
+  rowidAt(position: number): number {
+    return this.rowids[position];
   }
 
   /** Exact cosine distance of row `i` to the query (whose norm is `qn`). */
@@ -229,14 +243,10 @@ export class DenseIndex {
     return 1 - (s0 + s1 + s2 + s3) / ((this.norms[i] || 1) * qn);
   }
 
-  /** Position of a row id in this index, or -1. */
-  positionOf(rowid: number): number {
-    return this.position.get(rowid) ?? -1;
-  }
-
   /**
-   * The k nearest rows by cosine distance, among the allowed rows when given (pre-filtering):
-   * a set of row ids, or a mask over this index's positions.
+   * The k nearest row ids by cosine distance, among the allowed rows when given (pre-filtering):
+   * a set of row ids, or a mask over this index's positions. A row id held at several positions
+   * (a passage's windows) is returned once, at its best distance.
    */
   search(query: Float32Array, k: number, allowed?: Set<number> | Uint8Array): DenseHit[] {
     if (k <= 0 || this.size === 0) return [];
@@ -257,7 +267,8 @@ export class DenseIndex {
       candidates = [];
       for (const rowid of allowed) {
         const p = this.position.get(rowid);
-        if (p !== undefined) candidates.push(p);
+        if (typeof p === "number") candidates.push(p);
+        else if (p) candidates.push(...p);
       }
       if (!candidates.length) return [];
     }
@@ -320,6 +331,8 @@ export class DenseIndex {
 class TopK {
   private readonly d: number[] = [];
   private readonly r: number[] = [];
+  /** Where each id sits in the heap: an id is kept once, at its best distance. */
+  private readonly at = new Map<number, number>();
   constructor(private readonly k: number) {}
 
   /** True when pair i is worse than pair j (larger distance, then larger id). */
@@ -330,34 +343,58 @@ class TopK {
   private swap(i: number, j: number): void {
     [this.d[i], this.d[j]] = [this.d[j], this.d[i]];
     [this.r[i], this.r[j]] = [this.r[j], this.r[i]];
+    this.at.set(this.r[i], i);
+    this.at.set(this.r[j], j);
   }
 
-  /** Adds a pair if it is among the k best; returns the worst distance kept once full (else Infinity). */
+  private up(i: number): void {
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!this.worse(i, parent)) break;
+      this.swap(i, parent);
+      i = parent;
+    }
+  }
+
+  private down(i: number): void {
+    const n = this.d.length;
+    for (;;) {
+      const l = 2 * i + 1;
+      const rr = l + 1;
+      let m = i;
+      if (l < n && this.worse(l, m)) m = l;
+      if (rr < n && this.worse(rr, m)) m = rr;
+      if (m === i) break;
+      this.swap(i, m);
+      i = m;
+    }
+  }
+
+  /**
+   * Adds a pair if it is among the k best; an id already kept keeps its better distance (several
+   * windows of one passage count once). Returns the worst distance kept once full (else Infinity).
+   */
   offer(distance: number, id: number): number {
     const n = this.d.length;
-    if (n < this.k) {
+    const seen = this.at.get(id);
+    if (seen !== undefined) {
+      if (distance < this.d[seen]) {
+        // better than before: it moves away from the (worst-first) root
+        this.d[seen] = distance;
+        this.down(seen);
+      }
+    } else if (n < this.k) {
       this.d.push(distance);
       this.r.push(id);
-      for (let i = n; i > 0; ) {
-        const parent = (i - 1) >> 1;
-        if (!this.worse(i, parent)) break;
-        this.swap(i, parent);
-        i = parent;
-      }
+      this.at.set(id, n);
+      this.up(n);
     } else {
       if (distance > this.d[0] || (distance === this.d[0] && id > this.r[0])) return this.d[0];
+      this.at.delete(this.r[0]);
       this.d[0] = distance;
       this.r[0] = id;
-      for (let i = 0; ; ) {
-        const l = 2 * i + 1;
-        const rr = l + 1;
-        let m = i;
-        if (l < n && this.worse(l, m)) m = l;
-        if (rr < n && this.worse(rr, m)) m = rr;
-        if (m === i) break;
-        this.swap(i, m);
-        i = m;
-      }
+      this.at.set(id, 0);
+      this.down(0);
     }
     return this.d.length === this.k ? this.d[0] : Infinity;
   }

@@ -27,13 +27,26 @@ CREATE TABLE IF NOT EXISTS chunks (
   tags TEXT NOT NULL, links TEXT NOT NULL, aliases TEXT NOT NULL, hash TEXT NOT NULL,
   text TEXT NOT NULL
 );
-CREATE TABLE IF NOT EXISTS vectors (rowid INTEGER PRIMARY KEY, vector BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS windows (rowid INTEGER PRIMARY KEY, chunk INTEGER NOT NULL, hash TEXT NOT NULL, vector BLOB NOT NULL);
+CREATE INDEX IF NOT EXISTS windows_chunk ON windows(chunk);
+CREATE INDEX IF NOT EXISTS windows_hash ON windows(hash);
 CREATE INDEX IF NOT EXISTS chunks_path ON chunks(path);
 CREATE INDEX IF NOT EXISTS chunks_hash ON chunks(hash);
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(title, aliases, section, text, content = 'chunks', content_rowid = 'rowid', tokenize = 'porter unicode61 remove_diacritics 2');
 `;
 
 const COLUMNS = "c.id, c.path, c.title, c.section, c.folder, c.top_folder, c.mtime, c.word_count, c.ordinal, c.start_line, c.end_line, c.tags, c.links, c.aliases, c.hash, c.text";
+
+/**
+ * Storage version 2 kept one vector per chunk in `vectors` (rowid = the chunk's); version 3 keeps
+ * one per window in `windows`. An index of version 2 is moved over in place when opened for writing:
+ * each old vector becomes its chunk's one window, keyed by the chunk's embedded-text hash, so a
+ * window whose text is unchanged is never embedded again.
+ */
+const UPGRADE_FROM_2 = `
+INSERT INTO windows (chunk, hash, vector) SELECT v.rowid, c.hash, v.vector FROM vectors v JOIN chunks c ON c.rowid = v.rowid;
+DROP TABLE vectors;
+`;
 
 /** A chunks row: the metadata with list fields still encoded, plus text and query extras. */
 type Row = Omit<RecordMetadata, "tags" | "links" | "aliases"> & {
@@ -42,7 +55,6 @@ type Row = Omit<RecordMetadata, "tags" | "links" | "aliases"> & {
   links: string;
   aliases: string;
   text: string;
-  vector?: Buffer;
   d?: number;
 };
 
@@ -124,9 +136,15 @@ export class SqliteStore implements Store {
         const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").pluck().get();
         const old = hasMeta ? (db.prepare("SELECT value FROM meta WHERE key = 'manifest'").pluck().get() as string | undefined) : undefined;
         const version = old ? (JSON.parse(old) as Manifest).schemaVersion : SCHEMA_VERSION;
-        if (version !== SCHEMA_VERSION)
+        if (version !== SCHEMA_VERSION && version !== 2)
           throw new VaultRagError("index_outdated", `vault-rag: the index at ${file} has storage version ${version}; this vault-rag needs ${SCHEMA_VERSION} — run \`vault-rag index --full\` to rebuild it`);
-        db.exec(SCHEMA);
+        db.transaction(() => {
+          db.exec(SCHEMA);
+          if (version === 2 && old) {
+            if (db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'vectors'").pluck().get()) db.exec(UPGRADE_FROM_2);
+            db.prepare("UPDATE meta SET value = ? WHERE key = 'manifest'").run(JSON.stringify({ ...(JSON.parse(old) as Manifest), schemaVersion: SCHEMA_VERSION }));
+          }
+        }).immediate();
         db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES ('index_id', ?)").run(randomUUID());
       }
     } catch (err) {
@@ -158,7 +176,7 @@ export class SqliteStore implements Store {
       `INSERT INTO chunks (id, path, title, section, folder, top_folder, mtime, word_count, ordinal, start_line, end_line, tags, links, aliases, hash, text)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    const insVec = this.db.prepare("INSERT INTO vectors (rowid, vector) VALUES (?, ?)");
+    const insWindow = this.db.prepare("INSERT INTO windows (chunk, hash, vector) VALUES (?, ?, ?)");
     const dims = this.manifest()?.embedder.dimensions;
     const known = this.db.prepare("SELECT 1 FROM chunks WHERE path = ? LIMIT 1").pluck();
     const insFts = this.db.prepare("INSERT INTO fts (rowid, title, aliases, section, text) VALUES (?, vr_fts(?), vr_fts(?), vr_fts(?), vr_fts(?))");
@@ -172,12 +190,10 @@ export class SqliteStore implements Store {
         }
         for (const r of records) {
           const m = r.meta;
-          if (this.withVectors && dims !== undefined && r.vector.length !== dims)
-            throw new VaultRagError("model_mismatch", `vault-rag: vector of ${r.vector.length} dimensions for "${m.path}" does not fit the index (${dims}-d) — rebuild with \`vault-rag index --full\``);
-          const blob = vectorToBlob(r.vector);
+          if (this.withVectors) checkWindows(r, dims);
           const aliases = encodeList(m.aliases);
           const info = ins.run(r.id, m.path, m.title, m.section, m.folder, m.top_folder, m.mtime, m.word_count, m.ordinal, m.start_line, m.end_line, encodeList(m.tags), encodeList(m.links), aliases, m.hash, r.text);
-          if (this.withVectors) insVec.run(info.lastInsertRowid, blob);
+          if (this.withVectors) for (const w of r.windows) insWindow.run(info.lastInsertRowid, w.hash, vectorToBlob(w.vector));
           insFts.run(info.lastInsertRowid, m.title, aliases, m.section, r.text);
         }
         upNote.run(note.path, note.hash, note.mtime, note.size);
@@ -206,7 +222,7 @@ export class SqliteStore implements Store {
     return {
       // external-content FTS: removing a row means telling FTS5 the values it indexed
       delFts: this.db.prepare("INSERT INTO fts (fts, rowid, title, aliases, section, text) SELECT 'delete', rowid, vr_fts(title), vr_fts(aliases), vr_fts(section), vr_fts(text) FROM chunks WHERE path = ?"),
-      delVectors: this.db.prepare("DELETE FROM vectors WHERE rowid IN (SELECT rowid FROM chunks WHERE path = ?)"),
+      delVectors: this.db.prepare("DELETE FROM windows WHERE chunk IN (SELECT rowid FROM chunks WHERE path = ?)"),
       delChunks: this.db.prepare("DELETE FROM chunks WHERE path = ?"),
     };
   }
@@ -234,17 +250,23 @@ export class SqliteStore implements Store {
   }
 
   get(query: { ids?: string[]; path?: string; includeVectors?: boolean }): StoreRecord[] {
-    const cols = COLUMNS + (query.includeVectors ? ", (SELECT v.vector FROM vectors v WHERE v.rowid = c.rowid) AS vector" : "");
-    let rows: Row[];
+    const cols = `c.rowid AS rid, ${COLUMNS}`;
+    let rows: (Row & { rid: number })[];
     if (query.ids) {
       const stmt = this.db.prepare(`SELECT ${cols} FROM chunks c WHERE c.id = ?`);
-      rows = query.ids.map((id) => stmt.get(id) as Row | undefined).filter((r): r is Row => !!r);
+      rows = query.ids.map((id) => stmt.get(id) as (Row & { rid: number }) | undefined).filter((r): r is Row & { rid: number } => !!r);
     } else if (query.path !== undefined) {
-      rows = this.db.prepare(`SELECT ${cols} FROM chunks c WHERE c.path = ? ORDER BY c.ordinal`).all(query.path) as Row[];
+      rows = this.db.prepare(`SELECT ${cols} FROM chunks c WHERE c.path = ? ORDER BY c.ordinal`).all(query.path) as (Row & { rid: number })[];
     } else {
-      rows = this.db.prepare(`SELECT ${cols} FROM chunks c ORDER BY c.path, c.ordinal`).all() as Row[];
+      rows = this.db.prepare(`SELECT ${cols} FROM chunks c ORDER BY c.path, c.ordinal`).all() as (Row & { rid: number })[];
     }
-    return rows.map((r) => ({ id: r.id, text: r.text, meta: rowMeta(r), vector: r.vector ? blobToVector(r.vector) : new Float32Array(0) }));
+    const windows = query.includeVectors && this.withVectors ? this.db.prepare("SELECT hash, vector FROM windows WHERE chunk = ? ORDER BY rowid") : undefined;
+    return rows.map((r) => ({
+      id: r.id,
+      text: r.text,
+      meta: rowMeta(r),
+      windows: windows ? (windows.all(r.rid) as { hash: string; vector: Buffer }[]).map((w) => ({ hash: w.hash, vector: blobToVector(w.vector) })) : [],
+    }));
   }
 
   /** Counts, cached per write generation: search() asks on every query and count(*) scans. */
@@ -309,19 +331,23 @@ export class SqliteStore implements Store {
   }
 
   private dense?: { generation: string; index: DenseIndex };
-  private meta?: { index: DenseIndex; columns: MetaColumns; toDense: Int32Array };
+  private meta?: { index: DenseIndex; columns: MetaColumns; toColumn: Int32Array };
 
   /** Evaluates a `where` filter on in-memory metadata columns; a mask over the dense index's positions. */
   private metaMask(index: DenseIndex, where: WhereNode): Uint8Array {
     if (!this.meta || this.meta.index !== index) {
       const columns = new MetaColumns(this.db);
-      const toDense = Int32Array.from(columns.rowids, (rowid) => index.positionOf(rowid));
-      this.meta = { index, columns, toDense };
+      // each dense position (a window) points at its chunk's row in the metadata columns
+      const rowOf = new Map<number, number>();
+      columns.rowids.forEach((rowid, i) => rowOf.set(rowid, i));
+      const toColumn = new Int32Array(index.size);
+      for (let p = 0; p < index.size; p++) toColumn[p] = rowOf.get(index.rowidAt(p)) ?? -1;
+      this.meta = { index, columns, toColumn };
     }
-    const { columns, toDense } = this.meta;
+    const { columns, toColumn } = this.meta;
     const rows = columns.evaluate(where);
     const mask = new Uint8Array(index.size);
-    for (let i = 0; i < rows.length; i++) if (rows[i] && toDense[i] >= 0) mask[toDense[i]] = 1;
+    for (let p = 0; p < mask.length; p++) if (toColumn[p] >= 0 && rows[toColumn[p]]) mask[p] = 1;
     return mask;
   }
 
@@ -338,7 +364,7 @@ export class SqliteStore implements Store {
     const snapshot = `${this.location}.vectors`;
     let index = DenseIndex.fromFile(snapshot, key);
     if (!index) {
-      const rows = this.db.prepare("SELECT rowid, vector FROM vectors").raw().all() as [number, Buffer][];
+      const rows = this.db.prepare("SELECT chunk, vector FROM windows ORDER BY rowid").raw().all() as [number, Buffer][];
       const dims = rows.length ? rows[0][1].byteLength / 4 : this.manifest()?.embedder.dimensions ?? 0;
       index = DenseIndex.fromRows(rows, dims);
       try {
@@ -388,15 +414,16 @@ export class SqliteStore implements Store {
   }
 
   /**
-   * Vectors already stored for these text hashes. The index holds one model's vectors, so its own
-   * chunks are the embedding cache: a moved or unchanged text is never embedded again. Returns
-   * nothing when `model` is not the model that built this index.
+   * Vectors already stored for these window-text hashes. The index holds one model's vectors, so
+   * its own windows are the embedding cache: a moved or unchanged text is never embedded again.
+   * Returns nothing when `model` is not the model that built this index.
    */
   cachedVectors(model: string, hashes: string[]): Map<string, Float32Array> {
     const out = new Map<string, Float32Array>();
     const m = this.manifest();
     if (!m || `${m.embedder.provider}:${m.embedder.model}` !== model) return out;
-    const stmt = this.db.prepare("SELECT v.vector FROM chunks c JOIN vectors v ON v.rowid = c.rowid WHERE c.hash = ? LIMIT 1").pluck();
+    if (!this.withVectors) return out;
+    const stmt = this.db.prepare("SELECT vector FROM windows WHERE hash = ? LIMIT 1").pluck();
     for (const h of hashes) {
       const blob = stmt.get(h) as Buffer | undefined;
       if (blob) out.set(h, blobToVector(blob));
@@ -429,6 +456,16 @@ function readOnly(file: string): VaultRagError {
   return new VaultRagError("io", `vault-rag: the index at ${file} is read-only — nothing was written; make it and its folder writable`);
 }
 
+/** Every window of a record has a finite vector of the index's dimensions. */
+function checkWindows(r: StoreRecord, dims: number | undefined): void {
+  if (!r.windows.length) throw new VaultRagError("store_failed", `vault-rag: the chunk "${r.meta.path}" (${r.meta.section}) has no vector — nothing was written`);
+  for (const w of r.windows) {
+    if (dims !== undefined && w.vector.length !== dims)
+      throw new VaultRagError("model_mismatch", `vault-rag: vector of ${w.vector.length} dimensions for "${r.meta.path}" does not fit the index (${dims}-d) — rebuild with \`vault-rag index --full\``);
+    if (!w.vector.length || !w.vector.every(Number.isFinite)) throw new VaultRagError("store_failed", `vault-rag: the vector for "${r.meta.path}" (${r.meta.section}) is empty or not finite — nothing was written`);
+  }
+}
+
 function filterSql(filter: QueryFilter): SqlCondition {
   const parts: SqlCondition[] = [];
   if (filter.where) parts.push(compileWhere(filter.where));
@@ -437,7 +474,7 @@ function filterSql(filter: QueryFilter): SqlCondition {
 }
 
 function rowMeta(r: Row): RecordMetadata {
-  const { id: _id, text: _text, vector: _vector, d: _d, tags, links, aliases, ...rest } = r;
+  const { id: _id, text: _text, d: _d, tags, links, aliases, ...rest } = r;
   const { rid: _rid, ...scalars } = rest as typeof rest & { rid?: number };
   return { ...scalars, tags: decodeList(tags), links: decodeList(links), aliases: decodeList(aliases) };
 }
