@@ -6,10 +6,12 @@ import { VaultRagError } from "../errors.js";
 import { diversify } from "./rank.js";
 import { fuse } from "./search.js";
 import { SEARCH_DEFAULTS, type SearchMode } from "./types.js";
+import { normaliseWhere, type Where } from "../store/index.js";
 
 /** A retrieval benchmark: queries with their relevant item ids. */
 export interface Qrels {
-  queries: { id: string; text: string; kind?: string }[];
+  /** `where`: the question is asked with this filter (as `--where` takes it), like a user who limits a search. */
+  queries: { id: string; text: string; kind?: string; where?: Where }[];
   relevant: Map<string, Set<string>>;
 }
 
@@ -105,7 +107,9 @@ export function prepareBeir(dir: string, cacheRoot = defaultCacheRoot()): { vaul
 }
 
 /**
- * Reads a known-answer file over a vault: JSON lines `{"question", "paths": [...], "kind"?}`.
+ * Reads a known-answer file over a vault: JSON lines `{"question", "paths": [...], "kind"?,
+ * "filter"?}`, where `filter` is a `where` object in Chroma's language (`{"folder": "git"}`) that
+ * the question is asked with. A filter is validated here, so a typo names its line.
  *
  * @example
  * ```ts
@@ -116,11 +120,18 @@ export function readKnownAnswers(file: string): Qrels {
   const queries: Qrels["queries"] = [];
   const relevant = new Map<string, Set<string>>();
   readJsonl(file).forEach((row, i) => {
-    const r = row as unknown as { question?: string; paths?: string[]; kind?: string };
+    const r = row as unknown as { question?: string; paths?: string[]; kind?: string; filter?: Where };
     if (!r.question || !Array.isArray(r.paths) || !r.paths.length)
       throw new VaultRagError("usage", `vault-rag: ${file} line ${i + 1} needs "question" and a non-empty "paths" list`);
+    if (r.filter !== undefined) {
+      try {
+        normaliseWhere(r.filter);
+      } catch (err) {
+        throw new VaultRagError("usage", `vault-rag: ${file} line ${i + 1} has a bad "filter": ${(err as Error).message.replace(/^vault-rag: /, "")}`);
+      }
+    }
     const id = String(i + 1);
-    queries.push({ id, text: r.question, kind: r.kind });
+    queries.push({ id, text: r.question, kind: r.kind, ...(r.filter !== undefined ? { where: r.filter } : {}) });
     relevant.set(id, new Set(r.paths));
   });
   return { queries, relevant };
