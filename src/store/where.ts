@@ -1,4 +1,5 @@
 import { VaultRagError } from "../errors.js";
+import { compileDocRegex, type DocRegex } from "./regex.js";
 import { ALL_FIELDS, fieldKind, type ListField, type NumberField, type StringField } from "./schema.js";
 
 /** Chroma's `where` filter, as users write it (JSON). */
@@ -16,7 +17,7 @@ export type WhereNode =
 /** A validated, normalised `whereDocument` filter. */
 export type DocNode =
   | { kind: "and" | "or"; clauses: DocNode[] }
-  | { kind: "doc"; op: "$contains" | "$not_contains" | "$regex" | "$not_regex"; value: string; regex?: RegExp };
+  | { kind: "doc"; op: "$contains" | "$not_contains" | "$regex" | "$not_regex"; value: string; regex?: DocRegex };
 
 const SCALAR_OPS = ["$eq", "$ne", "$gt", "$gte", "$lt", "$lte", "$in", "$nin"];
 const LIST_OPS = ["$contains", "$not_contains"];
@@ -144,13 +145,7 @@ function docNode(obj: Record<string, unknown>): DocNode {
   if (!DOC_OPS.includes(op)) fail(`unknown whereDocument operator "${op}" — use one of ${DOC_OPS.join(", ")}, $and, $or`);
   if (typeof val !== "string" || val === "") fail(`whereDocument "${op}" needs a non-empty string, got ${show(val)}`);
   if (op === "$regex" || op === "$not_regex") {
-    let regex: RegExp;
-    try {
-      regex = new RegExp(val as string, "u");
-    } catch (err) {
-      return fail(`invalid regular expression ${show(val)} in whereDocument "${op}": ${(err as Error).message}`);
-    }
-    return { kind: "doc", op: op as "$regex", value: val as string, regex };
+    return { kind: "doc", op: op as "$regex", value: val as string, regex: compileDocRegex(val as string, op) };
   }
   return { kind: "doc", op: op as "$contains", value: val as string };
 }

@@ -80,8 +80,8 @@ export function toChromaWhere(node: WhereNode): Record<string, unknown> {
 
 /**
  * A validated `whereDocument` filter in Chroma's syntax. Regular expressions are passed as written;
- * Chroma evaluates them with Rust's regex dialect, which agrees with JavaScript's on the common
- * subset (classes, alternation, anchors, repetition) but has no look-around or back-references.
+ * Chroma evaluates them with Rust's regex dialect, which vault-rag runs locally too (RE2JS, linear
+ * time): look-around and back-references were refused when the filter was validated.
  *
  * @example
  * ```ts
