@@ -7,7 +7,7 @@ import { silentLogger, type Logger } from "../../log.js";
 import { SqliteStore } from "../sqlite/sqlite-store.js";
 import { SCHEMA_VERSION, type Manifest, type NoteEntry, type QueryFilter, type ScoredRecord, type Store, type StoreCounts, type StoreRecord } from "../types.js";
 import { parseChromaLocation, showLocation, type ChromaConnectOptions, type ChromaLocation } from "./location.js";
-import { fromChromaMetadata, toChromaDocument, toChromaMetadata, toChromaWhere, type ChromaMetadata } from "./translate.js";
+import { fromChromaMetadata, toChromaFilter, toChromaMetadata, type ChromaMetadata } from "./translate.js";
 
 /** Options for opening a Chroma collection as a vault-rag store. */
 export interface ChromaStoreOptions extends ChromaConnectOptions {
@@ -285,12 +285,13 @@ export class ChromaStore implements Store {
       throw new VaultRagError("model_mismatch", `vault-rag: query vector has ${vector.length} dimensions but the index at ${this.location} holds ${dims}-d vectors — query with the model that built the index`);
     const total = this.count().chunks;
     if (!total) return [];
+    const { where, whereDocument } = toChromaFilter(filter);
     const res = await guard(this.loc, "query", () =>
       this.collection.query({
         queryEmbeddings: [Array.from(vector)],
         nResults: Math.max(1, Math.min(Math.floor(k), total)),
-        ...(filter.where ? { where: toChromaWhere(filter.where) as never } : {}),
-        ...(filter.whereDocument ? { whereDocument: toChromaDocument(filter.whereDocument) as never } : {}),
+        ...(where ? { where: where as never } : {}),
+        ...(whereDocument ? { whereDocument: whereDocument as never } : {}),
         include: ["documents", "metadatas", "distances"] as never,
       }),
     );
