@@ -345,6 +345,20 @@ export class ChromaStore implements Store {
     }
   }
 
+  /** The id of the collection this store reads. */
+  get collectionId(): string {
+    return this.collection.id;
+  }
+
+  /** The id of the collection now under this store's name (another after an `index --full` swap), or undefined while none is. */
+  async liveCollectionId(): Promise<string | undefined> {
+    try {
+      return (await this.client.getCollection({ name: this.loc.collection })).id;
+    } catch {
+      return undefined;
+    }
+  }
+
   /** Renames the collection (used to swap in a rebuilt index). */
   async rename(name: string): Promise<void> {
     await guard(this.loc, "rename the collection", () => this.collection.modify({ name }));
