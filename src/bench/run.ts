@@ -16,6 +16,7 @@ import { indexVault } from "../index/index.js";
 import { passageWindows, windowOptions } from "../embed/index.js";
 import { ChromaStore, normaliseWhere, SqliteStore, type Store, type StoreRecord } from "../store/index.js";
 import { startChromaServer, type ChromaServer } from "./chroma-server.js";
+import { regexBench } from "./regex-bench.js";
 import { parseNote, readNote, walkVault } from "../vault/index.js";
 import { generateVault, rng } from "./gen.js";
 import { fuse, SEARCH_DEFAULTS } from "../search/index.js";
@@ -346,7 +347,7 @@ async function watchBench() {
 
 async function main() {
   line(`vault-rag bench — ${os.cpus().length} cores, node ${process.version}${quick ? " (quick)" : ""}`);
-  const only = process.env.BENCH_ONLY; // chunk | embed | store | chroma | quality | watch | cli
+  const only = process.env.BENCH_ONLY; // chunk | embed | store | chroma | quality | watch | cli | regex
   const want = (part: string) => !only || only.split(",").includes(part);
   if (want("chunk")) {
     chunkBench(path.join(root, "examples/vault"), "examples/vault");
@@ -365,6 +366,7 @@ async function main() {
   if (want("quality")) await qualityBench();
   if (want("watch")) await watchBench();
   if (want("cli")) await cliBench();
+  if (want("regex")) await regexBench({ work, root, bin: BIN, embedder: timingEmbedder(), line });
   fs.rmSync(work, { recursive: true, force: true });
 }
 

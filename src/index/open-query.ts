@@ -1,6 +1,6 @@
 import { createEmbedder, type Embedder, type EmbedderOptions } from "../embed/index.js";
 import { VaultRagError } from "../errors.js";
-import { displayLocation, openExisting, type Manifest, type OpenStoreOptions, type Store } from "../store/index.js";
+import { displayLocation, openFollowingSwaps, type Manifest, type OpenStoreOptions, type Store } from "../store/index.js";
 import { modelMismatch, modelSpecOf, sameModel } from "./manifest.js";
 
 /** What to tell a user whose index is missing or unfinished (the CLI and the library say it differently). */
@@ -44,7 +44,8 @@ export async function openIfIndexed(
 ): Promise<{ store: Store; embedder: Embedder; manifest: Manifest } | undefined> {
   const shown = displayLocation(db);
   const fix = opts.fix ?? CLI_FIX;
-  const store = await openExisting(db, opts.store);
+  // a long-lived reader (MCP server, library handle, chat) follows an `index --full` swap
+  const store = await openFollowingSwaps(db, opts.store);
   if (!store) return undefined;
   const manifest = await store.manifest();
   if (!manifest) {

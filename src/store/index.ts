@@ -10,3 +10,4 @@ export { STOPWORDS } from "./stopwords.js";
 export { ChromaStore, defaultSidecarDir, type ChromaStoreOptions, type KeywordPath } from "./chroma/chroma-store.js";
 export { isChromaLocation, parseChromaLocation, type ChromaLocation, type ChromaConnectOptions } from "./chroma/location.js";
 export { openStore, openExisting, storeExists, displayLocation, lockTarget, beginRebuild, type OpenStoreOptions, type Rebuild } from "./open.js";
+export { openFollowingSwaps } from "./follow-swaps.js";

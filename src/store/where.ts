@@ -1,4 +1,5 @@
 import { VaultRagError } from "../errors.js";
+import { compileDocRegex, type DocRegex } from "./regex.js";
 import { ALL_FIELDS, fieldKind, type ListField, type NumberField, type StringField } from "./schema.js";
 
 /** Chroma's `where` filter, as users write it (JSON). */
@@ -16,11 +17,18 @@ export type WhereNode =
 /** A validated, normalised `whereDocument` filter. */
 export type DocNode =
   | { kind: "and" | "or"; clauses: DocNode[] }
-  | { kind: "doc"; op: "$contains" | "$not_contains" | "$regex" | "$not_regex"; value: string; regex?: RegExp };
+  | { kind: "doc"; op: "$contains" | "$not_contains" | "$regex" | "$not_regex"; value: string; regex?: DocRegex };
 
 const SCALAR_OPS = ["$eq", "$ne", "$gt", "$gte", "$lt", "$lte", "$in", "$nin"];
 const LIST_OPS = ["$contains", "$not_contains"];
 const DOC_OPS = ["$contains", "$not_contains", "$regex", "$not_regex"];
+/**
+ * How deep `$and`/`$or` may nest (a top-level clause is level 1); deeper filters are refused. A
+ * Chroma server refuses past 63 levels, so 32 leaves room for the grouping of long clause lists.
+ */
+export const MAX_FILTER_DEPTH = 32;
+/** How many conditions one filter may hold (a `$in` list counts as one); more are refused. */
+export const MAX_FILTER_CONDITIONS = 10_000;
 /** mtime values above this are milliseconds, not seconds (10^11 s is the year 5138). */
 export const MTIME_MS_THRESHOLD = 1e11;
 
@@ -42,7 +50,27 @@ const show = (v: unknown) => JSON.stringify(v);
  * ```
  */
 export function normaliseWhere(where: unknown): WhereNode | undefined {
-  return topLevel(where, "where", whereNode);
+  return topLevel(where, "where", (o) => whereNode(o, new Walk("where")));
+}
+
+/** Where a parse is: how deep, and how many conditions it has met; refuses past the limits. */
+class Walk {
+  depth = 1;
+  conditions = 0;
+  constructor(readonly name: string) {}
+  /** Parses the clauses of an `$and`/`$or` one level deeper. */
+  nested<T>(clauses: unknown[], parse: (o: Record<string, unknown>) => T): T[] {
+    if (++this.depth > MAX_FILTER_DEPTH)
+      fail(`the ${this.name} filter nests $and/$or more than ${MAX_FILTER_DEPTH} levels deep (the limit) — flatten it: one $and or $or takes any number of clauses`);
+    const out = clauses.map((c) => parse(c as Record<string, unknown>));
+    this.depth--;
+    return out;
+  }
+  /** Counts one condition. */
+  condition(): void {
+    if (++this.conditions > MAX_FILTER_CONDITIONS)
+      fail(`the ${this.name} filter holds more than ${MAX_FILTER_CONDITIONS} conditions (the limit) — put the values of many $eq clauses on one field into one $in list`);
+  }
 }
 
 /** `null`, `undefined` and `{}` mean no filter; anything else but an object is an error. */
@@ -54,13 +82,13 @@ function topLevel<T>(value: unknown, name: string, parse: (o: Record<string, unk
 }
 
 /** `$and`/`$or`: a non-empty list of clauses; one clause is unwrapped (Chroma would reject it). */
-function combine<T>(op: "$and" | "$or", val: unknown, parse: (o: Record<string, unknown>) => T): T | { kind: "and" | "or"; clauses: T[] } {
+function combine<T>(op: "$and" | "$or", val: unknown, walk: Walk, parse: (o: Record<string, unknown>) => T): T | { kind: "and" | "or"; clauses: T[] } {
   if (!Array.isArray(val) || val.length === 0) fail(`"${op}" needs a non-empty list of clauses, got ${show(val)}`);
-  const clauses = (val as unknown[]).map((c) => parse(c as Record<string, unknown>));
+  const clauses = walk.nested(val as unknown[], parse);
   return clauses.length === 1 ? clauses[0] : { kind: op === "$and" ? "and" : "or", clauses };
 }
 
-function whereNode(obj: Record<string, unknown>): WhereNode {
+function whereNode(obj: Record<string, unknown>, walk: Walk): WhereNode {
   if (obj === null || typeof obj !== "object" || Array.isArray(obj)) fail(`a where clause must be a JSON object, got ${show(obj)}`);
   const keys = Object.keys(obj);
   if (keys.length !== 1) {
@@ -72,7 +100,8 @@ function whereNode(obj: Record<string, unknown>): WhereNode {
   }
   const key = keys[0];
   const val = obj[key];
-  if (key === "$and" || key === "$or") return combine(key, val, whereNode);
+  if (key === "$and" || key === "$or") return combine(key, val, walk, (o) => whereNode(o, walk));
+  walk.condition();
   if (key.startsWith("$")) fail(`unknown operator "${key}" at the top of a where clause — use $and, $or or a field name`);
   const kind = fieldKind(key);
   if (!kind) fail(`unknown metadata field "${key}" — known fields: ${ALL_FIELDS.join(", ")}`);
@@ -130,27 +159,22 @@ function whereNode(obj: Record<string, unknown>): WhereNode {
  * ```
  */
 export function normaliseWhereDocument(wd: unknown): DocNode | undefined {
-  return topLevel(wd, "whereDocument", docNode);
+  return topLevel(wd, "whereDocument", (o) => docNode(o, new Walk("whereDocument")));
 }
 
-function docNode(obj: Record<string, unknown>): DocNode {
+function docNode(obj: Record<string, unknown>, walk: Walk): DocNode {
   if (obj === null || typeof obj !== "object" || Array.isArray(obj)) fail(`a whereDocument clause must be a JSON object, got ${show(obj)}`);
   const keys = Object.keys(obj);
   if (keys.length !== 1)
     fail(`a whereDocument clause must have exactly one key, got ${keys.length}${keys.length ? ` (${keys.map((k) => `"${k}"`).join(", ")})` : ""} — combine them with $and`);
   const op = keys[0];
   const val = obj[op];
-  if (op === "$and" || op === "$or") return combine(op, val, docNode);
+  if (op === "$and" || op === "$or") return combine(op, val, walk, (o) => docNode(o, walk));
+  walk.condition();
   if (!DOC_OPS.includes(op)) fail(`unknown whereDocument operator "${op}" — use one of ${DOC_OPS.join(", ")}, $and, $or`);
   if (typeof val !== "string" || val === "") fail(`whereDocument "${op}" needs a non-empty string, got ${show(val)}`);
   if (op === "$regex" || op === "$not_regex") {
-    let regex: RegExp;
-    try {
-      regex = new RegExp(val as string, "u");
-    } catch (err) {
-      return fail(`invalid regular expression ${show(val)} in whereDocument "${op}": ${(err as Error).message}`);
-    }
-    return { kind: "doc", op: op as "$regex", value: val as string, regex };
+    return { kind: "doc", op: op as "$regex", value: val as string, regex: compileDocRegex(val as string, op) };
   }
   return { kind: "doc", op: op as "$contains", value: val as string };
 }

@@ -158,4 +158,36 @@ describe("wasm backend kernels", () => {
       expect(Math.max(...v.map((x, j) => Math.abs(x - stock[i][j])))).toBeLessThan(1e-5);
     });
   });
+
+  it("fall back to TensorFlow.js's stock kernels without WebAssembly SIMD, with a warning, and give the same vectors", async () => {
+    const texts = ["Sourdough\nFeed the starter with flour and water.", "SMARS > Motors\nTwo N20 motors drive the tracks through a small gearbox. ".repeat(4), "k3s"];
+    // VAULT_RAG_WASM_SIMD=0 makes the host look as one without SIMD (QEMU's default CPU, old VMs)
+    const script = `import { useLiteEmbedder } from ${JSON.stringify(path.join(root, "dist/embed/index.js"))};
+      import { collectingLogger } from ${JSON.stringify(path.join(root, "dist/log.js"))};
+      import { createRequire } from "node:module";
+      const log = collectingLogger();
+      const e = useLiteEmbedder(log);
+      const v = await e.embedDocuments(${JSON.stringify(texts)});
+      const q = await e.embedQuery("k3s");
+      const tf = createRequire(${JSON.stringify(path.join(root, "package.json"))})("@tensorflow/tfjs-core");
+      process.stdout.write(JSON.stringify({ v: [...v, q].map((x) => Array.from(x)), warnings: log.warnings, simd: await tf.env().getAsync("WASM_HAS_SIMD_SUPPORT") }));`;
+    const out = JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", script], { env: { ...process.env, VAULT_RAG_WASM_SIMD: "0" }, encoding: "utf8" })) as {
+      v: number[][];
+      warnings: { code: string; message: string }[];
+      simd: boolean;
+    };
+    expect(out.simd).toBe(false);
+    expect(out.warnings).toEqual([
+      {
+        code: "wasm_simd_unavailable",
+        message: "vault-rag: this CPU or VM has no WebAssembly SIMD; the bundled model runs on TensorFlow.js's stock kernels, slower but with the same vectors — give the VM the host's CPU model (e.g. QEMU -cpu host) for full speed",
+      },
+    ]);
+    const rt = await loadUseLite();
+    const mine = await rt.run([...texts, "k3s"].map((t) => rt.tokenizer.encode(t).slice(0, 128)));
+    mine.forEach((v, i) => {
+      expect(v.reduce((s, x, j) => s + x * out.v[i][j], 0)).toBeGreaterThan(0.99999);
+      expect(Math.max(...v.map((x, j) => Math.abs(x - out.v[i][j])))).toBeLessThan(1e-5);
+    });
+  });
 });

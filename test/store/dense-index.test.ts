@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -150,5 +151,27 @@ describe("dense index", () => {
     const few = new Set([...third].slice(0, 3000));
     expect(fromFile.search(qf, 10, few)).toEqual(idx.search(qf, 10, few));
     fromFile.close();
+  });
+
+  it("falls back to plain loops on a host without WebAssembly SIMD, with the same neighbours", () => {
+    // VAULT_RAG_WASM_SIMD=0 makes the host look as one without SIMD
+    const script = `import { DenseIndex, EXACT_SCAN_LIMIT } from ${JSON.stringify(path.resolve("src/store/sqlite/dense-index.ts"))};
+      import { int8DotModule } from ${JSON.stringify(path.resolve("src/store/sqlite/simd-dot.ts"))};
+      import { rng } from ${JSON.stringify(path.resolve("src/bench/gen.ts"))};
+      const r = rng(5);
+      const rows = Array.from({ length: EXACT_SCAN_LIMIT + 2000 }, () => Float32Array.from({ length: 32 }, () => r() - 0.5));
+      const idx = DenseIndex.fromRows(rows.map((v, i) => [i + 1, new Uint8Array(v.buffer)]), 32);
+      const q = Float32Array.from({ length: 32 }, () => r() - 0.5);
+      console.log(JSON.stringify({ module: int8DotModule(), hits: idx.search(q, 10).map((h) => h.rowid), rows: rows.map((v) => Array.from(v)), q: Array.from(q) }));`;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vr-nosimd-"));
+    fs.writeFileSync(path.join(dir, "run.ts"), script);
+    const out = JSON.parse(execFileSync(process.execPath, ["--import", "tsx", path.join(dir, "run.ts")], { env: { ...process.env, VAULT_RAG_WASM_SIMD: "0" }, encoding: "utf8", maxBuffer: 1 << 28 })) as {
+      module: unknown;
+      hits: number[];
+      rows: number[][];
+      q: number[];
+    };
+    expect(out.module).toBeNull();
+    expect(out.hits).toEqual(exact(out.rows.map((v) => Float32Array.from(v)), Float32Array.from(out.q), 10));
   });
 });

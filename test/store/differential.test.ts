@@ -65,3 +65,38 @@ describe("SQLite and a real Chroma server agree", () => {
     expect(nonEmpty / checked).toBeGreaterThan(0.3);
   });
 });
+
+describe("SQLite and a real Chroma server agree on pathological regexes", () => {
+  // patterns that backtrack exponentially on JavaScript's engine; both stores must answer them quickly
+  const texts: Record<string, string> = {
+    bang26: "a".repeat(26) + "!",
+    b26: "a".repeat(26) + "b",
+    a30: "a".repeat(30),
+    a4: "aaaa",
+    motor: "motor aaaa!",
+    bang100k: "a".repeat(100_000) + "!",
+  };
+  const cases: [string, string[]][] = [
+    ["^(a+)+$", ["a30", "a4"]],
+    ["(a|aa)+$", ["a30", "a4"]],
+    ["^(a*)*$", ["a30", "a4"]],
+    ["^(a|a?)+$", ["a30", "a4"]],
+    ["(a+)+b", ["b26"]],
+    ["^(a+)+!$", ["bang100k", "bang26"]],
+  ];
+  it(`on ${cases.length} patterns, as $regex and $not_regex`, async () => {
+    const query = Float32Array.from([1, 0, 0, 0]);
+    const batch = Object.entries(texts).map(([id, text]) => ({ note: { path: `${id}.md`, hash: "h", mtime: 0, size: 0 }, records: [record(id, meta({ path: `${id}.md` }), query, text)] }));
+    const stores = [(await sqliteBackend.fresh()).store, (await chromaBackend.fresh()).store];
+    for (const s of stores) await s.upsertNotes(batch);
+    for (const [pattern, matching] of cases) {
+      const rest = Object.keys(texts).filter((id) => !matching.includes(id)).sort();
+      for (const [op, expected] of [["$regex", matching], ["$not_regex", rest]] as const) {
+        const doc = normaliseWhereDocument({ [op]: pattern });
+        for (const s of stores) expect([pattern, op, (await s.queryDense(query, 100, { whereDocument: doc })).map((h) => h.id).sort()]).toEqual([pattern, op, expected]);
+        expect(Object.keys(texts).filter((id) => matchesDocument(doc!, texts[id])).sort()).toEqual(expected);
+      }
+    }
+    for (const s of stores) await s.close();
+  });
+});

@@ -1,5 +1,6 @@
 import type { Logger } from "../../log.js";
 import { silentLogger } from "../../log.js";
+import { wasmSimd } from "../../wasm-simd.js";
 import type { EmbedProgress, Embedder } from "../types.js";
 import { loadTokenizer, loadUseLite } from "./model.js";
 import { sharedPool } from "./pool.js";
@@ -41,6 +42,17 @@ export function batchesByLength(ids: number[][]): { order: number[]; batches: nu
  * ```
  */
 export function useLiteEmbedder(log: Logger = silentLogger): Embedder {
+  let checked = false;
+  /** Once per embedder: say so when the model must run without WebAssembly SIMD. */
+  const checkSimd = () => {
+    if (checked) return;
+    checked = true;
+    if (!wasmSimd())
+      log.warn(
+        "wasm_simd_unavailable",
+        "vault-rag: this CPU or VM has no WebAssembly SIMD; the bundled model runs on TensorFlow.js's stock kernels, slower but with the same vectors — give the VM the host's CPU model (e.g. QEMU -cpu host) for full speed",
+      );
+  };
   return {
     id: "use-lite:universal-sentence-encoder-lite",
     provider: "use-lite",
@@ -51,6 +63,7 @@ export function useLiteEmbedder(log: Logger = silentLogger): Embedder {
     queryPrefix: "",
     normalized: true,
     async embedDocuments(texts: string[], onProgress?: EmbedProgress, labels?: string[]) {
+      checkSimd();
       const pool = texts.length >= POOL_MIN_TEXTS ? sharedPool() : undefined;
       // with a pool this thread only tokenizes; without one it also runs the model
       const rt = pool ? { tokenizer: loadTokenizer(), run: (ids: number[][]) => pool.run(ids) } : await loadUseLite();
@@ -83,6 +96,7 @@ export function useLiteEmbedder(log: Logger = silentLogger): Embedder {
       return loadTokenizer().encode(text).length;
     },
     async embedQuery(text: string) {
+      checkSimd();
       const rt = await loadUseLite();
       const [v] = await rt.run([rt.tokenizer.encode(text).slice(0, USE_LITE_MAX_TOKENS)]);
       return v;

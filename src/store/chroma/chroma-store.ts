@@ -7,7 +7,7 @@ import { silentLogger, type Logger } from "../../log.js";
 import { SqliteStore } from "../sqlite/sqlite-store.js";
 import { SCHEMA_VERSION, type Manifest, type NoteEntry, type QueryFilter, type ScoredRecord, type Store, type StoreCounts, type StoreRecord } from "../types.js";
 import { parseChromaLocation, showLocation, type ChromaConnectOptions, type ChromaLocation } from "./location.js";
-import { fromChromaMetadata, toChromaDocument, toChromaMetadata, toChromaWhere, type ChromaMetadata } from "./translate.js";
+import { fromChromaMetadata, toChromaFilter, toChromaMetadata, type ChromaMetadata } from "./translate.js";
 
 /** Options for opening a Chroma collection as a vault-rag store. */
 export interface ChromaStoreOptions extends ChromaConnectOptions {
@@ -289,12 +289,13 @@ export class ChromaStore implements Store {
       throw new VaultRagError("model_mismatch", `vault-rag: query vector has ${vector.length} dimensions but the index at ${this.location} holds ${dims}-d vectors — query with the model that built the index`);
     const total = this.count().chunks;
     if (!total) return [];
+    const { where, whereDocument } = toChromaFilter(filter);
     const res = await guard(this.loc, "query", () =>
       this.collection.query({
         queryEmbeddings: [Array.from(vector)],
         nResults: Math.max(1, Math.min(Math.floor(k), total)),
-        ...(filter.where ? { where: toChromaWhere(filter.where) as never } : {}),
-        ...(filter.whereDocument ? { whereDocument: toChromaDocument(filter.whereDocument) as never } : {}),
+        ...(where ? { where: where as never } : {}),
+        ...(whereDocument ? { whereDocument: whereDocument as never } : {}),
         include: ["documents", "metadatas", "distances"] as never,
       }),
     );
@@ -345,6 +346,20 @@ export class ChromaStore implements Store {
       // a local server answers "not implemented for local executor"
       this.log.debug(`vault-rag: no Search API at ${this.loc.server}: ${(err as Error).message.split("\n")[0]}`);
       return false;
+    }
+  }
+
+  /** The id of the collection this store reads. */
+  get collectionId(): string {
+    return this.collection.id;
+  }
+
+  /** The id of the collection now under this store's name (another after an `index --full` swap), or undefined while none is. */
+  async liveCollectionId(): Promise<string | undefined> {
+    try {
+      return (await this.client.getCollection({ name: this.loc.collection })).id;
+    } catch {
+      return undefined;
     }
   }
 

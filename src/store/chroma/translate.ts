@@ -1,4 +1,6 @@
 import { LIST_FIELDS, NUMBER_FIELDS, STRING_FIELDS, type RecordMetadata } from "../schema.js";
+import { VaultRagError } from "../../errors.js";
+import type { QueryFilter } from "../types.js";
 import type { DocNode, WhereNode } from "../where.js";
 
 /** A metadata value as Chroma stores it. Lists must be non-empty and of one type. */
@@ -67,9 +69,8 @@ export function fromChromaMetadata(m: Record<string, unknown> | null | undefined
 export function toChromaWhere(node: WhereNode): Record<string, unknown> {
   switch (node.kind) {
     case "and":
-      return { $and: node.clauses.map(toChromaWhere) };
     case "or":
-      return { $or: node.clauses.map(toChromaWhere) };
+      return grouped(node.kind, merged(node.kind, node.clauses).map(toChromaWhere));
     case "set":
       return { [node.field]: { [node.op]: node.values } };
     case "cmp":
@@ -80,8 +81,8 @@ export function toChromaWhere(node: WhereNode): Record<string, unknown> {
 
 /**
  * A validated `whereDocument` filter in Chroma's syntax. Regular expressions are passed as written;
- * Chroma evaluates them with Rust's regex dialect, which agrees with JavaScript's on the common
- * subset (classes, alternation, anchors, repetition) but has no look-around or back-references.
+ * Chroma evaluates them with Rust's regex dialect, which vault-rag runs locally too (RE2JS, linear
+ * time): look-around and back-references were refused when the filter was validated.
  *
  * @example
  * ```ts
@@ -91,10 +92,89 @@ export function toChromaWhere(node: WhereNode): Record<string, unknown> {
 export function toChromaDocument(node: DocNode): Record<string, unknown> {
   switch (node.kind) {
     case "and":
-      return { $and: node.clauses.map(toChromaDocument) };
     case "or":
-      return { $or: node.clauses.map(toChromaDocument) };
+      return grouped(node.kind, node.clauses.map(toChromaDocument));
     case "doc":
       return { [node.op]: node.value };
   }
+}
+
+/**
+ * `$and`/`$or` of many clauses as a balanced tree of groups of at most 8: the server turns a flat
+ * list into an expression as deep as the list is long, and fails past 1,000 (or crashes past a few
+ * thousand); grouped, the depth grows with the log of the length.
+ */
+function grouped(kind: "and" | "or", clauses: Record<string, unknown>[]): Record<string, unknown> {
+  if (clauses.length === 1) return clauses[0];
+  if (clauses.length <= 8) return { [`$${kind}`]: clauses };
+  return grouped(kind, Array.from({ length: Math.ceil(clauses.length / 8) }, (_, i) => grouped(kind, clauses.slice(i * 8, i * 8 + 8))));
+}
+
+/**
+ * An `$or` of `$eq` clauses on one field as one `$in`, an `$and` of `$ne` clauses as one `$nin`:
+ * the same records, and one condition where the server's time grows with the square of the count.
+ */
+function merged(kind: "and" | "or", clauses: WhereNode[]): WhereNode[] {
+  const op = kind === "or" ? "$eq" : "$ne";
+  const byField = new Map<string, (string | number)[]>();
+  for (const c of clauses) if (c.kind === "cmp" && c.op === op) byField.set(c.field, [...(byField.get(c.field) ?? []), c.value]);
+  const out: WhereNode[] = [];
+  const done = new Set<string>();
+  for (const c of clauses) {
+    if (c.kind !== "cmp" || c.op !== op || byField.get(c.field)!.length < 2) out.push(c);
+    else if (!done.has(c.field)) {
+      out.push({ kind: "set", field: c.field, op: kind === "or" ? "$in" : "$nin", values: byField.get(c.field)! });
+      done.add(c.field);
+    }
+  }
+  return out;
+}
+
+/** What one query may hand a Chroma server: its SQLite takes at most 32,766 parameters per statement. */
+export const CHROMA_MAX_FILTER_VALUES = 30_000;
+/** Conditions in one query to a Chroma server, whose time grows with the square of their count. */
+export const CHROMA_MAX_FILTER_CONDITIONS = 1_000;
+
+/**
+ * Conditions and values of a translated filter: a text `$in`/`$nin` value counts 1, a number 2 (the
+ * server matches it as an integer and as a float), any other condition 2 (a key and a value).
+ */
+function cost(f: Record<string, unknown>, acc = { conditions: 0, values: 0 }): { conditions: number; values: number } {
+  const [key, val] = Object.entries(f)[0];
+  if (key === "$and" || key === "$or") for (const c of val as Record<string, unknown>[]) cost(c, acc);
+  else {
+    acc.conditions++;
+    const operand = val !== null && typeof val === "object" ? Object.values(val)[0] : val;
+    acc.values += Array.isArray(operand) ? operand.length * (typeof operand[0] === "number" ? 2 : 1) : 2;
+  }
+  return acc;
+}
+
+/**
+ * A validated filter in Chroma's syntax, refused with a stated limit when it holds more conditions
+ * or values than the server takes in one query.
+ *
+ * @example
+ * ```ts
+ * toChromaFilter({ where: normaliseWhere({ folder: "kitchen" }) }); // { where: { folder: { $eq: "kitchen" } } }
+ * ```
+ */
+export function toChromaFilter(filter: QueryFilter): { where?: Record<string, unknown>; whereDocument?: Record<string, unknown> } {
+  const out = {
+    ...(filter.where ? { where: toChromaWhere(filter.where) } : {}),
+    ...(filter.whereDocument ? { whereDocument: toChromaDocument(filter.whereDocument) } : {}),
+  };
+  const n = { conditions: 0, values: 0 };
+  for (const f of Object.values(out)) cost(f, n);
+  if (n.conditions > CHROMA_MAX_FILTER_CONDITIONS)
+    throw new VaultRagError(
+      "filter_invalid",
+      `vault-rag: the filter holds ${n.conditions} conditions for the Chroma server, which takes at most ${CHROMA_MAX_FILTER_CONDITIONS} in one query (the limit; its time grows with their square) — put the values of many clauses on one field into one $in or $nin list`,
+    );
+  if (n.values > CHROMA_MAX_FILTER_VALUES)
+    throw new VaultRagError(
+      "filter_invalid",
+      `vault-rag: the filter hands ${n.values} values to the Chroma server (a text $in/$nin value counts 1, a number or any other condition 2), which takes at most ${CHROMA_MAX_FILTER_VALUES} in one query (the limit) — shorten the $in/$nin lists, or filter on folder or tags instead`,
+    );
+  return out;
 }

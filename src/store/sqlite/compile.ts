@@ -38,7 +38,8 @@ export function compileWhere(node: WhereNode): SqlCondition {
     case "cmp":
       return { sql: `c.${node.field} ${CMP[node.op]} ?`, params: [node.value] };
     case "set":
-      return { sql: `c.${node.field} ${node.op === "$in" ? "IN" : "NOT IN"} (${node.values.map(() => "?").join(", ")})`, params: node.values };
+      // one JSON parameter, however long the list (SQLite allows 32,766 parameters per statement)
+      return { sql: `c.${node.field} ${node.op === "$in" ? "IN" : "NOT IN"} (SELECT value FROM json_each(?))`, params: [JSON.stringify(node.values)] };
     case "list":
       return { sql: `instr(c.${node.field}, ?) ${node.op === "$contains" ? ">" : "="} 0`, params: [LIST_SEP + node.value + LIST_SEP] };
   }
@@ -71,7 +72,14 @@ export function compileDocument(node: DocNode): SqlCondition {
   }
 }
 
-/** `(a AND b ...)` or `(a OR b ...)` with the parameters in order. */
+/**
+ * `(a AND b ...)` or `(a OR b ...)` with the parameters in order. Long lists are grouped into a
+ * balanced tree of groups of 8, so SQLite's expression depth (at most 1,000) grows with the log of
+ * the number of clauses, not with the number itself.
+ */
 function joinConditions(kind: "and" | "or", parts: SqlCondition[]): SqlCondition {
-  return { sql: `(${parts.map((p) => p.sql).join(kind === "and" ? " AND " : " OR ")})`, params: parts.flatMap((p) => p.params) };
+  const join = (ps: SqlCondition[]): SqlCondition => ({ sql: `(${ps.map((p) => p.sql).join(kind === "and" ? " AND " : " OR ")})`, params: ps.flatMap((p) => p.params) });
+  let level = parts;
+  while (level.length > 8) level = Array.from({ length: Math.ceil(level.length / 8) }, (_, i) => join(level.slice(i * 8, i * 8 + 8)));
+  return join(level);
 }

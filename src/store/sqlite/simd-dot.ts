@@ -8,6 +8,8 @@
  * Exports `dots(query: ptr to i16[dims], matrix: ptr to i8[rows × dims], rows, dims, out: ptr to
  * i32[rows])`; `dims` must be a multiple of 16. Memory is imported as `env.memory`.
  */
+import { wasmSimd } from "../../wasm-simd.js";
+
 const HEAD = [
   0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // magic, version
   0x01, 0x12, 0x02, 0x60, 0x05, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x00, 0x60, 0x06, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x00, // types: (i32 ×5) -> (), (i32 ×6) -> ()
@@ -108,6 +110,7 @@ let compiled: WebAssembly.Module | null | undefined;
 /** The compiled module, or `null` where WebAssembly SIMD is unavailable (then JS loops are used). */
 export function int8DotModule(): WebAssembly.Module | null {
   if (compiled === undefined) {
+    if (!wasmSimd()) return (compiled = null);
     try {
       compiled = new WebAssembly.Module(int8DotModuleBytes());
     } catch {

@@ -12,6 +12,7 @@ import { toFtsQuery } from "./fts-query.js";
 import { DenseIndex } from "./dense-index.js";
 import { MetaColumns } from "./meta-columns.js";
 import type { WhereNode } from "../where.js";
+import { compileDocRegex } from "../regex.js";
 
 /** BM25 column weights: title, aliases and breadcrumb weigh more than body text. */
 export const BM25_WEIGHTS = { title: 4, aliases: 4, section: 2, body: 1 };
@@ -97,7 +98,6 @@ export function blobToVector(b: Buffer): Float32Array {
 export class SqliteStore implements Store {
   readonly location: string;
   readonly db: Database.Database;
-  private regexCache = new Map<string, RegExp>();
 
   private constructor(
     file: string,
@@ -155,19 +155,10 @@ export class SqliteStore implements Store {
       throw new VaultRagError("io", `vault-rag: cannot open the index at ${file}: ${e.message}${e.code === "SQLITE_CANTOPEN" ? " — check the folder is writable" : ""}`);
     }
     const store = new SqliteStore(file, db, opts.vectors !== false);
-    db.function("vr_regexp", { deterministic: true }, (pattern: unknown, text: unknown) => (store.regex(String(pattern)).test(String(text)) ? 1 : 0));
+    db.function("vr_regexp", { deterministic: true }, (pattern: unknown, text: unknown) => (compileDocRegex(String(pattern)).test(String(text)) ? 1 : 0));
     // what FTS5 indexes for a field; the 'delete' command must be given exactly the same values
     db.function("vr_fts", { deterministic: true }, (text: unknown) => cjkBigrams(String(text ?? "")));
     return store;
-  }
-
-  private regex(p: string): RegExp {
-    let r = this.regexCache.get(p);
-    if (!r) {
-      r = new RegExp(p, "u");
-      this.regexCache.set(p, r);
-    }
-    return r;
   }
 
   upsertNotes(batch: { note: NoteEntry; records: StoreRecord[] }[]): void {

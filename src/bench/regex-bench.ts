@@ -1,0 +1,43 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import type { Embedder } from "../embed/index.js";
+import { indexVault } from "../index/index.js";
+import { normaliseWhereDocument, SqliteStore } from "../store/index.js";
+
+const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+
+/**
+ * The ReDoS figure of issue 16: `$regex ^(a+)+$` over a 100 KB run of `a`s, against an ordinary
+ * search of the same index. Once in the store (one chunk holding the whole run) and once end to end
+ * through the CLI over examples/vault plus a note of 100 KB of `a`s.
+ *
+ * @example
+ * ```ts
+ * await regexBench({ work: "/tmp/b", root: ".", bin: "dist/cli/main.js", embedder, line: console.log });
+ * ```
+ */
+export async function regexBench(o: { work: string; root: string; bin: string; embedder: Embedder; line: (s: string) => void }): Promise<void> {
+  const run = "a".repeat(100_000);
+  // the store alone: one chunk of 100 KB of a's and a "!" among the example vault's chunks
+  const vault = path.join(o.work, "regex");
+  fs.cpSync(path.join(o.root, "examples/vault"), vault, { recursive: true, filter: (s) => !s.includes(".vault-rag") });
+  fs.writeFileSync(path.join(vault, "aaaa.md"), `# Run\n\n${run}!\n`);
+  const db = path.join(vault, ".vault-rag/index.db");
+  await indexVault(vault, db, o.embedder);
+  const store = SqliteStore.open(db);
+  const q = await o.embedder.embedQuery("how do the SMARS motors work");
+  const [rec] = store.get({}).slice(0, 1);
+  store.upsertNotes([{ note: { path: "one-chunk.md", hash: "x", mtime: 0, size: 0 }, records: [{ ...rec, id: "one-chunk", text: run + "!", vector: q, meta: { ...rec.meta, path: "one-chunk.md" } }] }]);
+  const wd = normaliseWhereDocument({ $regex: "^(a+)+$" });
+  const time = (f: () => unknown) => med(Array.from({ length: 7 }, () => ((t) => (f(), performance.now() - t))(performance.now())));
+  const plain = time(() => store.queryKeyword("motors", 10));
+  const plainDense = time(() => store.queryDense(q, 10));
+  const rx = time(() => store.queryDense(q, 10, { whereDocument: wd }));
+  store.close();
+  o.line(`regex  $regex ^(a+)+$ over 100 KB of a's (store, one chunk, all chunks scanned): ${rx.toFixed(1)} ms vs ordinary search ${plainDense.toFixed(1)} ms dense, ${plain.toFixed(1)} ms keyword`);
+  const cli = (args: string[]) => med(Array.from({ length: 3 }, () => ((t) => (execFileSync(process.execPath, [o.bin, ...args], { stdio: ["ignore", "ignore", "pipe"] }), performance.now() - t))(performance.now())));
+  const plainCli = cli(["search", "--vault", vault, "motors"]);
+  const rxCli = cli(["search", "--vault", vault, "--where-document", '{"$regex": "^(a+)+$"}', "motors"]);
+  o.line(`regex  $regex ^(a+)+$ over 100 KB of a's: ${Math.round(rxCli)} ms vs ordinary search ${Math.round(plainCli)} ms (vault-rag search end to end, median of 3)`);
+}

@@ -1,0 +1,74 @@
+import fs from "node:fs";
+import { ChromaStore } from "./chroma/chroma-store.js";
+import { isChromaLocation } from "./chroma/location.js";
+import { openExisting, type OpenStoreOptions } from "./open.js";
+import { SqliteStore } from "./sqlite/sqlite-store.js";
+import type { Store } from "./types.js";
+
+/** The calls that read the index: each first checks that the index was not swapped. */
+const READS = new Set<string | symbol>(["queryDense", "queryKeyword", "get", "count", "notes", "listTags", "listFolders", "manifest", "cachedVectors"]);
+/** A Chroma server is asked at most this often (ms) whether the collection was swapped: once per query. */
+const CHROMA_CHECK_MS = 250;
+
+/** The identity of the file now at `file` (device, inode, birth time), or undefined when none is. */
+function fileIdentity(file: string): string | undefined {
+  try {
+    const s = fs.statSync(file);
+    return `${s.dev}:${s.ino}:${s.birthtimeMs}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * {@link openExisting} for long-lived readers (the MCP server, library handles, chat): the store it
+ * returns notices when `index --full` swapped a rebuilt index in (a new file renamed over the path,
+ * or a new collection renamed to the name) and reopens before the next read. The check is a `stat`
+ * of the path per read for a file, and one request per query (at most every 250 ms) for Chroma.
+ *
+ * @example
+ * ```ts
+ * const store = await openFollowingSwaps("/home/me/notes/.vault-rag/index.db");
+ * // another process runs `vault-rag index --full`; the next query reads the new index
+ * await store?.queryKeyword("bread", 5);
+ * ```
+ */
+export async function openFollowingSwaps(db: string, opts: OpenStoreOptions = {}): Promise<Store | undefined> {
+  const chroma = isChromaLocation(db);
+  let identity = chroma ? undefined : fileIdentity(db);
+  let current = await openExisting(db, opts);
+  if (!current) return undefined;
+  const first = current;
+  let checkedAt = 0;
+  const replace = (next: Store) => {
+    const old = current!;
+    current = next;
+    void old.close();
+  };
+  const check = (): void | Promise<void> => {
+    if (!chroma) {
+      const now = fileIdentity(db);
+      if (now === undefined || now === identity) return;
+      identity = now;
+      return replace(SqliteStore.open(db));
+    }
+    if (Date.now() - checkedAt < CHROMA_CHECK_MS) return;
+    checkedAt = Date.now();
+    const store = current as ChromaStore;
+    return store.liveCollectionId().then(async (live) => {
+      if (live !== undefined && live !== store.collectionId && current === store) replace(await ChromaStore.open(db, { ...opts, create: false }));
+    });
+  };
+  return new Proxy(first, {
+    get(_target, prop) {
+      const value = Reflect.get(current!, prop) as unknown;
+      if (typeof value !== "function") return value;
+      if (!READS.has(prop)) return (...args: unknown[]) => (value as (...a: unknown[]) => unknown).apply(current, args);
+      return (...args: unknown[]) => {
+        const call = () => (Reflect.get(current!, prop) as (...a: unknown[]) => unknown).apply(current, args);
+        const pending = check();
+        return pending ? pending.then(call) : call();
+      };
+    },
+  });
+}

@@ -1,0 +1,32 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, inject, it } from "vitest";
+import { openVault } from "../src/index.js";
+
+const BIN = path.resolve("dist/cli/main.js");
+
+/** A library handle keeps serving a vault while another process rebuilds its index with `index --full`. */
+describe.each(["SQLite", "Chroma"])("a long-lived reader on %s notices an `index --full` swap", (backend) => {
+  it("searches the rebuilt index, in keyword and dense modes, without being reopened", async () => {
+    const vault = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "vr-swap-")), "notes");
+    fs.mkdirSync(vault, { recursive: true });
+    fs.writeFileSync(path.join(vault, "Zebra.md"), "# Zebra\n\nThe zebra grazes on the savanna grass at dawn.\n");
+    const db = backend === "Chroma" ? `${inject("chromaUrl").replace(/^http:/, "chroma:")}/swap-${Date.now()}` : undefined;
+    const v = await openVault(vault, db ? { db } : {});
+    await v.index();
+    const paths = async (q: string, mode: "keyword" | "dense") => (await v.search(q, { mode })).hits.map((h) => h.path);
+    expect(await paths("zebra", "keyword")).toEqual(["Zebra.md"]);
+    expect(await paths("zebra savanna", "dense")).toEqual(["Zebra.md"]);
+    // another process rebuilds the index from a changed vault and swaps it in
+    fs.rmSync(path.join(vault, "Zebra.md"));
+    fs.writeFileSync(path.join(vault, "Quokka.md"), "# Quokka\n\nThe quokka smiles at tourists on Rottnest Island.\n");
+    execFileSync(process.execPath, [BIN, "index", vault, "--full", "--quiet", ...(db ? ["--db", db] : [])], { stdio: ["ignore", "ignore", "pipe"] });
+    expect(await paths("quokka", "keyword")).toEqual(["Quokka.md"]);
+    expect(await paths("zebra", "keyword")).toEqual([]);
+    expect(await paths("zebra savanna", "dense")).toEqual(["Quokka.md"]);
+    expect((await v.status()).notes).toBe(1);
+    await v.close();
+  });
+});
