@@ -28,7 +28,7 @@ export async function regexBench(o: { work: string; root: string; bin: string; e
   const store = SqliteStore.open(db);
   const q = await o.embedder.embedQuery("how do the SMARS motors work");
   const [rec] = store.get({}).slice(0, 1);
-  store.upsertNotes([{ note: { path: "one-chunk.md", hash: "x", mtime: 0, size: 0 }, records: [{ ...rec, id: "one-chunk", text: run + "!", vector: q, meta: { ...rec.meta, path: "one-chunk.md" } }] }]);
+  store.upsertNotes([{ note: { path: "one-chunk.md", hash: "x", mtime: 0, size: 0 }, records: [{ ...rec, id: "one-chunk", text: run + "!", windows: [{ hash: "one-chunk", vector: q }], meta: { ...rec.meta, path: "one-chunk.md" } }] }]);
   const wd = normaliseWhereDocument({ $regex: "^(a+)+$" });
   const time = (f: () => unknown) => med(Array.from({ length: 7 }, () => ((t) => (f(), performance.now() - t))(performance.now())));
   const plain = time(() => store.queryKeyword("motors", 10));
