@@ -156,8 +156,10 @@ export interface EvalSetting {
 
 /**
  * Runs every query once against the store (one query embedding, one dense and one BM25 list of
- * `pool` candidates) and scores each setting on those lists, so sweeps cost no extra retrieval.
- * Items are note paths; each note counts once (its best chunk).
+ * `pool` candidates, with the question's own filter when it has one) and scores each setting on
+ * those lists, so sweeps cost no extra retrieval. Items are note paths; each note counts once (its
+ * best chunk). Each setting's p50 is the time its mode waits for: BM25 alone, embedding plus kNN,
+ * or both.
  */
 export async function evaluate(
   ctx: { store: import("../store/index.js").Store; embedder: import("../embed/index.js").Embedder },
@@ -168,17 +170,23 @@ export async function evaluate(
   const pool = opts.pool ?? 300;
   const depth = opts.depth ?? 100;
   const scores = settings.map(() => [] as { kind?: string; s: ReturnType<typeof scoreRanking> }[]);
-  const times: number[] = [];
+  // time per mode: what a search in that mode waits for (keyword: BM25; dense: embed + kNN; hybrid: both)
+  const times: Record<SearchMode, number[]> = { keyword: [], dense: [], hybrid: [] };
   let done = 0;
   for (const q of qrels.queries) {
-    const t = performance.now();
+    const filter = { where: normaliseWhere(q.where) };
+    const t0 = performance.now();
     const vector = await ctx.embedder.embedQuery(q.text);
-    const dense = await ctx.store.queryDense(vector, pool);
-    const keyword = await ctx.store.queryKeyword(q.text, pool);
-    times.push(performance.now() - t);
+    const dense = await ctx.store.queryDense(vector, pool, filter);
+    const t2 = performance.now();
+    const keyword = await ctx.store.queryKeyword(q.text, pool, filter);
+    const t3 = performance.now();
+    times.keyword.push(t3 - t2);
+    times.dense.push(t2 - t0);
+    times.hybrid.push(t3 - t0);
     const relevant = qrels.relevant.get(q.id)!;
     settings.forEach((st, i) => {
-      const hits = fuse({ mode: st.mode, fusion: st.fusion ?? "linear", alpha: st.alpha ?? 0.6, rrfK: st.rrfK ?? 60 }, dense, keyword);
+      const hits = fuse({ mode: st.mode, fusion: st.fusion ?? "linear", alpha: st.alpha ?? SEARCH_DEFAULTS.alpha, rrfK: st.rrfK ?? 60 }, dense, keyword);
       const ranked = diversify(hits, depth, 1).map((h) => h.path);
       scores[i].push({ kind: q.kind, s: scoreRanking(ranked, relevant) });
     });
@@ -187,8 +195,9 @@ export async function evaluate(
   return settings.map((setting, i) => {
     const byKind: Record<string, Metrics> = {};
     const kinds = [...new Set(scores[i].map((x) => x.kind).filter((k): k is string => !!k))];
-    for (const k of kinds) byKind[k] = averageMetrics(scores[i].filter((x) => x.kind === k).map((x) => x.s), times);
-    return { setting, metrics: averageMetrics(scores[i].map((x) => x.s), times), byKind };
+    const t = times[setting.mode];
+    for (const k of kinds) byKind[k] = averageMetrics(scores[i].filter((x) => x.kind === k).map((x) => x.s), t.filter((_, j) => qrels.queries[j].kind === k));
+    return { setting, metrics: averageMetrics(scores[i].map((x) => x.s), t), byKind };
   });
 }
 

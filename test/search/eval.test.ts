@@ -37,4 +37,12 @@ describe("benchmark files", () => {
     expect(() => readKnownAnswers(file)).toThrow(`vault-rag: ${file} line 2 needs "question" and a non-empty "paths" list`);
     expect(readKnownAnswers(path.resolve("examples/questions.jsonl")).queries.length).toBeGreaterThanOrEqual(40);
   });
+
+  it("reads a question's filter as a where object, and names the line of a bad one", () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "vr-ka-")), "q.jsonl");
+    fs.writeFileSync(file, '{"question": "port", "paths": ["remix/a.md"], "kind": "filtered", "filter": {"folder": "remix"}}\n');
+    expect(readKnownAnswers(file).queries).toEqual([{ id: "1", text: "port", kind: "filtered", where: { folder: "remix" } }]);
+    fs.writeFileSync(file, '{"question": "a", "paths": ["x.md"]}\n{"question": "b", "paths": ["x.md"], "filter": {"folders": "x"}}\n');
+    expect(() => readKnownAnswers(file)).toThrow(`vault-rag: ${file} line 2 has a bad "filter": unknown metadata field "folders" — known fields: path, title, section, folder, top_folder, mtime, word_count, ordinal, start_line, end_line, tags, links, aliases`);
+  });
 });
