@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { copyVaultWithoutIndex } from "./helpers.js";
 
 const BIN = path.resolve("dist/cli/main.js");
 let vault = "";
@@ -65,7 +66,7 @@ function runAsync(args: string[], env: Record<string, string> = {}, input?: stri
 
 beforeAll(async () => {
   vault = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "vr-ask-")), "vault");
-  fs.cpSync(path.resolve("examples/vault"), vault, { recursive: true });
+  copyVaultWithoutIndex(path.resolve("examples/vault"), vault);
   expect(run(["index", vault, "--quiet"]).code).toBe(0);
   await startServer();
 }, 120_000);

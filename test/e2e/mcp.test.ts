@@ -5,6 +5,7 @@ import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { copyVaultWithoutIndex } from "./helpers.js";
 
 const BIN = path.resolve("dist/cli/main.js");
 let vault = "";
@@ -15,7 +16,7 @@ const textOf = (r: any) => r.content[0].text as string;
 beforeAll(async () => {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "vr-mcp-"));
   vault = path.join(tmp, "vault");
-  fs.cpSync(path.resolve("examples/vault"), vault, { recursive: true });
+  copyVaultWithoutIndex(path.resolve("examples/vault"), vault);
   fs.writeFileSync(path.join(tmp, "secret.md"), "# Secret\n\nnot for agents\n");
   fs.symlinkSync(path.join(tmp, "secret.md"), path.join(vault, "escape.md"));
   expect(spawnSync(process.execPath, [BIN, "index", vault, "--quiet"]).status).toBe(0);
