@@ -199,7 +199,12 @@ export class SqliteStore implements Store {
   }
 
   touchNote(note: NoteEntry): void {
-    this.write(() => void this.db.prepare("UPDATE notes SET mtime = ?, size = ? WHERE path = ?").run(note.mtime, note.size, note.path), false);
+    // the chunks carry the note's mtime too (date filters read it), so a touch moves them as well,
+    // and bumps the generation so that readers reload their metadata columns
+    this.write(() => {
+      this.db.prepare("UPDATE notes SET mtime = ?, size = ? WHERE path = ?").run(note.mtime, note.size, note.path);
+      this.db.prepare("UPDATE chunks SET mtime = ? WHERE path = ?").run(note.mtime, note.path);
+    });
   }
 
   private deleteStatements() {
