@@ -5,3 +5,4 @@ export { watchVault, WATCH_DEFAULTS, type Watcher, type WatchOptions } from "./w
 export { checkIndex, checkChromaIndex, type CheckReport } from "./check.js";
 export { migrateIndex, type MigrateSummary } from "./migrate.js";
 export { openForQuery, openIfIndexed, type OpenFix } from "./open-query.js";
+export { staleNotes, staleInVault } from "./stale.js";

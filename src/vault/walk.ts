@@ -25,14 +25,7 @@ export const IGNORE_FILE = ".vault-ragignore";
  * ```
  */
 export function walkVault(root: string, log: Logger = silentLogger): VaultFile[] {
-  const absRoot = path.resolve(root);
-  let realRoot: string;
-  try {
-    realRoot = fs.realpathSync(absRoot);
-    if (!fs.statSync(realRoot).isDirectory()) throw new Error("not a directory");
-  } catch {
-    throw new VaultRagError("vault_missing", `vault-rag: vault folder "${absRoot}" does not exist or is not a folder — pass the folder that holds your notes`);
-  }
+  const realRoot = fs.realpathSync(assertVaultFolder(root));
   const ig = loadIgnore(realRoot, log);
   const out: VaultFile[] = [];
   const visited = new Set<string>([realRoot]);
@@ -99,6 +92,28 @@ export function walkVault(root: string, log: Logger = silentLogger): VaultFile[]
   visit(realRoot, "");
   out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return out;
+}
+
+/**
+ * Checks that a vault folder exists and is a folder (before anything is created in it); returns its
+ * absolute path. A missing path or a file is a `vault_missing` error that names it.
+ *
+ * @example
+ * ```ts
+ * assertVaultFolder("~/notes");        // "/home/me/notes"
+ * assertVaultFolder("/no/such/folder"); // throws: vault folder "/no/such/folder" does not exist — …
+ * ```
+ */
+export function assertVaultFolder(root: string): string {
+  const abs = path.resolve(root);
+  let isDir: boolean;
+  try {
+    isDir = fs.statSync(abs).isDirectory();
+  } catch {
+    throw new VaultRagError("vault_missing", `vault-rag: vault folder "${abs}" does not exist — pass the folder that holds your notes`);
+  }
+  if (!isDir) throw new VaultRagError("vault_missing", `vault-rag: vault folder "${abs}" is not a folder — pass the folder that holds your notes, not a file in it`);
+  return abs;
 }
 
 function loadIgnore(root: string, log: Logger): Ignore {
