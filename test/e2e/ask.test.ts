@@ -138,6 +138,16 @@ describe("vault-rag chat", () => {
     expect(r.stderr).toContain('vault-rag: unknown mode "nonsense" — use dense, keyword or hybrid');
   });
 
+  it("retrieves for a follow-up question alone, not the earlier topic", () => {
+    const r = run(["chat", "--retrieval-only", "-k", "4"], {}, "how do the SMARS motors work\nsourdough starter feeding schedule\n");
+    expect(r.code).toBe(0);
+    const turns = r.stdout.split(/^(?=\[1\] )/m).slice(1);
+    expect(turns).toHaveLength(2);
+    expect(turns[0]).toContain("robots/SMARS.md");
+    expect(turns[1]).toContain("kitchen/Sourdough.md");
+    expect(turns[1]).not.toMatch(/robots\//);
+  });
+
   it("works without a model, showing the hits", () => {
     const r = run(["chat", "--retrieval-only", "-k", "2"], {}, "/folder kitchen\nbread\n/help\n");
     expect(r.code).toBe(0);
