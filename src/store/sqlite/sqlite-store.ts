@@ -4,6 +4,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import * as sqliteVec from "sqlite-vec";
 import { VaultRagError } from "../../errors.js";
+import { makeDir } from "../../make-dir.js";
 import type { RecordMetadata } from "../schema.js";
 import { SCHEMA_VERSION, type Manifest, type NoteEntry, type QueryFilter, type ScoredRecord, type Store, type StoreCounts, type StoreRecord } from "../types.js";
 import { compileDocument, compileWhere, decodeList, encodeList, type SqlCondition } from "./compile.js";
@@ -102,7 +103,7 @@ export class SqliteStore implements Store {
     if (!fs.existsSync(file)) {
       if (!opts.create) throw new VaultRagError("no_index", `vault-rag: no index at ${file} — run \`vault-rag index <vault>\` first`);
       try {
-        fs.mkdirSync(path.dirname(file), { recursive: true });
+        makeDir(path.dirname(file));
       } catch (err) {
         throw new VaultRagError("io", `vault-rag: cannot create the index folder ${path.dirname(file)}: ${(err as Error).message}`);
       }
