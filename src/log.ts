@@ -14,7 +14,8 @@ export type WarningCode =
   | "chunk_oversized"
   | "ignore_file_invalid"
   | "lock_stale"
-  | "sidecar_rebuilt";
+  | "sidecar_rebuilt"
+  | "index_damaged";
 
 /** What a warning carries besides its message. */
 export interface WarningDetail {

@@ -240,6 +240,13 @@ async function main(): Promise<void> {
       process.exitCode = exitCodeFor(e);
       return;
     }
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && (code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB")) {
+      // damage found by a query rather than when the file was opened
+      err(`vault-rag: the index is damaged (${(e as Error).message}) — run \`vault-rag index --full\` to rebuild it from the notes`);
+      process.exitCode = 1;
+      return;
+    }
     err(`vault-rag: unexpected error: ${(e as Error).stack ?? e}`);
     process.exitCode = 1;
   }

@@ -1,5 +1,6 @@
 import { CHUNKER_VERSION, chunkNote, type ChunkOptions } from "../chunk/index.js";
 import type { Embedder } from "../embed/index.js";
+import type { VaultRagError } from "../errors.js";
 import type { Logger } from "../log.js";
 import { silentLogger } from "../log.js";
 import { beginRebuild, displayLocation, lockTarget, openExisting, openStore, type NoteEntry, type OpenStoreOptions, type Store, type StoreRecord } from "../store/index.js";
@@ -61,7 +62,12 @@ export async function indexVault(vault: string, dbPath: string, embedder: Embedd
   assertVaultFolder(vault); // a mistyped path is refused before the lock creates anything
   const release = acquireLock(lockTarget(dbPath, opts.store?.sidecarDir), log);
   try {
-    const existing = await openExisting(dbPath, storeOpts);
+    const existing = await openExisting(dbPath, storeOpts).catch((err) => {
+      // a damaged file is what --full is for: rebuilt from the notes, nothing read from it
+      if (!opts.full || (err as VaultRagError).code !== "index_damaged") throw err;
+      log.warn("index_damaged", `${(err as Error).message.replace(/ — run .*$/, "")} — rebuilding it from the notes`);
+      return undefined;
+    });
     const manifest = await existing?.manifest();
     if (existing && manifest && !sameModel(manifest, embedder) && !opts.full) {
       await existing.close();

@@ -74,6 +74,26 @@ describe("hostile input", () => {
     expect(JSON.parse((await cli(["check", ...args], env)).stdout).stale).toBe(1);
   }, 120_000);
 
+  it("names the way out of a truncated index, and index --full rebuilds it", async () => {
+    const vault = fs.mkdtempSync(path.join(os.tmpdir(), "vr-damaged-"));
+    for (let i = 0; i < 40; i++) fs.writeFileSync(path.join(vault, `n${i}.md`), `# Note ${i}\n\nA note about motors and batteries, number ${i}.\n`);
+    const env = { OLLAMA_HOST: stub.host };
+    expect((await cli(["index", vault, "--model", "ollama:stub-embed", "--quiet"], env)).code).toBe(0);
+    const db = path.join(vault, ".vault-rag", "index.db");
+    fs.truncateSync(db, Math.floor(fs.statSync(db).size / 2));
+    const message = `vault-rag: the index at ${db} is damaged (database disk image is malformed) — run \`vault-rag index --full\` to rebuild it from the notes`;
+    for (const args of [["index", vault, "--quiet"], ["check", vault, "--repair"], ["search", "--vault", vault, "motors"], ["status", vault]]) {
+      const r = await cli(args, env);
+      expect(r.code, args.join(" ")).toBe(1);
+      expect(r.stderr.trim(), args.join(" ")).toBe(message);
+    }
+    const full = await cli(["index", vault, "--full", "--model", "ollama:stub-embed", "--json"], env);
+    expect(full.code, full.stderr).toBe(0);
+    expect(JSON.parse(full.stdout)).toMatchObject({ added: 40, failed: 0 });
+    expect(full.stderr).toContain(`warning: the index at ${db} is damaged (database disk image is malformed) — rebuilding it from the notes`);
+    expect(JSON.parse((await cli(["check", vault, "--json"], env)).stdout)).toMatchObject({ ok: true, counts: { notes: 40 } });
+  }, 120_000);
+
   it("warns about a file deleted between listing and reading", () => {
     const vault = fs.mkdtempSync(path.join(os.tmpdir(), "vr-vanish-"));
     fs.writeFileSync(path.join(vault, "gone.md"), "# Gone\n");

@@ -135,6 +135,7 @@ export class SqliteStore implements Store {
       if (e instanceof VaultRagError) throw e;
       if (e.code === "SQLITE_READONLY") throw readOnly(file);
       if (e.code === "SQLITE_FULL") throw diskFull(file);
+      if (e.code?.startsWith("SQLITE_CORRUPT") || e.code === "SQLITE_NOTADB") throw damaged(file, e);
       throw new VaultRagError("io", `vault-rag: cannot open the index at ${file}: ${e.message}${e.code === "SQLITE_CANTOPEN" ? " — check the folder is writable" : ""}`);
     }
     const store = new SqliteStore(file, db, opts.vectors !== false);
@@ -229,6 +230,7 @@ export class SqliteStore implements Store {
       const e = err as Error & { code?: string };
       if (e.code === "SQLITE_FULL") throw diskFull(this.location);
       if (e.code === "SQLITE_READONLY" || e.code === "SQLITE_READONLY_DBMOVED") throw readOnly(this.location);
+      if (e.code?.startsWith("SQLITE_CORRUPT") || e.code === "SQLITE_NOTADB") throw damaged(this.location, e);
       throw err;
     }
   }
@@ -429,6 +431,19 @@ function writable(file: string): boolean {
 
 function diskFull(file: string): VaultRagError {
   return new VaultRagError("io", `vault-rag: the disk holding ${file} is full — nothing from this batch was written; free some space and run again`);
+}
+
+/**
+ * The refusal of a damaged index file (truncated, overwritten): it names the rebuild, which needs
+ * nothing from the old file.
+ *
+ * @example
+ * ```ts
+ * throw damaged("/v/.vault-rag/index.db", err); // vault-rag: the index at … is damaged (…) — run `vault-rag index --full` …
+ * ```
+ */
+export function damaged(file: string, err: Error): VaultRagError {
+  return new VaultRagError("index_damaged", `vault-rag: the index at ${file} is damaged (${err.message}) — run \`vault-rag index --full\` to rebuild it from the notes`, { cause: err });
 }
 
 function readOnly(file: string): VaultRagError {
