@@ -1,5 +1,5 @@
 export type { Note, VaultFile } from "./types.js";
-export { walkVault, assertVaultFolder, SKIPPED_FOLDERS, IGNORE_FILE } from "./walk.js";
+export { walkVault, assertVaultFolder, whyNotWalked, SKIPPED_FOLDERS, IGNORE_FILE } from "./walk.js";
 export { parseNote, hashText } from "./note.js";
 export { readNote, readVaultFile, isSkippedFile } from "./read.js";
 export { normaliseTags, findInlineRefs, frontmatterList } from "./tags.js";

@@ -116,6 +116,29 @@ export function assertVaultFolder(root: string): string {
   return abs;
 }
 
+/**
+ * Why {@link walkVault} leaves out a file at a vault-relative path, or `undefined` when the folder
+ * and ignore rules let it in (a hidden or skipped folder, `.vault-ragignore`, not Markdown).
+ *
+ * @example
+ * ```ts
+ * whyNotWalked("/home/me/notes", ".trash/old.md");  // 'it is in ".trash/", a folder vault-rag never indexes'
+ * whyNotWalked("/home/me/notes", "kitchen/Bread.md"); // undefined
+ * ```
+ */
+export function whyNotWalked(root: string, rel: string): string | undefined {
+  const parts = rel.split("/");
+  const ig = loadIgnore(fs.realpathSync(assertVaultFolder(root)), silentLogger);
+  for (let i = 0; i < parts.length - 1; i++) {
+    const folder = parts.slice(0, i + 1).join("/");
+    if (parts[i].startsWith(".") || SKIPPED_FOLDERS.includes(parts[i])) return `it is in "${folder}/", a folder vault-rag never indexes`;
+    if (ig.ignores(folder + "/")) return `${IGNORE_FILE} keeps "${folder}/" out of the index`;
+  }
+  if (!rel.toLowerCase().endsWith(".md")) return "it is not a Markdown note";
+  if (ig.ignores(rel)) return `${IGNORE_FILE} keeps it out of the index`;
+  return undefined;
+}
+
 function loadIgnore(root: string, log: Logger): Ignore {
   const ig = ignore();
   const file = path.join(root, IGNORE_FILE);
