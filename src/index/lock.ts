@@ -67,8 +67,12 @@ export function acquireLock(dbPath: string, log: Logger): () => void {
       fs.closeSync(fd);
       continue;
     }
-    fs.ftruncateSync(fd, 0);
-    fs.writeSync(fd, `${process.pid} ${startTime(process.pid) ?? ""}\n`, 0);
+    try {
+      fs.ftruncateSync(fd, 0);
+      fs.writeSync(fd, `${process.pid} ${startTime(process.pid) ?? ""}\n`, 0);
+    } catch {
+      // who holds the lock is only for messages (a full disk must not stop the run here)
+    }
     held.add(file);
     const conn = db;
     let released = false;
@@ -123,8 +127,8 @@ function readOwner(fd: number): { pid: number; start?: string } | undefined {
 }
 
 function parseOwner(text: string): { pid: number; start?: string } | undefined {
-  const m = /^(\d+)(?: (\d+))?\n/.exec(text);
-  return m ? { pid: Number(m[1]), start: m[2] } : undefined;
+  const m = /^(\d+) ?(\d*)\n/.exec(text);
+  return m ? { pid: Number(m[1]), start: m[2] || undefined } : undefined;
 }
 
 function sameFile(fd: number, file: string): boolean {
