@@ -30,6 +30,7 @@ export type VaultRagErrorCode =
   | "llm_failed"
   | "index_locked"
   | "index_outdated"
+  | "index_damaged"
   | "io";
 
 /** Exit code for an error: 2 for usage errors and a missing index, 1 for runtime failures. */

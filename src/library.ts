@@ -1,13 +1,10 @@
-import fs from "node:fs";
 import { answerWith, assembleContext, createLlm, DEFAULT_LLM, type Source } from "./answer/index.js";
 import { resolveDb, sidecarDirFor } from "./config.js";
 import type { Embedder, EmbedderOptions } from "./embed/index.js";
-import { VaultRagError } from "./errors.js";
-import { embedderForIndex, indexVault, modelSpecOf, openForQuery, openIfIndexed, type IndexOptions, type IndexSummary } from "./index/index.js";
+import { embedderForIndex, indexVault, modelSpecOf, openForQuery, openIfIndexed, staleInVault, type IndexOptions, type IndexSummary } from "./index/index.js";
 import { andWhere, buildFilter, search, type FilterOptions, type SearchOptions, type SearchResult } from "./search/index.js";
 import { displayLocation, type ChromaConnectOptions, type Manifest, type Store } from "./store/index.js";
-import { walkVault } from "./vault/index.js";
-import path from "node:path";
+import { assertVaultFolder } from "./vault/index.js";
 
 /** Options of {@link openVault}. */
 export interface OpenVaultOptions extends EmbedderOptions {
@@ -59,9 +56,7 @@ export interface VaultHandle {
  * ```
  */
 export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): Promise<VaultHandle> {
-  const vault = path.resolve(vaultDir);
-  if (!fs.existsSync(vault) || !fs.statSync(vault).isDirectory())
-    throw new VaultRagError("vault_missing", `vault-rag: vault folder "${vault}" does not exist or is not a folder — pass the folder that holds your notes`);
+  const vault = assertVaultFolder(vaultDir);
   const db = resolveDb(vault, opts.db);
   const shown = displayLocation(db);
   const storeOpts = { ...opts.chroma, sidecarDir: sidecarDirFor(vault) };
@@ -99,7 +94,7 @@ export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): 
     async status() {
       if (!store) {
         const opened = await openIfIndexed(db, { ...opts, store: storeOpts, fix });
-        if (!opened) return { vault, index: shown, model: null, dimensions: 0, notes: 0, chunks: 0, lastIndexed: null, stale: walkVault(vault).length };
+        if (!opened) return { vault, index: shown, model: null, dimensions: 0, notes: 0, chunks: 0, lastIndexed: null, stale: staleInVault(vault, new Map()) };
         ({ store, embedder } = opened);
       }
       return indexStatus(vault, store, (await store.manifest())!);
@@ -132,8 +127,8 @@ export async function indexStatus(vault: string, store: Store, manifest: Manifes
 }
 
 /**
- * How many notes changed on disk since they were indexed (added, edited or removed), by size and
- * modification time. A vault that cannot be read counts as unchanged.
+ * How many notes changed on disk since they were indexed (added, edited, touched or removed): the
+ * rule that `check` uses too. A vault that cannot be read counts as unchanged.
  *
  * @example
  * ```ts
@@ -141,18 +136,5 @@ export async function indexStatus(vault: string, store: Store, manifest: Manifes
  * ```
  */
 export async function staleCount(vault: string, store: Store): Promise<number> {
-  let files: { path: string; mtime: number; size: number }[];
-  try {
-    files = walkVault(vault);
-  } catch {
-    return 0;
-  }
-  const known = await store.notes();
-  let stale = files.filter((f) => {
-    const k = known.get(f.path);
-    return !k || k.mtime !== f.mtime || k.size !== f.size;
-  }).length;
-  const onDisk = new Set(files.map((f) => f.path));
-  for (const p of known.keys()) if (!onDisk.has(p)) stale++;
-  return stale;
+  return staleInVault(vault, await store.notes());
 }

@@ -15,7 +15,8 @@ export type WarningCode =
   | "ignore_file_invalid"
   | "lock_stale"
   | "sidecar_rebuilt"
-  | "wasm_simd_unavailable";
+  | "wasm_simd_unavailable"
+  | "index_damaged";
 
 /** What a warning carries besides its message. */
 export interface WarningDetail {

@@ -21,7 +21,7 @@ describe("library API", () => {
     fs.writeFileSync(path.join(vault, "New.md"), "# New\n\nA new note.\n");
     expect((await v.status()).stale).toBe(1);
     await v.close();
-    await expect(openVault(path.join(vault, "missing"))).rejects.toThrow(/does not exist or is not a folder/);
+    await expect(openVault(path.join(vault, "missing"))).rejects.toThrow(`vault-rag: vault folder "${path.join(vault, "missing")}" does not exist — pass the folder that holds your notes`);
   });
 
   it("works the same on a Chroma server: index, search with filters, tags, folders, status", async () => {

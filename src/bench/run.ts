@@ -270,7 +270,7 @@ function cli(args: string[], cwd = work): number {
 
 async function cliBench() {
   const ex = path.join(work, "example");
-  fs.cpSync(path.join(root, "examples/vault"), ex, { recursive: true });
+  fs.cpSync(path.join(root, "examples/vault"), ex, { recursive: true, filter: (src) => path.basename(src) !== ".vault-rag" }); // never its index
   const indexMs = cli(["index", ex, "--quiet"]);
   const cold = Array.from({ length: 5 }, () => cli(["search", "--vault", ex, "how do the SMARS motors work"]));
   const unchanged = Array.from({ length: 3 }, () => cli(["index", ex, "--quiet"]));
@@ -290,7 +290,7 @@ async function cliBench() {
 /** The retrieval quality table: every mode on the known-answer set, and on SciFact when its index is cached. */
 async function qualityBench() {
   const ex = path.join(work, "quality");
-  fs.cpSync(path.join(root, "examples/vault"), ex, { recursive: true });
+  fs.cpSync(path.join(root, "examples/vault"), ex, { recursive: true, filter: (src) => path.basename(src) !== ".vault-rag" }); // never its index
   const db = path.join(ex, ".vault-rag/index.db");
   await indexVault(ex, db, useLiteEmbedder());
   const sets: { name: string; db: string; qrels: Qrels }[] = [{ name: "examples/questions.jsonl", db, qrels: readKnownAnswers(path.join(root, "examples/questions.jsonl")) }];
@@ -319,7 +319,7 @@ async function qualityBench() {
 async function watchBench() {
   const { watchVault } = await import("../index/index.js");
   const dir = path.join(work, "watch");
-  fs.cpSync(path.join(root, "examples/vault"), dir, { recursive: true });
+  fs.cpSync(path.join(root, "examples/vault"), dir, { recursive: true, filter: (src) => path.basename(src) !== ".vault-rag" }); // never its index
   const db = path.join(dir, ".vault-rag/index.db");
   const w = await watchVault(dir, db, useLiteEmbedder());
   await w.idle();

@@ -21,11 +21,14 @@ const ratio = (v: string) => {
   return n;
 };
 const json = (flag: string) => (v: string) => {
+  let parsed: unknown;
   try {
-    return JSON.parse(v) as Record<string, unknown>;
+    parsed = JSON.parse(v);
   } catch {
     throw new InvalidArgumentError(`${flag} must be JSON, e.g. '{"folder": "kitchen"}', got ${v}`);
   }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new InvalidArgumentError(`${flag} must be a JSON object, e.g. '{"folder": "kitchen"}', got ${v}`);
+  return parsed as Record<string, unknown>;
 };
 const collect = (v: string, prev: string[] = []) => [...prev, v];
 
@@ -75,6 +78,7 @@ export function buildProgram(): Command {
     .command("index")
     .description("Index a vault (incremental: only changed notes are re-embedded)")
     .argument("[vault]", "vault folder (see --vault on search)")
+    .option("--vault <dir>", "vault folder (the same as the argument)")
     .option("--full", "rebuild the whole index into a new file, swapped in when complete")
     .option("--model <id>", "embedding model: use-lite (bundled, offline), ollama:<model>, openai:<model>, transformers:<model>")
     .option("--offline", "transformers models: never download (also HF_HUB_OFFLINE=1)")
@@ -84,7 +88,7 @@ export function buildProgram(): Command {
     .option("--quiet", "no progress output")
     .option("--verbose", "more detail")
     .addHelpText("after", "\nExamples:\n  vault-rag index ~/notes\n  vault-rag index --full --model ollama:nomic-embed-text\n  vault-rag index ~/notes --db chroma://localhost:8000/notes   # on a Chroma server\n")
-    .action(async (vault, o) => (await import("./commands/index-cmd.js")).runIndex(vault, o));
+    .action(async (vault, o) => (await import("./commands/index-cmd.js")).runIndex((await import("./open.js")).vaultFrom(vault, o.vault), o));
 
   addSearchFlags(
     program
@@ -100,20 +104,22 @@ export function buildProgram(): Command {
   program
     .command("status")
     .description("Show the index: path, model, counts, last indexed, notes changed since")
+    .argument("[vault]", "vault folder (the same as --vault)")
     .option("--vault <dir>", "vault folder")
     .option("--db <path>", "index file, or chroma://host:port/<collection>")
     .option("--json", "print JSON")
     .addHelpText("after", "\nExamples:\n  vault-rag status\n  vault-rag status --vault ~/notes --json\n")
-    .action(async (o) => (await import("./commands/status-cmd.js")).runStatus(o));
+    .action(async (vault, o) => (await import("./commands/status-cmd.js")).runStatus({ ...o, vault: (await import("./open.js")).vaultFrom(vault, o.vault) }));
 
   program
     .command("chunks")
     .description("Print how the notes of a vault are cut into chunks (no index needed)")
     .argument("[vault]", "vault folder")
+    .option("--vault <dir>", "vault folder (the same as the argument)")
     .option("--note <path>", "only this note (vault-relative path)")
     .option("--json", "print JSON")
     .addHelpText("after", `\nChunks hold at most ${CHUNK_DEFAULTS.maxWords} words (overlap ${CHUNK_DEFAULTS.overlapWords}).\n\nExamples:\n  vault-rag chunks examples/vault --note robots/SMARS.md\n`)
-    .action(async (vault, o) => (await import("./commands/chunks-cmd.js")).runChunks(vault, o));
+    .action(async (vault, o) => (await import("./commands/chunks-cmd.js")).runChunks((await import("./open.js")).vaultFrom(vault, o.vault), o));
 
   addAnswerFlags(
     program
@@ -136,12 +142,14 @@ export function buildProgram(): Command {
   program
     .command("check")
     .description("Verify the index (manifest, orphans, keyword index, stale notes); --repair fixes what needs no embedding")
+    .argument("[vault]", "vault folder (the same as --vault)")
     .option("--vault <dir>", "vault folder")
     .option("--db <path>", "index file, or chroma://host:port/<collection>")
     .option("--repair", "fix what can be fixed without re-embedding")
     .option("--json", "print JSON")
-    .action(async (o) => {
-      const { locate } = await import("./open.js");
+    .action(async (vault, o) => {
+      const { locate, vaultFrom } = await import("./open.js");
+      o.vault = vaultFrom(vault, o.vault);
       const { checkIndex, checkChromaIndex } = await import("../index/check.js");
       const { VaultRagError } = await import("../errors.js");
       const { isChromaLocation, storeExists } = await import("../store/index.js");
@@ -181,11 +189,12 @@ export function buildProgram(): Command {
     .command("watch")
     .description("Keep the index fresh as notes change (debounced incremental passes)")
     .argument("[vault]", "vault folder")
+    .option("--vault <dir>", "vault folder (the same as the argument)")
     .option("--db <path>", "index file, or chroma://host:port/<collection>")
     .option("--json", "one JSON line per batch")
     .option("--verbose", "more detail")
     .addHelpText("after", "\nExamples:\n  vault-rag watch ~/notes\n")
-    .action(async (vault, o) => (await import("./commands/watch-cmd.js")).runWatch(vault, o));
+    .action(async (vault, o) => (await import("./commands/watch-cmd.js")).runWatch((await import("./open.js")).vaultFrom(vault, o.vault), o));
 
   program
     .command("mcp")
@@ -229,6 +238,13 @@ async function main(): Promise<void> {
     if (e instanceof VaultRagError) {
       err(e.message);
       process.exitCode = exitCodeFor(e);
+      return;
+    }
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && (code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB")) {
+      // damage found by a query rather than when the file was opened
+      err(`vault-rag: the index is damaged (${(e as Error).message}) — run \`vault-rag index --full\` to rebuild it from the notes`);
+      process.exitCode = 1;
       return;
     }
     err(`vault-rag: unexpected error: ${(e as Error).stack ?? e}`);

@@ -1,3 +1,5 @@
+import path from "node:path";
+import { VaultRagError } from "../errors.js";
 import { resolveDb, resolveVault, sidecarDirFor } from "../config.js";
 import type { Embedder, EmbedderOptions } from "../embed/index.js";
 import { openForQuery as openIndexForQuery } from "../index/open-query.js";
@@ -12,6 +14,22 @@ export interface Location {
   shown: string;
   /** Options for opening the store (the Chroma sidecar folder inside the vault). */
   store: OpenStoreOptions;
+}
+
+/**
+ * The vault a command was given, as its argument or as `--vault` (every command takes both); two
+ * different ones are refused.
+ *
+ * @example
+ * ```ts
+ * vaultFrom("~/notes", undefined); // "~/notes"
+ * vaultFrom(undefined, "~/notes"); // "~/notes"
+ * ```
+ */
+export function vaultFrom(arg: string | undefined, option: string | undefined): string | undefined {
+  if (arg !== undefined && option !== undefined && path.resolve(arg) !== path.resolve(option))
+    throw new VaultRagError("usage", `vault-rag: two vaults given, "${arg}" and --vault "${option}" — give one`);
+  return arg ?? option;
 }
 
 /** Resolves vault and index for a command. */

@@ -1,7 +1,5 @@
-import fs from "node:fs";
-import path from "node:path";
-import { ChromaStore, SCHEMA_VERSION, SqliteStore, type NoteEntry, type OpenStoreOptions } from "../store/index.js";
-import { hashText } from "../vault/index.js";
+import { ChromaStore, SCHEMA_VERSION, SqliteStore, type OpenStoreOptions } from "../store/index.js";
+import { staleInVault } from "./stale.js";
 
 /** What `check` found. */
 export interface CheckReport {
@@ -20,7 +18,7 @@ export interface CheckReport {
 
 /**
  * Verifies an index: manifest and storage version, orphan vectors, chunks without vectors or notes,
- * the BM25 index against the chunks, and notes whose file no longer matches its hash. With
+ * the BM25 index against the chunks, and stale notes (by the rule `status` uses too, in stale.ts). With
  * `repair`, fixes what needs no embedding: orphans are removed, the BM25 index is rebuilt from the
  * chunks, and notes with missing vectors are dropped so the next `vault-rag index` redoes them.
  *
@@ -58,7 +56,7 @@ export function checkIndex(vault: string, dbPath: string, opts: { repair?: boole
     if (chunksWithoutNote) problems.push(`${chunksWithoutNote} chunk(s) belong to no indexed note`);
     if (ftsMismatch) problems.push(`the keyword index holds ${counts.ftsRows} row(s) for ${counts.chunks} chunk(s)`);
     if (badVectors) problems.push(`${badVectors} chunk(s) have vectors without ${dims} dimensions`);
-    const stale = staleHashes(vault, store.notes().values());
+    const stale = staleInVault(vault, store.notes());
     if (opts.repair && problems.length) {
       db.transaction(() => {
         if (orphanVectors) {
@@ -117,24 +115,11 @@ export async function checkChromaIndex(vault: string, db: string, opts: { repair
       local = store.count();
       repaired.push(`rebuilt the keyword sidecar from the server (${local.chunks} chunks)`);
     }
-    const stale = staleHashes(vault, store.notes().values());
+    const stale = staleInVault(vault, store.notes());
     const counts = { notes: local.notes, chunks: server, vectors: server, ftsRows: local.chunks };
     const ok = problems.length === 0 || (repaired.length > 0 && local.chunks === server);
     return { ok, index: store.location, problems, counts, orphanVectors: 0, chunksWithoutVectors: 0, chunksWithoutNote: 0, ftsMismatch: local.chunks !== server, stale, repaired };
   } finally {
     store.close();
   }
-}
-
-/** Notes whose file no longer has the hash they were indexed with (or is gone). */
-function staleHashes(vault: string, notes: Iterable<NoteEntry>): number {
-  let stale = 0;
-  for (const n of notes) {
-    try {
-      if (hashText(fs.readFileSync(path.join(vault, n.path), "utf8")) !== n.hash) stale++;
-    } catch {
-      stale++;
-    }
-  }
-  return stale;
 }

@@ -1,9 +1,10 @@
 import { CHUNKER_VERSION, chunkNote, type ChunkOptions } from "../chunk/index.js";
 import { passageWindows, windowOptions, type Embedder } from "../embed/index.js";
+import type { VaultRagError } from "../errors.js";
 import type { Logger } from "../log.js";
 import { silentLogger } from "../log.js";
 import { beginRebuild, displayLocation, lockTarget, openExisting, openStore, type NoteEntry, type OpenStoreOptions, type Store, type StoreRecord } from "../store/index.js";
-import { hashText, readNote, walkVault, type VaultFile } from "../vault/index.js";
+import { assertVaultFolder, hashText, readVaultFile, walkVault, type VaultFile } from "../vault/index.js";
 import { acquireLock } from "./lock.js";
 import { manifestFor, modelMismatch, modelSpecOf, sameModel } from "./manifest.js";
 
@@ -13,7 +14,10 @@ export interface IndexSummary {
   updated: number;
   deleted: number;
   unchanged: number;
+  /** Files that could not be read (the run exits 1). */
   failed: number;
+  /** Files skipped on purpose: binary, not UTF-8, too big (a warning each). */
+  skipped: number;
   /** Notes already indexed when the run started (resumed work is not redone). */
   chunks: number;
   /** Windows embedded by the model in this run. */
@@ -56,9 +60,15 @@ export interface IndexOptions {
 export async function indexVault(vault: string, dbPath: string, embedder: Embedder, opts: IndexOptions = {}): Promise<IndexSummary> {
   const log = opts.log ?? silentLogger;
   const storeOpts = { ...opts.store, log };
+  assertVaultFolder(vault); // a mistyped path is refused before the lock creates anything
   const release = acquireLock(lockTarget(dbPath, opts.store?.sidecarDir), log);
   try {
-    const existing = await openExisting(dbPath, storeOpts);
+    const existing = await openExisting(dbPath, storeOpts).catch((err) => {
+      // a damaged file is what --full is for: rebuilt from the notes, nothing read from it
+      if (!opts.full || (err as VaultRagError).code !== "index_damaged") throw err;
+      log.warn("index_damaged", `${(err as Error).message.replace(/ — run .*$/, "")} — rebuilding it from the notes`);
+      return undefined;
+    });
     const manifest = await existing?.manifest();
     if (existing && manifest && !sameModel(manifest, embedder) && !opts.full) {
       await existing.close();
@@ -122,7 +132,7 @@ async function indexInto(vault: string, store: Store, embedder: Embedder, opts: 
   const known = await store.notes();
   let manifest = await store.manifest();
   const chunkerChanged = manifest && manifest.chunkerVersion !== CHUNKER_VERSION;
-  const summary: IndexSummary = { added: 0, updated: 0, deleted: 0, unchanged: 0, failed: 0, chunks: 0, embedded: 0, cached: 0, seconds: 0, dbPath: store.location, model: embedder.id };
+  const summary: IndexSummary = { added: 0, updated: 0, deleted: 0, unchanged: 0, failed: 0, skipped: 0, chunks: 0, embedded: 0, cached: 0, seconds: 0, dbPath: store.location, model: embedder.id };
 
   const todo: VaultFile[] = [];
   for (const f of files) {
@@ -151,9 +161,11 @@ async function indexInto(vault: string, store: Store, embedder: Embedder, opts: 
     const batch: { note: NoteEntry; records: StoreRecord[] }[] = [];
     const pending: { record: StoreRecord; plan: WindowPlan; label: string }[] = [];
     for (const f of slice) {
-      const note = readNote(f, log);
+      const { note, skipped } = readVaultFile(f, log);
       if (!note) {
-        summary.failed++;
+        // a file skipped on purpose (binary, not UTF-8, too big) is a warning, not a failure
+        if (skipped) summary.skipped++;
+        else summary.failed++;
         continue;
       }
       const entry = known.get(f.path);

@@ -1,11 +1,19 @@
 import fs from "node:fs";
 import path from "node:path";
+import Database from "better-sqlite3";
 import { VaultRagError } from "../errors.js";
 import type { Logger } from "../log.js";
+import { makeDir } from "../make-dir.js";
+
+/** Lock files this process holds: reading one through a second descriptor would drop its kernel lock (POSIX). */
+const held = new Set<string>();
 
 /**
- * Takes the writer lock of an index (`<db>.lock`, holding the owner's pid). A lock whose process
- * is gone is stale and is taken over with a `lock_stale` warning. Returns the release function.
+ * Takes the writer lock of an index: `<db>.lock`, locked by the kernel through SQLite (an exclusive
+ * transaction held for the whole run), so two processes can never both hold it, and a lock whose
+ * process died is free again at once, whatever pid the system hands out next. The file also says
+ * who holds it (pid and process start time) for messages and `status`; a crashed holder's text is
+ * cleared with a `lock_stale` warning. Returns the release function.
  *
  * @example
  * ```ts
@@ -15,41 +23,140 @@ import type { Logger } from "../log.js";
  */
 export function acquireLock(dbPath: string, log: Logger): () => void {
   const file = `${dbPath}.lock`;
+  const dir = path.dirname(dbPath);
   try {
-    fs.mkdirSync(path.dirname(dbPath), { recursive: true });
+    makeDir(dir);
   } catch (err) {
-    throw new VaultRagError("io", `vault-rag: cannot create the index folder ${path.dirname(dbPath)}: ${(err as Error).message} — check the folder is writable`);
+    throw new VaultRagError("io", `vault-rag: cannot create the index folder "${dir}": ${(err as Error).message} — check the path, or give --db a file in a folder you can write to`);
   }
-  for (let attempt = 0; attempt < 3; attempt++) {
+  if (held.has(file)) throw locked(dbPath, process.pid);
+  for (let attempt = 0; attempt < 5; attempt++) {
+    let fd: number;
     try {
-      fs.writeFileSync(file, String(process.pid), { flag: "wx" });
-      return () => {
-        try {
-          if (fs.readFileSync(file, "utf8") === String(process.pid)) fs.rmSync(file);
-        } catch {
-          /* already gone */
-        }
-      };
+      fd = fs.openSync(file, fs.constants.O_RDWR | fs.constants.O_CREAT, 0o644);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST") {
-        throw new VaultRagError("io", `vault-rag: cannot create the lock file ${file}: ${(err as Error).message} — check the folder is writable`);
-      }
-      const pid = Number(fs.readFileSync(file, "utf8").trim());
-      if (pid && pid !== process.pid && alive(pid)) {
-        throw new VaultRagError("index_locked", `vault-rag: another vault-rag process (pid ${pid}) is writing to ${dbPath} — wait for it to finish, or stop it`);
-      }
-      log.warn("lock_stale", `vault-rag: removed a stale lock left by process ${pid || "unknown"} on ${dbPath}`, { path: file });
-      fs.rmSync(file, { force: true });
+      throw new VaultRagError("io", `vault-rag: cannot create the lock file ${file}: ${(err as Error).message} — check the folder is writable`);
     }
+    let db: Database.Database | undefined;
+    try {
+      db = new Database(file, { timeout: 0 });
+      db.pragma("journal_mode = MEMORY"); // no journal file beside the lock
+      db.exec("BEGIN EXCLUSIVE");
+    } catch (err) {
+      db?.close();
+      const code = (err as { code?: string }).code;
+      const owner = readOwner(fd);
+      if (code === "SQLITE_BUSY") {
+        fs.closeSync(fd);
+        throw locked(dbPath, owner?.pid);
+      }
+      if (code !== "SQLITE_NOTADB") {
+        fs.closeSync(fd);
+        throw new VaultRagError("io", `vault-rag: cannot take the lock ${file}: ${(err as Error).message}`);
+      }
+      // the text of a holder that died: nobody holds the kernel lock, so it is cleared and taken
+      log.warn("lock_stale", `vault-rag: removed a stale lock left by process ${owner?.pid ?? "unknown"} on ${dbPath}`, { path: file });
+      fs.ftruncateSync(fd, 0);
+      fs.closeSync(fd);
+      continue;
+    }
+    // the file may have been released and removed between our open and our lock: then try again
+    if (!sameFile(fd, file)) {
+      db.exec("ROLLBACK");
+      db.close();
+      fs.closeSync(fd);
+      continue;
+    }
+    try {
+      fs.ftruncateSync(fd, 0);
+      fs.writeSync(fd, `${process.pid} ${startTime(process.pid) ?? ""}\n`, 0);
+    } catch {
+      // who holds the lock is only for messages (a full disk must not stop the run here)
+    }
+    held.add(file);
+    const conn = db;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      held.delete(file);
+      // removed while still held, so a process waiting on this file finds it gone and starts over
+      if (sameFile(fd, file)) fs.rmSync(file, { force: true });
+      conn.exec("ROLLBACK");
+      conn.close();
+      fs.closeSync(fd);
+    };
   }
   throw new VaultRagError("index_locked", `vault-rag: cannot take the lock ${file} — another process keeps taking it`);
 }
 
-function alive(pid: number): boolean {
+/**
+ * The pid of the process that holds the writer lock of an index, or `undefined` when nobody does
+ * (as far as its lock file tells: a process that is gone, or a pid now used by another process,
+ * does not count).
+ *
+ * @example
+ * ```ts
+ * lockHolder("/abs/.vault-rag/index.db"); // 4242 while `vault-rag index` runs
+ * ```
+ */
+export function lockHolder(dbPath: string): number | undefined {
+  const file = `${dbPath}.lock`;
+  if (held.has(file)) return process.pid;
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch {
+    return undefined;
+  }
+  const owner = parseOwner(text);
+  return owner && alive(owner.pid, owner.start) ? owner.pid : undefined;
+}
+
+function locked(dbPath: string, pid: number | undefined): VaultRagError {
+  return new VaultRagError("index_locked", `vault-rag: another vault-rag process (pid ${pid ?? "unknown"}) is writing to ${dbPath} — wait for it to finish, or stop it`);
+}
+
+function readOwner(fd: number): { pid: number; start?: string } | undefined {
+  const buf = Buffer.alloc(64);
+  try {
+    return parseOwner(buf.toString("utf8", 0, fs.readSync(fd, buf, 0, buf.length, 0)));
+  } catch {
+    return undefined;
+  }
+}
+
+function parseOwner(text: string): { pid: number; start?: string } | undefined {
+  const m = /^(\d+) ?(\d*)\n/.exec(text);
+  return m ? { pid: Number(m[1]), start: m[2] || undefined } : undefined;
+}
+
+function sameFile(fd: number, file: string): boolean {
+  try {
+    const a = fs.fstatSync(fd);
+    const b = fs.statSync(file);
+    return a.ino === b.ino && a.dev === b.dev;
+  } catch {
+    return false;
+  }
+}
+
+/** A process's start time (clock ticks since boot, from /proc), which tells a reused pid apart. */
+function startTime(pid: number): string | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
+  } catch {
+    return undefined;
+  }
+}
+
+function alive(pid: number, start: string | undefined): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
+    if ((err as NodeJS.ErrnoException).code !== "EPERM") return false;
   }
+  const now = startTime(pid);
+  return !start || !now || now === start;
 }

@@ -48,7 +48,11 @@ export function modelSpecOf(m: Pick<Manifest, "embedder">): string {
  * index there: commands keep an index's own model unless told otherwise.
  */
 export async function indexModelSpec(dbPath: string, opts: OpenStoreOptions = {}): Promise<string | undefined> {
-  const store = await openExisting(dbPath, opts);
+  // a damaged index tells no model: the default is used, and the run that opens it next says what to do
+  const store = await openExisting(dbPath, opts).catch((err) => {
+    if ((err as { code?: string }).code === "index_damaged") return undefined;
+    throw err;
+  });
   if (!store) return undefined;
   try {
     const m = await store.manifest();

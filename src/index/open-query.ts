@@ -1,6 +1,7 @@
 import { createEmbedder, type Embedder, type EmbedderOptions } from "../embed/index.js";
 import { VaultRagError } from "../errors.js";
-import { displayLocation, openFollowingSwaps, type Manifest, type OpenStoreOptions, type Store } from "../store/index.js";
+import { displayLocation, lockTarget, openFollowingSwaps, type Manifest, type OpenStoreOptions, type Store } from "../store/index.js";
+import { lockHolder } from "./lock.js";
 import { modelMismatch, modelSpecOf, sameModel } from "./manifest.js";
 
 /** What to tell a user whose index is missing or unfinished (the CLI and the library say it differently). */
@@ -46,10 +47,18 @@ export async function openIfIndexed(
   const fix = opts.fix ?? CLI_FIX;
   // a long-lived reader (MCP server, library handle, chat) follows an `index --full` swap
   const store = await openFollowingSwaps(db, opts.store);
-  if (!store) return undefined;
+  const building = () => {
+    const pid = lockHolder(lockTarget(db, opts.store?.sidecarDir));
+    if (pid) throw new VaultRagError("index_locked", `vault-rag: indexing is in progress (pid ${pid}): the index at ${shown} is being built — wait for it to finish, then try again`);
+  };
+  if (!store) {
+    building();
+    return undefined;
+  }
   const manifest = await store.manifest();
   if (!manifest) {
     await store.close();
+    building();
     throw new VaultRagError("no_index", `vault-rag: the index at ${shown} was never completed — ${fix.unfinished}`);
   }
   if (opts.model && !sameModel(manifest, createEmbedder(opts.model, opts))) {

@@ -1,5 +1,4 @@
 import fs from "node:fs";
-import path from "node:path";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { z } from "zod";
@@ -7,6 +6,9 @@ import { VaultRagError } from "../errors.js";
 import { openVault, type VaultHandle } from "../library.js";
 import { SEARCH_DEFAULTS } from "../search/index.js";
 import { scanBlocks, splitFrontmatter } from "../vault/index.js";
+import { capText, GET_NOTE_MAX_CHARS, resolveNote } from "./notes.js";
+
+export { safeNotePath, resolveNote, capText, GET_NOTE_MAX_CHARS } from "./notes.js";
 
 type ToolResult = { content: { type: "text"; text: string }[]; isError?: boolean };
 
@@ -20,31 +22,6 @@ async function guarded(fn: () => Promise<unknown>): Promise<ToolResult> {
     if (e instanceof VaultRagError) return { content: [{ type: "text", text: e.message }], isError: true };
     throw e;
   }
-}
-
-/**
- * Resolves a vault-relative note path, refusing anything that leaves the vault: absolute paths,
- * `..` segments, and symlinks that point outside.
- *
- * @example
- * ```ts
- * safeNotePath("/home/me/notes", "robots/SMARS.md"); // "/home/me/notes/robots/SMARS.md"
- * safeNotePath("/home/me/notes", "../.ssh/id_rsa");  // throws
- * ```
- */
-export function safeNotePath(vault: string, rel: string): string {
-  const refuse = (why: string): never => {
-    throw new VaultRagError("usage", `vault-rag: refused path "${rel}": ${why} — give a vault-relative path like robots/SMARS.md`);
-  };
-  if (path.isAbsolute(rel) || /^[a-zA-Z]:[\\/]/.test(rel)) refuse("it is absolute");
-  if (rel.split(/[\\/]/).includes("..")) refuse("it leaves the vault");
-  const abs = path.resolve(vault, rel);
-  if (!fs.existsSync(abs)) throw new VaultRagError("usage", `vault-rag: no note "${rel}" in the vault — list notes with search, or check the path`);
-  const realVault = fs.realpathSync(vault);
-  const real = fs.realpathSync(abs);
-  if (real !== realVault && !real.startsWith(realVault + path.sep)) refuse("it is a link that points outside the vault");
-  if (!fs.statSync(real).isFile() || !real.toLowerCase().endsWith(".md")) refuse("it is not a Markdown note");
-  return real;
 }
 
 /** The text of one section (the heading and everything under it, to the next heading of the same or higher level). */
@@ -91,17 +68,17 @@ export async function createMcpServer(vaultDir: string, opts: { db?: string } = 
   server.registerTool(
     "get_note",
     {
-      description: "Read a note (or one section of it) by its vault-relative path.",
-      inputSchema: z.object({ path: z.string().min(1).describe("vault-relative path, e.g. robots/SMARS.md"), heading: z.string().optional().describe("only this section") }).strict(),
+      description: `Read a note (or one section of it) by its vault-relative path or its name, as a wikilink finds it (robots/SMARS.md, robots/SMARS, SMARS). Only notes the index holds are served; text over ${GET_NOTE_MAX_CHARS} characters is cut, with a mark.`,
+      inputSchema: z.object({ path: z.string().min(1).describe("vault-relative path or note name, e.g. robots/SMARS.md or SMARS"), heading: z.string().optional().describe("only this section") }).strict(),
     },
     async (a) =>
       guarded(async () => {
-        const file = safeNotePath(v.vault, a.path);
-        const { body } = splitFrontmatter(fs.readFileSync(file, "utf8"));
-        if (!a.heading) return body;
+        const note = resolveNote(v.vault, a.path);
+        const { body } = splitFrontmatter(fs.readFileSync(note.file, "utf8"));
+        if (!a.heading) return capText(body);
         const section = sectionText(body, a.heading);
-        if (section === undefined) throw new VaultRagError("usage", `vault-rag: no heading "${a.heading}" in "${a.path}"`);
-        return section;
+        if (section === undefined) throw new VaultRagError("usage", `vault-rag: no heading "${a.heading}" in "${note.path}"`);
+        return capText(section);
       }),
   );
   const noArgs = z.object({}).strict();

@@ -65,14 +65,19 @@ export function buildFilter(opts: FilterOptions, now?: number): Where | undefine
 }
 
 /**
- * Combines several `where` clauses with `$and`, dropping empty ones.
+ * Combines several `where` clauses with `$and`, dropping empty ones (`{}`, `null`, `undefined`).
+ * A clause that is not an object (a list, a string) is refused, not dropped.
  *
  * @example
  * ```ts
  * andWhere({ folder: "kitchen" }, undefined); // { folder: "kitchen" }
+ * andWhere(undefined, [] as never);           // throws: a where filter must be a JSON object, got []
  * ```
  */
 export function andWhere(...clauses: (Where | undefined)[]): Where | undefined {
+  for (const c of clauses as unknown[])
+    if (c !== undefined && c !== null && (typeof c !== "object" || Array.isArray(c)))
+      throw new VaultRagError("filter_invalid", `vault-rag: a where filter must be a JSON object, got ${JSON.stringify(c)} — e.g. {"folder": "kitchen"}`);
   const kept = clauses.filter((c): c is Where => !!c && Object.keys(c).length > 0);
   if (!kept.length) return undefined;
   return kept.length === 1 ? kept[0] : { $and: kept };

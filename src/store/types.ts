@@ -64,7 +64,7 @@ export interface Store {
   /** Replaces the chunks of each note in one transaction; `records` may be empty. */
   upsertNotes(batch: { note: NoteEntry; records: StoreRecord[] }[]): void | Promise<void>;
   deleteNotes(paths: string[]): void | Promise<void>;
-  /** Records a note's new size and mtime when its content is unchanged (its chunks stay). */
+  /** Records a note's new size and mtime when its content is unchanged: its chunks stay, with the new mtime. */
   touchNote(note: NoteEntry): void | Promise<void>;
   /** Every note the store holds, by path. */
   notes(): Map<string, NoteEntry> | Promise<Map<string, NoteEntry>>;

@@ -1,7 +1,7 @@
 export type { Note, VaultFile } from "./types.js";
-export { walkVault, SKIPPED_FOLDERS, IGNORE_FILE } from "./walk.js";
+export { walkVault, assertVaultFolder, whyNotWalked, SKIPPED_FOLDERS, IGNORE_FILE } from "./walk.js";
 export { parseNote, hashText } from "./note.js";
-export { readNote } from "./read.js";
+export { readNote, readVaultFile, isSkippedFile } from "./read.js";
 export { normaliseTags, findInlineRefs, frontmatterList } from "./tags.js";
 export { splitFrontmatter } from "./frontmatter.js";
 export { parseInline, scanBlocks, type BlockScan } from "./markdown.js";

@@ -17,6 +17,20 @@ export const MAX_NOTE_BYTES = 32 * 1024 * 1024;
  * ```
  */
 export function readNote(file: VaultFile, log: Logger = silentLogger): Note | undefined {
+  return readVaultFile(file, log).note;
+}
+
+/**
+ * {@link readNote}, telling a file that is skipped on purpose (binary, not UTF-8, over the size
+ * limit: a `note_skipped` warning) from one that could not be read (`note_unreadable`).
+ *
+ * @example
+ * ```ts
+ * const r = readVaultFile(file, log);
+ * if (r.note) use(r.note); else if (r.skipped) skipped++; else failed++;
+ * ```
+ */
+export function readVaultFile(file: VaultFile, log: Logger = silentLogger): { note?: Note; skipped?: boolean } {
   let buf: Buffer;
   try {
     buf = fs.readFileSync(file.absPath);
@@ -24,22 +38,40 @@ export function readNote(file: VaultFile, log: Logger = silentLogger): Note | un
     const e = err as NodeJS.ErrnoException;
     const why = e.code === "ENOENT" ? "it was deleted while indexing" : e.code === "EACCES" ? "permission denied" : e.message;
     log.warn("note_unreadable", `vault-rag: cannot read "${file.path}": ${why}`, { path: file.path });
-    return undefined;
+    return {};
   }
-  if (buf.length > MAX_NOTE_BYTES) {
-    log.warn("note_skipped", `vault-rag: skipped "${file.path}": ${buf.length} bytes is over the ${MAX_NOTE_BYTES}-byte limit`, { path: file.path });
-    return undefined;
+  const text = decodeNote(buf);
+  if (typeof text !== "string") {
+    log.warn("note_skipped", `vault-rag: skipped "${file.path}": ${text.skipped}`, { path: file.path });
+    return { skipped: true };
   }
-  if (buf.includes(0)) {
-    log.warn("note_skipped", `vault-rag: skipped "${file.path}": it is a binary file, not Markdown text`, { path: file.path });
-    return undefined;
-  }
-  let text: string;
+  return { note: parseNote(file.path, text, file.mtime, log) };
+}
+
+/**
+ * True when the indexer skips this file on purpose (binary, not UTF-8, over the size limit), so that
+ * it is never "changed since indexing". A file that cannot be read at all is not skipped.
+ *
+ * @example
+ * ```ts
+ * isSkippedFile(walkVault(root).find((f) => f.path === "photo.md")!); // true for a binary file
+ * ```
+ */
+export function isSkippedFile(file: VaultFile): boolean {
   try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(buf);
+    return typeof decodeNote(fs.readFileSync(file.absPath)) !== "string";
   } catch {
-    log.warn("note_skipped", `vault-rag: skipped "${file.path}": it is not valid UTF-8 — save it as UTF-8`, { path: file.path });
-    return undefined;
+    return false;
   }
-  return parseNote(file.path, text, file.mtime, log);
+}
+
+/** A note's text, or why it is skipped. */
+function decodeNote(buf: Buffer): string | { skipped: string } {
+  if (buf.length > MAX_NOTE_BYTES) return { skipped: `${buf.length} bytes is over the ${MAX_NOTE_BYTES}-byte limit` };
+  if (buf.includes(0)) return { skipped: "it is a binary file, not Markdown text" };
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(buf);
+  } catch {
+    return { skipped: "it is not valid UTF-8 — save it as UTF-8" };
+  }
 }

@@ -25,14 +25,7 @@ export const IGNORE_FILE = ".vault-ragignore";
  * ```
  */
 export function walkVault(root: string, log: Logger = silentLogger): VaultFile[] {
-  const absRoot = path.resolve(root);
-  let realRoot: string;
-  try {
-    realRoot = fs.realpathSync(absRoot);
-    if (!fs.statSync(realRoot).isDirectory()) throw new Error("not a directory");
-  } catch {
-    throw new VaultRagError("vault_missing", `vault-rag: vault folder "${absRoot}" does not exist or is not a folder — pass the folder that holds your notes`);
-  }
+  const realRoot = fs.realpathSync(assertVaultFolder(root));
   const ig = loadIgnore(realRoot, log);
   const out: VaultFile[] = [];
   const visited = new Set<string>([realRoot]);
@@ -99,6 +92,51 @@ export function walkVault(root: string, log: Logger = silentLogger): VaultFile[]
   visit(realRoot, "");
   out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return out;
+}
+
+/**
+ * Checks that a vault folder exists and is a folder (before anything is created in it); returns its
+ * absolute path. A missing path or a file is a `vault_missing` error that names it.
+ *
+ * @example
+ * ```ts
+ * assertVaultFolder("~/notes");        // "/home/me/notes"
+ * assertVaultFolder("/no/such/folder"); // throws: vault folder "/no/such/folder" does not exist — …
+ * ```
+ */
+export function assertVaultFolder(root: string): string {
+  const abs = path.resolve(root);
+  let isDir: boolean;
+  try {
+    isDir = fs.statSync(abs).isDirectory();
+  } catch {
+    throw new VaultRagError("vault_missing", `vault-rag: vault folder "${abs}" does not exist — pass the folder that holds your notes`);
+  }
+  if (!isDir) throw new VaultRagError("vault_missing", `vault-rag: vault folder "${abs}" is not a folder — pass the folder that holds your notes, not a file in it`);
+  return abs;
+}
+
+/**
+ * Why {@link walkVault} leaves out a file at a vault-relative path, or `undefined` when the folder
+ * and ignore rules let it in (a hidden or skipped folder, `.vault-ragignore`, not Markdown).
+ *
+ * @example
+ * ```ts
+ * whyNotWalked("/home/me/notes", ".trash/old.md");  // 'it is in ".trash/", a folder vault-rag never indexes'
+ * whyNotWalked("/home/me/notes", "kitchen/Bread.md"); // undefined
+ * ```
+ */
+export function whyNotWalked(root: string, rel: string): string | undefined {
+  const parts = rel.split("/");
+  const ig = loadIgnore(fs.realpathSync(assertVaultFolder(root)), silentLogger);
+  for (let i = 0; i < parts.length - 1; i++) {
+    const folder = parts.slice(0, i + 1).join("/");
+    if (parts[i].startsWith(".") || SKIPPED_FOLDERS.includes(parts[i])) return `it is in "${folder}/", a folder vault-rag never indexes`;
+    if (ig.ignores(folder + "/")) return `${IGNORE_FILE} keeps "${folder}/" out of the index`;
+  }
+  if (!rel.toLowerCase().endsWith(".md")) return "it is not a Markdown note";
+  if (ig.ignores(rel)) return `${IGNORE_FILE} keeps it out of the index`;
+  return undefined;
 }
 
 function loadIgnore(root: string, log: Logger): Ignore {

@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { copyVaultWithoutIndex } from "./helpers.js";
 
 const BIN = path.resolve("dist/cli/main.js");
 let vault = "";
@@ -65,7 +66,7 @@ function runAsync(args: string[], env: Record<string, string> = {}, input?: stri
 
 beforeAll(async () => {
   vault = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "vr-ask-")), "vault");
-  fs.cpSync(path.resolve("examples/vault"), vault, { recursive: true });
+  copyVaultWithoutIndex(path.resolve("examples/vault"), vault);
   expect(run(["index", vault, "--quiet"]).code).toBe(0);
   await startServer();
 }, 120_000);
@@ -135,6 +136,16 @@ describe("vault-rag chat", () => {
     expect(r.stdout).toContain("tags: pico");
     expect(r.stdout).toContain("conversation cleared");
     expect(r.stderr).toContain('vault-rag: unknown mode "nonsense" — use dense, keyword or hybrid');
+  });
+
+  it("retrieves for a follow-up question alone, not the earlier topic", () => {
+    const r = run(["chat", "--retrieval-only", "-k", "4"], {}, "how do the SMARS motors work\nsourdough starter feeding schedule\n");
+    expect(r.code).toBe(0);
+    const turns = r.stdout.split(/^(?=\[1\] )/m).slice(1);
+    expect(turns).toHaveLength(2);
+    expect(turns[0]).toContain("robots/SMARS.md");
+    expect(turns[1]).toContain("kitchen/Sourdough.md");
+    expect(turns[1]).not.toMatch(/robots\//);
   });
 
   it("works without a model, showing the hits", () => {

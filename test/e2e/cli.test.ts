@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { BIN, exampleVaultCopy } from "./helpers.js";
+import { BIN, DAY, exampleVaultCopy } from "./helpers.js";
 
 let vault = "";
 let elsewhere = "";
@@ -31,6 +31,18 @@ describe("vault-rag CLI end to end", () => {
     const r = run(["search", "--vault", vault, "motors"]);
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toBe(`vault-rag: no index at ${path.join(vault, ".vault-rag/index.db")} — run \`vault-rag index <vault>\` first`);
+  });
+
+  it("refuses to index a folder that does not exist, or a file, and creates nothing", () => {
+    const missing = path.join(elsewhere, "no", "such", "folder");
+    const r = run(["index", missing]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe(`vault-rag: vault folder "${missing}" does not exist — pass the folder that holds your notes`);
+    expect(fs.existsSync(path.join(elsewhere, "no"))).toBe(false);
+    const note = path.join(vault, "Welcome.md");
+    const file = run(["index", note]);
+    expect(file.code).toBe(2);
+    expect(file.stderr.trim()).toBe(`vault-rag: vault folder "${note}" is not a folder — pass the folder that holds your notes, not a file in it`);
   });
 
   it("refuses an index address it cannot open, naming where it came from", () => {
@@ -106,6 +118,9 @@ describe("vault-rag CLI end to end", () => {
       `vault-rag: index at ${path.join(vault, ".vault-rag/index.db")} was built with use-lite (512-d); run \`vault-rag index --full --model ollama:nomic-embed-text\` to rebuild`,
     );
     expect(run(["search", "--vault", vault, "--where", "{}", "motor"]).code).toBe(0);
+    const list = run(["search", "--vault", vault, "--where", "[]", "motor"]);
+    expect(list.code).toBe(2);
+    expect(list.stderr.trim().split("\n")[0]).toBe(`vault-rag: error: option '--where <json>' argument '[]' is invalid. --where must be a JSON object, e.g. '{"folder": "kitchen"}', got []`);
   });
 
   it("finds the vault from a subfolder and reports status with the absolute index path", () => {
@@ -113,6 +128,16 @@ describe("vault-rag CLI end to end", () => {
     expect(st).toMatchObject({ vault, index: path.join(vault, ".vault-rag/index.db"), model: "use-lite", dimensions: 512, notes: 37, stale: 0 });
     const human = run(["status", "--vault", vault]);
     expect(human.stdout).toContain(`index:        ${path.join(vault, ".vault-rag/index.db")}`);
+  });
+
+  it("takes the vault as an argument or as --vault on every command", () => {
+    expect(json(["index", "--vault", vault])).toMatchObject({ added: 0, unchanged: 37 });
+    expect(JSON.parse(run(["status", vault, "--json"]).stdout)).toMatchObject({ vault, notes: 37 });
+    expect(JSON.parse(run(["check", vault, "--json"]).stdout)).toMatchObject({ ok: true, stale: 0 });
+    expect(run(["chunks", "--vault", vault, "--note", "robots/SMARS.md"]).stdout).toContain("── SMARS Robot > SMARS > Motor wiring");
+    const two = run(["status", vault, "--vault", elsewhere]);
+    expect(two.code).toBe(2);
+    expect(two.stderr.trim()).toBe(`vault-rag: two vaults given, "${vault}" and --vault "${elsewhere}" — give one`);
   });
 
   it("follows edits, additions, deletions and renames, embedding only what changed", () => {
@@ -148,6 +173,18 @@ describe("vault-rag CLI end to end", () => {
     const by = Object.fromEntries(results.map((x) => [x.setting.mode, x.metrics]));
     expect(by.hybrid.ndcg10).toBeGreaterThanOrEqual(Math.max(by.keyword.ndcg10, by.dense.ndcg10));
     expect(by.hybrid.ndcg10).toBeGreaterThan(0.85);
+  });
+
+  it("moves a note's dates when only its time changed: date filters and status follow", () => {
+    const bread = path.join(vault, "kitchen/Sourdough.md");
+    const old = Math.floor(Date.now() / 1000) - 40 * DAY;
+    fs.utimesSync(bread, old, old);
+    expect(JSON.parse(run(["status", "--vault", vault, "--json"]).stdout).stale).toBe(1);
+    expect(json(["index", vault])).toMatchObject({ added: 0, updated: 0, embedded: 0 });
+    expect(JSON.parse(run(["status", "--vault", vault, "--json"]).stdout).stale).toBe(0);
+    const paths = (flags: string[]) => json(["search", "--vault", vault, ...flags, "sourdough starter bread"]).map((h: { path: string }) => h.path);
+    expect(paths(["--since", "7d"])).not.toContain("kitchen/Sourdough.md");
+    expect(paths(["--until", "30d"])).toContain("kitchen/Sourdough.md");
   });
 
   it("prints the chunks of a note", () => {

@@ -6,7 +6,15 @@ export const BIN = path.resolve("dist/cli/main.js");
 export const DAY = 86400;
 
 /**
- * A temporary copy of examples/vault (in a folder named `vaultName`) and an unrelated working
+ * Copies a vault folder without its index (`.vault-rag/`): a test's vault starts unindexed, whatever
+ * the working tree holds (the README's first command indexes examples/vault in place).
+ */
+export function copyVaultWithoutIndex(from: string, to: string): void {
+  fs.cpSync(from, to, { recursive: true, filter: (src) => path.basename(src) !== ".vault-rag" });
+}
+
+/**
+ * A temporary copy of examples/vault, without any index it holds, (in a folder named `vaultName`) and an unrelated working
  * directory. A fresh clone gives every file the same time, so times are set explicitly: every note
  * 100 days old, kitchen/Sourdough.md one day old.
  */
@@ -16,7 +24,7 @@ export function exampleVaultCopy(prefix: string, vaultName = "vault"): { vault: 
   const vault = path.join(tmp, vaultName);
   const elsewhere = path.join(tmp, "elsewhere");
   fs.mkdirSync(elsewhere);
-  fs.cpSync(path.resolve("examples/vault"), vault, { recursive: true });
+  copyVaultWithoutIndex(path.resolve("examples/vault"), vault);
   const now = Math.floor(Date.now() / 1000);
   const old = now - 100 * DAY;
   for (const f of fs.readdirSync(vault, { recursive: true }) as string[]) fs.utimesSync(path.join(vault, f), old, old);

@@ -5,6 +5,7 @@ import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { copyVaultWithoutIndex } from "./helpers.js";
 
 const BIN = path.resolve("dist/cli/main.js");
 let vault = "";
@@ -15,9 +16,11 @@ const textOf = (r: any) => r.content[0].text as string;
 beforeAll(async () => {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "vr-mcp-"));
   vault = path.join(tmp, "vault");
-  fs.cpSync(path.resolve("examples/vault"), vault, { recursive: true });
+  copyVaultWithoutIndex(path.resolve("examples/vault"), vault);
   fs.writeFileSync(path.join(tmp, "secret.md"), "# Secret\n\nnot for agents\n");
   fs.symlinkSync(path.join(tmp, "secret.md"), path.join(vault, "escape.md"));
+  fs.mkdirSync(path.join(vault, ".trash"));
+  fs.writeFileSync(path.join(vault, ".trash", "Old plans.md"), "# Old plans\n\nDeleted, not for agents.\n");
   expect(spawnSync(process.execPath, [BIN, "index", vault, "--quiet"]).status).toBe(0);
   client = new Client({ name: "test", version: "1.0.0" });
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp", "--vault", vault], stderr: "pipe" }));
@@ -65,6 +68,23 @@ describe("vault-rag mcp", () => {
       expect(r.isError).toBe(true);
       expect(textOf(r)).toBe(`vault-rag: refused path "${p}": ${why} — give a vault-relative path like robots/SMARS.md`);
     }
+  });
+
+  it("serves only indexed notes, saying why it refuses the others, and finds a note as a wikilink does", async () => {
+    for (const [p, why] of [
+      [".trash/Old plans.md", 'it is in ".trash/", a folder vault-rag never indexes'],
+      ["drafts/Secret.md", '.vault-ragignore keeps "drafts/" out of the index'],
+      ["drafts/Secret", '.vault-ragignore keeps "drafts/" out of the index'],
+    ]) {
+      const r = await client.callTool({ name: "get_note", arguments: { path: p } });
+      expect(r.isError, p).toBe(true);
+      expect(textOf(r)).toBe(`vault-rag: refused path "${p}": ${why}, and only indexed notes are served — give a vault-relative path like robots/SMARS.md`);
+    }
+    const sourdough = textOf(await client.callTool({ name: "get_note", arguments: { path: "kitchen/Sourdough.md" } }));
+    for (const name of ["Sourdough", "sourdough.md", "kitchen/Sourdough", "KITCHEN/sourdough.md"]) expect(textOf(await client.callTool({ name: "get_note", arguments: { path: name } })), name).toBe(sourdough);
+    expect(textOf(await client.callTool({ name: "get_note", arguments: { path: "welcome" } }))).toMatch(/^# Welcome/);
+    const missing = await client.callTool({ name: "get_note", arguments: { path: "Nothing like it" } });
+    expect(textOf(missing)).toBe('vault-rag: no note "Nothing like it" in the vault — give a path like robots/SMARS.md or a note\'s name, or find notes with search');
   });
 
   it("lists tags and folders and reports status", async () => {

@@ -35,10 +35,11 @@ describe("hostile input", () => {
     const db = path.join(root, "index.db");
     // permission bits apply (root runs without its override capabilities), so locked.md is unreadable
     const r = await cliUnder(OBEY_PERMISSIONS, ["index", vault, "--db", db, "--model", "ollama:stub-embed", "--json"], { OLLAMA_HOST: stub.host });
-    expect(r.code).toBe(1); // partial failure is reported
+    expect(r.code).toBe(1); // partial failure (the unreadable file) is reported
     const s = JSON.parse(r.stdout);
     const messages = s.warnings.map((x: { message: string }) => x.message).join("\n");
-    expect(s.failed, messages).toBe(3);
+    expect(s.failed, messages).toBe(1);
+    expect(s.skipped, messages).toBe(2);
     expect(s.added).toBe(6);
     expect(messages).toContain('skipped "binary.md": it is a binary file');
     expect(messages).toContain('vault-rag: cannot read "locked.md": permission denied');
@@ -51,6 +52,47 @@ describe("hostile input", () => {
     const check = await cli(["check", "--vault", vault, "--db", db, "--json"], { OLLAMA_HOST: stub.host });
     expect(JSON.parse(check.stdout).problems).toEqual([]);
   }, 300_000);
+
+  it("counts a skipped binary note as a warning, never as stale; a BOM note is never stale; status and check agree", async () => {
+    const vault = fs.mkdtempSync(path.join(os.tmpdir(), "vr-skip-"));
+    fs.writeFileSync(path.join(vault, "good.md"), "# Good\n\nA normal note about motors.\n");
+    fs.writeFileSync(path.join(vault, "bom.md"), "\uFEFF# Bom\n\nSaved by an editor that writes a byte order mark.\n");
+    fs.writeFileSync(path.join(vault, "x.md"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 1]));
+    const env = { OLLAMA_HOST: stub.host };
+    const args = ["--vault", vault, "--json"];
+    for (let round = 0; round < 2; round++) {
+      const r = await cli(["index", vault, "--model", "ollama:stub-embed"], env);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/^notes: (2 added|0 added), 0 updated, 0 deleted, (0|2) unchanged, 1 skipped$/m);
+      expect(r.stderr).toContain('warning: skipped "x.md": it is a binary file, not Markdown text');
+      expect(JSON.parse((await cli(["status", ...args], env)).stdout).stale).toBe(0);
+      const check = JSON.parse((await cli(["check", ...args], env)).stdout);
+      expect(check).toMatchObject({ ok: true, stale: 0 });
+    }
+    fs.appendFileSync(path.join(vault, "bom.md"), "One more line.\n");
+    expect(JSON.parse((await cli(["status", ...args], env)).stdout).stale).toBe(1);
+    expect(JSON.parse((await cli(["check", ...args], env)).stdout).stale).toBe(1);
+  }, 120_000);
+
+  it("names the way out of a truncated index, and index --full rebuilds it", async () => {
+    const vault = fs.mkdtempSync(path.join(os.tmpdir(), "vr-damaged-"));
+    for (let i = 0; i < 40; i++) fs.writeFileSync(path.join(vault, `n${i}.md`), `# Note ${i}\n\nA note about motors and batteries, number ${i}.\n`);
+    const env = { OLLAMA_HOST: stub.host };
+    expect((await cli(["index", vault, "--model", "ollama:stub-embed", "--quiet"], env)).code).toBe(0);
+    const db = path.join(vault, ".vault-rag", "index.db");
+    fs.truncateSync(db, Math.floor(fs.statSync(db).size / 2));
+    const message = `vault-rag: the index at ${db} is damaged (database disk image is malformed) — run \`vault-rag index --full\` to rebuild it from the notes`;
+    for (const args of [["index", vault, "--quiet"], ["check", vault, "--repair"], ["search", "--vault", vault, "motors"], ["status", vault]]) {
+      const r = await cli(args, env);
+      expect(r.code, args.join(" ")).toBe(1);
+      expect(r.stderr.trim(), args.join(" ")).toBe(message);
+    }
+    const full = await cli(["index", vault, "--full", "--model", "ollama:stub-embed", "--json"], env);
+    expect(full.code, full.stderr).toBe(0);
+    expect(JSON.parse(full.stdout)).toMatchObject({ added: 40, failed: 0 });
+    expect(full.stderr).toContain(`warning: the index at ${db} is damaged (database disk image is malformed) — rebuilding it from the notes`);
+    expect(JSON.parse((await cli(["check", vault, "--json"], env)).stdout)).toMatchObject({ ok: true, counts: { notes: 40 } });
+  }, 120_000);
 
   it("warns about a file deleted between listing and reading", () => {
     const vault = fs.mkdtempSync(path.join(os.tmpdir(), "vr-vanish-"));

@@ -37,6 +37,23 @@ describe.each(BACKENDS)("$name store conformance", (backend) => {
     await s.close();
   });
 
+  it("moves every chunk's date when a note is touched, for date filters and for a reader opened before", async () => {
+    const { store: s, reopen } = await backend.fresh();
+    const old = 1_700_000_000;
+    const recs = [0, 1].map((i) => record(`t${i}`, meta({ path: "t.md", ordinal: i, hash: `t${i}`, mtime: old }), vec(1, i, 0, 0)));
+    await s.upsertNotes([{ note: { path: "t.md", hash: "h", mtime: old, size: 5 }, records: recs }]);
+    const reader = await reopen();
+    const since = (store: typeof s) => store.queryDense(vec(1, 0, 0, 0), 5, { where: normaliseWhere({ mtime: { $gte: old + 50 } }) });
+    expect(ids(await since(reader))).toEqual([]);
+    await s.touchNote({ path: "t.md", hash: "h", mtime: old + 100, size: 5 });
+    expect(ids(await since(s))).toEqual(["t0", "t1"]);
+    expect(ids(await since(reader))).toEqual(["t0", "t1"]);
+    expect((await reader.get({ path: "t.md", includeVectors: true })).map((r) => r.meta.mtime)).toEqual([old + 100, old + 100]);
+    expect((await s.queryKeyword("text", 5, { where: normaliseWhere({ mtime: { $lt: old + 50 } }) })).length).toBe(0);
+    await reader.close();
+    await s.close();
+  });
+
   it("replaces a note's chunks, deletes notes, records touches, and survives reopening", async () => {
     const { store: s, reopen } = await backend.fresh();
     await s.upsertNotes([

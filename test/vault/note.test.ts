@@ -84,7 +84,7 @@ describe("walker", () => {
   });
 
   it("says what to do when the vault does not exist", () => {
-    expect(() => walkVault("/nonexistent/vault")).toThrow('vault-rag: vault folder "/nonexistent/vault" does not exist or is not a folder — pass the folder that holds your notes');
+    expect(() => walkVault("/nonexistent/vault")).toThrow('vault-rag: vault folder "/nonexistent/vault" does not exist — pass the folder that holds your notes');
   });
 
   it("skips binary and invalid UTF-8 files with a warning naming them", () => {

@@ -25,8 +25,8 @@ const HELP = `Commands:
 
 /**
  * `vault-rag chat`: an interactive session. The model and index load once; each turn retrieves
- * afresh with the question plus the last questions, then answers (or, with --retrieval-only,
- * shows the hits).
+ * afresh for the new question alone (earlier questions would pull the old topic's notes back in;
+ * the model still sees the conversation), then answers (or, with --retrieval-only, shows the hits).
  */
 export async function runChat(o: ChatFlags): Promise<void> {
   const loc = locate(o);
@@ -39,7 +39,6 @@ export async function runChat(o: ChatFlags): Promise<void> {
     since: o.since,
     k: o.topK ?? SEARCH_DEFAULTS.topK,
     mode: (o.mode ?? SEARCH_DEFAULTS.mode) as SearchMode,
-    questions: [] as string[],
     history: [] as ChatMessage[],
     lastSources: [] as Source[],
     lastMs: 0,
@@ -51,11 +50,9 @@ export async function runChat(o: ChatFlags): Promise<void> {
   if (tty) rl.setPrompt("> ");
   const ask = async (question: string) => {
     const t = performance.now();
-    const query = [...state.questions.slice(-2), question].join(" ");
     const where = andWhere(buildFilter({ tags: state.tags, folder: state.folder, since: state.since }), o.where);
-    const res = await search({ store, embedder }, query, { topK: state.k, perNote: o.perNote, oversample: o.oversample, where, whereDocument: o.whereDocument, minRatio: o.minRatio, mode: state.mode });
+    const res = await search({ store, embedder }, question, { topK: state.k, perNote: o.perNote, oversample: o.oversample, where, whereDocument: o.whereDocument, minRatio: o.minRatio, mode: state.mode });
     state.lastMs = performance.now() - t;
-    state.questions.push(question);
     if (!res.hits.length) return out(`no results: ${res.reason}`);
     const ctx = assembleContext(question, res.hits, { budgetTokens: o.budget });
     state.lastSources = ctx.sources;
@@ -108,7 +105,6 @@ export async function runChat(o: ChatFlags): Promise<void> {
         out(`retrieval: ${state.lastMs.toFixed(1)} ms`);
         break;
       case "clear":
-        state.questions = [];
         state.history = [];
         state.lastSources = [];
         out("conversation cleared");

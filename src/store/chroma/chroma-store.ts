@@ -221,8 +221,17 @@ export class ChromaStore implements Store {
     });
   }
 
-  touchNote(note: NoteEntry): void {
-    this.sidecar.touchNote(note);
+  async touchNote(note: NoteEntry): Promise<void> {
+    // the chunks carry the note's mtime (date filters read it): moved on the server and in the sidecar
+    const moved = this.sidecar.get({ path: note.path }).filter((r) => r.meta.mtime !== note.mtime);
+    if (!moved.length) return this.sidecar.touchNote(note);
+    await this.write(async () => {
+      for (let i = 0; i < moved.length; i += this.maxBatch) {
+        const slice = moved.slice(i, i + this.maxBatch);
+        await guard(this.loc, "update the dates of chunks", () => this.collection.update({ ids: slice.map((r) => r.id), metadatas: slice.map((r) => toChromaMetadata({ ...r.meta, mtime: note.mtime })) }));
+      }
+      this.sidecar.touchNote(note);
+    });
   }
 
   notes(): Map<string, NoteEntry> {

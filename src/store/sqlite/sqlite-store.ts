@@ -4,6 +4,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import * as sqliteVec from "sqlite-vec";
 import { VaultRagError } from "../../errors.js";
+import { makeDir } from "../../make-dir.js";
 import type { RecordMetadata } from "../schema.js";
 import { SCHEMA_VERSION, type Manifest, type NoteEntry, type QueryFilter, type ScoredRecord, type Store, type StoreCounts, type StoreRecord } from "../types.js";
 import { compileDocument, compileWhere, decodeList, encodeList, type SqlCondition } from "./compile.js";
@@ -114,7 +115,7 @@ export class SqliteStore implements Store {
     if (!fs.existsSync(file)) {
       if (!opts.create) throw new VaultRagError("no_index", `vault-rag: no index at ${file} — run \`vault-rag index <vault>\` first`);
       try {
-        fs.mkdirSync(path.dirname(file), { recursive: true });
+        makeDir(path.dirname(file));
       } catch (err) {
         throw new VaultRagError("io", `vault-rag: cannot create the index folder ${path.dirname(file)}: ${(err as Error).message}`);
       }
@@ -152,6 +153,7 @@ export class SqliteStore implements Store {
       if (e instanceof VaultRagError) throw e;
       if (e.code === "SQLITE_READONLY") throw readOnly(file);
       if (e.code === "SQLITE_FULL") throw diskFull(file);
+      if (e.code?.startsWith("SQLITE_CORRUPT") || e.code === "SQLITE_NOTADB") throw damaged(file, e);
       throw new VaultRagError("io", `vault-rag: cannot open the index at ${file}: ${e.message}${e.code === "SQLITE_CANTOPEN" ? " — check the folder is writable" : ""}`);
     }
     const store = new SqliteStore(file, db, opts.vectors !== false);
@@ -206,7 +208,12 @@ export class SqliteStore implements Store {
   }
 
   touchNote(note: NoteEntry): void {
-    this.write(() => void this.db.prepare("UPDATE notes SET mtime = ?, size = ? WHERE path = ?").run(note.mtime, note.size, note.path), false);
+    // the chunks carry the note's mtime too (date filters read it), so a touch moves them as well,
+    // and bumps the generation so that readers reload their metadata columns
+    this.write(() => {
+      this.db.prepare("UPDATE notes SET mtime = ?, size = ? WHERE path = ?").run(note.mtime, note.size, note.path);
+      this.db.prepare("UPDATE chunks SET mtime = ? WHERE path = ?").run(note.mtime, note.path);
+    });
   }
 
   private deleteStatements() {
@@ -230,6 +237,7 @@ export class SqliteStore implements Store {
       const e = err as Error & { code?: string };
       if (e.code === "SQLITE_FULL") throw diskFull(this.location);
       if (e.code === "SQLITE_READONLY" || e.code === "SQLITE_READONLY_DBMOVED") throw readOnly(this.location);
+      if (e.code?.startsWith("SQLITE_CORRUPT") || e.code === "SQLITE_NOTADB") throw damaged(this.location, e);
       throw err;
     }
   }
@@ -441,6 +449,19 @@ function writable(file: string): boolean {
 
 function diskFull(file: string): VaultRagError {
   return new VaultRagError("io", `vault-rag: the disk holding ${file} is full — nothing from this batch was written; free some space and run again`);
+}
+
+/**
+ * The refusal of a damaged index file (truncated, overwritten): it names the rebuild, which needs
+ * nothing from the old file.
+ *
+ * @example
+ * ```ts
+ * throw damaged("/v/.vault-rag/index.db", err); // vault-rag: the index at … is damaged (…) — run `vault-rag index --full` …
+ * ```
+ */
+export function damaged(file: string, err: Error): VaultRagError {
+  return new VaultRagError("index_damaged", `vault-rag: the index at ${file} is damaged (${err.message}) — run \`vault-rag index --full\` to rebuild it from the notes`, { cause: err });
 }
 
 function readOnly(file: string): VaultRagError {

@@ -1,0 +1,44 @@
+import type { NoteEntry } from "../store/index.js";
+import { isSkippedFile, walkVault, type VaultFile } from "../vault/index.js";
+
+/**
+ * The notes that changed on disk since they were indexed: the one rule of `status` and `check`.
+ * A note is stale when its file's size or modification time differs from the index's record (an
+ * index run re-reads it: changed text is embedded again, a touched note's dates are moved), when its
+ * file is gone, or when a file that the index does not hold would be indexed. A file that the
+ * indexer skips (binary, not UTF-8, too big) is never stale: indexing again would not change it.
+ *
+ * @example
+ * ```ts
+ * staleNotes(walkVault("/home/me/notes"), await store.notes()); // ["kitchen/Bread.md"]
+ * ```
+ */
+export function staleNotes(files: VaultFile[], known: Map<string, NoteEntry>): string[] {
+  const stale: string[] = [];
+  for (const f of files) {
+    const k = known.get(f.path);
+    if (k ? k.mtime !== f.mtime || k.size !== f.size : !isSkippedFile(f)) stale.push(f.path);
+  }
+  const onDisk = new Set(files.map((f) => f.path));
+  for (const p of known.keys()) if (!onDisk.has(p)) stale.push(p);
+  return stale;
+}
+
+/**
+ * How many notes of a vault are stale ({@link staleNotes}); a vault that cannot be read counts as
+ * unchanged.
+ *
+ * @example
+ * ```ts
+ * staleInVault("/home/me/notes", await store.notes()); // 3
+ * ```
+ */
+export function staleInVault(vault: string, known: Map<string, NoteEntry>): number {
+  let files: VaultFile[];
+  try {
+    files = walkVault(vault);
+  } catch {
+    return 0;
+  }
+  return staleNotes(files, known).length;
+}

@@ -1,0 +1,83 @@
+import fs from "node:fs";
+import path from "node:path";
+import { VaultRagError } from "../errors.js";
+import { walkVault, whyNotWalked } from "../vault/index.js";
+
+/** The most `get_note` returns, in characters (about 10,000 tokens); longer text is cut with a mark. */
+export const GET_NOTE_MAX_CHARS = 40_000;
+
+const refuse = (rel: string, why: string): never => {
+  throw new VaultRagError("usage", `vault-rag: refused path "${rel}": ${why} — give a vault-relative path like robots/SMARS.md`);
+};
+
+/**
+ * Resolves a vault-relative path, refusing anything that leaves the vault: absolute paths, `..`
+ * segments, and symlinks that point outside.
+ *
+ * @example
+ * ```ts
+ * safeNotePath("/home/me/notes", "robots/SMARS.md"); // "/home/me/notes/robots/SMARS.md"
+ * safeNotePath("/home/me/notes", "../.ssh/id_rsa");  // throws
+ * ```
+ */
+export function safeNotePath(vault: string, rel: string): string {
+  if (path.isAbsolute(rel) || /^[a-zA-Z]:[\\/]/.test(rel)) refuse(rel, "it is absolute");
+  if (rel.split(/[\\/]/).includes("..")) refuse(rel, "it leaves the vault");
+  const abs = path.resolve(vault, rel);
+  if (!fs.existsSync(abs)) throw new VaultRagError("usage", `vault-rag: no note "${rel}" in the vault — list notes with search, or check the path`);
+  const realVault = fs.realpathSync(vault);
+  const real = fs.realpathSync(abs);
+  if (real !== realVault && !real.startsWith(realVault + path.sep)) refuse(rel, "it is a link that points outside the vault");
+  if (!fs.statSync(real).isFile() || !real.toLowerCase().endsWith(".md")) refuse(rel, "it is not a Markdown note");
+  return real;
+}
+
+/**
+ * Finds the note that a name means, the way a wikilink does, among the notes the vault walk would
+ * index: a path with or without `.md` (`kitchen/Sourdough`), a file name alone (`Sourdough`), or the
+ * end of a path (`Folder/Note`), case-insensitively (an exact match wins). A file that exists but is
+ * not indexed (`.trash/`, `.vault-ragignore`) is refused with the reason; a name that fits several
+ * notes is refused with their paths.
+ *
+ * @example
+ * ```ts
+ * resolveNote("/home/me/notes", "sourdough");        // { path: "kitchen/Sourdough.md", file: "/home/me/notes/kitchen/Sourdough.md" }
+ * resolveNote("/home/me/notes", ".trash/old.md");    // throws: it is in ".trash/", a folder vault-rag never indexes
+ * ```
+ */
+export function resolveNote(vault: string, name: string): { path: string; file: string } {
+  const rel = name.trim().replace(/^\.\//, "").replace(/\\/g, "/");
+  if (path.isAbsolute(rel) || /^[a-zA-Z]:[\\/]/.test(rel)) refuse(name, "it is absolute");
+  if (rel.split("/").includes("..")) refuse(name, "it leaves the vault");
+  const files = walkVault(vault).map((f) => f.path);
+  const want = rel.replace(/\.md$/i, "");
+  const stem = (p: string) => p.replace(/\.md$/i, "");
+  const exact = files.filter((p) => stem(p) === want);
+  const loose = exact.length ? exact : files.filter((p) => stem(p).toLowerCase() === want.toLowerCase());
+  const found = loose.length ? loose : files.filter((p) => stem(p).toLowerCase().endsWith("/" + want.toLowerCase()));
+  if (found.length === 1) return { path: found[0], file: safeNotePath(vault, found[0]) };
+  if (found.length > 1) throw new VaultRagError("usage", `vault-rag: "${name}" could be ${found.map((p) => `"${p}"`).join(" or ")} — give the path of the one you mean`);
+  // not an indexed note: say why, if the file is there
+  for (const candidate of [rel, `${rel}.md`]) {
+    if (!fs.existsSync(path.resolve(vault, candidate))) continue;
+    safeNotePath(vault, candidate);
+    refuse(name, `${whyNotWalked(vault, candidate) ?? "it is not a note vault-rag indexes"}, and only indexed notes are served`);
+  }
+  throw new VaultRagError("usage", `vault-rag: no note "${name}" in the vault — give a path like robots/SMARS.md or a note's name, or find notes with search`);
+}
+
+/**
+ * Cuts a text to at most `max` characters, at a line end where one is near, with a mark saying
+ * what was left out.
+ *
+ * @example
+ * ```ts
+ * capText("a\nb\nc", 3); // "a\nb\n\n[truncated by vault-rag: showing 3 of 5 characters — ask for one section with \"heading\"]"
+ * ```
+ */
+export function capText(text: string, max = GET_NOTE_MAX_CHARS): string {
+  if (text.length <= max) return text;
+  const lineEnd = text.lastIndexOf("\n", max);
+  const cut = lineEnd > max * 0.8 ? lineEnd : max;
+  return `${text.slice(0, cut)}\n\n[truncated by vault-rag: showing ${cut} of ${text.length} characters — ask for one section with "heading"]`;
+}
