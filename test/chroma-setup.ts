@@ -1,5 +1,5 @@
 import type { TestProject } from "vitest/node";
-import { startChromaServer } from "../src/bench/chroma-server.js";
+import { startChromaServer } from "../bench/chroma-server.js";
 
 /**
  * Starts one throwaway Chroma server for the whole run (tests use their own collections) and
