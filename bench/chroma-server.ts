@@ -175,7 +175,7 @@ export function provisionLibc(log: (msg: string) => void = () => {}): string | u
 
 function run(cmd: string, args: string[], cwd: string): void {
   const r = spawnSync(cmd, args, { cwd, encoding: "utf8" });
-  if (r.status !== 0) throw new Error(`vault-rag: \`${cmd} ${args.slice(-2).join(" ")}\` failed while fetching a C library for the Chroma server: ${(r.stderr || r.error?.message || "").trim().slice(0, 400)}`);
+  if (r.status !== 0) throw new Error(`vault-rag: \`${[cmd, ...args.filter((a, i) => a !== "-o" && args[i - 1] !== "-o")].join(" ")}\` failed while fetching a C library for the Chroma server: ${(r.stderr || r.error?.message || "").trim().slice(0, 400)}`);
 }
 
 /**
