@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, inject, it } from "vitest";
+import { CHROMA_MISSING, needs } from "./needs.js";
 import { openVault } from "../src/index.js";
 
 describe("library API", () => {
@@ -16,7 +17,8 @@ describe("library API", () => {
     expect(summary).toMatchObject({ added: 2, failed: 0 });
     const { hits } = await v.search("bread baking");
     expect(hits[0].path).toBe("kitchen/Bread.md");
-    expect((await v.search("pods", { tags: ["baking"] })).hits.every((h) => h.meta.tags.includes("baking"))).toBe(true);
+    // the tag filter leaves only the baking note, though the query is about the other one
+    expect((await v.search("pods", { tags: ["baking"] })).hits.map((h) => h.path)).toEqual(["kitchen/Bread.md"]);
     expect(await v.status()).toMatchObject({ notes: 2, model: "use-lite", dimensions: 512, stale: 0, index: path.join(vault, ".vault-rag/index.db") });
     fs.writeFileSync(path.join(vault, "New.md"), "# New\n\nA new note.\n");
     expect((await v.status()).stale).toBe(1);
@@ -24,7 +26,7 @@ describe("library API", () => {
     await expect(openVault(path.join(vault, "missing"))).rejects.toThrow(`vault-rag: vault folder "${path.join(vault, "missing")}" does not exist — pass the folder that holds your notes`);
   });
 
-  it("works the same on a Chroma server: index, search with filters, tags, folders, status", async () => {
+  it.skipIf(!!CHROMA_MISSING)(needs("works the same on a Chroma server: index, search with filters, tags, folders, status", CHROMA_MISSING), async () => {
     const vault = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "vr-lib-chroma-")), "notes");
     fs.mkdirSync(path.join(vault, "kitchen"), { recursive: true });
     fs.writeFileSync(path.join(vault, "kitchen/Bread.md"), "---\ntags: [baking]\n---\n# Bread\n\nSourdough starter fed with flour and water, then baked in a Dutch oven.\n");

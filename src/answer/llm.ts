@@ -1,3 +1,4 @@
+import { createParser } from "eventsource-parser";
 import { ollamaBaseUrl } from "../embed/ollama.js";
 import { VaultRagError } from "../errors.js";
 
@@ -53,11 +54,10 @@ async function errorText(res: Response): Promise<string> {
   }
 }
 
-/** Reads a streamed body line by line; a cut connection becomes a clear error. */
-async function* lines(res: Response, cut: string): AsyncGenerator<string> {
+/** Reads a streamed body as text, chunk by chunk; a cut connection becomes a clear error. */
+async function* texts(res: Response, cut: string): AsyncGenerator<string> {
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
-  let buf = "";
   for (;;) {
     let chunk: ReadableStreamReadResult<Uint8Array>;
     try {
@@ -66,7 +66,20 @@ async function* lines(res: Response, cut: string): AsyncGenerator<string> {
       throw new VaultRagError("llm_failed", cut);
     }
     if (chunk.done) break;
-    buf += decoder.decode(chunk.value, { stream: true });
+    yield decoder.decode(chunk.value, { stream: true });
+  }
+  const rest = decoder.decode();
+  if (rest) yield rest;
+}
+
+/**
+ * NDJSON: one JSON value per line, a line possibly split across chunks. Kept by hand: it is eight
+ * lines, and no library does less.
+ */
+async function* lines(res: Response, cut: string): AsyncGenerator<string> {
+  let buf = "";
+  for await (const text of texts(res, cut)) {
+    buf += text;
     let nl: number;
     while ((nl = buf.indexOf("\n")) >= 0) {
       yield buf.slice(0, nl).replace(/\r$/, "");
@@ -74,6 +87,16 @@ async function* lines(res: Response, cut: string): AsyncGenerator<string> {
     }
   }
   if (buf.trim()) yield buf;
+}
+
+/** Server-sent events' `data` (multi-line `data:` fields joined by newlines, comments skipped), by eventsource-parser. */
+async function* sseData(res: Response, cut: string): AsyncGenerator<string> {
+  const ready: string[] = [];
+  const parser = createParser({ onEvent: (event) => ready.push(event.data) });
+  for await (const text of texts(res, cut)) {
+    parser.feed(text);
+    yield* ready.splice(0);
+  }
 }
 
 /** Ollama's `/api/chat`, streaming NDJSON. */
@@ -123,9 +146,8 @@ export function openAiLlm(model: string, baseUrl?: string, apiKey?: string): Llm
       const cut = `vault-rag: the answer from ${base} stopped before it finished — what was printed is incomplete`;
       let answer = "";
       let done = false;
-      for await (const line of lines(res, cut)) {
-        if (!line.startsWith("data:")) continue;
-        const data = line.slice(5).trim();
+      for await (const event of sseData(res, cut)) {
+        const data = event.trim();
         if (data === "[DONE]") {
           done = true;
           break;

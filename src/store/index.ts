@@ -7,7 +7,7 @@ export { matchesWhere, matchesDocument } from "./reference.js";
 export { SqliteStore, BM25_WEIGHTS, type SqliteStoreOptions } from "./sqlite/sqlite-store.js";
 export { toFtsQuery } from "./sqlite/fts-query.js";
 export { STOPWORDS } from "./stopwords.js";
-export { ChromaStore, defaultSidecarDir, type ChromaStoreOptions, type KeywordPath } from "./chroma/chroma-store.js";
+export { CHROMA_MISSING, ChromaStore, defaultSidecarDir, loadChroma, type ChromaStoreOptions, type KeywordPath } from "./chroma/chroma-store.js";
 export { isChromaLocation, parseChromaLocation, type ChromaLocation, type ChromaConnectOptions } from "./chroma/location.js";
 export { openStore, openExisting, storeExists, displayLocation, lockTarget, beginRebuild, type OpenStoreOptions, type Rebuild } from "./open.js";
 export { openFollowingSwaps } from "./follow-swaps.js";

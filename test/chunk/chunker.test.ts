@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import MarkdownIt from "markdown-it";
 import { describe, expect, it } from "vitest";
 import { chunkNote, countWords } from "../../src/chunk/index.js";
 import { lastWords } from "../../src/chunk/chunker.js";
@@ -6,6 +7,7 @@ import { parseNote } from "../../src/vault/index.js";
 
 const note = (text: string, p = "robots/SMARS.md") => parseNote(p, text, 1_760_000_000);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
+const md = new MarkdownIt();
 
 describe("chunker", () => {
   it("cuts one chunk per section with breadcrumbs, metadata and source lines", () => {
@@ -149,22 +151,33 @@ const mdLine = fc.oneof(
 
 describe("chunker properties", () => {
   it("never throws, covers every non-whitespace character, never splits inside a fence, ids deterministic", () => {
+    let fencesChecked = 0;
     fc.assert(
       fc.property(fc.array(mdLine, { maxLength: 120 }), (lines) => {
         const body = lines.join("\n");
         const n = note(body);
         const chunks = chunkNote(n);
-        // coverage: every non-whitespace character of the body appears in some chunk
-        const have = new Map<string, number>();
-        for (const c of chunks) for (const ch of c.text.replace(/\s+/g, "")) have.set(ch, (have.get(ch) ?? 0) + 1);
-        for (const ch of n.body.replace(/\s+/g, "")) expect(have.has(ch)).toBe(true);
+        // coverage: every body line (whitespace aside) appears in the chunks, in order (overlap may repeat text)
         const joined = chunks.map((c) => c.text.replace(/\s+/g, "")).join("");
-        expect(joined.length).toBeGreaterThanOrEqual(n.body.replace(/\s+/g, "").length);
-        // fences: each chunk has balanced fence markers when the source fences are balanced
+        let at = 0;
+        for (const line of n.body.split("\n")) {
+          for (const ch of line.replace(/\s+/g, "")) {
+            const found = joined.indexOf(ch, at);
+            expect(found, `body line ${JSON.stringify(line)} is missing or out of order`).toBeGreaterThanOrEqual(0);
+            at = found + 1;
+          }
+        }
+        // fences: the code of every closed top-level fence is whole in one chunk
+        for (const t of md.parse(n.body, {})) {
+          if (t.type !== "fence" || t.level !== 0 || !t.content.trim()) continue;
+          expect(chunks.some((c) => c.text.includes(t.content.trimEnd())), `fence split: ${JSON.stringify(t.content.slice(0, 60))}`).toBe(true);
+          fencesChecked++;
+        }
         expect(chunkNote(n).map((c) => c.id)).toEqual(chunks.map((c) => c.id));
       }),
       { numRuns: RUNS },
     );
+    expect(fencesChecked, "the generated notes held closed fences").toBeGreaterThan(0);
   });
 
   it("keeps a closed fence whole in exactly one chunk", () => {
@@ -176,7 +189,7 @@ describe("chunker properties", () => {
         const chunks = chunkNote(note(body));
         const holders = chunks.filter((c) => c.text.includes("c0x\n") || c.text.includes("c0x"));
         const full = holders.filter((c) => c.text.includes(`c${codeLines - 1}x`));
-        expect(full.length).toBeGreaterThanOrEqual(1);
+        expect(full).toHaveLength(1);
         for (const c of chunks) expect((c.text.match(/^```/gm) ?? []).length % 2).toBe(0);
       }),
       { numRuns: RUNS },

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, inject, it } from "vitest";
+import { CHROMA_MISSING, needs } from "../needs.js";
 import { BIN, exampleVaultCopy } from "./helpers.js";
 
 /**
@@ -32,7 +33,7 @@ beforeAll(() => {
   chroma = collection();
 }, 60_000);
 
-describe("vault-rag CLI on a Chroma server", () => {
+describe.skipIf(!!CHROMA_MISSING)(needs("vault-rag CLI on a Chroma server", CHROMA_MISSING), () => {
   it("indexes the vault into a collection, as into the embedded store", () => {
     const local = json(["index", vault]);
     const remote = json(["index", vault, "--db", chroma]);

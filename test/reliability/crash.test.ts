@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateVault, rng } from "../../src/bench/gen.js";
+import { generateVault, rng } from "../../bench/gen.js";
 import { cli, cliAsync, exportIndex, startEmbedStub } from "./helpers.js";
 
 const NOTES = Number(process.env.CRASH_NOTES ?? 2000);

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MOUNT_NAMESPACE, mountNamespaceMissing, needs, permissionsMissing } from "../needs.js";
 import { BIN, cli, cliUnder, exportIndex, OBEY_PERMISSIONS, startEmbedStub } from "./helpers.js";
 
 /**
@@ -22,7 +23,10 @@ function smallVault(root: string, n: number): string {
   return vault;
 }
 
-describe("read-only index", () => {
+const PERMISSIONS_MISSING = permissionsMissing();
+const MOUNT_MISSING = mountNamespaceMissing();
+
+describe.skipIf(!!PERMISSIONS_MISSING)(needs("read-only index", PERMISSIONS_MISSING), () => {
   it("refuses to write with a clear message, keeps searching, and loses nothing", async () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), "vr-ro-"));
     const vault = smallVault(root, 10);
@@ -58,7 +62,7 @@ describe("read-only index", () => {
   }, 120_000);
 });
 
-describe("full disk", () => {
+describe.skipIf(!!MOUNT_MISSING)(needs("full disk", MOUNT_MISSING), () => {
   it("stops with a clear message when the disk fills, keeps a consistent index, and resumes once there is room", async () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), "vr-full-"));
     const vault = smallVault(root, 20);
@@ -86,7 +90,7 @@ describe("full disk", () => {
       step("status", `status --vault "${vault}" --db "${db}" --json`),
     ].join("\n");
     // a private mount namespace: the small disk exists only for this shell and the CLI runs it starts
-    const ns = process.getuid?.() === 0 ? ["unshare", "-m"] : ["unshare", "-rm"];
+    const ns = MOUNT_NAMESPACE;
     const code = await new Promise<number | null>((resolve) => spawn(ns[0], [...ns.slice(1), "sh", "-c", script], { stdio: "inherit", env: { ...process.env, OLLAMA_HOST: stub.host } }).on("close", resolve));
     expect(code).toBe(0);
     const read = (name: string) => ({ rc: Number(fs.readFileSync(`${out}/${name}.rc`, "utf8")), out: fs.readFileSync(`${out}/${name}.out`, "utf8"), err: fs.readFileSync(`${out}/${name}.err`, "utf8") });

@@ -39,11 +39,11 @@ export async function cli(args: string[], env: Record<string, string> = {}) {
 }
 
 /**
- * A command prefix under which file permissions apply even to root: root keeps its uid but loses
- * the capabilities that override permission bits (so a mode-000 file is unreadable, a mode-444
- * index read-only). Empty for other users, to whom permissions apply anyway.
+ * OBEY_PERMISSIONS: a command prefix under which file permissions apply even to root: root keeps
+ * its uid but loses the capabilities that override permission bits (so a mode-000 file is
+ * unreadable, a mode-444 index read-only). Empty for other users, to whom permissions apply anyway.
  */
-export const OBEY_PERMISSIONS = process.getuid?.() === 0 ? ["setpriv", "--bounding-set", "-dac_override,-dac_read_search", "--"] : [];
+export { OBEY_PERMISSIONS } from "../needs.js";
 
 /** Runs the CLI to completion under a command prefix (e.g. {@link OBEY_PERMISSIONS}). */
 export async function cliUnder(prefix: string[], args: string[], env: Record<string, string> = {}) {

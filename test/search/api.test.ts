@@ -42,7 +42,16 @@ describe("Search API", () => {
     expect(normaliseWhereDocument(f.whereDocument)).toEqual({ kind: "doc", op: "$contains", value: "power" });
     expect(K("folder").isIn(["r", "k"]).or(K("mtime").lte(5)).where).toEqual({ $or: [{ folder: { $in: ["r", "k"] } }, { mtime: { $lte: 5 } }] });
     expect(() => K("folder").eq("r").or(K.DOCUMENT.contains("x"))).toThrow("vault-rag: `or` can join metadata conditions or document conditions, not one of each — split the search in two");
-    for (const f2 of [K("a").ne(1), K("a").gte(1), K("a").lt(1), K("a").notIn([1]), K("tags").notContains("x"), K.DOCUMENT.notContains("x"), K.DOCUMENT.regex("^m"), K.DOCUMENT.notRegex("x")]) expect(f2).toBeDefined();
+    expect(K("a").ne(1).where).toEqual({ a: { $ne: 1 } });
+    expect(K("a").gte(1).where).toEqual({ a: { $gte: 1 } });
+    expect(K("a").lt(1).where).toEqual({ a: { $lt: 1 } });
+    expect(K("a").notIn([1]).where).toEqual({ a: { $nin: [1] } });
+    expect(K("tags").notContains("x").where).toEqual({ tags: { $not_contains: "x" } });
+    expect(K.DOCUMENT.notContains("x").whereDocument).toEqual({ $not_contains: "x" });
+    expect(K.DOCUMENT.regex("^m").whereDocument).toEqual({ $regex: "^m" });
+    expect(K.DOCUMENT.notRegex("x").whereDocument).toEqual({ $not_regex: "x" });
+    for (const doc of [K.DOCUMENT.notContains("x"), K.DOCUMENT.regex("^m")]) expect(doc.where).toBeUndefined();
+    for (const meta of [K("a").ne(1), K("tags").notContains("x")]) expect(meta.whereDocument).toBeUndefined();
   });
 
   it("ranks by a dense Knn with filters applied before ranking, and selects fields", async () => {

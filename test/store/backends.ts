@@ -4,11 +4,14 @@ import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { inject } from "vitest";
 import { ChromaStore, SqliteStore, type Manifest, type Store } from "../../src/store/index.js";
+import { CHROMA_MISSING } from "../needs.js";
 import { tmpDb } from "./helpers.js";
 
 /** A store backend under test: opens a fresh store, or the same one again. */
 export interface Backend {
   name: string;
+  /** Why this backend cannot be tested here, if it cannot. */
+  missing?: string;
   /** A fresh, empty store with a manifest of `dims` dimensions. */
   fresh(dims?: number): Promise<{ store: Store; reopen: () => Promise<Store> }>;
 }
@@ -38,6 +41,7 @@ export function chromaAddress(name = `t-${randomUUID().slice(0, 12)}`): string {
 
 export const chromaBackend: Backend = {
   name: "Chroma",
+  missing: CHROMA_MISSING,
   async fresh(dims = 4) {
     const db = chromaAddress();
     const sidecarDir = fs.mkdtempSync(path.join(os.tmpdir(), "vr-sidecar-"));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { normaliseWhere, normaliseWhereDocument, type NoteEntry } from "../../src/store/index.js";
+import { needs } from "../needs.js";
 import { BACKENDS } from "./backends.js";
 import { meta, record, vec } from "./helpers.js";
 
@@ -7,7 +8,7 @@ const note = (p: string, hash = `h-${p}`): NoteEntry => ({ path: p, hash, mtime:
 const ids = (hits: { id: string }[]) => hits.map((h) => h.id);
 
 /** One set of store tests, run against every backend: the embedded SQLite store and a real Chroma server. */
-describe.each(BACKENDS)("$name store conformance", (backend) => {
+for (const backend of BACKENDS) describe.skipIf(!!backend.missing)(needs(`${backend.name} store conformance`, backend.missing), () => {
   it("filters before ranking: a filter that keeps only distant chunks still returns k hits", async () => {
     const { store: s } = await backend.fresh();
     const near = Array.from({ length: 20 }, (_, i) => record(`n${i}`, meta({ path: "near.md", ordinal: i, hash: `n${i}` }), vec(1, 0.01 * i, 0, 0)));

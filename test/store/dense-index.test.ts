@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DenseIndex, EXACT_SCAN_LIMIT } from "../../src/store/sqlite/dense-index.js";
 import { Int8Matrix } from "../../src/store/sqlite/simd-dot.js";
-import { rng } from "../../src/bench/gen.js";
+import { rng } from "../../bench/gen.js";
 
 const blob = (v: Float32Array) => new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
 

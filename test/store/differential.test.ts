@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { matchesDocument, matchesWhere, normaliseWhere, normaliseWhereDocument, type NoteEntry, type StoreRecord } from "../../src/store/index.js";
 import { docArb, recordArb, whereArb } from "./arbitraries.js";
+import { CHROMA_MISSING, needs } from "../needs.js";
 import { chromaBackend, sqliteBackend } from "./backends.js";
 import { meta, record } from "./helpers.js";
 
@@ -30,7 +31,7 @@ function dataset(seed: number): { batch: { note: NoteEntry; records: StoreRecord
   return { batch, all: batch.flatMap((b) => b.records) };
 }
 
-describe("SQLite and a real Chroma server agree", () => {
+describe.skipIf(!!CHROMA_MISSING)(needs("SQLite and a real Chroma server agree", CHROMA_MISSING), () => {
   it(`on ${RUNS} random where/whereDocument clauses over ${DATASETS} random record sets`, async () => {
     const query = Float32Array.from([0.3, -0.5, 0.8, 0.1]);
     let checked = 0;

@@ -59,28 +59,54 @@ describe("SQLite store", () => {
     const s = openStore(file);
     s.upsertNotes([{ note: note("a.md"), records: [record("a0", meta({ path: "a.md" }), vec(1, 0, 0, 0))] }]);
     const storeModule = path.resolve("src/store/index.ts");
+    const signals = path.dirname(file);
+    // each reader says when it is reading, then reads until the writer is done, noting the note counts it saw
     const reader = `
+      import fs from "node:fs";
       import { SqliteStore } from ${JSON.stringify(storeModule)};
+      const [id] = process.argv.slice(2);
       const s = SqliteStore.open(${JSON.stringify(file)});
       let n = 0;
-      const end = Date.now() + 1500;
-      while (Date.now() < end) { const hits = s.queryDense(new Float32Array([1,0,0,0]), 5); if (hits.length < 1) throw new Error("empty"); n++; }
-      console.log(n);`;
-    const scriptFile = path.join(path.dirname(file), "reader.ts");
+      const seen = new Set();
+      const end = Date.now() + 30_000;
+      for (;;) {
+        const hits = s.queryDense(new Float32Array([1,0,0,0]), 5);
+        if (hits.length < 1) throw new Error("empty");
+        seen.add(s.count().notes);
+        if (++n === 1) fs.writeFileSync(${JSON.stringify(signals)} + "/reading-" + id, "");
+        if (fs.existsSync(${JSON.stringify(signals)} + "/written") || Date.now() > end) break;
+      }
+      console.log(JSON.stringify({ n, seen: [...seen] }));`;
+    const scriptFile = path.join(signals, "reader.ts");
     fs.writeFileSync(scriptFile, reader);
-    const run = () =>
-      new Promise<number>((resolve, reject) => {
-        const p = spawn(process.execPath, ["--import", "tsx", scriptFile], { stdio: ["ignore", "pipe", "pipe"] });
+    const run = (id: number) =>
+      new Promise<{ n: number; seen: number[] }>((resolve, reject) => {
+        const p = spawn(process.execPath, ["--import", "tsx", scriptFile, String(id)], { stdio: ["ignore", "pipe", "pipe"] });
         let out = "";
         let errOut = "";
         p.stdout.on("data", (d) => (out += d));
         p.stderr.on("data", (d) => (errOut += d));
-        p.on("close", (code) => (code === 0 ? resolve(Number(out.trim())) : reject(new Error(errOut))));
+        p.on("close", (code) => (code === 0 ? resolve(JSON.parse(out.trim())) : reject(new Error(errOut))));
       });
-    const readers = [run(), run()];
-    for (let i = 0; i < 50; i++) s.upsertNotes([{ note: note(`w${i}.md`), records: [record(`w${i}`, meta({ path: `w${i}.md` }), vec(0, 1, 0, 0))] }]);
-    const counts = await Promise.all(readers);
-    expect(counts.every((c) => c > 0)).toBe(true);
+    const readers = [run(1), run(2)];
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    for (let waited = 0; !(fs.existsSync(path.join(signals, "reading-1")) && fs.existsSync(path.join(signals, "reading-2"))); waited += 20) {
+      if (waited > 30_000) throw new Error("the readers never started reading");
+      await sleep(20);
+    }
+    // both readers are in their loops: write while they read, a little apart
+    for (let i = 0; i < 50; i++) {
+      s.upsertNotes([{ note: note(`w${i}.md`), records: [record(`w${i}`, meta({ path: `w${i}.md` }), vec(0, 1, 0, 0))] }]);
+      await sleep(5);
+    }
+    fs.writeFileSync(path.join(signals, "written"), "");
+    const results = await Promise.all(readers);
+    for (const r of results) {
+      expect(r.n).toBeGreaterThan(0);
+      // the reader saw the index change under it: reads and writes overlapped
+      expect(r.seen.length, `counts seen: ${r.seen.join(", ")}`).toBeGreaterThan(2);
+      expect(Math.min(...r.seen)).toBeLessThan(51);
+    }
     expect(s.count().notes).toBe(51);
     s.close();
   });

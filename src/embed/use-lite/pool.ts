@@ -9,16 +9,28 @@ interface Pending {
   reject: (e: Error) => void;
 }
 
+/** One worker thread and the jobs it holds. */
+interface Slot {
+  worker: Worker;
+  jobs: Map<number, Pending>;
+  /** Set by an `error` event; reported when the thread exits. */
+  error?: Error;
+}
+
 /**
  * A small pool of worker threads running the bundled model, one model per thread (the model's
  * WebAssembly runtime is single-threaded). Workers start on demand: a query starts one, a large
  * batch all of them. Workers are unref'd: an idle pool never keeps the process alive.
+ *
+ * A worker that dies (an uncaught error, running out of memory, `process.exit`, a kill) leaves the
+ * pool at once: the jobs it held fail with an `embed_failed` error, and the next job starts a
+ * fresh worker in its place. Kept by hand rather than piscina or tinypool: jobs are whole batches
+ * with transferred results, and the pool is under 100 lines.
  */
 export class UseLitePool {
-  private readonly workers: Worker[] = [];
-  private readonly pending = new Map<number, Pending>();
+  private readonly slots: Slot[] = [];
   private nextId = 0;
-  private readonly busy: number[] = [];
+  private closing = false;
   private readonly url: URL;
 
   constructor(readonly size: number) {
@@ -34,51 +46,61 @@ export class UseLitePool {
     this.url = url;
   }
 
-  /** Starts the next worker; returns its number. */
-  private start(): number {
-    const i = this.workers.length;
-    const w = new Worker(this.url);
-    w.on("message", (msg: { id: number; flat?: Float32Array; count?: number; error?: string }) => {
-      const p = this.pending.get(msg.id);
+  /** The live worker threads (for tests and diagnostics). */
+  get workers(): readonly Worker[] {
+    return this.slots.map((s) => s.worker);
+  }
+
+  /** Starts a worker. */
+  private start(): Slot {
+    const slot: Slot = { worker: new Worker(this.url), jobs: new Map() };
+    slot.worker.on("message", (msg: { id: number; flat?: Float32Array; count?: number; error?: string }) => {
+      const p = slot.jobs.get(msg.id);
       if (!p) return;
-      this.pending.delete(msg.id);
-      this.busy[i]--;
-      if (this.pending.size === 0) this.idle();
+      slot.jobs.delete(msg.id);
+      if (slot.jobs.size === 0) slot.worker.unref();
       if (msg.error || !msg.flat) return p.reject(new VaultRagError("embed_failed", `vault-rag: the embedding worker failed: ${msg.error}`));
       const dims = msg.flat.length / msg.count!;
       p.resolve(Array.from({ length: msg.count! }, (_, k) => msg.flat!.subarray(k * dims, (k + 1) * dims)));
     });
-    w.on("error", (err) => {
-      for (const [, p] of this.pending) p.reject(new VaultRagError("embed_failed", `vault-rag: an embedding worker stopped: ${err.message}`));
-      this.pending.clear();
-      this.idle();
+    slot.worker.on("error", (err) => (slot.error = err));
+    slot.worker.on("exit", (code) => {
+      const i = this.slots.indexOf(slot);
+      if (i >= 0) this.slots.splice(i, 1);
+      const why = slot.error ? slot.error.message : `exit code ${code}`;
+      for (const [, p] of slot.jobs)
+        p.reject(
+          new VaultRagError(
+            "embed_failed",
+            this.closing
+              ? "vault-rag: the embedding pool was closed before this batch finished"
+              : `vault-rag: an embedding worker thread stopped (${why}) before finishing its batch — run again; VAULT_RAG_THREADS=0 embeds on the main thread instead`,
+          ),
+        );
+      slot.jobs.clear();
     });
-    this.workers.push(w);
-    this.busy.push(0);
-    return i;
-  }
-
-  /** An idle pool must not keep the process alive; a busy one must (or a pending await would be dropped). */
-  private idle(): void {
-    for (const w of this.workers) w.unref();
+    this.slots.push(slot);
+    return slot;
   }
 
   /** Embeds one batch of token ids on an idle worker (starting one if all are busy), else the least busy. */
   run(tokenIds: number[][]): Promise<Float32Array[]> {
-    let pick = 0;
-    for (let i = 1; i < this.workers.length; i++) if (this.busy[i] < this.busy[pick]) pick = i;
-    if (!this.workers.length || (this.busy[pick] > 0 && this.workers.length < this.size)) pick = this.start();
+    let pick: Slot | undefined;
+    for (const s of this.slots) if (!pick || s.jobs.size < pick.jobs.size) pick = s;
+    if (!pick || (pick.jobs.size > 0 && this.slots.length < this.size)) pick = this.start();
+    const slot = pick;
     const id = this.nextId++;
-    this.busy[pick]++;
-    if (this.pending.size === 0) for (const w of this.workers) w.ref();
+    // a busy worker keeps the process alive (or a pending await would be dropped); an idle one does not
+    slot.worker.ref();
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.workers[pick].postMessage({ id, tokenIds });
+      slot.jobs.set(id, { resolve, reject });
+      slot.worker.postMessage({ id, tokenIds });
     });
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.workers.map((w) => w.terminate()));
+    this.closing = true;
+    await Promise.all(this.slots.map((s) => s.worker.terminate()));
   }
 }
 

@@ -35,6 +35,32 @@ export function defaultSidecarDir(): string {
 
 const COLLECTION_MARK = "vault_rag";
 
+type ChromaModule = typeof import("chromadb");
+
+/** The one-line error when the `chromadb` package is not installed. */
+export const CHROMA_MISSING = "vault-rag: a Chroma index needs the chromadb package — run `npm install chromadb` (`npm install -g chromadb` next to a global vault-rag)";
+
+/**
+ * Loads the Chroma client on first use. `chromadb` is an optional peer dependency: its server
+ * binding is ~51 MB, so users of the embedded SQLite store never install it, and commands on the
+ * embedded store never pay for loading the client (~70 ms). `importer` is for tests.
+ *
+ * @example
+ * ```ts
+ * const { ChromaClient } = await loadChroma(); // throws CHROMA_MISSING when chromadb is absent
+ * ```
+ */
+export async function loadChroma(importer: () => Promise<ChromaModule> = () => import("chromadb")): Promise<ChromaModule> {
+  try {
+    return await importer();
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    // only chromadb itself being absent; a broken install of it keeps its own error
+    if ((e.code === "ERR_MODULE_NOT_FOUND" || e.code === "MODULE_NOT_FOUND") && /['"]chromadb['"]/.test(e.message)) throw new VaultRagError("store_failed", CHROMA_MISSING, { cause: err });
+    throw err;
+  }
+}
+
 /**
  * A vault-rag index on a Chroma server. Vectors, documents and metadata live in one Chroma
  * collection (cosine space, no embedding function: vault-rag always sends the vectors); the
@@ -73,8 +99,7 @@ export class ChromaStore implements Store {
   static async open(db: string, opts: ChromaStoreOptions = {}): Promise<ChromaStore> {
     const loc = parseChromaLocation(db, opts);
     const shown = showLocation(loc);
-    // loaded on first use: commands on the embedded store never pay for the client (~70 ms)
-    const chroma = await import("chromadb");
+    const chroma = await loadChroma();
     const client = new chroma.ChromaClient({
       host: loc.host,
       port: loc.port,
@@ -347,7 +372,7 @@ export class ChromaStore implements Store {
   async detectSearchApi(): Promise<boolean> {
     try {
       // the smallest real search: one id, no ranking
-      const { Search } = await import("chromadb");
+      const { Search } = await loadChroma();
       await this.collection.search(new Search().limit(1));
       this.keywordPath = "sidecar (server has a Search API; vault-rag's BM25 sidecar is used for identical ranking)";
       return true;

@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import * as sqliteVec from "sqlite-vec";
 import { VaultRagError } from "../../errors.js";
 import { makeDir } from "../../make-dir.js";
 import type { RecordMetadata } from "../schema.js";
@@ -87,7 +86,7 @@ export function blobToVector(b: Buffer): Float32Array {
 }
 
 /**
- * The embedded store: one SQLite file holding chunks, vectors (sqlite-vec, cosine distance), an
+ * The embedded store: one SQLite file holding chunks, vectors (float32 blobs, scanned by dense-index.ts), an
  * FTS5 BM25 index and the manifest. WAL mode lets readers work while one process writes.
  *
  * @example
@@ -132,7 +131,6 @@ export class SqliteStore implements Store {
         db.pragma("synchronous = NORMAL");
         db.pragma("cache_size = -65536"); // 64 MB: index upkeep during large batches
       }
-      sqliteVec.load(db);
       if (!opts.readonly) {
         const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").pluck().get();
         const old = hasMeta ? (db.prepare("SELECT value FROM meta WHERE key = 'manifest'").pluck().get() as string | undefined) : undefined;

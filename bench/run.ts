@@ -1,28 +1,30 @@
 /**
  * `npm run bench`: measured figures for the closing notes. Prints medians and percentiles. Reads
  * ../shared/bench when present (not needed). Set BENCH_QUICK=1 for a smaller run.
+ *
+ * Not part of the published package: it runs with tsx on the built code in dist/ (what users run),
+ * so `npm run bench` builds first.
  */
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { chunkNote } from "../chunk/index.js";
-import type { Embedder } from "../embed/index.js";
-import { loadUseLite, useLiteEmbedder } from "../embed/index.js";
-import { batchesByLength, POOL_MIN_TEXTS, USE_LITE_MAX_TOKENS } from "../embed/use-lite/embedder.js";
-import { sharedPool, threadCount } from "../embed/use-lite/pool.js";
-import { indexVault } from "../index/index.js";
-import { passageWindows, windowOptions } from "../embed/index.js";
-import { ChromaStore, normaliseWhere, SqliteStore, type Store, type StoreRecord } from "../store/index.js";
+import { chunkNote } from "../dist/chunk/index.js";
+import type { Embedder } from "../dist/embed/index.js";
+import { loadUseLite, passageWindows, useLiteEmbedder, windowOptions } from "../dist/embed/index.js";
+import { batchesByLength, POOL_MIN_TEXTS, USE_LITE_MAX_TOKENS } from "../dist/embed/use-lite/embedder.js";
+import { sharedPool, threadCount } from "../dist/embed/use-lite/pool.js";
+import { indexVault } from "../dist/index/index.js";
+import { ChromaStore, normaliseWhere, SqliteStore, type Store, type StoreRecord } from "../dist/store/index.js";
 import { startChromaServer, type ChromaServer } from "./chroma-server.js";
 import { regexBench } from "./regex-bench.js";
-import { parseNote, readNote, walkVault } from "../vault/index.js";
+import { parseNote, readNote, walkVault } from "../dist/vault/index.js";
 import { generateVault, rng } from "./gen.js";
-import { fuse, SEARCH_DEFAULTS } from "../search/index.js";
-import { evaluate, evalSettingsFor, prepareBeir, readKnownAnswers, type Qrels } from "../search/eval.js";
+import { fuse, SEARCH_DEFAULTS } from "../dist/search/index.js";
+import { evaluate, evalSettingsFor, prepareBeir, readKnownAnswers, type Qrels } from "../dist/search/eval.js";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const BIN = path.join(root, "dist/cli/main.js");
 const quick = !!process.env.BENCH_QUICK;
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "vr-bench-"));
@@ -317,7 +319,7 @@ async function qualityBench() {
 
 /** Time from saving a note to its text being searchable, and the cost of a 1,000-file burst. */
 async function watchBench() {
-  const { watchVault } = await import("../index/index.js");
+  const { watchVault } = await import("../dist/index/index.js");
   const dir = path.join(work, "watch");
   fs.cpSync(path.join(root, "examples/vault"), dir, { recursive: true, filter: (src) => path.basename(src) !== ".vault-rag" }); // never its index
   const db = path.join(dir, ".vault-rag/index.db");

@@ -4,8 +4,9 @@
  *
  * That binding needs glibc ≥ 2.39. On older hosts (Debian 12 has 2.36) the server runs under a
  * newer C library unpacked into a private folder: Debian 13 "trixie"'s `libc6`, `libstdc++6` and
- * `libgcc-s1`, fetched once per machine with `apt-get download` (private sources list, lists and
- * cache; nothing is installed system-wide) and unpacked with `dpkg -x`. The server is then run as
+ * `libgcc-s1`, fetched once per machine with `apt-get download` from the Debian mirror the host's
+ * own apt sources name (a private sources list, lists and cache; nothing is installed system-wide)
+ * and unpacked with `dpkg -x`. The server is then run as
  * `<dir>/ld-linux-x86-64.so.2 --library-path <dir> node …`.
  *
  * The server is stopped with SIGINT (SIGTERM makes it spin at 100% CPU). It runs under a small
@@ -28,6 +29,68 @@ export interface ChromaServer {
   dataDir: string;
   /** Stops the server (SIGINT) and removes its data folder. */
   stop(): Promise<void>;
+}
+
+/** A Debian mirror taken from the host's apt sources. */
+export interface AptMirror {
+  /** e.g. `http://deb.debian.org/debian` */
+  uri: string;
+  /** The keyring the host trusts for it, e.g. `/usr/share/keyrings/debian-archive-keyring.gpg`. */
+  signedBy?: string;
+}
+
+/**
+ * The host's Debian mirror, read from apt's own sources (one-line `*.list` files and deb822
+ * `*.sources` files): the first `deb` entry for the host's release (`codename`, e.g. `bookworm`),
+ * leaving out security and backports suites. Undefined when none is configured.
+ *
+ * @example
+ * ```ts
+ * aptMirror([{ name: "debian.sources", text: "Types: deb\nURIs: http://mirror.example/debian\nSuites: bookworm\nComponents: main\n" }], "bookworm");
+ * // { uri: "http://mirror.example/debian", signedBy: undefined }
+ * ```
+ */
+export function aptMirror(files: { name: string; text: string }[], codename: string): AptMirror | undefined {
+  const entries: { types: string[]; uris: string[]; suites: string[]; signedBy?: string }[] = [];
+  for (const { name, text } of files) {
+    if (name.endsWith(".sources")) {
+      for (const stanza of text.split(/\n\s*\n/)) {
+        const field = (key: string) => stanza.match(new RegExp(`^${key}:[ \\t]*(.*)$`, "mi"))?.[1].trim();
+        if (/^enabled:\s*no\s*$/im.test(stanza)) continue;
+        const words = (key: string) => (field(key) ?? "").split(/\s+/).filter(Boolean);
+        entries.push({ types: words("Types"), uris: words("URIs"), suites: words("Suites"), signedBy: field("Signed-By") });
+      }
+    } else if (name.endsWith(".list")) {
+      for (const raw of text.split("\n")) {
+        const line = raw.replace(/#.*/, "").trim();
+        const m = line.match(/^(deb|deb-src)\s+(?:\[([^\]]*)\]\s+)?(\S+)\s+(\S+)/);
+        if (!m) continue;
+        const signedBy = m[2]?.match(/signed-by=(\S+)/)?.[1];
+        entries.push({ types: [m[1]], uris: [m[3]], suites: [m[4]], signedBy });
+      }
+    }
+  }
+  for (const e of entries) {
+    if (!e.types.includes("deb") || !e.suites.includes(codename)) continue;
+    const uri = e.uris.find((u) => !/security/.test(u));
+    if (uri) return { uri: uri.replace(/\/+$/, ""), signedBy: e.signedBy?.startsWith("/") ? e.signedBy : undefined };
+  }
+  return undefined;
+}
+
+/** Reads the host's apt sources (`/etc/apt/sources.list`, `/etc/apt/sources.list.d/*.list|*.sources`). */
+function hostAptSources(): { name: string; text: string }[] {
+  const files = ["/etc/apt/sources.list"];
+  const dir = "/etc/apt/sources.list.d";
+  if (fs.existsSync(dir)) for (const f of fs.readdirSync(dir).sort()) if (/\.(list|sources)$/.test(f)) files.push(path.join(dir, f));
+  return files.filter((f) => fs.existsSync(f)).map((f) => ({ name: f, text: fs.readFileSync(f, "utf8") }));
+}
+
+/** The host's release codename from /etc/os-release (e.g. `bookworm`), if it is Debian. */
+function debianCodename(): string | undefined {
+  const text = fs.existsSync("/etc/os-release") ? fs.readFileSync("/etc/os-release", "utf8") : "";
+  if (!/^ID="?debian"?$/m.test(text)) return undefined;
+  return text.match(/^VERSION_CODENAME="?([^"\n]+)"?$/m)?.[1];
 }
 
 const TRIXIE_PACKAGES = ["libc6", "libstdc++6", "libgcc-s1"];
@@ -71,10 +134,17 @@ export function provisionLibc(log: (msg: string) => void = () => {}): string | u
   const dir = libcCacheDir();
   if (fs.existsSync(path.join(dir, "ld-linux-x86-64.so.2"))) return dir;
   log(`vault-rag: host glibc ${v.join(".")} is older than ${NEEDED_GLIBC.join(".")}; fetching Debian trixie's C library into ${dir} (once per machine)`);
+  const codename = debianCodename();
+  const mirror = codename ? aptMirror(hostAptSources(), codename) : undefined;
+  if (!mirror)
+    throw new Error(
+      `vault-rag: the Chroma server needs glibc ≥ ${NEEDED_GLIBC.join(".")} (this host has ${v.join(".")}); on Debian the tests fetch one from the mirror in the host's apt sources, but ${codename ? `no \`deb\` entry for ${codename} was found in /etc/apt/sources.list(.d)` : "this host is not Debian"} — run on a host with glibc ≥ ${NEEDED_GLIBC.join(".")}`,
+    );
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "vr-libc-"));
   try {
     for (const d of ["lists/partial", "cache/archives/partial", "root"]) fs.mkdirSync(path.join(work, d), { recursive: true });
-    fs.writeFileSync(path.join(work, "sources.list"), "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian trixie main\n");
+    const keyring = mirror.signedBy ?? "/usr/share/keyrings/debian-archive-keyring.gpg";
+    fs.writeFileSync(path.join(work, "sources.list"), `deb [signed-by=${keyring}] ${mirror.uri} trixie main\n`);
     const apt = [
       "-o", `Dir::Etc::SourceList=${path.join(work, "sources.list")}`,
       "-o", "Dir::Etc::SourceParts=/dev/null",
@@ -105,7 +175,7 @@ export function provisionLibc(log: (msg: string) => void = () => {}): string | u
 
 function run(cmd: string, args: string[], cwd: string): void {
   const r = spawnSync(cmd, args, { cwd, encoding: "utf8" });
-  if (r.status !== 0) throw new Error(`vault-rag: \`${cmd} ${args.slice(-2).join(" ")}\` failed while fetching a C library for the Chroma server: ${(r.stderr || r.error?.message || "").trim().slice(0, 400)}`);
+  if (r.status !== 0) throw new Error(`vault-rag: \`${[cmd, ...args.filter((a, i) => a !== "-o" && args[i - 1] !== "-o")].join(" ")}\` failed while fetching a C library for the Chroma server: ${(r.stderr || r.error?.message || "").trim().slice(0, 400)}`);
 }
 
 /**

@@ -1,0 +1,70 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ollamaLlm, openAiLlm } from "../../src/answer/llm.js";
+
+/** Writes each piece as its own TCP write, a little apart, so the client reads them as separate chunks. */
+async function writeApart(res: http.ServerResponse, pieces: (string | Buffer)[]) {
+  for (const p of pieces) {
+    res.write(p);
+    await new Promise((r) => setTimeout(r, 15));
+  }
+  res.end();
+}
+
+let server: http.Server;
+let base = "";
+const sent: Record<string, (string | Buffer)[]> = {};
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      const pieces = sent[req.url!];
+      if (!pieces) return void res.writeHead(404).end();
+      res.writeHead(200, { "content-type": req.url!.startsWith("/v1") ? "text/event-stream" : "application/x-ndjson" });
+      void writeApart(res, pieces);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  base = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+describe("streamed answers", () => {
+  it("SSE: an event whose JSON spans several data: lines, comments, and events split across chunks", async () => {
+    const first = JSON.stringify({ choices: [{ delta: { content: "Motors " }, finish_reason: null }] });
+    sent["/v1/chat/completions"] = [
+      ": keep-alive\n\n",
+      // one event, its JSON cut over three data: lines (joined with newlines, which JSON allows)
+      `data: {"choices": [\ndata: {"delta": {"content": "The N20 "},\ndata:  "finish_reason": null}]}\n\n`,
+      // one event cut mid-line across two chunks
+      `data: ${first.slice(0, 20)}`,
+      `${first.slice(20)}\n\n`,
+      `event: message\ndata: ${JSON.stringify({ choices: [{ delta: { content: "stall." }, finish_reason: "stop" }] })}\r\n\r\n`,
+      "data: [DONE]\n\n",
+    ];
+    const tokens: string[] = [];
+    const answer = await openAiLlm("m", `http://${base}/v1`, "k").chat([{ role: "user", content: "q" }], (t) => tokens.push(t));
+    expect(answer).toBe("The N20 Motors stall.");
+    expect(tokens).toEqual(["The N20 ", "Motors ", "stall."]);
+  });
+
+  it("NDJSON: a line split across chunks, and a character split between its bytes", async () => {
+    const line1 = JSON.stringify({ message: { content: "Le moteur chauffé" }, done: false }) + "\n";
+    const bytes = Buffer.from(line1 + JSON.stringify({ message: { content: " trop." }, done: true }) + "\n");
+    const cut = Buffer.from(line1).indexOf(Buffer.from("é")) + 1; // inside the two bytes of "é"
+    sent["/api/chat"] = [bytes.subarray(0, 12), bytes.subarray(12, cut), bytes.subarray(cut)];
+    const tokens: string[] = [];
+    const answer = await ollamaLlm("m", base).chat([{ role: "user", content: "q" }], (t) => tokens.push(t));
+    expect(answer).toBe("Le moteur chauffé trop.");
+    expect(tokens).toEqual(["Le moteur chauffé", " trop."]);
+  });
+
+  it("a stream that ends before [DONE] or done:true is an error, not a short answer", async () => {
+    sent["/v1/chat/completions"] = [`data: ${JSON.stringify({ choices: [{ delta: { content: "half" }, finish_reason: null }] })}\n\n`];
+    await expect(openAiLlm("m", `http://${base}/v1`, "k").chat([{ role: "user", content: "q" }])).rejects.toThrow(/^vault-rag: the answer from .* stopped before it finished/);
+    sent["/api/chat"] = [JSON.stringify({ message: { content: "half" }, done: false }) + "\n"];
+    await expect(ollamaLlm("m", base).chat([{ role: "user", content: "q" }])).rejects.toThrow(/^vault-rag: the answer from Ollama .* stopped before it finished/);
+  });
+});
