@@ -54,7 +54,7 @@ export interface IndexOptions {
  * @example
  * ```ts
  * const summary = await indexVault("/home/me/notes", "/home/me/notes/.vault-rag/index.db", useLiteEmbedder());
- * summary.added; // 37
+ * summary.added; // 43
  * ```
  */
 export async function indexVault(vault: string, dbPath: string, embedder: Embedder, opts: IndexOptions = {}): Promise<IndexSummary> {

@@ -113,7 +113,7 @@ export function prepareBeir(dir: string, cacheRoot = defaultCacheRoot()): { vaul
  *
  * @example
  * ```ts
- * readKnownAnswers("examples/questions.jsonl").queries.length; // 45
+ * readKnownAnswers("examples/questions.jsonl").queries.length; // 62
  * ```
  */
 export function readKnownAnswers(file: string): Qrels {

@@ -37,7 +37,7 @@ describe.skipIf(!!CHROMA_MISSING)(needs("vault-rag CLI on a Chroma server", CHRO
   it("indexes the vault into a collection, as into the embedded store", () => {
     const local = json(["index", vault]);
     const remote = json(["index", vault, "--db", chroma]);
-    expect(remote).toMatchObject({ added: 37, failed: 0, chunks: local.chunks, dbPath: chroma });
+    expect(remote).toMatchObject({ added: 43, failed: 0, chunks: local.chunks, dbPath: chroma });
     expect(remote.embedded).toBe(local.embedded);
   });
 
@@ -76,7 +76,7 @@ describe.skipIf(!!CHROMA_MISSING)(needs("vault-rag CLI on a Chroma server", CHRO
 
   it("reports status and builds the same context for ask --context-only", () => {
     const st = json(["status", "--vault", vault, "--db", chroma]);
-    expect(st).toMatchObject({ vault, index: chroma, model: "use-lite", dimensions: 512, notes: 37, stale: 0 });
+    expect(st).toMatchObject({ vault, index: chroma, model: "use-lite", dimensions: 512, notes: 43, stale: 0 });
     const local = run(["ask", "--vault", vault, "--context-only", "--tag", "pico", "how do I save power"]);
     const remote = run(["ask", "--vault", vault, "--db", chroma, "--context-only", "--tag", "pico", "how do I save power"]);
     expect(remote.code).toBe(0);
@@ -85,7 +85,7 @@ describe.skipIf(!!CHROMA_MISSING)(needs("vault-rag CLI on a Chroma server", CHRO
   });
 
   it("re-indexes incrementally: nothing when unchanged, only the edited note after an edit", () => {
-    expect(json(["index", vault, "--db", chroma])).toMatchObject({ added: 0, updated: 0, unchanged: 37, embedded: 0 });
+    expect(json(["index", vault, "--db", chroma])).toMatchObject({ added: 0, updated: 0, unchanged: 43, embedded: 0 });
     fs.appendFileSync(path.join(vault, "robots/SMARS.md"), "\n## Firmware\n\nMicroPython drives both motors with PWM at 20 kHz, a zebra-quiet setting.\n");
     const s = json(["index", vault, "--db", chroma]);
     expect(s).toMatchObject({ updated: 1, unchanged: 36 });
@@ -96,21 +96,21 @@ describe.skipIf(!!CHROMA_MISSING)(needs("vault-rag CLI on a Chroma server", CHRO
 
   it("rebuilds with --full into a new collection and swaps it in", () => {
     const s = json(["index", vault, "--db", chroma, "--full"]);
-    expect(s).toMatchObject({ added: 37, embedded: 0, dbPath: chroma });
-    expect(json(["status", "--vault", vault, "--db", chroma])).toMatchObject({ notes: 37, stale: 0 });
+    expect(s).toMatchObject({ added: 43, embedded: 0, dbPath: chroma });
+    expect(json(["status", "--vault", vault, "--db", chroma])).toMatchObject({ notes: 43, stale: 0 });
   });
 
   it("migrates an index between backends without re-embedding, and refuses a target that holds one", () => {
     json(["index", vault]); // bring the file up to date with the edit
     const target = collection();
     const m = json(["migrate", "--vault", vault, "--to", target]);
-    expect(m).toMatchObject({ from: path.join(vault, ".vault-rag/index.db"), to: target, notes: 37 });
+    expect(m).toMatchObject({ from: path.join(vault, ".vault-rag/index.db"), to: target, notes: 43 });
     const q = ["-k", "6", "how do the SMARS motors work"];
     expect(shape(json(["search", "--vault", vault, "--db", target, ...q]))).toEqual(shape(json(["search", "--vault", vault, ...q])));
     // and back into a new file
     const file = path.join(path.dirname(vault), "back.db");
-    expect(json(["migrate", "--vault", vault, "--db", target, "--to", file])).toMatchObject({ to: file, notes: 37, chunks: m.chunks });
-    expect(json(["index", vault, "--db", file])).toMatchObject({ unchanged: 37, embedded: 0 });
+    expect(json(["migrate", "--vault", vault, "--db", target, "--to", file])).toMatchObject({ to: file, notes: 43, chunks: m.chunks });
+    expect(json(["index", vault, "--db", file])).toMatchObject({ unchanged: 43, embedded: 0 });
     const again = run(["migrate", "--vault", vault, "--to", target]);
     expect(again.code).toBe(2);
     expect(again.stderr.trim()).toBe(`vault-rag: ${target} already holds an index (${m.chunks} chunks) — migrate into a new file or collection, or delete it first`);

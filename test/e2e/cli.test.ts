@@ -62,7 +62,7 @@ describe("vault-rag CLI end to end", () => {
 
   it("indexes the vault from another working directory", () => {
     const s = json(["index", vault]);
-    expect(s).toMatchObject({ added: 37, updated: 0, deleted: 0, unchanged: 0, failed: 0, dbPath: path.join(vault, ".vault-rag/index.db") });
+    expect(s).toMatchObject({ added: 43, updated: 0, deleted: 0, unchanged: 0, failed: 0, dbPath: path.join(vault, ".vault-rag/index.db") });
     expect(s.embedded).toBeGreaterThan(50);
     expect(s.warnings.map((w: { code: string }) => w.code)).toContain("frontmatter_invalid");
     // the bundled model's 128-token window: chunks are cut to fit, nothing is truncated
@@ -71,7 +71,7 @@ describe("vault-rag CLI end to end", () => {
 
   it("re-indexes an unchanged vault without embedding anything", () => {
     const s = json(["index", vault]);
-    expect(s).toMatchObject({ added: 0, updated: 0, deleted: 0, unchanged: 37, embedded: 0 });
+    expect(s).toMatchObject({ added: 0, updated: 0, deleted: 0, unchanged: 43, embedded: 0 });
   });
 
   it("finds the build log among several notes for a motor question, and lets one note take the slots when asked", () => {
@@ -131,14 +131,14 @@ describe("vault-rag CLI end to end", () => {
 
   it("finds the vault from a subfolder and reports status with the absolute index path", () => {
     const st = JSON.parse(run(["status", "--json"], { cwd: path.join(vault, "robots") }).stdout);
-    expect(st).toMatchObject({ vault, index: path.join(vault, ".vault-rag/index.db"), model: "use-lite", dimensions: 512, notes: 37, stale: 0 });
+    expect(st).toMatchObject({ vault, index: path.join(vault, ".vault-rag/index.db"), model: "use-lite", dimensions: 512, notes: 43, stale: 0 });
     const human = run(["status", "--vault", vault]);
     expect(human.stdout).toContain(`index:        ${path.join(vault, ".vault-rag/index.db")}`);
   });
 
   it("takes the vault as an argument or as --vault on every command", () => {
-    expect(json(["index", "--vault", vault])).toMatchObject({ added: 0, unchanged: 37 });
-    expect(JSON.parse(run(["status", vault, "--json"]).stdout)).toMatchObject({ vault, notes: 37 });
+    expect(json(["index", "--vault", vault])).toMatchObject({ added: 0, unchanged: 43 });
+    expect(JSON.parse(run(["status", vault, "--json"]).stdout)).toMatchObject({ vault, notes: 43 });
     expect(JSON.parse(run(["check", vault, "--json"]).stdout)).toMatchObject({ ok: true, stale: 0 });
     expect(run(["chunks", "--vault", vault, "--note", "robots/SMARS.md"]).stdout).toContain("── SMARS Robot > SMARS > Motor wiring");
     const two = run(["status", vault, "--vault", elsewhere]);
@@ -155,7 +155,7 @@ describe("vault-rag CLI end to end", () => {
     fs.renameSync(path.join(vault, "garden/Composting.md"), path.join(vault, "archive/Composting.md"));
     expect(JSON.parse(run(["status", "--vault", vault, "--json"]).stdout).stale).toBe(5);
     const s = json(["index", vault]);
-    expect(s).toMatchObject({ added: 2, updated: 1, deleted: 2, unchanged: 34 });
+    expect(s).toMatchObject({ added: 2, updated: 1, deleted: 2, unchanged: 40 });
     expect(s.embedded).toBeLessThanOrEqual(3); // the new section, the new note (and a neighbour whose text moved)
     expect(json(["search", "--vault", vault, "-k", "1", "zebra-striped balancing"])[0].path).toBe("robots/New bot.md");
     expect(nonEmpty(json(["search", "--vault", vault, "Fushimi Inari Kyoto"])).some((h: { path: string }) => h.path === "travel/Kyoto.md")).toBe(false);

@@ -93,7 +93,7 @@ describe("vault-rag mcp", () => {
     const folders = JSON.parse(textOf(await client.callTool({ name: "list_folders", arguments: {} })));
     expect(folders).toContainEqual({ folder: "kitchen", notes: 4 });
     const status = JSON.parse(textOf(await client.callTool({ name: "status", arguments: {} })));
-    expect(status).toMatchObject({ vault, model: "use-lite", notes: 37, stale: 0 });
+    expect(status).toMatchObject({ vault, model: "use-lite", notes: 43, stale: 0 });
   });
 });
 
@@ -120,7 +120,7 @@ describe("vault-rag mcp --watch", () => {
       fs.rmSync(path.join(vault, "travel/Rottnest.md"));
       expect(await until(async () => (await paths("quokka")).length === 0)).toBe(true);
       const status = JSON.parse(textOf(await live.callTool({ name: "status", arguments: {} })));
-      expect(status).toMatchObject({ notes: 37, stale: 0 });
+      expect(status).toMatchObject({ notes: 43, stale: 0 });
     } finally {
       await live.close();
     }
