@@ -47,14 +47,18 @@ export function passageWindows(text: string, o: WindowOptions): string[] {
     let j = i;
     let t = 0;
     while (j < words.length && t + cost[j] <= budget) t += cost[j++];
-    if (j === i) j = i + 1; // one word longer than a window: the model reads its start
+    if (j === i) j = i + 1; // one word longer than a window (a URL, a hash)
     let win = head + words.slice(i, j).join(" ");
     while (j > i + 1 && countTokens(win) > maxTokens) win = head + words.slice(i, --j).join(" ");
+    // a single word over the window: the model reads as much of it as fits
+    if (j === i + 1 && countTokens(win) > maxTokens) win = head + fitPrefix(words[i], (w) => countTokens(head + w) <= maxTokens);
     out.push(win);
     if (j >= words.length) break;
     let k = j;
     let back = 0;
     while (k > i + 1 && back + cost[k - 1] <= overlap) back += cost[--k];
+    // no overlap when the next window could not reach past this one's end (a long word follows)
+    if (back + cost[j] > budget) k = j;
     i = k;
   }
   return out;
@@ -72,4 +76,17 @@ export function passageWindows(text: string, o: WindowOptions): string[] {
 export function windowOptions(embedder: Embedder): WindowOptions | undefined {
   if (!embedder.countTokens) return undefined;
   return { maxTokens: embedder.maxTokens, countTokens: (t) => embedder.countTokens!(t) };
+}
+
+/** The longest prefix of a word that passes `fits` (at least one character). */
+function fitPrefix(word: string, fits: (w: string) => boolean): string {
+  if (fits(word)) return word;
+  let lo = 1;
+  let hi = word.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (fits(word.slice(0, mid))) lo = mid;
+    else hi = mid - 1;
+  }
+  return word.slice(0, lo);
 }

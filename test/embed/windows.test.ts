@@ -45,7 +45,10 @@ describe("passage windows", () => {
           const part = words(plain(w));
           let start = -1;
           for (let k = Math.min(end, ws.length - part.length); k > prevStart; k--) {
-            if (ws.slice(k, k + part.length).join("\u0000") === part.join("\u0000")) {
+            const same = ws.slice(k, k + part.length).join("\u0000") === part.join("\u0000");
+            // a word longer than the window is read as far as it fits
+            const cut = part.length === 1 && ws[k].startsWith(part[0]);
+            if (same || cut) {
               start = k;
               break;
             }
@@ -53,13 +56,21 @@ describe("passage windows", () => {
           expect(start).toBeGreaterThan(prevStart);
           prevStart = start;
           end = Math.max(end, start + part.length);
-          // a window holds more than one word only within the limit
-          if (part.length > 1) expect(count(w)).toBeLessThanOrEqual(max);
+          expect(count(w)).toBeLessThanOrEqual(max);
         }
         expect(end).toBe(ws.length);
       }),
       { numRuns: RUNS },
     );
+  });
+
+  it("reads as much of a word longer than the window as fits, and does not crawl towards it word by word", () => {
+    const url = "https://example.com/" + "a%20b".repeat(60);
+    const text = `Pager\n${Array.from({ length: 40 }, (_, i) => `word${i}`).join(" ")} ${url} the end.`;
+    const ws = passageWindows(text, { maxTokens: 64, countTokens: count, overlapTokens: 16 });
+    for (const w of ws) expect(count(w)).toBeLessThanOrEqual(64);
+    expect(ws.some((w) => w.includes("https://example.com/a%20b"))).toBe(true);
+    expect(ws.length).toBeLessThanOrEqual(Math.ceil(count(text) / (64 - 16)) + 2);
   });
 
   it("asks for windows only from a model with a local tokenizer", () => {
