@@ -24,17 +24,17 @@ export interface CheckReport {
  *
  * @example
  * ```ts
- * const report = checkIndex("/home/me/notes", "/home/me/notes/.vault-rag/index.db");
+ * const report = await checkIndex("/home/me/notes", "/home/me/notes/.vault-rag/index.db");
  * report.ok; // true
  * ```
  */
-export function checkIndex(vault: string, dbPath: string, opts: { repair?: boolean } = {}): CheckReport {
+export async function checkIndex(vault: string, dbPath: string, opts: { repair?: boolean } = {}): Promise<CheckReport> {
   const store = SqliteStore.open(dbPath);
   const db = store.db;
   const problems: string[] = [];
   const repaired: string[] = [];
   try {
-    const manifest = store.manifest();
+    const manifest = await store.manifest();
     const one = (sql: string) => db.prepare(sql).pluck().get() as number;
     // an index without a manifest and without chunks is merely unfinished; with chunks it is damaged
     if (!manifest && one("SELECT count(*) FROM chunks") > 0) problems.push("the manifest is missing but chunks are stored — run `vault-rag index --full`");
@@ -56,7 +56,7 @@ export function checkIndex(vault: string, dbPath: string, opts: { repair?: boole
     if (chunksWithoutNote) problems.push(`${chunksWithoutNote} chunk(s) belong to no indexed note`);
     if (ftsMismatch) problems.push(`the keyword index holds ${counts.ftsRows} row(s) for ${counts.chunks} chunk(s)`);
     if (badVectors) problems.push(`${badVectors} chunk(s) have vectors without ${dims} dimensions`);
-    const stale = staleInVault(vault, store.notes());
+    const stale = staleInVault(vault, await store.notes());
     if (opts.repair && problems.length) {
       db.transaction(() => {
         if (orphanVectors) {
@@ -87,7 +87,7 @@ export function checkIndex(vault: string, dbPath: string, opts: { repair?: boole
     }
     return { ok: problems.length === 0 || (!!opts.repair && repaired.length > 0 && manifest !== undefined), index: dbPath, problems, counts, orphanVectors, chunksWithoutVectors, chunksWithoutNote, ftsMismatch, stale, repaired };
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -105,21 +105,21 @@ export async function checkChromaIndex(vault: string, db: string, opts: { repair
   const problems: string[] = [];
   const repaired: string[] = [];
   try {
-    const manifest = store.manifest();
+    const manifest = await store.manifest();
     const server = await store.serverCount();
-    let local = store.count();
+    let local = await store.count();
     if (!manifest && server > 0) problems.push("the manifest is missing but chunks are stored — run `vault-rag index --full`");
     if (local.chunks !== server) problems.push(`the keyword sidecar holds ${local.chunks} chunk(s), the server ${server}`);
     if (opts.repair && local.chunks !== server) {
       await store.rebuildSidecar();
-      local = store.count();
+      local = await store.count();
       repaired.push(`rebuilt the keyword sidecar from the server (${local.chunks} chunks)`);
     }
-    const stale = staleInVault(vault, store.notes());
+    const stale = staleInVault(vault, await store.notes());
     const counts = { notes: local.notes, chunks: server, vectors: server, ftsRows: local.chunks };
     const ok = problems.length === 0 || (repaired.length > 0 && local.chunks === server);
     return { ok, index: store.location, problems, counts, orphanVectors: 0, chunksWithoutVectors: 0, chunksWithoutNote: 0, ftsMismatch: local.chunks !== server, stale, repaired };
   } finally {
-    store.close();
+    await store.close();
   }
 }
