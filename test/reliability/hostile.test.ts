@@ -119,8 +119,8 @@ describe("check --repair", () => {
     expect((await cli(["index", vault, "--db", db, "--model", "ollama:stub-embed", "--quiet"], { OLLAMA_HOST: stub.host })).code).toBe(0);
     expect((await checkIndex(vault, db)).problems).toEqual([]);
     const s = SqliteStore.open(db);
-    s.db.prepare("INSERT INTO vectors (rowid, vector) VALUES (99999, zeroblob(128))").run();
-    s.db.prepare("DELETE FROM vectors WHERE rowid = (SELECT rowid FROM chunks WHERE path = 'n2.md')").run();
+    s.db.prepare("INSERT INTO windows (chunk, hash, vector) SELECT 99999, 'orphan', vector FROM windows LIMIT 1").run();
+    s.db.prepare("DELETE FROM windows WHERE chunk IN (SELECT rowid FROM chunks WHERE path = 'n2.md')").run();
     s.db.prepare("INSERT INTO fts (fts) VALUES ('delete-all')").run();
     await s.close();
     const damaged = await checkIndex(vault, db);
