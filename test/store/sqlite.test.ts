@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { normaliseWhere, SqliteStore } from "../../src/store/index.js";
 import { meta, openStore, record, tmpDb, vec } from "./helpers.js";
@@ -46,6 +47,52 @@ describe("SQLite store", () => {
     await s.deleteNotes(["k/ramen.md"]);
     expect(s.db.prepare("SELECT count(*) FROM fts WHERE fts MATCH 'shoyu'").pluck().get()).toBe(0);
     expect(s.db.prepare("SELECT count(*) FROM fts_docsize").pluck().get()).toBe(0);
+    await s.close();
+  });
+
+  it("counts what check verifies, and repairs a damaged file without embedding", async () => {
+    const file = tmpDb();
+    const s = await openStore(file);
+    await s.upsertNotes(["a", "b", "c"].map((n) => ({ note: note(`${n}.md`), records: [record(`${n}0`, meta({ path: `${n}.md` }), vec(1, 0, 0, 0), `text about ${n}`)] })));
+    expect(await s.integrity()).toEqual({ counts: { notes: 3, chunks: 3, vectors: 3, ftsRows: 3 }, orphanVectors: 0, chunksWithoutVectors: 0, chunksWithoutNote: 0, ftsMismatch: false, badVectors: 0 });
+    await s.close();
+    // damage the file from outside the store: an orphan vector, a chunk without a vector, a vector
+    // of the wrong length, a chunk whose note row is gone, and an emptied keyword index
+    const raw = new Database(file);
+    raw.prepare("INSERT INTO windows (chunk, hash, vector) VALUES (99999, 'orphan', zeroblob(16))").run();
+    raw.prepare("DELETE FROM windows WHERE chunk = (SELECT rowid FROM chunks WHERE path = 'a.md')").run();
+    raw.prepare("UPDATE windows SET vector = zeroblob(8) WHERE chunk = (SELECT rowid FROM chunks WHERE path = 'b.md')").run();
+    raw.prepare("DELETE FROM notes WHERE path = 'c.md'").run();
+    raw.prepare("INSERT INTO fts (fts) VALUES ('delete-all')").run();
+    raw.close();
+    const d = SqliteStore.open(file);
+    expect(await d.integrity()).toEqual({ counts: { notes: 2, chunks: 3, vectors: 3, ftsRows: 0 }, orphanVectors: 1, chunksWithoutVectors: 1, chunksWithoutNote: 1, ftsMismatch: true, badVectors: 1 });
+    expect(await d.repair()).toEqual({ orphanVectors: 1, droppedNotes: 3 });
+    expect(await d.integrity()).toEqual({ counts: { notes: 0, chunks: 0, vectors: 0, ftsRows: 0 }, orphanVectors: 0, chunksWithoutVectors: 0, chunksWithoutNote: 0, ftsMismatch: false, badVectors: 0 });
+    await d.close();
+  });
+
+  it("rebuilds the keyword index on repair, dropping nothing that is whole", async () => {
+    const s = await openStore();
+    await s.upsertNotes([{ note: note("k/bread.md"), records: [record("b0", meta({ path: "k/bread.md" }), vec(1, 0, 0, 0), "levain and flour")] }]);
+    s.db.prepare("INSERT INTO fts (fts) VALUES ('delete-all')").run();
+    expect(await s.queryKeyword("levain", 5)).toEqual([]);
+    expect((await s.integrity()).ftsMismatch).toBe(true);
+    expect(await s.repair()).toEqual({ orphanVectors: 0, droppedNotes: 0 });
+    expect((await s.queryKeyword("levain", 5)).map((h) => h.id)).toEqual(["b0"]);
+    expect((await s.integrity()).ftsMismatch).toBe(false);
+    await s.close();
+  });
+
+  it("keeps the Chroma sidecar's sync mark, without bumping the write generation", async () => {
+    const s = await openStore();
+    expect(await s.syncMark()).toBeUndefined();
+    const generation = () => s.db.prepare("SELECT value FROM meta WHERE key = 'generation'").pluck().get();
+    const before = generation();
+    await s.setSyncMark("col-1:4");
+    await s.setSyncMark("col-1:5");
+    expect(await s.syncMark()).toBe("col-1:5");
+    expect(generation()).toBe(before);
     await s.close();
   });
 

@@ -152,8 +152,7 @@ export class ChromaStore implements Store {
 
   /** Rebuilds the sidecar from the collection when it does not match the collection's generation. */
   private async syncSidecar(force = false): Promise<void> {
-    const db = this.sidecar.db;
-    const mine = db.prepare("SELECT value FROM meta WHERE key = 'chroma_sync'").pluck().get() as string | undefined;
+    const mine = await this.sidecar.syncMark();
     if (mine === this.syncToken() && !force) return;
     const hadSidecar = mine !== undefined;
     await this.sidecar.close();
@@ -171,12 +170,12 @@ export class ChromaStore implements Store {
     // note (its vectors come back from the collection, nothing is embedded again)
     const batch = [...byPath].map(([p, records]) => ({ note: { path: p, hash: "", mtime: Math.max(...records.map((r) => r.meta.mtime)), size: -1 }, records }));
     await this.sidecar.upsertNotes(batch);
-    this.markSynced();
+    await this.markSynced();
     if (hadSidecar || n > 0) this.log.warn("sidecar_rebuilt", `vault-rag: rebuilt the local keyword index for ${this.location} from the server (${n} chunks)`, { path: this.sidecarFile });
   }
 
-  private markSynced(): void {
-    this.sidecar.db.prepare("INSERT INTO meta (key, value) VALUES ('chroma_sync', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(this.syncToken());
+  private async markSynced(): Promise<void> {
+    await this.sidecar.setSyncMark(this.syncToken());
   }
 
   /** Writes the collection's metadata (Chroma replaces it whole). */
@@ -193,7 +192,7 @@ export class ChromaStore implements Store {
   private async write(fn: () => Promise<void>): Promise<void> {
     await this.writeMeta({ ...this.meta, generation: this.generation() + 1 });
     await fn();
-    this.markSynced();
+    await this.markSynced();
   }
 
   async upsertNotes(batch: { note: NoteEntry; records: StoreRecord[] }[]): Promise<void> {

@@ -73,6 +73,28 @@ export interface SqliteStoreOptions {
   vectors?: boolean;
 }
 
+/** What {@link SqliteStore.integrity} found in the store's tables. */
+export interface SqliteIntegrity {
+  counts: { notes: number; chunks: number; vectors: number; ftsRows: number };
+  /** Vectors (windows) whose chunk is gone. */
+  orphanVectors: number;
+  chunksWithoutVectors: number;
+  /** Chunks whose note is not in the notes table. */
+  chunksWithoutNote: number;
+  /** The keyword index does not hold exactly one row per chunk. */
+  ftsMismatch: boolean;
+  /** Chunks with a vector whose length is not the manifest's dimensions (0 without a manifest). */
+  badVectors: number;
+}
+
+/** What {@link SqliteStore.repair} changed. */
+export interface SqliteRepair {
+  /** Vectors removed because their chunk was gone. */
+  orphanVectors: number;
+  /** Notes dropped (chunks, vectors and note row) because a chunk had no vector, a bad vector or no note. */
+  droppedNotes: number;
+}
+
 /** Encodes a vector for a BLOB column. */
 export function vectorToBlob(v: Float32Array): Buffer {
   return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
@@ -430,6 +452,102 @@ export class SqliteStore implements Store {
       if (blob) out.set(h, blobToVector(blob));
     }
     return out;
+  }
+
+  /**
+   * Counts what `vault-rag check` verifies, from one snapshot: rows per table, vectors without a
+   * chunk, chunks without a vector or a note, the keyword index against the chunks, and vectors of
+   * the wrong length for the manifest's dimensions.
+   *
+   * @example
+   * ```ts
+   * const found = await SqliteStore.open(db).integrity();
+   * found.orphanVectors; // 0 on a healthy index
+   * ```
+   */
+  async integrity(): Promise<SqliteIntegrity> {
+    const one = (sql: string) => this.db.prepare(sql).pluck().get() as number;
+    return this.db.transaction((): SqliteIntegrity => {
+      const counts = {
+        notes: one("SELECT count(*) FROM notes"),
+        chunks: one("SELECT count(*) FROM chunks"),
+        vectors: one("SELECT count(*) FROM windows"),
+        ftsRows: one("SELECT count(*) FROM fts_docsize"),
+      };
+      const dims = this.readManifest()?.embedder.dimensions;
+      return {
+        counts,
+        orphanVectors: one("SELECT count(*) FROM windows WHERE chunk NOT IN (SELECT rowid FROM chunks)"),
+        chunksWithoutVectors: one("SELECT count(*) FROM chunks WHERE rowid NOT IN (SELECT chunk FROM windows)"),
+        chunksWithoutNote: one("SELECT count(*) FROM chunks WHERE path NOT IN (SELECT path FROM notes)"),
+        ftsMismatch: counts.ftsRows !== counts.chunks || one("SELECT count(*) FROM fts_docsize WHERE id NOT IN (SELECT rowid FROM chunks)") > 0,
+        badVectors: dims ? one(`SELECT count(DISTINCT chunk) FROM windows WHERE length(vector) != ${dims * 4}`) : 0,
+      };
+    }).deferred();
+  }
+
+  /**
+   * Repairs what needs no embedding, in one transaction: removes vectors without a chunk, drops the
+   * notes that have a chunk without a vector, with a vector of the wrong length or without a note
+   * (so the next indexing run redoes them), and rebuilds the keyword index from the chunks.
+   *
+   * @example
+   * ```ts
+   * const fixed = await store.repair();
+   * fixed.droppedNotes; // notes the next `vault-rag index` re-indexes
+   * ```
+   */
+  async repair(): Promise<SqliteRepair> {
+    const dims = this.readManifest()?.embedder.dimensions;
+    const fixed: SqliteRepair = { orphanVectors: 0, droppedNotes: 0 };
+    this.write(() => {
+      fixed.orphanVectors = this.db.prepare("DELETE FROM windows WHERE chunk NOT IN (SELECT rowid FROM chunks)").run().changes;
+      const paths = this.db
+        .prepare(`SELECT DISTINCT path FROM chunks WHERE rowid NOT IN (SELECT chunk FROM windows) OR path NOT IN (SELECT path FROM notes)${dims ? ` OR rowid IN (SELECT chunk FROM windows WHERE length(vector) != ${dims * 4})` : ""}`)
+        .pluck()
+        .all() as string[];
+      const delV = this.db.prepare("DELETE FROM windows WHERE chunk IN (SELECT rowid FROM chunks WHERE path = ?)");
+      const del = this.db.prepare("DELETE FROM chunks WHERE path = ?");
+      const delN = this.db.prepare("DELETE FROM notes WHERE path = ?");
+      for (const p of paths) {
+        delV.run(p);
+        del.run(p);
+        delN.run(p);
+      }
+      fixed.droppedNotes = paths.length;
+      // rebuild the keyword index from the chunks (as indexed: through vr_fts)
+      this.db.prepare("INSERT INTO fts (fts) VALUES ('delete-all')").run();
+      this.db.prepare("INSERT INTO fts (rowid, title, aliases, section, text) SELECT rowid, vr_fts(title), vr_fts(aliases), vr_fts(section), vr_fts(text) FROM chunks").run();
+    });
+    return fixed;
+  }
+
+  /**
+   * The Chroma store's mark for its keyword sidecar: which collection generation the sidecar
+   * mirrors (`<collection id>:<generation>`), or undefined when none was recorded.
+   *
+   * @example
+   * ```ts
+   * if ((await sidecar.syncMark()) !== `${collection.id}:${generation}`) rebuild();
+   * ```
+   */
+  async syncMark(): Promise<string | undefined> {
+    return this.db.prepare("SELECT value FROM meta WHERE key = 'chroma_sync'").pluck().get() as string | undefined;
+  }
+
+  /**
+   * Records the mark {@link SqliteStore.syncMark} returns (the write generation is not bumped: the
+   * chunks did not change).
+   *
+   * @example
+   * ```ts
+   * await sidecar.setSyncMark(`${collection.id}:${generation}`);
+   * ```
+   */
+  async setSyncMark(mark: string): Promise<void> {
+    this.write(() => {
+      this.db.prepare("INSERT INTO meta (key, value) VALUES ('chroma_sync', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(mark);
+    }, false);
   }
 
   async close(): Promise<void> {
