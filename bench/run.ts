@@ -152,19 +152,21 @@ async function storeBench(n: number, chroma?: ChromaServer) {
   const file = path.join(work, `store-${n}.db`);
   const store = SqliteStore.open(file, { create: true });
   const sq = await measureStore(store, data, dims);
-  const kw = ["w12 w400", "w77", "w1 w2 w3 w4", "w4999 w17", "w250"].map((s) => {
+  const kw: number[] = [];
+  for (const s of ["w12 w400", "w77", "w1 w2 w3 w4", "w4999 w17", "w250"]) {
     const t = performance.now();
-    store.queryKeyword(s, 18);
-    return performance.now() - t;
-  });
+    await store.queryKeyword(s, 18);
+    kw.push(performance.now() - t);
+  }
   // hybrid: both lists at the depth search() asks for (50), then fusion, as one query costs minus the embedding
   const kwTexts = ["w12 w400", "w77 w3", "w1 w2 w3 w4", "w4999 w17", "w250 w9"];
-  const hyb = data.queries.map((q, i) => {
+  const hyb: number[] = [];
+  for (const [i, q] of data.queries.entries()) {
     const t = performance.now();
-    fuse({ mode: "hybrid", fusion: SEARCH_DEFAULTS.fusion, alpha: SEARCH_DEFAULTS.alpha, rrfK: SEARCH_DEFAULTS.rrfK }, store.queryDense(q, 50), store.queryKeyword(kwTexts[i % kwTexts.length], 50));
-    return performance.now() - t;
-  });
-  store.close();
+    fuse({ mode: "hybrid", fusion: SEARCH_DEFAULTS.fusion, alpha: SEARCH_DEFAULTS.alpha, rrfK: SEARCH_DEFAULTS.rrfK }, await store.queryDense(q, 50), await store.queryKeyword(kwTexts[i % kwTexts.length], 50));
+    hyb.push(performance.now() - t);
+  }
+  await store.close();
   const size = fs.statSync(file).size + (fs.existsSync(file + "-wal") ? fs.statSync(file + "-wal").size : 0);
   line(`store  SQLite ${n} × 512-d: ${dense(sq)}; keyword p50 ${f1(med(kw))} ms; hybrid p50/p95 ${f1(med(hyb))}/${f1(pct(hyb, 0.95))} ms (without embedding the query); file ${Math.round(size / 1e6)} MB; RSS ${rss()}`);
   if (!chroma) return;
@@ -301,15 +303,15 @@ async function qualityBench() {
     const prepared = prepareBeir(scifact);
     const sdb = path.join(prepared.vault, ".vault-rag/index.db");
     const s = fs.existsSync(sdb) ? SqliteStore.open(sdb) : undefined;
-    const complete = s ? s.count().notes >= fs.readdirSync(path.join(prepared.vault, "docs")).length : false;
-    s?.close();
+    const complete = s ? (await s.count()).notes >= fs.readdirSync(path.join(prepared.vault, "docs")).length : false;
+    await s?.close();
     if (complete) sets.push({ name: "SciFact train", db: sdb, qrels: prepared.qrels });
     else line(`quality SciFact: index not built yet — run \`vault-rag eval ${scifact}\` once (about 35 min here), then re-run the bench`);
   }
   for (const set of sets) {
     const store = SqliteStore.open(set.db);
     const results = await evaluate({ store, embedder: useLiteEmbedder() }, set.qrels, evalSettingsFor(["keyword", "dense", "hybrid"]));
-    store.close();
+    await store.close();
     for (const r of results) {
       const m = r.metrics;
       line(`quality ${set.name} ${r.setting.label.padEnd(24)} nDCG@10 ${m.ndcg10.toFixed(3)}  R@10 ${m.recall10.toFixed(3)}  R@100 ${m.recall100.toFixed(3)}  MRR@10 ${m.mrr10.toFixed(3)}  (${m.queries} queries)`);
@@ -331,7 +333,7 @@ async function watchBench() {
     const word = `zqx${i}marker`;
     const t = performance.now();
     fs.writeFileSync(path.join(dir, `saved-${i}.md`), `# Saved ${i}\n\nA note saved with the word ${word} in it.\n`);
-    while (!store.queryKeyword(word, 1).length) await new Promise((r) => setTimeout(r, 20));
+    while (!(await store.queryKeyword(word, 1)).length) await new Promise((r) => setTimeout(r, 20));
     times.push(performance.now() - t);
   }
   const t = performance.now();
@@ -340,9 +342,9 @@ async function watchBench() {
   await new Promise((r) => setTimeout(r, 800));
   await w.idle();
   const burstS = (performance.now() - t) / 1000;
-  const counts = store.count();
-  const ids = store.get({}).map((r) => r.id);
-  store.close();
+  const counts = await store.count();
+  const ids = (await store.get({})).map((r) => r.id);
+  await store.close();
   await w.close();
   line(`watch  save → searchable median ${Math.round(med(times))} ms (debounce 300 ms included); 1,000-file burst indexed in ${f1(burstS)} s → ${counts.notes} notes, ${counts.chunks} chunks, ${ids.length - new Set(ids).size} duplicates`);
 }

@@ -155,7 +155,7 @@ export function buildProgram(): Command {
       const { isChromaLocation, storeExists } = await import("../store/index.js");
       const loc = locate(o);
       if (!(await storeExists(loc.db, loc.store))) throw new VaultRagError("no_index", `vault-rag: no index at ${loc.shown} — run \`vault-rag index <vault>\` first`);
-      const r = isChromaLocation(loc.db) ? await checkChromaIndex(loc.vault, loc.db, { repair: o.repair, store: loc.store }) : checkIndex(loc.vault, loc.db, { repair: o.repair });
+      const r = isChromaLocation(loc.db) ? await checkChromaIndex(loc.vault, loc.db, { repair: o.repair, store: loc.store }) : await checkIndex(loc.vault, loc.db, { repair: o.repair });
       if (o.json) process.stdout.write(JSON.stringify(r, null, 2) + "\n");
       else {
         const c = r.counts;

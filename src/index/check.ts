@@ -24,70 +24,36 @@ export interface CheckReport {
  *
  * @example
  * ```ts
- * const report = checkIndex("/home/me/notes", "/home/me/notes/.vault-rag/index.db");
+ * const report = await checkIndex("/home/me/notes", "/home/me/notes/.vault-rag/index.db");
  * report.ok; // true
  * ```
  */
-export function checkIndex(vault: string, dbPath: string, opts: { repair?: boolean } = {}): CheckReport {
+export async function checkIndex(vault: string, dbPath: string, opts: { repair?: boolean } = {}): Promise<CheckReport> {
   const store = SqliteStore.open(dbPath);
-  const db = store.db;
   const problems: string[] = [];
   const repaired: string[] = [];
   try {
-    const manifest = store.manifest();
-    const one = (sql: string) => db.prepare(sql).pluck().get() as number;
+    const manifest = await store.manifest();
+    const { counts, orphanVectors, chunksWithoutVectors, chunksWithoutNote, ftsMismatch, badVectors } = await store.integrity();
     // an index without a manifest and without chunks is merely unfinished; with chunks it is damaged
-    if (!manifest && one("SELECT count(*) FROM chunks") > 0) problems.push("the manifest is missing but chunks are stored — run `vault-rag index --full`");
+    if (!manifest && counts.chunks > 0) problems.push("the manifest is missing but chunks are stored — run `vault-rag index --full`");
     else if (manifest && manifest.schemaVersion !== SCHEMA_VERSION) problems.push(`storage version ${manifest.schemaVersion}, expected ${SCHEMA_VERSION} — run \`vault-rag index --full\``);
-    const counts = {
-      notes: one("SELECT count(*) FROM notes"),
-      chunks: one("SELECT count(*) FROM chunks"),
-      vectors: one("SELECT count(*) FROM windows"),
-      ftsRows: one("SELECT count(*) FROM fts_docsize"),
-    };
-    const orphanVectors = one("SELECT count(*) FROM windows WHERE chunk NOT IN (SELECT rowid FROM chunks)");
-    const chunksWithoutVectors = one("SELECT count(*) FROM chunks WHERE rowid NOT IN (SELECT chunk FROM windows)");
-    const chunksWithoutNote = one("SELECT count(*) FROM chunks WHERE path NOT IN (SELECT path FROM notes)");
-    const ftsMismatch = counts.ftsRows !== counts.chunks || one("SELECT count(*) FROM fts_docsize WHERE id NOT IN (SELECT rowid FROM chunks)") > 0;
     const dims = manifest?.embedder.dimensions;
-    const badVectors = dims ? one(`SELECT count(DISTINCT chunk) FROM windows WHERE length(vector) != ${dims * 4}`) : 0;
     if (orphanVectors) problems.push(`${orphanVectors} vector(s) belong to no chunk`);
     if (chunksWithoutVectors) problems.push(`${chunksWithoutVectors} chunk(s) have no vector`);
     if (chunksWithoutNote) problems.push(`${chunksWithoutNote} chunk(s) belong to no indexed note`);
     if (ftsMismatch) problems.push(`the keyword index holds ${counts.ftsRows} row(s) for ${counts.chunks} chunk(s)`);
     if (badVectors) problems.push(`${badVectors} chunk(s) have vectors without ${dims} dimensions`);
-    const stale = staleInVault(vault, store.notes());
+    const stale = staleInVault(vault, await store.notes());
     if (opts.repair && problems.length) {
-      db.transaction(() => {
-        if (orphanVectors) {
-          db.prepare("DELETE FROM windows WHERE chunk NOT IN (SELECT rowid FROM chunks)").run();
-          repaired.push(`removed ${orphanVectors} orphan vector(s)`);
-        }
-        if (chunksWithoutVectors || badVectors || chunksWithoutNote) {
-          const paths = db
-            .prepare(`SELECT DISTINCT path FROM chunks WHERE rowid NOT IN (SELECT chunk FROM windows) OR path NOT IN (SELECT path FROM notes)${dims ? ` OR rowid IN (SELECT chunk FROM windows WHERE length(vector) != ${dims * 4})` : ""}`)
-            .pluck()
-            .all() as string[];
-          const del = db.prepare("DELETE FROM chunks WHERE path = ?");
-          const delV = db.prepare("DELETE FROM windows WHERE chunk IN (SELECT rowid FROM chunks WHERE path = ?)");
-          const delN = db.prepare("DELETE FROM notes WHERE path = ?");
-          for (const p of paths) {
-            delV.run(p);
-            del.run(p);
-            delN.run(p);
-          }
-          repaired.push(`dropped ${paths.length} damaged note(s); the next \`vault-rag index\` re-indexes them`);
-        }
-        // rebuild the keyword index from the chunks (as indexed: through vr_fts)
-        db.prepare("INSERT INTO fts (fts) VALUES ('delete-all')").run();
-        db.prepare("INSERT INTO fts (rowid, title, aliases, section, text) SELECT rowid, vr_fts(title), vr_fts(aliases), vr_fts(section), vr_fts(text) FROM chunks").run();
-        db.prepare("INSERT INTO meta (key, value) VALUES ('generation', '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1").run();
-        repaired.push("rebuilt the keyword index from the chunks");
-      }).immediate();
+      const fixed = await store.repair();
+      if (fixed.orphanVectors) repaired.push(`removed ${fixed.orphanVectors} orphan vector(s)`);
+      if (fixed.droppedNotes) repaired.push(`dropped ${fixed.droppedNotes} damaged note(s); the next \`vault-rag index\` re-indexes them`);
+      repaired.push("rebuilt the keyword index from the chunks");
     }
     return { ok: problems.length === 0 || (!!opts.repair && repaired.length > 0 && manifest !== undefined), index: dbPath, problems, counts, orphanVectors, chunksWithoutVectors, chunksWithoutNote, ftsMismatch, stale, repaired };
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -105,21 +71,21 @@ export async function checkChromaIndex(vault: string, db: string, opts: { repair
   const problems: string[] = [];
   const repaired: string[] = [];
   try {
-    const manifest = store.manifest();
+    const manifest = await store.manifest();
     const server = await store.serverCount();
-    let local = store.count();
+    let local = await store.count();
     if (!manifest && server > 0) problems.push("the manifest is missing but chunks are stored — run `vault-rag index --full`");
     if (local.chunks !== server) problems.push(`the keyword sidecar holds ${local.chunks} chunk(s), the server ${server}`);
     if (opts.repair && local.chunks !== server) {
       await store.rebuildSidecar();
-      local = store.count();
+      local = await store.count();
       repaired.push(`rebuilt the keyword sidecar from the server (${local.chunks} chunks)`);
     }
-    const stale = staleInVault(vault, store.notes());
+    const stale = staleInVault(vault, await store.notes());
     const counts = { notes: local.notes, chunks: server, vectors: server, ftsRows: local.chunks };
     const ok = problems.length === 0 || (repaired.length > 0 && local.chunks === server);
     return { ok, index: store.location, problems, counts, orphanVectors: 0, chunksWithoutVectors: 0, chunksWithoutNote: 0, ftsMismatch: local.chunks !== server, stale, repaired };
   } finally {
-    store.close();
+    await store.close();
   }
 }

@@ -7,6 +7,7 @@
 import type { Embedder } from "../embed/index.js";
 import { VaultRagError } from "../errors.js";
 import { matchesDocument, matchesWhere, normaliseWhere, normaliseWhereDocument, type RecordMetadata, type ScoredRecord, type Store, type Where, type WhereDocument } from "../store/index.js";
+import { rrfScore, type RrfTerm } from "./rank.js";
 
 // ---------------------------------------------------------------- filters
 
@@ -253,13 +254,13 @@ export class RrfExpr extends RankExpr {
     if (this.weights.length !== this.ranks.length) throw new VaultRagError("usage", `vault-rag: RrfExpr has ${this.ranks.length} ranks but ${this.weights.length} weights`);
   }
   evaluate(id: string, ctx: RankContext): number | undefined {
-    let s = 0;
+    const terms: RrfTerm[] = [];
     for (let i = 0; i < this.ranks.length; i++) {
-      const r = this.ranks[i].evaluate(id, ctx);
-      if (r === undefined) return undefined;
-      s += this.weights[i] / (this.k + r);
+      const rank = this.ranks[i].evaluate(id, ctx);
+      if (rank === undefined) return undefined;
+      terms.push({ rank, weight: this.weights[i] });
     }
-    return -s;
+    return -rrfScore(terms, this.k);
   }
   knns(): KnnExpr[] {
     return this.ranks.flatMap((r) => r.knns());

@@ -1,6 +1,6 @@
 export type { Hit, SearchMode, SearchOptions, SearchOptionsWithDefaults, SearchResult, FusionMethod } from "./types.js";
 export { SEARCH_DEFAULTS } from "./types.js";
 export { search, withSearchDefaults, fuse, type SearchContext } from "./search.js";
-export { diversify, dropStragglers, rrf, linearFusion, type Ranked } from "./rank.js";
+export { diversify, dropStragglers, rrf, rrfScore, linearFusion, type Ranked, type RrfTerm } from "./rank.js";
 export { buildFilter, parseWhen, andWhere, type FilterOptions } from "./filter.js";
 export { Search, SearchResults, Filter, Key, K, Knn, Val, Rrf, KnnExpr, ValExpr, RrfExpr, RankExpr, runSearches, type KnnOptions, type RrfOptions, type SearchRow } from "./api.js";

@@ -54,6 +54,28 @@ export interface Ranked {
   score: number;
 }
 
+/** One list's say in an item's reciprocal-rank-fusion score: the item's rank there, and the list's weight. */
+export interface RrfTerm {
+  rank: number;
+  weight: number;
+}
+
+/**
+ * Reciprocal rank fusion of one item: `Σ wᵢ / (k + rankᵢ)` over the lists that hold it. The one RRF
+ * formula of vault-rag: {@link rrf} (ranks from 1) and the Search API's `Rrf` (ranks as its
+ * rank expressions give them, from 0 as in Chroma) both compute their scores here.
+ *
+ * @example
+ * ```ts
+ * rrfScore([{ rank: 2, weight: 1 }, { rank: 1, weight: 1 }], 60); // 1/62 + 1/61
+ * ```
+ */
+export function rrfScore(terms: Iterable<RrfTerm>, k: number): number {
+  let s = 0;
+  for (const t of terms) s += t.weight / (k + t.rank);
+  return s;
+}
+
 /**
  * Reciprocal rank fusion: `Σ wᵢ / (k + rankᵢ)` with ranks from 1. Returns ids by fused score, best first.
  *
@@ -64,10 +86,16 @@ export interface Ranked {
  * ```
  */
 export function rrf(lists: Ranked[][], weights: number[] = lists.map(() => 1), k = 60): Ranked[] {
-  const fused = new Map<string, number>();
+  const terms = new Map<string, RrfTerm[]>();
   lists.forEach((list, li) => {
-    list.forEach((r, rank) => fused.set(r.id, (fused.get(r.id) ?? 0) + weights[li] / (k + rank + 1)));
+    list.forEach((r, rank) => {
+      let mine = terms.get(r.id);
+      if (!mine) terms.set(r.id, (mine = []));
+      mine.push({ rank: rank + 1, weight: weights[li] });
+    });
   });
+  const fused = new Map<string, number>();
+  for (const [id, mine] of terms) fused.set(id, rrfScore(mine, k));
   return sortFused(fused);
 }
 

@@ -45,7 +45,7 @@ export async function openFollowingSwaps(db: string, opts: OpenStoreOptions = {}
     current = next;
     void old.close();
   };
-  const check = (): void | Promise<void> => {
+  const check = async (): Promise<void> => {
     if (!chroma) {
       const now = fileIdentity(db);
       if (now === undefined || now === identity) return;
@@ -55,19 +55,17 @@ export async function openFollowingSwaps(db: string, opts: OpenStoreOptions = {}
     if (Date.now() - checkedAt < CHROMA_CHECK_MS) return;
     checkedAt = Date.now();
     const store = current as ChromaStore;
-    return store.liveCollectionId().then(async (live) => {
-      if (live !== undefined && live !== store.collectionId && current === store) replace(await ChromaStore.open(db, { ...opts, create: false }));
-    });
+    const live = await store.liveCollectionId();
+    if (live !== undefined && live !== store.collectionId && current === store) replace(await ChromaStore.open(db, { ...opts, create: false }));
   };
   return new Proxy(first, {
     get(_target, prop) {
       const value = Reflect.get(current!, prop) as unknown;
       if (typeof value !== "function") return value;
       if (!READS.has(prop)) return (...args: unknown[]) => (value as (...a: unknown[]) => unknown).apply(current, args);
-      return (...args: unknown[]) => {
-        const call = () => (Reflect.get(current!, prop) as (...a: unknown[]) => unknown).apply(current, args);
-        const pending = check();
-        return pending ? pending.then(call) : call();
+      return async (...args: unknown[]) => {
+        await check();
+        return (Reflect.get(current!, prop) as (...a: unknown[]) => unknown).apply(current, args);
       };
     },
   });

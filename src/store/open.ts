@@ -115,16 +115,16 @@ export async function beginRebuild(db: string, opts: OpenStoreOptions = {}): Pro
     store,
     async commit() {
       store.db.pragma("wal_checkpoint(TRUNCATE)");
-      store.close();
+      await store.close();
       clean(db, ["-wal", "-shm"]);
       fs.renameSync(tmp, db);
       clean(tmp, ["-wal", "-shm", ".vectors"]);
       const swapped = SqliteStore.open(db);
-      swapped.warmDense();
-      swapped.close();
+      await swapped.warmDense();
+      await swapped.close();
     },
     async abort() {
-      store.close();
+      await store.close();
       clean(tmp, ["", "-wal", "-shm"]);
     },
   };
@@ -143,11 +143,11 @@ async function beginChromaRebuild(db: string, opts: OpenStoreOptions): Promise<R
   if (aside) {
     const live = await tryOpen(loc.collection);
     if (live) {
-      live.close();
+      await live.close();
       await aside.drop();
     } else {
       await aside.rename(loc.collection);
-      aside.close();
+      await aside.close();
     }
   }
   const store = await ChromaStore.open(tmpDb, { ...opts, create: true });
@@ -163,7 +163,7 @@ async function beginChromaRebuild(db: string, opts: OpenStoreOptions): Promise<R
         if (old) await old.rename(loc.collection);
         throw err;
       }
-      store.close();
+      await store.close();
       if (old) await old.drop();
     },
     async abort() {

@@ -56,33 +56,34 @@ export interface StoreCounts {
 
 /**
  * The storage interface. It knows nothing of Markdown or embedding models; both the embedded
- * SQLite store and the Chroma store implement it.
+ * SQLite store and the Chroma store implement it. Every method is async, whatever the backend, so a
+ * caller always awaits and never guesses.
  */
 export interface Store {
   /** Absolute location (file path or URL). */
   readonly location: string;
   /** Replaces the chunks of each note in one transaction; `records` may be empty. */
-  upsertNotes(batch: { note: NoteEntry; records: StoreRecord[] }[]): void | Promise<void>;
-  deleteNotes(paths: string[]): void | Promise<void>;
+  upsertNotes(batch: { note: NoteEntry; records: StoreRecord[] }[]): Promise<void>;
+  deleteNotes(paths: string[]): Promise<void>;
   /** Records a note's new size and mtime when its content is unchanged: its chunks stay, with the new mtime. */
-  touchNote(note: NoteEntry): void | Promise<void>;
+  touchNote(note: NoteEntry): Promise<void>;
   /** Every note the store holds, by path. */
-  notes(): Map<string, NoteEntry> | Promise<Map<string, NoteEntry>>;
-  get(query: { ids?: string[]; path?: string; includeVectors?: boolean }): StoreRecord[] | Promise<StoreRecord[]>;
-  count(): StoreCounts | Promise<StoreCounts>;
-  listTags(): { tag: string; notes: number }[] | Promise<{ tag: string; notes: number }[]>;
-  listFolders(): { folder: string; notes: number }[] | Promise<{ folder: string; notes: number }[]>;
+  notes(): Promise<Map<string, NoteEntry>>;
+  get(query: { ids?: string[]; path?: string; includeVectors?: boolean }): Promise<StoreRecord[]>;
+  count(): Promise<StoreCounts>;
+  listTags(): Promise<{ tag: string; notes: number }[]>;
+  listFolders(): Promise<{ folder: string; notes: number }[]>;
   /** The k nearest records among those that pass the filter (filtering happens before ranking). */
-  queryDense(vector: Float32Array, k: number, filter?: QueryFilter): ScoredRecord[] | Promise<ScoredRecord[]>;
+  queryDense(vector: Float32Array, k: number, filter?: QueryFilter): Promise<ScoredRecord[]>;
   /** The k best BM25 matches among those that pass the filter. */
-  queryKeyword(text: string, k: number, filter?: QueryFilter): ScoredRecord[] | Promise<ScoredRecord[]>;
-  manifest(): Manifest | undefined | Promise<Manifest | undefined>;
-  setManifest(m: Manifest): void | Promise<void>;
+  queryKeyword(text: string, k: number, filter?: QueryFilter): Promise<ScoredRecord[]>;
+  manifest(): Promise<Manifest | undefined>;
+  setManifest(m: Manifest): Promise<void>;
   /** Cached vectors by (model, window-text hash). */
-  cachedVectors(model: string, hashes: string[]): Map<string, Float32Array> | Promise<Map<string, Float32Array>>;
+  cachedVectors(model: string, hashes: string[]): Promise<Map<string, Float32Array>>;
   /** Optional: load what dense queries need now (used to overlap with a cold model load). */
-  warmDense?(): void | Promise<void>;
-  close(): void | Promise<void>;
+  warmDense?(): Promise<void>;
+  close(): Promise<void>;
 }
 
 /**

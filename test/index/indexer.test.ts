@@ -94,7 +94,7 @@ describe("indexing pipeline", () => {
     await indexVault(dir, db, instrumented(), { batchNotes: 4 });
     const pretendOld = async () => {
       const s = SqliteStore.open(db);
-      await s.setManifest({ ...s.manifest()!, chunkerVersion: "3" });
+      await s.setManifest({ ...(await s.manifest())!, chunkerVersion: "3" });
       await s.close();
     };
     // same cut, older version: every note is re-chunked, nothing is embedded again
@@ -108,13 +108,13 @@ describe("indexing pipeline", () => {
     const crash = instrumented(2);
     await expect(indexVault(dir, db, crash, { batchNotes: 4, chunk: { maxWords: 8 } })).rejects.toThrow("model crashed on this batch");
     const mid = SqliteStore.open(db);
-    expect(mid.manifest()!.chunkerVersion).toBe("3");
+    expect((await mid.manifest())!.chunkerVersion).toBe("3");
     await mid.close();
     // ...is finished by the next run: every note is re-chunked, and the manifest then says so
     const resumed = await indexVault(dir, db, instrumented(), { batchNotes: 4, chunk: { maxWords: 8 } });
     expect(resumed).toMatchObject({ updated: 12, unchanged: 0 });
     const done = SqliteStore.open(db);
-    expect(done.manifest()!.chunkerVersion).toBe(CHUNKER_VERSION);
+    expect((await done.manifest())!.chunkerVersion).toBe(CHUNKER_VERSION);
     await done.close();
   });
 
@@ -130,7 +130,7 @@ describe("indexing pipeline", () => {
     const e = instrumented();
     expect(await indexVault(dir, db, e)).toMatchObject({ updated: 6, embedded: 0, failed: 0 });
     const after = SqliteStore.open(db);
-    expect(after.manifest()).toMatchObject({ schemaVersion: 3, chunkerVersion: CHUNKER_VERSION });
+    expect(await after.manifest()).toMatchObject({ schemaVersion: 3, chunkerVersion: CHUNKER_VERSION });
     expect(after.db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'vectors'").pluck().get()).toBe(0);
     const recs = await after.get({ includeVectors: true });
     expect(recs.map((r) => r.windows.length)).toEqual([1, 1, 1, 1, 1, 1]);

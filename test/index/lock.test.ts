@@ -47,7 +47,7 @@ import { acquireLock } from ${JSON.stringify(LOCK)};
 import { SqliteStore } from ${JSON.stringify(STORE)};
 const [db] = process.argv.slice(2);
 const release = acquireLock(db, { warn() {}, info() {}, debug() {} });
-SqliteStore.open(db, { create: true }).close();
+await SqliteStore.open(db, { create: true }).close();
 console.log("ready");
 process.stdin.resume();
 process.stdin.on("end", () => { release(); process.exit(0); });

@@ -15,10 +15,10 @@ function expectedIds(vault: string): string[] {
     .map((c) => c.id)
     .sort();
 }
-function indexedIds(db: string): string[] {
+async function indexedIds(db: string): Promise<string[]> {
   const s = SqliteStore.open(db);
-  const ids = s.get({}).map((r) => r.id).sort();
-  s.close();
+  const ids = (await s.get({})).map((r) => r.id).sort();
+  await s.close();
   return ids;
 }
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -33,7 +33,7 @@ describe("watch mode", () => {
     const batches: IndexSummary[] = [];
     const w = await watchVault(vault, db, useLiteEmbedder(), { debounceMs: 150, onBatch: (s) => batches.push(s) });
     await w.idle();
-    expect(indexedIds(db)).toEqual(expectedIds(vault));
+    expect(await indexedIds(db)).toEqual(expectedIds(vault));
 
     fs.appendFileSync(path.join(vault, "a/one.md"), "\n## More\n\nA new section about the DRV8833 driver.\n");
     fs.writeFileSync(path.join(vault, "three.md"), "# Three\n\nA brand new note.\n");
@@ -43,7 +43,7 @@ describe("watch mode", () => {
     fs.renameSync(path.join(vault, ".three.md.tmp"), path.join(vault, "three.md"));
     await pause(400);
     await w.idle();
-    expect(indexedIds(db)).toEqual(expectedIds(vault));
+    expect(await indexedIds(db)).toEqual(expectedIds(vault));
 
     // a move keeps its vectors: nothing is embedded
     fs.mkdirSync(path.join(vault, "archive"));
@@ -51,7 +51,7 @@ describe("watch mode", () => {
     batches.length = 0;
     await pause(400);
     await w.idle();
-    expect(indexedIds(db)).toEqual(expectedIds(vault));
+    expect(await indexedIds(db)).toEqual(expectedIds(vault));
     expect(batches.reduce((n, b) => n + b.embedded, 0)).toBe(0);
     expect(batches.reduce((n, b) => n + b.added + b.deleted, 0)).toBe(2);
 
@@ -60,18 +60,18 @@ describe("watch mode", () => {
     batches.length = 0;
     await pause(400);
     await w.idle();
-    expect(indexedIds(db)).toEqual(expectedIds(vault));
+    expect(await indexedIds(db)).toEqual(expectedIds(vault));
     expect(batches.reduce((n, b) => n + b.embedded, 0)).toBe(0);
     const s = SqliteStore.open(db);
-    expect(s.get({ path: "archive/First note.md" }).map((r) => r.meta.title)).toEqual(["First note"]);
-    s.close();
+    expect((await s.get({ path: "archive/First note.md" })).map((r) => r.meta.title)).toEqual(["First note"]);
+    await s.close();
 
     // a burst, like a git checkout
     fs.mkdirSync(path.join(vault, "burst"));
     for (let i = 0; i < 300; i++) fs.writeFileSync(path.join(vault, "burst", `n${i}.md`), `# Note ${i}\n\nBurst note number ${i} about ${i % 2 ? "robots" : "gardens"}.\n`);
     await pause(600);
     await w.idle();
-    const ids = indexedIds(db);
+    const ids = await indexedIds(db);
     expect(ids).toEqual(expectedIds(vault));
     expect(new Set(ids).size).toBe(ids.length); // no duplicates
     await w.close();

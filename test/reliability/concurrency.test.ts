@@ -26,11 +26,11 @@ const store = SqliteStore.open(${JSON.stringify(db)});
 const q = new Float32Array(32).map((_, i) => Math.sin(i));
 while (!fs.existsSync(${JSON.stringify(stopFile)})) {
   try {
-    const dense = store.queryDense(q, 10, { where: normaliseWhere({ folder: { $ne: "none" } }) });
-    const kw = store.queryKeyword("robot motor battery", 10);
+    const dense = await store.queryDense(q, 10, { where: normaliseWhere({ folder: { $ne: "none" } }) });
+    const kw = await store.queryKeyword("robot motor battery", 10);
     // a consistent snapshot: every hit's note is fully present (no half-written note)
     for (const h of [...dense, ...kw]) {
-      const chunks = store.get({ path: h.meta.path });
+      const chunks = await store.get({ path: h.meta.path });
       if (!chunks.some((c) => c.id === h.id)) inconsistent++;
     }
     ok++;

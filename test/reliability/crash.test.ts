@@ -24,7 +24,7 @@ describe("crash safety", () => {
     const clean = path.join(path.dirname(vault), "clean.db");
     const first = await cli(["index", vault, "--db", clean, "--model", "ollama:stub-embed", "--quiet", "--json"], env);
     expect(first.code).toBe(0);
-    const reference = exportIndex(clean);
+    const reference = await exportIndex(clean);
     expect(reference.rows.length).toBeGreaterThan(NOTES);
 
     const crashed = path.join(path.dirname(vault), "crashed.db");
@@ -47,7 +47,7 @@ describe("crash safety", () => {
     expect(killedMidway).toBeGreaterThanOrEqual(Math.floor(KILLS * 0.75));
     const last = await cli(["index", vault, "--db", crashed, "--model", "ollama:stub-embed", "--quiet", "--json"], env);
     expect(last.code).toBe(0);
-    const after = exportIndex(crashed);
+    const after = await exportIndex(crashed);
     expect(after.rows.length).toBe(reference.rows.length);
     expect(after.rows).toEqual(reference.rows);
     expect(after.notes.map((n) => [n.path, n.hash])).toEqual(reference.notes.map((n) => [n.path, n.hash]));

@@ -34,7 +34,7 @@ describe.skipIf(!!PERMISSIONS_MISSING)(needs("read-only index", PERMISSIONS_MISS
     expect((await cli(["index", vault, ...model, "--quiet"], env)).code).toBe(0);
     const dir = path.join(vault, ".vault-rag");
     const db = path.join(dir, "index.db");
-    const before = exportIndex(db);
+    const before = await exportIndex(db);
     fs.writeFileSync(path.join(vault, "new.md"), "# New\n\nA note that cannot be added.\n");
 
     // the file is read-only
@@ -56,7 +56,7 @@ describe.skipIf(!!PERMISSIONS_MISSING)(needs("read-only index", PERMISSIONS_MISS
 
     fs.chmodSync(dir, 0o755);
     fs.chmodSync(db, 0o644);
-    expect(exportIndex(db)).toEqual(before);
+    expect(await exportIndex(db)).toEqual(before);
     const after = JSON.parse((await cli(["index", vault, "--json"], env)).stdout);
     expect(after).toMatchObject({ added: 1, unchanged: 10, failed: 0 });
   }, 120_000);

@@ -64,10 +64,10 @@ export function cliAsync(args: string[], env: Record<string, string> = {}, prefi
 }
 
 /** Everything an index holds, for comparing two builds: ids, texts, metadata and vectors. */
-export function exportIndex(db: string) {
+export async function exportIndex(db: string) {
   const s = SqliteStore.open(db);
-  const rows = s.get({ includeVectors: true }).map((r) => ({ id: r.id, text: r.text, meta: r.meta, windows: r.windows.map((w) => ({ hash: w.hash, vector: Array.from(w.vector) })) }));
-  const notes = [...s.notes().values()].sort((a, b) => a.path.localeCompare(b.path));
-  s.close();
+  const rows = (await s.get({ includeVectors: true })).map((r) => ({ id: r.id, text: r.text, meta: r.meta, windows: r.windows.map((w) => ({ hash: w.hash, vector: Array.from(w.vector) })) }));
+  const notes = [...(await s.notes()).values()].sort((a, b) => a.path.localeCompare(b.path));
+  await s.close();
   return { rows: rows.sort((a, b) => a.id.localeCompare(b.id)), notes };
 }

@@ -7,15 +7,15 @@ import { meta, openStore, record, vec } from "../store/helpers.js";
 /** Queries are given as vectors here, so no model is involved; bm25 uses the real FTS5 index. */
 const embedder = { embedQuery: async () => vec(1, 0, 0, 0) } as unknown as Embedder;
 
-function fixture() {
-  const store = openStore();
+async function fixture() {
+  const store = await openStore();
   const rows = [
     record("a", meta({ path: "r/a.md", tags: ["robots"], word_count: 5, hash: "a" }), vec(1, 0, 0, 0), "motor driver DRV8833"),
     record("b", meta({ path: "r/b.md", tags: ["robots", "pico"], word_count: 50, hash: "b" }), vec(0.9, 0.1, 0, 0), "pico power saving"),
     record("c", meta({ path: "k/c.md", tags: ["baking"], word_count: 30, hash: "c" }), vec(0, 1, 0, 0), "sourdough bread motor"),
     record("d", meta({ path: "k/d.md", tags: ["baking"], word_count: 10, hash: "d" }), vec(0, 0, 1, 0), "pizza dough"),
   ];
-  store.upsertNotes(rows.map((r) => ({ note: { path: r.meta.path, hash: r.id, mtime: 1, size: 1 }, records: [r] })));
+  await store.upsertNotes(rows.map((r) => ({ note: { path: r.meta.path, hash: r.id, mtime: 1, size: 1 }, records: [r] })));
   return store;
 }
 
@@ -55,18 +55,18 @@ describe("Search API", () => {
   });
 
   it("ranks by a dense Knn with filters applied before ranking, and selects fields", async () => {
-    const store = fixture();
+    const store = await fixture();
     const s = new Search().where(K("folder").eq("k")).rank(Knn({ query: [1, 0, 0, 0], limit: 5 })).limit(2).select(K.SCORE, "title");
     const [rows] = (await runSearches({ store, embedder }, s)).rows();
     expect(rows.map((r) => r.id)).toEqual(["c", "d"]);
     expect(rows[0].score).toBeCloseTo(1, 6);
     expect(rows[0].metadata).toEqual({ title: "k/c.md" });
     expect(rows[0].document).toBeUndefined();
-    store.close();
+    await store.close();
   });
 
   it("applies the inclusion rules: every Knn without a default must hold the record", async () => {
-    const store = fixture();
+    const store = await fixture();
     const dense = Knn({ query: [1, 0, 0, 0], limit: 2 }); // a, b
     const bm25 = Knn({ query: "motor", key: "bm25", limit: 5 }); // a, c
     const intersect = await runSearches({ store, embedder }, new Search().rank(dense.add(bm25)).limit(10));
@@ -76,11 +76,11 @@ describe("Search API", () => {
     const rows = (await runSearches({ store, embedder }, new Search().rank(dense.mul(0.5).add(withDefault.mul(0.5))).limit(10))).rows()[0];
     expect(rows.map((r) => r.id)).toEqual(["a", "b"]);
     expect(rows[1].score).toBeCloseTo(0.5 * (1 - 0.9 / Math.hypot(0.9, 0.1)) + 500, 6);
-    store.close();
+    await store.close();
   });
 
   it("fuses ranks with Rrf (negative scores, lower is better) and runs several searches at once", async () => {
-    const store = fixture();
+    const store = await fixture();
     const rrf = Rrf({ ranks: [Knn({ query: [1, 0, 0, 0], returnRank: true, limit: 4, default: 10 }), Knn({ query: "motor", key: "bm25", returnRank: true, limit: 4, default: 10 })], weights: [1, 1], k: 60 });
     const res = await runSearches({ store, embedder }, [new Search().rank(rrf).limit(3), new Search().rank(Val(1).add(Knn({ query: [0, 0, 1, 0], limit: 1 }))).limit(1)]);
     const [fused, single] = res.rows();
@@ -88,14 +88,14 @@ describe("Search API", () => {
     expect(fused[0].score).toBeCloseTo(-(1 / 60 + 1 / 60), 12);
     expect(single.map((r) => r.id)).toEqual(["d"]);
     expect(single[0].score).toBeCloseTo(1, 6);
-    store.close();
+    await store.close();
   });
 
   it("filters by id and supports arithmetic on rank expressions", async () => {
-    const store = fixture();
+    const store = await fixture();
     const knn = Knn({ query: [1, 0, 0, 0], limit: 4 });
     const rows = (await runSearches({ store, embedder }, new Search().where(K.ID.notIn(["a"])).rank(knn.neg().abs().max(0).sub(Val(0)).div(1).exp().log().min(100)).limit(4))).rows()[0];
     expect(rows.map((r) => r.id)).toEqual(["b", "c", "d"]);
-    store.close();
+    await store.close();
   });
 });

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { buildFilter, diversify, dropStragglers, linearFusion, parseWhen, rrf } from "../../src/search/index.js";
+import { buildFilter, diversify, dropStragglers, linearFusion, parseWhen, rrf, rrfScore } from "../../src/search/index.js";
 import { normaliseWhere } from "../../src/store/index.js";
 
 const h = (path: string, score = 0.5) => ({ path, score });
@@ -49,6 +49,22 @@ describe("fusion arithmetic", () => {
     expect(out[2].score).toBeCloseTo(1 / 62, 12);
     const weighted = rrf([[{ id: "a", score: 1 }], [{ id: "b", score: 1 }]], [0.3, 0.7], 10);
     expect(weighted).toEqual([{ id: "b", score: 0.7 / 11 }, { id: "a", score: 0.3 / 11 }]);
+  });
+  it("RRF of lists and the Search API's Rrf share one formula: rrf gives what it gave before, bit for bit (property)", () => {
+    // the list fusion as it was written before rrfScore existed
+    const before = (lists: { id: string; score: number }[][], weights: number[], k: number) => {
+      const fused = new Map<string, number>();
+      lists.forEach((list, li) => list.forEach((r, rank) => fused.set(r.id, (fused.get(r.id) ?? 0) + weights[li] / (k + rank + 1))));
+      return [...fused].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    };
+    const list = fc.array(fc.record({ id: fc.constantFrom("a", "b", "c", "d", "e", "f"), score: fc.double({ noNaN: true }) }), { maxLength: 12 });
+    fc.assert(
+      fc.property(fc.array(list, { minLength: 1, maxLength: 4 }), fc.array(fc.double({ min: 0, max: 2, noNaN: true }), { minLength: 4, maxLength: 4 }), fc.integer({ min: 0, max: 100 }), (lists, weights, k) => {
+        expect(rrf(lists, weights.slice(0, lists.length), k)).toEqual(before(lists, weights, k));
+      }),
+    );
+    expect(rrfScore([{ rank: 2, weight: 1 }, { rank: 1, weight: 0.5 }], 60)).toBe(1 / 62 + 0.5 / 61);
+    expect(rrfScore([], 60)).toBe(0);
   });
   it("linear fusion min-max normalises each list and weights them", () => {
     const out = linearFusion([[{ id: "a", score: 10 }, { id: "b", score: 5 }, { id: "c", score: 0 }], [{ id: "c", score: 0.9 }, { id: "b", score: 0.1 }]], [0.4, 0.6]);

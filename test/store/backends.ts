@@ -29,7 +29,7 @@ export const sqliteBackend: Backend = {
   async fresh(dims = 4) {
     const file = tmpDb();
     const store = SqliteStore.open(file, { create: true });
-    store.setManifest(testManifest(dims));
+    await store.setManifest(testManifest(dims));
     return { store, reopen: async () => SqliteStore.open(file) };
   },
 };

@@ -57,8 +57,8 @@ describe.skipIf(!!CHROMA_MISSING)(needs("Chroma store", CHROMA_MISSING), () => {
     );
     await client.createCollection({ name: "empty-one", embeddingFunction: null, configuration: cosine });
     const s = await ChromaStore.open(chromaAddress("empty-one"), { sidecarDir: tmpDir() });
-    expect(s.count()).toEqual({ notes: 0, chunks: 0 });
-    s.close();
+    expect(await s.count()).toEqual({ notes: 0, chunks: 0 });
+    await s.close();
     await client.createCollection({ name: "euclidean", embeddingFunction: null });
     await expect(ChromaStore.open(chromaAddress("euclidean"), { sidecarDir: tmpDir() })).rejects.toThrow(
       'vault-rag: the Chroma collection "euclidean" uses the "l2" space; vault-rag needs "cosine" — choose another collection name',
@@ -91,33 +91,33 @@ describe.skipIf(!!CHROMA_MISSING)(needs("Chroma store", CHROMA_MISSING), () => {
     const a = await ChromaStore.open(db, { create: true, sidecarDir: mine });
     await a.setManifest(testManifest(4));
     await a.upsertNotes([{ note: note("r/SMARS.md"), records: [record("s0", meta({ path: "r/SMARS.md" }), vec(1, 0, 0, 0), "DRV8833 motor driver")] }]);
-    a.close();
+    await a.close();
     // another machine: its own sidecar, built from the server on open
     const theirs = tmpDir();
     const log = collectingLogger();
     const b = await ChromaStore.open(db, { sidecarDir: theirs, log });
     expect(log.warnings.map((w) => w.code)).toEqual(["sidecar_rebuilt"]);
-    expect(b.queryKeyword("DRV8833", 5).map((h) => h.id)).toEqual(["s0"]);
+    expect((await b.queryKeyword("DRV8833", 5)).map((h) => h.id)).toEqual(["s0"]);
     // a rebuilt note has no known hash, so the next index run re-checks it (and re-uses its vector)
-    expect(b.notes().get("r/SMARS.md")?.hash).toBe("");
+    expect((await b.notes()).get("r/SMARS.md")?.hash).toBe("");
     await b.upsertNotes([{ note: note("k/bread.md"), records: [record("b0", meta({ path: "k/bread.md" }), vec(0, 1, 0, 0), "levain and flour")] }]);
-    b.close();
+    await b.close();
     // back on the first machine: the server moved on, so the sidecar is rebuilt
     const log2 = collectingLogger();
     const a2 = await ChromaStore.open(db, { sidecarDir: mine, log: log2 });
     expect(log2.warnings.map((w) => w.code)).toEqual(["sidecar_rebuilt"]);
-    expect(a2.queryKeyword("levain", 5).map((h) => h.id)).toEqual(["b0"]);
-    expect(a2.count()).toEqual({ notes: 2, chunks: 2 });
-    a2.close();
+    expect((await a2.queryKeyword("levain", 5)).map((h) => h.id)).toEqual(["b0"]);
+    expect(await a2.count()).toEqual({ notes: 2, chunks: 2 });
+    await a2.close();
     // in step: no rebuild
     const log3 = collectingLogger();
-    (await ChromaStore.open(db, { sidecarDir: mine, log: log3 })).close();
+    await (await ChromaStore.open(db, { sidecarDir: mine, log: log3 })).close();
     expect(log3.warnings).toEqual([]);
     // lost sidecar
     for (const f of fs.readdirSync(mine)) fs.rmSync(path.join(mine, f));
     const a3 = await ChromaStore.open(db, { sidecarDir: mine });
-    expect(a3.count()).toEqual({ notes: 2, chunks: 2 });
+    expect(await a3.count()).toEqual({ notes: 2, chunks: 2 });
     expect(await a3.serverCount()).toBe(2);
-    a3.close();
+    await a3.close();
   });
 });

@@ -37,8 +37,8 @@ export function record(id: string, m: RecordMetadata, v: Float32Array, text = `t
   return { id, text, meta: m, windows: [{ hash: m.hash, vector: v }] };
 }
 
-export function openStore(file = tmpDb()): SqliteStore {
+export async function openStore(file = tmpDb()): Promise<SqliteStore> {
   const s = SqliteStore.open(file, { create: true });
-  s.setManifest({ schemaVersion: 1, embedder: { provider: "test", model: "t", dimensions: 4, documentPrefix: "", queryPrefix: "", normalized: false }, chunkerVersion: "x", createdAt: "", updatedAt: "" });
+  await s.setManifest({ schemaVersion: 1, embedder: { provider: "test", model: "t", dimensions: 4, documentPrefix: "", queryPrefix: "", normalized: false }, chunkerVersion: "x", createdAt: "", updatedAt: "" });
   return s;
 }

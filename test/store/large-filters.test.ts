@@ -67,9 +67,9 @@ describe("filter size limits", () => {
     );
   });
 
-  it("agrees with the reference evaluator on random large lists and deep or wide filters", () => {
-    const store = openStore();
-    store.upsertNotes(batch);
+  it("agrees with the reference evaluator on random large lists and deep or wide filters", async () => {
+    const store = await openStore();
+    await store.upsertNotes(batch);
     const leaf = fc.oneof(
       fc.record({ op: fc.constantFrom("$in", "$nin"), n: fc.integer({ min: 1, max: 60_000 }), seed: fc.integer({ min: 0, max: 9 }) }).map(({ op, n, seed }) => ({
         [seed % 2 ? "path" : "word_count"]: { [op]: Array.from({ length: n }, (_, i) => (seed % 2 ? `${"abcdexyz"[(i * seed) % 8]}.md` : (i * seed) % 9)) },
@@ -77,8 +77,8 @@ describe("filter size limits", () => {
       fc.constantFrom(...IDS).map((id) => ({ path: { $ne: `${id}.md` } })),
     );
     const shape = fc.record({ depth: fc.integer({ min: 1, max: 40 }), width: fc.integer({ min: 0, max: 12_000 }), big: leaf, small: leaf.filter((x) => !("word_count" in x) && !("$in" in (x.path as object)) && !("$nin" in (x.path as object))) });
-    fc.assert(
-      fc.property(shape, ({ depth, width, big, small }) => {
+    await fc.assert(
+      fc.asyncProperty(shape, async ({ depth, width, big, small }) => {
         // one long list, `width` small clauses beside it, all `depth` levels down
         const wide = width ? { [width % 2 ? "$or" : "$and"]: [big, ...Array.from({ length: width }, () => small)] } : big;
         let w: Record<string, unknown> = wide;
@@ -99,10 +99,10 @@ describe("filter size limits", () => {
         expect(depth + (width ? 1 : 0)).toBeLessThanOrEqual(32);
         expect(conditions).toBeLessThanOrEqual(10_000);
         const expected = batch.flatMap((b) => b.records).filter((r) => matchesWhere(node, r.meta)).map((r) => r.id).sort();
-        expect(store.queryDense(vec(1, 0, 0, 0), 100, { where: node }).map((h) => h.id).sort()).toEqual(expected);
+        expect((await store.queryDense(vec(1, 0, 0, 0), 100, { where: node })).map((h) => h.id).sort()).toEqual(expected);
       }),
       { numRuns: Number(process.env.FUZZ_RUNS_LARGE ?? 60), seed: 7 },
     );
-    store.close();
+    await store.close();
   });
 });

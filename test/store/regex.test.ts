@@ -16,17 +16,17 @@ describe("whereDocument regular expressions run in linear time", () => {
   const runOfAs = "a".repeat(100_000);
   const texts: Record<string, string> = { long: runOfAs + "!", longClean: runOfAs, short: "a".repeat(26) + "!", plain: "aaaa" };
 
-  it("answers ^(a+)+$ over a 100 KB run of a's, in SQLite and in the reference evaluator", () => {
-    const s = openStore();
-    s.upsertNotes(Object.entries(texts).map(([id, text]) => ({ note: note(`${id}.md`), records: [record(id, meta({ path: `${id}.md` }), vec(1, 0, 0, 0), text)] })));
+  it("answers ^(a+)+$ over a 100 KB run of a's, in SQLite and in the reference evaluator", async () => {
+    const s = await openStore();
+    await s.upsertNotes(Object.entries(texts).map(([id, text]) => ({ note: note(`${id}.md`), records: [record(id, meta({ path: `${id}.md` }), vec(1, 0, 0, 0), text)] })));
     for (const pattern of ["^(a+)+$", "^(a|aa)+$", "^(a*)*$"]) {
       const yes = normaliseWhereDocument({ $regex: pattern })!;
       const no = normaliseWhereDocument({ $not_regex: pattern })!;
-      expect(s.queryDense(vec(1, 0, 0, 0), 10, { whereDocument: yes }).map((h) => h.id).sort()).toEqual(["longClean", "plain"]);
-      expect(s.queryDense(vec(1, 0, 0, 0), 10, { whereDocument: no }).map((h) => h.id).sort()).toEqual(["long", "short"]);
+      expect((await s.queryDense(vec(1, 0, 0, 0), 10, { whereDocument: yes })).map((h) => h.id).sort()).toEqual(["longClean", "plain"]);
+      expect((await s.queryDense(vec(1, 0, 0, 0), 10, { whereDocument: no })).map((h) => h.id).sort()).toEqual(["long", "short"]);
       expect(Object.keys(texts).filter((id) => matchesDocument(yes, texts[id])).sort()).toEqual(["longClean", "plain"]);
     }
-    s.close();
+    await s.close();
   });
 
   it("refuses look-around and back-references, as Chroma's regex dialect does, word for word", () => {

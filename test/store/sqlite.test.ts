@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { normaliseWhere, SqliteStore } from "../../src/store/index.js";
 import { meta, openStore, record, tmpDb, vec } from "./helpers.js";
@@ -8,45 +9,91 @@ import { meta, openStore, record, tmpDb, vec } from "./helpers.js";
 const note = (p: string) => ({ path: p, hash: `h-${p}`, mtime: 1, size: 1 });
 
 describe("SQLite store", () => {
-  it("keeps the vector snapshot a cache: stale, torn or foreign snapshots are ignored", () => {
+  it("keeps the vector snapshot a cache: stale, torn or foreign snapshots are ignored", async () => {
     const file = tmpDb();
-    const s = openStore(file);
-    s.upsertNotes([{ note: note("a.md"), records: [record("a0", meta({ path: "a.md" }), vec(1, 0, 0, 0))] }]);
-    expect(s.queryDense(vec(1, 0, 0, 0), 5).map((h) => h.id)).toEqual(["a0"]);
+    const s = await openStore(file);
+    await s.upsertNotes([{ note: note("a.md"), records: [record("a0", meta({ path: "a.md" }), vec(1, 0, 0, 0))] }]);
+    expect((await s.queryDense(vec(1, 0, 0, 0), 5)).map((h) => h.id)).toEqual(["a0"]);
     expect(fs.existsSync(`${file}.vectors`)).toBe(true);
     // another process writes: a reader with a loaded index sees the new generation
     const writer = SqliteStore.open(file);
-    writer.upsertNotes([{ note: note("b.md"), records: [record("b0", meta({ path: "b.md" }), vec(0.9, 0.1, 0, 0))] }]);
-    writer.close();
-    expect(s.queryDense(vec(1, 0, 0, 0), 5).map((h) => h.id)).toEqual(["a0", "b0"]);
-    s.close();
+    await writer.upsertNotes([{ note: note("b.md"), records: [record("b0", meta({ path: "b.md" }), vec(0.9, 0.1, 0, 0))] }]);
+    await writer.close();
+    expect((await s.queryDense(vec(1, 0, 0, 0), 5)).map((h) => h.id)).toEqual(["a0", "b0"]);
+    await s.close();
     // a torn snapshot
     const snap = fs.readFileSync(`${file}.vectors`);
     fs.writeFileSync(`${file}.vectors`, snap.subarray(0, snap.length - 8));
     const r = SqliteStore.open(file);
-    expect(r.queryDense(vec(1, 0, 0, 0), 5).map((h) => h.id)).toEqual(["a0", "b0"]);
-    r.close();
+    expect((await r.queryDense(vec(1, 0, 0, 0), 5)).map((h) => h.id)).toEqual(["a0", "b0"]);
+    await r.close();
     // another index's snapshot copied over this one's
     const other = tmpDb();
-    const o = openStore(other);
-    o.upsertNotes([{ note: note("x.md"), records: [record("x0", meta({ path: "x.md" }), vec(1, 0, 0, 0))] }]);
-    o.queryDense(vec(1, 0, 0, 0), 1);
-    o.close();
+    const o = await openStore(other);
+    await o.upsertNotes([{ note: note("x.md"), records: [record("x0", meta({ path: "x.md" }), vec(1, 0, 0, 0))] }]);
+    await o.queryDense(vec(1, 0, 0, 0), 1);
+    await o.close();
     fs.copyFileSync(`${other}.vectors`, `${file}.vectors`);
     const r2 = SqliteStore.open(file);
-    expect(r2.queryDense(vec(1, 0, 0, 0), 5).map((h) => h.id)).toEqual(["a0", "b0"]);
-    r2.close();
+    expect((await r2.queryDense(vec(1, 0, 0, 0), 5)).map((h) => h.id)).toEqual(["a0", "b0"]);
+    await r2.close();
   });
 
-  it("removes a replaced or deleted note's rows from the external-content FTS index", () => {
-    const s = openStore();
-    s.upsertNotes([{ note: note("k/ramen.md"), records: [record("r0", meta({ path: "k/ramen.md", title: "ラーメン" }), vec(1, 0, 0, 0), "醤油ラーメン")] }]);
-    s.upsertNotes([{ note: note("k/ramen.md"), records: [record("r1", meta({ path: "k/ramen.md", title: "Ramen" }), vec(1, 0, 0, 0), "Shoyu tare only.")] }]);
+  it("removes a replaced or deleted note's rows from the external-content FTS index", async () => {
+    const s = await openStore();
+    await s.upsertNotes([{ note: note("k/ramen.md"), records: [record("r0", meta({ path: "k/ramen.md", title: "ラーメン" }), vec(1, 0, 0, 0), "醤油ラーメン")] }]);
+    await s.upsertNotes([{ note: note("k/ramen.md"), records: [record("r1", meta({ path: "k/ramen.md", title: "Ramen" }), vec(1, 0, 0, 0), "Shoyu tare only.")] }]);
     expect(s.db.prepare("SELECT count(*) FROM fts WHERE fts MATCH '醤油'").pluck().get()).toBe(0);
-    s.deleteNotes(["k/ramen.md"]);
+    await s.deleteNotes(["k/ramen.md"]);
     expect(s.db.prepare("SELECT count(*) FROM fts WHERE fts MATCH 'shoyu'").pluck().get()).toBe(0);
     expect(s.db.prepare("SELECT count(*) FROM fts_docsize").pluck().get()).toBe(0);
-    s.close();
+    await s.close();
+  });
+
+  it("counts what check verifies, and repairs a damaged file without embedding", async () => {
+    const file = tmpDb();
+    const s = await openStore(file);
+    await s.upsertNotes(["a", "b", "c"].map((n) => ({ note: note(`${n}.md`), records: [record(`${n}0`, meta({ path: `${n}.md` }), vec(1, 0, 0, 0), `text about ${n}`)] })));
+    expect(await s.integrity()).toEqual({ counts: { notes: 3, chunks: 3, vectors: 3, ftsRows: 3 }, orphanVectors: 0, chunksWithoutVectors: 0, chunksWithoutNote: 0, ftsMismatch: false, badVectors: 0 });
+    await s.close();
+    // damage the file from outside the store: an orphan vector, a chunk without a vector, a vector
+    // of the wrong length, a chunk whose note row is gone, and an emptied keyword index
+    const raw = new Database(file);
+    raw.prepare("INSERT INTO windows (chunk, hash, vector) VALUES (99999, 'orphan', zeroblob(16))").run();
+    raw.prepare("DELETE FROM windows WHERE chunk = (SELECT rowid FROM chunks WHERE path = 'a.md')").run();
+    raw.prepare("UPDATE windows SET vector = zeroblob(8) WHERE chunk = (SELECT rowid FROM chunks WHERE path = 'b.md')").run();
+    raw.prepare("DELETE FROM notes WHERE path = 'c.md'").run();
+    raw.prepare("INSERT INTO fts (fts) VALUES ('delete-all')").run();
+    raw.close();
+    const d = SqliteStore.open(file);
+    expect(await d.integrity()).toEqual({ counts: { notes: 2, chunks: 3, vectors: 3, ftsRows: 0 }, orphanVectors: 1, chunksWithoutVectors: 1, chunksWithoutNote: 1, ftsMismatch: true, badVectors: 1 });
+    expect(await d.repair()).toEqual({ orphanVectors: 1, droppedNotes: 3 });
+    expect(await d.integrity()).toEqual({ counts: { notes: 0, chunks: 0, vectors: 0, ftsRows: 0 }, orphanVectors: 0, chunksWithoutVectors: 0, chunksWithoutNote: 0, ftsMismatch: false, badVectors: 0 });
+    await d.close();
+  });
+
+  it("rebuilds the keyword index on repair, dropping nothing that is whole", async () => {
+    const s = await openStore();
+    await s.upsertNotes([{ note: note("k/bread.md"), records: [record("b0", meta({ path: "k/bread.md" }), vec(1, 0, 0, 0), "levain and flour")] }]);
+    s.db.prepare("INSERT INTO fts (fts) VALUES ('delete-all')").run();
+    expect(await s.queryKeyword("levain", 5)).toEqual([]);
+    expect((await s.integrity()).ftsMismatch).toBe(true);
+    expect(await s.repair()).toEqual({ orphanVectors: 0, droppedNotes: 0 });
+    expect((await s.queryKeyword("levain", 5)).map((h) => h.id)).toEqual(["b0"]);
+    expect((await s.integrity()).ftsMismatch).toBe(false);
+    await s.close();
+  });
+
+  it("keeps the Chroma sidecar's sync mark, without bumping the write generation", async () => {
+    const s = await openStore();
+    expect(await s.syncMark()).toBeUndefined();
+    const generation = () => s.db.prepare("SELECT value FROM meta WHERE key = 'generation'").pluck().get();
+    const before = generation();
+    await s.setSyncMark("col-1:4");
+    await s.setSyncMark("col-1:5");
+    expect(await s.syncMark()).toBe("col-1:5");
+    expect(generation()).toBe(before);
+    await s.close();
   });
 
   it("says how to fix a missing index", () => {
@@ -56,8 +103,8 @@ describe("SQLite store", () => {
 
   it("lets two processes read while one writes", async () => {
     const file = tmpDb();
-    const s = openStore(file);
-    s.upsertNotes([{ note: note("a.md"), records: [record("a0", meta({ path: "a.md" }), vec(1, 0, 0, 0))] }]);
+    const s = await openStore(file);
+    await s.upsertNotes([{ note: note("a.md"), records: [record("a0", meta({ path: "a.md" }), vec(1, 0, 0, 0))] }]);
     const storeModule = path.resolve("src/store/index.ts");
     const signals = path.dirname(file);
     // each reader says when it is reading, then reads until the writer is done, noting the note counts it saw
@@ -70,14 +117,14 @@ describe("SQLite store", () => {
       const seen = new Set();
       const end = Date.now() + 30_000;
       for (;;) {
-        const hits = s.queryDense(new Float32Array([1,0,0,0]), 5);
+        const hits = await s.queryDense(new Float32Array([1,0,0,0]), 5);
         if (hits.length < 1) throw new Error("empty");
-        seen.add(s.count().notes);
+        seen.add((await s.count()).notes);
         if (++n === 1) fs.writeFileSync(${JSON.stringify(signals)} + "/reading-" + id, "");
         if (fs.existsSync(${JSON.stringify(signals)} + "/written") || Date.now() > end) break;
       }
       console.log(JSON.stringify({ n, seen: [...seen] }));`;
-    const scriptFile = path.join(signals, "reader.ts");
+    const scriptFile = path.join(signals, "reader.mts"); // ESM: the reader awaits at top level
     fs.writeFileSync(scriptFile, reader);
     const run = (id: number) =>
       new Promise<{ n: number; seen: number[] }>((resolve, reject) => {
@@ -96,7 +143,7 @@ describe("SQLite store", () => {
     }
     // both readers are in their loops: write while they read, a little apart
     for (let i = 0; i < 50; i++) {
-      s.upsertNotes([{ note: note(`w${i}.md`), records: [record(`w${i}`, meta({ path: `w${i}.md` }), vec(0, 1, 0, 0))] }]);
+      await s.upsertNotes([{ note: note(`w${i}.md`), records: [record(`w${i}`, meta({ path: `w${i}.md` }), vec(0, 1, 0, 0))] }]);
       await sleep(5);
     }
     fs.writeFileSync(path.join(signals, "written"), "");
@@ -107,7 +154,7 @@ describe("SQLite store", () => {
       expect(r.seen.length, `counts seen: ${r.seen.join(", ")}`).toBeGreaterThan(2);
       expect(Math.min(...r.seen)).toBeLessThan(51);
     }
-    expect(s.count().notes).toBe(51);
-    s.close();
+    expect((await s.count()).notes).toBe(51);
+    await s.close();
   });
 });

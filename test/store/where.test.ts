@@ -72,11 +72,11 @@ describe("where validation fuzzing", () => {
 // ---- property test: SQL compiler == reference evaluator ----
 describe("SQLite filters match the reference evaluator", () => {
   const RUNS = Number(process.env.FUZZ_RUNS ?? 1000);
-  it(`on ${RUNS} random record sets and clauses`, () => {
-    const store = openStore();
+  it(`on ${RUNS} random record sets and clauses`, async () => {
+    const store = await openStore();
     let n = 0;
-    fc.assert(
-      fc.property(fc.array(recordArb, { minLength: 1, maxLength: 12 }), whereArb, fc.option(docArb, { nil: undefined }), (recs, where, wd) => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(recordArb, { minLength: 1, maxLength: 12 }), whereArb, fc.option(docArb, { nil: undefined }), async (recs, where, wd) => {
         n++;
         const byPath = new Map<string, { id: string; m: RecordMetadata; text: string }[]>();
         recs.forEach((r, i) => {
@@ -85,16 +85,16 @@ describe("SQLite filters match the reference evaluator", () => {
           list.push({ id: `${n}-${i}`, m, text: r.text });
           byPath.set(r.path, list);
         });
-        store.deleteNotes([...store.notes().keys()]);
-        store.upsertNotes([...byPath].map(([p, list]) => ({ note: { path: p, hash: "h", mtime: 0, size: 0 }, records: list.map((x) => record(x.id, x.m, vec(1, 0, 0, 0), x.text)) })));
+        await store.deleteNotes([...(await store.notes()).keys()]);
+        await store.upsertNotes([...byPath].map(([p, list]) => ({ note: { path: p, hash: "h", mtime: 0, size: 0 }, records: list.map((x) => record(x.id, x.m, vec(1, 0, 0, 0), x.text)) })));
         const w = normaliseWhere(where)!;
         const d = normaliseWhereDocument(wd);
         const expected = [...byPath.values()].flat().filter((x) => matchesWhere(w, x.m) && (!d || matchesDocument(d, x.text))).map((x) => x.id).sort();
-        const got = store.queryDense(vec(1, 0, 0, 0), 1000, { where: w, whereDocument: d }).map((r) => r.id).sort();
+        const got = (await store.queryDense(vec(1, 0, 0, 0), 1000, { where: w, whereDocument: d })).map((r) => r.id).sort();
         expect(got).toEqual(expected);
       }),
       { numRuns: RUNS },
     );
-    store.close();
+    await store.close();
   });
 });

@@ -152,11 +152,10 @@ export class ChromaStore implements Store {
 
   /** Rebuilds the sidecar from the collection when it does not match the collection's generation. */
   private async syncSidecar(force = false): Promise<void> {
-    const db = this.sidecar.db;
-    const mine = db.prepare("SELECT value FROM meta WHERE key = 'chroma_sync'").pluck().get() as string | undefined;
+    const mine = await this.sidecar.syncMark();
     if (mine === this.syncToken() && !force) return;
     const hadSidecar = mine !== undefined;
-    this.sidecar.close();
+    await this.sidecar.close();
     for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(this.sidecarFile + suffix, { force: true });
     this.sidecar = SqliteStore.open(this.sidecarFile, { create: true, vectors: false });
     const byPath = new Map<string, StoreRecord[]>();
@@ -170,13 +169,13 @@ export class ChromaStore implements Store {
     // the note's own hash is not on the server: an empty hash makes the next index run re-check the
     // note (its vectors come back from the collection, nothing is embedded again)
     const batch = [...byPath].map(([p, records]) => ({ note: { path: p, hash: "", mtime: Math.max(...records.map((r) => r.meta.mtime)), size: -1 }, records }));
-    this.sidecar.upsertNotes(batch);
-    this.markSynced();
+    await this.sidecar.upsertNotes(batch);
+    await this.markSynced();
     if (hadSidecar || n > 0) this.log.warn("sidecar_rebuilt", `vault-rag: rebuilt the local keyword index for ${this.location} from the server (${n} chunks)`, { path: this.sidecarFile });
   }
 
-  private markSynced(): void {
-    this.sidecar.db.prepare("INSERT INTO meta (key, value) VALUES ('chroma_sync', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(this.syncToken());
+  private async markSynced(): Promise<void> {
+    await this.sidecar.setSyncMark(this.syncToken());
   }
 
   /** Writes the collection's metadata (Chroma replaces it whole). */
@@ -193,11 +192,11 @@ export class ChromaStore implements Store {
   private async write(fn: () => Promise<void>): Promise<void> {
     await this.writeMeta({ ...this.meta, generation: this.generation() + 1 });
     await fn();
-    this.markSynced();
+    await this.markSynced();
   }
 
   async upsertNotes(batch: { note: NoteEntry; records: StoreRecord[] }[]): Promise<void> {
-    const dims = this.manifest()?.embedder.dimensions;
+    const dims = this.readManifest()?.embedder.dimensions;
     for (const { records } of batch) {
       for (const r of records) {
         const v = r.windows.length ? r.windows[0].vector : new Float32Array(0);
@@ -208,7 +207,7 @@ export class ChromaStore implements Store {
     }
     const records = batch.flatMap((b) => b.records);
     const fresh = new Set(records.map((r) => r.id));
-    const stale = batch.flatMap((b) => this.sidecar.get({ path: b.note.path }).map((r) => r.id)).filter((id) => !fresh.has(id));
+    const stale = (await Promise.all(batch.map((b) => this.sidecar.get({ path: b.note.path })))).flat().map((r) => r.id).filter((id) => !fresh.has(id));
     await this.write(async () => {
       for (let i = 0; i < records.length; i += this.maxBatch) {
         const slice = records.slice(i, i + this.maxBatch);
@@ -222,7 +221,7 @@ export class ChromaStore implements Store {
         );
       }
       await this.deleteIds(stale);
-      this.sidecar.upsertNotes(batch);
+      await this.sidecar.upsertNotes(batch);
     });
   }
 
@@ -236,30 +235,30 @@ export class ChromaStore implements Store {
   async deleteNotes(paths: string[]): Promise<void> {
     if (!paths.length) return;
     await this.write(async () => {
-      await this.deleteIds(paths.flatMap((p) => this.sidecar.get({ path: p }).map((r) => r.id)));
+      await this.deleteIds((await Promise.all(paths.map((p) => this.sidecar.get({ path: p })))).flat().map((r) => r.id));
       // chunks the sidecar may not know (written by a run that crashed before recording them)
       for (let i = 0; i < paths.length; i += 100) {
         const slice = paths.slice(i, i + 100);
         await guard(this.loc, "delete chunks", () => this.collection.delete({ where: { path: { $in: slice } } }));
       }
-      this.sidecar.deleteNotes(paths);
+      await this.sidecar.deleteNotes(paths);
     });
   }
 
   async touchNote(note: NoteEntry): Promise<void> {
     // the chunks carry the note's mtime (date filters read it): moved on the server and in the sidecar
-    const moved = this.sidecar.get({ path: note.path }).filter((r) => r.meta.mtime !== note.mtime);
+    const moved = (await this.sidecar.get({ path: note.path })).filter((r) => r.meta.mtime !== note.mtime);
     if (!moved.length) return this.sidecar.touchNote(note);
     await this.write(async () => {
       for (let i = 0; i < moved.length; i += this.maxBatch) {
         const slice = moved.slice(i, i + this.maxBatch);
         await guard(this.loc, "update the dates of chunks", () => this.collection.update({ ids: slice.map((r) => r.id), metadatas: slice.map((r) => toChromaMetadata({ ...r.meta, mtime: note.mtime })) }));
       }
-      this.sidecar.touchNote(note);
+      await this.sidecar.touchNote(note);
     });
   }
 
-  notes(): Map<string, NoteEntry> {
+  async notes(): Promise<Map<string, NoteEntry>> {
     return this.sidecar.notes();
   }
 
@@ -300,7 +299,7 @@ export class ChromaStore implements Store {
     return out.sort((a, b) => (a.meta.path < b.meta.path ? -1 : a.meta.path > b.meta.path ? 1 : a.meta.ordinal - b.meta.ordinal));
   }
 
-  count(): StoreCounts {
+  async count(): Promise<StoreCounts> {
     return this.sidecar.count();
   }
 
@@ -309,19 +308,19 @@ export class ChromaStore implements Store {
     return guard(this.loc, "count chunks", () => this.collection.count());
   }
 
-  listTags(): { tag: string; notes: number }[] {
+  async listTags(): Promise<{ tag: string; notes: number }[]> {
     return this.sidecar.listTags();
   }
 
-  listFolders(): { folder: string; notes: number }[] {
+  async listFolders(): Promise<{ folder: string; notes: number }[]> {
     return this.sidecar.listFolders();
   }
 
   async queryDense(vector: Float32Array, k: number, filter: QueryFilter = {}): Promise<ScoredRecord[]> {
-    const dims = this.manifest()?.embedder.dimensions;
+    const dims = this.readManifest()?.embedder.dimensions;
     if (dims !== undefined && vector.length !== dims)
       throw new VaultRagError("model_mismatch", `vault-rag: query vector has ${vector.length} dimensions but the index at ${this.location} holds ${dims}-d vectors — query with the model that built the index`);
-    const total = this.count().chunks;
+    const total = (await this.count()).chunks;
     if (!total) return [];
     const { where, whereDocument } = toChromaFilter(filter);
     const res = await guard(this.loc, "query", () =>
@@ -342,11 +341,15 @@ export class ChromaStore implements Store {
     }));
   }
 
-  queryKeyword(text: string, k: number, filter: QueryFilter = {}): ScoredRecord[] {
+  async queryKeyword(text: string, k: number, filter: QueryFilter = {}): Promise<ScoredRecord[]> {
     return this.sidecar.queryKeyword(text, k, filter);
   }
 
-  manifest(): Manifest | undefined {
+  async manifest(): Promise<Manifest | undefined> {
+    return this.readManifest();
+  }
+
+  private readManifest(): Manifest | undefined {
     const raw = this.meta.manifest;
     return typeof raw === "string" ? (JSON.parse(raw) as Manifest) : undefined;
   }
@@ -357,7 +360,7 @@ export class ChromaStore implements Store {
 
   async cachedVectors(model: string, hashes: string[]): Promise<Map<string, Float32Array>> {
     const out = new Map<string, Float32Array>();
-    const m = this.manifest();
+    const m = this.readManifest();
     if (!m || `${m.embedder.provider}:${m.embedder.model}` !== model || !hashes.length) return out;
     for (let i = 0; i < hashes.length; i += 500) {
       for await (const r of this.records({ where: { hash: { $in: hashes.slice(i, i + 500) } } }, true, "read cached vectors")) if (!out.has(r.meta.hash)) out.set(r.meta.hash, r.windows[0].vector);
@@ -405,12 +408,12 @@ export class ChromaStore implements Store {
   /** Deletes the collection and its sidecar. */
   async drop(): Promise<void> {
     await guard(this.loc, "delete the collection", () => this.client.deleteCollection({ name: this.collection.name }));
-    this.sidecar.close();
+    await this.sidecar.close();
     for (const suffix of ["", "-wal", "-shm", ".vectors"]) fs.rmSync(this.sidecarFile + suffix, { force: true });
   }
 
-  close(): void {
-    this.sidecar.close();
+  async close(): Promise<void> {
+    await this.sidecar.close();
   }
 }
 

@@ -73,6 +73,28 @@ export interface SqliteStoreOptions {
   vectors?: boolean;
 }
 
+/** What {@link SqliteStore.integrity} found in the store's tables. */
+export interface SqliteIntegrity {
+  counts: { notes: number; chunks: number; vectors: number; ftsRows: number };
+  /** Vectors (windows) whose chunk is gone. */
+  orphanVectors: number;
+  chunksWithoutVectors: number;
+  /** Chunks whose note is not in the notes table. */
+  chunksWithoutNote: number;
+  /** The keyword index does not hold exactly one row per chunk. */
+  ftsMismatch: boolean;
+  /** Chunks with a vector whose length is not the manifest's dimensions (0 without a manifest). */
+  badVectors: number;
+}
+
+/** What {@link SqliteStore.repair} changed. */
+export interface SqliteRepair {
+  /** Vectors removed because their chunk was gone. */
+  orphanVectors: number;
+  /** Notes dropped (chunks, vectors and note row) because a chunk had no vector, a bad vector or no note. */
+  droppedNotes: number;
+}
+
 /** Encodes a vector for a BLOB column. */
 export function vectorToBlob(v: Float32Array): Buffer {
   return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
@@ -92,7 +114,7 @@ export function blobToVector(b: Buffer): Float32Array {
  * @example
  * ```ts
  * const store = SqliteStore.open("/abs/vault/.vault-rag/index.db", { create: true });
- * store.queryDense(vector, 6, { where: normaliseWhere({ tags: { $contains: "pico" } }) });
+ * await store.queryDense(vector, 6, { where: normaliseWhere({ tags: { $contains: "pico" } }) });
  * ```
  */
 export class SqliteStore implements Store {
@@ -161,14 +183,14 @@ export class SqliteStore implements Store {
     return store;
   }
 
-  upsertNotes(batch: { note: NoteEntry; records: StoreRecord[] }[]): void {
+  async upsertNotes(batch: { note: NoteEntry; records: StoreRecord[] }[]): Promise<void> {
     const { delFts, delVectors, delChunks } = this.deleteStatements();
     const ins = this.db.prepare(
       `INSERT INTO chunks (id, path, title, section, folder, top_folder, mtime, word_count, ordinal, start_line, end_line, tags, links, aliases, hash, text)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const insWindow = this.db.prepare("INSERT INTO windows (chunk, hash, vector) VALUES (?, ?, ?)");
-    const dims = this.manifest()?.embedder.dimensions;
+    const dims = this.readManifest()?.embedder.dimensions;
     const known = this.db.prepare("SELECT 1 FROM chunks WHERE path = ? LIMIT 1").pluck();
     const insFts = this.db.prepare("INSERT INTO fts (rowid, title, aliases, section, text) VALUES (?, vr_fts(?), vr_fts(?), vr_fts(?), vr_fts(?))");
     const upNote = this.db.prepare("INSERT INTO notes (path, hash, mtime, size) VALUES (?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET hash = excluded.hash, mtime = excluded.mtime, size = excluded.size");
@@ -192,7 +214,7 @@ export class SqliteStore implements Store {
     });
   }
 
-  deleteNotes(paths: string[]): void {
+  async deleteNotes(paths: string[]): Promise<void> {
     const { delFts, delVectors, delChunks } = this.deleteStatements();
     const delNote = this.db.prepare("DELETE FROM notes WHERE path = ?");
     this.write(() => {
@@ -205,7 +227,7 @@ export class SqliteStore implements Store {
     });
   }
 
-  touchNote(note: NoteEntry): void {
+  async touchNote(note: NoteEntry): Promise<void> {
     // the chunks carry the note's mtime too (date filters read it), so a touch moves them as well,
     // and bumps the generation so that readers reload their metadata columns
     this.write(() => {
@@ -240,13 +262,13 @@ export class SqliteStore implements Store {
     }
   }
 
-  notes(): Map<string, NoteEntry> {
+  async notes(): Promise<Map<string, NoteEntry>> {
     const out = new Map<string, NoteEntry>();
     for (const r of this.db.prepare("SELECT path, hash, mtime, size FROM notes").all() as NoteEntry[]) out.set(r.path, r);
     return out;
   }
 
-  get(query: { ids?: string[]; path?: string; includeVectors?: boolean }): StoreRecord[] {
+  async get(query: { ids?: string[]; path?: string; includeVectors?: boolean }): Promise<StoreRecord[]> {
     const cols = `c.rowid AS rid, ${COLUMNS}`;
     let rows: (Row & { rid: number })[];
     if (query.ids) {
@@ -267,7 +289,7 @@ export class SqliteStore implements Store {
   }
 
   /** Counts, cached per write generation: search() asks on every query and count(*) scans. */
-  count(): StoreCounts {
+  async count(): Promise<StoreCounts> {
     const generation = this.generation();
     if (this.counted?.generation === generation) return this.counted.counts;
     const notes = (this.db.prepare("SELECT count(*) n FROM notes").get() as { n: number }).n;
@@ -283,7 +305,7 @@ export class SqliteStore implements Store {
     return ((this.db.prepare("SELECT value FROM meta WHERE key = 'generation'").pluck().get() as string | undefined) ?? "0").toString();
   }
 
-  listTags(): { tag: string; notes: number }[] {
+  async listTags(): Promise<{ tag: string; notes: number }[]> {
     const counts = new Map<string, Set<string>>();
     for (const r of this.db.prepare("SELECT DISTINCT path, tags FROM chunks WHERE tags != ''").all() as { path: string; tags: string }[]) {
       for (const t of decodeList(r.tags)) {
@@ -295,11 +317,11 @@ export class SqliteStore implements Store {
     return [...counts].map(([tag, s]) => ({ tag, notes: s.size })).sort((a, b) => b.notes - a.notes || a.tag.localeCompare(b.tag));
   }
 
-  listFolders(): { folder: string; notes: number }[] {
+  async listFolders(): Promise<{ folder: string; notes: number }[]> {
     return this.db.prepare("SELECT folder, count(DISTINCT path) notes FROM chunks GROUP BY folder ORDER BY folder").all() as { folder: string; notes: number }[];
   }
 
-  queryDense(vector: Float32Array, k: number, filter: QueryFilter = {}): ScoredRecord[] {
+  async queryDense(vector: Float32Array, k: number, filter: QueryFilter = {}): Promise<ScoredRecord[]> {
     if (!this.withVectors) throw new Error(`vault-rag: the store at ${this.location} was opened without vectors`);
     // one read transaction: the filter, the vectors and the rows come from one snapshot
     return this.db.transaction(() => {
@@ -362,7 +384,7 @@ export class SqliteStore implements Store {
     let index = DenseIndex.fromFile(snapshot, key);
     if (!index) {
       const rows = this.db.prepare("SELECT chunk, vector FROM windows ORDER BY rowid").raw().all() as [number, Buffer][];
-      const dims = rows.length ? rows[0][1].byteLength / 4 : this.manifest()?.embedder.dimensions ?? 0;
+      const dims = rows.length ? rows[0][1].byteLength / 4 : this.readManifest()?.embedder.dimensions ?? 0;
       index = DenseIndex.fromRows(rows, dims);
       try {
         const tmp = `${snapshot}.${process.pid}.tmp`;
@@ -378,7 +400,7 @@ export class SqliteStore implements Store {
   }
 
   /** Builds (and snapshots) the dense index now, e.g. at the end of an indexing run. */
-  warmDense(): void {
+  async warmDense(): Promise<void> {
     this.db.transaction(() => this.denseIndex()).deferred();
   }
 
@@ -388,7 +410,7 @@ export class SqliteStore implements Store {
     return id ?? "unknown";
   }
 
-  queryKeyword(text: string, k: number, filter: QueryFilter = {}): ScoredRecord[] {
+  async queryKeyword(text: string, k: number, filter: QueryFilter = {}): Promise<ScoredRecord[]> {
     const match = toFtsQuery(text);
     if (!match) return [];
     const cond = filterSql(filter);
@@ -399,12 +421,16 @@ export class SqliteStore implements Store {
     return rows.map((r) => ({ id: r.id, text: r.text, meta: rowMeta(r), distance: r.d! }));
   }
 
-  manifest(): Manifest | undefined {
+  async manifest(): Promise<Manifest | undefined> {
+    return this.readManifest();
+  }
+
+  private readManifest(): Manifest | undefined {
     const row = this.db.prepare("SELECT value FROM meta WHERE key = 'manifest'").get() as { value: string } | undefined;
     return row ? (JSON.parse(row.value) as Manifest) : undefined;
   }
 
-  setManifest(m: Manifest): void {
+  async setManifest(m: Manifest): Promise<void> {
     this.write(() => {
       this.db.prepare("INSERT INTO meta (key, value) VALUES ('manifest', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(JSON.stringify({ ...m, schemaVersion: SCHEMA_VERSION }));
     }, false);
@@ -415,9 +441,9 @@ export class SqliteStore implements Store {
    * its own windows are the embedding cache: a moved or unchanged text is never embedded again.
    * Returns nothing when `model` is not the model that built this index.
    */
-  cachedVectors(model: string, hashes: string[]): Map<string, Float32Array> {
+  async cachedVectors(model: string, hashes: string[]): Promise<Map<string, Float32Array>> {
     const out = new Map<string, Float32Array>();
-    const m = this.manifest();
+    const m = this.readManifest();
     if (!m || `${m.embedder.provider}:${m.embedder.model}` !== model) return out;
     if (!this.withVectors) return out;
     const stmt = this.db.prepare("SELECT vector FROM windows WHERE hash = ? LIMIT 1").pluck();
@@ -428,7 +454,103 @@ export class SqliteStore implements Store {
     return out;
   }
 
-  close(): void {
+  /**
+   * Counts what `vault-rag check` verifies, from one snapshot: rows per table, vectors without a
+   * chunk, chunks without a vector or a note, the keyword index against the chunks, and vectors of
+   * the wrong length for the manifest's dimensions.
+   *
+   * @example
+   * ```ts
+   * const found = await SqliteStore.open(db).integrity();
+   * found.orphanVectors; // 0 on a healthy index
+   * ```
+   */
+  async integrity(): Promise<SqliteIntegrity> {
+    const one = (sql: string) => this.db.prepare(sql).pluck().get() as number;
+    return this.db.transaction((): SqliteIntegrity => {
+      const counts = {
+        notes: one("SELECT count(*) FROM notes"),
+        chunks: one("SELECT count(*) FROM chunks"),
+        vectors: one("SELECT count(*) FROM windows"),
+        ftsRows: one("SELECT count(*) FROM fts_docsize"),
+      };
+      const dims = this.readManifest()?.embedder.dimensions;
+      return {
+        counts,
+        orphanVectors: one("SELECT count(*) FROM windows WHERE chunk NOT IN (SELECT rowid FROM chunks)"),
+        chunksWithoutVectors: one("SELECT count(*) FROM chunks WHERE rowid NOT IN (SELECT chunk FROM windows)"),
+        chunksWithoutNote: one("SELECT count(*) FROM chunks WHERE path NOT IN (SELECT path FROM notes)"),
+        ftsMismatch: counts.ftsRows !== counts.chunks || one("SELECT count(*) FROM fts_docsize WHERE id NOT IN (SELECT rowid FROM chunks)") > 0,
+        badVectors: dims ? one(`SELECT count(DISTINCT chunk) FROM windows WHERE length(vector) != ${dims * 4}`) : 0,
+      };
+    }).deferred();
+  }
+
+  /**
+   * Repairs what needs no embedding, in one transaction: removes vectors without a chunk, drops the
+   * notes that have a chunk without a vector, with a vector of the wrong length or without a note
+   * (so the next indexing run redoes them), and rebuilds the keyword index from the chunks.
+   *
+   * @example
+   * ```ts
+   * const fixed = await store.repair();
+   * fixed.droppedNotes; // notes the next `vault-rag index` re-indexes
+   * ```
+   */
+  async repair(): Promise<SqliteRepair> {
+    const dims = this.readManifest()?.embedder.dimensions;
+    const fixed: SqliteRepair = { orphanVectors: 0, droppedNotes: 0 };
+    this.write(() => {
+      fixed.orphanVectors = this.db.prepare("DELETE FROM windows WHERE chunk NOT IN (SELECT rowid FROM chunks)").run().changes;
+      const paths = this.db
+        .prepare(`SELECT DISTINCT path FROM chunks WHERE rowid NOT IN (SELECT chunk FROM windows) OR path NOT IN (SELECT path FROM notes)${dims ? ` OR rowid IN (SELECT chunk FROM windows WHERE length(vector) != ${dims * 4})` : ""}`)
+        .pluck()
+        .all() as string[];
+      const delV = this.db.prepare("DELETE FROM windows WHERE chunk IN (SELECT rowid FROM chunks WHERE path = ?)");
+      const del = this.db.prepare("DELETE FROM chunks WHERE path = ?");
+      const delN = this.db.prepare("DELETE FROM notes WHERE path = ?");
+      for (const p of paths) {
+        delV.run(p);
+        del.run(p);
+        delN.run(p);
+      }
+      fixed.droppedNotes = paths.length;
+      // rebuild the keyword index from the chunks (as indexed: through vr_fts)
+      this.db.prepare("INSERT INTO fts (fts) VALUES ('delete-all')").run();
+      this.db.prepare("INSERT INTO fts (rowid, title, aliases, section, text) SELECT rowid, vr_fts(title), vr_fts(aliases), vr_fts(section), vr_fts(text) FROM chunks").run();
+    });
+    return fixed;
+  }
+
+  /**
+   * The Chroma store's mark for its keyword sidecar: which collection generation the sidecar
+   * mirrors (`<collection id>:<generation>`), or undefined when none was recorded.
+   *
+   * @example
+   * ```ts
+   * if ((await sidecar.syncMark()) !== `${collection.id}:${generation}`) rebuild();
+   * ```
+   */
+  async syncMark(): Promise<string | undefined> {
+    return this.db.prepare("SELECT value FROM meta WHERE key = 'chroma_sync'").pluck().get() as string | undefined;
+  }
+
+  /**
+   * Records the mark {@link SqliteStore.syncMark} returns (the write generation is not bumped: the
+   * chunks did not change).
+   *
+   * @example
+   * ```ts
+   * await sidecar.setSyncMark(`${collection.id}:${generation}`);
+   * ```
+   */
+  async setSyncMark(mark: string): Promise<void> {
+    this.write(() => {
+      this.db.prepare("INSERT INTO meta (key, value) VALUES ('chroma_sync', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(mark);
+    }, false);
+  }
+
+  async close(): Promise<void> {
     this.dense?.index.close();
     if (this.db.open) this.db.close();
   }
