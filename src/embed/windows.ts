@@ -17,7 +17,7 @@ export const WINDOW_OVERLAP_TOKENS = 16;
  * The texts a model embeds for one passage: the passage itself when the model reads all of it,
  * else windows of at most `maxTokens` tokens, each opening with the passage's first line (its
  * breadcrumb) so no window loses its subject, cut between words with `overlapTokens` of overlap.
- * A passage's dense score comes from its windows (the best one).
+ * The store pools a passage's window vectors into its one dense vector.
  *
  * @example
  * ```ts

@@ -88,7 +88,7 @@ describe.skipIf(!!CHROMA_MISSING)(needs("vault-rag CLI on a Chroma server", CHRO
     expect(json(["index", vault, "--db", chroma])).toMatchObject({ added: 0, updated: 0, unchanged: 43, embedded: 0 });
     fs.appendFileSync(path.join(vault, "robots/SMARS.md"), "\n## Firmware\n\nMicroPython drives both motors with PWM at 20 kHz, a zebra-quiet setting.\n");
     const s = json(["index", vault, "--db", chroma]);
-    expect(s).toMatchObject({ updated: 1, unchanged: 36 });
+    expect(s).toMatchObject({ updated: 1, unchanged: 42 });
     expect(s.embedded).toBeLessThanOrEqual(2);
     expect(json(["search", "--vault", vault, "--db", chroma, "-k", "1", "zebra-quiet PWM"])[0].path).toBe("robots/SMARS.md");
     expect(json(["check", "--vault", vault, "--db", chroma])).toMatchObject({ ok: true, problems: [] });
@@ -132,7 +132,7 @@ describe.skipIf(!!CHROMA_MISSING)(needs("vault-rag CLI on a Chroma server", CHRO
       watcher.kill("SIGINT");
       await new Promise((r) => watcher.on("close", r));
     }
-    expect(json(["status", "--vault", vault, "--db", chroma])).toMatchObject({ notes: 38, stale: 0 });
+    expect(json(["status", "--vault", vault, "--db", chroma])).toMatchObject({ notes: 44, stale: 0 });
   });
 
   it("explains an unreachable server and a missing collection", () => {

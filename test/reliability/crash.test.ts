@@ -25,7 +25,7 @@ describe("crash safety", () => {
     const first = await cli(["index", vault, "--db", clean, "--model", "ollama:stub-embed", "--quiet", "--json"], env);
     expect(first.code).toBe(0);
     const reference = await exportIndex(clean);
-    expect(reference.rows.length).toBeGreaterThan(NOTES);
+    expect(reference.rows.length).toBeGreaterThanOrEqual(NOTES); // every note holds at least one chunk
 
     const crashed = path.join(path.dirname(vault), "crashed.db");
     const r = rng(2026);

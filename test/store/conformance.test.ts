@@ -24,6 +24,19 @@ for (const backend of BACKENDS) describe.skipIf(!!backend.missing)(needs(`${back
     await s.close();
   });
 
+  it("ranks a chunk of several windows by its windows' pooled vector, identically on every backend", async () => {
+    const { store: s } = await backend.fresh();
+    // "long": two windows pointing two ways; its pooled vector (1, 1)/√2 is nearer (1, 1) than either window
+    const long = { ...record("long", meta({ path: "long.md", hash: "L" }), vec(1, 0, 0, 0)), windows: [{ hash: "L1", vector: vec(1, 0, 0, 0) }, { hash: "L2", vector: vec(0, 1, 0, 0) }] };
+    const one = record("one", meta({ path: "one.md", hash: "O" }), vec(1, 0.3, 0, 0));
+    await s.upsertNotes([{ note: note("long.md"), records: [long] }, { note: note("one.md"), records: [one] }]);
+    const hits = await s.queryDense(vec(1, 1, 0, 0), 2);
+    expect(ids(hits)).toEqual(["long", "one"]);
+    expect(hits[0].distance).toBeCloseTo(0, 5);
+    expect(hits[1].distance).toBeCloseTo(1 - 1.3 / (Math.SQRT2 * Math.hypot(1, 0.3)), 5);
+    await s.close();
+  });
+
   it("keeps a note's old chunks when an upsert fails, and refuses a query vector of the wrong size", async () => {
     const { store: s } = await backend.fresh();
     await s.upsertNotes([{ note: note("a.md"), records: [record("a0", meta({ path: "a.md" }), vec(1, 0, 0, 0))] }]);

@@ -157,7 +157,7 @@ describe("dense index", () => {
     // VAULT_RAG_WASM_SIMD=0 makes the host look as one without SIMD
     const script = `import { DenseIndex, EXACT_SCAN_LIMIT } from ${JSON.stringify(path.resolve("src/store/sqlite/dense-index.ts"))};
       import { int8DotModule } from ${JSON.stringify(path.resolve("src/store/sqlite/simd-dot.ts"))};
-      import { rng } from ${JSON.stringify(path.resolve("src/bench/gen.ts"))};
+      import { rng } from ${JSON.stringify(path.resolve("bench/gen.ts"))};
       const r = rng(5);
       const rows = Array.from({ length: EXACT_SCAN_LIMIT + 2000 }, () => Float32Array.from({ length: 32 }, () => r() - 0.5));
       const idx = DenseIndex.fromRows(rows.map((v, i) => [i + 1, new Uint8Array(v.buffer)]), 32);

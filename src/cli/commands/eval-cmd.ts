@@ -23,7 +23,7 @@ export interface EvalFlags {
 export function evalSettings(modes: SearchMode[], sweep: boolean): EvalSetting[] {
   const out: EvalSetting[] = evalSettingsFor(modes);
   if (sweep) {
-    for (const alpha of [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]) out.push({ label: `linear α=${alpha}`, mode: "hybrid", fusion: "linear", alpha });
+    for (const alpha of [0.3, 0.4, 0.5, 0.6, 0.65, 0.7, 0.75, 0.8, 0.9]) out.push({ label: `linear α=${alpha}`, mode: "hybrid", fusion: "linear", alpha });
     for (const alpha of [0.5, 0.7, 0.9]) for (const rrfK of [10, 60]) out.push({ label: `rrf bm25 weight ${alpha} k=${rrfK}`, mode: "hybrid", fusion: "rrf", alpha, rrfK });
   }
   return out;

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { ChromaClient, Collection } from "chromadb";
+import { pooledVector } from "../pooled.js";
 import { VaultRagError } from "../../errors.js";
 import { silentLogger, type Logger } from "../../log.js";
 import { SqliteStore } from "../sqlite/sqlite-store.js";
@@ -430,27 +431,4 @@ async function guard<T>(loc: ChromaLocation, what: string, fn: () => Promise<T>)
       throw new VaultRagError("store_failed", `vault-rag: the Chroma server at ${loc.server} refused the credentials — set CHROMA_API_KEY (and CHROMA_TENANT / CHROMA_DATABASE for a hosted server)`, { cause: err });
     throw new VaultRagError("store_failed", `vault-rag: Chroma at ${loc.server} failed to ${what} in "${loc.collection}": ${e.message.split("\n")[0]}`, { cause: err });
   }
-}
-
-/**
- * The one vector a Chroma record holds for a chunk: its windows' vectors averaged and normalised
- * (Chroma keeps one embedding per record; the SQLite store keeps every window and scores a chunk
- * by its best one). A chunk of one window keeps its vector as it is, so its hash still keys the
- * vector cache.
- *
- * @example
- * ```ts
- * pooledVector([{ hash: "a", vector: Float32Array.of(1, 0) }, { hash: "b", vector: Float32Array.of(0, 1) }]);
- * // Float32Array [0.7071, 0.7071]
- * ```
- */
-export function pooledVector(windows: { vector: Float32Array }[]): Float32Array {
-  if (windows.length === 1) return windows[0].vector;
-  const out = new Float32Array(windows[0]?.vector.length ?? 0);
-  for (const w of windows) for (let j = 0; j < out.length; j++) out[j] += w.vector[j];
-  let n = 0;
-  for (let j = 0; j < out.length; j++) n += out[j] * out[j];
-  n = Math.sqrt(n) || 1;
-  for (let j = 0; j < out.length; j++) out[j] /= n;
-  return out;
 }

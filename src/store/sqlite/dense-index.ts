@@ -2,8 +2,8 @@ import fs from "node:fs";
 import { Int8Matrix } from "./simd-dot.js";
 
 /**
- * In-memory dense index over the store's vectors: one row per window of a passage, labelled with
- * the passage's row id, so a passage scores by its best window.
+ * In-memory dense index over the store's vectors: one row per chunk (its windows pooled, see
+ * `pooledVector`). Rows may share a row id; such an id is returned once, at its best distance.
  *
  * - Up to {@link EXACT_SCAN_LIMIT} candidates: an exact float32 cosine scan in JS.
  * - Above: an int8 SIMD scan (WebAssembly, see simd-dot.ts) picks the best

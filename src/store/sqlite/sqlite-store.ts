@@ -11,6 +11,7 @@ import { cjkBigrams } from "./cjk.js";
 import { toFtsQuery } from "./fts-query.js";
 import { DenseIndex } from "./dense-index.js";
 import { MetaColumns } from "./meta-columns.js";
+import { pooledVector } from "../pooled.js";
 import type { WhereNode } from "../where.js";
 import { compileDocRegex } from "../regex.js";
 
@@ -379,11 +380,11 @@ export class SqliteStore implements Store {
   private denseIndex(): DenseIndex {
     const generation = this.generation();
     if (this.dense && this.dense.generation === generation) return this.dense.index;
-    const key = `${this.indexId()}:${generation}`;
+    const key = `${this.indexId()}:${generation}:pooled`; // the rule that made the rows is part of the key
     const snapshot = `${this.location}.vectors`;
     let index = DenseIndex.fromFile(snapshot, key);
     if (!index) {
-      const rows = this.db.prepare("SELECT chunk, vector FROM windows ORDER BY rowid").raw().all() as [number, Buffer][];
+      const rows = pooledRows(this.db.prepare("SELECT chunk, vector FROM windows ORDER BY chunk, rowid").raw().iterate() as IterableIterator<[number, Buffer]>);
       const dims = rows.length ? rows[0][1].byteLength / 4 : this.readManifest()?.embedder.dimensions ?? 0;
       index = DenseIndex.fromRows(rows, dims);
       try {
@@ -586,6 +587,26 @@ export function damaged(file: string, err: Error): VaultRagError {
 
 function readOnly(file: string): VaultRagError {
   return new VaultRagError("io", `vault-rag: the index at ${file} is read-only — nothing was written; make it and its folder writable`);
+}
+
+/** One row per chunk, `[chunk rowid, pooled vector]`, from window rows ordered by chunk. */
+function pooledRows(windows: IterableIterator<[number, Buffer]>): [number, Uint8Array][] {
+  const out: [number, Uint8Array][] = [];
+  let chunk = -1;
+  let group: { vector: Float32Array }[] = [];
+  const flush = () => {
+    if (!group.length) return;
+    const v = pooledVector(group);
+    out.push([chunk, new Uint8Array(v.buffer, v.byteOffset, v.byteLength)]);
+    group = [];
+  };
+  for (const [c, blob] of windows) {
+    if (c !== chunk) flush();
+    chunk = c;
+    group.push({ vector: blobToVector(blob) });
+  }
+  flush();
+  return out;
 }
 
 /** Every window of a record has a finite vector of the index's dimensions. */
