@@ -131,7 +131,7 @@ export class ChromaStore implements Store {
     const maxBatch = await client.getMaxBatchSize().catch(() => 1000);
     const dir = opts.sidecarDir ?? defaultSidecarDir();
     const file = path.join(dir, `${collection.id}.db`);
-    const sidecar = SqliteStore.open(file, { create: true, vectors: false });
+    const sidecar = SqliteStore.open(file, { create: true, vectors: "cache" });
     const store = new ChromaStore(loc, client, collection, sidecar, file, Math.max(1, maxBatch), opts.log ?? silentLogger);
     await store.syncSidecar();
     return store;
@@ -158,7 +158,7 @@ export class ChromaStore implements Store {
     const hadSidecar = mine !== undefined;
     await this.sidecar.close();
     for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(this.sidecarFile + suffix, { force: true });
-    this.sidecar = SqliteStore.open(this.sidecarFile, { create: true, vectors: false });
+    this.sidecar = SqliteStore.open(this.sidecarFile, { create: true, vectors: "cache" });
     const byPath = new Map<string, StoreRecord[]>();
     let n = 0;
     for await (const r of this.records({}, false, "read the collection")) {
@@ -363,6 +363,9 @@ export class ChromaStore implements Store {
     const out = new Map<string, Float32Array>();
     const m = this.readManifest();
     if (!m || `${m.embedder.provider}:${m.embedder.model}` !== model || !hashes.length) return out;
+    // window vectors this machine wrote, kept in the sidecar (the server holds each chunk's pooled vector)
+    for (const [h, v] of await this.sidecar.cachedVectors(model, hashes)) out.set(h, v);
+    hashes = hashes.filter((h) => !out.has(h));
     for (let i = 0; i < hashes.length; i += 500) {
       for await (const r of this.records({ where: { hash: { $in: hashes.slice(i, i + 500) } } }, true, "read cached vectors")) if (!out.has(r.meta.hash)) out.set(r.meta.hash, r.windows[0].vector);
     }

@@ -69,9 +69,11 @@ export interface SqliteStoreOptions {
   busyTimeoutMs?: number;
   /**
    * Store vectors. Default true. `false` keeps only notes, chunks, metadata and the BM25 index:
-   * the Chroma store's local keyword sidecar, whose vectors live on the server.
+   * the Chroma store's local keyword sidecar, whose vectors live on the server. `"cache"` also keeps
+   * the window vectors it is given, as an embedding cache only (no dense queries): the sidecar, since
+   * the server holds one pooled vector per chunk and a rebuild would otherwise embed long passages again.
    */
-  vectors?: boolean;
+  vectors?: boolean | "cache";
 }
 
 /** What {@link SqliteStore.integrity} found in the store's tables. */
@@ -126,6 +128,8 @@ export class SqliteStore implements Store {
     file: string,
     db: Database.Database,
     private readonly withVectors: boolean,
+    /** Window vectors are kept when given, as a cache, but not required and never queried. */
+    private readonly windowCache = false,
   ) {
     this.location = file;
     this.db = db;
@@ -177,7 +181,7 @@ export class SqliteStore implements Store {
       if (e.code?.startsWith("SQLITE_CORRUPT") || e.code === "SQLITE_NOTADB") throw damaged(file, e);
       throw new VaultRagError("io", `vault-rag: cannot open the index at ${file}: ${e.message}${e.code === "SQLITE_CANTOPEN" ? " — check the folder is writable" : ""}`);
     }
-    const store = new SqliteStore(file, db, opts.vectors !== false);
+    const store = new SqliteStore(file, db, opts.vectors !== false && opts.vectors !== "cache", opts.vectors === "cache");
     db.function("vr_regexp", { deterministic: true }, (pattern: unknown, text: unknown) => (compileDocRegex(String(pattern)).test(String(text)) ? 1 : 0));
     // what FTS5 indexes for a field; the 'delete' command must be given exactly the same values
     db.function("vr_fts", { deterministic: true }, (text: unknown) => cjkBigrams(String(text ?? "")));
@@ -207,7 +211,7 @@ export class SqliteStore implements Store {
           if (this.withVectors) checkWindows(r, dims);
           const aliases = encodeList(m.aliases);
           const info = ins.run(r.id, m.path, m.title, m.section, m.folder, m.top_folder, m.mtime, m.word_count, m.ordinal, m.start_line, m.end_line, encodeList(m.tags), encodeList(m.links), aliases, m.hash, r.text);
-          if (this.withVectors) for (const w of r.windows) insWindow.run(info.lastInsertRowid, w.hash, vectorToBlob(w.vector));
+          if (this.withVectors || this.windowCache) for (const w of r.windows) insWindow.run(info.lastInsertRowid, w.hash, vectorToBlob(w.vector));
           insFts.run(info.lastInsertRowid, m.title, aliases, m.section, r.text);
         }
         upNote.run(note.path, note.hash, note.mtime, note.size);
@@ -444,9 +448,10 @@ export class SqliteStore implements Store {
    */
   async cachedVectors(model: string, hashes: string[]): Promise<Map<string, Float32Array>> {
     const out = new Map<string, Float32Array>();
+    if (!this.withVectors && !this.windowCache) return out;
+    // a cache for another store (the Chroma sidecar) leaves the model check to its owner
     const m = this.readManifest();
-    if (!m || `${m.embedder.provider}:${m.embedder.model}` !== model) return out;
-    if (!this.withVectors) return out;
+    if (!this.windowCache && (!m || `${m.embedder.provider}:${m.embedder.model}` !== model)) return out;
     const stmt = this.db.prepare("SELECT vector FROM windows WHERE hash = ? LIMIT 1").pluck();
     for (const h of hashes) {
       const blob = stmt.get(h) as Buffer | undefined;
