@@ -17,7 +17,7 @@ export interface IndexFlags {
 
 /**
  * Warnings as printed after an indexing run: one line per code with its count and the first
- * message; with `verbose`, every message.
+ * message (a code seen once: just its message); with `verbose`, every message.
  *
  * @example
  * ```ts
@@ -27,10 +27,10 @@ export interface IndexFlags {
  */
 export function warningLines(warnings: Warning[], verbose: boolean): string[] {
   const clean = (m: string) => m.replace(/^vault-rag: /, "");
-  if (verbose) return warnings.map((w) => `warning: ${w.code}: ${clean(w.message)}`);
+  if (verbose) return warnings.map((w) => `warning: ${clean(w.message)}`);
   const groups = new Map<string, Warning[]>();
   for (const w of warnings) groups.set(w.code, [...(groups.get(w.code) ?? []), w]);
-  return [...groups].map(([code, ws]) => `warning: ${code} ×${ws.length} — ${clean(ws[0].message)}${ws.length > 1 ? ` (and ${ws.length - 1} more; --verbose lists them all)` : ""}`);
+  return [...groups].map(([code, ws]) => (ws.length === 1 ? `warning: ${clean(ws[0].message)}` : `warning: ${code} ×${ws.length} — ${clean(ws[0].message)} (and ${ws.length - 1} more; --verbose lists them all)`));
 }
 
 const num = (n: number) => n.toLocaleString("en-US");
@@ -60,8 +60,8 @@ export async function runIndex(vaultArg: string | undefined, o: IndexFlags): Pro
     const embedder = await embedderForIndex(loc.db, { model: o.model, store: loc.store, log, offline: o.offline, modelDir: o.modelDir });
     const summary = await indexVault(loc.vault, loc.db, embedder, { full: o.full, log, store: loc.store, onProgress: bar.set });
     bar.stop();
-    if (o.json) return out(JSON.stringify({ ...summary, warnings: log.warnings }, null, 2));
     for (const l of warningLines(log.warnings, !!o.verbose)) err(l);
+    if (o.json) return out(JSON.stringify({ ...summary, warnings: log.warnings }, null, 2));
     if (o.verbose) err(`vault: ${loc.vault}\nindex: ${loc.shown}\nmodel: ${embedder.id}`);
     out(
       `indexed ${loc.vault} → ${summary.dbPath}\n` +
@@ -71,7 +71,7 @@ export async function runIndex(vaultArg: string | undefined, o: IndexFlags): Pro
     if (summary.failed) process.exitCode = 1;
   } catch (e) {
     bar.stop();
-    if (!o.json) for (const l of warningLines(log.warnings, !!o.verbose)) err(l);
+    for (const l of warningLines(log.warnings, !!o.verbose)) err(l);
     throw e;
   } finally {
     process.off("SIGINT", onInterrupt);
