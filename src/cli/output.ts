@@ -39,6 +39,8 @@ export interface FormatOptions {
   color?: boolean;
   /** Also print each hit's score and distance. */
   verbose?: boolean;
+  /** Number the hits `[1]`, `[2]`… (chat, where they are the sources). */
+  numbered?: boolean;
 }
 
 /**
@@ -59,10 +61,10 @@ export function formatHits(hits: Hit[], opts: FormatOptions = {}): string {
   const pattern = opts.query ? termPattern(queryTerms(opts.query)) : undefined;
   const mark = (s: string) => (pattern && p.on ? s.replace(pattern, (m) => p.match(m)) : s);
   return hits
-    .map((h) => {
+    .map((h, i) => {
       const where = `${p.path(h.path)}:${p.line(String(h.meta.start_line))}`;
       const score = opts.verbose ? `  ${p.dim(`score ${h.score.toFixed(3)}, distance ${h.distance.toFixed(3)}`)}` : "";
-      return `${where}  ${p.label(h.label)}${score}\n    ${mark(snippet(h.text, 100, pattern))}`;
+      return `${opts.numbered ? `[${i + 1}] ` : ""}${where}  ${p.label(h.label)}${score}\n    ${mark(snippet(h.text, 100, pattern))}`;
     })
     .join("\n");
 }

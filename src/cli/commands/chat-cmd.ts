@@ -3,6 +3,7 @@ import { answerWith, assembleContext, createLlm, DEFAULT_LLM, invalidCitationWar
 import { VaultRagError } from "../../errors.js";
 import { buildFilter, andWhere, search, SEARCH_DEFAULTS, type SearchMode } from "../../search/index.js";
 import { formatHits } from "../output.js";
+import { useColor } from "../color.js";
 import { locate, openForQuery } from "../open.js";
 import { err, out, stderrLogger } from "../io.js";
 import { sourceLine, type AskFlags } from "./ask-cmd.js";
@@ -32,7 +33,7 @@ export async function runChat(o: ChatFlags): Promise<void> {
   const loc = locate(o);
   const log = stderrLogger(!!o.verbose);
   const { store, embedder } = await openForQuery(loc, { model: o.model, log, offline: o.offline, modelDir: o.modelDir });
-  const llm = o.retrievalOnly ? undefined : createLlm(o.llm ?? DEFAULT_LLM);
+  let llm = o.retrievalOnly ? undefined : createLlm(o.llm ?? DEFAULT_LLM);
   const state = {
     tags: [...(o.tag ?? [])],
     folder: o.folder,
@@ -43,10 +44,36 @@ export async function runChat(o: ChatFlags): Promise<void> {
     lastSources: [] as Source[],
     lastMs: 0,
   };
-  await embedder.embedQuery("warm up"); // load the model now, not on the first question
   const tty = !!process.stdin.isTTY;
-  out(`vault-rag chat — ${loc.shown}${llm ? ` with ${llm.id}` : " (retrieval only)"}. /help for commands.`);
   const rl = readline.createInterface({ input: process.stdin, output: process.stdout, terminal: tty, historySize: 200 });
+  // Ctrl-C at the prompt leaves the session on a fresh line
+  rl.on("SIGINT", () => {
+    process.stdout.write("\n");
+    rl.close();
+  });
+  const closed = new Promise<void>((resolve) => rl.once("close", resolve));
+  // lines typed or piped while the model is checked and loaded wait here (readline drops lines no one listens for)
+  const input = rl[Symbol.asyncIterator]();
+  if (llm) {
+    // the chat model is checked once, now, not found missing on every question
+    try {
+      await llm.check();
+    } catch (e) {
+      if (!(e instanceof VaultRagError)) throw e;
+      err(e.message);
+      const yes = tty && /^y(es)?$/i.test((await Promise.race([new Promise<string>((resolve) => rl.question("Continue in retrieval-only mode (hits, no answers)? [y/N] ", resolve)), closed.then(() => "")])).trim());
+      if (!yes) {
+        if (!tty) err("vault-rag: chat stopped: no chat model — start it, or run `vault-rag chat --retrieval-only` to see the hits without answers");
+        rl.close();
+        await store.close();
+        process.exitCode = 1;
+        return;
+      }
+      llm = undefined;
+    }
+  }
+  await embedder.embedQuery("warm up"); // load the model now, not on the first question
+  out(`vault-rag chat — ${loc.shown}${llm ? ` with ${llm.id}` : " (retrieval only)"}. /help for commands.`);
   if (tty) rl.setPrompt("> ");
   const ask = async (question: string) => {
     const t = performance.now();
@@ -56,7 +83,7 @@ export async function runChat(o: ChatFlags): Promise<void> {
     if (!res.hits.length) return out(`no results: ${res.reason}`);
     const ctx = assembleContext(question, res.hits, { budgetTokens: o.budget });
     state.lastSources = ctx.sources;
-    if (!llm) return out(formatHits(res.hits));
+    if (!llm) return out(formatHits(res.hits, { query: question, color: useColor(o.color, process.stdout), numbered: true }));
     const { answer, invalid, citedSources } = await answerWith(llm, ctx, { history: state.history.slice(-4), onToken: (tok) => process.stdout.write(tok) });
     out("");
     state.history.push({ role: "user", content: question }, { role: "assistant", content: answer });
@@ -116,7 +143,8 @@ export async function runChat(o: ChatFlags): Promise<void> {
   };
   try {
     if (tty) rl.prompt();
-    for await (const raw of rl) {
+    for (let next = await input.next(); !next.done; next = await input.next()) {
+      const raw = next.value;
       const line = raw.trim();
       if (line) {
         try {
