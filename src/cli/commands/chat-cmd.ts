@@ -1,12 +1,13 @@
 import readline from "node:readline";
-import { answerWith, assembleContext, createLlm, DEFAULT_LLM, invalidCitationWarning, type ChatMessage, type Source } from "../../answer/index.js";
+import { answerContext, askContext, createLlm, DEFAULT_LLM, invalidCitationWarning, type ChatMessage, type Source } from "../../answer/index.js";
 import { VaultRagError } from "../../errors.js";
-import { buildFilter, andWhere, search, SEARCH_DEFAULTS, type SearchMode } from "../../search/index.js";
+import { buildFilter, SEARCH_DEFAULTS, type SearchMode } from "../../search/index.js";
 import { formatHits } from "../output.js";
 import { useColor } from "../color.js";
 import { locate, openForQuery } from "../open.js";
 import { err, out, stderrLogger } from "../io.js";
 import { sourceLine, type AskFlags } from "./ask-cmd.js";
+import { searchRequest } from "./search-cmd.js";
 
 export interface ChatFlags extends AskFlags {
   retrievalOnly?: boolean;
@@ -77,14 +78,13 @@ export async function runChat(o: ChatFlags): Promise<void> {
   if (tty) rl.setPrompt("> ");
   const ask = async (question: string) => {
     const t = performance.now();
-    const where = andWhere(buildFilter({ tags: state.tags, folder: state.folder, since: state.since }), o.where);
-    const res = await search({ store, embedder }, question, { topK: state.k, perNote: o.perNote, oversample: o.oversample, where, whereDocument: o.whereDocument, minRatio: o.minRatio, mode: state.mode });
+    const request = { ...searchRequest(o), tags: state.tags, folder: state.folder, since: state.since, topK: state.k, mode: state.mode };
+    const ctx = await askContext({ store, embedder }, question, request, o.budget);
     state.lastMs = performance.now() - t;
-    if (!res.hits.length) return out(`no results: ${res.reason}`);
-    const ctx = assembleContext(question, res.hits, { budgetTokens: o.budget });
+    if (!ctx.hits.length) return out(`no results: ${ctx.reason}`);
     state.lastSources = ctx.sources;
-    if (!llm) return out(formatHits(res.hits, { query: question, color: useColor(o.color, process.stdout), numbered: true }));
-    const { answer, invalid, citedSources } = await answerWith(llm, ctx, { history: state.history.slice(-4), onToken: (tok) => process.stdout.write(tok) });
+    if (!llm) return out(formatHits(ctx.hits, { query: question, color: useColor(o.color, process.stdout), numbered: true }));
+    const { answer, invalid, citedSources } = await answerContext(llm, ctx, { history: state.history.slice(-4), onToken: (tok) => process.stdout.write(tok) });
     out("");
     state.history.push({ role: "user", content: question }, { role: "assistant", content: answer });
     const warning = invalidCitationWarning(invalid, ctx.sources.length);
