@@ -36,7 +36,7 @@ describe("vault-rag mcp", () => {
   it("searches with the CLI's defaults and filters", async () => {
     const hits = JSON.parse(textOf(await client.callTool({ name: "search", arguments: { query: "how do the SMARS motors work" } })));
     expect(hits).toHaveLength(6);
-    expect(hits[0]).toEqual(expect.objectContaining({ path: expect.any(String), heading: expect.any(String), lines: expect.stringMatching(/^\d+-\d+$/), score: expect.any(Number), text: expect.any(String) }));
+    expect(hits[0]).toEqual(expect.objectContaining({ path: expect.any(String), label: expect.any(String), start_line: expect.any(Number), end_line: expect.any(Number), score: expect.any(Number), text: expect.any(String) }));
     const pico = JSON.parse(textOf(await client.callTool({ name: "search", arguments: { query: "save power", tags: ["pico"], top_k: 3 } })));
     expect(pico.length).toBeGreaterThan(0);
     for (const h of pico) expect(["electronics/Pico W.md", "projects/Weather station.md", "projects/Plant watering.md"]).toContain(h.path);
