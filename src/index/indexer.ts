@@ -155,12 +155,14 @@ async function indexInto(vault: string, store: Store, embedder: Embedder, opts: 
   const goneByHash = new Map<string, string>();
   if (!chunkerChanged) for (const p of gone) if (known.get(p)!.hash) goneByHash.set(known.get(p)!.hash, p);
 
-  const batchNotes = opts.batchNotes ?? 32;
+  // the window budget below decides a batch's size; the note cap only bounds a batch of tiny notes
+  const batchNotes = opts.batchNotes ?? 512;
   // a batch also closes on a budget of windows, sized from the time batches take, so that one is
   // committed about every commitSeconds (the first, small, comes quickly)
   const commitSeconds = opts.commitSeconds ?? 5;
   // (at least 64 windows: the bundled model runs such batches on its worker threads, which leaves
-  // this thread free to report progress and to take Ctrl-C)
+  // this thread free to report progress and to take Ctrl-C; a smaller batch runs on this thread,
+  // where a signal waits until it is done)
   const minBudget = 64;
   let windowBudget = minBudget;
   let cursor = 0;

@@ -46,7 +46,7 @@ describe("index on a terminal", () => {
     addNotes(vault, 60);
     const r = await interruptedIndex(vault);
     expect(r.sentAt, `no batch was reported saved:\n${r.out}`).not.toBe("");
-    expect(r.code).toBe(130);
+    expect(r.code, r.out).toBe(130);
     // the bar: hidden cursor, in place, in windows, from the first frame
     expect(r.out.startsWith("\x1b[?25l\r\x1b[2Kindexing")).toBe(true);
     expect(r.out).toMatch(/\d+\/~\d+ windows · \d+\.\d\/s · ETA \d+s · \d+ chunks saved/);

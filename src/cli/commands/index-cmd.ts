@@ -50,7 +50,9 @@ export async function runIndex(vaultArg: string | undefined, o: IndexFlags): Pro
     err(
       o.full
         ? "stopped — the rebuild was abandoned and the index is as it was; run `vault-rag index --full` to start again"
-        : `stopped — ${num(w.saved)} of ${w.notesDone < w.notesTotal ? "about " : ""}${num(Math.max(w.toSave, w.saved))} chunks saved; run \`vault-rag index\` to resume`,
+        : !w.saved
+          ? "stopped — nothing saved yet; run `vault-rag index` to start again"
+          : `stopped — ${num(w.saved)} of ${w.notesDone < w.notesTotal ? "about " : ""}${num(Math.max(w.toSave, w.saved))} chunks saved; run \`vault-rag index\` to resume`,
     );
     process.exit(130);
   };
