@@ -62,6 +62,7 @@ export async function runIndex(vaultArg: string | undefined, o: IndexFlags): Pro
     const embedder = await embedderForIndex(loc.db, { model: o.model, store: loc.store, log, offline: o.offline, modelDir: o.modelDir });
     const summary = await indexVault(loc.vault, loc.db, embedder, { full: o.full, log, store: loc.store, onProgress: bar.set });
     bar.stop();
+    if (summary.failed) process.exitCode = 1;
     for (const l of warningLines(log.warnings, !!o.verbose)) err(l);
     if (o.json) return out(JSON.stringify({ ...summary, warnings: log.warnings }, null, 2));
     if (o.verbose) err(`vault: ${loc.vault}\nindex: ${loc.shown}\nmodel: ${embedder.id}`);
@@ -70,7 +71,6 @@ export async function runIndex(vaultArg: string | undefined, o: IndexFlags): Pro
         `notes: ${summary.added} added, ${summary.updated} updated, ${summary.deleted} deleted, ${summary.unchanged} unchanged${summary.skipped ? `, ${summary.skipped} skipped` : ""}${summary.failed ? `, ${summary.failed} failed` : ""}\n` +
         `chunks: ${summary.chunks} in the index (${summary.embedded} embedded, ${summary.cached} from cache) in ${summary.seconds.toFixed(1)} s`,
     );
-    if (summary.failed) process.exitCode = 1;
   } catch (e) {
     bar.stop();
     for (const l of warningLines(log.warnings, !!o.verbose)) err(l);
