@@ -91,7 +91,7 @@ describe("vault-rag mcp", () => {
     const tags = JSON.parse(textOf(await client.callTool({ name: "list_tags", arguments: {} })));
     expect(tags).toContainEqual({ tag: "pico", notes: 3 });
     const folders = JSON.parse(textOf(await client.callTool({ name: "list_folders", arguments: {} })));
-    expect(folders).toContainEqual({ folder: "kitchen", notes: 4 });
+    expect(folders).toContainEqual({ folder: "kitchen", notes: 5 }); // examples/vault/kitchen holds five notes
     const status = JSON.parse(textOf(await client.callTool({ name: "status", arguments: {} })));
     expect(status).toMatchObject({ vault, model: "use-lite", notes: 43, stale: 0 });
   });
