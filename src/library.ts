@@ -1,8 +1,8 @@
-import { answerWith, assembleContext, createLlm, DEFAULT_LLM, type Source } from "./answer/index.js";
+import { answerContext, askContext, createLlm, DEFAULT_LLM, type Source } from "./answer/index.js";
 import { resolveDb, sidecarDirFor } from "./config.js";
 import type { Embedder, EmbedderOptions } from "./embed/index.js";
 import { embedderForIndex, indexVault, modelSpecOf, openForQuery, openIfIndexed, staleInVault, type IndexOptions, type IndexSummary } from "./index/index.js";
-import { andWhere, buildFilter, search, type FilterOptions, type SearchOptions, type SearchResult } from "./search/index.js";
+import { runSearches, search, searchOptionsOf, type FilterOptions, type Search, type SearchOptions, type SearchResult, type SearchResults } from "./search/index.js";
 import { displayLocation, type ChromaConnectOptions, type Manifest, type Store } from "./store/index.js";
 import { assertVaultFolder } from "./vault/index.js";
 
@@ -35,6 +35,17 @@ export interface VaultHandle {
   index(opts?: Omit<IndexOptions, "log"> & { log?: IndexOptions["log"] }): Promise<IndexSummary>;
   search(question: string, opts?: SearchOptions & FilterOptions): Promise<SearchResult>;
   ask(question: string, opts?: SearchOptions & FilterOptions & { llm?: string; budgetTokens?: number; onToken?: (t: string) => void }): Promise<{ answer: string; sources: Source[]; cited: number[]; invalid: number[]; model: string }>;
+  /**
+   * Runs searches built with the Search API (`Search`, `K`, `Knn`, `Rrf`), as Chroma's cloud
+   * service does, on this vault's index.
+   *
+   * @example
+   * ```ts
+   * const s = new Search().where(K("tags").contains("robots")).rank(Knn({ query: "motor driver heat" })).limit(5).select(K.DOCUMENT, K.SCORE, "title");
+   * (await notes.searches(s)).rows()[0]; // [{ id: "…", document: "…", score: 0.21, metadata: { title: "SMARS Robot" } }, …]
+   * ```
+   */
+  searches(s: Search | Search[]): Promise<SearchResults>;
   status(): Promise<VaultStatus>;
   /** Tags in the index, with how many notes carry each. */
   tags(): Promise<{ tag: string; notes: number }[]>;
@@ -71,7 +82,6 @@ export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): 
     }
     return { store: store!, embedder: embedder! };
   };
-  const filterOf = (o: FilterOptions & SearchOptions) => andWhere(buildFilter(o), o.where);
   return {
     vault,
     db: shown,
@@ -81,15 +91,16 @@ export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): 
       return indexVault(vault, db, await embedderForIndex(db, { ...opts, store: storeOpts }), { ...o, store: storeOpts });
     },
     async search(question, o = {}) {
-      return search(await open(), question, { ...o, where: filterOf(o) });
+      return search(await open(), question, searchOptionsOf(o));
+    },
+    async searches(s) {
+      return runSearches(await open(), s);
     },
     async ask(question, o = {}) {
-      const { hits } = await search(await open(), question, { ...o, where: filterOf(o) });
-      const ctx = assembleContext(question, hits, { budgetTokens: o.budgetTokens });
-      const llm = createLlm(o.llm ?? DEFAULT_LLM, opts);
-      if (!ctx.sources.length) return { answer: "The notes contain nothing that matches this question.", sources: [], cited: [], invalid: [], model: llm.id };
-      const { answer, cited, invalid } = await answerWith(llm, ctx, { onToken: o.onToken });
-      return { answer, sources: ctx.sources, cited, invalid, model: llm.id };
+      const { llm: spec, budgetTokens, onToken, ...request } = o;
+      const c = await askContext(await open(), question, request, budgetTokens);
+      const { answer, sources, cited, invalid, model } = await answerContext(createLlm(spec ?? DEFAULT_LLM, opts), c, { onToken });
+      return { answer, sources, cited, invalid, model };
     },
     async status() {
       if (!store) {

@@ -13,6 +13,27 @@ export interface Llm {
   readonly id: string;
   /** Streams tokens to `onToken` and resolves with the whole answer. */
   chat(messages: ChatMessage[], onToken?: (t: string) => void): Promise<string>;
+  /** Checks that the server answers and has the model, without running it; throws the error a chat would. */
+  check(): Promise<void>;
+}
+
+async function get(url: string, headers: Record<string, string>, unreachable: string): Promise<Response> {
+  try {
+    return await fetch(url, { headers, signal: AbortSignal.timeout(5000) });
+  } catch {
+    throw new VaultRagError("llm_failed", unreachable);
+  }
+}
+
+/** The likely cause of a 404 from an OpenAI-compatible server: a base URL without `/v1`. */
+function missingV1(base: string): string | undefined {
+  let pathname = "";
+  try {
+    pathname = new URL(base).pathname;
+  } catch {
+    return undefined;
+  }
+  return /\/v\d+$/.test(pathname) ? undefined : `vault-rag: ${base}/chat/completions does not exist (HTTP 404) — the base URL "${base}" lacks /v1, which most OpenAI-compatible servers need: set OPENAI_BASE_URL=${base}/v1`;
 }
 
 /** Default chat model for `--llm`. */
@@ -104,6 +125,14 @@ export function ollamaLlm(model: string, host?: string): Llm {
   const base = ollamaBaseUrl(host);
   return {
     id: `ollama:${model}`,
+    async check() {
+      const res = await get(`${base}/api/tags`, {}, `vault-rag: Ollama is not reachable at ${base} — start it with \`ollama serve\` or choose another model with --llm`);
+      if (!res.ok) return;
+      const tags = (await res.json().catch(() => ({}))) as { models?: { name?: string; model?: string }[] };
+      const names = (tags.models ?? []).flatMap((m) => [m.name, m.model]).filter((n): n is string => !!n);
+      if (tags.models && !names.some((n) => n === model || n === `${model}:latest`))
+        throw new VaultRagError("llm_failed", `vault-rag: Ollama at ${base} has no model "${model}" — run \`ollama pull ${model}\` or choose another with --llm`);
+    },
     async chat(messages, onToken) {
       const res = await post(`${base}/api/chat`, { model, messages, stream: true }, {}, `vault-rag: Ollama is not reachable at ${base} — start it with \`ollama serve\` or choose another model with --llm`);
       if (res.status === 404) throw new VaultRagError("llm_failed", `vault-rag: Ollama at ${base} has no model "${model}" — run \`ollama pull ${model}\` or choose another with --llm`);
@@ -137,10 +166,18 @@ export function ollamaLlm(model: string, host?: string): Llm {
 export function openAiLlm(model: string, baseUrl?: string, apiKey?: string): Llm {
   const base = (baseUrl ?? process.env.OPENAI_BASE_URL ?? "https://api.openai.com/v1").replace(/\/$/, "");
   const key = apiKey ?? process.env.OPENAI_API_KEY;
+  const unreachable = `vault-rag: the OpenAI-compatible server at ${base} is not reachable — check OPENAI_BASE_URL or choose another --llm`;
   return {
     id: `openai:${model}`,
+    async check() {
+      const res = await get(`${base}/models`, key ? { authorization: `Bearer ${key}` } : {}, unreachable);
+      const v1 = res.status === 404 ? missingV1(base) : undefined;
+      if (v1) throw new VaultRagError("llm_failed", v1.replace("/chat/completions", "/models"));
+    },
     async chat(messages, onToken) {
-      const res = await post(`${base}/chat/completions`, { model, messages, stream: true }, key ? { authorization: `Bearer ${key}` } : {}, `vault-rag: the OpenAI-compatible server at ${base} is not reachable — check OPENAI_BASE_URL or choose another --llm`);
+      const res = await post(`${base}/chat/completions`, { model, messages, stream: true }, key ? { authorization: `Bearer ${key}` } : {}, unreachable);
+      const v1 = res.status === 404 ? missingV1(base) : undefined;
+      if (v1) throw new VaultRagError("llm_failed", v1);
       if (res.status === 404) throw new VaultRagError("llm_failed", `vault-rag: ${base} has no model "${model}" (HTTP 404: ${(await errorText(res)).replace(/\s+/g, " ").trim()}) — check the name`);
       if (!res.ok) throw new VaultRagError("llm_failed", `vault-rag: ${base} answered HTTP ${res.status}: ${(await errorText(res)).replace(/\s+/g, " ").trim()}`);
       const cut = `vault-rag: the answer from ${base} stopped before it finished — what was printed is incomplete`;

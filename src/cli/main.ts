@@ -53,7 +53,8 @@ export function addSearchFlags(cmd: Command): Command {
     .option("--offline", "transformers models: never download (also HF_HUB_OFFLINE=1)")
     .option("--model-dir <dir>", "transformers models: a folder of models copied by hand")
     .option("--json", "print JSON")
-    .option("--verbose", "say which index is used, and timings");
+    .addOption(new Option("--color <when>", "colour the hits: auto (on a terminal, unless NO_COLOR is set), always or never").choices(["auto", "always", "never"]).default("auto"))
+    .option("--verbose", "say which index is used, scores and timings");
 }
 
 /** The search flags plus those of commands that answer with a model (`ask`, `chat`). */
@@ -100,6 +101,17 @@ export function buildProgram(): Command {
         '\nExamples:\n  vault-rag search "how do the SMARS motors work"\n  vault-rag search --tag pico "how do I save power"\n  vault-rag search --folder kitchen --since 30d bread\n  vault-rag search --where \'{"word_count": {"$gt": 40}}\' --json motors\n',
       ),
   ).action(async (words: string[], o: SearchFlags) => (await import("./commands/search-cmd.js")).runSearch(words, o));
+
+  for (const what of ["tags", "folders"] as const)
+    program
+      .command(what)
+      .description(what === "tags" ? "List the tags in the index, with how many notes carry each" : "List the folders in the index, with how many notes each holds")
+      .argument("[vault]", "vault folder (the same as --vault)")
+      .option("--vault <dir>", "vault folder")
+      .option("--db <path>", "index file, or chroma://host:port/<collection>")
+      .option("--json", "print JSON")
+      .addHelpText("after", `\nExamples:\n  vault-rag ${what}\n  vault-rag ${what} ~/notes --json\n`)
+      .action(async (vault, o) => (await import("./commands/search-cmd.js")).runList(what, { ...o, vault: (await import("./open.js")).vaultFrom(vault, o.vault) }));
 
   program
     .command("status")

@@ -1,35 +1,83 @@
 import type { Hit } from "../search/index.js";
+import { paint as makePaint, queryTerms, termPattern, type Paint } from "./color.js";
 
-/** One-line snippet of a chunk's text, without the heading line. */
-export function snippet(text: string, width = 100): string {
-  const body = text.replace(/^(\s*#{1,6}\s[^\n]*(\n+|$))+/, "").replace(/\s+/g, " ").trim();
-  return body.length > width ? body.slice(0, width - 1) + "…" : body;
+/** The body of a chunk on one line: no heading lines, whitespace collapsed. */
+function flatBody(text: string): string {
+  return text.replace(/^(\s*#{1,6}\s[^\n]*(\n+|$))+/, "").replace(/\s+/g, " ").trim();
 }
 
 /**
- * Human output of hits, as in the seed documents:
- * `[1] SMARS Robot > Motor wiring  (52%)  robots/SMARS.md` and an indented snippet.
+ * One-line snippet of a chunk's text, without the heading line. With a pattern, the snippet starts a
+ * little before the first match when that lies beyond the first part of the text.
+ *
+ * @example
+ * ```ts
+ * snippet("## Motors\n\nTwo N20 motors.", 100); // "Two N20 motors."
+ * ```
  */
-export function formatHits(hits: Hit[]): string {
-  return hits.map((h, i) => `[${i + 1}] ${h.label}  (${Math.round(h.score * 100)}%)  ${h.path}\n    ${snippet(h.text)}`).join("\n");
+export function snippet(text: string, width = 100, pattern?: RegExp): string {
+  let body = flatBody(text);
+  if (pattern) {
+    pattern.lastIndex = 0;
+    const m = pattern.exec(body);
+    pattern.lastIndex = 0;
+    if (m && m.index > width * 0.6 && body.length > width) {
+      let start = Math.max(0, m.index - Math.floor(width * 0.3));
+      const space = body.lastIndexOf(" ", start);
+      start = space > 0 && start - space < 20 ? space + 1 : start;
+      body = "…" + body.slice(start);
+    }
+  }
+  return body.length > width ? body.slice(0, width - 1) + "…" : body;
 }
 
-/** JSON shape of a hit. */
-export function hitJson(h: Hit) {
-  return {
-    id: h.id,
-    path: h.path,
-    title: h.title,
-    section: h.section,
-    label: h.label,
-    score: Number(h.score.toFixed(4)),
-    distance: Number(h.distance.toFixed(6)),
-    text: h.text,
-    tags: h.meta.tags,
-    folder: h.meta.folder,
-    top_folder: h.meta.top_folder,
-    mtime: h.meta.mtime,
-    start_line: h.meta.start_line,
-    end_line: h.meta.end_line,
-  };
+/** Options of {@link formatHits}. */
+export interface FormatOptions {
+  /** The query, whose words are highlighted in the snippets. */
+  query?: string;
+  /** Colour (default: none). */
+  color?: boolean;
+  /** Also print each hit's score and distance. */
+  verbose?: boolean;
+  /** Number the hits `[1]`, `[2]`… (chat, where they are the sources). */
+  numbered?: boolean;
 }
+
+/**
+ * Human output of hits, in ripgrep's convention: `path:line` first (clickable in most terminals and
+ * editors), then the breadcrumb, then a one-line snippet with the query's words marked. Colour only
+ * when asked (see {@link useColor}). The score is shown only with `verbose`: it is relative to the
+ * candidates of one search and reads as nothing on its own.
+ *
+ * @example
+ * ```ts
+ * formatHits(hits, { query: "motor driver" });
+ * // robots/SMARS.md:12  SMARS Robot > SMARS > Motors
+ * //     The SMARS uses two N20 geared micro motors, one per track…
+ * ```
+ */
+export function formatHits(hits: Hit[], opts: FormatOptions = {}): string {
+  const p: Paint = makePaint(!!opts.color);
+  const pattern = opts.query ? termPattern(queryTerms(opts.query)) : undefined;
+  const mark = (s: string) => (pattern && p.on ? s.replace(pattern, (m) => p.match(m)) : s);
+  return hits
+    .map((h, i) => {
+      const where = `${p.path(h.path)}:${p.line(String(h.meta.start_line))}`;
+      const score = opts.verbose ? `  ${p.dim(`score ${h.score.toFixed(3)}, distance ${h.distance.toFixed(3)}`)}` : "";
+      return `${opts.numbered ? `[${i + 1}] ` : ""}${where}  ${p.label(h.label)}${score}\n    ${mark(snippet(h.text, 100, pattern))}`;
+    })
+    .join("\n");
+}
+
+/**
+ * The one JSON shape of a hit, on every interface: the CLI's `--json`, the library's `toJson` and the
+ * MCP `search` tool. Flat, snake_case, every metadata field a filter can name.
+ *
+ * @example
+ * ```ts
+ * hitJson(hit);
+ * // { id: "robots/SMARS.md#3", path: "robots/SMARS.md", title: "SMARS Robot", section: "SMARS Robot > SMARS > Motors",
+ * //   label: "…", text: "…", score: 0.93, distance: 0.07, start_line: 12, end_line: 20, tags: ["robots"], folder: "robots", top_folder: "robots", mtime: 1767225600 }
+ * ```
+ */
+export { hitJson } from "../search/hit-json.js";

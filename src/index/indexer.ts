@@ -29,15 +29,22 @@ export interface IndexSummary {
   model: string;
 }
 
-export type IndexPhase = "scan" | "index";
+/**
+ * What `onProgress` reports: `scan` (files found), `index` (notes done of those to do), `embed`
+ * (windows the model has embedded, of an estimate for the run that firms up as notes are read) and
+ * `saved` (chunks committed by this run, of an estimate of those it will write).
+ */
+export type IndexPhase = "scan" | "index" | "embed" | "saved";
 
 /** Options of an indexing run. */
 export interface IndexOptions {
   /** Rebuild everything into a new file and swap it in when complete. */
   full?: boolean;
   chunk?: ChunkOptions;
-  /** Notes per write transaction. */
+  /** Notes per write transaction, at most. */
   batchNotes?: number;
+  /** A write transaction also closes after about this much embedding time (default 5 s), so an interrupted run keeps most of its work. */
+  commitSeconds?: number;
   log?: Logger;
   /** Connection options for a Chroma index (tenant, database, API key, sidecar folder). */
   store?: OpenStoreOptions;
@@ -148,7 +155,21 @@ async function indexInto(vault: string, store: Store, embedder: Embedder, opts: 
   const goneByHash = new Map<string, string>();
   if (!chunkerChanged) for (const p of gone) if (known.get(p)!.hash) goneByHash.set(known.get(p)!.hash, p);
 
-  const batchNotes = opts.batchNotes ?? 32;
+  // the window budget below decides a batch's size; the note cap only bounds a batch of tiny notes
+  const batchNotes = opts.batchNotes ?? 512;
+  // a batch also closes on a budget of windows, sized from the time batches take, so that one is
+  // committed about every commitSeconds (the first, small, comes quickly)
+  const commitSeconds = opts.commitSeconds ?? 5;
+  // (at least 64 windows: the bundled model runs such batches on its worker threads, which leaves
+  // this thread free to report progress and to take Ctrl-C; a smaller batch runs on this thread,
+  // where a signal waits until it is done)
+  const minBudget = 64;
+  let windowBudget = minBudget;
+  let cursor = 0;
+  // estimates for progress: the work seen so far, projected over the bytes still to read
+  const bytesTotal = todo.reduce((n, f) => n + f.size, 0);
+  const seen = { bytes: 0, chunks: 0, toEmbed: 0, embedded: 0, saved: 0 };
+  const projected = (n: number) => (seen.bytes && bytesTotal > seen.bytes ? Math.round(n + ((bytesTotal - seen.bytes) * n) / seen.bytes) : n);
   const chunkOptions = opts.chunk ?? {};
   const windowing = windowOptions(embedder);
   const cacheModel = `${embedder.provider}:${embedder.model}`;
@@ -157,10 +178,15 @@ async function indexInto(vault: string, store: Store, embedder: Embedder, opts: 
   const vectors = new Map<string, Promise<Float32Array>>();
 
   /** Reads and chunks a batch of notes, finds cached vectors, and starts embedding the rest. */
-  const prepare = async (slice: VaultFile[]) => {
+  const prepare = async (budget: number) => {
+    const slice: VaultFile[] = [];
     const batch: { note: NoteEntry; records: StoreRecord[] }[] = [];
     const pending: { record: StoreRecord; plan: WindowPlan; label: string }[] = [];
-    for (const f of slice) {
+    let windows = 0;
+    while (cursor < todo.length && slice.length < batchNotes && windows < budget) {
+      const f = todo[cursor++];
+      slice.push(f);
+      seen.bytes += f.size;
       const { note, skipped } = readVaultFile(f, log);
       if (!note) {
         // a file skipped on purpose (binary, not UTF-8, too big) is a warning, not a failure
@@ -196,6 +222,8 @@ async function indexInto(vault: string, store: Store, embedder: Embedder, opts: 
         await repoint(store, from, records, plans, vectors);
       }
       records.forEach((r, k) => pending.push({ record: r, plan: plans[k], label: `"${f.path}" (${chunks[k].meta.section})` }));
+      windows += plans.reduce((n, p) => n + p.length, 0);
+      seen.chunks += records.length;
       batch.push({ note: noteEntry, records });
       if (entry) summary.updated++;
       else summary.added++;
@@ -212,7 +240,14 @@ async function indexInto(vault: string, store: Store, embedder: Embedder, opts: 
     let embedding: Promise<unknown> = Promise.resolve();
     if (missing.size) {
       const entries = [...missing];
-      const made = embedder.embedDocuments(entries.map(([, m]) => m.text), undefined, entries.map(([, m]) => m.label));
+      let reported = 0;
+      const onEmbed = (d: number) => {
+        seen.embedded += d - reported;
+        reported = d;
+        opts.onProgress?.("embed", seen.embedded, projected(seen.toEmbed));
+      };
+      seen.toEmbed += entries.length;
+      const made = embedder.embedDocuments(entries.map(([, m]) => m.text), opts.onProgress && onEmbed, entries.map(([, m]) => m.label));
       embedding = made;
       made.catch(() => {}); // awaited (and thrown) when this batch is stored
       entries.forEach(([h], k) => {
@@ -229,12 +264,14 @@ async function indexInto(vault: string, store: Store, embedder: Embedder, opts: 
   // model's threads never wait on the writing thread. Batches are stored in order, each in one
   // transaction once its vectors are all made, so an interrupted run still resumes where it stopped.
   let done = 0;
-  let next = todo.length ? prepare(todo.slice(0, batchNotes)) : undefined;
-  for (let i = 0; next; i += batchNotes) {
+  let next = todo.length ? prepare(windowBudget) : undefined;
+  let lastCommit = performance.now();
+  for (let i = 0; next; i++) {
     const cur = await next;
+    opts.onProgress?.("embed", seen.embedded, projected(seen.toEmbed));
     // the first batch is embedded alone: a model that cannot run fails before more notes are read
     if (i === 0) await cur.embedding;
-    next = i + batchNotes < todo.length ? prepare(todo.slice(i + batchNotes, i + 2 * batchNotes)) : undefined;
+    next = cursor < todo.length ? prepare(windowBudget) : undefined;
     next?.catch(() => {}); // awaited (and thrown) on the next turn
     await cur.embedding;
     for (const p of cur.pending) {
@@ -252,6 +289,14 @@ async function indexInto(vault: string, store: Store, embedder: Embedder, opts: 
     if (cur.batch.length) await store.upsertNotes(cur.batch);
     done += cur.slice.length;
     opts.onProgress?.("index", done, todo.length);
+    seen.saved += cur.pending.length;
+    opts.onProgress?.("saved", seen.saved, projected(seen.chunks));
+    // size the next batches so that one closes about every commitSeconds
+    const now = performance.now();
+    const took = Math.max(0.05, (now - lastCommit) / 1000);
+    lastCommit = now;
+    const windows = cur.pending.reduce((n, p) => n + p.plan.length, 0);
+    if (windows) windowBudget = Math.max(minBudget, Math.min(4096, Math.round((windows * commitSeconds) / took), windowBudget * 4));
   }
   if (gone.length) await store.deleteNotes(gone);
   summary.deleted = gone.length;

@@ -4,7 +4,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { z } from "zod";
 import { VaultRagError } from "../errors.js";
 import { openVault, type VaultHandle } from "../library.js";
-import { SEARCH_DEFAULTS } from "../search/index.js";
+import { hitJson, SEARCH_DEFAULTS } from "../search/index.js";
 import { scanBlocks, splitFrontmatter } from "../vault/index.js";
 import { capText, GET_NOTE_MAX_CHARS, resolveNote } from "./notes.js";
 
@@ -41,10 +41,14 @@ const searchInput = z
     query: z.string().min(1).describe("what to look for, in plain words"),
     top_k: z.number().int().min(1).max(50).optional().describe(`number of hits (default ${SEARCH_DEFAULTS.topK})`),
     per_note: z.number().int().min(1).max(50).optional().describe(`at most this many hits per note (default ${SEARCH_DEFAULTS.perNote})`),
+    oversample: z.number().int().min(1).max(50).optional().describe(`candidates fetched per hit before the per-note cap (default ${SEARCH_DEFAULTS.oversample})`),
     mode: z.enum(["dense", "keyword", "hybrid"]).optional().describe(`retrieval mode (default ${SEARCH_DEFAULTS.mode})`),
     tags: z.array(z.string().min(1)).optional().describe("only notes with all these tags"),
     folder: z.string().optional().describe("only notes directly in this folder"),
+    top_folder: z.string().optional().describe("only notes under this top-level folder"),
     since: z.string().optional().describe("only notes modified since: 90d, 2w, 12h, 2026-06-01 or an ISO time"),
+    until: z.string().optional().describe("only notes modified until (same forms as since)"),
+    min_ratio: z.number().min(0).max(1).optional().describe("drop hits scoring below this ratio × the best hit's score"),
     where: z.record(z.string(), z.unknown()).optional().describe("a Chroma where filter"),
     where_document: z.record(z.string(), z.unknown()).optional().describe("a Chroma whereDocument filter"),
   })
@@ -57,13 +61,27 @@ const searchInput = z
 export async function createMcpServer(vaultDir: string, opts: { db?: string } = {}): Promise<{ server: McpServer; vault: VaultHandle }> {
   const v = await openVault(vaultDir, { db: opts.db });
   const server = new McpServer({ name: "vault-rag", version: "0.1.0" });
-  server.registerTool("search", { description: "Search the user's notes (hybrid dense + BM25). Returns hits with path, heading, line range, score and text.", inputSchema: searchInput }, async (a) =>
-    guarded(async () => {
-      const { hits, reason } = await v.search(a.query, { topK: a.top_k, perNote: a.per_note, mode: a.mode, tags: a.tags, folder: a.folder, since: a.since, where: a.where, whereDocument: a.where_document });
-      return hits.length
-        ? hits.map((h) => ({ path: h.path, heading: h.label, lines: `${h.meta.start_line}-${h.meta.end_line}`, score: Number(h.score.toFixed(4)), text: h.text }))
-        : { hits: [], reason };
-    }),
+  server.registerTool(
+    "search",
+    { description: "Search the user's notes (hybrid dense + BM25). Returns hits as the CLI's --json does: id, path, title, section, label, text, score, distance, start_line, end_line, tags, folder, top_folder, mtime.", inputSchema: searchInput },
+    async (a) =>
+      guarded(async () => {
+        const { hits, reason } = await v.search(a.query, {
+          topK: a.top_k,
+          perNote: a.per_note,
+          oversample: a.oversample,
+          mode: a.mode,
+          tags: a.tags,
+          folder: a.folder,
+          topFolder: a.top_folder,
+          since: a.since,
+          until: a.until,
+          minRatio: a.min_ratio,
+          where: a.where,
+          whereDocument: a.where_document,
+        });
+        return hits.length ? hits.map(hitJson) : { hits: [], reason };
+      }),
   );
   server.registerTool(
     "get_note",

@@ -82,3 +82,23 @@ export function andWhere(...clauses: (Where | undefined)[]): Where | undefined {
   if (!kept.length) return undefined;
   return kept.length === 1 ? kept[0] : { $and: kept };
 }
+
+/** A search request as every interface takes it: search options plus the filter shorthands. */
+export type SearchRequest = import("./types.js").SearchOptions & FilterOptions;
+
+/**
+ * The one place filter shorthands become a search: `tags`, `folder`, `topFolder`, `since` and `until`
+ * are turned into a `where` clause and combined with `where` by `$and` (used by the CLI, the library
+ * and so the MCP server).
+ *
+ * @example
+ * ```ts
+ * searchOptionsOf({ tags: ["pico"], where: { word_count: { $gt: 40 } }, topK: 3 });
+ * // { topK: 3, where: { $and: [{ tags: { $contains: "pico" } }, { word_count: { $gt: 40 } }] } }
+ * ```
+ */
+export function searchOptionsOf(r: SearchRequest, now?: number): import("./types.js").SearchOptions {
+  const { tags, folder, topFolder, since, until, where, ...rest } = r;
+  const combined = andWhere(buildFilter({ tags, folder, topFolder, since, until }, now), where);
+  return { ...rest, where: combined };
+}

@@ -152,7 +152,54 @@ describe("vault-rag chat", () => {
     const r = run(["chat", "--retrieval-only", "-k", "2"], {}, "/folder kitchen\nbread\n/help\n");
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("folder: kitchen");
-    expect(r.stdout).toMatch(/\[1\] Sourdough.*kitchen\/Sourdough\.md/);
+    expect(r.stdout).toMatch(/^\[1\] kitchen\/Sourdough\.md:\d+ {2}Sourdough/m);
     expect(r.stdout).toContain("/timings");
+  });
+
+  it("checks the chat model once at start-up: without a terminal it says so and exits 1", () => {
+    const r = run(["chat"], { OLLAMA_HOST: "127.0.0.1:9" }, "why did the motors cut out\n");
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      "vault-rag: Ollama is not reachable at http://127.0.0.1:9 — start it with `ollama serve` or choose another model with --llm\n" +
+        "vault-rag: chat stopped: no chat model — start it, or run `vault-rag chat --retrieval-only` to see the hits without answers\n",
+    );
+    expect(r.stdout).toBe("");
+  });
+
+  it("on a terminal offers retrieval-only mode; declining exits 1, accepting shows hits, and Ctrl-C leaves on a new line", async () => {
+    const session = (answer: string) =>
+      new Promise<{ code: number | null; out: string }>((resolve) => {
+        const cmd = [process.execPath, BIN, "chat", "-k", "2"].map((a) => `'${a}'`).join(" ");
+        const p = spawn("script", ["-qfec", cmd, "/dev/null"], { env: { ...process.env, VAULT_RAG_VAULT: vault, OLLAMA_HOST: "127.0.0.1:9" } });
+        let out = "";
+        let step = 0;
+        const prompt = /> (\x1b\[\d+G)?$/;
+        p.stdout.on("data", (d) => {
+          out += d;
+          if (step === 0 && out.includes("[y/N] ")) (step = 1), p.stdin.write(answer + "\r");
+          else if (step === 1 && prompt.test(out)) (step = 2), p.stdin.write("sourdough starter\r");
+          else if (step === 2 && out.includes("Sourdough.md") && prompt.test(out)) (step = 3), p.stdin.write("\x03");
+        });
+        p.on("exit", (code) => resolve({ code, out: out.replace(/\x1b\[[0-9;]*[A-Za-z]/g, "") }));
+      });
+    const no = await session("n");
+    expect(no.code).toBe(1);
+    expect(no.out).toContain("vault-rag: Ollama is not reachable at http://127.0.0.1:9 — start it with `ollama serve` or choose another model with --llm\r\nContinue in retrieval-only mode (hits, no answers)? [y/N] n");
+    expect(no.out).not.toContain("vault-rag chat —");
+    const yes = await session("y");
+    expect(yes.code).toBe(0);
+    expect(yes.out).toContain("(retrieval only). /help for commands.");
+    expect(yes.out).toMatch(/\[1\] kitchen\/Sourdough\.md:\d+ {2}Sourdough/);
+    expect(yes.out.endsWith("> \r\n")).toBe(true); // the prompt, then a newline: the shell starts on a fresh line
+  }, 60_000);
+});
+
+describe("vault-rag ask --llm openai:…", () => {
+  it("names a base URL without /v1 as the likely cause of a 404", async () => {
+    const r = await runAsync(["ask", "--llm", "openai:stub", "why did the motors cut out"], { OPENAI_BASE_URL: `http://${base}` });
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toBe(`vault-rag: http://${base}/chat/completions does not exist (HTTP 404) — the base URL "http://${base}" lacks /v1, which most OpenAI-compatible servers need: set OPENAI_BASE_URL=http://${base}/v1`);
+    const ok = await runAsync(["ask", "--llm", "openai:stub", "why did the motors cut out"], { OPENAI_BASE_URL: `http://${base}/v1` });
+    expect(ok.code).toBe(0);
   });
 });

@@ -99,10 +99,11 @@ describe("vault-rag CLI end to end", () => {
     for (const h of both) expect(h.tags).toEqual(expect.arrayContaining(["robots", "projects/robots"]));
   });
 
-  it("prints hits as in the seed documents, and JSON with every field", () => {
+  it("prints hits as path:line and breadcrumb with a snippet, and JSON with every field", () => {
     const r = run(["search", "--vault", vault, "-k", "2", "DRV8833"]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^\[1\] .+ {2}\(\d+%\) {2}\S.*\.md\n {4}\S/);
+    expect(r.stdout).toMatch(/^\S[^\n]*\.md:\d+ {2}\S[^\n]*\n {4}\S/);
+    expect(r.stdout).not.toMatch(/%\)/);
     const [hit] = json(["search", "--vault", vault, "-k", "1", "DRV8833"]);
     expect(Object.keys(hit).sort()).toEqual(["distance", "end_line", "folder", "id", "label", "mtime", "path", "score", "section", "start_line", "tags", "text", "title", "top_folder"]);
   });

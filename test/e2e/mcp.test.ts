@@ -36,7 +36,7 @@ describe("vault-rag mcp", () => {
   it("searches with the CLI's defaults and filters", async () => {
     const hits = JSON.parse(textOf(await client.callTool({ name: "search", arguments: { query: "how do the SMARS motors work" } })));
     expect(hits).toHaveLength(6);
-    expect(hits[0]).toEqual(expect.objectContaining({ path: expect.any(String), heading: expect.any(String), lines: expect.stringMatching(/^\d+-\d+$/), score: expect.any(Number), text: expect.any(String) }));
+    expect(hits[0]).toEqual(expect.objectContaining({ path: expect.any(String), label: expect.any(String), start_line: expect.any(Number), end_line: expect.any(Number), score: expect.any(Number), text: expect.any(String) }));
     const pico = JSON.parse(textOf(await client.callTool({ name: "search", arguments: { query: "save power", tags: ["pico"], top_k: 3 } })));
     expect(pico.length).toBeGreaterThan(0);
     for (const h of pico) expect(["electronics/Pico W.md", "projects/Weather station.md", "projects/Plant watering.md"]).toContain(h.path);
@@ -91,7 +91,7 @@ describe("vault-rag mcp", () => {
     const tags = JSON.parse(textOf(await client.callTool({ name: "list_tags", arguments: {} })));
     expect(tags).toContainEqual({ tag: "pico", notes: 3 });
     const folders = JSON.parse(textOf(await client.callTool({ name: "list_folders", arguments: {} })));
-    expect(folders).toContainEqual({ folder: "kitchen", notes: 5 });
+    expect(folders).toContainEqual({ folder: "kitchen", notes: 5 }); // examples/vault/kitchen holds five notes
     const status = JSON.parse(textOf(await client.callTool({ name: "status", arguments: {} })));
     expect(status).toMatchObject({ vault, model: "use-lite", notes: 43, stale: 0 });
   });

@@ -1,9 +1,8 @@
 import path from "node:path";
-import { answerWith, assembleContext, createLlm, DEFAULT_LLM, invalidCitationWarning, obsidianLink, type Source } from "../../answer/index.js";
-import { search } from "../../search/index.js";
+import { answerContext, askContext, createLlm, DEFAULT_LLM, invalidCitationWarning, NOTHING_FOUND, obsidianLink, type Source } from "../../answer/index.js";
 import { locate, openForQuery } from "../open.js";
 import { err, out, stderrLogger } from "../io.js";
-import { searchOptions, type SearchFlags } from "./search-cmd.js";
+import { searchRequest, type SearchFlags } from "./search-cmd.js";
 
 export interface AskFlags extends SearchFlags {
   llm?: string;
@@ -23,16 +22,16 @@ export async function runAsk(words: string[], o: AskFlags): Promise<void> {
   const question = words.join(" ");
   const loc = locate(o);
   const log = stderrLogger(!!o.verbose);
-  const options = searchOptions(o);
+  const request = searchRequest(o);
   const t0 = performance.now();
   const { store, embedder } = await openForQuery(loc, { model: o.model, log, offline: o.offline, modelDir: o.modelDir });
-  let hits;
+  let c;
   try {
-    hits = (await search({ store, embedder }, question, options)).hits;
+    c = await askContext({ store, embedder }, question, request, o.budget);
   } finally {
     await store.close();
   }
-  const { sources, prompt, system, dropped } = assembleContext(question, hits, { budgetTokens: o.budget });
+  const { sources, prompt, system, dropped } = c;
   const retrievalMs = performance.now() - t0;
   if (o.verbose && dropped) err(`dropped ${dropped} weakest source(s) to fit the ${o.budget ?? "default"} token budget`);
   const vaultForLinks = o.obsidianLinks ? loc.vault : undefined;
@@ -42,9 +41,8 @@ export async function runAsk(words: string[], o: AskFlags): Promise<void> {
     return;
   }
   if (!sources.length) {
-    const msg = "The notes contain nothing that matches this question.";
-    if (o.json) out(JSON.stringify({ answer: msg, sources: [], model: null, timings: { retrievalMs } }, null, 2));
-    else out(msg);
+    if (o.json) out(JSON.stringify({ answer: NOTHING_FOUND, sources: [], model: null, timings: { retrievalMs } }, null, 2));
+    else out(NOTHING_FOUND);
     return;
   }
   const llm = createLlm(o.llm ?? DEFAULT_LLM);
@@ -52,7 +50,7 @@ export async function runAsk(words: string[], o: AskFlags): Promise<void> {
   let printed = false;
   let result;
   try {
-    result = await answerWith(llm, { system, prompt, sources }, {
+    result = await answerContext(llm, c, {
       onToken: (t) => {
         firstTokenMs ??= performance.now() - t0;
         if (!o.json) {

@@ -1,11 +1,13 @@
 import readline from "node:readline";
-import { answerWith, assembleContext, createLlm, DEFAULT_LLM, invalidCitationWarning, type ChatMessage, type Source } from "../../answer/index.js";
+import { answerContext, askContext, createLlm, DEFAULT_LLM, invalidCitationWarning, type ChatMessage, type Source } from "../../answer/index.js";
 import { VaultRagError } from "../../errors.js";
-import { buildFilter, andWhere, search, SEARCH_DEFAULTS, type SearchMode } from "../../search/index.js";
+import { buildFilter, SEARCH_DEFAULTS, type SearchMode } from "../../search/index.js";
 import { formatHits } from "../output.js";
+import { useColor } from "../color.js";
 import { locate, openForQuery } from "../open.js";
 import { err, out, stderrLogger } from "../io.js";
 import { sourceLine, type AskFlags } from "./ask-cmd.js";
+import { searchRequest } from "./search-cmd.js";
 
 export interface ChatFlags extends AskFlags {
   retrievalOnly?: boolean;
@@ -32,7 +34,7 @@ export async function runChat(o: ChatFlags): Promise<void> {
   const loc = locate(o);
   const log = stderrLogger(!!o.verbose);
   const { store, embedder } = await openForQuery(loc, { model: o.model, log, offline: o.offline, modelDir: o.modelDir });
-  const llm = o.retrievalOnly ? undefined : createLlm(o.llm ?? DEFAULT_LLM);
+  let llm = o.retrievalOnly ? undefined : createLlm(o.llm ?? DEFAULT_LLM);
   const state = {
     tags: [...(o.tag ?? [])],
     folder: o.folder,
@@ -43,21 +45,46 @@ export async function runChat(o: ChatFlags): Promise<void> {
     lastSources: [] as Source[],
     lastMs: 0,
   };
-  await embedder.embedQuery("warm up"); // load the model now, not on the first question
   const tty = !!process.stdin.isTTY;
-  out(`vault-rag chat — ${loc.shown}${llm ? ` with ${llm.id}` : " (retrieval only)"}. /help for commands.`);
   const rl = readline.createInterface({ input: process.stdin, output: process.stdout, terminal: tty, historySize: 200 });
+  // Ctrl-C at the prompt leaves the session on a fresh line
+  rl.on("SIGINT", () => {
+    process.stdout.write("\n");
+    rl.close();
+  });
+  const closed = new Promise<void>((resolve) => rl.once("close", resolve));
+  // lines typed or piped while the model is checked and loaded wait here (readline drops lines no one listens for)
+  const input = rl[Symbol.asyncIterator]();
+  if (llm) {
+    // the chat model is checked once, now, not found missing on every question
+    try {
+      await llm.check();
+    } catch (e) {
+      if (!(e instanceof VaultRagError)) throw e;
+      err(e.message);
+      const yes = tty && /^y(es)?$/i.test((await Promise.race([new Promise<string>((resolve) => rl.question("Continue in retrieval-only mode (hits, no answers)? [y/N] ", resolve)), closed.then(() => "")])).trim());
+      if (!yes) {
+        if (!tty) err("vault-rag: chat stopped: no chat model — start it, or run `vault-rag chat --retrieval-only` to see the hits without answers");
+        rl.close();
+        await store.close();
+        process.exitCode = 1;
+        return;
+      }
+      llm = undefined;
+    }
+  }
+  await embedder.embedQuery("warm up"); // load the model now, not on the first question
+  out(`vault-rag chat — ${loc.shown}${llm ? ` with ${llm.id}` : " (retrieval only)"}. /help for commands.`);
   if (tty) rl.setPrompt("> ");
   const ask = async (question: string) => {
     const t = performance.now();
-    const where = andWhere(buildFilter({ tags: state.tags, folder: state.folder, since: state.since }), o.where);
-    const res = await search({ store, embedder }, question, { topK: state.k, perNote: o.perNote, oversample: o.oversample, where, whereDocument: o.whereDocument, minRatio: o.minRatio, mode: state.mode });
+    const request = { ...searchRequest(o), tags: state.tags, folder: state.folder, since: state.since, topK: state.k, mode: state.mode };
+    const ctx = await askContext({ store, embedder }, question, request, o.budget);
     state.lastMs = performance.now() - t;
-    if (!res.hits.length) return out(`no results: ${res.reason}`);
-    const ctx = assembleContext(question, res.hits, { budgetTokens: o.budget });
+    if (!ctx.hits.length) return out(`no results: ${ctx.reason}`);
     state.lastSources = ctx.sources;
-    if (!llm) return out(formatHits(res.hits));
-    const { answer, invalid, citedSources } = await answerWith(llm, ctx, { history: state.history.slice(-4), onToken: (tok) => process.stdout.write(tok) });
+    if (!llm) return out(formatHits(ctx.hits, { query: question, color: useColor(o.color, process.stdout), numbered: true }));
+    const { answer, invalid, citedSources } = await answerContext(llm, ctx, { history: state.history.slice(-4), onToken: (tok) => process.stdout.write(tok) });
     out("");
     state.history.push({ role: "user", content: question }, { role: "assistant", content: answer });
     const warning = invalidCitationWarning(invalid, ctx.sources.length);
@@ -116,7 +143,8 @@ export async function runChat(o: ChatFlags): Promise<void> {
   };
   try {
     if (tty) rl.prompt();
-    for await (const raw of rl) {
+    for (let next = await input.next(); !next.done; next = await input.next()) {
+      const raw = next.value;
       const line = raw.trim();
       if (line) {
         try {

@@ -1,7 +1,7 @@
 import { embedderForIndex, indexVault } from "../../index/index.js";
-import { collectingLogger } from "../../log.js";
+import { collectingLogger, silentLogger, type Warning } from "../../log.js";
 import { locate } from "../open.js";
-import { progressReporter } from "../progress.js";
+import { indexBar } from "../progress.js";
 import { err, out, stderrLogger } from "../io.js";
 
 export interface IndexFlags {
@@ -15,28 +15,67 @@ export interface IndexFlags {
   modelDir?: string;
 }
 
-/** `vault-rag index [vault]`. */
+/**
+ * Warnings as printed after an indexing run: one line per code with its count and the first
+ * message (a code seen once: just its message); with `verbose`, every message.
+ *
+ * @example
+ * ```ts
+ * warningLines([{ code: "note_skipped", message: 'vault-rag: skipped "a.png": binary' }, { code: "note_skipped", message: 'vault-rag: skipped "b.png": binary' }], false);
+ * // ['warning: note_skipped ×2 — skipped "a.png": binary (and 1 more; --verbose lists them all)']
+ * ```
+ */
+export function warningLines(warnings: Warning[], verbose: boolean): string[] {
+  const clean = (m: string) => m.replace(/^vault-rag: /, "");
+  if (verbose) return warnings.map((w) => `warning: ${clean(w.message)}`);
+  const groups = new Map<string, Warning[]>();
+  for (const w of warnings) groups.set(w.code, [...(groups.get(w.code) ?? []), w]);
+  return [...groups].map(([code, ws]) => (ws.length === 1 ? `warning: ${clean(ws[0].message)}` : `warning: ${code} ×${ws.length} — ${clean(ws[0].message)} (and ${ws.length - 1} more; --verbose lists them all)`));
+}
+
+const num = (n: number) => n.toLocaleString("en-US");
+
+/**
+ * `vault-rag index [vault]`. Progress on stderr from the start, in windows embedded; warnings are
+ * collected and printed once after the bar; Ctrl-C restores the cursor and says how much was saved.
+ */
 export async function runIndex(vaultArg: string | undefined, o: IndexFlags): Promise<void> {
   const loc = locate({ vault: vaultArg, db: o.db });
-  const log = collectingLogger(stderrLogger(!!o.verbose));
-  // keep the index's own model unless asked otherwise
-  const embedder = await embedderForIndex(loc.db, { model: o.model, store: loc.store, log, offline: o.offline, modelDir: o.modelDir });
-  if (o.verbose) err(`vault: ${loc.vault}\nindex: ${loc.shown}\nmodel: ${embedder.id}`);
-  const progress = progressReporter(process.stderr, !o.quiet && !o.json);
-  const summary = await indexVault(loc.vault, loc.db, embedder, {
-    full: o.full,
-    log,
-    store: loc.store,
-    onProgress: (phase, done, total) => phase === "index" && progress.update(done, total),
-  });
-  progress.stop();
-  if (o.json) out(JSON.stringify({ ...summary, warnings: log.warnings }, null, 2));
-  else {
+  // nothing is printed while the bar runs: warnings wait for the end
+  const log = collectingLogger({ ...silentLogger, info: stderrLogger(!!o.verbose).info, debug: stderrLogger(!!o.verbose).debug });
+  const bar = indexBar(process.stderr, !o.quiet && !o.json);
+  const onInterrupt = () => {
+    bar.stop();
+    const w = bar.work;
+    err(
+      o.full
+        ? "stopped — the rebuild was abandoned and the index is as it was; run `vault-rag index --full` to start again"
+        : !w.saved
+          ? "stopped — nothing saved yet; run `vault-rag index` to start again"
+          : `stopped — ${num(w.saved)} of ${w.notesDone < w.notesTotal ? "about " : ""}${num(Math.max(w.toSave, w.saved))} chunks saved; run \`vault-rag index\` to resume`,
+    );
+    process.exit(130);
+  };
+  process.on("SIGINT", onInterrupt);
+  try {
+    // keep the index's own model unless asked otherwise
+    const embedder = await embedderForIndex(loc.db, { model: o.model, store: loc.store, log, offline: o.offline, modelDir: o.modelDir });
+    const summary = await indexVault(loc.vault, loc.db, embedder, { full: o.full, log, store: loc.store, onProgress: bar.set });
+    bar.stop();
+    if (summary.failed) process.exitCode = 1;
+    for (const l of warningLines(log.warnings, !!o.verbose)) err(l);
+    if (o.json) return out(JSON.stringify({ ...summary, warnings: log.warnings }, null, 2));
+    if (o.verbose) err(`vault: ${loc.vault}\nindex: ${loc.shown}\nmodel: ${embedder.id}`);
     out(
       `indexed ${loc.vault} → ${summary.dbPath}\n` +
         `notes: ${summary.added} added, ${summary.updated} updated, ${summary.deleted} deleted, ${summary.unchanged} unchanged${summary.skipped ? `, ${summary.skipped} skipped` : ""}${summary.failed ? `, ${summary.failed} failed` : ""}\n` +
         `chunks: ${summary.chunks} in the index (${summary.embedded} embedded, ${summary.cached} from cache) in ${summary.seconds.toFixed(1)} s`,
     );
+  } catch (e) {
+    bar.stop();
+    for (const l of warningLines(log.warnings, !!o.verbose)) err(l);
+    throw e;
+  } finally {
+    process.off("SIGINT", onInterrupt);
   }
-  if (summary.failed) process.exitCode = 1;
 }

@@ -1,7 +1,8 @@
 import { ChromaStore } from "../../store/index.js";
-import { andWhere, buildFilter, search } from "../../search/index.js";
+import { hitJson, noResultHints, search, searchOptionsOf, type SearchRequest } from "../../search/index.js";
+import { useColor } from "../color.js";
 import { locate, openForQuery } from "../open.js";
-import { formatHits, hitJson } from "../output.js";
+import { formatHits } from "../output.js";
 import { err, out, stderrLogger } from "../io.js";
 
 /** The flags shared by commands that search. */
@@ -25,27 +26,70 @@ export interface SearchFlags {
   model?: string;
   offline?: boolean;
   modelDir?: string;
+  color?: string;
+}
+
+/** The search request that search flags mean (the same request the library and MCP build). */
+export function searchRequest(o: SearchFlags): SearchRequest {
+  return {
+    topK: o.topK,
+    perNote: o.perNote,
+    oversample: o.oversample,
+    tags: o.tag,
+    folder: o.folder,
+    topFolder: o.topFolder,
+    since: o.since,
+    until: o.until,
+    where: o.where,
+    whereDocument: o.whereDocument,
+    minRatio: o.minRatio,
+    mode: o.mode,
+  };
 }
 
 /** Turns search flags into `search()` options. */
 export function searchOptions(o: SearchFlags) {
-  const where = andWhere(buildFilter({ tags: o.tag, folder: o.folder, topFolder: o.topFolder, since: o.since, until: o.until }), o.where);
-  return { topK: o.topK, perNote: o.perNote, oversample: o.oversample, where, whereDocument: o.whereDocument, minRatio: o.minRatio, mode: o.mode };
+  return searchOptionsOf(searchRequest(o));
 }
 
-/** `vault-rag search <query...>`. */
+/**
+ * `vault-rag search <query...>`. Hits go to stdout (`path:line  breadcrumb` and a snippet, coloured
+ * on a terminal); no hits exit 1, as grep and ripgrep do, with hints on stderr.
+ */
 export async function runSearch(words: string[], o: SearchFlags): Promise<void> {
+  const color = useColor(o.color, process.stdout);
   const loc = locate(o);
   const log = stderrLogger(!!o.verbose);
-  const options = searchOptions(o);
+  const request = searchRequest(o);
+  const options = searchOptionsOf(request);
   const { store, embedder } = await openForQuery(loc, { model: o.model, log, offline: o.offline, modelDir: o.modelDir });
   if (o.verbose) err(`index: ${loc.shown} (${embedder.id})${store instanceof ChromaStore ? `; dense: Chroma server; keyword: ${(await store.detectSearchApi(), store.keywordPath)}` : ""}`);
   try {
-    const res = await search({ store, embedder }, words.join(" "), options);
+    const query = words.join(" ");
+    const res = await search({ store, embedder }, query, options);
     if (o.json) out(JSON.stringify(res.hits.map(hitJson), null, 2));
-    else if (!res.hits.length) out(`no results: ${res.reason}`);
-    else out(formatHits(res.hits));
+    else if (res.hits.length) out(formatHits(res.hits, { query, color, verbose: o.verbose }));
+    if (!res.hits.length) {
+      err(`no results: ${res.reason}`);
+      for (const h of await noResultHints(store, request)) err(h);
+      process.exitCode = 1;
+    }
     if (o.verbose) err(`embed ${res.timings.embedMs.toFixed(0)} ms, retrieve ${res.timings.retrieveMs.toFixed(0)} ms`);
+  } finally {
+    await store.close();
+  }
+}
+
+/** `vault-rag tags` and `vault-rag folders`: what the index holds, with note counts. */
+export async function runList(what: "tags" | "folders", o: { vault?: string; db?: string; json?: boolean }): Promise<void> {
+  const { store } = await openForQuery(locate(o), { log: stderrLogger(false) });
+  try {
+    const rows = what === "tags" ? (await store.listTags()).map((r) => ({ name: r.tag, notes: r.notes })) : (await store.listFolders()).map((r) => ({ name: r.folder, notes: r.notes }));
+    if (o.json) out(JSON.stringify(what === "tags" ? rows.map((r) => ({ tag: r.name, notes: r.notes })) : rows.map((r) => ({ folder: r.name, notes: r.notes })), null, 2));
+    else {
+      const width = Math.max(0, ...rows.map((r) => String(r.notes).length));
+      out(rows.map((r) => `${String(r.notes).padStart(width)}  ${what === "folders" && r.name === "" ? "(vault root)" : r.name}`).join("\n"));
+    }
   } finally {
     await store.close();
   }

@@ -1,0 +1,83 @@
+import type { Store } from "../store/index.js";
+import type { FilterOptions } from "./filter.js";
+
+/** Edit distance (Levenshtein), for "closest" suggestions. */
+function distance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length];
+}
+
+/**
+ * The names closest to `want` (edit distance, a name that contains it or is contained first), at most `n`.
+ *
+ * @example
+ * ```ts
+ * closest("picoo", ["pico", "robots", "photo"]); // ["pico", "photo"]
+ * ```
+ */
+export function closest(want: string, names: string[], n = 3): string[] {
+  const w = want.toLowerCase();
+  return names
+    .map((name) => {
+      const l = name.toLowerCase();
+      const d = distance(w, l) - (l.includes(w) || w.includes(l) ? 2 : 0);
+      return { name, d };
+    })
+    .filter((x) => x.d <= Math.max(2, Math.floor(w.length / 2)))
+    .sort((a, b) => a.d - b.d || a.name.localeCompare(b.name))
+    .slice(0, n)
+    .map((x) => x.name);
+}
+
+const quoted = (xs: string[]) => xs.map((x) => `"${x}"`).join(", ");
+
+/**
+ * Why a filtered search may have found nothing, as one-line hints that name the fix: a `folder` or
+ * `topFolder` that exists only in another case ("did you mean …"), or not at all (the closest ones),
+ * and a tag that no note has (the closest tags). Empty when the filters name things that exist.
+ *
+ * @example
+ * ```ts
+ * await noResultHints(store, { folder: "Robots", tags: ["picoo"] });
+ * // ['vault-rag: no folder "Robots" in the index — did you mean --folder "robots"?',
+ * //  'vault-rag: no note has the tag "picoo" — closest tags: "pico"; list them with `vault-rag tags`']
+ * ```
+ */
+export async function noResultHints(store: Store, f: FilterOptions): Promise<string[]> {
+  const hints: string[] = [];
+  const clean = (s: string) => s.replace(/^\/+|\/+$/g, "");
+  if (f.folder !== undefined || f.topFolder !== undefined) {
+    const folders = (await store.listFolders()).map((x) => x.folder);
+    const tops = [...new Set(folders.map((x) => x.split("/")[0]))];
+    for (const [flag, value, names] of [
+      ["--folder", f.folder, folders],
+      ["--top-folder", f.topFolder, tops],
+    ] as const) {
+      if (value === undefined) continue;
+      const want = clean(value);
+      if (names.includes(want)) continue;
+      const sameCase = names.filter((x) => x.toLowerCase() === want.toLowerCase());
+      if (sameCase.length) hints.push(`vault-rag: no folder "${value}" in the index — did you mean ${flag} ${quoted(sameCase)}?`);
+      else {
+        const near = closest(want, names.filter((x) => x !== ""));
+        hints.push(`vault-rag: no folder "${value}" in the index${near.length ? ` — closest: ${quoted(near)}` : ""}; list them with \`vault-rag folders\``);
+      }
+    }
+  }
+  if (f.tags?.length) {
+    const tags = (await store.listTags()).map((x) => x.tag);
+    const have = new Set(tags.map((t) => t.toLowerCase()));
+    for (const t of f.tags) {
+      const want = t.trim().replace(/^#/, "").toLowerCase();
+      if (have.has(want)) continue;
+      const near = closest(want, tags);
+      hints.push(`vault-rag: no note has the tag "${t}"${near.length ? ` — closest tags: ${quoted(near)}` : ""}; list them with \`vault-rag tags\``);
+    }
+  }
+  return hints;
+}

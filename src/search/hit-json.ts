@@ -1,0 +1,54 @@
+import type { Hit } from "./types.js";
+
+/** The one JSON shape of a hit: the CLI's `--json`, the library's {@link hitJson} and the MCP `search` tool. */
+export interface HitJson {
+  id: string;
+  path: string;
+  title: string;
+  section: string;
+  label: string;
+  text: string;
+  /** `max(0, 1 − distance)`, four decimals; relative to one search's candidates. */
+  score: number;
+  /** Lower is better (see {@link Hit.distance}), six decimals. */
+  distance: number;
+  /** First line of the chunk in the note, 1-based. */
+  start_line: number;
+  end_line: number;
+  tags: string[];
+  folder: string;
+  top_folder: string;
+  /** Modification time of the note, Unix seconds. */
+  mtime: number;
+}
+
+/**
+ * A hit in the one JSON shape every interface returns: flat, snake_case, the fields a filter can name.
+ *
+ * @example
+ * ```ts
+ * const { hits } = await notes.search("motor driver");
+ * hitJson(hits[0]);
+ * // { id: "…", path: "robots/SMARS.md", title: "SMARS Robot", section: "SMARS Robot > SMARS > Motor wiring", label: "…",
+ * //   text: "…", score: 0.9312, distance: 0.068812, start_line: 12, end_line: 20, tags: ["robots"], folder: "robots",
+ * //   top_folder: "robots", mtime: 1767225600 }
+ * ```
+ */
+export function hitJson(h: Hit): HitJson {
+  return {
+    id: h.id,
+    path: h.path,
+    title: h.title,
+    section: h.section,
+    label: h.label,
+    text: h.text,
+    score: Number(h.score.toFixed(4)),
+    distance: Number(h.distance.toFixed(6)),
+    start_line: h.meta.start_line,
+    end_line: h.meta.end_line,
+    tags: h.meta.tags,
+    folder: h.meta.folder,
+    top_folder: h.meta.top_folder,
+    mtime: h.meta.mtime,
+  };
+}

@@ -1,0 +1,92 @@
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { BIN, exampleVaultCopy } from "./helpers.js";
+
+const sh = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+const env = { ...process.env, VAULT_RAG_VAULT: "", VAULT_RAG_DB: "" };
+
+/** Adds `n` notes of distinct prose, so that a first index takes several batches. */
+function addNotes(vault: string, n: number): void {
+  const words = "motor battery sensor garden bread river mountain cable solder yeast compost seed tomato pump valve relay timer circuit voltage current resistor sketch paint canvas novel chapter poem harbor bridge tunnel".split(" ");
+  fs.mkdirSync(path.join(vault, "gen"));
+  for (let k = 0; k < n; k++) {
+    let s = `# Generated ${k}\n\n`;
+    for (let w = 0; w < 70; w++) s += words[(k * 7 + w * w) % words.length] + (w % 12 === 11 ? ". " : " ");
+    fs.writeFileSync(path.join(vault, "gen", `note ${k}.md`), s + "\n");
+  }
+}
+
+/**
+ * Runs `vault-rag index` on a pseudo-terminal (util-linux `script`), types Ctrl-C once the bar says a
+ * batch was saved, and returns everything the terminal showed.
+ */
+function interruptedIndex(vault: string): Promise<{ code: number | null; out: string; sentAt: string }> {
+  return new Promise((resolve, reject) => {
+    const p = spawn("script", ["-qfec", [process.execPath, BIN, "index", vault].map(sh).join(" "), "/dev/null"], { env, stdio: ["pipe", "pipe", "pipe"] });
+    let out = "";
+    let sentAt = "";
+    p.stdout.on("data", (d: Buffer) => {
+      out += d.toString("utf8");
+      const saved = [...out.matchAll(/(\d+) chunks saved/g)].map((m) => Number(m[1]));
+      if (!sentAt && saved.some((n) => n > 0)) {
+        sentAt = out;
+        p.stdin.write("\x03");
+      }
+    });
+    p.on("error", reject);
+    p.on("exit", (code) => resolve({ code, out, sentAt }));
+  });
+}
+
+describe("index on a terminal", () => {
+  it("shows progress in windows at once, and Ctrl-C restores the cursor, says what was saved, and keeps it", async () => {
+    const { vault } = exampleVaultCopy("vr-tty-");
+    addNotes(vault, 60);
+    const r = await interruptedIndex(vault);
+    expect(r.sentAt, `no batch was reported saved:\n${r.out}`).not.toBe("");
+    expect(r.code, r.out).toBe(130);
+    // the bar: hidden cursor, in place, in windows, from the first frame
+    expect(r.out.startsWith("\x1b[?25l\r\x1b[2Kindexing")).toBe(true);
+    expect(r.out).toMatch(/\d+\/~\d+ windows · \d+\.\d\/s · ETA \d+s · \d+ chunks saved/);
+    // nothing but the bar until the interrupt: no warning (examples/vault has a note with broken frontmatter)
+    const frames = r.out.slice(0, r.out.lastIndexOf("\r\x1b[2K\x1b[?25h")).split("\r\x1b[2K").slice(1);
+    expect(frames.length).toBeGreaterThan(1);
+    for (const f of frames) expect(f).toMatch(/^indexing[ :][^\n\r]*$/);
+    expect(r.out).not.toContain("warning");
+    // after the interrupt: the cursor back, then one line
+    const tail = r.out.slice(r.out.lastIndexOf("\x1b[?25h") + "\x1b[?25h".length).replace(/\r\n/g, "\n");
+    const m = /^stopped — (\d+) of about (\d+) chunks saved; run `vault-rag index` to resume\n$/.exec(tail);
+    expect(m, tail).not.toBeNull();
+    const saved = Number(m![1]);
+    expect(saved).toBeGreaterThan(0);
+    expect(saved).toBeLessThan(Number(m![2]));
+    // the work was saved: the index holds those chunks, and the next run resumes
+    const st = JSON.parse(spawnSync(process.execPath, [BIN, "status", vault, "--json"], { env, encoding: "utf8" }).stdout);
+    expect(st.chunks).toBe(saved);
+    expect(st.notes).toBeGreaterThan(0);
+    const resumed = JSON.parse(spawnSync(process.execPath, [BIN, "index", vault, "--json"], { env, encoding: "utf8" }).stdout);
+    expect(resumed.added).toBe(103 - st.notes);
+    expect(resumed.unchanged).toBe(st.notes);
+  }, 240_000);
+
+  it("prints warnings once after the run, one line per code with a count; --verbose lists each", () => {
+    const { vault } = exampleVaultCopy("vr-warn-");
+    fs.writeFileSync(path.join(vault, "Broken two.md"), "---\ntags: [a\n---\n# Broken two\n\nText.\n");
+    const r = spawnSync(process.execPath, [BIN, "index", vault], { env, encoding: "utf8" });
+    expect(r.status).toBe(0);
+    // off a terminal: plain progress lines every few seconds, then the warnings
+    const all = r.stderr.trim().split("\n");
+    const lines = all.filter((l) => !/^indexing: \d+\/~?\d+ windows · /.test(l));
+    expect(lines).toHaveLength(1);
+    expect(all[all.length - 1]).toBe(lines[0]);
+    expect(lines[0]).toMatch(/^warning: frontmatter_invalid ×2 — invalid frontmatter in "(Broken two|work\/Broken note)\.md" .* \(and 1 more; --verbose lists them all\)$/);
+    fs.appendFileSync(path.join(vault, "Broken two.md"), "More.\n");
+    fs.appendFileSync(path.join(vault, "work/Broken note.md"), "More.\n");
+    const v = spawnSync(process.execPath, [BIN, "index", vault, "--verbose"], { env, encoding: "utf8" });
+    const warnings = v.stderr.split("\n").filter((l) => l.startsWith("warning:"));
+    expect(warnings).toHaveLength(2);
+    for (const w of warnings) expect(w).toMatch(/^warning: invalid frontmatter in "(Broken two|work\/Broken note)\.md" at line \d+: /);
+  }, 240_000);
+});

@@ -1,0 +1,69 @@
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BIN, exampleVaultCopy } from "./helpers.js";
+
+let vault = "";
+let client: Client;
+const env = { ...process.env, VAULT_RAG_VAULT: "", VAULT_RAG_DB: "" };
+const cli = (args: string[]) => spawnSync(process.execPath, [BIN, ...args], { env, encoding: "utf8" });
+
+beforeAll(async () => {
+  ({ vault } = exampleVaultCopy("vr-shape-"));
+  expect(cli(["index", vault, "--quiet"]).status).toBe(0);
+  client = new Client({ name: "test", version: "1.0.0" });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp", "--vault", vault], stderr: "pipe" }));
+}, 120_000);
+afterAll(async () => client?.close());
+
+/** The JSON example of a hit in the README, under "One shape of hit". */
+function readmeHit(): Record<string, unknown> {
+  const readme = fs.readFileSync("README.md", "utf8");
+  const at = readme.indexOf("### One shape of hit");
+  expect(at, "README section \"One shape of hit\"").toBeGreaterThan(0);
+  const start = readme.indexOf("```json\n", at) + 8;
+  return JSON.parse(readme.slice(start, readme.indexOf("```", start)));
+}
+
+describe("one shape of hit", () => {
+  it("is the same, field for field, from the CLI's --json, the library (hitJson) and MCP, and as the README shows it", async () => {
+    const query = "how do the SMARS motors work";
+    const fromCli = JSON.parse(cli(["search", "--vault", vault, "--json", "-k", "4", "--tag", "robots", "--since", "365d", "--min-ratio", "0.1", query]).stdout);
+    const { openVault, hitJson } = await import(path.resolve("dist/index.js"));
+    const notes = await openVault(vault);
+    const fromLibrary = (await notes.search(query, { topK: 4, tags: ["robots"], since: "365d", minRatio: 0.1 })).hits.map(hitJson);
+    await notes.close();
+    const res = (await client.callTool({ name: "search", arguments: { query, top_k: 4, tags: ["robots"], since: "365d", min_ratio: 0.1 } })) as { content: { text: string }[] };
+    const fromMcp = JSON.parse(res.content[0].text);
+    expect(fromCli.length).toBeGreaterThan(1);
+    expect(fromLibrary).toEqual(fromCli);
+    expect(fromMcp).toEqual(fromCli);
+    const keys = Object.keys(readmeHit());
+    for (const h of fromCli) expect(Object.keys(h)).toEqual(keys);
+    for (const [k, v] of Object.entries(readmeHit())) expect(typeof fromCli[0][k], k).toBe(typeof v);
+  });
+
+  it("MCP's search takes every search flag of the CLI", async () => {
+    const help = cli(["search", "--help"]).stdout;
+    const flags = [...help.matchAll(/^\s+(?:-\w, )?--([a-z-]+)/gm)].map((m) => m[1]);
+    expect(flags).toContain("top-folder");
+    // flags that choose the index or shape the terminal output: the MCP server is started on one
+    // vault and index and always answers JSON
+    const notSearch = new Set(["vault", "db", "model", "offline", "model-dir", "json", "color", "verbose", "help"]);
+    const { tools } = await client.listTools();
+    const props = Object.keys((tools.find((t) => t.name === "search")!.inputSchema as { properties: object }).properties);
+    const missing = flags.filter((f) => !notSearch.has(f)).map((f) => (f === "tag" ? "tags" : f.replace(/-/g, "_"))).filter((p) => !props.includes(p));
+    expect(missing).toEqual([]);
+  });
+
+  it("MCP's new arguments filter as the CLI's flags do", async () => {
+    const call = async (args: Record<string, unknown>) => JSON.parse(((await client.callTool({ name: "search", arguments: { query: "motor", ...args } })) as { content: { text: string }[] }).content[0].text);
+    const top = await call({ top_folder: "robots" });
+    expect(top.length).toBeGreaterThan(0);
+    for (const h of top) expect(h.top_folder).toBe("robots");
+    expect(await call({ until: "2000-01-01" })).toEqual({ hits: [], reason: "no chunk passes the filters" });
+  });
+});
