@@ -127,7 +127,10 @@ describe.skipIf(!!CHROMA_MISSING)(needs("vault-rag CLI on a Chroma server", CHRO
       let found: Hit[] = [];
       for (let i = 0; i < 50 && !found.some((h) => h.path === "travel/Rottnest.md"); i++) {
         await new Promise((r) => setTimeout(r, 200));
-        found = json(["search", "--vault", vault, "--db", chroma, "--mode", "keyword", "quokka"]);
+        // no hits yet exits 1 with [] (as grep does); hits exit 0
+        const r = run(["search", "--vault", vault, "--db", chroma, "--mode", "keyword", "quokka", "--json"]);
+        expect([0, 1]).toContain(r.code);
+        found = JSON.parse(r.stdout);
       }
       expect(found.map((h) => h.path)).toContain("travel/Rottnest.md");
     } finally {
