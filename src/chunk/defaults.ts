@@ -22,7 +22,7 @@ export interface ChunkOptions {
   maxBlockWords?: number;
 }
 
-/** {@link ChunkOptions} with every size filled in (the token budget stays optional). */
+/** {@link ChunkOptions} with every size filled in. */
 export type ChunkOptionsWithDefaults = Required<ChunkOptions>;
 
 /** The defaults, in one place; the CLI's help reads them from here. */

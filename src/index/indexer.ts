@@ -18,7 +18,7 @@ export interface IndexSummary {
   failed: number;
   /** Files skipped on purpose: binary, not UTF-8, too big (a warning each). */
   skipped: number;
-  /** Notes already indexed when the run started (resumed work is not redone). */
+  /** Chunks in the index when the run ends. */
   chunks: number;
   /** Windows embedded by the model in this run. */
   embedded: number;
