@@ -121,8 +121,9 @@ type WindowPlan = { hash: string; text: string }[];
  */
 async function repoint(store: Store, oldPath: string, records: StoreRecord[], plans: WindowPlan[], vectors: Map<string, Promise<Float32Array>>): Promise<void> {
   const old = await store.get({ path: oldPath, includeVectors: true });
-  if (old.length !== records.length || old.some((r, k) => !r.windows.length)) return;
+  if (old.length !== records.length) return;
   old.sort((a, b) => a.meta.ordinal - b.meta.ordinal);
+  // the same cut into the same number of windows, or nothing is re-pointed
   if (old.some((r, k) => r.windows.length !== plans[k].length)) return;
   records.forEach((r, k) => {
     r.meta = { ...r.meta, hash: old[k].meta.hash };

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { ChromaClient, Collection } from "chromadb";
-import { pooledVector } from "../pooled.js";
+import { checkWindows, pooledVector } from "../windows.js";
 import { VaultRagError } from "../../errors.js";
 import { silentLogger, type Logger } from "../../log.js";
 import { SqliteStore } from "../sqlite/sqlite-store.js";
@@ -200,10 +200,7 @@ export class ChromaStore implements Store {
     const dims = this.readManifest()?.embedder.dimensions;
     for (const { records } of batch) {
       for (const r of records) {
-        const v = r.windows.length ? r.windows[0].vector : new Float32Array(0);
-        if (dims !== undefined && r.windows.some((w) => w.vector.length !== dims))
-          throw new VaultRagError("model_mismatch", `vault-rag: vector of ${r.windows.find((w) => w.vector.length !== dims)!.vector.length} dimensions for "${r.meta.path}" does not fit the index (${dims}-d) — rebuild with \`vault-rag index --full\``);
-        if (!v.length || !r.windows.every((w) => w.vector.every(Number.isFinite))) throw new VaultRagError("store_failed", `vault-rag: the vector for "${r.meta.path}" (${r.meta.section}) is empty or not finite — nothing was written`);
+        checkWindows(r, dims);
       }
     }
     const records = batch.flatMap((b) => b.records);

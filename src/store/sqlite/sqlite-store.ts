@@ -11,7 +11,7 @@ import { cjkBigrams } from "./cjk.js";
 import { toFtsQuery } from "./fts-query.js";
 import { DenseIndex } from "./dense-index.js";
 import { MetaColumns } from "./meta-columns.js";
-import { pooledVector } from "../pooled.js";
+import { checkWindows, pooledVector } from "../windows.js";
 import type { WhereNode } from "../where.js";
 import { compileDocRegex } from "../regex.js";
 
@@ -612,16 +612,6 @@ function pooledRows(windows: IterableIterator<[number, Buffer]>): [number, Uint8
   }
   flush();
   return out;
-}
-
-/** Every window of a record has a finite vector of the index's dimensions. */
-function checkWindows(r: StoreRecord, dims: number | undefined): void {
-  if (!r.windows.length) throw new VaultRagError("store_failed", `vault-rag: the chunk "${r.meta.path}" (${r.meta.section}) has no vector — nothing was written`);
-  for (const w of r.windows) {
-    if (dims !== undefined && w.vector.length !== dims)
-      throw new VaultRagError("model_mismatch", `vault-rag: vector of ${w.vector.length} dimensions for "${r.meta.path}" does not fit the index (${dims}-d) — rebuild with \`vault-rag index --full\``);
-    if (!w.vector.length || !w.vector.every(Number.isFinite)) throw new VaultRagError("store_failed", `vault-rag: the vector for "${r.meta.path}" (${r.meta.section}) is empty or not finite — nothing was written`);
-  }
 }
 
 function filterSql(filter: QueryFilter): SqlCondition {

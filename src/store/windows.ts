@@ -1,3 +1,23 @@
+import { VaultRagError } from "../errors.js";
+import type { StoreRecord } from "./types.js";
+
+/**
+ * Checks a record's windows before any store writes it: at least one, each a finite vector of the
+ * index's dimensions (when known). One check for every backend, so both refuse alike.
+ *
+ * @example
+ * ```ts
+ * checkWindows(record, 512); // throws model_mismatch for a 384-d vector, store_failed for NaN or none
+ * ```
+ */
+export function checkWindows(r: StoreRecord, dims: number | undefined): void {
+  for (const w of r.windows)
+    if (dims !== undefined && w.vector.length !== dims)
+      throw new VaultRagError("model_mismatch", `vault-rag: vector of ${w.vector.length} dimensions for "${r.meta.path}" does not fit the index (${dims}-d) — rebuild with \`vault-rag index --full\``);
+  if (!r.windows.length || r.windows.some((w) => !w.vector.length || !w.vector.every(Number.isFinite)))
+    throw new VaultRagError("store_failed", `vault-rag: the vector for "${r.meta.path}" (${r.meta.section}) is empty or not finite — nothing was written`);
+}
+
 /**
  * A chunk's one dense vector: its windows' vectors averaged and normalised. A chunk of one window
  * keeps its vector as it is.
