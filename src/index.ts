@@ -15,7 +15,7 @@ export { walkVault, readNote, parseNote, type Note, type VaultFile } from "./vau
 export { chunkNote, CHUNK_DEFAULTS, type Chunk, type ChunkMeta, type ChunkOptions } from "./chunk/index.js";
 export { createEmbedder, useLiteEmbedder, ollamaEmbedder, openAiEmbedder, type Embedder } from "./embed/index.js";
 export { SqliteStore, normaliseWhere, normaliseWhereDocument, type Store, type Where, type WhereDocument, type Manifest } from "./store/index.js";
-export { indexVault, type IndexSummary, type IndexOptions } from "./index/index.js";
+export { indexVault, type IndexSummary, type IndexOptions } from "./indexing/index.js";
 export { search, buildFilter, parseWhen, diversify, dropStragglers, rrf, linearFusion, SEARCH_DEFAULTS, hitJson, searchOptionsOf, type Hit, type HitJson, type SearchOptions, type SearchRequest, type SearchResult } from "./search/index.js";
 export { Search, SearchResults, Filter, Key, K, Knn, Val, Rrf, runSearches, type KnnOptions, type RrfOptions, type SearchRow } from "./search/index.js";
 export { evaluate, prepareBeir, readKnownAnswers, scoreRanking, type Metrics, type Qrels, type EvalSetting } from "./search/eval.js";

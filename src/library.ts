@@ -1,7 +1,7 @@
 import { answerContext, askContext, createLlm, DEFAULT_LLM, type Source } from "./answer/index.js";
 import { resolveDb, sidecarDirFor } from "./config.js";
 import type { Embedder, EmbedderOptions } from "./embed/index.js";
-import { embedderForIndex, indexVault, modelSpecOf, openForQuery, openIfIndexed, staleInVault, type IndexOptions, type IndexSummary } from "./index/index.js";
+import { embedderForIndex, indexVault, modelSpecOf, openForQuery, openIfIndexed, staleInVault, type IndexOptions, type IndexSummary } from "./indexing/index.js";
 import { runSearches, search, searchOptionsOf, type FilterOptions, type Search, type SearchOptions, type SearchResult, type SearchResults } from "./search/index.js";
 import { displayLocation, type ChromaConnectOptions, type Manifest, type Store } from "./store/index.js";
 import { assertVaultFolder } from "./vault/index.js";

@@ -162,7 +162,7 @@ export function buildProgram(): Command {
     .action(async (vault, o) => {
       const { locate, vaultFrom } = await import("./open.js");
       o.vault = vaultFrom(vault, o.vault);
-      const { checkIndex, checkChromaIndex } = await import("../index/check.js");
+      const { checkIndex, checkChromaIndex } = await import("../indexing/check.js");
       const { VaultRagError } = await import("../errors.js");
       const { isChromaLocation, storeExists } = await import("../store/index.js");
       const loc = locate(o);
@@ -189,7 +189,7 @@ export function buildProgram(): Command {
     .addHelpText("after", "\nExamples:\n  vault-rag migrate --vault ~/notes --to chroma://localhost:8000/notes\n  vault-rag migrate --db chroma://localhost:8000/notes --to ~/notes/.vault-rag/index.db\n")
     .action(async (o) => {
       const { locate } = await import("./open.js");
-      const { migrateIndex } = await import("../index/migrate.js");
+      const { migrateIndex } = await import("../indexing/migrate.js");
       const { resolveDb } = await import("../config.js");
       const { stderrLogger } = await import("./io.js");
       const loc = locate(o);

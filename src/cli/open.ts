@@ -2,7 +2,7 @@ import path from "node:path";
 import { VaultRagError } from "../errors.js";
 import { resolveDb, resolveVault, sidecarDirFor } from "../config.js";
 import type { Embedder, EmbedderOptions } from "../embed/index.js";
-import { openForQuery as openIndexForQuery } from "../index/open-query.js";
+import { openForQuery as openIndexForQuery } from "../indexing/open-query.js";
 import type { Logger } from "../log.js";
 import { displayLocation, type Manifest, type OpenStoreOptions, type Store } from "../store/index.js";
 

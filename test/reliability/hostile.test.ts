@@ -110,7 +110,7 @@ describe("hostile input", () => {
 describe("check --repair", () => {
   it("finds orphan vectors, a damaged keyword index and chunks without vectors, and repairs them without embedding", async () => {
     const { SqliteStore } = await import("../../src/store/index.js");
-    const { checkIndex } = await import("../../src/index/index.js");
+    const { checkIndex } = await import("../../src/indexing/index.js");
     const root = fs.mkdtempSync(path.join(os.tmpdir(), "vr-repair-"));
     const vault = path.join(root, "vault");
     fs.mkdirSync(vault);

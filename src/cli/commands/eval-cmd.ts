@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { createEmbedder, DEFAULT_MODEL } from "../../embed/index.js";
 import { VaultRagError } from "../../errors.js";
-import { indexVault } from "../../index/index.js";
+import { indexVault } from "../../indexing/index.js";
 import { collectingLogger, silentLogger } from "../../log.js";
 import { EVAL_MODES, evalSettingsFor, evaluate, prepareBeir, readKnownAnswers, type EvalSetting, type Metrics } from "../../search/eval.js";
 import type { SearchMode } from "../../search/index.js";

@@ -1,4 +1,4 @@
-import { embedderForIndex, indexVault } from "../../index/index.js";
+import { embedderForIndex, indexVault } from "../../indexing/index.js";
 import { collectingLogger, silentLogger, type Warning } from "../../log.js";
 import { locate } from "../open.js";
 import { indexBar } from "../progress.js";

@@ -1,4 +1,4 @@
-import { embedderForIndex, watchVault, type IndexSummary } from "../../index/index.js";
+import { embedderForIndex, watchVault, type IndexSummary } from "../../indexing/index.js";
 import { err, out, stderrLogger } from "../io.js";
 import { locate } from "../open.js";
 

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { useLiteEmbedder, type Embedder } from "../../src/embed/index.js";
-import { indexVault } from "../../src/index/index.js";
+import { indexVault } from "../../src/indexing/index.js";
 import { SqliteStore } from "../../src/store/index.js";
 import { CHUNKER_VERSION } from "../../src/chunk/index.js";
 import { loadTokenizer } from "../../src/embed/use-lite/model.js";

@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { chunkNote } from "../../src/chunk/index.js";
 import { useLiteEmbedder } from "../../src/embed/index.js";
-import { watchVault, type IndexSummary } from "../../src/index/index.js";
+import { watchVault, type IndexSummary } from "../../src/indexing/index.js";
 import { SqliteStore } from "../../src/store/index.js";
 import { readNote, walkVault } from "../../src/vault/index.js";
 
