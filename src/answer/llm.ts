@@ -27,7 +27,7 @@ async function get(url: string, headers: Record<string, string>, unreachable: st
 
 /** The likely cause of a 404 from an OpenAI-compatible server: a base URL without `/v1`. */
 function missingV1(base: string): string | undefined {
-  let pathname = "";
+  let pathname: string;
   try {
     pathname = new URL(base).pathname;
   } catch {

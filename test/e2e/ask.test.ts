@@ -176,9 +176,16 @@ describe("vault-rag chat", () => {
         const prompt = /> (\x1b\[\d+G)?$/;
         p.stdout.on("data", (d) => {
           out += d;
-          if (step === 0 && out.includes("[y/N] ")) (step = 1), p.stdin.write(answer + "\r");
-          else if (step === 1 && prompt.test(out)) (step = 2), p.stdin.write("sourdough starter\r");
-          else if (step === 2 && out.includes("Sourdough.md") && prompt.test(out)) (step = 3), p.stdin.write("\x03");
+          if (step === 0 && out.includes("[y/N] ")) {
+            step = 1;
+            p.stdin.write(answer + "\r");
+          } else if (step === 1 && prompt.test(out)) {
+            step = 2;
+            p.stdin.write("sourdough starter\r");
+          } else if (step === 2 && out.includes("Sourdough.md") && prompt.test(out)) {
+            step = 3;
+            p.stdin.write("\x03");
+          }
         });
         p.on("exit", (code) => resolve({ code, out: out.replace(/\x1b\[[0-9;]*[A-Za-z]/g, "") }));
       });

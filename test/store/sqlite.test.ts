@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { normaliseWhere, SqliteStore } from "../../src/store/index.js";
+import { SqliteStore } from "../../src/store/index.js";
 import { meta, openStore, record, tmpDb, vec } from "./helpers.js";
 
 const note = (p: string) => ({ path: p, hash: `h-${p}`, mtime: 1, size: 1 });

@@ -11,7 +11,7 @@ export async function runStatus(o: { vault?: string; db?: string; json?: boolean
     if (o.json) out(JSON.stringify(info, null, 2));
     else
       out(
-        `index:        ${info.index}\nvault:        ${info.vault}\nmodel:        ${info.model} (${info.dimensions}-d)\nnotes:        ${info.notes}\nchunks:       ${info.chunks}\nlast indexed: ${info.lastIndexed}\nstale:        ${info.stale} note(s) changed on disk since${info.stale ? " — run \`vault-rag index\`" : ""}`,
+        `index:        ${info.index}\nvault:        ${info.vault}\nmodel:        ${info.model} (${info.dimensions}-d)\nnotes:        ${info.notes}\nchunks:       ${info.chunks}\nlast indexed: ${info.lastIndexed}\nstale:        ${info.stale} note(s) changed on disk since${info.stale ? " — run `vault-rag index`" : ""}`,
       );
   } finally {
     await store.close();
