@@ -11,7 +11,10 @@ export default tseslint.config(
     languageOptions: { globals: { process: "readonly", console: "readonly", Buffer: "readonly" } },
     rules: {
       // Unused names are errors, except those marked unused on purpose with a leading underscore.
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" },
+      ],
     },
   },
   {

@@ -58,7 +58,12 @@ export function aptMirror(files: { name: string; text: string }[], codename: str
         const field = (key: string) => stanza.match(new RegExp(`^${key}:[ \\t]*(.*)$`, "mi"))?.[1].trim();
         if (/^enabled:\s*no\s*$/im.test(stanza)) continue;
         const words = (key: string) => (field(key) ?? "").split(/\s+/).filter(Boolean);
-        entries.push({ types: words("Types"), uris: words("URIs"), suites: words("Suites"), signedBy: field("Signed-By") });
+        entries.push({
+          types: words("Types"),
+          uris: words("URIs"),
+          suites: words("Suites"),
+          signedBy: field("Signed-By"),
+        });
       }
     } else if (name.endsWith(".list")) {
       for (const raw of text.split("\n")) {
@@ -82,7 +87,8 @@ export function aptMirror(files: { name: string; text: string }[], codename: str
 function hostAptSources(): { name: string; text: string }[] {
   const files = ["/etc/apt/sources.list"];
   const dir = "/etc/apt/sources.list.d";
-  if (fs.existsSync(dir)) for (const f of fs.readdirSync(dir).sort()) if (/\.(list|sources)$/.test(f)) files.push(path.join(dir, f));
+  if (fs.existsSync(dir))
+    for (const f of fs.readdirSync(dir).sort()) if (/\.(list|sources)$/.test(f)) files.push(path.join(dir, f));
   return files.filter((f) => fs.existsSync(f)).map((f) => ({ name: f, text: fs.readFileSync(f, "utf8") }));
 }
 
@@ -133,7 +139,9 @@ export function provisionLibc(log: (msg: string) => void = () => {}): string | u
   if (!v || newEnough(v)) return undefined;
   const dir = libcCacheDir();
   if (fs.existsSync(path.join(dir, "ld-linux-x86-64.so.2"))) return dir;
-  log(`vault-rag: host glibc ${v.join(".")} is older than ${NEEDED_GLIBC.join(".")}; fetching Debian trixie's C library into ${dir} (once per machine)`);
+  log(
+    `vault-rag: host glibc ${v.join(".")} is older than ${NEEDED_GLIBC.join(".")}; fetching Debian trixie's C library into ${dir} (once per machine)`,
+  );
   const codename = debianCodename();
   const mirror = codename ? aptMirror(hostAptSources(), codename) : undefined;
   if (!mirror)
@@ -142,16 +150,23 @@ export function provisionLibc(log: (msg: string) => void = () => {}): string | u
     );
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "vr-libc-"));
   try {
-    for (const d of ["lists/partial", "cache/archives/partial", "root"]) fs.mkdirSync(path.join(work, d), { recursive: true });
+    for (const d of ["lists/partial", "cache/archives/partial", "root"])
+      fs.mkdirSync(path.join(work, d), { recursive: true });
     const keyring = mirror.signedBy ?? "/usr/share/keyrings/debian-archive-keyring.gpg";
     fs.writeFileSync(path.join(work, "sources.list"), `deb [signed-by=${keyring}] ${mirror.uri} trixie main\n`);
     const apt = [
-      "-o", `Dir::Etc::SourceList=${path.join(work, "sources.list")}`,
-      "-o", "Dir::Etc::SourceParts=/dev/null",
-      "-o", `Dir::State::Lists=${path.join(work, "lists")}`,
-      "-o", `Dir::Cache=${path.join(work, "cache")}`,
-      "-o", "Debug::NoLocking=1",
-      "-o", "APT::Sandbox::User=root",
+      "-o",
+      `Dir::Etc::SourceList=${path.join(work, "sources.list")}`,
+      "-o",
+      "Dir::Etc::SourceParts=/dev/null",
+      "-o",
+      `Dir::State::Lists=${path.join(work, "lists")}`,
+      "-o",
+      `Dir::Cache=${path.join(work, "cache")}`,
+      "-o",
+      "Debug::NoLocking=1",
+      "-o",
+      "APT::Sandbox::User=root",
     ];
     run("apt-get", [...apt, "update"], work);
     run("apt-get", [...apt, "download", ...TRIXIE_PACKAGES], work);
@@ -163,7 +178,8 @@ export function provisionLibc(log: (msg: string) => void = () => {}): string | u
       const src = path.join(libDir, f);
       if (fs.statSync(src).isFile() && /\.so(\.|$)/.test(f)) fs.copyFileSync(src, path.join(staged, f));
     }
-    if (!fs.existsSync(path.join(staged, "ld-linux-x86-64.so.2"))) throw new Error("the trixie packages held no ld-linux-x86-64.so.2");
+    if (!fs.existsSync(path.join(staged, "ld-linux-x86-64.so.2")))
+      throw new Error("the trixie packages held no ld-linux-x86-64.so.2");
     fs.mkdirSync(path.dirname(dir), { recursive: true });
     fs.rmSync(dir, { recursive: true, force: true });
     fs.renameSync(staged, dir);
@@ -175,7 +191,10 @@ export function provisionLibc(log: (msg: string) => void = () => {}): string | u
 
 function run(cmd: string, args: string[], cwd: string): void {
   const r = spawnSync(cmd, args, { cwd, encoding: "utf8" });
-  if (r.status !== 0) throw new Error(`vault-rag: \`${[cmd, ...args.filter((a, i) => a !== "-o" && args[i - 1] !== "-o")].join(" ")}\` failed while fetching a C library for the Chroma server: ${(r.stderr || r.error?.message || "").trim().slice(0, 400)}`);
+  if (r.status !== 0)
+    throw new Error(
+      `vault-rag: \`${[cmd, ...args.filter((a, i) => a !== "-o" && args[i - 1] !== "-o")].join(" ")}\` failed while fetching a C library for the Chroma server: ${(r.stderr || r.error?.message || "").trim().slice(0, 400)}`,
+    );
 }
 
 /**
@@ -210,7 +229,9 @@ export function freePort(): Promise<number> {
  * await chroma.stop();
  * ```
  */
-export async function startChromaServer(opts: { log?: (msg: string) => void; timeoutMs?: number } = {}): Promise<ChromaServer> {
+export async function startChromaServer(
+  opts: { log?: (msg: string) => void; timeoutMs?: number } = {},
+): Promise<ChromaServer> {
   const libc = provisionLibc(opts.log);
   const require = createRequire(import.meta.url);
   let root = path.dirname(require.resolve("chromadb"));
@@ -223,10 +244,14 @@ export async function startChromaServer(opts: { log?: (msg: string) => void; tim
     : [process.execPath, cli];
   // the guard: start the server, wait for our pipe to close (stop() or our death), then SIGINT it
   const guard = 'trap "" INT; "$@" & s=$!; read _ || true; kill -INT $s 2>/dev/null; wait $s';
-  const child: ChildProcess = spawn("sh", ["-c", guard, "sh", ...server, "run", "--path", dataDir, "--port", String(port)], {
-    stdio: ["pipe", "ignore", "pipe"],
-    env: { ...process.env, CHROMA_TELEMETRY: "false", ANONYMIZED_TELEMETRY: "False" },
-  });
+  const child: ChildProcess = spawn(
+    "sh",
+    ["-c", guard, "sh", ...server, "run", "--path", dataDir, "--port", String(port)],
+    {
+      stdio: ["pipe", "ignore", "pipe"],
+      env: { ...process.env, CHROMA_TELEMETRY: "false", ANONYMIZED_TELEMETRY: "False" },
+    },
+  );
   let stderr = "";
   child.stderr?.on("data", (d) => (stderr = (stderr + d).slice(-4000)));
   const url = `http://127.0.0.1:${port}`;
@@ -242,7 +267,9 @@ export async function startChromaServer(opts: { log?: (msg: string) => void; tim
     }
     if (exited || Date.now() > deadline) {
       child.stdin?.end();
-      throw new Error(`vault-rag: the Chroma server did not start on port ${port}: ${stderr.trim().slice(-800) || "no output"}`);
+      throw new Error(
+        `vault-rag: the Chroma server did not start on port ${port}: ${stderr.trim().slice(-800) || "no output"}`,
+      );
     }
     await new Promise((r) => setTimeout(r, 50));
   }

@@ -43,7 +43,10 @@ for (const arg of process.argv.slice(2)) {
       // cut inside a paragraph: the next chunk goes on in the same line, or in the very next line of the same block
       const next = chunks[i + 1];
       const after = lines[c.meta.end_line - n.bodyStartLine + 1] ?? "";
-      const inside = !!next && (next.meta.start_line <= c.meta.end_line || (next.meta.start_line === c.meta.end_line + 1 && after.trim() !== "" && !BLOCK_START.test(after)));
+      const inside =
+        !!next &&
+        (next.meta.start_line <= c.meta.end_line ||
+          (next.meta.start_line === c.meta.end_line + 1 && after.trim() !== "" && !BLOCK_START.test(after)));
       if (inside && !SENTENCE_END.test(last)) cutMid++;
     });
   }

@@ -1,7 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
 
-const WORDS = "motor driver battery sensor robot chassis bread flour starter garden tomato compost wifi sleep power voltage current servo gearbox wiring solder kitchen travel meeting release latency pico esp32 track wheel camera".split(" ");
+const WORDS =
+  "motor driver battery sensor robot chassis bread flour starter garden tomato compost wifi sleep power voltage current servo gearbox wiring solder kitchen travel meeting release latency pico esp32 track wheel camera".split(
+    " ",
+  );
 
 /** A deterministic pseudo-random generator (Park–Miller). */
 export function rng(seed = 1): () => number {
@@ -50,7 +53,15 @@ export function generateVault(dir: string, n: number, seed = 7): void {
   for (let i = 0; i < n; i++) {
     const folder = `f${i % 20}/sub${i % 3}`;
     fs.mkdirSync(path.join(dir, folder), { recursive: true });
-    const body = [`---\ntags: [t${i % 10}, ${word()}]\n---`, `# Note ${i}`, sentence(20), `## ${word()}`, sentence(30) + " " + sentence(15), `## ${word()} #tag${i % 7}`, sentence(25)].join("\n\n");
+    const body = [
+      `---\ntags: [t${i % 10}, ${word()}]\n---`,
+      `# Note ${i}`,
+      sentence(20),
+      `## ${word()}`,
+      sentence(30) + " " + sentence(15),
+      `## ${word()} #tag${i % 7}`,
+      sentence(25),
+    ].join("\n\n");
     fs.writeFileSync(path.join(dir, folder, `note ${i}.md`), body + "\n");
   }
 }

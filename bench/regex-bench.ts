@@ -17,7 +17,13 @@ const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.lengt
  * await regexBench({ work: "/tmp/b", root: ".", bin: "dist/cli/main.js", embedder, line: console.log });
  * ```
  */
-export async function regexBench(o: { work: string; root: string; bin: string; embedder: Embedder; line: (s: string) => void }): Promise<void> {
+export async function regexBench(o: {
+  work: string;
+  root: string;
+  bin: string;
+  embedder: Embedder;
+  line: (s: string) => void;
+}): Promise<void> {
   const run = "a".repeat(100_000);
   // the store alone: one chunk of 100 KB of a's and a "!" among the example vault's chunks
   const vault = path.join(o.work, "regex");
@@ -28,7 +34,20 @@ export async function regexBench(o: { work: string; root: string; bin: string; e
   const store = SqliteStore.open(db);
   const q = await o.embedder.embedQuery("how do the SMARS motors work");
   const [rec] = (await store.get({})).slice(0, 1);
-  await store.upsertNotes([{ note: { path: "one-chunk.md", hash: "x", mtime: 0, size: 0 }, records: [{ ...rec, id: "one-chunk", text: run + "!", windows: [{ hash: "one-chunk", vector: q }], meta: { ...rec.meta, path: "one-chunk.md" } }] }]);
+  await store.upsertNotes([
+    {
+      note: { path: "one-chunk.md", hash: "x", mtime: 0, size: 0 },
+      records: [
+        {
+          ...rec,
+          id: "one-chunk",
+          text: run + "!",
+          windows: [{ hash: "one-chunk", vector: q }],
+          meta: { ...rec.meta, path: "one-chunk.md" },
+        },
+      ],
+    },
+  ]);
   const wd = normaliseWhereDocument({ $regex: "^(a+)+$" });
   const time = async (f: () => Promise<unknown>) => {
     const ms: number[] = [];
@@ -43,9 +62,21 @@ export async function regexBench(o: { work: string; root: string; bin: string; e
   const plainDense = await time(() => store.queryDense(q, 10));
   const rx = await time(() => store.queryDense(q, 10, { whereDocument: wd }));
   await store.close();
-  o.line(`regex  $regex ^(a+)+$ over 100 KB of a's (store, one chunk, all chunks scanned): ${rx.toFixed(1)} ms vs ordinary search ${plainDense.toFixed(1)} ms dense, ${plain.toFixed(1)} ms keyword`);
-  const cli = (args: string[]) => med(Array.from({ length: 3 }, () => ((t) => (execFileSync(process.execPath, [o.bin, ...args], { stdio: ["ignore", "ignore", "pipe"] }), performance.now() - t))(performance.now())));
+  o.line(
+    `regex  $regex ^(a+)+$ over 100 KB of a's (store, one chunk, all chunks scanned): ${rx.toFixed(1)} ms vs ordinary search ${plainDense.toFixed(1)} ms dense, ${plain.toFixed(1)} ms keyword`,
+  );
+  const cli = (args: string[]) =>
+    med(
+      Array.from({ length: 3 }, () =>
+        ((t) => (
+          execFileSync(process.execPath, [o.bin, ...args], { stdio: ["ignore", "ignore", "pipe"] }),
+          performance.now() - t
+        ))(performance.now()),
+      ),
+    );
   const plainCli = cli(["search", "--vault", vault, "motors"]);
   const rxCli = cli(["search", "--vault", vault, "--where-document", '{"$regex": "^(a+)+$"}', "motors"]);
-  o.line(`regex  $regex ^(a+)+$ over 100 KB of a's: ${Math.round(rxCli)} ms vs ordinary search ${Math.round(plainCli)} ms (vault-rag search end to end, median of 3)`);
+  o.line(
+    `regex  $regex ^(a+)+$ over 100 KB of a's: ${Math.round(rxCli)} ms vs ordinary search ${Math.round(plainCli)} ms (vault-rag search end to end, median of 3)`,
+  );
 }

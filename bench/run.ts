@@ -28,7 +28,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const BIN = path.join(root, "dist/cli/main.js");
 const quick = !!process.env.BENCH_QUICK;
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "vr-bench-"));
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length - 1) * p))];
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length - 1) * p))];
 const med = (xs: number[]) => pct(xs, 0.5);
 const f1 = (x: number) => x.toFixed(1);
 const rss = () => `${Math.round(process.memoryUsage().rss / 1e6)} MB`;
@@ -39,8 +40,15 @@ function bigNoteBench() {
   // (no top-level block boundary, so the block scan must read growing slices)
   const shapes = {
     prose: (i: number) =>
-      `## Section ${i}\n\n` + Array.from({ length: 6 }, (_, k) => `Paragraph ${k} about the robot motors, the battery and the garden. It has a few sentences of ordinary prose. Nothing special happens here, which is fine.`).join("\n\n") + "\n\n```js\nconst x = 1;\n```\n\n- a list item\n- another\n\n",
-    dense: (i: number) => `## Section ${i}\n\nSome text about motors and wiring with a few more words in it. Another sentence follows.\n\n- item\n- item\n\n`,
+      `## Section ${i}\n\n` +
+      Array.from(
+        { length: 6 },
+        (_, k) =>
+          `Paragraph ${k} about the robot motors, the battery and the garden. It has a few sentences of ordinary prose. Nothing special happens here, which is fine.`,
+      ).join("\n\n") +
+      "\n\n```js\nconst x = 1;\n```\n\n- a list item\n- another\n\n",
+    dense: (i: number) =>
+      `## Section ${i}\n\nSome text about motors and wiring with a few more words in it. Another sentence follows.\n\n- item\n- item\n\n`,
     list: (i: number) => `- item ${i}: a line about the robot motors and the battery, with a few more words\n`,
   };
   for (const [kind, make] of Object.entries(shapes)) {
@@ -55,7 +63,9 @@ function bigNoteBench() {
       times.push(performance.now() - t);
     }
     const sorted = [...times].sort((a, b) => a - b);
-    line(`chunk  5 MB note (${kind}, ${i} ${kind === "list" ? "items" : "sections"}): read + parse + chunk median ${Math.round(med(times))} ms (min ${Math.round(sorted[0])}, max ${Math.round(sorted[sorted.length - 1])}, 7 runs) → ${chunks} chunks`);
+    line(
+      `chunk  5 MB note (${kind}, ${i} ${kind === "list" ? "items" : "sections"}): read + parse + chunk median ${Math.round(med(times))} ms (min ${Math.round(sorted[0])}, max ${Math.round(sorted[sorted.length - 1])}, 7 runs) → ${chunks} chunks`,
+    );
   }
 }
 
@@ -67,7 +77,9 @@ function chunkBench(dir: string, label: string) {
     if (n) for (const c of chunkNote(n)) sizes.push(c.meta.word_count);
   }
   const ms = performance.now() - t;
-  line(`chunk  ${label}: ${sizes.length} chunks; words min/median/max ${Math.min(...sizes)}/${med(sizes)}/${Math.max(...sizes)}; read+parse+chunk ${f1(ms)} ms`);
+  line(
+    `chunk  ${label}: ${sizes.length} chunks; words min/median/max ${Math.min(...sizes)}/${med(sizes)}/${Math.max(...sizes)}; read+parse+chunk ${f1(ms)} ms`,
+  );
 }
 
 type BenchRecord = { note: { path: string; hash: string; mtime: number; size: number }; records: StoreRecord[] };
@@ -91,7 +103,29 @@ function storeData(n: number, dims: number) {
     const text = Array.from({ length: 12 }, () => `w${Math.floor(r() * 5000)}`).join(" ");
     notes.push({
       note: { path: p, hash: `h${i}`, mtime: 1, size: 1 },
-      records: [{ id: `c${i}`, text, windows: [{ hash: `h${i}`, vector: vec() }], meta: { path: p, title: `Note ${i}`, section: `Note ${i}`, folder: `f${i % 10}`, top_folder: `f${i % 10}`, mtime: 1_700_000_000 + i, word_count: 12, ordinal: 0, start_line: 1, end_line: 3, tags: i % 7 === 0 ? ["pico"] : ["other"], links: [], aliases: [], hash: `h${i}` } }],
+      records: [
+        {
+          id: `c${i}`,
+          text,
+          windows: [{ hash: `h${i}`, vector: vec() }],
+          meta: {
+            path: p,
+            title: `Note ${i}`,
+            section: `Note ${i}`,
+            folder: `f${i % 10}`,
+            top_folder: `f${i % 10}`,
+            mtime: 1_700_000_000 + i,
+            word_count: 12,
+            ordinal: 0,
+            start_line: 1,
+            end_line: 3,
+            tags: i % 7 === 0 ? ["pico"] : ["other"],
+            links: [],
+            aliases: [],
+            hash: `h${i}`,
+          },
+        },
+      ],
     });
   }
   const queries = Array.from({ length: quick ? 20 : 50 }, vec);
@@ -109,7 +143,20 @@ interface StoreFigures {
 
 /** Insert time, dense p50s and recall@10 against an exact scan, through the Store interface. */
 async function measureStore(store: Store, data: ReturnType<typeof storeData>, dims: number): Promise<StoreFigures> {
-  await store.setManifest({ schemaVersion: 1, embedder: { provider: "bench", model: "random", dimensions: dims, documentPrefix: "", queryPrefix: "", normalized: true }, chunkerVersion: "x", createdAt: "", updatedAt: "" });
+  await store.setManifest({
+    schemaVersion: 1,
+    embedder: {
+      provider: "bench",
+      model: "random",
+      dimensions: dims,
+      documentPrefix: "",
+      queryPrefix: "",
+      normalized: true,
+    },
+    chunkerVersion: "x",
+    createdAt: "",
+    updatedAt: "",
+  });
   const t0 = performance.now();
   for (let i = 0; i < data.notes.length; i += 2000) await store.upsertNotes(data.notes.slice(i, i + 2000));
   const insertS = (performance.now() - t0) / 1000;
@@ -136,7 +183,11 @@ async function measureStore(store: Store, data: ReturnType<typeof storeData>, di
   let recall = 0;
   const all = data.notes.map((b) => b.records[0]);
   for (const q of data.queries.slice(0, 20)) {
-    const exact = all.map((x) => ({ id: x.id, d: 1 - x.windows[0].vector.reduce((s, v, i) => s + v * q[i], 0) })).sort((a, b) => a.d - b.d).slice(0, 10).map((x) => x.id);
+    const exact = all
+      .map((x) => ({ id: x.id, d: 1 - x.windows[0].vector.reduce((s, v, i) => s + v * q[i], 0) }))
+      .sort((a, b) => a.d - b.d)
+      .slice(0, 10)
+      .map((x) => x.id);
     const got = new Set((await store.queryDense(q, 10)).map((x) => x.id));
     recall += exact.filter((id) => got.has(id)).length / 10;
   }
@@ -163,14 +214,23 @@ async function storeBench(n: number, chroma?: ChromaServer) {
   const hyb: number[] = [];
   for (const [i, q] of data.queries.entries()) {
     const t = performance.now();
-    fuse({ mode: "hybrid", fusion: SEARCH_DEFAULTS.fusion, alpha: SEARCH_DEFAULTS.alpha, rrfK: SEARCH_DEFAULTS.rrfK }, await store.queryDense(q, 50), await store.queryKeyword(kwTexts[i % kwTexts.length], 50));
+    fuse(
+      { mode: "hybrid", fusion: SEARCH_DEFAULTS.fusion, alpha: SEARCH_DEFAULTS.alpha, rrfK: SEARCH_DEFAULTS.rrfK },
+      await store.queryDense(q, 50),
+      await store.queryKeyword(kwTexts[i % kwTexts.length], 50),
+    );
     hyb.push(performance.now() - t);
   }
   await store.close();
   const size = fs.statSync(file).size + (fs.existsSync(file + "-wal") ? fs.statSync(file + "-wal").size : 0);
-  line(`store  SQLite ${n} × 512-d: ${dense(sq)}; keyword p50 ${f1(med(kw))} ms; hybrid p50/p95 ${f1(med(hyb))}/${f1(pct(hyb, 0.95))} ms (without embedding the query); file ${Math.round(size / 1e6)} MB; RSS ${rss()}`);
+  line(
+    `store  SQLite ${n} × 512-d: ${dense(sq)}; keyword p50 ${f1(med(kw))} ms; hybrid p50/p95 ${f1(med(hyb))}/${f1(pct(hyb, 0.95))} ms (without embedding the query); file ${Math.round(size / 1e6)} MB; RSS ${rss()}`,
+  );
   if (!chroma) return;
-  const remote = await ChromaStore.open(`chroma://127.0.0.1:${chroma.port}/bench-${n}`, { create: true, sidecarDir: work });
+  const remote = await ChromaStore.open(`chroma://127.0.0.1:${chroma.port}/bench-${n}`, {
+    create: true,
+    sidecarDir: work,
+  });
   const ch = await measureStore(remote, data, dims);
   await remote.close();
   line(`store  Chroma ${n} × 512-d (server + local BM25 sidecar): ${dense(ch)}`);
@@ -226,7 +286,12 @@ async function embedBench() {
     const n = readNote(f);
     if (!n) continue;
     for (const c of chunkNote(n)) chunks.push(c.embedText);
-    words.push(...n.body.replace(/[#>|`*-]+/g, " ").split(/\s+/).filter(Boolean));
+    words.push(
+      ...n.body
+        .replace(/[#>|`*-]+/g, " ")
+        .split(/\s+/)
+        .filter(Boolean),
+    );
   }
   await measure("examples/vault chunks", chunks);
   // generated passages of 100 words of real note prose: the example vault's text in 100-word windows
@@ -244,7 +309,9 @@ async function embedBench() {
   const summary = await indexVault(dir, path.join(work, "pipeline.db"), e);
   const indexS = (performance.now() - t5) / 1000;
   const texts = new Set<string>();
-  for (const f of walkVault(dir)) for (const c of chunkNote(readNote(f)!)) for (const w of passageWindows(c.embedText, windowOptions(e)!)) texts.add(w);
+  for (const f of walkVault(dir))
+    for (const c of chunkNote(readNote(f)!))
+      for (const w of passageWindows(c.embedText, windowOptions(e)!)) texts.add(w);
   const modelS = await modelAlone([...texts]);
   line(
     `embed  indexing pipeline, ${summary.added} generated notes → ${summary.embedded} windows embedded: ${f1(indexS)} s (${f1(summary.embedded / indexS)} windows/s); ` +
@@ -274,30 +341,44 @@ function cli(args: string[], cwd = work): number {
 
 async function cliBench() {
   const ex = path.join(work, "example");
-  fs.cpSync(path.join(root, "examples/vault"), ex, { recursive: true, filter: (src) => path.basename(src) !== ".vault-rag" }); // never its index
+  fs.cpSync(path.join(root, "examples/vault"), ex, {
+    recursive: true,
+    filter: (src) => path.basename(src) !== ".vault-rag",
+  }); // never its index
   const indexMs = cli(["index", ex, "--quiet"]);
   const cold = Array.from({ length: 5 }, () => cli(["search", "--vault", ex, "how do the SMARS motors work"]));
   const unchanged = Array.from({ length: 3 }, () => cli(["index", ex, "--quiet"]));
-  line(`cli    examples/vault: index end to end ${f1(indexMs / 1000)} s; cold search median ${Math.round(med(cold))} ms; unchanged re-index ${Math.round(med(unchanged))} ms`);
+  line(
+    `cli    examples/vault: index end to end ${f1(indexMs / 1000)} s; cold search median ${Math.round(med(cold))} ms; unchanged re-index ${Math.round(med(unchanged))} ms`,
+  );
   const n = quick ? 2000 : 10000;
   const big = path.join(work, `gen-${n}`);
   generateVault(big, n);
   chunkBench(big, `generated ${n} notes`);
   const t = performance.now();
   const s = await indexVault(big, path.join(big, ".vault-rag/index.db"), timingEmbedder());
-  line(`cli    generated ${n} notes: indexing pipeline without model time (timing vectors) ${f1((performance.now() - t) / 1000)} s for ${s.chunks} chunks`);
+  line(
+    `cli    generated ${n} notes: indexing pipeline without model time (timing vectors) ${f1((performance.now() - t) / 1000)} s for ${s.chunks} chunks`,
+  );
   const coldBig = Array.from({ length: 5 }, () => cli(["search", "--vault", big, "battery power for the robot"]));
   const re = Array.from({ length: 3 }, () => cli(["index", big, "--quiet"]));
-  line(`cli    generated ${n} notes: cold search median ${Math.round(med(coldBig))} ms; unchanged re-index median ${Math.round(med(re))} ms`);
+  line(
+    `cli    generated ${n} notes: cold search median ${Math.round(med(coldBig))} ms; unchanged re-index median ${Math.round(med(re))} ms`,
+  );
 }
 
 /** The retrieval quality table: every mode on the known-answer set, and on SciFact when its index is cached. */
 async function qualityBench() {
   const ex = path.join(work, "quality");
-  fs.cpSync(path.join(root, "examples/vault"), ex, { recursive: true, filter: (src) => path.basename(src) !== ".vault-rag" }); // never its index
+  fs.cpSync(path.join(root, "examples/vault"), ex, {
+    recursive: true,
+    filter: (src) => path.basename(src) !== ".vault-rag",
+  }); // never its index
   const db = path.join(ex, ".vault-rag/index.db");
   await indexVault(ex, db, useLiteEmbedder());
-  const sets: { name: string; db: string; qrels: Qrels }[] = [{ name: "examples/questions.jsonl", db, qrels: readKnownAnswers(path.join(root, "examples/questions.jsonl")) }];
+  const sets: { name: string; db: string; qrels: Qrels }[] = [
+    { name: "examples/questions.jsonl", db, qrels: readKnownAnswers(path.join(root, "examples/questions.jsonl")) },
+  ];
   const scifact = path.resolve(root, "../shared/bench/scifact-train");
   if (fs.existsSync(scifact)) {
     const prepared = prepareBeir(scifact);
@@ -306,15 +387,24 @@ async function qualityBench() {
     const complete = s ? (await s.count()).notes >= fs.readdirSync(path.join(prepared.vault, "docs")).length : false;
     await s?.close();
     if (complete) sets.push({ name: "SciFact train", db: sdb, qrels: prepared.qrels });
-    else line(`quality SciFact: index not built yet — run \`vault-rag eval ${scifact}\` once (about 35 min here), then re-run the bench`);
+    else
+      line(
+        `quality SciFact: index not built yet — run \`vault-rag eval ${scifact}\` once (about 35 min here), then re-run the bench`,
+      );
   }
   for (const set of sets) {
     const store = SqliteStore.open(set.db);
-    const results = await evaluate({ store, embedder: useLiteEmbedder() }, set.qrels, evalSettingsFor(["keyword", "dense", "hybrid"]));
+    const results = await evaluate(
+      { store, embedder: useLiteEmbedder() },
+      set.qrels,
+      evalSettingsFor(["keyword", "dense", "hybrid"]),
+    );
     await store.close();
     for (const r of results) {
       const m = r.metrics;
-      line(`quality ${set.name} ${r.setting.label.padEnd(24)} nDCG@10 ${m.ndcg10.toFixed(3)}  R@10 ${m.recall10.toFixed(3)}  R@100 ${m.recall100.toFixed(3)}  MRR@10 ${m.mrr10.toFixed(3)}  (${m.queries} queries)`);
+      line(
+        `quality ${set.name} ${r.setting.label.padEnd(24)} nDCG@10 ${m.ndcg10.toFixed(3)}  R@10 ${m.recall10.toFixed(3)}  R@100 ${m.recall100.toFixed(3)}  MRR@10 ${m.mrr10.toFixed(3)}  (${m.queries} queries)`,
+      );
     }
   }
 }
@@ -323,7 +413,10 @@ async function qualityBench() {
 async function watchBench() {
   const { watchVault } = await import("../dist/index/index.js");
   const dir = path.join(work, "watch");
-  fs.cpSync(path.join(root, "examples/vault"), dir, { recursive: true, filter: (src) => path.basename(src) !== ".vault-rag" }); // never its index
+  fs.cpSync(path.join(root, "examples/vault"), dir, {
+    recursive: true,
+    filter: (src) => path.basename(src) !== ".vault-rag",
+  }); // never its index
   const db = path.join(dir, ".vault-rag/index.db");
   const w = await watchVault(dir, db, useLiteEmbedder());
   await w.idle();
@@ -338,7 +431,11 @@ async function watchBench() {
   }
   const t = performance.now();
   fs.mkdirSync(path.join(dir, "burst"));
-  for (let i = 0; i < 1000; i++) fs.writeFileSync(path.join(dir, "burst", `n${i}.md`), `# Burst ${i}\n\nBurst note ${i} about ${i % 3 ? "robots" : "bread"} and more.\n`);
+  for (let i = 0; i < 1000; i++)
+    fs.writeFileSync(
+      path.join(dir, "burst", `n${i}.md`),
+      `# Burst ${i}\n\nBurst note ${i} about ${i % 3 ? "robots" : "bread"} and more.\n`,
+    );
   await new Promise((r) => setTimeout(r, 800));
   await w.idle();
   const burstS = (performance.now() - t) / 1000;
@@ -346,7 +443,9 @@ async function watchBench() {
   const ids = (await store.get({})).map((r) => r.id);
   await store.close();
   await w.close();
-  line(`watch  save → searchable median ${Math.round(med(times))} ms (debounce 300 ms included); 1,000-file burst indexed in ${f1(burstS)} s → ${counts.notes} notes, ${counts.chunks} chunks, ${ids.length - new Set(ids).size} duplicates`);
+  line(
+    `watch  save → searchable median ${Math.round(med(times))} ms (debounce 300 ms included); 1,000-file burst indexed in ${f1(burstS)} s → ${counts.notes} notes, ${counts.chunks} chunks, ${ids.length - new Set(ids).size} duplicates`,
+  );
 }
 
 async function main() {

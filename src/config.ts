@@ -31,7 +31,11 @@ export function sidecarDirFor(vault: string): string {
  * resolveVault(undefined, {}, "/home/me/notes/robots"); // "/home/me/notes" if it holds .vault-rag/
  * ```
  */
-export function resolveVault(option?: string, env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): string {
+export function resolveVault(
+  option?: string,
+  env: NodeJS.ProcessEnv = process.env,
+  cwd: string = process.cwd(),
+): string {
   if (option) return path.resolve(cwd, option);
   if (env.VAULT_RAG_VAULT) return path.resolve(cwd, env.VAULT_RAG_VAULT);
   let dir = path.resolve(cwd);
@@ -55,13 +59,21 @@ export function resolveVault(option?: string, env: NodeJS.ProcessEnv = process.e
  * resolveDb("/home/me/notes"); // "/home/me/notes/.vault-rag/index.db"
  * ```
  */
-export function resolveDb(vault: string, option?: string, env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): string {
+export function resolveDb(
+  vault: string,
+  option?: string,
+  env: NodeJS.ProcessEnv = process.env,
+  cwd: string = process.cwd(),
+): string {
   const raw = option ?? env.VAULT_RAG_DB;
   if (!raw) return path.join(vault, INDEX_DIR, INDEX_FILE);
   if (isChromaLocation(raw)) return raw;
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) {
     const from = option !== undefined ? "--db" : "VAULT_RAG_DB";
-    throw new VaultRagError("usage", `vault-rag: ${from} "${raw}" is an address vault-rag cannot open — give a file path, chroma://host:port/<collection> or http(s)://host:port/<collection>`);
+    throw new VaultRagError(
+      "usage",
+      `vault-rag: ${from} "${raw}" is an address vault-rag cannot open — give a file path, chroma://host:port/<collection> or http(s)://host:port/<collection>`,
+    );
   }
   return path.resolve(cwd, raw);
 }

@@ -36,7 +36,12 @@ export type VaultRagErrorCode =
 /** Exit code for an error: 2 for usage errors and a missing index, 1 for runtime failures. */
 export function exitCodeFor(err: unknown): number {
   if (err instanceof VaultRagError) {
-    return err.code === "usage" || err.code === "filter_invalid" || err.code === "no_index" || err.code === "model_mismatch" || err.code === "vault_missing" || err.code === "index_outdated"
+    return err.code === "usage" ||
+      err.code === "filter_invalid" ||
+      err.code === "no_index" ||
+      err.code === "model_mismatch" ||
+      err.code === "vault_missing" ||
+      err.code === "index_outdated"
       ? 2
       : 1;
   }

@@ -14,10 +14,55 @@ export { resolveVault, resolveDb } from "./config.js";
 export { walkVault, readNote, parseNote, type Note, type VaultFile } from "./vault/index.js";
 export { chunkNote, CHUNK_DEFAULTS, type Chunk, type ChunkMeta, type ChunkOptions } from "./chunk/index.js";
 export { createEmbedder, useLiteEmbedder, ollamaEmbedder, openAiEmbedder, type Embedder } from "./embed/index.js";
-export { SqliteStore, normaliseWhere, normaliseWhereDocument, type Store, type Where, type WhereDocument, type Manifest } from "./store/index.js";
+export {
+  SqliteStore,
+  normaliseWhere,
+  normaliseWhereDocument,
+  type Store,
+  type Where,
+  type WhereDocument,
+  type Manifest,
+} from "./store/index.js";
 export { indexVault, type IndexSummary, type IndexOptions } from "./indexing/index.js";
-export { search, buildFilter, parseWhen, diversify, dropStragglers, rrf, linearFusion, SEARCH_DEFAULTS, hitJson, searchOptionsOf, type Hit, type HitJson, type SearchOptions, type SearchRequest, type SearchResult } from "./search/index.js";
-export { Search, SearchResults, Filter, Key, K, Knn, Val, Rrf, runSearches, type KnnOptions, type RrfOptions, type SearchRow } from "./search/index.js";
-export { evaluate, prepareBeir, readKnownAnswers, scoreRanking, type Metrics, type Qrels, type EvalSetting } from "./search/eval.js";
+export {
+  search,
+  buildFilter,
+  parseWhen,
+  diversify,
+  dropStragglers,
+  rrf,
+  linearFusion,
+  SEARCH_DEFAULTS,
+  hitJson,
+  searchOptionsOf,
+  type Hit,
+  type HitJson,
+  type SearchOptions,
+  type SearchRequest,
+  type SearchResult,
+} from "./search/index.js";
+export {
+  Search,
+  SearchResults,
+  Filter,
+  Key,
+  K,
+  Knn,
+  Val,
+  Rrf,
+  runSearches,
+  type KnnOptions,
+  type RrfOptions,
+  type SearchRow,
+} from "./search/index.js";
+export {
+  evaluate,
+  prepareBeir,
+  readKnownAnswers,
+  scoreRanking,
+  type Metrics,
+  type Qrels,
+  type EvalSetting,
+} from "./search/eval.js";
 export { openVault, type VaultHandle, type VaultStatus, type OpenVaultOptions } from "./library.js";
 export { assembleContext, checkCitations, createLlm, type Source, type Llm } from "./answer/index.js";

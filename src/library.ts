@@ -1,8 +1,26 @@
 import { answerContext, askContext, createLlm, DEFAULT_LLM, type Source } from "./answer/index.js";
 import { resolveDb, sidecarDirFor } from "./config.js";
 import type { Embedder, EmbedderOptions } from "./embed/index.js";
-import { embedderForIndex, indexVault, modelSpecOf, openForQuery, openIfIndexed, staleInVault, type IndexOptions, type IndexSummary } from "./indexing/index.js";
-import { runSearches, search, searchOptionsOf, type FilterOptions, type Search, type SearchOptions, type SearchResult, type SearchResults } from "./search/index.js";
+import {
+  embedderForIndex,
+  indexVault,
+  modelSpecOf,
+  openForQuery,
+  openIfIndexed,
+  staleInVault,
+  type IndexOptions,
+  type IndexSummary,
+} from "./indexing/index.js";
+import {
+  runSearches,
+  search,
+  searchOptionsOf,
+  type FilterOptions,
+  type Search,
+  type SearchOptions,
+  type SearchResult,
+  type SearchResults,
+} from "./search/index.js";
 import { displayLocation, type ChromaConnectOptions, type Manifest, type Store } from "./store/index.js";
 import { assertVaultFolder } from "./vault/index.js";
 
@@ -34,7 +52,10 @@ export interface VaultHandle {
   readonly db: string;
   index(opts?: Omit<IndexOptions, "log"> & { log?: IndexOptions["log"] }): Promise<IndexSummary>;
   search(question: string, opts?: SearchOptions & FilterOptions): Promise<SearchResult>;
-  ask(question: string, opts?: SearchOptions & FilterOptions & { llm?: string; budgetTokens?: number; onToken?: (t: string) => void }): Promise<{ answer: string; sources: Source[]; cited: number[]; invalid: number[]; model: string }>;
+  ask(
+    question: string,
+    opts?: SearchOptions & FilterOptions & { llm?: string; budgetTokens?: number; onToken?: (t: string) => void },
+  ): Promise<{ answer: string; sources: Source[]; cited: number[]; invalid: number[]; model: string }>;
   /**
    * Runs searches built with the Search API (`Search`, `K`, `Knn`, `Rrf`), as Chroma's cloud
    * service does, on this vault's index.
@@ -88,7 +109,10 @@ export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): 
     async index(o = {}) {
       await store?.close();
       store = undefined;
-      return indexVault(vault, db, await embedderForIndex(db, { ...opts, store: storeOpts }), { ...o, store: storeOpts });
+      return indexVault(vault, db, await embedderForIndex(db, { ...opts, store: storeOpts }), {
+        ...o,
+        store: storeOpts,
+      });
     },
     async search(question, o = {}) {
       return search(await open(), question, searchOptionsOf(o));
@@ -99,13 +123,25 @@ export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): 
     async ask(question, o = {}) {
       const { llm: spec, budgetTokens, onToken, ...request } = o;
       const c = await askContext(await open(), question, request, budgetTokens);
-      const { answer, sources, cited, invalid, model } = await answerContext(createLlm(spec ?? DEFAULT_LLM, opts), c, { onToken });
+      const { answer, sources, cited, invalid, model } = await answerContext(createLlm(spec ?? DEFAULT_LLM, opts), c, {
+        onToken,
+      });
       return { answer, sources, cited, invalid, model };
     },
     async status() {
       if (!store) {
         const opened = await openIfIndexed(db, { ...opts, store: storeOpts, fix });
-        if (!opened) return { vault, index: shown, model: null, dimensions: 0, notes: 0, chunks: 0, lastIndexed: null, stale: staleInVault(vault, new Map()) };
+        if (!opened)
+          return {
+            vault,
+            index: shown,
+            model: null,
+            dimensions: 0,
+            notes: 0,
+            chunks: 0,
+            lastIndexed: null,
+            stale: staleInVault(vault, new Map()),
+          };
         ({ store, embedder } = opened);
       }
       return indexStatus(vault, store, (await store.manifest())!);
@@ -134,7 +170,16 @@ export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): 
  */
 export async function indexStatus(vault: string, store: Store, manifest: Manifest): Promise<VaultStatus> {
   const c = await store.count();
-  return { vault, index: store.location, model: modelSpecOf(manifest), dimensions: manifest.embedder.dimensions, notes: c.notes, chunks: c.chunks, lastIndexed: manifest.updatedAt, stale: await staleCount(vault, store) };
+  return {
+    vault,
+    index: store.location,
+    model: modelSpecOf(manifest),
+    dimensions: manifest.embedder.dimensions,
+    notes: c.notes,
+    chunks: c.chunks,
+    lastIndexed: manifest.updatedAt,
+    stale: await staleCount(vault, store),
+  };
 }
 
 /**

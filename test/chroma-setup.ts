@@ -14,7 +14,10 @@ export default async function setup(project: TestProject) {
     const why = (err as Error).message.replace(/^vault-rag: /, "").split("\n")[0];
     process.stderr.write(`vault-rag tests: no Chroma server, so the tests that need one are skipped: ${why}\n`);
     project.provide("chromaUrl", "");
-    project.provide("chromaMissing", `needs the Chroma server bundled with the chromadb package (glibc ≥ 2.39, or apt-get and a Debian mirror to fetch one): ${why}`);
+    project.provide(
+      "chromaMissing",
+      `needs the Chroma server bundled with the chromadb package (glibc ≥ 2.39, or apt-get and a Debian mirror to fetch one): ${why}`,
+    );
     return;
   }
   project.provide("chromaUrl", server.url);

@@ -13,7 +13,8 @@ describe.each(["SQLite", "Chroma"])("a long-lived reader on %s notices an `index
     const vault = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "vr-swap-")), "notes");
     fs.mkdirSync(vault, { recursive: true });
     fs.writeFileSync(path.join(vault, "Zebra.md"), "# Zebra\n\nThe zebra grazes on the savanna grass at dawn.\n");
-    const db = backend === "Chroma" ? `${inject("chromaUrl").replace(/^http:/, "chroma:")}/swap-${Date.now()}` : undefined;
+    const db =
+      backend === "Chroma" ? `${inject("chromaUrl").replace(/^http:/, "chroma:")}/swap-${Date.now()}` : undefined;
     const v = await openVault(vault, db ? { db } : {});
     await v.index();
     const paths = async (q: string, mode: "keyword" | "dense") => (await v.search(q, { mode })).hits.map((h) => h.path);
@@ -22,7 +23,9 @@ describe.each(["SQLite", "Chroma"])("a long-lived reader on %s notices an `index
     // another process rebuilds the index from a changed vault and swaps it in
     fs.rmSync(path.join(vault, "Zebra.md"));
     fs.writeFileSync(path.join(vault, "Quokka.md"), "# Quokka\n\nThe quokka smiles at tourists on Rottnest Island.\n");
-    execFileSync(process.execPath, [BIN, "index", vault, "--full", "--quiet", ...(db ? ["--db", db] : [])], { stdio: ["ignore", "ignore", "pipe"] });
+    execFileSync(process.execPath, [BIN, "index", vault, "--full", "--quiet", ...(db ? ["--db", db] : [])], {
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     expect(await paths("quokka", "keyword")).toEqual(["Quokka.md"]);
     expect(await paths("zebra", "keyword")).toEqual([]);
     expect(await paths("zebra savanna", "dense")).toEqual(["Quokka.md"]);

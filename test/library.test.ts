@@ -9,8 +9,14 @@ describe("library API", () => {
   it("indexes, searches with the CLI's filters and defaults, and reports status", async () => {
     const vault = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "vr-lib-")), "notes");
     fs.mkdirSync(path.join(vault, "kitchen"), { recursive: true });
-    fs.writeFileSync(path.join(vault, "kitchen/Bread.md"), "---\ntags: [baking]\n---\n# Bread\n\nSourdough starter fed with flour and water, then baked in a Dutch oven.\n");
-    fs.writeFileSync(path.join(vault, "Servers.md"), "# Servers\n\nKubernetes pods restart on their own; ingress controllers need care.\n");
+    fs.writeFileSync(
+      path.join(vault, "kitchen/Bread.md"),
+      "---\ntags: [baking]\n---\n# Bread\n\nSourdough starter fed with flour and water, then baked in a Dutch oven.\n",
+    );
+    fs.writeFileSync(
+      path.join(vault, "Servers.md"),
+      "# Servers\n\nKubernetes pods restart on their own; ingress controllers need care.\n",
+    );
     const v = await openVault(vault);
     expect((await v.status()).notes).toBe(0);
     const summary = await v.index();
@@ -19,28 +25,48 @@ describe("library API", () => {
     expect(hits[0].path).toBe("kitchen/Bread.md");
     // the tag filter leaves only the baking note, though the query is about the other one
     expect((await v.search("pods", { tags: ["baking"] })).hits.map((h) => h.path)).toEqual(["kitchen/Bread.md"]);
-    expect(await v.status()).toMatchObject({ notes: 2, model: "use-lite", dimensions: 512, stale: 0, index: path.join(vault, ".vault-rag/index.db") });
+    expect(await v.status()).toMatchObject({
+      notes: 2,
+      model: "use-lite",
+      dimensions: 512,
+      stale: 0,
+      index: path.join(vault, ".vault-rag/index.db"),
+    });
     fs.writeFileSync(path.join(vault, "New.md"), "# New\n\nA new note.\n");
     expect((await v.status()).stale).toBe(1);
     await v.close();
-    await expect(openVault(path.join(vault, "missing"))).rejects.toThrow(`vault-rag: vault folder "${path.join(vault, "missing")}" does not exist — pass the folder that holds your notes`);
+    await expect(openVault(path.join(vault, "missing"))).rejects.toThrow(
+      `vault-rag: vault folder "${path.join(vault, "missing")}" does not exist — pass the folder that holds your notes`,
+    );
   });
 
-  it.skipIf(!!CHROMA_MISSING)(needs("works the same on a Chroma server: index, search with filters, tags, folders, status", CHROMA_MISSING), async () => {
-    const vault = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "vr-lib-chroma-")), "notes");
-    fs.mkdirSync(path.join(vault, "kitchen"), { recursive: true });
-    fs.writeFileSync(path.join(vault, "kitchen/Bread.md"), "---\ntags: [baking]\n---\n# Bread\n\nSourdough starter fed with flour and water, then baked in a Dutch oven.\n");
-    fs.writeFileSync(path.join(vault, "Servers.md"), "# Servers\n\nKubernetes pods restart on their own; ingress controllers need care.\n");
-    const db = `${inject("chromaUrl").replace(/^http:/, "chroma:")}/library-${Date.now()}`;
-    const v = await openVault(vault, { db });
-    expect(await v.status()).toMatchObject({ notes: 0, index: db });
-    expect(await v.index()).toMatchObject({ added: 2, failed: 0 });
-    expect((await v.search("bread baking")).hits[0].path).toBe("kitchen/Bread.md");
-    expect((await v.search("pods", { tags: ["baking"] })).hits.map((h) => h.path)).toEqual(["kitchen/Bread.md"]);
-    expect(await v.tags()).toEqual([{ tag: "baking", notes: 1 }]);
-    expect(await v.folders()).toEqual([{ folder: "", notes: 1 }, { folder: "kitchen", notes: 1 }]);
-    expect(await v.status()).toMatchObject({ notes: 2, model: "use-lite", stale: 0, index: db });
-    expect(fs.existsSync(path.join(vault, ".vault-rag/chroma"))).toBe(true); // the keyword sidecar lives in the vault
-    await v.close();
-  });
+  it.skipIf(!!CHROMA_MISSING)(
+    needs("works the same on a Chroma server: index, search with filters, tags, folders, status", CHROMA_MISSING),
+    async () => {
+      const vault = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "vr-lib-chroma-")), "notes");
+      fs.mkdirSync(path.join(vault, "kitchen"), { recursive: true });
+      fs.writeFileSync(
+        path.join(vault, "kitchen/Bread.md"),
+        "---\ntags: [baking]\n---\n# Bread\n\nSourdough starter fed with flour and water, then baked in a Dutch oven.\n",
+      );
+      fs.writeFileSync(
+        path.join(vault, "Servers.md"),
+        "# Servers\n\nKubernetes pods restart on their own; ingress controllers need care.\n",
+      );
+      const db = `${inject("chromaUrl").replace(/^http:/, "chroma:")}/library-${Date.now()}`;
+      const v = await openVault(vault, { db });
+      expect(await v.status()).toMatchObject({ notes: 0, index: db });
+      expect(await v.index()).toMatchObject({ added: 2, failed: 0 });
+      expect((await v.search("bread baking")).hits[0].path).toBe("kitchen/Bread.md");
+      expect((await v.search("pods", { tags: ["baking"] })).hits.map((h) => h.path)).toEqual(["kitchen/Bread.md"]);
+      expect(await v.tags()).toEqual([{ tag: "baking", notes: 1 }]);
+      expect(await v.folders()).toEqual([
+        { folder: "", notes: 1 },
+        { folder: "kitchen", notes: 1 },
+      ]);
+      expect(await v.status()).toMatchObject({ notes: 2, model: "use-lite", stale: 0, index: db });
+      expect(fs.existsSync(path.join(vault, ".vault-rag/chroma"))).toBe(true); // the keyword sidecar lives in the vault
+      await v.close();
+    },
+  );
 });

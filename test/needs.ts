@@ -27,7 +27,11 @@ export const MOUNT_NAMESPACE = process.getuid?.() === 0 ? ["unshare", "-m"] : ["
 export function mountNamespaceMissing(): string | undefined {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vr-probe-"));
   try {
-    const r = spawnSync(MOUNT_NAMESPACE[0], [...MOUNT_NAMESPACE.slice(1), "sh", "-c", `mount -t tmpfs -o size=64k tmpfs "${dir}" && umount "${dir}"`], { encoding: "utf8" });
+    const r = spawnSync(
+      MOUNT_NAMESPACE[0],
+      [...MOUNT_NAMESPACE.slice(1), "sh", "-c", `mount -t tmpfs -o size=64k tmpfs "${dir}" && umount "${dir}"`],
+      { encoding: "utf8" },
+    );
     if (r.status === 0) return undefined;
     const why = (r.error?.message ?? r.stderr).trim().split("\n")[0];
     return `needs \`${MOUNT_NAMESPACE.join(" ")}\` (util-linux) to mount a small tmpfs in a private mount namespace — as root, or with unprivileged user namespaces enabled (${why})`;
@@ -37,7 +41,8 @@ export function mountNamespaceMissing(): string | undefined {
 }
 
 /** A command prefix under which file permissions apply even to root (see reliability/helpers.ts). */
-export const OBEY_PERMISSIONS = process.getuid?.() === 0 ? ["setpriv", "--bounding-set", "-dac_override,-dac_read_search", "--"] : [];
+export const OBEY_PERMISSIONS =
+  process.getuid?.() === 0 ? ["setpriv", "--bounding-set", "-dac_override,-dac_read_search", "--"] : [];
 
 /** Why permission bits cannot be made to apply here, or undefined when they can. */
 export function permissionsMissing(): string | undefined {

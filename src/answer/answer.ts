@@ -26,7 +26,11 @@ export async function answerWith(
   ctx: { system: string; prompt: string; sources: Source[] },
   opts: { history?: ChatMessage[]; onToken?: (t: string) => void } = {},
 ): Promise<Answer> {
-  const messages: ChatMessage[] = [{ role: "system", content: ctx.system }, ...(opts.history ?? []), { role: "user", content: ctx.prompt }];
+  const messages: ChatMessage[] = [
+    { role: "system", content: ctx.system },
+    ...(opts.history ?? []),
+    { role: "user", content: ctx.prompt },
+  ];
   const answer = await llm.chat(messages, opts.onToken);
   const { cited, invalid } = checkCitations(answer, ctx.sources.length);
   return { answer, cited, invalid, citedSources: ctx.sources.filter((s) => cited.includes(s.n)) };

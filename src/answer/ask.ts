@@ -29,7 +29,12 @@ export interface AskContext {
  * c.sources[0].path; // "daily/2026-03-14.md"
  * ```
  */
-export async function askContext(ctx: SearchContext, question: string, request: SearchRequest = {}, budgetTokens?: number): Promise<AskContext> {
+export async function askContext(
+  ctx: SearchContext,
+  question: string,
+  request: SearchRequest = {},
+  budgetTokens?: number,
+): Promise<AskContext> {
   const { hits, reason } = await search(ctx, question, searchOptionsOf(request));
   return { question, hits, reason, ...assembleContext(question, hits, { budgetTokens }) };
 }
@@ -43,7 +48,12 @@ export async function askContext(ctx: SearchContext, question: string, request: 
  * const { answer, citedSources } = await answerContext(createLlm("ollama:llama3.2"), c, { onToken: (t) => process.stdout.write(t) });
  * ```
  */
-export async function answerContext(llm: Llm, c: AskContext, opts: { history?: ChatMessage[]; onToken?: (t: string) => void } = {}): Promise<Answer & { sources: Source[]; model: string }> {
-  if (!c.sources.length) return { answer: NOTHING_FOUND, cited: [], invalid: [], citedSources: [], sources: [], model: llm.id };
+export async function answerContext(
+  llm: Llm,
+  c: AskContext,
+  opts: { history?: ChatMessage[]; onToken?: (t: string) => void } = {},
+): Promise<Answer & { sources: Source[]; model: string }> {
+  if (!c.sources.length)
+    return { answer: NOTHING_FOUND, cited: [], invalid: [], citedSources: [], sources: [], model: llm.id };
   return { ...(await answerWith(llm, c, opts)), sources: c.sources, model: llm.id };
 }

@@ -47,12 +47,18 @@ export function estimateTokens(text: string): number {
  * sources[0]; // { n: 1, label: "SMARS Robot > Motors", path: "robots/SMARS.md", ... }
  * ```
  */
-export function assembleContext(question: string, hits: Hit[], options: ContextOptions = {}): { sources: Source[]; prompt: string; system: string; dropped: number } {
+export function assembleContext(
+  question: string,
+  hits: Hit[],
+  options: ContextOptions = {},
+): { sources: Source[]; prompt: string; system: string; dropped: number } {
   const o = { ...CONTEXT_DEFAULTS, ...options };
   // merge chunks of one note whose ordinals are adjacent, keeping the rank of the best one
   const groups: Hit[][] = [];
   for (const h of hits) {
-    const g = groups.find((grp) => grp[0].path === h.path && grp.some((x) => Math.abs(x.meta.ordinal - h.meta.ordinal) === 1));
+    const g = groups.find(
+      (grp) => grp[0].path === h.path && grp.some((x) => Math.abs(x.meta.ordinal - h.meta.ordinal) === 1),
+    );
     if (g) g.push(h);
     else groups.push([h]);
   }
@@ -61,9 +67,20 @@ export function assembleContext(question: string, hits: Hit[], options: ContextO
     let text = parts[0].text;
     for (const p of parts.slice(1)) text = joinOverlapping(text, p.text);
     const first = parts[0];
-    return { label: g[0].label, title: first.title, section: parts.length > 1 ? first.section : g[0].section, path: first.path, startLine: first.meta.start_line, endLine: parts[parts.length - 1].meta.end_line, text };
+    return {
+      label: g[0].label,
+      title: first.title,
+      section: parts.length > 1 ? first.section : g[0].section,
+      path: first.path,
+      startLine: first.meta.start_line,
+      endLine: parts[parts.length - 1].meta.end_line,
+      text,
+    };
   });
-  const cost = (list: typeof merged) => estimateTokens(SYSTEM_PROMPT) + estimateTokens(question) + list.reduce((s, m) => s + estimateTokens(m.text) + 12, 0);
+  const cost = (list: typeof merged) =>
+    estimateTokens(SYSTEM_PROMPT) +
+    estimateTokens(question) +
+    list.reduce((s, m) => s + estimateTokens(m.text) + 12, 0);
   let dropped = 0;
   while (merged.length > 1 && cost(merged) > o.budgetTokens) {
     merged = merged.slice(0, -1);

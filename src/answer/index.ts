@@ -1,4 +1,13 @@
-export { assembleContext, checkCitations, estimateTokens, obsidianLink, CONTEXT_DEFAULTS, SYSTEM_PROMPT, type Source, type ContextOptions } from "./context.js";
+export {
+  assembleContext,
+  checkCitations,
+  estimateTokens,
+  obsidianLink,
+  CONTEXT_DEFAULTS,
+  SYSTEM_PROMPT,
+  type Source,
+  type ContextOptions,
+} from "./context.js";
 export { createLlm, ollamaLlm, openAiLlm, DEFAULT_LLM, type Llm, type ChatMessage } from "./llm.js";
 export { answerWith, invalidCitationWarning, type Answer } from "./answer.js";
 export { askContext, answerContext, NOTHING_FOUND, type AskContext } from "./ask.js";

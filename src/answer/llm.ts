@@ -33,7 +33,9 @@ function missingV1(base: string): string | undefined {
   } catch {
     return undefined;
   }
-  return /\/v\d+$/.test(pathname) ? undefined : `vault-rag: ${base}/chat/completions does not exist (HTTP 404) — the base URL "${base}" lacks /v1, which most OpenAI-compatible servers need: set OPENAI_BASE_URL=${base}/v1`;
+  return /\/v\d+$/.test(pathname)
+    ? undefined
+    : `vault-rag: ${base}/chat/completions does not exist (HTTP 404) — the base URL "${base}" lacks /v1, which most OpenAI-compatible servers need: set OPENAI_BASE_URL=${base}/v1`;
 }
 
 /** Default chat model for `--llm`. */
@@ -48,18 +50,33 @@ export const DEFAULT_LLM = "ollama:llama3.2";
  * await llm.chat([{ role: "user", content: "hi" }], (t) => process.stdout.write(t));
  * ```
  */
-export function createLlm(spec: string, opts: { ollamaHost?: string; openaiBaseUrl?: string; openaiApiKey?: string } = {}): Llm {
+export function createLlm(
+  spec: string,
+  opts: { ollamaHost?: string; openaiBaseUrl?: string; openaiApiKey?: string } = {},
+): Llm {
   const i = spec.indexOf(":");
   const provider = i < 0 ? spec : spec.slice(0, i);
   const model = i < 0 ? "" : spec.slice(i + 1);
   if (provider === "ollama" && model) return ollamaLlm(model, opts.ollamaHost);
   if (provider === "openai" && model) return openAiLlm(model, opts.openaiBaseUrl, opts.openaiApiKey);
-  throw new VaultRagError("usage", `vault-rag: unknown --llm "${spec}" — use ollama:<model> (e.g. ollama:llama3.2) or openai:<model>`);
+  throw new VaultRagError(
+    "usage",
+    `vault-rag: unknown --llm "${spec}" — use ollama:<model> (e.g. ollama:llama3.2) or openai:<model>`,
+  );
 }
 
-async function post(url: string, body: unknown, headers: Record<string, string>, unreachable: string): Promise<Response> {
+async function post(
+  url: string,
+  body: unknown,
+  headers: Record<string, string>,
+  unreachable: string,
+): Promise<Response> {
   try {
-    return await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+    return await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: JSON.stringify(body),
+    });
   } catch {
     throw new VaultRagError("llm_failed", unreachable);
   }
@@ -126,17 +143,37 @@ export function ollamaLlm(model: string, host?: string): Llm {
   return {
     id: `ollama:${model}`,
     async check() {
-      const res = await get(`${base}/api/tags`, {}, `vault-rag: Ollama is not reachable at ${base} — start it with \`ollama serve\` or choose another model with --llm`);
+      const res = await get(
+        `${base}/api/tags`,
+        {},
+        `vault-rag: Ollama is not reachable at ${base} — start it with \`ollama serve\` or choose another model with --llm`,
+      );
       if (!res.ok) return;
       const tags = (await res.json().catch(() => ({}))) as { models?: { name?: string; model?: string }[] };
       const names = (tags.models ?? []).flatMap((m) => [m.name, m.model]).filter((n): n is string => !!n);
       if (tags.models && !names.some((n) => n === model || n === `${model}:latest`))
-        throw new VaultRagError("llm_failed", `vault-rag: Ollama at ${base} has no model "${model}" — run \`ollama pull ${model}\` or choose another with --llm`);
+        throw new VaultRagError(
+          "llm_failed",
+          `vault-rag: Ollama at ${base} has no model "${model}" — run \`ollama pull ${model}\` or choose another with --llm`,
+        );
     },
     async chat(messages, onToken) {
-      const res = await post(`${base}/api/chat`, { model, messages, stream: true }, {}, `vault-rag: Ollama is not reachable at ${base} — start it with \`ollama serve\` or choose another model with --llm`);
-      if (res.status === 404) throw new VaultRagError("llm_failed", `vault-rag: Ollama at ${base} has no model "${model}" — run \`ollama pull ${model}\` or choose another with --llm`);
-      if (!res.ok) throw new VaultRagError("llm_failed", `vault-rag: Ollama at ${base} answered HTTP ${res.status}: ${(await errorText(res)).replace(/\s+/g, " ").trim()}`);
+      const res = await post(
+        `${base}/api/chat`,
+        { model, messages, stream: true },
+        {},
+        `vault-rag: Ollama is not reachable at ${base} — start it with \`ollama serve\` or choose another model with --llm`,
+      );
+      if (res.status === 404)
+        throw new VaultRagError(
+          "llm_failed",
+          `vault-rag: Ollama at ${base} has no model "${model}" — run \`ollama pull ${model}\` or choose another with --llm`,
+        );
+      if (!res.ok)
+        throw new VaultRagError(
+          "llm_failed",
+          `vault-rag: Ollama at ${base} answered HTTP ${res.status}: ${(await errorText(res)).replace(/\s+/g, " ").trim()}`,
+        );
       const cut = `vault-rag: the answer from Ollama at ${base} stopped before it finished — what was printed is incomplete`;
       let answer = "";
       let done = false;
@@ -146,7 +183,10 @@ export function ollamaLlm(model: string, host?: string): Llm {
         try {
           msg = JSON.parse(line);
         } catch {
-          throw new VaultRagError("llm_failed", `vault-rag: Ollama at ${base} sent a line that is not JSON: ${line.slice(0, 80)}`);
+          throw new VaultRagError(
+            "llm_failed",
+            `vault-rag: Ollama at ${base} sent a line that is not JSON: ${line.slice(0, 80)}`,
+          );
         }
         if (msg.error) throw new VaultRagError("llm_failed", `vault-rag: Ollama stopped with an error: ${msg.error}`);
         const t = msg.message?.content ?? "";
@@ -175,11 +215,24 @@ export function openAiLlm(model: string, baseUrl?: string, apiKey?: string): Llm
       if (v1) throw new VaultRagError("llm_failed", v1.replace("/chat/completions", "/models"));
     },
     async chat(messages, onToken) {
-      const res = await post(`${base}/chat/completions`, { model, messages, stream: true }, key ? { authorization: `Bearer ${key}` } : {}, unreachable);
+      const res = await post(
+        `${base}/chat/completions`,
+        { model, messages, stream: true },
+        key ? { authorization: `Bearer ${key}` } : {},
+        unreachable,
+      );
       const v1 = res.status === 404 ? missingV1(base) : undefined;
       if (v1) throw new VaultRagError("llm_failed", v1);
-      if (res.status === 404) throw new VaultRagError("llm_failed", `vault-rag: ${base} has no model "${model}" (HTTP 404: ${(await errorText(res)).replace(/\s+/g, " ").trim()}) — check the name`);
-      if (!res.ok) throw new VaultRagError("llm_failed", `vault-rag: ${base} answered HTTP ${res.status}: ${(await errorText(res)).replace(/\s+/g, " ").trim()}`);
+      if (res.status === 404)
+        throw new VaultRagError(
+          "llm_failed",
+          `vault-rag: ${base} has no model "${model}" (HTTP 404: ${(await errorText(res)).replace(/\s+/g, " ").trim()}) — check the name`,
+        );
+      if (!res.ok)
+        throw new VaultRagError(
+          "llm_failed",
+          `vault-rag: ${base} answered HTTP ${res.status}: ${(await errorText(res)).replace(/\s+/g, " ").trim()}`,
+        );
       const cut = `vault-rag: the answer from ${base} stopped before it finished — what was printed is incomplete`;
       let answer = "";
       let done = false;
@@ -189,13 +242,20 @@ export function openAiLlm(model: string, baseUrl?: string, apiKey?: string): Llm
           done = true;
           break;
         }
-        let msg: { choices?: { delta?: { content?: string }; finish_reason?: string | null }[]; error?: { message?: string } };
+        let msg: {
+          choices?: { delta?: { content?: string }; finish_reason?: string | null }[];
+          error?: { message?: string };
+        };
         try {
           msg = JSON.parse(data);
         } catch {
-          throw new VaultRagError("llm_failed", `vault-rag: ${base} sent an event that is not JSON: ${data.slice(0, 80)}`);
+          throw new VaultRagError(
+            "llm_failed",
+            `vault-rag: ${base} sent an event that is not JSON: ${data.slice(0, 80)}`,
+          );
         }
-        if (msg.error) throw new VaultRagError("llm_failed", `vault-rag: ${base} stopped with an error: ${msg.error.message}`);
+        if (msg.error)
+          throw new VaultRagError("llm_failed", `vault-rag: ${base} stopped with an error: ${msg.error.message}`);
         const t = msg.choices?.[0]?.delta?.content ?? "";
         if (t) {
           answer += t;

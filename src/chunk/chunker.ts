@@ -27,7 +27,19 @@ interface Draft {
 /** Whether a UTF-16 code unit is whitespace as `\s` and `String.prototype.trim` see it. */
 function isSpace(c: number): boolean {
   if (c > 32 && c < 0xa0) return false; // printable ASCII and C1 controls: the common case first
-  return c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x3000 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0xfeff || c === 0x1680;
+  return (
+    c === 32 ||
+    (c >= 9 && c <= 13) ||
+    c === 0xa0 ||
+    c === 0x3000 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0xfeff ||
+    c === 0x1680
+  );
 }
 
 /**
@@ -217,7 +229,15 @@ function endsSentence(line: string, from: number, to: number): boolean {
 }
 
 /** Turns one unit into pieces no larger than `max` words (unless atomic), appended to `out`. */
-function unitPieces(src: Lines, from: number, to: number, atomic: boolean, max: number, maxBlock: number, out: Piece[]): void {
+function unitPieces(
+  src: Lines,
+  from: number,
+  to: number,
+  atomic: boolean,
+  max: number,
+  maxBlock: number,
+  out: Piece[],
+): void {
   // trim blank lines at the edges so line ranges point at text
   let start = from;
   let end = to - 1;
@@ -237,7 +257,16 @@ function unitPieces(src: Lines, from: number, to: number, atomic: boolean, max: 
     for (let i = start; i <= end + 1; i++) {
       const w = i <= end ? countWords(src.text(i, i)) : 0;
       if (i > end || (runWords > 0 && runWords + w > max)) {
-        out.push({ text: src.text(runStart, i - 1), start: runStart, end: i - 1, words: runWords, atomic: true, join: runStart === start ? "\n\n" : "\n", from: src.offset(runStart), to: src.offset(i) - 1 });
+        out.push({
+          text: src.text(runStart, i - 1),
+          start: runStart,
+          end: i - 1,
+          words: runWords,
+          atomic: true,
+          join: runStart === start ? "\n\n" : "\n",
+          from: src.offset(runStart),
+          to: src.offset(i) - 1,
+        });
         runStart = i;
         runWords = 0;
       }
@@ -255,7 +284,16 @@ function unitPieces(src: Lines, from: number, to: number, atomic: boolean, max: 
     if (buf.length) {
       for (let k = 0; k < buf.length; k += max) {
         const part = buf.slice(k, k + max);
-        out.push({ text: part.join(" "), start: bufStart, end: bufEnd, words: part.length, atomic: false, join: k === 0 ? join : " ", from: -1, to: -1 });
+        out.push({
+          text: part.join(" "),
+          start: bufStart,
+          end: bufEnd,
+          words: part.length,
+          atomic: false,
+          join: k === 0 ? join : " ",
+          from: -1,
+          to: -1,
+        });
       }
       join = nextJoin;
     }
@@ -269,7 +307,7 @@ function unitPieces(src: Lines, from: number, to: number, atomic: boolean, max: 
       continue;
     }
     if (/^\s*(?:[-*+]\s|\d+[.)]\s|\||>)/.test(line)) flush("\n");
-    for (let p = 0; p < line.length; ) {
+    for (let p = 0; p < line.length;) {
       while (p < line.length && isSpace(line.charCodeAt(p))) p++;
       if (p === line.length) break;
       const from = p;
@@ -284,7 +322,14 @@ function unitPieces(src: Lines, from: number, to: number, atomic: boolean, max: 
   flush("\n\n");
 }
 
-function packSection(trail: string[], level: number, pieces: Piece[], max: number, overlap: number, out: Draft[]): void {
+function packSection(
+  trail: string[],
+  level: number,
+  pieces: Piece[],
+  max: number,
+  overlap: number,
+  out: Draft[],
+): void {
   let cur: Draft = { trail, level, pieces: [], words: 0 };
   for (const piece of pieces) {
     if (cur.pieces.length && cur.words + piece.words > max) {
@@ -295,7 +340,16 @@ function packSection(trail: string[], level: number, pieces: Piece[], max: numbe
       const last = cur.pieces[cur.pieces.length - 1];
       if (!last.atomic && overlap > 0 && piece.words + Math.min(overlap, last.words) <= max) {
         const { tail, count, all } = lastWords(last.text, overlap);
-        carry.push({ text: tail, start: all ? last.start : last.end, end: last.end, words: count, atomic: false, join: "\n\n", from: -1, to: -1 });
+        carry.push({
+          text: tail,
+          start: all ? last.start : last.end,
+          end: last.end,
+          words: count,
+          atomic: false,
+          join: "\n\n",
+          from: -1,
+          to: -1,
+        });
         carried = count;
       }
       cur = { trail, level, pieces: carry, words: carried };
@@ -355,7 +409,8 @@ function tinyMerger(min: number, max: number, emit: (d: Draft) => void): { push(
 function joinPieces(pieces: Piece[], body: string): string {
   // blocks that follow each other in the body, one blank line apart: one slice of the body
   let verbatim = pieces[0].from >= 0;
-  for (let i = 1; i < pieces.length && verbatim; i++) verbatim = pieces[i].from >= 0 && pieces[i].join === "\n\n" && pieces[i].from === pieces[i - 1].to + 2;
+  for (let i = 1; i < pieces.length && verbatim; i++)
+    verbatim = pieces[i].from >= 0 && pieces[i].join === "\n\n" && pieces[i].from === pieces[i - 1].to + 2;
   if (verbatim) return body.slice(pieces[0].from, pieces[pieces.length - 1].to);
   let s = "";
   for (let i = 0; i < pieces.length; i++) {
@@ -377,7 +432,11 @@ function isHeadingOnly(text: string): boolean {
 
 /** A title or heading reduced to its words, to tell `my-note` and `# My Note` for the same thing. */
 function sameWords(a: string, b: string): boolean {
-  const norm = (t: string) => t.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+  const norm = (t: string) =>
+    t
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, " ")
+      .trim();
   return norm(a) === norm(b);
 }
 

@@ -45,12 +45,23 @@ export const CHUNKER_VERSION = "4";
  * ```
  */
 export function withChunkDefaults(opts: ChunkOptions = {}): ChunkOptionsWithDefaults {
-  const o = { ...CHUNK_DEFAULTS, ...Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined)) } as ChunkOptionsWithDefaults;
-  if (!Number.isInteger(o.maxWords) || o.maxWords < 8) throw new VaultRagError("usage", `vault-rag: maxWords must be an integer of at least 8, got ${o.maxWords}`);
+  const o = {
+    ...CHUNK_DEFAULTS,
+    ...Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined)),
+  } as ChunkOptionsWithDefaults;
+  if (!Number.isInteger(o.maxWords) || o.maxWords < 8)
+    throw new VaultRagError("usage", `vault-rag: maxWords must be an integer of at least 8, got ${o.maxWords}`);
   if (!Number.isInteger(o.overlapWords) || o.overlapWords < 0 || o.overlapWords >= o.maxWords / 2)
-    throw new VaultRagError("usage", `vault-rag: overlapWords must be an integer from 0 to below half of maxWords (${o.maxWords}), got ${o.overlapWords}`);
-  if (!Number.isInteger(o.minWords) || o.minWords < 0) throw new VaultRagError("usage", `vault-rag: minWords must be a non-negative integer, got ${o.minWords}`);
+    throw new VaultRagError(
+      "usage",
+      `vault-rag: overlapWords must be an integer from 0 to below half of maxWords (${o.maxWords}), got ${o.overlapWords}`,
+    );
+  if (!Number.isInteger(o.minWords) || o.minWords < 0)
+    throw new VaultRagError("usage", `vault-rag: minWords must be a non-negative integer, got ${o.minWords}`);
   if (!Number.isInteger(o.maxBlockWords) || o.maxBlockWords < o.maxWords)
-    throw new VaultRagError("usage", `vault-rag: maxBlockWords must be an integer of at least maxWords (${o.maxWords}), got ${o.maxBlockWords}`);
+    throw new VaultRagError(
+      "usage",
+      `vault-rag: maxBlockWords must be an integer of at least maxWords (${o.maxWords}), got ${o.maxBlockWords}`,
+    );
   return o;
 }

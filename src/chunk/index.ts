@@ -1,4 +1,10 @@
 export type { Chunk, ChunkMeta } from "./types.js";
 export { chunkNote, countWords } from "./chunker.js";
-export { CHUNK_DEFAULTS, CHUNKER_VERSION, withChunkDefaults, type ChunkOptions, type ChunkOptionsWithDefaults } from "./defaults.js";
+export {
+  CHUNK_DEFAULTS,
+  CHUNKER_VERSION,
+  withChunkDefaults,
+  type ChunkOptions,
+  type ChunkOptionsWithDefaults,
+} from "./defaults.js";
 export { walkSections, type SectionVisitor } from "./sections.js";

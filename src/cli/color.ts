@@ -16,11 +16,16 @@ export type ColorChoice = "auto" | "always" | "never";
  * useColor("always", fs.createWriteStream("x")); // true
  * ```
  */
-export function useColor(choice: string | undefined, stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): boolean {
+export function useColor(
+  choice: string | undefined,
+  stream: { isTTY?: boolean },
+  env: NodeJS.ProcessEnv = process.env,
+): boolean {
   const c = choice ?? "auto";
   if (c === "always") return true;
   if (c === "never") return false;
-  if (c !== "auto") throw new VaultRagError("usage", `vault-rag: --color "${choice}" is not a choice — use auto, always or never`);
+  if (c !== "auto")
+    throw new VaultRagError("usage", `vault-rag: --color "${choice}" is not a choice — use auto, always or never`);
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== "") return false;
   return !!stream.isTTY;
 }
@@ -53,7 +58,9 @@ export function paint(on: boolean): Paint {
 }
 
 const STOP = new Set(
-  "a an and are as at be by can do does did for from had has have how i if in into is it its me my no not of on or so than that the their them then there these they this to up was we were what when where which who why will with you your".split(" "),
+  "a an and are as at be by can do does did for from had has have how i if in into is it its me my no not of on or so than that the their them then there these they this to up was we were what when where which who why will with you your".split(
+    " ",
+  ),
 );
 
 /**

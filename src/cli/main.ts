@@ -17,7 +17,8 @@ const int = (name: string) => (v: string) => {
 };
 const ratio = (v: string) => {
   const n = Number(v);
-  if (!(n >= 0 && n <= 1) || v.trim() === "") throw new InvalidArgumentError(`must be a number from 0 to 1, got "${v}"`);
+  if (!(n >= 0 && n <= 1) || v.trim() === "")
+    throw new InvalidArgumentError(`must be a number from 0 to 1, got "${v}"`);
   return n;
 };
 const json = (flag: string) => (v: string) => {
@@ -27,7 +28,8 @@ const json = (flag: string) => (v: string) => {
   } catch {
     throw new InvalidArgumentError(`${flag} must be JSON, e.g. '{"folder": "kitchen"}', got ${v}`);
   }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new InvalidArgumentError(`${flag} must be a JSON object, e.g. '{"folder": "kitchen"}', got ${v}`);
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+    throw new InvalidArgumentError(`${flag} must be a JSON object, e.g. '{"folder": "kitchen"}', got ${v}`);
   return parsed as Record<string, unknown>;
 };
 const collect = (v: string, prev: string[] = []) => [...prev, v];
@@ -35,25 +37,48 @@ const collect = (v: string, prev: string[] = []) => [...prev, v];
 /** Adds the search flags shared by `search` and the commands that retrieve. */
 export function addSearchFlags(cmd: Command): Command {
   return cmd
-    .option("--vault <dir>", "vault folder (default: $VAULT_RAG_VAULT, else the nearest folder holding .vault-rag/, else the working directory)")
-    .option("--db <path>", "index file or chroma://host:port/<collection> (default: $VAULT_RAG_DB, else <vault>/.vault-rag/index.db)")
+    .option(
+      "--vault <dir>",
+      "vault folder (default: $VAULT_RAG_VAULT, else the nearest folder holding .vault-rag/, else the working directory)",
+    )
+    .option(
+      "--db <path>",
+      "index file or chroma://host:port/<collection> (default: $VAULT_RAG_DB, else <vault>/.vault-rag/index.db)",
+    )
     .option("-k, --top-k <n>", "number of results", int("--top-k"), SEARCH_DEFAULTS.topK)
     .option("--per-note <n>", "at most this many chunks from one note", int("--per-note"), SEARCH_DEFAULTS.perNote)
-    .option("--oversample <n>", "candidates fetched per result before the per-note cap", int("--oversample"), SEARCH_DEFAULTS.oversample)
+    .option(
+      "--oversample <n>",
+      "candidates fetched per result before the per-note cap",
+      int("--oversample"),
+      SEARCH_DEFAULTS.oversample,
+    )
     .option("--tag <tag>", "only notes with this tag (repeat for several, all must match)", collect)
     .option("--folder <folder>", "only notes directly in this folder (vault-relative)")
     .option("--top-folder <folder>", "only notes under this top-level folder")
     .option("--since <when>", "only notes modified since: 90d, 2w, 12h, 2026-06-01 or an ISO time")
     .option("--until <when>", "only notes modified until (same forms as --since)")
-    .option("--where <json>", "a Chroma where filter, e.g. '{\"word_count\": {\"$gt\": 50}}'", json("--where"))
-    .option("--where-document <json>", "a Chroma whereDocument filter, e.g. '{\"$contains\": \"DRV8833\"}'", json("--where-document"))
+    .option("--where <json>", 'a Chroma where filter, e.g. \'{"word_count": {"$gt": 50}}\'', json("--where"))
+    .option(
+      "--where-document <json>",
+      'a Chroma whereDocument filter, e.g. \'{"$contains": "DRV8833"}\'',
+      json("--where-document"),
+    )
     .option("--min-ratio <r>", "drop hits scoring below r × the best hit's score", ratio)
-    .addOption(new Option("--mode <mode>", "retrieval mode").choices(["dense", "keyword", "hybrid"]).default(SEARCH_DEFAULTS.mode))
+    .addOption(
+      new Option("--mode <mode>", "retrieval mode")
+        .choices(["dense", "keyword", "hybrid"])
+        .default(SEARCH_DEFAULTS.mode),
+    )
     .option("--model <id>", "embedding model; must match the index's")
     .option("--offline", "transformers models: never download (also HF_HUB_OFFLINE=1)")
     .option("--model-dir <dir>", "transformers models: a folder of models copied by hand")
     .option("--json", "print JSON")
-    .addOption(new Option("--color <when>", "colour the hits: auto (on a terminal, unless NO_COLOR is set), always or never").choices(["auto", "always", "never"]).default("auto"))
+    .addOption(
+      new Option("--color <when>", "colour the hits: auto (on a terminal, unless NO_COLOR is set), always or never")
+        .choices(["auto", "always", "never"])
+        .default("auto"),
+    )
     .option("--verbose", "say which index is used, scores and timings");
 }
 
@@ -81,15 +106,26 @@ export function buildProgram(): Command {
     .argument("[vault]", "vault folder (see --vault on search)")
     .option("--vault <dir>", "vault folder (the same as the argument)")
     .option("--full", "rebuild the whole index into a new file, swapped in when complete")
-    .option("--model <id>", "embedding model: use-lite (bundled, offline), ollama:<model>, openai:<model>, transformers:<model>")
+    .option(
+      "--model <id>",
+      "embedding model: use-lite (bundled, offline), ollama:<model>, openai:<model>, transformers:<model>",
+    )
     .option("--offline", "transformers models: never download (also HF_HUB_OFFLINE=1)")
     .option("--model-dir <dir>", "transformers models: a folder of models copied by hand")
-    .option("--db <path>", "index file or chroma://host:port/<collection> (default: $VAULT_RAG_DB, else <vault>/.vault-rag/index.db)")
+    .option(
+      "--db <path>",
+      "index file or chroma://host:port/<collection> (default: $VAULT_RAG_DB, else <vault>/.vault-rag/index.db)",
+    )
     .option("--json", "print the summary as JSON")
     .option("--quiet", "no progress output")
     .option("--verbose", "more detail")
-    .addHelpText("after", "\nExamples:\n  vault-rag index ~/notes\n  vault-rag index --full --model ollama:nomic-embed-text\n  vault-rag index ~/notes --db chroma://localhost:8000/notes   # on a Chroma server\n")
-    .action(async (vault, o) => (await import("./commands/index-cmd.js")).runIndex((await import("./open.js")).vaultFrom(vault, o.vault), o));
+    .addHelpText(
+      "after",
+      "\nExamples:\n  vault-rag index ~/notes\n  vault-rag index --full --model ollama:nomic-embed-text\n  vault-rag index ~/notes --db chroma://localhost:8000/notes   # on a Chroma server\n",
+    )
+    .action(async (vault, o) =>
+      (await import("./commands/index-cmd.js")).runIndex((await import("./open.js")).vaultFrom(vault, o.vault), o),
+    );
 
   addSearchFlags(
     program
@@ -105,13 +141,22 @@ export function buildProgram(): Command {
   for (const what of ["tags", "folders"] as const)
     program
       .command(what)
-      .description(what === "tags" ? "List the tags in the index, with how many notes carry each" : "List the folders in the index, with how many notes each holds")
+      .description(
+        what === "tags"
+          ? "List the tags in the index, with how many notes carry each"
+          : "List the folders in the index, with how many notes each holds",
+      )
       .argument("[vault]", "vault folder (the same as --vault)")
       .option("--vault <dir>", "vault folder")
       .option("--db <path>", "index file, or chroma://host:port/<collection>")
       .option("--json", "print JSON")
       .addHelpText("after", `\nExamples:\n  vault-rag ${what}\n  vault-rag ${what} ~/notes --json\n`)
-      .action(async (vault, o) => (await import("./commands/search-cmd.js")).runList(what, { ...o, vault: (await import("./open.js")).vaultFrom(vault, o.vault) }));
+      .action(async (vault, o) =>
+        (await import("./commands/search-cmd.js")).runList(what, {
+          ...o,
+          vault: (await import("./open.js")).vaultFrom(vault, o.vault),
+        }),
+      );
 
   program
     .command("status")
@@ -121,7 +166,12 @@ export function buildProgram(): Command {
     .option("--db <path>", "index file, or chroma://host:port/<collection>")
     .option("--json", "print JSON")
     .addHelpText("after", "\nExamples:\n  vault-rag status\n  vault-rag status --vault ~/notes --json\n")
-    .action(async (vault, o) => (await import("./commands/status-cmd.js")).runStatus({ ...o, vault: (await import("./open.js")).vaultFrom(vault, o.vault) }));
+    .action(async (vault, o) =>
+      (await import("./commands/status-cmd.js")).runStatus({
+        ...o,
+        vault: (await import("./open.js")).vaultFrom(vault, o.vault),
+      }),
+    );
 
   program
     .command("chunks")
@@ -130,8 +180,13 @@ export function buildProgram(): Command {
     .option("--vault <dir>", "vault folder (the same as the argument)")
     .option("--note <path>", "only this note (vault-relative path)")
     .option("--json", "print JSON")
-    .addHelpText("after", `\nChunks hold at most ${CHUNK_DEFAULTS.maxWords} words (overlap ${CHUNK_DEFAULTS.overlapWords}).\n\nExamples:\n  vault-rag chunks examples/vault --note robots/SMARS.md\n`)
-    .action(async (vault, o) => (await import("./commands/chunks-cmd.js")).runChunks((await import("./open.js")).vaultFrom(vault, o.vault), o));
+    .addHelpText(
+      "after",
+      `\nChunks hold at most ${CHUNK_DEFAULTS.maxWords} words (overlap ${CHUNK_DEFAULTS.overlapWords}).\n\nExamples:\n  vault-rag chunks examples/vault --note robots/SMARS.md\n`,
+    )
+    .action(async (vault, o) =>
+      (await import("./commands/chunks-cmd.js")).runChunks((await import("./open.js")).vaultFrom(vault, o.vault), o),
+    );
 
   addAnswerFlags(
     program
@@ -140,7 +195,10 @@ export function buildProgram(): Command {
       .argument("<question...>", "your question")
       .option("--context-only", "print the prompt and sources without calling a model (works offline)")
       .option("--obsidian-links", "add obsidian://open links to the sources")
-      .addHelpText("after", '\nExamples:\n  vault-rag ask "why did the SMARS motors cut out?"\n  vault-rag ask --context-only --tag pico "how do I save power" | pbcopy\n  vault-rag ask --llm openai:gpt-4o-mini --json "what is in the parts drawer?"\n'),
+      .addHelpText(
+        "after",
+        '\nExamples:\n  vault-rag ask "why did the SMARS motors cut out?"\n  vault-rag ask --context-only --tag pico "how do I save power" | pbcopy\n  vault-rag ask --llm openai:gpt-4o-mini --json "what is in the parts drawer?"\n',
+      ),
   ).action(async (words: string[], o) => (await import("./commands/ask-cmd.js")).runAsk(words, o));
 
   addAnswerFlags(
@@ -153,7 +211,9 @@ export function buildProgram(): Command {
 
   program
     .command("check")
-    .description("Verify the index (manifest, orphans, keyword index, stale notes); --repair fixes what needs no embedding")
+    .description(
+      "Verify the index (manifest, orphans, keyword index, stale notes); --repair fixes what needs no embedding",
+    )
     .argument("[vault]", "vault folder (the same as --vault)")
     .option("--vault <dir>", "vault folder")
     .option("--db <path>", "index file, or chroma://host:port/<collection>")
@@ -166,15 +226,26 @@ export function buildProgram(): Command {
       const { VaultRagError } = await import("../errors.js");
       const { isChromaLocation, storeExists } = await import("../store/index.js");
       const loc = locate(o);
-      if (!(await storeExists(loc.db, loc.store))) throw new VaultRagError("no_index", `vault-rag: no index at ${loc.shown} — run \`vault-rag index <vault>\` first`);
-      const r = isChromaLocation(loc.db) ? await checkChromaIndex(loc.vault, loc.db, { repair: o.repair, store: loc.store }) : await checkIndex(loc.vault, loc.db, { repair: o.repair });
+      if (!(await storeExists(loc.db, loc.store)))
+        throw new VaultRagError(
+          "no_index",
+          `vault-rag: no index at ${loc.shown} — run \`vault-rag index <vault>\` first`,
+        );
+      const r = isChromaLocation(loc.db)
+        ? await checkChromaIndex(loc.vault, loc.db, { repair: o.repair, store: loc.store })
+        : await checkIndex(loc.vault, loc.db, { repair: o.repair });
       if (o.json) process.stdout.write(JSON.stringify(r, null, 2) + "\n");
       else {
         const c = r.counts;
-        process.stdout.write(`index: ${r.index}\n${c.notes} notes, ${c.chunks} chunks, ${c.vectors} vectors, ${c.ftsRows} keyword rows\n`);
-        process.stdout.write(r.problems.length ? r.problems.map((p) => `problem: ${p}`).join("\n") + "\n" : "no problems found\n");
+        process.stdout.write(
+          `index: ${r.index}\n${c.notes} notes, ${c.chunks} chunks, ${c.vectors} vectors, ${c.ftsRows} keyword rows\n`,
+        );
+        process.stdout.write(
+          r.problems.length ? r.problems.map((p) => `problem: ${p}`).join("\n") + "\n" : "no problems found\n",
+        );
         for (const x of r.repaired) process.stdout.write(`repaired: ${x}\n`);
-        if (r.stale) process.stdout.write(`${r.stale} note(s) changed on disk since indexing — run \`vault-rag index\`\n`);
+        if (r.stale)
+          process.stdout.write(`${r.stale} note(s) changed on disk since indexing — run \`vault-rag index\`\n`);
       }
       if (!r.ok) process.exitCode = 1;
     });
@@ -186,15 +257,25 @@ export function buildProgram(): Command {
     .option("--vault <dir>", "vault folder")
     .option("--db <path>", "source index file, or chroma://host:port/<collection>")
     .option("--json", "print JSON")
-    .addHelpText("after", "\nExamples:\n  vault-rag migrate --vault ~/notes --to chroma://localhost:8000/notes\n  vault-rag migrate --db chroma://localhost:8000/notes --to ~/notes/.vault-rag/index.db\n")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  vault-rag migrate --vault ~/notes --to chroma://localhost:8000/notes\n  vault-rag migrate --db chroma://localhost:8000/notes --to ~/notes/.vault-rag/index.db\n",
+    )
     .action(async (o) => {
       const { locate } = await import("./open.js");
       const { migrateIndex } = await import("../indexing/migrate.js");
       const { resolveDb } = await import("../config.js");
       const { stderrLogger } = await import("./io.js");
       const loc = locate(o);
-      const s = await migrateIndex(loc.db, resolveDb(loc.vault, o.to, {}), { store: loc.store, log: stderrLogger(false) });
-      process.stdout.write(o.json ? JSON.stringify(s, null, 2) + "\n" : `migrated ${s.notes} notes, ${s.chunks} chunks from ${s.from} to ${s.to} in ${s.seconds.toFixed(1)} s (counts verified, nothing re-embedded)\n`);
+      const s = await migrateIndex(loc.db, resolveDb(loc.vault, o.to, {}), {
+        store: loc.store,
+        log: stderrLogger(false),
+      });
+      process.stdout.write(
+        o.json
+          ? JSON.stringify(s, null, 2) + "\n"
+          : `migrated ${s.notes} notes, ${s.chunks} chunks from ${s.from} to ${s.to} in ${s.seconds.toFixed(1)} s (counts verified, nothing re-embedded)\n`,
+      );
     });
 
   program
@@ -206,7 +287,9 @@ export function buildProgram(): Command {
     .option("--json", "one JSON line per batch")
     .option("--verbose", "more detail")
     .addHelpText("after", "\nExamples:\n  vault-rag watch ~/notes\n")
-    .action(async (vault, o) => (await import("./commands/watch-cmd.js")).runWatch((await import("./open.js")).vaultFrom(vault, o.vault), o));
+    .action(async (vault, o) =>
+      (await import("./commands/watch-cmd.js")).runWatch((await import("./open.js")).vaultFrom(vault, o.vault), o),
+    );
 
   program
     .command("mcp")
@@ -214,11 +297,17 @@ export function buildProgram(): Command {
     .option("--vault <dir>", "vault folder")
     .option("--db <path>", "index file, or chroma://host:port/<collection>")
     .option("--watch", "also keep the index fresh as notes change (reports on stderr)")
-    .addHelpText("after", '\nTools: search, get_note, list_tags, list_folders, status.\n\nExample (Claude Desktop, mcpServers): { "vault-rag": { "command": "vault-rag", "args": ["mcp", "--vault", "/home/me/notes"] } }\n')
+    .addHelpText(
+      "after",
+      '\nTools: search, get_note, list_tags, list_folders, status.\n\nExample (Claude Desktop, mcpServers): { "vault-rag": { "command": "vault-rag", "args": ["mcp", "--vault", "/home/me/notes"] } }\n',
+    )
     .action(async (o) => {
       const { locate } = await import("./open.js");
       const loc = locate(o);
-      if (o.watch) await (await import("./commands/watch-cmd.js")).startWatch(loc.vault, { db: o.db }, (l) => process.stderr.write(l + "\n"));
+      if (o.watch)
+        await (
+          await import("./commands/watch-cmd.js")
+        ).startWatch(loc.vault, { db: o.db }, (l) => process.stderr.write(l + "\n"));
       await (await import("../mcp/server.js")).serveMcp(loc.vault, { db: o.db });
     });
 
@@ -232,7 +321,10 @@ export function buildProgram(): Command {
     .option("--sweep", "also try a grid of fusion settings")
     .option("--json", "print JSON")
     .option("--quiet", "no progress output")
-    .addHelpText("after", "\nExamples:\n  vault-rag eval ../shared/bench/scifact-train\n  vault-rag eval examples/questions.jsonl --vault examples/vault --sweep\n")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  vault-rag eval ../shared/bench/scifact-train\n  vault-rag eval examples/questions.jsonl --vault examples/vault --sweep\n",
+    )
     .action(async (target, o) => (await import("./commands/eval-cmd.js")).runEval(target, o));
 
   return program;
@@ -255,7 +347,9 @@ async function main(): Promise<void> {
     const code = (e as { code?: unknown }).code;
     if (typeof code === "string" && (code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB")) {
       // damage found by a query rather than when the file was opened
-      err(`vault-rag: the index is damaged (${(e as Error).message}) — run \`vault-rag index --full\` to rebuild it from the notes`);
+      err(
+        `vault-rag: the index is damaged (${(e as Error).message}) — run \`vault-rag index --full\` to rebuild it from the notes`,
+      );
       process.exitCode = 1;
       return;
     }

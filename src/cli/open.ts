@@ -43,6 +43,9 @@ export function locate(opts: { vault?: string; db?: string }): Location {
  * Opens an existing index for reading, with the embedder that built it (see the index room's
  * {@link openIndexForQuery}); the store reports through the command's logger.
  */
-export async function openForQuery(loc: Location, opts: { model?: string; log: Logger } & EmbedderOptions): Promise<{ store: Store; embedder: Embedder; manifest: Manifest }> {
+export async function openForQuery(
+  loc: Location,
+  opts: { model?: string; log: Logger } & EmbedderOptions,
+): Promise<{ store: Store; embedder: Embedder; manifest: Manifest }> {
   return openIndexForQuery(loc.db, { ...opts, store: { ...loc.store, log: opts.log } });
 }

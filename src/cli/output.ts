@@ -3,7 +3,10 @@ import { paint as makePaint, queryTerms, termPattern, type Paint } from "./color
 
 /** The body of a chunk on one line: no heading lines, whitespace collapsed. */
 function flatBody(text: string): string {
-  return text.replace(/^(\s*#{1,6}\s[^\n]*(\n+|$))+/, "").replace(/\s+/g, " ").trim();
+  return text
+    .replace(/^(\s*#{1,6}\s[^\n]*(\n+|$))+/, "")
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 /**

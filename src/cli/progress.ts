@@ -10,7 +10,12 @@ export function progressReporter(stream: NodeJS.WriteStream, enabled: boolean) {
   if (!enabled) return { update() {}, stop() {} };
   if (stream.isTTY) {
     const bar = new cliProgress.SingleBar(
-      { stream, format: "indexing |{bar}| {value}/{total} notes  {rate}/s  ETA {eta_formatted}", hideCursor: true, clearOnComplete: true },
+      {
+        stream,
+        format: "indexing |{bar}| {value}/{total} notes  {rate}/s  ETA {eta_formatted}",
+        hideCursor: true,
+        clearOnComplete: true,
+      },
       cliProgress.Presets.shades_classic,
     );
     let started = false;
@@ -54,7 +59,12 @@ export interface IndexWork {
 }
 
 const num = (n: number) => n.toLocaleString("en-US");
-const secs = (s: number) => (s >= 3600 ? `${Math.floor(s / 3600)}h${String(Math.round((s % 3600) / 60)).padStart(2, "0")}m` : s >= 60 ? `${Math.floor(s / 60)}m${String(Math.round(s % 60)).padStart(2, "0")}s` : `${Math.max(1, Math.round(s))}s`);
+const secs = (s: number) =>
+  s >= 3600
+    ? `${Math.floor(s / 3600)}h${String(Math.round((s % 3600) / 60)).padStart(2, "0")}m`
+    : s >= 60
+      ? `${Math.floor(s / 60)}m${String(Math.round(s % 60)).padStart(2, "0")}s`
+      : `${Math.max(1, Math.round(s))}s`;
 
 /**
  * One line of indexing progress, measured in the work that takes the time: windows embedded (the
@@ -67,8 +77,10 @@ const secs = (s: number) => (s >= 3600 ? `${Math.floor(s / 3600)}h${String(Math.
  * ```
  */
 export function indexLine(w: IndexWork, seconds: number, columns = 100): string {
-  if (!w.toEmbed && !w.notesDone) return w.notesTotal ? `indexing: reading ${num(w.notesTotal)} notes…` : "indexing: finding notes…";
-  if (!w.toEmbed) return `indexing: ${num(w.notesDone)}/${num(w.notesTotal)} notes · ${num(w.saved)} chunks saved (nothing to embed)`;
+  if (!w.toEmbed && !w.notesDone)
+    return w.notesTotal ? `indexing: reading ${num(w.notesTotal)} notes…` : "indexing: finding notes…";
+  if (!w.toEmbed)
+    return `indexing: ${num(w.notesDone)}/${num(w.notesTotal)} notes · ${num(w.saved)} chunks saved (nothing to embed)`;
   const rate = w.embedded / Math.max(0.001, seconds);
   const eta = w.embedded ? `ETA ${secs((w.toEmbed - w.embedded) / Math.max(rate, 0.001))}` : "loading the model…";
   const about = w.notesDone < w.notesTotal ? "~" : "";
@@ -117,7 +129,8 @@ export function indexBar(stream: NodeJS.WriteStream, enabled: boolean): IndexBar
   let first: { at: number; embedded: number } | undefined;
   const rateNow = () => {
     const now = Date.now();
-    if (first && now - first.at > 1000 && work.embedded > first.embedded) return (work.embedded - first.embedded) / ((now - first.at) / 1000);
+    if (first && now - first.at > 1000 && work.embedded > first.embedded)
+      return (work.embedded - first.embedded) / ((now - first.at) / 1000);
     return work.embedded / Math.max(0.001, (now - (embedStart || t0)) / 1000);
   };
   // indexLine divides by seconds: the time that gives the rate above
@@ -150,7 +163,8 @@ export function indexBar(stream: NodeJS.WriteStream, enabled: boolean): IndexBar
   t0 = Date.now();
   let last = 0;
   const timer = setInterval(() => {
-    if (work.toEmbed && work.embedded !== last) stream.write(indexLine(work, seconds()).replace(/^indexing [█░]+ {2}/, "indexing: ") + "\n");
+    if (work.toEmbed && work.embedded !== last)
+      stream.write(indexLine(work, seconds()).replace(/^indexing [█░]+ {2}/, "indexing: ") + "\n");
     last = work.embedded;
   }, 5000);
   timer.unref();

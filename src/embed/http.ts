@@ -10,10 +10,20 @@ import { VaultRagError } from "../errors.js";
  * const body = await postJson("http://127.0.0.1:11434/api/embed", { model, input }, {}, "Ollama is not reachable...");
  * ```
  */
-export async function postJson(url: string, body: unknown, headers: Record<string, string>, unreachable: string, code: "embed_failed" | "llm_failed" = "embed_failed"): Promise<unknown> {
+export async function postJson(
+  url: string,
+  body: unknown,
+  headers: Record<string, string>,
+  unreachable: string,
+  code: "embed_failed" | "llm_failed" = "embed_failed",
+): Promise<unknown> {
   let res: Response;
   try {
-    res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+    res = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: JSON.stringify(body),
+    });
   } catch {
     throw new VaultRagError(code, unreachable);
   }
@@ -22,11 +32,14 @@ export async function postJson(url: string, body: unknown, headers: Record<strin
     let detail = text.slice(0, 300);
     try {
       const j = JSON.parse(text) as { error?: string | { message?: string } };
-      detail = typeof j.error === "string" ? j.error : j.error?.message ?? detail;
+      detail = typeof j.error === "string" ? j.error : (j.error?.message ?? detail);
     } catch {
       /* not JSON */
     }
-    throw new VaultRagError(code, `vault-rag: ${url} answered HTTP ${res.status}: ${detail.replace(/\s+/g, " ").trim()}`);
+    throw new VaultRagError(
+      code,
+      `vault-rag: ${url} answered HTTP ${res.status}: ${detail.replace(/\s+/g, " ").trim()}`,
+    );
   }
   try {
     return JSON.parse(text);
@@ -36,13 +49,27 @@ export async function postJson(url: string, body: unknown, headers: Record<strin
 }
 
 /** Checks vectors from a remote provider: right count, non-empty, finite, uniform dimensions. */
-export function checkVectors(raw: unknown, expected: number, labels: string[] | undefined, offset: number, source: string): Float32Array[] {
+export function checkVectors(
+  raw: unknown,
+  expected: number,
+  labels: string[] | undefined,
+  offset: number,
+  source: string,
+): Float32Array[] {
   if (!Array.isArray(raw) || raw.length !== expected)
-    throw new VaultRagError("embed_failed", `vault-rag: ${source} returned ${Array.isArray(raw) ? raw.length : 0} vectors for ${expected} inputs`);
+    throw new VaultRagError(
+      "embed_failed",
+      `vault-rag: ${source} returned ${Array.isArray(raw) ? raw.length : 0} vectors for ${expected} inputs`,
+    );
   return raw.map((v: unknown, i) => {
     const label = labels?.[offset + i] ?? `input ${offset + i + 1}`;
-    if (!Array.isArray(v) || v.length === 0) throw new VaultRagError("embed_failed", `vault-rag: ${source} returned an empty vector for ${label}`);
-    if (v.some((x) => typeof x !== "number" || !Number.isFinite(x))) throw new VaultRagError("embed_failed", `vault-rag: ${source} returned a vector with NaN or non-numbers for ${label}`);
+    if (!Array.isArray(v) || v.length === 0)
+      throw new VaultRagError("embed_failed", `vault-rag: ${source} returned an empty vector for ${label}`);
+    if (v.some((x) => typeof x !== "number" || !Number.isFinite(x)))
+      throw new VaultRagError(
+        "embed_failed",
+        `vault-rag: ${source} returned a vector with NaN or non-numbers for ${label}`,
+      );
     return Float32Array.from(v as number[]);
   });
 }
@@ -90,7 +117,12 @@ export function batchedEmbedder(spec: BatchedSpec): Embedder {
     async embedDocuments(texts, onProgress, labels) {
       const out: Float32Array[] = [];
       for (let i = 0; i < texts.length; i += spec.batch) {
-        for (const v of await run(texts.slice(i, i + spec.batch).map((t) => spec.documentPrefix + t), labels, i)) out.push(v);
+        for (const v of await run(
+          texts.slice(i, i + spec.batch).map((t) => spec.documentPrefix + t),
+          labels,
+          i,
+        ))
+          out.push(v);
         onProgress?.(Math.min(i + spec.batch, texts.length), texts.length);
       }
       spec.log?.debug(`embedded ${texts.length} texts with ${spec.provider}:${spec.model}`);

@@ -6,4 +6,10 @@ export { loadUseLite } from "./use-lite/model.js";
 export { UseTokenizer } from "./use-lite/tokenizer.js";
 export { ollamaEmbedder, ollamaBaseUrl, nomicPrefixes } from "./ollama.js";
 export { openAiEmbedder } from "./openai.js";
-export { transformersEmbedder, transformersProfile, explainLoadError, type TransformersOptions, type TransformersModule } from "./transformers.js";
+export {
+  transformersEmbedder,
+  transformersProfile,
+  explainLoadError,
+  type TransformersOptions,
+  type TransformersModule,
+} from "./transformers.js";

@@ -7,7 +7,9 @@ const BATCH = 32;
 
 /** Prefixes that nomic-embed-text needs; other models take none. */
 export function nomicPrefixes(model: string): { documentPrefix: string; queryPrefix: string } {
-  return /nomic-embed/.test(model) ? { documentPrefix: "search_document: ", queryPrefix: "search_query: " } : { documentPrefix: "", queryPrefix: "" };
+  return /nomic-embed/.test(model)
+    ? { documentPrefix: "search_document: ", queryPrefix: "search_query: " }
+    : { documentPrefix: "", queryPrefix: "" };
 }
 
 /**
@@ -52,7 +54,9 @@ export function ollamaEmbedder(model: string, opts: { host?: string; log?: Logge
     batch: BATCH,
     log,
     async embed(inputs, labels, offset) {
-      const body = (await postJson(`${base}/api/embed`, { model, input: inputs, truncate: true }, {}, unreachable)) as { embeddings?: unknown };
+      const body = (await postJson(`${base}/api/embed`, { model, input: inputs, truncate: true }, {}, unreachable)) as {
+        embeddings?: unknown;
+      };
       return checkVectors(body.embeddings, inputs.length, labels, offset, `Ollama model "${model}"`);
     },
   });

@@ -15,7 +15,10 @@ const BATCH = 64;
  * const e = openAiEmbedder("text-embedding-3-small", { baseUrl: "http://127.0.0.1:8080/v1" });
  * ```
  */
-export function openAiEmbedder(model: string, opts: { baseUrl?: string; apiKey?: string; log?: Logger } = {}): Embedder {
+export function openAiEmbedder(
+  model: string,
+  opts: { baseUrl?: string; apiKey?: string; log?: Logger } = {},
+): Embedder {
   const base = (opts.baseUrl ?? process.env.OPENAI_BASE_URL ?? "https://api.openai.com/v1").replace(/\/$/, "");
   const key = opts.apiKey ?? process.env.OPENAI_API_KEY;
   const log = opts.log ?? silentLogger;
@@ -30,8 +33,11 @@ export function openAiEmbedder(model: string, opts: { baseUrl?: string; apiKey?:
     batch: BATCH,
     log,
     async embed(inputs, labels, offset) {
-      const body = (await postJson(`${base}/embeddings`, { model, input: inputs }, headers, unreachable)) as { data?: { embedding: unknown; index?: number }[] };
-      if (!Array.isArray(body.data)) throw new VaultRagError("embed_failed", `vault-rag: ${base}/embeddings answered without a "data" list`);
+      const body = (await postJson(`${base}/embeddings`, { model, input: inputs }, headers, unreachable)) as {
+        data?: { embedding: unknown; index?: number }[];
+      };
+      if (!Array.isArray(body.data))
+        throw new VaultRagError("embed_failed", `vault-rag: ${base}/embeddings answered without a "data" list`);
       const sorted = [...body.data].sort((a, b) => (a.index ?? 0) - (b.index ?? 0)).map((d) => d.embedding);
       return checkVectors(sorted, inputs.length, labels, offset, `model "${model}" at ${base}`);
     },

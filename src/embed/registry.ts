@@ -39,7 +39,17 @@ export function createEmbedder(spec: string = DEFAULT_MODEL, opts: EmbedderOptio
   const model = rest.join(":");
   if (provider === "use-lite" || spec === "use-lite:universal-sentence-encoder-lite") return useLiteEmbedder(log);
   if (provider === "ollama" && model) return ollamaEmbedder(model, { host: opts.ollamaHost, log });
-  if (provider === "openai" && model) return openAiEmbedder(model, { baseUrl: opts.openaiBaseUrl, apiKey: opts.openaiApiKey, log });
-  if (provider === "transformers" && model) return transformersEmbedder(model, { offline: opts.offline, cacheDir: opts.cacheDir, modelDir: opts.modelDir, log });
-  throw new VaultRagError("usage", `vault-rag: unknown model "${spec}" — use use-lite (bundled, offline), ollama:<model>, openai:<model> or transformers:<model>`);
+  if (provider === "openai" && model)
+    return openAiEmbedder(model, { baseUrl: opts.openaiBaseUrl, apiKey: opts.openaiApiKey, log });
+  if (provider === "transformers" && model)
+    return transformersEmbedder(model, {
+      offline: opts.offline,
+      cacheDir: opts.cacheDir,
+      modelDir: opts.modelDir,
+      log,
+    });
+  throw new VaultRagError(
+    "usage",
+    `vault-rag: unknown model "${spec}" — use use-lite (bundled, offline), ollama:<model>, openai:<model> or transformers:<model>`,
+  );
 }

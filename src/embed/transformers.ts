@@ -7,7 +7,11 @@ import { batchedEmbedder } from "./http.js";
 /** The part of `@huggingface/transformers` this provider uses (as documented for v3/v4). */
 export interface TransformersModule {
   env: { allowRemoteModels: boolean; allowLocalModels: boolean; localModelPath: string; cacheDir: string | null };
-  pipeline(task: "feature-extraction", model: string, options?: Record<string, unknown>): Promise<(texts: string[], options: { pooling: string; normalize: boolean }) => Promise<{ tolist(): number[][] }>>;
+  pipeline(
+    task: "feature-extraction",
+    model: string,
+    options?: Record<string, unknown>,
+  ): Promise<(texts: string[], options: { pooling: string; normalize: boolean }) => Promise<{ tolist(): number[][] }>>;
 }
 
 /** Options of the Transformers.js provider. */
@@ -26,14 +30,25 @@ export interface TransformersOptions {
 }
 
 /** Pooling and prefixes each model family expects. */
-export function transformersProfile(model: string): { pooling: "cls" | "mean"; documentPrefix: string; queryPrefix: string } {
-  if (/nomic-embed/i.test(model)) return { pooling: "mean", documentPrefix: "search_document: ", queryPrefix: "search_query: " };
-  if (/bge-/i.test(model)) return { pooling: "cls", documentPrefix: "", queryPrefix: "Represent this sentence for searching relevant passages: " };
+export function transformersProfile(model: string): {
+  pooling: "cls" | "mean";
+  documentPrefix: string;
+  queryPrefix: string;
+} {
+  if (/nomic-embed/i.test(model))
+    return { pooling: "mean", documentPrefix: "search_document: ", queryPrefix: "search_query: " };
+  if (/bge-/i.test(model))
+    return {
+      pooling: "cls",
+      documentPrefix: "",
+      queryPrefix: "Represent this sentence for searching relevant passages: ",
+    };
   if (/e5-/i.test(model)) return { pooling: "mean", documentPrefix: "passage: ", queryPrefix: "query: " };
   return { pooling: "mean", documentPrefix: "", queryPrefix: "" };
 }
 
-const INSTALL_HINT = "install it with `npm install @huggingface/transformers --ignore-scripts` (the skipped script only downloads optional GPU libraries)";
+const INSTALL_HINT =
+  "install it with `npm install @huggingface/transformers --ignore-scripts` (the skipped script only downloads optional GPU libraries)";
 
 /**
  * Embeddings with Transformers.js (`@huggingface/transformers`, an optional dependency the user
@@ -51,7 +66,10 @@ export function transformersEmbedder(model: string, opts: TransformersOptions = 
   const log = opts.log ?? silentLogger;
   const profile = transformersProfile(model);
   const offline = opts.offline ?? (process.env.HF_HUB_OFFLINE === "1" || process.env.TRANSFORMERS_OFFLINE === "1");
-  const cacheDir = opts.cacheDir ?? process.env.TRANSFORMERS_CACHE ?? (process.env.HF_HOME ? `${process.env.HF_HOME}/transformers` : undefined);
+  const cacheDir =
+    opts.cacheDir ??
+    process.env.TRANSFORMERS_CACHE ??
+    (process.env.HF_HOME ? `${process.env.HF_HOME}/transformers` : undefined);
   const load = opts.load ?? (() => import("@huggingface/transformers" as string) as Promise<TransformersModule>);
   let extractor: ReturnType<TransformersModule["pipeline"]> | undefined;
 
@@ -63,8 +81,14 @@ export function transformersEmbedder(model: string, opts: TransformersOptions = 
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
         if (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND")
-          throw new VaultRagError("embed_failed", `vault-rag: the transformers provider needs the @huggingface/transformers package — ${INSTALL_HINT}`);
-        throw new VaultRagError("embed_failed", `vault-rag: cannot load @huggingface/transformers: ${(err as Error).message}`);
+          throw new VaultRagError(
+            "embed_failed",
+            `vault-rag: the transformers provider needs the @huggingface/transformers package — ${INSTALL_HINT}`,
+          );
+        throw new VaultRagError(
+          "embed_failed",
+          `vault-rag: cannot load @huggingface/transformers: ${(err as Error).message}`,
+        );
       }
       mod.env.allowRemoteModels = !offline;
       if (opts.modelDir) {
@@ -92,22 +116,43 @@ export function transformersEmbedder(model: string, opts: TransformersOptions = 
     log,
     async embed(texts) {
       const run = await ready();
-      const vs = (await run(texts, { pooling: profile.pooling, normalize: true })).tolist().map((v) => Float32Array.from(v));
-      if (vs.some((v) => v.length === 0 || v.some((x) => !Number.isFinite(x)))) throw new VaultRagError("embed_failed", `vault-rag: model "${model}" returned an empty or NaN vector`);
+      const vs = (await run(texts, { pooling: profile.pooling, normalize: true }))
+        .tolist()
+        .map((v) => Float32Array.from(v));
+      if (vs.some((v) => v.length === 0 || v.some((x) => !Number.isFinite(x))))
+        throw new VaultRagError("embed_failed", `vault-rag: model "${model}" returned an empty or NaN vector`);
       return vs;
     },
   });
 }
 
 /** One line that says why a model could not be loaded and what to do. */
-export function explainLoadError(model: string, err: Error, offline: boolean, cacheDir?: string, modelDir?: string): VaultRagError {
+export function explainLoadError(
+  model: string,
+  err: Error,
+  offline: boolean,
+  cacheDir?: string,
+  modelDir?: string,
+): VaultRagError {
   const msg = err.message ?? String(err);
   const where = modelDir ? `in ${modelDir}` : cacheDir ? `in the cache at ${cacheDir}` : "in the Transformers.js cache";
-  if (/not found locally|local_files_only|allowRemoteModels=false/i.test(msg) || (offline && /not found|ENOENT/i.test(msg)))
-    return new VaultRagError("embed_failed", `vault-rag: model "${model}" is not ${where} and downloads are off — run once with network access without --offline, or copy the model folder into --model-dir`);
+  if (
+    /not found locally|local_files_only|allowRemoteModels=false/i.test(msg) ||
+    (offline && /not found|ENOENT/i.test(msg))
+  )
+    return new VaultRagError(
+      "embed_failed",
+      `vault-rag: model "${model}" is not ${where} and downloads are off — run once with network access without --offline, or copy the model folder into --model-dir`,
+    );
   if (/fetch failed|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|network/i.test(msg))
-    return new VaultRagError("embed_failed", `vault-rag: cannot download model "${model}" from the Hugging Face Hub (${msg.split("\n")[0]}) — check the network, or use --offline with a model already ${where}`);
+    return new VaultRagError(
+      "embed_failed",
+      `vault-rag: cannot download model "${model}" from the Hugging Face Hub (${msg.split("\n")[0]}) — check the network, or use --offline with a model already ${where}`,
+    );
   if (/404|could not locate|Unauthorized|401/i.test(msg))
-    return new VaultRagError("embed_failed", `vault-rag: model "${model}" was not found on the Hugging Face Hub — check the name (e.g. Xenova/bge-small-en-v1.5)`);
+    return new VaultRagError(
+      "embed_failed",
+      `vault-rag: model "${model}" was not found on the Hugging Face Hub — check the name (e.g. Xenova/bge-small-en-v1.5)`,
+    );
   return new VaultRagError("embed_failed", `vault-rag: cannot load model "${model}": ${msg.split("\n")[0]}`);
 }

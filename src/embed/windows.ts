@@ -51,7 +51,8 @@ export function passageWindows(text: string, o: WindowOptions): string[] {
     let win = head + words.slice(i, j).join(" ");
     while (j > i + 1 && countTokens(win) > maxTokens) win = head + words.slice(i, --j).join(" ");
     // a single word over the window: the model reads as much of it as fits
-    if (j === i + 1 && countTokens(win) > maxTokens) win = head + fitPrefix(words[i], (w) => countTokens(head + w) <= maxTokens);
+    if (j === i + 1 && countTokens(win) > maxTokens)
+      win = head + fitPrefix(words[i], (w) => countTokens(head + w) <= maxTokens);
     out.push(win);
     if (j >= words.length) break;
     let k = j;

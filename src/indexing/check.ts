@@ -34,10 +34,15 @@ export async function checkIndex(vault: string, dbPath: string, opts: { repair?:
   const repaired: string[] = [];
   try {
     const manifest = await store.manifest();
-    const { counts, orphanVectors, chunksWithoutVectors, chunksWithoutNote, ftsMismatch, badVectors } = await store.integrity();
+    const { counts, orphanVectors, chunksWithoutVectors, chunksWithoutNote, ftsMismatch, badVectors } =
+      await store.integrity();
     // an index without a manifest and without chunks is merely unfinished; with chunks it is damaged
-    if (!manifest && counts.chunks > 0) problems.push("the manifest is missing but chunks are stored — run `vault-rag index --full`");
-    else if (manifest && manifest.schemaVersion !== SCHEMA_VERSION) problems.push(`storage version ${manifest.schemaVersion}, expected ${SCHEMA_VERSION} — run \`vault-rag index --full\``);
+    if (!manifest && counts.chunks > 0)
+      problems.push("the manifest is missing but chunks are stored — run `vault-rag index --full`");
+    else if (manifest && manifest.schemaVersion !== SCHEMA_VERSION)
+      problems.push(
+        `storage version ${manifest.schemaVersion}, expected ${SCHEMA_VERSION} — run \`vault-rag index --full\``,
+      );
     const dims = manifest?.embedder.dimensions;
     if (orphanVectors) problems.push(`${orphanVectors} vector(s) belong to no chunk`);
     if (chunksWithoutVectors) problems.push(`${chunksWithoutVectors} chunk(s) have no vector`);
@@ -48,10 +53,22 @@ export async function checkIndex(vault: string, dbPath: string, opts: { repair?:
     if (opts.repair && problems.length) {
       const fixed = await store.repair();
       if (fixed.orphanVectors) repaired.push(`removed ${fixed.orphanVectors} orphan vector(s)`);
-      if (fixed.droppedNotes) repaired.push(`dropped ${fixed.droppedNotes} damaged note(s); the next \`vault-rag index\` re-indexes them`);
+      if (fixed.droppedNotes)
+        repaired.push(`dropped ${fixed.droppedNotes} damaged note(s); the next \`vault-rag index\` re-indexes them`);
       repaired.push("rebuilt the keyword index from the chunks");
     }
-    return { ok: problems.length === 0 || (!!opts.repair && repaired.length > 0 && manifest !== undefined), index: dbPath, problems, counts, orphanVectors, chunksWithoutVectors, chunksWithoutNote, ftsMismatch, stale, repaired };
+    return {
+      ok: problems.length === 0 || (!!opts.repair && repaired.length > 0 && manifest !== undefined),
+      index: dbPath,
+      problems,
+      counts,
+      orphanVectors,
+      chunksWithoutVectors,
+      chunksWithoutNote,
+      ftsMismatch,
+      stale,
+      repaired,
+    };
   } finally {
     await store.close();
   }
@@ -66,7 +83,11 @@ export async function checkIndex(vault: string, dbPath: string, opts: { repair?:
  * const report = await checkChromaIndex("/home/me/notes", "chroma://localhost:8000/notes");
  * ```
  */
-export async function checkChromaIndex(vault: string, db: string, opts: { repair?: boolean; store?: OpenStoreOptions } = {}): Promise<CheckReport> {
+export async function checkChromaIndex(
+  vault: string,
+  db: string,
+  opts: { repair?: boolean; store?: OpenStoreOptions } = {},
+): Promise<CheckReport> {
   const store = await ChromaStore.open(db, opts.store);
   const problems: string[] = [];
   const repaired: string[] = [];
@@ -74,8 +95,10 @@ export async function checkChromaIndex(vault: string, db: string, opts: { repair
     const manifest = await store.manifest();
     const server = await store.serverCount();
     let local = await store.count();
-    if (!manifest && server > 0) problems.push("the manifest is missing but chunks are stored — run `vault-rag index --full`");
-    if (local.chunks !== server) problems.push(`the keyword sidecar holds ${local.chunks} chunk(s), the server ${server}`);
+    if (!manifest && server > 0)
+      problems.push("the manifest is missing but chunks are stored — run `vault-rag index --full`");
+    if (local.chunks !== server)
+      problems.push(`the keyword sidecar holds ${local.chunks} chunk(s), the server ${server}`);
     if (opts.repair && local.chunks !== server) {
       await store.rebuildSidecar();
       local = await store.count();
@@ -84,7 +107,18 @@ export async function checkChromaIndex(vault: string, db: string, opts: { repair
     const stale = staleInVault(vault, await store.notes());
     const counts = { notes: local.notes, chunks: server, vectors: server, ftsRows: local.chunks };
     const ok = problems.length === 0 || (repaired.length > 0 && local.chunks === server);
-    return { ok, index: store.location, problems, counts, orphanVectors: 0, chunksWithoutVectors: 0, chunksWithoutNote: 0, ftsMismatch: local.chunks !== server, stale, repaired };
+    return {
+      ok,
+      index: store.location,
+      problems,
+      counts,
+      orphanVectors: 0,
+      chunksWithoutVectors: 0,
+      chunksWithoutNote: 0,
+      ftsMismatch: local.chunks !== server,
+      stale,
+      repaired,
+    };
   } finally {
     await store.close();
   }

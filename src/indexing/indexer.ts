@@ -3,7 +3,17 @@ import { passageWindows, windowOptions, type Embedder } from "../embed/index.js"
 import type { VaultRagError } from "../errors.js";
 import type { Logger } from "../log.js";
 import { silentLogger } from "../log.js";
-import { beginRebuild, displayLocation, lockTarget, openExisting, openStore, type NoteEntry, type OpenStoreOptions, type Store, type StoreRecord } from "../store/index.js";
+import {
+  beginRebuild,
+  displayLocation,
+  lockTarget,
+  openExisting,
+  openStore,
+  type NoteEntry,
+  type OpenStoreOptions,
+  type Store,
+  type StoreRecord,
+} from "../store/index.js";
 import { assertVaultFolder, hashText, readVaultFile, walkVault, type VaultFile } from "../vault/index.js";
 import { acquireLock } from "./lock.js";
 import { manifestFor, modelMismatch, modelSpecOf, sameModel } from "./manifest.js";
@@ -64,7 +74,12 @@ export interface IndexOptions {
  * summary.added; // 43
  * ```
  */
-export async function indexVault(vault: string, dbPath: string, embedder: Embedder, opts: IndexOptions = {}): Promise<IndexSummary> {
+export async function indexVault(
+  vault: string,
+  dbPath: string,
+  embedder: Embedder,
+  opts: IndexOptions = {},
+): Promise<IndexSummary> {
   const log = opts.log ?? silentLogger;
   const storeOpts = { ...opts.store, log };
   assertVaultFolder(vault); // a mistyped path is refused before the lock creates anything
@@ -119,7 +134,13 @@ type WindowPlan = { hash: string; text: string }[];
  * window keeps the hash of the text its vector was made from, so the next real edit of the note
  * embeds it afresh with the new title.
  */
-async function repoint(store: Store, oldPath: string, records: StoreRecord[], plans: WindowPlan[], vectors: Map<string, Promise<Float32Array>>): Promise<void> {
+async function repoint(
+  store: Store,
+  oldPath: string,
+  records: StoreRecord[],
+  plans: WindowPlan[],
+  vectors: Map<string, Promise<Float32Array>>,
+): Promise<void> {
   const old = await store.get({ path: oldPath, includeVectors: true });
   if (old.length !== records.length) return;
   old.sort((a, b) => a.meta.ordinal - b.meta.ordinal);
@@ -134,13 +155,33 @@ async function repoint(store: Store, oldPath: string, records: StoreRecord[], pl
   });
 }
 
-async function indexInto(vault: string, store: Store, embedder: Embedder, opts: IndexOptions, log: Logger, cacheFrom: Store | undefined): Promise<IndexSummary> {
+async function indexInto(
+  vault: string,
+  store: Store,
+  embedder: Embedder,
+  opts: IndexOptions,
+  log: Logger,
+  cacheFrom: Store | undefined,
+): Promise<IndexSummary> {
   const t0 = performance.now();
   const files = walkVault(vault, log);
   const known = await store.notes();
   let manifest = await store.manifest();
   const chunkerChanged = manifest && manifest.chunkerVersion !== CHUNKER_VERSION;
-  const summary: IndexSummary = { added: 0, updated: 0, deleted: 0, unchanged: 0, failed: 0, skipped: 0, chunks: 0, embedded: 0, cached: 0, seconds: 0, dbPath: store.location, model: embedder.id };
+  const summary: IndexSummary = {
+    added: 0,
+    updated: 0,
+    deleted: 0,
+    unchanged: 0,
+    failed: 0,
+    skipped: 0,
+    chunks: 0,
+    embedded: 0,
+    cached: 0,
+    seconds: 0,
+    dbPath: store.location,
+    model: embedder.id,
+  };
 
   const todo: VaultFile[] = [];
   for (const f of files) {
@@ -170,7 +211,8 @@ async function indexInto(vault: string, store: Store, embedder: Embedder, opts: 
   // estimates for progress: the work seen so far, projected over the bytes still to read
   const bytesTotal = todo.reduce((n, f) => n + f.size, 0);
   const seen = { bytes: 0, chunks: 0, toEmbed: 0, embedded: 0, saved: 0 };
-  const projected = (n: number) => (seen.bytes && bytesTotal > seen.bytes ? Math.round(n + ((bytesTotal - seen.bytes) * n) / seen.bytes) : n);
+  const projected = (n: number) =>
+    seen.bytes && bytesTotal > seen.bytes ? Math.round(n + ((bytesTotal - seen.bytes) * n) / seen.bytes) : n;
   const chunkOptions = opts.chunk ?? {};
   const windowing = windowOptions(embedder);
   const cacheModel = `${embedder.provider}:${embedder.model}`;
@@ -215,14 +257,18 @@ async function indexInto(vault: string, store: Store, embedder: Embedder, opts: 
       // what the model reads: the chunk whole, or its windows when it is longer than the model's window
       const plans: WindowPlan[] = chunks.map((c) => {
         const texts = windowing ? passageWindows(c.embedText, windowing) : [c.embedText];
-        return texts.length === 1 ? [{ hash: c.meta.hash, text: texts[0] }] : texts.map((text) => ({ hash: hashText(text), text }));
+        return texts.length === 1
+          ? [{ hash: c.meta.hash, text: texts[0] }]
+          : texts.map((text) => ({ hash: hashText(text), text }));
       });
       const from = entry ? undefined : goneByHash.get(note.hash);
       if (from) {
         goneByHash.delete(note.hash);
         await repoint(store, from, records, plans, vectors);
       }
-      records.forEach((r, k) => pending.push({ record: r, plan: plans[k], label: `"${f.path}" (${chunks[k].meta.section})` }));
+      records.forEach((r, k) =>
+        pending.push({ record: r, plan: plans[k], label: `"${f.path}" (${chunks[k].meta.section})` }),
+      );
       windows += plans.reduce((n, p) => n + p.length, 0);
       seen.chunks += records.length;
       batch.push({ note: noteEntry, records });
@@ -237,7 +283,8 @@ async function indexInto(vault: string, store: Store, embedder: Embedder, opts: 
       for (const [h, v] of found) vectors.set(h, Promise.resolve(v));
     }
     const missing = new Map<string, { text: string; label: string }>();
-    for (const p of pending) for (const w of p.plan) if (!vectors.has(w.hash)) missing.set(w.hash, { text: w.text, label: p.label });
+    for (const p of pending)
+      for (const w of p.plan) if (!vectors.has(w.hash)) missing.set(w.hash, { text: w.text, label: p.label });
     let embedding: Promise<unknown> = Promise.resolve();
     if (missing.size) {
       const entries = [...missing];
@@ -248,7 +295,11 @@ async function indexInto(vault: string, store: Store, embedder: Embedder, opts: 
         opts.onProgress?.("embed", seen.embedded, projected(seen.toEmbed));
       };
       seen.toEmbed += entries.length;
-      const made = embedder.embedDocuments(entries.map(([, m]) => m.text), opts.onProgress && onEmbed, entries.map(([, m]) => m.label));
+      const made = embedder.embedDocuments(
+        entries.map(([, m]) => m.text),
+        opts.onProgress && onEmbed,
+        entries.map(([, m]) => m.label),
+      );
       embedding = made;
       made.catch(() => {}); // awaited (and thrown) when this batch is stored
       entries.forEach(([h], k) => {
@@ -276,14 +327,19 @@ async function indexInto(vault: string, store: Store, embedder: Embedder, opts: 
     next?.catch(() => {}); // awaited (and thrown) on the next turn
     await cur.embedding;
     for (const p of cur.pending) {
-      p.record.windows = await Promise.all(p.plan.map(async (w) => ({ hash: w.hash, vector: await vectors.get(w.hash)! })));
+      p.record.windows = await Promise.all(
+        p.plan.map(async (w) => ({ hash: w.hash, vector: await vectors.get(w.hash)! })),
+      );
       for (const w of p.plan) if (!cur.missing.has(w.hash)) summary.cached++;
     }
     if (!manifest || manifest.embedder.dimensions !== embedder.dimensions) {
       if (embedder.dimensions > 0) {
         // an upgrade in progress keeps the old chunker version until the run completes, so an
         // interrupted upgrade still re-chunks the notes it did not reach
-        manifest = { ...manifestFor(embedder, manifest), ...(chunkerChanged ? { chunkerVersion: manifest!.chunkerVersion } : {}) };
+        manifest = {
+          ...manifestFor(embedder, manifest),
+          ...(chunkerChanged ? { chunkerVersion: manifest!.chunkerVersion } : {}),
+        };
         await store.setManifest(manifest);
       }
     }
@@ -297,7 +353,11 @@ async function indexInto(vault: string, store: Store, embedder: Embedder, opts: 
     const took = Math.max(0.05, (now - lastCommit) / 1000);
     lastCommit = now;
     const windows = cur.pending.reduce((n, p) => n + p.plan.length, 0);
-    if (windows) windowBudget = Math.max(minBudget, Math.min(4096, Math.round((windows * commitSeconds) / took), windowBudget * 4));
+    if (windows)
+      windowBudget = Math.max(
+        minBudget,
+        Math.min(4096, Math.round((windows * commitSeconds) / took), windowBudget * 4),
+      );
   }
   if (gone.length) await store.deleteNotes(gone);
   summary.deleted = gone.length;

@@ -27,7 +27,10 @@ export function acquireLock(dbPath: string, log: Logger): () => void {
   try {
     makeDir(dir);
   } catch (err) {
-    throw new VaultRagError("io", `vault-rag: cannot create the index folder "${dir}": ${(err as Error).message} — check the path, or give --db a file in a folder you can write to`);
+    throw new VaultRagError(
+      "io",
+      `vault-rag: cannot create the index folder "${dir}": ${(err as Error).message} — check the path, or give --db a file in a folder you can write to`,
+    );
   }
   if (held.has(file)) throw locked(dbPath, process.pid);
   for (let attempt = 0; attempt < 5; attempt++) {
@@ -35,7 +38,10 @@ export function acquireLock(dbPath: string, log: Logger): () => void {
     try {
       fd = fs.openSync(file, fs.constants.O_RDWR | fs.constants.O_CREAT, 0o644);
     } catch (err) {
-      throw new VaultRagError("io", `vault-rag: cannot create the lock file ${file}: ${(err as Error).message} — check the folder is writable`);
+      throw new VaultRagError(
+        "io",
+        `vault-rag: cannot create the lock file ${file}: ${(err as Error).message} — check the folder is writable`,
+      );
     }
     let db: Database.Database | undefined;
     try {
@@ -55,7 +61,11 @@ export function acquireLock(dbPath: string, log: Logger): () => void {
         throw new VaultRagError("io", `vault-rag: cannot take the lock ${file}: ${(err as Error).message}`);
       }
       // the text of a holder that died: nobody holds the kernel lock, so it is cleared and taken
-      log.warn("lock_stale", `vault-rag: removed a stale lock left by process ${owner?.pid ?? "unknown"} on ${dbPath}`, { path: file });
+      log.warn(
+        "lock_stale",
+        `vault-rag: removed a stale lock left by process ${owner?.pid ?? "unknown"} on ${dbPath}`,
+        { path: file },
+      );
       fs.ftruncateSync(fd, 0);
       fs.closeSync(fd);
       continue;
@@ -114,7 +124,10 @@ export function lockHolder(dbPath: string): number | undefined {
 }
 
 function locked(dbPath: string, pid: number | undefined): VaultRagError {
-  return new VaultRagError("index_locked", `vault-rag: another vault-rag process (pid ${pid ?? "unknown"}) is writing to ${dbPath} — wait for it to finish, or stop it`);
+  return new VaultRagError(
+    "index_locked",
+    `vault-rag: another vault-rag process (pid ${pid ?? "unknown"}) is writing to ${dbPath} — wait for it to finish, or stop it`,
+  );
 }
 
 function readOwner(fd: number): { pid: number; start?: string } | undefined {

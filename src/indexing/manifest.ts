@@ -71,7 +71,10 @@ export async function indexModelSpec(dbPath: string, opts: OpenStoreOptions = {}
  * const embedder = await embedderForIndex("/home/me/notes/.vault-rag/index.db"); // the index's own model
  * ```
  */
-export async function embedderForIndex(dbPath: string, opts: { model?: string; store?: OpenStoreOptions } & EmbedderOptions = {}): Promise<Embedder> {
+export async function embedderForIndex(
+  dbPath: string,
+  opts: { model?: string; store?: OpenStoreOptions } & EmbedderOptions = {},
+): Promise<Embedder> {
   return createEmbedder(opts.model ?? (await indexModelSpec(dbPath, opts.store)) ?? DEFAULT_MODEL, opts);
 }
 
@@ -87,4 +90,3 @@ export function modelMismatch(dbPath: string, m: Manifest, asked: string): Vault
 export function sameModel(m: Manifest, e: Embedder): boolean {
   return m.embedder.provider === e.provider && m.embedder.model === e.model;
 }
-

@@ -1,6 +1,15 @@
 import { VaultRagError } from "../errors.js";
 import { silentLogger, type Logger } from "../log.js";
-import { ChromaStore, displayLocation, lockTarget, openExisting, openStore, type NoteEntry, type OpenStoreOptions, type StoreRecord } from "../store/index.js";
+import {
+  ChromaStore,
+  displayLocation,
+  lockTarget,
+  openExisting,
+  openStore,
+  type NoteEntry,
+  type OpenStoreOptions,
+  type StoreRecord,
+} from "../store/index.js";
 import { acquireLock } from "./lock.js";
 
 /** What a migration copied. */
@@ -25,24 +34,44 @@ export interface MigrateSummary {
 export async function migrateIndex(
   from: string,
   to: string,
-  opts: { store?: OpenStoreOptions; log?: Logger; batchNotes?: number; onProgress?: (done: number, total: number) => void } = {},
+  opts: {
+    store?: OpenStoreOptions;
+    log?: Logger;
+    batchNotes?: number;
+    onProgress?: (done: number, total: number) => void;
+  } = {},
 ): Promise<MigrateSummary> {
   const t0 = performance.now();
   const log = opts.log ?? silentLogger;
   const storeOpts = { ...opts.store, log };
-  if (displayLocation(from) === displayLocation(to)) throw new VaultRagError("usage", `vault-rag: cannot migrate ${displayLocation(from)} onto itself — give --to another file or collection`);
+  if (displayLocation(from) === displayLocation(to))
+    throw new VaultRagError(
+      "usage",
+      `vault-rag: cannot migrate ${displayLocation(from)} onto itself — give --to another file or collection`,
+    );
   const source = await openExisting(from, storeOpts);
-  if (!source) throw new VaultRagError("no_index", `vault-rag: no index at ${displayLocation(from)} to migrate — run \`vault-rag index <vault>\` first`);
+  if (!source)
+    throw new VaultRagError(
+      "no_index",
+      `vault-rag: no index at ${displayLocation(from)} to migrate — run \`vault-rag index <vault>\` first`,
+    );
   let release = () => {};
   try {
     release = acquireLock(lockTarget(to, opts.store?.sidecarDir), log);
     const manifest = await source.manifest();
-    if (!manifest) throw new VaultRagError("no_index", `vault-rag: the index at ${source.location} was never completed — run \`vault-rag index <vault>\` first`);
+    if (!manifest)
+      throw new VaultRagError(
+        "no_index",
+        `vault-rag: the index at ${source.location} was never completed — run \`vault-rag index <vault>\` first`,
+      );
     const target = await openStore(to, { ...storeOpts, create: true });
     try {
       const held = (await target.count()).chunks;
       if (held > 0)
-        throw new VaultRagError("usage", `vault-rag: ${target.location} already holds an index (${held} chunks) — migrate into a new file or collection, or delete it first`);
+        throw new VaultRagError(
+          "usage",
+          `vault-rag: ${target.location} already holds an index (${held} chunks) — migrate into a new file or collection, or delete it first`,
+        );
       await target.setManifest(manifest);
       const notes = [...(await source.notes()).values()];
       // one pass over the source's records (a Chroma source pages through its collection)
@@ -54,7 +83,10 @@ export async function migrateIndex(
       }
       const batchNotes = opts.batchNotes ?? 256;
       for (let i = 0; i < notes.length; i += batchNotes) {
-        const batch = notes.slice(i, i + batchNotes).map((note: NoteEntry) => ({ note, records: (byPath.get(note.path) ?? []).sort((a, b) => a.meta.ordinal - b.meta.ordinal) }));
+        const batch = notes.slice(i, i + batchNotes).map((note: NoteEntry) => ({
+          note,
+          records: (byPath.get(note.path) ?? []).sort((a, b) => a.meta.ordinal - b.meta.ordinal),
+        }));
         await target.upsertNotes(batch);
         opts.onProgress?.(Math.min(i + batchNotes, notes.length), notes.length);
       }
@@ -68,7 +100,13 @@ export async function migrateIndex(
           `vault-rag: migration to ${target.location} is incomplete: ${got.notes}/${want.notes} notes, ${server}/${want.chunks} chunks — run the migration again into an empty target`,
         );
       await target.warmDense?.();
-      return { from: source.location, to: target.location, notes: got.notes, chunks: got.chunks, seconds: (performance.now() - t0) / 1000 };
+      return {
+        from: source.location,
+        to: target.location,
+        notes: got.notes,
+        chunks: got.chunks,
+        seconds: (performance.now() - t0) / 1000,
+      };
     } finally {
       await target.close();
     }

@@ -1,6 +1,13 @@
 import { createEmbedder, type Embedder, type EmbedderOptions } from "../embed/index.js";
 import { VaultRagError } from "../errors.js";
-import { displayLocation, lockTarget, openFollowingSwaps, type Manifest, type OpenStoreOptions, type Store } from "../store/index.js";
+import {
+  displayLocation,
+  lockTarget,
+  openFollowingSwaps,
+  type Manifest,
+  type OpenStoreOptions,
+  type Store,
+} from "../store/index.js";
 import { lockHolder } from "./lock.js";
 import { modelMismatch, modelSpecOf, sameModel } from "./manifest.js";
 
@@ -10,7 +17,10 @@ export interface OpenFix {
   unfinished: string;
 }
 
-const CLI_FIX: OpenFix = { missing: "run `vault-rag index <vault>` first", unfinished: "run `vault-rag index <vault>` first" };
+const CLI_FIX: OpenFix = {
+  missing: "run `vault-rag index <vault>` first",
+  unfinished: "run `vault-rag index <vault>` first",
+};
 
 /**
  * Opens an existing index for reading, with the embedder that built it. A missing or unfinished
@@ -26,7 +36,11 @@ export async function openForQuery(
   opts: { model?: string; store?: OpenStoreOptions; fix?: OpenFix } & EmbedderOptions = {},
 ): Promise<{ store: Store; embedder: Embedder; manifest: Manifest }> {
   const opened = await openIfIndexed(db, opts);
-  if (!opened) throw new VaultRagError("no_index", `vault-rag: no index at ${displayLocation(db)} — ${(opts.fix ?? CLI_FIX).missing}`);
+  if (!opened)
+    throw new VaultRagError(
+      "no_index",
+      `vault-rag: no index at ${displayLocation(db)} — ${(opts.fix ?? CLI_FIX).missing}`,
+    );
   return opened;
 }
 
@@ -49,7 +63,11 @@ export async function openIfIndexed(
   const store = await openFollowingSwaps(db, opts.store);
   const building = () => {
     const pid = lockHolder(lockTarget(db, opts.store?.sidecarDir));
-    if (pid) throw new VaultRagError("index_locked", `vault-rag: indexing is in progress (pid ${pid}): the index at ${shown} is being built — wait for it to finish, then try again`);
+    if (pid)
+      throw new VaultRagError(
+        "index_locked",
+        `vault-rag: indexing is in progress (pid ${pid}): the index at ${shown} is being built — wait for it to finish, then try again`,
+      );
   };
   if (!store) {
     building();

@@ -40,7 +40,12 @@ export interface Watcher {
  * await w.close();
  * ```
  */
-export async function watchVault(vault: string, dbPath: string, embedder: Embedder, opts: WatchOptions = {}): Promise<Watcher> {
+export async function watchVault(
+  vault: string,
+  dbPath: string,
+  embedder: Embedder,
+  opts: WatchOptions = {},
+): Promise<Watcher> {
   const o = { ...WATCH_DEFAULTS, ...opts };
   const log = o.log ?? silentLogger;
   let timer: NodeJS.Timeout | undefined;
@@ -78,18 +83,27 @@ export async function watchVault(vault: string, dbPath: string, embedder: Embedd
     if (!rel || rel.startsWith("..")) return false;
     return rel.split(path.sep).some((part) => part.startsWith(".") || SKIPPED_FOLDERS.includes(part));
   };
-  const watcher: FSWatcher = chokidarWatch(vault, { ignored, ignoreInitial: true, followSymlinks: false, awaitWriteFinish: false });
+  const watcher: FSWatcher = chokidarWatch(vault, {
+    ignored,
+    ignoreInitial: true,
+    followSymlinks: false,
+    awaitWriteFinish: false,
+  });
   const onEvent = (p: string) => {
     if (!p.toLowerCase().endsWith(".md") && !p.endsWith(".vault-ragignore")) return;
     pending++;
     dirty = true;
     schedule();
   };
-  watcher.on("add", onEvent).on("change", onEvent).on("unlink", onEvent).on("unlinkDir", () => {
-    pending++;
-    dirty = true;
-    schedule();
-  });
+  watcher
+    .on("add", onEvent)
+    .on("change", onEvent)
+    .on("unlink", onEvent)
+    .on("unlinkDir", () => {
+      pending++;
+      dirty = true;
+      schedule();
+    });
   watcher.on("error", (e) => o.onError?.(e));
   await new Promise<void>((r) => watcher.once("ready", () => r()));
   // catch up only once the watcher is listening: a change made while (or right after) the catch-up

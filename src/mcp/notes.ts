@@ -7,7 +7,10 @@ import { walkVault, whyNotWalked } from "../vault/index.js";
 export const GET_NOTE_MAX_CHARS = 40_000;
 
 const refuse = (rel: string, why: string): never => {
-  throw new VaultRagError("usage", `vault-rag: refused path "${rel}": ${why} — give a vault-relative path like robots/SMARS.md`);
+  throw new VaultRagError(
+    "usage",
+    `vault-rag: refused path "${rel}": ${why} — give a vault-relative path like robots/SMARS.md`,
+  );
 };
 
 /**
@@ -24,10 +27,15 @@ export function safeNotePath(vault: string, rel: string): string {
   if (path.isAbsolute(rel) || /^[a-zA-Z]:[\\/]/.test(rel)) refuse(rel, "it is absolute");
   if (rel.split(/[\\/]/).includes("..")) refuse(rel, "it leaves the vault");
   const abs = path.resolve(vault, rel);
-  if (!fs.existsSync(abs)) throw new VaultRagError("usage", `vault-rag: no note "${rel}" in the vault — list notes with search, or check the path`);
+  if (!fs.existsSync(abs))
+    throw new VaultRagError(
+      "usage",
+      `vault-rag: no note "${rel}" in the vault — list notes with search, or check the path`,
+    );
   const realVault = fs.realpathSync(vault);
   const real = fs.realpathSync(abs);
-  if (real !== realVault && !real.startsWith(realVault + path.sep)) refuse(rel, "it is a link that points outside the vault");
+  if (real !== realVault && !real.startsWith(realVault + path.sep))
+    refuse(rel, "it is a link that points outside the vault");
   if (!fs.statSync(real).isFile() || !real.toLowerCase().endsWith(".md")) refuse(rel, "it is not a Markdown note");
   return real;
 }
@@ -54,16 +62,32 @@ export function resolveNote(vault: string, name: string): { path: string; file: 
   const stem = (p: string) => p.replace(/\.md$/i, "");
   const exact = files.filter((p) => stem(p) === want);
   const loose = exact.length ? exact : files.filter((p) => stem(p).toLowerCase() === want.toLowerCase());
-  const found = loose.length ? loose : files.filter((p) => stem(p).toLowerCase().endsWith("/" + want.toLowerCase()));
+  const found = loose.length
+    ? loose
+    : files.filter((p) =>
+        stem(p)
+          .toLowerCase()
+          .endsWith("/" + want.toLowerCase()),
+      );
   if (found.length === 1) return { path: found[0], file: safeNotePath(vault, found[0]) };
-  if (found.length > 1) throw new VaultRagError("usage", `vault-rag: "${name}" could be ${found.map((p) => `"${p}"`).join(" or ")} — give the path of the one you mean`);
+  if (found.length > 1)
+    throw new VaultRagError(
+      "usage",
+      `vault-rag: "${name}" could be ${found.map((p) => `"${p}"`).join(" or ")} — give the path of the one you mean`,
+    );
   // not an indexed note: say why, if the file is there
   for (const candidate of [rel, `${rel}.md`]) {
     if (!fs.existsSync(path.resolve(vault, candidate))) continue;
     safeNotePath(vault, candidate);
-    refuse(name, `${whyNotWalked(vault, candidate) ?? "it is not a note vault-rag indexes"}, and only indexed notes are served`);
+    refuse(
+      name,
+      `${whyNotWalked(vault, candidate) ?? "it is not a note vault-rag indexes"}, and only indexed notes are served`,
+    );
   }
-  throw new VaultRagError("usage", `vault-rag: no note "${name}" in the vault — give a path like robots/SMARS.md or a note's name, or find notes with search`);
+  throw new VaultRagError(
+    "usage",
+    `vault-rag: no note "${name}" in the vault — give a path like robots/SMARS.md or a note's name, or find notes with search`,
+  );
 }
 
 /**

@@ -6,7 +6,17 @@
  */
 import type { Embedder } from "../embed/index.js";
 import { VaultRagError } from "../errors.js";
-import { matchesDocument, matchesWhere, normaliseWhere, normaliseWhereDocument, type RecordMetadata, type ScoredRecord, type Store, type Where, type WhereDocument } from "../store/index.js";
+import {
+  matchesDocument,
+  matchesWhere,
+  normaliseWhere,
+  normaliseWhereDocument,
+  type RecordMetadata,
+  type ScoredRecord,
+  type Store,
+  type Where,
+  type WhereDocument,
+} from "../store/index.js";
 import { rrfScore, type RrfTerm } from "./rank.js";
 
 // ---------------------------------------------------------------- filters
@@ -21,9 +31,15 @@ export class Filter {
 
   /** Both must hold. */
   and(other: Filter): Filter {
-    const both = <T extends object>(a?: T, b?: T): T | undefined => (a && b ? ({ $and: [a, b] } as unknown as T) : a ?? b);
-    if (this.ids && other.ids) throw new VaultRagError("usage", "vault-rag: combine K.ID conditions into one isIn/notIn list");
-    return new Filter(both(this.where, other.where), both(this.whereDocument, other.whereDocument), this.ids ?? other.ids);
+    const both = <T extends object>(a?: T, b?: T): T | undefined =>
+      a && b ? ({ $and: [a, b] } as unknown as T) : (a ?? b);
+    if (this.ids && other.ids)
+      throw new VaultRagError("usage", "vault-rag: combine K.ID conditions into one isIn/notIn list");
+    return new Filter(
+      both(this.where, other.where),
+      both(this.whereDocument, other.whereDocument),
+      this.ids ?? other.ids,
+    );
   }
 
   /** Either holds. Only conditions of one kind (metadata or document) can be combined with `or`. */
@@ -32,7 +48,10 @@ export class Filter {
     const onlyDoc = !this.where && !other.where && !this.ids && !other.ids;
     if (onlyWhere) return new Filter({ $or: [this.where!, other.where!] });
     if (onlyDoc) return new Filter(undefined, { $or: [this.whereDocument!, other.whereDocument!] });
-    throw new VaultRagError("usage", "vault-rag: `or` can join metadata conditions or document conditions, not one of each — split the search in two");
+    throw new VaultRagError(
+      "usage",
+      "vault-rag: `or` can join metadata conditions or document conditions, not one of each — split the search in two",
+    );
   }
 }
 
@@ -41,7 +60,10 @@ export class Key {
   constructor(readonly name: string) {}
   private cmp(op: string, value: unknown): Filter {
     if (this.name === "#document" || this.name === "#id" || this.name === "#score" || this.name === "#metadata")
-      throw new VaultRagError("usage", `vault-rag: ${op} does not apply to ${this.name} — use contains/notContains/regex on K.DOCUMENT, isIn/notIn on K.ID`);
+      throw new VaultRagError(
+        "usage",
+        `vault-rag: ${op} does not apply to ${this.name} — use contains/notContains/regex on K.DOCUMENT, isIn/notIn on K.ID`,
+      );
     return new Filter({ [this.name]: { [op]: value } });
   }
   eq(v: string | number) {
@@ -154,7 +176,11 @@ export class ValExpr extends RankExpr {
 }
 
 class Arith extends RankExpr {
-  constructor(readonly op: "+" | "-" | "*" | "/" | "min" | "max", readonly a: RankExpr, readonly b: RankExpr) {
+  constructor(
+    readonly op: "+" | "-" | "*" | "/" | "min" | "max",
+    readonly a: RankExpr,
+    readonly b: RankExpr,
+  ) {
     super();
   }
   evaluate(id: string, ctx: RankContext): number | undefined {
@@ -182,7 +208,10 @@ class Arith extends RankExpr {
 }
 
 class Unary extends RankExpr {
-  constructor(readonly op: "neg" | "exp" | "log" | "abs", readonly a: RankExpr) {
+  constructor(
+    readonly op: "neg" | "exp" | "log" | "abs",
+    readonly a: RankExpr,
+  ) {
     super();
   }
   evaluate(id: string, ctx: RankContext): number | undefined {
@@ -223,8 +252,10 @@ export class KnnExpr extends RankExpr {
     this.limit = o.limit ?? 16;
     this.default = o.default;
     this.returnRank = !!o.returnRank;
-    if (!Number.isInteger(this.limit) || this.limit < 1) throw new VaultRagError("usage", `vault-rag: KnnExpr limit must be a whole number of at least 1, got ${o.limit}`);
-    if (this.key === "bm25" && typeof this.query !== "string") throw new VaultRagError("usage", "vault-rag: a bm25 KnnExpr needs a text query");
+    if (!Number.isInteger(this.limit) || this.limit < 1)
+      throw new VaultRagError("usage", `vault-rag: KnnExpr limit must be a whole number of at least 1, got ${o.limit}`);
+    if (this.key === "bm25" && typeof this.query !== "string")
+      throw new VaultRagError("usage", "vault-rag: a bm25 KnnExpr needs a text query");
   }
   evaluate(id: string, ctx: RankContext): number | undefined {
     return ctx.knnValue(this, id) ?? this.default;
@@ -251,7 +282,11 @@ export class RrfExpr extends RankExpr {
     this.ranks = o.ranks;
     this.weights = o.weights ?? o.ranks.map(() => 1);
     this.k = o.k ?? 60;
-    if (this.weights.length !== this.ranks.length) throw new VaultRagError("usage", `vault-rag: RrfExpr has ${this.ranks.length} ranks but ${this.weights.length} weights`);
+    if (this.weights.length !== this.ranks.length)
+      throw new VaultRagError(
+        "usage",
+        `vault-rag: RrfExpr has ${this.ranks.length} ranks but ${this.weights.length} weights`,
+      );
   }
   evaluate(id: string, ctx: RankContext): number | undefined {
     const terms: RrfTerm[] = [];
@@ -296,7 +331,11 @@ export class Search {
     return new Search(this.filter, r, this.limitN, this.offsetN, this.fields);
   }
   limit(n: number, offset = 0): Search {
-    if (!Number.isInteger(n) || n < 1 || !Number.isInteger(offset) || offset < 0) throw new VaultRagError("usage", `vault-rag: limit needs a whole number ≥ 1 and an offset ≥ 0, got ${n}, ${offset}`);
+    if (!Number.isInteger(n) || n < 1 || !Number.isInteger(offset) || offset < 0)
+      throw new VaultRagError(
+        "usage",
+        `vault-rag: limit needs a whole number ≥ 1 and an offset ≥ 0, got ${n}, ${offset}`,
+      );
     return new Search(this.filter, this.rankExpr, n, offset, this.fields);
   }
   select(...fields: Selectable[]): Search {
@@ -325,7 +364,10 @@ export class SearchResults {
  * (await runSearches({ store, embedder }, s)).rows()[0];
  * ```
  */
-export async function runSearches(ctx: { store: Store; embedder: Embedder }, searches: Search | Search[]): Promise<SearchResults> {
+export async function runSearches(
+  ctx: { store: Store; embedder: Embedder },
+  searches: Search | Search[],
+): Promise<SearchResults> {
   const list = Array.isArray(searches) ? searches : [searches];
   const out: SearchRow[][] = [];
   for (const s of list) out.push(await runOne(ctx, s));
@@ -341,7 +383,9 @@ async function runOne(ctx: { store: Store; embedder: Embedder }, s: Search): Pro
   if (!s.rankExpr) {
     // no rank: records in index order (filtered), as in Chroma
     const all = (await ctx.store.get({})).filter((r) => allowId(r.id));
-    const kept = all.filter((r) => (!where || matchesWhere(where, r.meta)) && (!whereDocument || matchesDocument(whereDocument, r.text)));
+    const kept = all.filter(
+      (r) => (!where || matchesWhere(where, r.meta)) && (!whereDocument || matchesDocument(whereDocument, r.text)),
+    );
     return kept.slice(s.offsetN, s.offsetN + s.limitN).map((r) => row(s, r.id, undefined, r.text, r.meta));
   }
   const knns = [...new Set(s.rankExpr.knns())];
@@ -385,7 +429,11 @@ function row(s: Search, id: string, score: number | undefined, text: string, met
     if (name === "#score") out.score = score;
     else if (name === "#document") out.document = text;
     else if (name === "#metadata") out.metadata = { ...meta };
-    else if (name !== "#id") out.metadata = { ...out.metadata, [name]: (meta as unknown as Record<string, unknown>)[name] } as Partial<RecordMetadata>;
+    else if (name !== "#id")
+      out.metadata = {
+        ...out.metadata,
+        [name]: (meta as unknown as Record<string, unknown>)[name],
+      } as Partial<RecordMetadata>;
   }
   return out;
 }

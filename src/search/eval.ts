@@ -44,7 +44,14 @@ export function scoreRanking(ranked: string[], relevant: Set<string>): Omit<Metr
   for (let i = 0; i < Math.min(10, relevant.size); i++) idcg += 1 / Math.log2(i + 2);
   const hitsAt = (k: number) => list.slice(0, k).filter((id) => relevant.has(id)).length / (relevant.size || 1);
   const first = list.slice(0, 10).findIndex((id) => relevant.has(id));
-  return { ndcg10: idcg ? dcg / idcg : 0, recall1: hitsAt(1), recall5: hitsAt(5), recall10: hitsAt(10), recall100: hitsAt(100), mrr10: first >= 0 ? 1 / (first + 1) : 0 };
+  return {
+    ndcg10: idcg ? dcg / idcg : 0,
+    recall1: hitsAt(1),
+    recall5: hitsAt(5),
+    recall10: hitsAt(10),
+    recall100: hitsAt(100),
+    mrr10: first >= 0 ? 1 / (first + 1) : 0,
+  };
 }
 
 /** Averages per-query scores. */
@@ -52,7 +59,16 @@ export function averageMetrics(scores: Omit<Metrics, "queries" | "p50Ms">[], tim
   const n = scores.length || 1;
   const avg = (k: keyof Omit<Metrics, "queries" | "p50Ms">) => scores.reduce((s, x) => s + x[k], 0) / n;
   const sorted = [...times].sort((a, b) => a - b);
-  return { ndcg10: avg("ndcg10"), recall1: avg("recall1"), recall5: avg("recall5"), recall10: avg("recall10"), recall100: avg("recall100"), mrr10: avg("mrr10"), queries: scores.length, p50Ms: sorted[Math.floor((sorted.length - 1) / 2)] ?? 0 };
+  return {
+    ndcg10: avg("ndcg10"),
+    recall1: avg("recall1"),
+    recall5: avg("recall5"),
+    recall10: avg("recall10"),
+    recall100: avg("recall100"),
+    mrr10: avg("mrr10"),
+    queries: scores.length,
+    p50Ms: sorted[Math.floor((sorted.length - 1) / 2)] ?? 0,
+  };
 }
 
 const readJsonl = (file: string) =>
@@ -64,7 +80,10 @@ const readJsonl = (file: string) =>
       try {
         return JSON.parse(l) as Record<string, string>;
       } catch {
-        throw new VaultRagError("usage", `vault-rag: ${file} line ${i + 1} is not JSON — a BEIR file holds one JSON object per line`);
+        throw new VaultRagError(
+          "usage",
+          `vault-rag: ${file} line ${i + 1} is not JSON — a BEIR file holds one JSON object per line`,
+        );
       }
     });
 
@@ -78,7 +97,10 @@ export function prepareBeir(dir: string, cacheRoot = defaultCacheRoot()): { vaul
   const corpusFile = path.join(abs, "corpus.jsonl");
   const qrelsFile = [path.join(abs, "qrels.tsv"), path.join(abs, "qrels", "test.tsv")].find((f) => fs.existsSync(f));
   if (!fs.existsSync(corpusFile) || !fs.existsSync(path.join(abs, "queries.jsonl")) || !qrelsFile)
-    throw new VaultRagError("usage", `vault-rag: ${abs} is not a BEIR folder — it needs corpus.jsonl, queries.jsonl and qrels.tsv`);
+    throw new VaultRagError(
+      "usage",
+      `vault-rag: ${abs} is not a BEIR folder — it needs corpus.jsonl, queries.jsonl and qrels.tsv`,
+    );
   const st = fs.statSync(corpusFile);
   const key = createHash("sha256").update(`${corpusFile}:${st.size}:${st.mtimeMs}`).digest("hex").slice(0, 12);
   const vault = path.join(cacheRoot, `${path.basename(abs)}-${key}`);
@@ -88,7 +110,10 @@ export function prepareBeir(dir: string, cacheRoot = defaultCacheRoot()): { vaul
     for (const d of readJsonl(corpusFile)) {
       const id = String(d._id);
       const safe = id.replace(/[^A-Za-z0-9._-]/g, "_");
-      fs.writeFileSync(path.join(vault, "docs", `${safe}.md`), `---\ntitle: ${JSON.stringify(d.title || id)}\nbeir_id: ${JSON.stringify(id)}\n---\n${d.text ?? ""}\n`);
+      fs.writeFileSync(
+        path.join(vault, "docs", `${safe}.md`),
+        `---\ntitle: ${JSON.stringify(d.title || id)}\nbeir_id: ${JSON.stringify(id)}\n---\n${d.text ?? ""}\n`,
+      );
     }
     fs.writeFileSync(done, new Date().toISOString());
   }
@@ -122,12 +147,18 @@ export function readKnownAnswers(file: string): Qrels {
   readJsonl(file).forEach((row, i) => {
     const r = row as unknown as { question?: string; paths?: string[]; kind?: string; filter?: Where };
     if (!r.question || !Array.isArray(r.paths) || !r.paths.length)
-      throw new VaultRagError("usage", `vault-rag: ${file} line ${i + 1} needs "question" and a non-empty "paths" list`);
+      throw new VaultRagError(
+        "usage",
+        `vault-rag: ${file} line ${i + 1} needs "question" and a non-empty "paths" list`,
+      );
     if (r.filter !== undefined) {
       try {
         normaliseWhere(r.filter);
       } catch (err) {
-        throw new VaultRagError("usage", `vault-rag: ${file} line ${i + 1} has a bad "filter": ${(err as Error).message.replace(/^vault-rag: /, "")}`);
+        throw new VaultRagError(
+          "usage",
+          `vault-rag: ${file} line ${i + 1} has a bad "filter": ${(err as Error).message.replace(/^vault-rag: /, "")}`,
+        );
       }
     }
     const id = String(i + 1);
@@ -186,7 +217,11 @@ export async function evaluate(
     times.hybrid.push(t3 - t0);
     const relevant = qrels.relevant.get(q.id)!;
     settings.forEach((st, i) => {
-      const hits = fuse({ mode: st.mode, fusion: st.fusion ?? "linear", alpha: st.alpha ?? SEARCH_DEFAULTS.alpha, rrfK: st.rrfK ?? 60 }, dense, keyword);
+      const hits = fuse(
+        { mode: st.mode, fusion: st.fusion ?? "linear", alpha: st.alpha ?? SEARCH_DEFAULTS.alpha, rrfK: st.rrfK ?? 60 },
+        dense,
+        keyword,
+      );
       const ranked = diversify(hits, depth, 1).map((h) => h.path);
       scores[i].push({ kind: q.kind, s: scoreRanking(ranked, relevant) });
     });
@@ -196,12 +231,28 @@ export async function evaluate(
     const byKind: Record<string, Metrics> = {};
     const kinds = [...new Set(scores[i].map((x) => x.kind).filter((k): k is string => !!k))];
     const t = times[setting.mode];
-    for (const k of kinds) byKind[k] = averageMetrics(scores[i].filter((x) => x.kind === k).map((x) => x.s), t.filter((_, j) => qrels.queries[j].kind === k));
-    return { setting, metrics: averageMetrics(scores[i].map((x) => x.s), t), byKind };
+    for (const k of kinds)
+      byKind[k] = averageMetrics(
+        scores[i].filter((x) => x.kind === k).map((x) => x.s),
+        t.filter((_, j) => qrels.queries[j].kind === k),
+      );
+    return {
+      setting,
+      metrics: averageMetrics(
+        scores[i].map((x) => x.s),
+        t,
+      ),
+      byKind,
+    };
   });
 }
 
 /** The default setting of each mode (hybrid with the default fusion). */
 export function evalSettingsFor(modes: SearchMode[]): EvalSetting[] {
-  return modes.map((mode) => ({ label: mode === "hybrid" ? `hybrid (${SEARCH_DEFAULTS.fusion}, α=${SEARCH_DEFAULTS.alpha})` : mode, mode, fusion: SEARCH_DEFAULTS.fusion, alpha: SEARCH_DEFAULTS.alpha }));
+  return modes.map((mode) => ({
+    label: mode === "hybrid" ? `hybrid (${SEARCH_DEFAULTS.fusion}, α=${SEARCH_DEFAULTS.alpha})` : mode,
+    mode,
+    fusion: SEARCH_DEFAULTS.fusion,
+    alpha: SEARCH_DEFAULTS.alpha,
+  }));
 }

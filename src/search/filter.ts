@@ -25,7 +25,10 @@ export function parseWhen(value: string, now: number = Math.floor(Date.now() / 1
     const t = Date.parse(v);
     if (!Number.isNaN(t)) return Math.floor(t / 1000);
   }
-  throw new VaultRagError("usage", `vault-rag: cannot read the time "${value}" — use a duration like 90d, 2w or 12h, a date like 2026-06-01, or an ISO time`);
+  throw new VaultRagError(
+    "usage",
+    `vault-rag: cannot read the time "${value}" — use a duration like 90d, 2w or 12h, a date like 2026-06-01, or an ISO time`,
+  );
 }
 
 /** Filter options as the CLI and the library take them. */
@@ -77,7 +80,10 @@ export function buildFilter(opts: FilterOptions, now?: number): Where | undefine
 export function andWhere(...clauses: (Where | undefined)[]): Where | undefined {
   for (const c of clauses as unknown[])
     if (c !== undefined && c !== null && (typeof c !== "object" || Array.isArray(c)))
-      throw new VaultRagError("filter_invalid", `vault-rag: a where filter must be a JSON object, got ${JSON.stringify(c)} — e.g. {"folder": "kitchen"}`);
+      throw new VaultRagError(
+        "filter_invalid",
+        `vault-rag: a where filter must be a JSON object, got ${JSON.stringify(c)} — e.g. {"folder": "kitchen"}`,
+      );
   const kept = clauses.filter((c): c is Where => !!c && Object.keys(c).length > 0);
   if (!kept.length) return undefined;
   return kept.length === 1 ? kept[0] : { $and: kept };

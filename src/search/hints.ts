@@ -6,7 +6,8 @@ function distance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
     prev = cur;
   }
   return prev[b.length];
@@ -62,10 +63,16 @@ export async function noResultHints(store: Store, f: FilterOptions): Promise<str
       const want = clean(value);
       if (names.includes(want)) continue;
       const sameCase = names.filter((x) => x.toLowerCase() === want.toLowerCase());
-      if (sameCase.length) hints.push(`vault-rag: no folder "${value}" in the index — did you mean ${flag} ${quoted(sameCase)}?`);
+      if (sameCase.length)
+        hints.push(`vault-rag: no folder "${value}" in the index — did you mean ${flag} ${quoted(sameCase)}?`);
       else {
-        const near = closest(want, names.filter((x) => x !== ""));
-        hints.push(`vault-rag: no folder "${value}" in the index${near.length ? ` — closest: ${quoted(near)}` : ""}; list them with \`vault-rag folders\``);
+        const near = closest(
+          want,
+          names.filter((x) => x !== ""),
+        );
+        hints.push(
+          `vault-rag: no folder "${value}" in the index${near.length ? ` — closest: ${quoted(near)}` : ""}; list them with \`vault-rag folders\``,
+        );
       }
     }
   }
@@ -76,7 +83,9 @@ export async function noResultHints(store: Store, f: FilterOptions): Promise<str
       const want = t.trim().replace(/^#/, "").toLowerCase();
       if (have.has(want)) continue;
       const near = closest(want, tags);
-      hints.push(`vault-rag: no note has the tag "${t}"${near.length ? ` — closest tags: ${quoted(near)}` : ""}; list them with \`vault-rag tags\``);
+      hints.push(
+        `vault-rag: no note has the tag "${t}"${near.length ? ` — closest tags: ${quoted(near)}` : ""}; list them with \`vault-rag tags\``,
+      );
     }
   }
   return hints;

@@ -3,6 +3,23 @@ export { SEARCH_DEFAULTS } from "./types.js";
 export { search, withSearchDefaults, fuse, type SearchContext } from "./search.js";
 export { diversify, dropStragglers, rrf, rrfScore, linearFusion, type Ranked, type RrfTerm } from "./rank.js";
 export { buildFilter, parseWhen, andWhere, searchOptionsOf, type FilterOptions, type SearchRequest } from "./filter.js";
-export { Search, SearchResults, Filter, Key, K, Knn, Val, Rrf, KnnExpr, ValExpr, RrfExpr, RankExpr, runSearches, type KnnOptions, type RrfOptions, type SearchRow } from "./api.js";
+export {
+  Search,
+  SearchResults,
+  Filter,
+  Key,
+  K,
+  Knn,
+  Val,
+  Rrf,
+  KnnExpr,
+  ValExpr,
+  RrfExpr,
+  RankExpr,
+  runSearches,
+  type KnnOptions,
+  type RrfOptions,
+  type SearchRow,
+} from "./api.js";
 export { hitJson, type HitJson } from "./hit-json.js";
 export { noResultHints, closest } from "./hints.js";

@@ -1,4 +1,3 @@
-
 /**
  * Keeps at most `perNote` hits per note, in rank order, up to `limit`. When fewer than `limit`
  * distinct notes exist, backfills from the skipped hits (in rank order) so the caller still gets
@@ -128,5 +127,7 @@ export function linearFusion(lists: Ranked[][], weights: number[]): Ranked[] {
 }
 
 function sortFused(m: Map<string, number>): Ranked[] {
-  return [...m].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return [...m]
+    .map(([id, score]) => ({ id, score }))
+    .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }

@@ -1,22 +1,42 @@
 import type { Embedder } from "../embed/index.js";
 import { VaultRagError } from "../errors.js";
-import { normaliseWhere, normaliseWhereDocument, type QueryFilter, type ScoredRecord, type Store } from "../store/index.js";
+import {
+  normaliseWhere,
+  normaliseWhereDocument,
+  type QueryFilter,
+  type ScoredRecord,
+  type Store,
+} from "../store/index.js";
 import { diversify, dropStragglers, linearFusion, rrf, type Ranked } from "./rank.js";
-import { SEARCH_DEFAULTS, type Hit, type SearchOptions, type SearchOptionsWithDefaults, type SearchResult } from "./types.js";
+import {
+  SEARCH_DEFAULTS,
+  type Hit,
+  type SearchOptions,
+  type SearchOptionsWithDefaults,
+  type SearchResult,
+} from "./types.js";
 
 /** Fills in defaults and checks the values (each bad value is a one-line `usage` error). */
 export function withSearchDefaults(opts: SearchOptions = {}): SearchOptionsWithDefaults {
-  const o = { ...SEARCH_DEFAULTS, ...Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined)) } as SearchOptionsWithDefaults;
+  const o = {
+    ...SEARCH_DEFAULTS,
+    ...Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined)),
+  } as SearchOptionsWithDefaults;
   const int = (name: string, v: number, min: number) => {
-    if (!Number.isInteger(v) || v < min) throw new VaultRagError("usage", `vault-rag: ${name} must be a whole number of at least ${min}, got ${v}`);
+    if (!Number.isInteger(v) || v < min)
+      throw new VaultRagError("usage", `vault-rag: ${name} must be a whole number of at least ${min}, got ${v}`);
   };
   int("top-k", o.topK, 1);
   int("oversample", o.oversample, 1);
   int("per-note", o.perNote, 1);
-  if (!["dense", "keyword", "hybrid"].includes(o.mode)) throw new VaultRagError("usage", `vault-rag: unknown mode "${o.mode}" — use dense, keyword or hybrid`);
-  if (!["linear", "rrf"].includes(o.fusion)) throw new VaultRagError("usage", `vault-rag: unknown fusion "${o.fusion}" — use linear or rrf`);
-  if (o.minRatio !== undefined && !(o.minRatio >= 0 && o.minRatio <= 1)) throw new VaultRagError("usage", `vault-rag: min-ratio must be between 0 and 1, got ${o.minRatio}`);
-  if (!(o.alpha >= 0 && o.alpha <= 1)) throw new VaultRagError("usage", `vault-rag: alpha must be between 0 and 1, got ${o.alpha}`);
+  if (!["dense", "keyword", "hybrid"].includes(o.mode))
+    throw new VaultRagError("usage", `vault-rag: unknown mode "${o.mode}" — use dense, keyword or hybrid`);
+  if (!["linear", "rrf"].includes(o.fusion))
+    throw new VaultRagError("usage", `vault-rag: unknown fusion "${o.fusion}" — use linear or rrf`);
+  if (o.minRatio !== undefined && !(o.minRatio >= 0 && o.minRatio <= 1))
+    throw new VaultRagError("usage", `vault-rag: min-ratio must be between 0 and 1, got ${o.minRatio}`);
+  if (!(o.alpha >= 0 && o.alpha <= 1))
+    throw new VaultRagError("usage", `vault-rag: alpha must be between 0 and 1, got ${o.alpha}`);
   return o;
 }
 
@@ -40,11 +60,20 @@ export interface SearchContext {
  */
 export async function search(ctx: SearchContext, question: string, options: SearchOptions = {}): Promise<SearchResult> {
   const o = withSearchDefaults(options);
-  const filter: QueryFilter = { where: normaliseWhere(o.where), whereDocument: normaliseWhereDocument(o.whereDocument) };
+  const filter: QueryFilter = {
+    where: normaliseWhere(o.where),
+    whereDocument: normaliseWhereDocument(o.whereDocument),
+  };
   const timings = { embedMs: 0, retrieveMs: 0 };
-  if (!question.trim()) throw new VaultRagError("usage", `vault-rag: the search query is empty — type what you are looking for`);
+  if (!question.trim())
+    throw new VaultRagError("usage", `vault-rag: the search query is empty — type what you are looking for`);
   const total = (await ctx.store.count()).chunks;
-  if (total === 0) return { hits: [], reason: `the index at ${ctx.store.location} is empty — run \`vault-rag index <vault>\` to add notes`, timings };
+  if (total === 0)
+    return {
+      hits: [],
+      reason: `the index at ${ctx.store.location} is empty — run \`vault-rag index <vault>\` to add notes`,
+      timings,
+    };
   const n = Math.max(1, Math.min(o.topK * o.oversample, total));
 
   let dense: ScoredRecord[] = [];
@@ -69,12 +98,20 @@ export async function search(ctx: SearchContext, question: string, options: Sear
   const ranked = fuse(o, dense, keyword).slice(0, n);
   let hits = diversify(ranked, o.topK, o.perNote);
   if (o.minRatio !== undefined) hits = dropStragglers(hits, o.minRatio);
-  const reason = hits.length ? undefined : filter.where || filter.whereDocument ? "no chunk passes the filters" : "no chunk matches the query";
+  const reason = hits.length
+    ? undefined
+    : filter.where || filter.whereDocument
+      ? "no chunk passes the filters"
+      : "no chunk matches the query";
   return { hits, reason, timings };
 }
 
 /** Turns the store's ranked lists into hits for the mode. */
-export function fuse(o: Pick<SearchOptionsWithDefaults, "mode" | "fusion" | "alpha" | "rrfK">, dense: ScoredRecord[], keyword: ScoredRecord[]): Hit[] {
+export function fuse(
+  o: Pick<SearchOptionsWithDefaults, "mode" | "fusion" | "alpha" | "rrfK">,
+  dense: ScoredRecord[],
+  keyword: ScoredRecord[],
+): Hit[] {
   if (o.mode === "dense") return dense.map((r) => toHit(r, r.distance));
   const byId = new Map<string, ScoredRecord>();
   for (const r of [...dense, ...keyword]) if (!byId.has(r.id)) byId.set(r.id, r);
@@ -86,7 +123,11 @@ export function fuse(o: Pick<SearchOptionsWithDefaults, "mode" | "fusion" | "alp
   const dList: Ranked[] = dense.map((r) => ({ id: r.id, score: 1 - r.distance }));
   let fused: Ranked[];
   if (o.fusion === "rrf") {
-    fused = rrf([dList, kList], [1 - o.alpha, o.alpha].map((w) => w * 2), o.rrfK);
+    fused = rrf(
+      [dList, kList],
+      [1 - o.alpha, o.alpha].map((w) => w * 2),
+      o.rrfK,
+    );
     const best = fused[0]?.score || 1;
     fused = fused.map((f) => ({ id: f.id, score: f.score / best }));
   } else {

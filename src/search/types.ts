@@ -35,7 +35,8 @@ export interface SearchOptions {
   rrfK?: number;
 }
 
-export type SearchOptionsWithDefaults = Required<Omit<SearchOptions, "where" | "whereDocument" | "minRatio">> & Pick<SearchOptions, "where" | "whereDocument" | "minRatio">;
+export type SearchOptionsWithDefaults = Required<Omit<SearchOptions, "where" | "whereDocument" | "minRatio">> &
+  Pick<SearchOptions, "where" | "whereDocument" | "minRatio">;
 
 /**
  * Search defaults in one place; the CLI's help reads them from here.

@@ -6,7 +6,17 @@ import { SqliteStore } from "./sqlite/sqlite-store.js";
 import type { Store } from "./types.js";
 
 /** The calls that read the index: each first checks that the index was not swapped. */
-const READS = new Set<string | symbol>(["queryDense", "queryKeyword", "get", "count", "notes", "listTags", "listFolders", "manifest", "cachedVectors"]);
+const READS = new Set<string | symbol>([
+  "queryDense",
+  "queryKeyword",
+  "get",
+  "count",
+  "notes",
+  "listTags",
+  "listFolders",
+  "manifest",
+  "cachedVectors",
+]);
 /** A Chroma server is asked at most this often (ms) whether the collection was swapped: once per query. */
 const CHROMA_CHECK_MS = 250;
 
@@ -56,7 +66,8 @@ export async function openFollowingSwaps(db: string, opts: OpenStoreOptions = {}
     checkedAt = Date.now();
     const store = current as ChromaStore;
     const live = await store.liveCollectionId();
-    if (live !== undefined && live !== store.collectionId && current === store) replace(await ChromaStore.open(db, { ...opts, create: false }));
+    if (live !== undefined && live !== store.collectionId && current === store)
+      replace(await ChromaStore.open(db, { ...opts, create: false }));
   };
   return new Proxy(first, {
     get(_target, prop) {

@@ -2,12 +2,47 @@ export type { Store, StoreRecord, NoteEntry, ScoredRecord, Manifest, QueryFilter
 export { SCHEMA_VERSION } from "./types.js";
 export type { RecordMetadata, MetaField } from "./schema.js";
 export { STRING_FIELDS, NUMBER_FIELDS, LIST_FIELDS, ALL_FIELDS, fieldKind } from "./schema.js";
-export { normaliseWhere, normaliseWhereDocument, MTIME_MS_THRESHOLD, type Where, type WhereDocument, type WhereNode, type DocNode } from "./where.js";
+export {
+  normaliseWhere,
+  normaliseWhereDocument,
+  MTIME_MS_THRESHOLD,
+  type Where,
+  type WhereDocument,
+  type WhereNode,
+  type DocNode,
+} from "./where.js";
 export { matchesWhere, matchesDocument } from "./reference.js";
-export { SqliteStore, BM25_WEIGHTS, type SqliteStoreOptions, type SqliteIntegrity, type SqliteRepair } from "./sqlite/sqlite-store.js";
+export {
+  SqliteStore,
+  BM25_WEIGHTS,
+  type SqliteStoreOptions,
+  type SqliteIntegrity,
+  type SqliteRepair,
+} from "./sqlite/sqlite-store.js";
 export { toFtsQuery } from "./sqlite/fts-query.js";
 export { STOPWORDS } from "./stopwords.js";
-export { CHROMA_MISSING, ChromaStore, defaultSidecarDir, loadChroma, type ChromaStoreOptions, type KeywordPath } from "./chroma/chroma-store.js";
-export { isChromaLocation, parseChromaLocation, type ChromaLocation, type ChromaConnectOptions } from "./chroma/location.js";
-export { openStore, openExisting, storeExists, displayLocation, lockTarget, beginRebuild, type OpenStoreOptions, type Rebuild } from "./open.js";
+export {
+  CHROMA_MISSING,
+  ChromaStore,
+  defaultSidecarDir,
+  loadChroma,
+  type ChromaStoreOptions,
+  type KeywordPath,
+} from "./chroma/chroma-store.js";
+export {
+  isChromaLocation,
+  parseChromaLocation,
+  type ChromaLocation,
+  type ChromaConnectOptions,
+} from "./chroma/location.js";
+export {
+  openStore,
+  openExisting,
+  storeExists,
+  displayLocation,
+  lockTarget,
+  beginRebuild,
+  type OpenStoreOptions,
+  type Rebuild,
+} from "./open.js";
 export { openFollowingSwaps } from "./follow-swaps.js";

@@ -40,9 +40,16 @@ function refusal(pattern: string, op: string, reason: string): VaultRagError {
   const shown = `the regular expression ${JSON.stringify(pattern)} in whereDocument "${op}"`;
   const dialect = "which Chroma's regex dialect does not have";
   if (/`\(\?<?[=!]/.test(reason))
-    return new VaultRagError("filter_invalid", `vault-rag: ${shown} uses look-around, ${dialect} — rewrite it without (?=, (?!, (?<= or (?<!`);
+    return new VaultRagError(
+      "filter_invalid",
+      `vault-rag: ${shown} uses look-around, ${dialect} — rewrite it without (?=, (?!, (?<= or (?<!`,
+    );
   const backref = /invalid escape sequence: `(\\(?:[1-9]|k))/.exec(reason);
-  if (backref) return new VaultRagError("filter_invalid", `vault-rag: ${shown} uses a back-reference (${backref[1]}), ${dialect} — write the repeated text out instead`);
+  if (backref)
+    return new VaultRagError(
+      "filter_invalid",
+      `vault-rag: ${shown} uses a back-reference (${backref[1]}), ${dialect} — write the repeated text out instead`,
+    );
   const why = reason.replace(/^error parsing regexp: /, "");
   return new VaultRagError(
     "filter_invalid",

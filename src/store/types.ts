@@ -36,7 +36,14 @@ export interface ScoredRecord {
 /** What the index was built with. A query must use the same embedder. */
 export interface Manifest {
   schemaVersion: number;
-  embedder: { provider: string; model: string; dimensions: number; documentPrefix: string; queryPrefix: string; normalized: boolean };
+  embedder: {
+    provider: string;
+    model: string;
+    dimensions: number;
+    documentPrefix: string;
+    queryPrefix: string;
+    normalized: boolean;
+  };
   chunkerVersion: string;
   createdAt: string;
   updatedAt: string;

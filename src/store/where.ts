@@ -10,7 +10,12 @@ export type WhereDocument = Record<string, unknown>;
 /** A validated, normalised `where` filter: what every store consumes. */
 export type WhereNode =
   | { kind: "and" | "or"; clauses: WhereNode[] }
-  | { kind: "cmp"; field: StringField | NumberField; op: "$eq" | "$ne" | "$gt" | "$gte" | "$lt" | "$lte"; value: string | number }
+  | {
+      kind: "cmp";
+      field: StringField | NumberField;
+      op: "$eq" | "$ne" | "$gt" | "$gte" | "$lt" | "$lte";
+      value: string | number;
+    }
   | { kind: "set"; field: StringField | NumberField; op: "$in" | "$nin"; values: (string | number)[] }
   | { kind: "list"; field: ListField; op: "$contains" | "$not_contains"; value: string };
 
@@ -61,7 +66,9 @@ class Walk {
   /** Parses the clauses of an `$and`/`$or` one level deeper. */
   nested<T>(clauses: unknown[], parse: (o: Record<string, unknown>) => T): T[] {
     if (++this.depth > MAX_FILTER_DEPTH)
-      fail(`the ${this.name} filter nests $and/$or more than ${MAX_FILTER_DEPTH} levels deep (the limit) — flatten it: one $and or $or takes any number of clauses`);
+      fail(
+        `the ${this.name} filter nests $and/$or more than ${MAX_FILTER_DEPTH} levels deep (the limit) — flatten it: one $and or $or takes any number of clauses`,
+      );
     const out = clauses.map((c) => parse(c as Record<string, unknown>));
     this.depth--;
     return out;
@@ -69,27 +76,36 @@ class Walk {
   /** Counts one condition. */
   condition(): void {
     if (++this.conditions > MAX_FILTER_CONDITIONS)
-      fail(`the ${this.name} filter holds more than ${MAX_FILTER_CONDITIONS} conditions (the limit) — put the values of many $eq clauses on one field into one $in list`);
+      fail(
+        `the ${this.name} filter holds more than ${MAX_FILTER_CONDITIONS} conditions (the limit) — put the values of many $eq clauses on one field into one $in list`,
+      );
   }
 }
 
 /** `null`, `undefined` and `{}` mean no filter; anything else but an object is an error. */
 function topLevel<T>(value: unknown, name: string, parse: (o: Record<string, unknown>) => T): T | undefined {
   if (value === null || value === undefined) return undefined;
-  if (typeof value !== "object" || Array.isArray(value)) fail(`a ${name} filter must be a JSON object, got ${show(value)}`);
+  if (typeof value !== "object" || Array.isArray(value))
+    fail(`a ${name} filter must be a JSON object, got ${show(value)}`);
   if (Object.keys(value as object).length === 0) return undefined;
   return parse(value as Record<string, unknown>);
 }
 
 /** `$and`/`$or`: a non-empty list of clauses; one clause is unwrapped (Chroma would reject it). */
-function combine<T>(op: "$and" | "$or", val: unknown, walk: Walk, parse: (o: Record<string, unknown>) => T): T | { kind: "and" | "or"; clauses: T[] } {
+function combine<T>(
+  op: "$and" | "$or",
+  val: unknown,
+  walk: Walk,
+  parse: (o: Record<string, unknown>) => T,
+): T | { kind: "and" | "or"; clauses: T[] } {
   if (!Array.isArray(val) || val.length === 0) fail(`"${op}" needs a non-empty list of clauses, got ${show(val)}`);
   const clauses = walk.nested(val as unknown[], parse);
   return clauses.length === 1 ? clauses[0] : { kind: op === "$and" ? "and" : "or", clauses };
 }
 
 function whereNode(obj: Record<string, unknown>, walk: Walk): WhereNode {
-  if (obj === null || typeof obj !== "object" || Array.isArray(obj)) fail(`a where clause must be a JSON object, got ${show(obj)}`);
+  if (obj === null || typeof obj !== "object" || Array.isArray(obj))
+    fail(`a where clause must be a JSON object, got ${show(obj)}`);
   const keys = Object.keys(obj);
   if (keys.length !== 1) {
     fail(
@@ -102,7 +118,8 @@ function whereNode(obj: Record<string, unknown>, walk: Walk): WhereNode {
   const val = obj[key];
   if (key === "$and" || key === "$or") return combine(key, val, walk, (o) => whereNode(o, walk));
   walk.condition();
-  if (key.startsWith("$")) fail(`unknown operator "${key}" at the top of a where clause — use $and, $or or a field name`);
+  if (key.startsWith("$"))
+    fail(`unknown operator "${key}" at the top of a where clause — use $and, $or or a field name`);
   const kind = fieldKind(key);
   if (!kind) fail(`unknown metadata field "${key}" — known fields: ${ALL_FIELDS.join(", ")}`);
   // shorthand {field: value}
@@ -110,7 +127,10 @@ function whereNode(obj: Record<string, unknown>, walk: Walk): WhereNode {
   let operand: unknown;
   if (val !== null && typeof val === "object" && !Array.isArray(val)) {
     const ops = Object.keys(val);
-    if (ops.length !== 1) fail(`the condition on "${key}" must have exactly one operator, got ${ops.length} (${ops.map((k) => `"${k}"`).join(", ")}) — combine them with $and`);
+    if (ops.length !== 1)
+      fail(
+        `the condition on "${key}" must have exactly one operator, got ${ops.length} (${ops.map((k) => `"${k}"`).join(", ")}) — combine them with $and`,
+      );
     op = ops[0];
     operand = (val as Record<string, unknown>)[op];
   } else {
@@ -119,9 +139,12 @@ function whereNode(obj: Record<string, unknown>, walk: Walk): WhereNode {
   }
   if (kind === "list") {
     if (SCALAR_OPS.includes(op))
-      fail(`"${op}" does not work on the list field "${key}" — use {"${key}": {"$contains": ${show(Array.isArray(operand) ? operand[0] ?? "value" : operand)}}}`);
+      fail(
+        `"${op}" does not work on the list field "${key}" — use {"${key}": {"$contains": ${show(Array.isArray(operand) ? (operand[0] ?? "value") : operand)}}}`,
+      );
     if (!LIST_OPS.includes(op)) fail(`unknown operator "${op}" on "${key}" — use $contains or $not_contains`);
-    if (typeof operand !== "string" || operand === "") fail(`"${op}" on "${key}" needs a non-empty string, got ${show(operand)}`);
+    if (typeof operand !== "string" || operand === "")
+      fail(`"${op}" on "${key}" needs a non-empty string, got ${show(operand)}`);
     const value = key === "tags" ? (operand as string).replace(/^#/, "").toLowerCase() : (operand as string);
     return { kind: "list", field: key as ListField, op: op as "$contains", value };
   }
@@ -139,7 +162,8 @@ function whereNode(obj: Record<string, unknown>, walk: Walk): WhereNode {
       return v as number;
     }
     if (typeof v !== "string") fail(`"${op}" on "${key}" needs a string, got ${show(v)}`);
-    if (op !== "$eq" && op !== "$ne" && op !== "$in" && op !== "$nin") fail(`"${op}" on "${key}" needs a number field; "${key}" holds text`);
+    if (op !== "$eq" && op !== "$ne" && op !== "$in" && op !== "$nin")
+      fail(`"${op}" on "${key}" needs a number field; "${key}" holds text`);
     return v as string;
   };
   if (op === "$in" || op === "$nin") {
@@ -163,15 +187,19 @@ export function normaliseWhereDocument(wd: unknown): DocNode | undefined {
 }
 
 function docNode(obj: Record<string, unknown>, walk: Walk): DocNode {
-  if (obj === null || typeof obj !== "object" || Array.isArray(obj)) fail(`a whereDocument clause must be a JSON object, got ${show(obj)}`);
+  if (obj === null || typeof obj !== "object" || Array.isArray(obj))
+    fail(`a whereDocument clause must be a JSON object, got ${show(obj)}`);
   const keys = Object.keys(obj);
   if (keys.length !== 1)
-    fail(`a whereDocument clause must have exactly one key, got ${keys.length}${keys.length ? ` (${keys.map((k) => `"${k}"`).join(", ")})` : ""} — combine them with $and`);
+    fail(
+      `a whereDocument clause must have exactly one key, got ${keys.length}${keys.length ? ` (${keys.map((k) => `"${k}"`).join(", ")})` : ""} — combine them with $and`,
+    );
   const op = keys[0];
   const val = obj[op];
   if (op === "$and" || op === "$or") return combine(op, val, walk, (o) => docNode(o, walk));
   walk.condition();
-  if (!DOC_OPS.includes(op)) fail(`unknown whereDocument operator "${op}" — use one of ${DOC_OPS.join(", ")}, $and, $or`);
+  if (!DOC_OPS.includes(op))
+    fail(`unknown whereDocument operator "${op}" — use one of ${DOC_OPS.join(", ")}, $and, $or`);
   if (typeof val !== "string" || val === "") fail(`whereDocument "${op}" needs a non-empty string, got ${show(val)}`);
   if (op === "$regex" || op === "$not_regex") {
     return { kind: "doc", op: op as "$regex", value: val as string, regex: compileDocRegex(val as string, op) };

@@ -13,9 +13,15 @@ import type { StoreRecord } from "./types.js";
 export function checkWindows(r: StoreRecord, dims: number | undefined): void {
   for (const w of r.windows)
     if (dims !== undefined && w.vector.length !== dims)
-      throw new VaultRagError("model_mismatch", `vault-rag: vector of ${w.vector.length} dimensions for "${r.meta.path}" does not fit the index (${dims}-d) — rebuild with \`vault-rag index --full\``);
+      throw new VaultRagError(
+        "model_mismatch",
+        `vault-rag: vector of ${w.vector.length} dimensions for "${r.meta.path}" does not fit the index (${dims}-d) — rebuild with \`vault-rag index --full\``,
+      );
   if (!r.windows.length || r.windows.some((w) => !w.vector.length || !w.vector.every(Number.isFinite)))
-    throw new VaultRagError("store_failed", `vault-rag: the vector for "${r.meta.path}" (${r.meta.section}) is empty or not finite — nothing was written`);
+    throw new VaultRagError(
+      "store_failed",
+      `vault-rag: the vector for "${r.meta.path}" (${r.meta.section}) is empty or not finite — nothing was written`,
+    );
 }
 
 /**

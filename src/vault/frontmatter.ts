@@ -40,7 +40,12 @@ export function splitFrontmatter(text: string): Frontmatter {
         const parsed: unknown = yamlText.trim() === "" ? {} : parseYaml(yamlText, { uniqueKeys: false });
         if (parsed === null || parsed === undefined) return { data: {}, body, bodyStartLine };
         if (typeof parsed !== "object" || Array.isArray(parsed)) {
-          return { data: {}, body, bodyStartLine, error: { message: "frontmatter is not a key: value mapping", line: 2 } };
+          return {
+            data: {},
+            body,
+            bodyStartLine,
+            error: { message: "frontmatter is not a key: value mapping", line: 2 },
+          };
         }
         return { data: parsed as Record<string, unknown>, body, bodyStartLine };
       } catch (err) {

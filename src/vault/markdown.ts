@@ -75,7 +75,11 @@ export function scanBlocks(text: string, sliceChars = SLICE_CHARS): BlockScan {
       cut = -1;
       for (let i = tokens.length - 1; i > 0; i--) {
         const t = tokens[i];
-        if (t.map && t.map[0] > 0 && ((t.level === 0 && t.nesting >= 0) || (t.level === 1 && t.type === "list_item_open"))) {
+        if (
+          t.map &&
+          t.map[0] > 0 &&
+          ((t.level === 0 && t.nesting >= 0) || (t.level === 1 && t.type === "list_item_open"))
+        ) {
           cut = i;
           break;
         }

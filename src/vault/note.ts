@@ -20,15 +20,24 @@ import type { Note } from "./types.js";
 export function parseNote(path: string, text: string, mtime: number, log: Logger = silentLogger): Note {
   const fm = splitFrontmatter(text);
   if (fm.error) {
-    log.warn("frontmatter_invalid", `vault-rag: invalid frontmatter in "${path}" at line ${fm.error.line}: ${fm.error.message} — the note is indexed without it`, {
-      path,
-      line: fm.error.line,
-    });
+    log.warn(
+      "frontmatter_invalid",
+      `vault-rag: invalid frontmatter in "${path}" at line ${fm.error.line}: ${fm.error.message} — the note is indexed without it`,
+      {
+        path,
+        line: fm.error.line,
+      },
+    );
   }
   const data = fm.data;
   const fileName = path.split("/").pop()!.replace(/\.md$/i, "");
   const rawTitle = data.title;
-  const title = typeof rawTitle === "string" && rawTitle.trim() ? rawTitle.trim() : typeof rawTitle === "number" ? String(rawTitle) : fileName;
+  const title =
+    typeof rawTitle === "string" && rawTitle.trim()
+      ? rawTitle.trim()
+      : typeof rawTitle === "number"
+        ? String(rawTitle)
+        : fileName;
   const aliases = [...new Set(frontmatterList(data.aliases ?? data.alias, false))];
   // line endings normalised once, here: the tag scan and the chunker then read the same string (one parse)
   const body = fm.body.includes("\r") ? fm.body.replace(/\r\n?/g, "\n") : fm.body;

@@ -36,7 +36,8 @@ export function readVaultFile(file: VaultFile, log: Logger = silentLogger): { no
     buf = fs.readFileSync(file.absPath);
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    const why = e.code === "ENOENT" ? "it was deleted while indexing" : e.code === "EACCES" ? "permission denied" : e.message;
+    const why =
+      e.code === "ENOENT" ? "it was deleted while indexing" : e.code === "EACCES" ? "permission denied" : e.message;
     log.warn("note_unreadable", `vault-rag: cannot read "${file.path}": ${why}`, { path: file.path });
     return {};
   }

@@ -77,7 +77,8 @@ function scanInline(content: string, tags: string[], links: string[]): void {
     if (child.type === "link_open") depthInLink++;
     else if (child.type === "link_close") depthInLink = Math.max(0, depthInLink - 1);
     else if (child.type === "text" && depthInLink === 0) scanText(child.content, tags, links);
-    else if ((child.type === "softbreak" || child.type === "hardbreak") && depthInLink === 0) scanText(" ", tags, links);
+    else if ((child.type === "softbreak" || child.type === "hardbreak") && depthInLink === 0)
+      scanText(" ", tags, links);
   }
 }
 

@@ -35,7 +35,9 @@ export function walkVault(root: string, log: Logger = silentLogger): VaultFile[]
     try {
       entries = fs.readdirSync(dirAbs, { withFileTypes: true });
     } catch (err) {
-      log.warn("note_unreadable", `vault-rag: cannot read folder "${rel || "."}": ${(err as Error).message}`, { path: rel });
+      log.warn("note_unreadable", `vault-rag: cannot read folder "${rel || "."}": ${(err as Error).message}`, {
+        path: rel,
+      });
       return;
     }
     for (const entry of entries) {
@@ -53,7 +55,9 @@ export function walkVault(root: string, log: Logger = silentLogger): VaultFile[]
           continue;
         }
         if (real !== realRoot && !real.startsWith(realRoot + path.sep)) {
-          log.warn("symlink_outside", `vault-rag: skipped symlink "${childRel}" — it points outside the vault`, { path: childRel });
+          log.warn("symlink_outside", `vault-rag: skipped symlink "${childRel}" — it points outside the vault`, {
+            path: childRel,
+          });
           continue;
         }
         const st = fs.statSync(real);
@@ -61,7 +65,11 @@ export function walkVault(root: string, log: Logger = silentLogger): VaultFile[]
         isFile = st.isFile();
         if (isDir) {
           if (visited.has(real)) {
-            log.warn("symlink_loop", `vault-rag: skipped symlink "${childRel}" — its folder is already part of the vault`, { path: childRel });
+            log.warn(
+              "symlink_loop",
+              `vault-rag: skipped symlink "${childRel}" — its folder is already part of the vault`,
+              { path: childRel },
+            );
             continue;
           }
         }
@@ -84,7 +92,9 @@ export function walkVault(root: string, log: Logger = silentLogger): VaultFile[]
           const st = fs.statSync(childAbs);
           out.push({ path: childRel, absPath: childAbs, mtime: Math.floor(st.mtimeMs / 1000), size: st.size });
         } catch (err) {
-          log.warn("note_unreadable", `vault-rag: cannot stat "${childRel}": ${(err as Error).message}`, { path: childRel });
+          log.warn("note_unreadable", `vault-rag: cannot stat "${childRel}": ${(err as Error).message}`, {
+            path: childRel,
+          });
         }
       }
     }
@@ -110,9 +120,16 @@ export function assertVaultFolder(root: string): string {
   try {
     isDir = fs.statSync(abs).isDirectory();
   } catch {
-    throw new VaultRagError("vault_missing", `vault-rag: vault folder "${abs}" does not exist — pass the folder that holds your notes`);
+    throw new VaultRagError(
+      "vault_missing",
+      `vault-rag: vault folder "${abs}" does not exist — pass the folder that holds your notes`,
+    );
   }
-  if (!isDir) throw new VaultRagError("vault_missing", `vault-rag: vault folder "${abs}" is not a folder — pass the folder that holds your notes, not a file in it`);
+  if (!isDir)
+    throw new VaultRagError(
+      "vault_missing",
+      `vault-rag: vault folder "${abs}" is not a folder — pass the folder that holds your notes, not a file in it`,
+    );
   return abs;
 }
 
@@ -131,7 +148,8 @@ export function whyNotWalked(root: string, rel: string): string | undefined {
   const ig = loadIgnore(fs.realpathSync(assertVaultFolder(root)), silentLogger);
   for (let i = 0; i < parts.length - 1; i++) {
     const folder = parts.slice(0, i + 1).join("/");
-    if (parts[i].startsWith(".") || SKIPPED_FOLDERS.includes(parts[i])) return `it is in "${folder}/", a folder vault-rag never indexes`;
+    if (parts[i].startsWith(".") || SKIPPED_FOLDERS.includes(parts[i]))
+      return `it is in "${folder}/", a folder vault-rag never indexes`;
     if (ig.ignores(folder + "/")) return `${IGNORE_FILE} keeps "${folder}/" out of the index`;
   }
   if (!rel.toLowerCase().endsWith(".md")) return "it is not a Markdown note";
@@ -146,7 +164,9 @@ function loadIgnore(root: string, log: Logger): Ignore {
     try {
       ig.add(fs.readFileSync(file, "utf8"));
     } catch (err) {
-      log.warn("ignore_file_invalid", `vault-rag: cannot read ${IGNORE_FILE}: ${(err as Error).message}`, { path: IGNORE_FILE });
+      log.warn("ignore_file_invalid", `vault-rag: cannot read ${IGNORE_FILE}: ${(err as Error).message}`, {
+        path: IGNORE_FILE,
+      });
     }
   }
   return ig;

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { assembleContext, checkCitations, estimateTokens, obsidianLink, SYSTEM_PROMPT } from "../../src/answer/index.js";
+import {
+  assembleContext,
+  checkCitations,
+  estimateTokens,
+  obsidianLink,
+  SYSTEM_PROMPT,
+} from "../../src/answer/index.js";
 import type { Hit } from "../../src/search/index.js";
 import { meta } from "../store/helpers.js";
 
@@ -29,7 +35,9 @@ describe("context assembly", () => {
       [2, "b.md", 1, 9],
     ]);
     expect(sources[0].text).toBe("one two three four five six\nseven eight");
-    expect(prompt).toBe("Sources:\n\n[1] a.md > S1 — a.md\none two three four five six\nseven eight\n\n[2] b.md > S0 — b.md\nbread flour water\n\nQuestion: what?");
+    expect(prompt).toBe(
+      "Sources:\n\n[1] a.md > S1 — a.md\none two three four five six\nseven eight\n\n[2] b.md > S0 — b.md\nbread flour water\n\nQuestion: what?",
+    );
   });
 
   it("drops the weakest sources first to fit the budget and never cuts a source", () => {
@@ -46,12 +54,17 @@ describe("context assembly", () => {
 
 describe("citations", () => {
   it("keeps valid citations in order of use and flags numbers that name no source", () => {
-    expect(checkCitations("Two motors [1][3], see [7], and [2, 3] again [1].", 5)).toEqual({ cited: [1, 3, 2], invalid: [7] });
+    expect(checkCitations("Two motors [1][3], see [7], and [2, 3] again [1].", 5)).toEqual({
+      cited: [1, 3, 2],
+      invalid: [7],
+    });
     expect(checkCitations("No sources here.", 3)).toEqual({ cited: [], invalid: [] });
     expect(checkCitations("[0] is not a source", 3)).toEqual({ cited: [], invalid: [0] });
   });
 
   it("links to the note in Obsidian", () => {
-    expect(obsidianLink("my vault", "robots/SMARS Quad.md")).toBe("obsidian://open?vault=my%20vault&file=robots%2FSMARS%20Quad");
+    expect(obsidianLink("my vault", "robots/SMARS Quad.md")).toBe(
+      "obsidian://open?vault=my%20vault&file=robots%2FSMARS%20Quad",
+    );
   });
 });

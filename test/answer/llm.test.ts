@@ -45,7 +45,9 @@ describe("streamed answers", () => {
       "data: [DONE]\n\n",
     ];
     const tokens: string[] = [];
-    const answer = await openAiLlm("m", `http://${base}/v1`, "k").chat([{ role: "user", content: "q" }], (t) => tokens.push(t));
+    const answer = await openAiLlm("m", `http://${base}/v1`, "k").chat([{ role: "user", content: "q" }], (t) =>
+      tokens.push(t),
+    );
     expect(answer).toBe("The N20 Motors stall.");
     expect(tokens).toEqual(["The N20 ", "Motors ", "stall."]);
   });
@@ -62,9 +64,15 @@ describe("streamed answers", () => {
   });
 
   it("a stream that ends before [DONE] or done:true is an error, not a short answer", async () => {
-    sent["/v1/chat/completions"] = [`data: ${JSON.stringify({ choices: [{ delta: { content: "half" }, finish_reason: null }] })}\n\n`];
-    await expect(openAiLlm("m", `http://${base}/v1`, "k").chat([{ role: "user", content: "q" }])).rejects.toThrow(/^vault-rag: the answer from .* stopped before it finished/);
+    sent["/v1/chat/completions"] = [
+      `data: ${JSON.stringify({ choices: [{ delta: { content: "half" }, finish_reason: null }] })}\n\n`,
+    ];
+    await expect(openAiLlm("m", `http://${base}/v1`, "k").chat([{ role: "user", content: "q" }])).rejects.toThrow(
+      /^vault-rag: the answer from .* stopped before it finished/,
+    );
     sent["/api/chat"] = [JSON.stringify({ message: { content: "half" }, done: false }) + "\n"];
-    await expect(ollamaLlm("m", base).chat([{ role: "user", content: "q" }])).rejects.toThrow(/^vault-rag: the answer from Ollama .* stopped before it finished/);
+    await expect(ollamaLlm("m", base).chat([{ role: "user", content: "q" }])).rejects.toThrow(
+      /^vault-rag: the answer from Ollama .* stopped before it finished/,
+    );
   });
 });

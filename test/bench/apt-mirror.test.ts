@@ -14,12 +14,26 @@ describe("aptMirror (the Debian mirror for the test Chroma server's C library)",
   });
 
   it("reads one-line .list entries, skips comments, deb-src and other releases", () => {
-    const text = "# deb http://old.example/debian bookworm main\ndeb-src http://src.example/debian bookworm main\ndeb https://packages.example.com/apt cloud-sdk-bookworm main\ndeb [arch=amd64 signed-by=/k.gpg] http://local.mirror/debian bookworm main contrib\n";
-    expect(aptMirror([{ name: "/etc/apt/sources.list", text }], "bookworm")).toEqual({ uri: "http://local.mirror/debian", signedBy: "/k.gpg" });
+    const text =
+      "# deb http://old.example/debian bookworm main\ndeb-src http://src.example/debian bookworm main\ndeb https://packages.example.com/apt cloud-sdk-bookworm main\ndeb [arch=amd64 signed-by=/k.gpg] http://local.mirror/debian bookworm main contrib\n";
+    expect(aptMirror([{ name: "/etc/apt/sources.list", text }], "bookworm")).toEqual({
+      uri: "http://local.mirror/debian",
+      signedBy: "/k.gpg",
+    });
   });
 
   it("finds nothing when no entry serves the release, or files are neither .list nor .sources", () => {
-    expect(aptMirror([{ name: "/etc/apt/sources.list", text: "deb http://archive.ubuntu.com/ubuntu noble main\n" }], "bookworm")).toBeUndefined();
-    expect(aptMirror([{ name: "x.sources", text: "Types: deb\nURIs: http://m/debian\nSuites: bookworm\nEnabled: no\n" }], "bookworm")).toBeUndefined();
+    expect(
+      aptMirror(
+        [{ name: "/etc/apt/sources.list", text: "deb http://archive.ubuntu.com/ubuntu noble main\n" }],
+        "bookworm",
+      ),
+    ).toBeUndefined();
+    expect(
+      aptMirror(
+        [{ name: "x.sources", text: "Types: deb\nURIs: http://m/debian\nSuites: bookworm\nEnabled: no\n" }],
+        "bookworm",
+      ),
+    ).toBeUndefined();
   });
 });

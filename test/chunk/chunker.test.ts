@@ -11,18 +11,34 @@ const md = new MarkdownIt();
 
 describe("chunker", () => {
   it("cuts one chunk per section with breadcrumbs, metadata and source lines", () => {
-    const text = "---\ntitle: SMARS Robot\ntags: [robots]\n---\n# SMARS\n\nIntro text about the robot that is long enough to stand on its own as a chunk here.\n\n## Motors\n\nTwo N20 motors drive the tracks, one per side, through a small gearbox.\n\n### Wiring\n\nThe DRV8833 takes four GPIO pins, two per motor, plus power and ground.\n";
+    const text =
+      "---\ntitle: SMARS Robot\ntags: [robots]\n---\n# SMARS\n\nIntro text about the robot that is long enough to stand on its own as a chunk here.\n\n## Motors\n\nTwo N20 motors drive the tracks, one per side, through a small gearbox.\n\n### Wiring\n\nThe DRV8833 takes four GPIO pins, two per motor, plus power and ground.\n";
     const chunks = chunkNote(note(text), { minWords: 0 });
-    expect(chunks.map((c) => c.meta.section)).toEqual(["SMARS Robot > SMARS", "SMARS Robot > SMARS > Motors", "SMARS Robot > SMARS > Motors > Wiring"]);
+    expect(chunks.map((c) => c.meta.section)).toEqual([
+      "SMARS Robot > SMARS",
+      "SMARS Robot > SMARS > Motors",
+      "SMARS Robot > SMARS > Motors > Wiring",
+    ]);
     // at the default minWords, sections this small are merged into one passage under the deepest heading that has text
     expect(chunkNote(note(text)).map((c) => c.meta.section)).toEqual(["SMARS Robot > SMARS > Motors"]);
-    expect(chunks[1].meta).toMatchObject({ path: "robots/SMARS.md", folder: "robots", top_folder: "robots", tags: ["robots"], mtime: 1_760_000_000, ordinal: 1, start_line: 9, end_line: 11 });
+    expect(chunks[1].meta).toMatchObject({
+      path: "robots/SMARS.md",
+      folder: "robots",
+      top_folder: "robots",
+      tags: ["robots"],
+      mtime: 1_760_000_000,
+      ordinal: 1,
+      start_line: 9,
+      end_line: 11,
+    });
     expect(chunks[1].embedText.startsWith("SMARS Robot > SMARS > Motors\nTwo N20")).toBe(true);
     expect(chunks.every((c) => !c.text.includes("title:"))).toBe(true);
   });
 
   it("merges a heading with no text into its first subsection", () => {
-    const chunks = chunkNote(note("# Top\n\n## Child\n\nSome words here that make the child section a proper chunk of text today.\n"));
+    const chunks = chunkNote(
+      note("# Top\n\n## Child\n\nSome words here that make the child section a proper chunk of text today.\n"),
+    );
     expect(chunks).toHaveLength(1);
     expect(chunks[0].meta.section).toBe("SMARS > Top > Child");
     expect(chunks[0].text.startsWith("# Top")).toBe(true);
@@ -30,7 +46,11 @@ describe("chunker", () => {
 
   it("never splits fences of any kind, including ~~~, 4+ backticks and fences inside callouts", () => {
     const code = Array.from({ length: 200 }, (_, i) => `line ${i} of code`).join("\n");
-    for (const [open, close] of [["```", "```"], ["~~~", "~~~"], ["````js", "````"]]) {
+    for (const [open, close] of [
+      ["```", "```"],
+      ["~~~", "~~~"],
+      ["````js", "````"],
+    ]) {
       const chunks = chunkNote(note(`# Code\n\n${open}\n${code}\n${close}\n\nAfter.\n`));
       const holder = chunks.filter((c) => c.text.includes("line 0 of code"));
       expect(holder).toHaveLength(1);
@@ -47,7 +67,9 @@ describe("chunker", () => {
   });
 
   it("splits long sections with overlap and keeps chunks near the size limit", () => {
-    const sentences = Array.from({ length: 60 }, (_, i) => `Sentence number ${i} talks about motors and wiring.`).join(" ");
+    const sentences = Array.from({ length: 60 }, (_, i) => `Sentence number ${i} talks about motors and wiring.`).join(
+      " ",
+    );
     const opts = { maxWords: 60, overlapWords: 15 };
     const chunks = chunkNote(note(`# Long\n\n${sentences}\n`), opts);
     expect(chunks.length).toBeGreaterThan(3);
@@ -58,21 +80,31 @@ describe("chunker", () => {
   });
 
   it("keeps paragraphs whole around a code block, and sentences whole when a paragraph is cut", () => {
-    const para = (n: number) => Array.from({ length: 6 }, (_, i) => `Paragraph ${n} sentence ${i} says something about the motor driver and its pins.`).join(" ");
+    const para = (n: number) =>
+      Array.from(
+        { length: 6 },
+        (_, i) => `Paragraph ${n} sentence ${i} says something about the motor driver and its pins.`,
+      ).join(" ");
     const code = "```bash\n" + Array.from({ length: 30 }, (_, i) => `echo step ${i} of the build`).join("\n") + "\n```";
     const body = `# Build\n\n${para(1)}\n\n${code}\n\n${para(2)}\n\n${para(3)}\n\n${para(4)}\n`;
     const chunks = chunkNote(note(body));
     for (const n of [1, 2, 3, 4]) expect(chunks.filter((c) => c.text.includes(para(n)))).toHaveLength(1);
     expect(chunks.filter((c) => c.text.includes(code))).toHaveLength(1);
     // one paragraph longer than a chunk: cut at sentence ends only
-    const long = Array.from({ length: 40 }, (_, i) => `Sentence ${i} is about the DRV8833 and nothing else at all.`).join(" ");
+    const long = Array.from(
+      { length: 40 },
+      (_, i) => `Sentence ${i} is about the DRV8833 and nothing else at all.`,
+    ).join(" ");
     const cut = chunkNote(note(`# Long\n\n${long}\n`));
     expect(cut.length).toBeGreaterThan(1);
     for (const c of cut) expect(c.text.trim()).toMatch(/(^# Long\n\n)?Sentence \d+ .*\.$/s);
   });
 
   it("never leaves a heading with no text as a chunk of its own", () => {
-    const big = Array.from({ length: 30 }, (_, i) => `Sentence ${i} of a section long enough to fill a chunk by itself here.`).join(" ");
+    const big = Array.from(
+      { length: 30 },
+      (_, i) => `Sentence ${i} of a section long enough to fill a chunk by itself here.`,
+    ).join(" ");
     const chunks = chunkNote(note(`# Top\n\n## A\n\n${big}\n\n## Empty\n\n## B\n\n${big}\n`));
     for (const c of chunks) expect(c.text.replace(/^#+ .*$/gm, "").trim()).not.toBe("");
     expect(chunks.some((c) => c.text.includes("## Empty"))).toBe(true);
@@ -81,23 +113,37 @@ describe("chunker", () => {
 
   it("keeps a code block whole up to maxBlockWords and cuts a longer one at line ends", () => {
     const lines = Array.from({ length: 300 }, (_, i) => `step ${i} of code`);
-    const chunks = chunkNote(note(`# C\n\n\`\`\`\n${lines.join("\n")}\n\`\`\`\n`), { maxWords: 200, maxBlockWords: 500 });
+    const chunks = chunkNote(note(`# C\n\n\`\`\`\n${lines.join("\n")}\n\`\`\`\n`), {
+      maxWords: 200,
+      maxBlockWords: 500,
+    });
     expect(chunks.length).toBeGreaterThan(1);
     for (const c of chunks) expect(c.meta.word_count).toBeLessThanOrEqual(200);
     // every line is in exactly one chunk, whole
     for (const l of lines) expect(chunks.filter((c) => c.text.split("\n").includes(l))).toHaveLength(1);
-    expect(() => chunkNote(note("x"), { maxWords: 200, maxBlockWords: 100 })).toThrow("vault-rag: maxBlockWords must be an integer of at least maxWords (200), got 100");
+    expect(() => chunkNote(note("x"), { maxWords: 200, maxBlockWords: 100 })).toThrow(
+      "vault-rag: maxBlockWords must be an integer of at least maxWords (200), got 100",
+    );
   });
 
   it("reads a first heading that repeats the file name as the note's own title in the breadcrumb", () => {
-    const n = parseNote("git/check-if-a-file-has-changed.md", "# Check If A File Has Changed\n\nSome text here about git diff and its exit code.\n\n## With quiet\n\nMore about the --quiet flag, which implies --exit-code.\n", 0);
-    expect(chunkNote(n, { minWords: 0 }).map((c) => c.meta.section)).toEqual(["Check If A File Has Changed", "Check If A File Has Changed > With quiet"]);
+    const n = parseNote(
+      "git/check-if-a-file-has-changed.md",
+      "# Check If A File Has Changed\n\nSome text here about git diff and its exit code.\n\n## With quiet\n\nMore about the --quiet flag, which implies --exit-code.\n",
+      0,
+    );
+    expect(chunkNote(n, { minWords: 0 }).map((c) => c.meta.section)).toEqual([
+      "Check If A File Has Changed",
+      "Check If A File Has Changed > With quiet",
+    ]);
   });
 
   it("handles empty notes, frontmatter-only notes and CRLF", () => {
     expect(chunkNote(note(""))).toEqual([]);
     expect(chunkNote(note("---\ntags: [a]\n---\n"))).toEqual([]);
-    const crlf = chunkNote(note("# A\r\n\r\nText of section A here.\r\n\r\n# B\r\n\r\nText of section B here that is long enough.\r\n"));
+    const crlf = chunkNote(
+      note("# A\r\n\r\nText of section A here.\r\n\r\n# B\r\n\r\nText of section B here that is long enough.\r\n"),
+    );
     expect(crlf.every((c) => !c.text.includes("\r"))).toBe(true);
     expect(crlf.map((c) => c.meta.start_line)).toEqual([1]);
   });
@@ -105,7 +151,8 @@ describe("chunker", () => {
   it("chunks a 5 MB note completely (its time is measured by npm run bench)", () => {
     let s = "";
     let i = 0;
-    while (s.length < 5_000_000) s += `## Section ${i++}\n\nSome text about motors and wiring with a few more words in it. Another sentence follows.\n\n- item\n- item\n\n`;
+    while (s.length < 5_000_000)
+      s += `## Section ${i++}\n\nSome text about motors and wiring with a few more words in it. Another sentence follows.\n\n- item\n- item\n\n`;
     const chunks = chunkNote(note(s), { minWords: 0 });
     expect(chunks.length).toBe(i);
     expect(chunks[i - 1].meta.section).toBe(`SMARS > Section ${i - 1}`);
@@ -114,20 +161,43 @@ describe("chunker", () => {
 
   it("counts words exactly as /\\S+/ does (property)", () => {
     fc.assert(
-      fc.property(fc.string({ unit: fc.constantFrom("a", "é", " ", "\t", "\n", "\u00a0", "\u3000", "\u2003", "\u0085", "語", "\ufeff"), maxLength: 40 }), (s) => {
-        expect(countWords(s)).toBe((s.match(/\S+/g) ?? []).length);
-      }),
+      fc.property(
+        fc.string({
+          unit: fc.constantFrom("a", "é", " ", "\t", "\n", "\u00a0", "\u3000", "\u2003", "\u0085", "語", "\ufeff"),
+          maxLength: 40,
+        }),
+        (s) => {
+          expect(countWords(s)).toBe((s.match(/\S+/g) ?? []).length);
+        },
+      ),
       { numRuns: RUNS },
     );
   });
 
   it("takes the last words for overlap exactly as split-and-join does (property)", () => {
-    const unit = fc.constantFrom("a", "é", " ", " ", "\t", "\n", "\u00a0", "\u3000", "\u2003", "\u0085", "語", "\ufeff");
+    const unit = fc.constantFrom(
+      "a",
+      "é",
+      " ",
+      " ",
+      "\t",
+      "\n",
+      "\u00a0",
+      "\u3000",
+      "\u2003",
+      "\u0085",
+      "語",
+      "\ufeff",
+    );
     fc.assert(
       fc.property(fc.string({ unit, maxLength: 40 }), fc.integer({ min: 1, max: 8 }), (s, n) => {
         const words = s.split(/\s+/).filter(Boolean);
         const tail = words.slice(Math.max(0, words.length - n));
-        expect(lastWords(s, n)).toEqual({ tail: tail.join(" "), count: tail.length, all: tail.length === words.length });
+        expect(lastWords(s, n)).toEqual({
+          tail: tail.join(" "),
+          count: tail.length,
+          all: tail.length === words.length,
+        });
       }),
       { numRuns: RUNS * 10 },
     );
@@ -143,7 +213,19 @@ describe("chunker", () => {
 });
 
 const mdLine = fc.oneof(
-  fc.constantFrom("# Title", "## Sub", "### Deep", "", "- item", "> quote", "> [!note] callout", "| a | b |", "---", "1. one", "    indented code"),
+  fc.constantFrom(
+    "# Title",
+    "## Sub",
+    "### Deep",
+    "",
+    "- item",
+    "> quote",
+    "> [!note] callout",
+    "| a | b |",
+    "---",
+    "1. one",
+    "    indented code",
+  ),
   fc.lorem({ maxCount: 30 }),
   fc.string({ maxLength: 40 }),
   fc.constantFrom("```", "~~~", "````", "```js"),
@@ -170,7 +252,10 @@ describe("chunker properties", () => {
         // fences: the code of every closed top-level fence is whole in one chunk
         for (const t of md.parse(n.body, {})) {
           if (t.type !== "fence" || t.level !== 0 || !t.content.trim()) continue;
-          expect(chunks.some((c) => c.text.includes(t.content.trimEnd())), `fence split: ${JSON.stringify(t.content.slice(0, 60))}`).toBe(true);
+          expect(
+            chunks.some((c) => c.text.includes(t.content.trimEnd())),
+            `fence split: ${JSON.stringify(t.content.slice(0, 60))}`,
+          ).toBe(true);
           fencesChecked++;
         }
         expect(chunkNote(n).map((c) => c.id)).toEqual(chunks.map((c) => c.id));
@@ -182,16 +267,20 @@ describe("chunker properties", () => {
 
   it("keeps a closed fence whole in exactly one chunk", () => {
     fc.assert(
-      fc.property(fc.array(fc.lorem({ maxCount: 20 }), { minLength: 1, maxLength: 40 }), fc.integer({ min: 1, max: 150 }), (paras, codeLines) => {
-        const code = Array.from({ length: codeLines }, (_, i) => `c${i}x`).join("\n");
-        const mid = Math.floor(paras.length / 2);
-        const body = [...paras.slice(0, mid), "```", code, "```", ...paras.slice(mid)].join("\n\n");
-        const chunks = chunkNote(note(body));
-        const holders = chunks.filter((c) => c.text.includes("c0x\n") || c.text.includes("c0x"));
-        const full = holders.filter((c) => c.text.includes(`c${codeLines - 1}x`));
-        expect(full).toHaveLength(1);
-        for (const c of chunks) expect((c.text.match(/^```/gm) ?? []).length % 2).toBe(0);
-      }),
+      fc.property(
+        fc.array(fc.lorem({ maxCount: 20 }), { minLength: 1, maxLength: 40 }),
+        fc.integer({ min: 1, max: 150 }),
+        (paras, codeLines) => {
+          const code = Array.from({ length: codeLines }, (_, i) => `c${i}x`).join("\n");
+          const mid = Math.floor(paras.length / 2);
+          const body = [...paras.slice(0, mid), "```", code, "```", ...paras.slice(mid)].join("\n\n");
+          const chunks = chunkNote(note(body));
+          const holders = chunks.filter((c) => c.text.includes("c0x\n") || c.text.includes("c0x"));
+          const full = holders.filter((c) => c.text.includes(`c${codeLines - 1}x`));
+          expect(full).toHaveLength(1);
+          for (const c of chunks) expect((c.text.match(/^```/gm) ?? []).length % 2).toBe(0);
+        },
+      ),
       { numRuns: RUNS },
     );
   });

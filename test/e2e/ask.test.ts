@@ -21,7 +21,10 @@ function startServer(): Promise<void> {
     req.on("end", async () => {
       const body = JSON.parse(raw || "{}");
       requests.push({ url: req.url!, body });
-      const pieces = body.model === "bad-cite" ? ["The N20 motors stall [1]", " and the moon is cheese [9]."] : ["The DRV8833 overheated", " on carpet, so it was swapped", " for a TB6612FNG [1]."];
+      const pieces =
+        body.model === "bad-cite"
+          ? ["The N20 motors stall [1]", " and the moon is cheese [9]."]
+          : ["The DRV8833 overheated", " on carpet, so it was swapped", " for a TB6612FNG [1]."];
       if (req.url === "/api/chat") {
         if (body.model === "missing") {
           res.writeHead(404, { "content-type": "application/json" });
@@ -29,32 +32,58 @@ function startServer(): Promise<void> {
         }
         res.writeHead(200, { "content-type": "application/x-ndjson" });
         for (const [i, p] of pieces.entries()) {
-          res.write(JSON.stringify({ model: body.model, message: { role: "assistant", content: p }, done: false }) + "\n");
+          res.write(
+            JSON.stringify({ model: body.model, message: { role: "assistant", content: p }, done: false }) + "\n",
+          );
           if (body.model === "cut" && i === 1) return void setTimeout(() => res.destroy(), 30);
           await new Promise((r) => setTimeout(r, 5));
         }
-        return res.end(JSON.stringify({ model: body.model, message: { role: "assistant", content: "" }, done: true, done_reason: "stop" }) + "\n");
+        return res.end(
+          JSON.stringify({
+            model: body.model,
+            message: { role: "assistant", content: "" },
+            done: true,
+            done_reason: "stop",
+          }) + "\n",
+        );
       }
       if (req.url === "/v1/chat/completions") {
         res.writeHead(200, { "content-type": "text/event-stream" });
-        for (const p of pieces) res.write(`data: ${JSON.stringify({ id: "x", object: "chat.completion.chunk", choices: [{ index: 0, delta: { content: p }, finish_reason: null }] })}\n\n`);
-        res.write(`data: ${JSON.stringify({ id: "x", object: "chat.completion.chunk", choices: [{ index: 0, delta: {}, finish_reason: "stop" }] })}\n\n`);
+        for (const p of pieces)
+          res.write(
+            `data: ${JSON.stringify({ id: "x", object: "chat.completion.chunk", choices: [{ index: 0, delta: { content: p }, finish_reason: null }] })}\n\n`,
+          );
+        res.write(
+          `data: ${JSON.stringify({ id: "x", object: "chat.completion.chunk", choices: [{ index: 0, delta: {}, finish_reason: "stop" }] })}\n\n`,
+        );
         return res.end("data: [DONE]\n\n");
       }
       res.writeHead(404).end();
     });
   });
-  return new Promise((r) => server.listen(0, "127.0.0.1", () => ((base = `127.0.0.1:${(server.address() as AddressInfo).port}`), r())));
+  return new Promise((r) =>
+    server.listen(0, "127.0.0.1", () => ((base = `127.0.0.1:${(server.address() as AddressInfo).port}`), r())),
+  );
 }
 
 function run(args: string[], env: Record<string, string> = {}, input?: string) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { env: { ...process.env, VAULT_RAG_VAULT: vault, OLLAMA_HOST: base, ...env }, encoding: "utf8", input });
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    env: { ...process.env, VAULT_RAG_VAULT: vault, OLLAMA_HOST: base, ...env },
+    encoding: "utf8",
+    input,
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 /** Like run(), but async: the stub server lives in this process, so the CLI must not block it. */
-function runAsync(args: string[], env: Record<string, string> = {}, input?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runAsync(
+  args: string[],
+  env: Record<string, string> = {},
+  input?: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const p = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, VAULT_RAG_VAULT: vault, OLLAMA_HOST: base, ...env } });
+    const p = spawn(process.execPath, [BIN, ...args], {
+      env: { ...process.env, VAULT_RAG_VAULT: vault, OLLAMA_HOST: base, ...env },
+    });
     let stdout = "";
     let stderr = "";
     p.stdout.on("data", (d) => (stdout += d));
@@ -77,7 +106,9 @@ describe("vault-rag ask", () => {
     requests.length = 0;
     const r = await runAsync(["ask", "why did the SMARS motors cut out on long runs?"]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^The DRV8833 overheated on carpet, so it was swapped for a TB6612FNG \[1\]\.\n\nSources:\n\[1\] .+ — daily\/2026-03-14\.md:\d+-\d+\n$/);
+    expect(r.stdout).toMatch(
+      /^The DRV8833 overheated on carpet, so it was swapped for a TB6612FNG \[1\]\.\n\nSources:\n\[1\] .+ — daily\/2026-03-14\.md:\d+-\d+\n$/,
+    );
     const sent = requests[0].body;
     expect(sent.model).toBe("llama3.2");
     expect(sent.stream).toBe(true);
@@ -89,7 +120,10 @@ describe("vault-rag ask", () => {
   });
 
   it("gives JSON with answer, sources, model and timings, and speaks the OpenAI streaming format", async () => {
-    const r = await runAsync(["ask", "--llm", "openai:local-model", "--json", "--obsidian-links", "why did the motors cut out"], { OPENAI_BASE_URL: `http://${base}/v1` });
+    const r = await runAsync(
+      ["ask", "--llm", "openai:local-model", "--json", "--obsidian-links", "why did the motors cut out"],
+      { OPENAI_BASE_URL: `http://${base}/v1` },
+    );
     expect(r.code).toBe(0);
     const j = JSON.parse(r.stdout);
     expect(j.answer).toBe("The DRV8833 overheated on carpet, so it was swapped for a TB6612FNG [1].");
@@ -115,20 +149,30 @@ describe("vault-rag ask", () => {
   it("explains an unreachable server, an unknown model and a stream cut mid-answer (keeping what was printed)", async () => {
     const down = run(["ask", "motors"], { OLLAMA_HOST: "127.0.0.1:9" });
     expect(down.code).toBe(1);
-    expect(down.stderr.trim()).toBe("vault-rag: Ollama is not reachable at http://127.0.0.1:9 — start it with `ollama serve` or choose another model with --llm");
+    expect(down.stderr.trim()).toBe(
+      "vault-rag: Ollama is not reachable at http://127.0.0.1:9 — start it with `ollama serve` or choose another model with --llm",
+    );
     const missing = await runAsync(["ask", "--llm", "ollama:missing", "motors"]);
     expect(missing.code).toBe(1);
-    expect(missing.stderr.trim()).toBe(`vault-rag: Ollama at http://${base} has no model "missing" — run \`ollama pull missing\` or choose another with --llm`);
+    expect(missing.stderr.trim()).toBe(
+      `vault-rag: Ollama at http://${base} has no model "missing" — run \`ollama pull missing\` or choose another with --llm`,
+    );
     const cut = await runAsync(["ask", "--llm", "ollama:cut", "motors"]);
     expect(cut.code).toBe(1);
     expect(cut.stdout).toBe("The DRV8833 overheated on carpet, so it was swapped\n");
-    expect(cut.stderr.trim()).toBe(`vault-rag: the answer from Ollama at http://${base} stopped before it finished — what was printed is incomplete`);
+    expect(cut.stderr.trim()).toBe(
+      `vault-rag: the answer from Ollama at http://${base} stopped before it finished — what was printed is incomplete`,
+    );
   });
 });
 
 describe("vault-rag chat", () => {
   it("answers follow-up questions with the model loaded once, and handles slash commands", async () => {
-    const r = await runAsync(["chat"], {}, "why did the motors cut out\n/sources\n/timings\n/mode nonsense\n/tag pico\nhow do I save power\n/clear\n/exit\n");
+    const r = await runAsync(
+      ["chat"],
+      {},
+      "why did the motors cut out\n/sources\n/timings\n/mode nonsense\n/tag pico\nhow do I save power\n/clear\n/exit\n",
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("The DRV8833 overheated on carpet, so it was swapped for a TB6612FNG [1].");
     expect(r.stdout).toMatch(/\[1\] .+ — daily\/2026-03-14\.md:\d+-\d+/);
@@ -139,7 +183,11 @@ describe("vault-rag chat", () => {
   });
 
   it("retrieves for a follow-up question alone, not the earlier topic", () => {
-    const r = run(["chat", "--retrieval-only", "-k", "4"], {}, "how do the SMARS motors work\nsourdough starter feeding schedule\n");
+    const r = run(
+      ["chat", "--retrieval-only", "-k", "4"],
+      {},
+      "how do the SMARS motors work\nsourdough starter feeding schedule\n",
+    );
     expect(r.code).toBe(0);
     const turns = r.stdout.split(/^(?=\[1\] )/m).slice(1);
     expect(turns).toHaveLength(2);
@@ -170,7 +218,9 @@ describe("vault-rag chat", () => {
     const session = (answer: string) =>
       new Promise<{ code: number | null; out: string }>((resolve) => {
         const cmd = [process.execPath, BIN, "chat", "-k", "2"].map((a) => `'${a}'`).join(" ");
-        const p = spawn("script", ["-qfec", cmd, "/dev/null"], { env: { ...process.env, VAULT_RAG_VAULT: vault, OLLAMA_HOST: "127.0.0.1:9" } });
+        const p = spawn("script", ["-qfec", cmd, "/dev/null"], {
+          env: { ...process.env, VAULT_RAG_VAULT: vault, OLLAMA_HOST: "127.0.0.1:9" },
+        });
         let out = "";
         let step = 0;
         const prompt = /> (\x1b\[\d+G)?$/;
@@ -191,7 +241,9 @@ describe("vault-rag chat", () => {
       });
     const no = await session("n");
     expect(no.code).toBe(1);
-    expect(no.out).toContain("vault-rag: Ollama is not reachable at http://127.0.0.1:9 — start it with `ollama serve` or choose another model with --llm\r\nContinue in retrieval-only mode (hits, no answers)? [y/N] n");
+    expect(no.out).toContain(
+      "vault-rag: Ollama is not reachable at http://127.0.0.1:9 — start it with `ollama serve` or choose another model with --llm\r\nContinue in retrieval-only mode (hits, no answers)? [y/N] n",
+    );
     expect(no.out).not.toContain("vault-rag chat —");
     const yes = await session("y");
     expect(yes.code).toBe(0);
@@ -203,10 +255,16 @@ describe("vault-rag chat", () => {
 
 describe("vault-rag ask --llm openai:…", () => {
   it("names a base URL without /v1 as the likely cause of a 404", async () => {
-    const r = await runAsync(["ask", "--llm", "openai:stub", "why did the motors cut out"], { OPENAI_BASE_URL: `http://${base}` });
+    const r = await runAsync(["ask", "--llm", "openai:stub", "why did the motors cut out"], {
+      OPENAI_BASE_URL: `http://${base}`,
+    });
     expect(r.code).toBe(1);
-    expect(r.stderr.trim()).toBe(`vault-rag: http://${base}/chat/completions does not exist (HTTP 404) — the base URL "http://${base}" lacks /v1, which most OpenAI-compatible servers need: set OPENAI_BASE_URL=http://${base}/v1`);
-    const ok = await runAsync(["ask", "--llm", "openai:stub", "why did the motors cut out"], { OPENAI_BASE_URL: `http://${base}/v1` });
+    expect(r.stderr.trim()).toBe(
+      `vault-rag: http://${base}/chat/completions does not exist (HTTP 404) — the base URL "http://${base}" lacks /v1, which most OpenAI-compatible servers need: set OPENAI_BASE_URL=http://${base}/v1`,
+    );
+    const ok = await runAsync(["ask", "--llm", "openai:stub", "why did the motors cut out"], {
+      OPENAI_BASE_URL: `http://${base}/v1`,
+    });
     expect(ok.code).toBe(0);
   });
 });

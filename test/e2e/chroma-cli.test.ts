@@ -16,7 +16,11 @@ let chroma = "";
 const collection = () => `${inject("chromaUrl").replace(/^http:/, "chroma:")}/cli-${randomUUID().slice(0, 8)}`;
 
 function run(args: string[], env: Record<string, string> = {}) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: elsewhere, env: { ...process.env, VAULT_RAG_VAULT: "", VAULT_RAG_DB: "", ...env }, encoding: "utf8" });
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    cwd: elsewhere,
+    env: { ...process.env, VAULT_RAG_VAULT: "", VAULT_RAG_DB: "", ...env },
+    encoding: "utf8",
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 const json = (args: string[]) => {
@@ -26,7 +30,6 @@ const json = (args: string[]) => {
 };
 type Hit = { path: string; section: string; score: number; tags: string[]; folder: string; mtime: number };
 const shape = (hits: Hit[]) => hits.map((h) => `${h.path} > ${h.section}`);
-
 
 beforeAll(() => {
   ({ vault, elsewhere } = exampleVaultCopy("vr-chroma-e2e-"));
@@ -64,21 +67,36 @@ describe.skipIf(!!CHROMA_MISSING)(needs("vault-rag CLI on a Chroma server", CHRO
       expect(shape(remote).sort(), q.join(" ")).toEqual(shape(local).sort());
       remote.forEach((h, i) => expect(h.score).toBeCloseTo(local[i].score, 4));
     }
-    for (const h of json(["search", "--vault", vault, "--db", chroma, "--tag", "pico", "how do I save power"])) expect(h.tags).toContain("pico");
-    expect([...new Set(json(["search", "--vault", vault, "--db", chroma, "--since", "2d", "bread"]).map((h: Hit) => h.path))]).toEqual(["kitchen/Sourdough.md"]);
+    for (const h of json(["search", "--vault", vault, "--db", chroma, "--tag", "pico", "how do I save power"]))
+      expect(h.tags).toContain("pico");
+    expect([
+      ...new Set(json(["search", "--vault", vault, "--db", chroma, "--since", "2d", "bread"]).map((h: Hit) => h.path)),
+    ]).toEqual(["kitchen/Sourdough.md"]);
   });
 
   it("says which path keyword search took, with --verbose", () => {
     const r = run(["search", "--vault", vault, "--db", chroma, "--verbose", "-k", "1", "motor"]);
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain(`index: ${chroma} (use-lite:universal-sentence-encoder-lite); dense: Chroma server; keyword: sidecar`);
+    expect(r.stderr).toContain(
+      `index: ${chroma} (use-lite:universal-sentence-encoder-lite); dense: Chroma server; keyword: sidecar`,
+    );
   });
 
   it("reports status and builds the same context for ask --context-only", () => {
     const st = json(["status", "--vault", vault, "--db", chroma]);
     expect(st).toMatchObject({ vault, index: chroma, model: "use-lite", dimensions: 512, notes: 43, stale: 0 });
     const local = run(["ask", "--vault", vault, "--context-only", "--tag", "pico", "how do I save power"]);
-    const remote = run(["ask", "--vault", vault, "--db", chroma, "--context-only", "--tag", "pico", "how do I save power"]);
+    const remote = run([
+      "ask",
+      "--vault",
+      vault,
+      "--db",
+      chroma,
+      "--context-only",
+      "--tag",
+      "pico",
+      "how do I save power",
+    ]);
     expect(remote.code).toBe(0);
     expect(remote.stdout).toBe(local.stdout);
     expect(remote.stdout).toContain("Pico W");
@@ -86,13 +104,18 @@ describe.skipIf(!!CHROMA_MISSING)(needs("vault-rag CLI on a Chroma server", CHRO
 
   it("re-indexes incrementally: nothing when unchanged, only the edited note after an edit", () => {
     expect(json(["index", vault, "--db", chroma])).toMatchObject({ added: 0, updated: 0, unchanged: 43, embedded: 0 });
-    fs.appendFileSync(path.join(vault, "robots/SMARS.md"), "\n## Firmware\n\nMicroPython drives both motors with PWM at 20 kHz, a zebra-quiet setting.\n");
+    fs.appendFileSync(
+      path.join(vault, "robots/SMARS.md"),
+      "\n## Firmware\n\nMicroPython drives both motors with PWM at 20 kHz, a zebra-quiet setting.\n",
+    );
     const s = json(["index", vault, "--db", chroma]);
     expect(s).toMatchObject({ updated: 1, unchanged: 42 });
     // the short new section joins the note's last passage: only that passage's windows are embedded again
     expect(s.embedded).toBeGreaterThan(0);
     expect(s.embedded).toBeLessThanOrEqual(4);
-    expect(json(["search", "--vault", vault, "--db", chroma, "-k", "1", "zebra-quiet PWM"])[0].path).toBe("robots/SMARS.md");
+    expect(json(["search", "--vault", vault, "--db", chroma, "-k", "1", "zebra-quiet PWM"])[0].path).toBe(
+      "robots/SMARS.md",
+    );
     expect(json(["check", "--vault", vault, "--db", chroma])).toMatchObject({ ok: true, problems: [] });
   });
 
@@ -108,22 +131,36 @@ describe.skipIf(!!CHROMA_MISSING)(needs("vault-rag CLI on a Chroma server", CHRO
     const m = json(["migrate", "--vault", vault, "--to", target]);
     expect(m).toMatchObject({ from: path.join(vault, ".vault-rag/index.db"), to: target, notes: 43 });
     const q = ["-k", "6", "how do the SMARS motors work"];
-    expect(shape(json(["search", "--vault", vault, "--db", target, ...q]))).toEqual(shape(json(["search", "--vault", vault, ...q])));
+    expect(shape(json(["search", "--vault", vault, "--db", target, ...q]))).toEqual(
+      shape(json(["search", "--vault", vault, ...q])),
+    );
     // and back into a new file
     const file = path.join(path.dirname(vault), "back.db");
-    expect(json(["migrate", "--vault", vault, "--db", target, "--to", file])).toMatchObject({ to: file, notes: 43, chunks: m.chunks });
+    expect(json(["migrate", "--vault", vault, "--db", target, "--to", file])).toMatchObject({
+      to: file,
+      notes: 43,
+      chunks: m.chunks,
+    });
     expect(json(["index", vault, "--db", file])).toMatchObject({ unchanged: 43, embedded: 0 });
     const again = run(["migrate", "--vault", vault, "--to", target]);
     expect(again.code).toBe(2);
-    expect(again.stderr.trim()).toBe(`vault-rag: ${target} already holds an index (${m.chunks} chunks) — migrate into a new file or collection, or delete it first`);
+    expect(again.stderr.trim()).toBe(
+      `vault-rag: ${target} already holds an index (${m.chunks} chunks) — migrate into a new file or collection, or delete it first`,
+    );
   });
 
   it("keeps a Chroma index fresh under watch", async () => {
     const { spawn } = await import("node:child_process");
-    const watcher = spawn(process.execPath, [BIN, "watch", vault, "--db", chroma, "--json"], { cwd: elsewhere, stdio: ["ignore", "pipe", "pipe"] });
+    const watcher = spawn(process.execPath, [BIN, "watch", vault, "--db", chroma, "--json"], {
+      cwd: elsewhere,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     try {
       await new Promise<void>((resolve) => watcher.stdout.once("data", () => resolve())); // the first pass is done
-      fs.writeFileSync(path.join(vault, "travel/Rottnest.md"), "# Rottnest\n\nA day cycling around the island to see a quokka.\n");
+      fs.writeFileSync(
+        path.join(vault, "travel/Rottnest.md"),
+        "# Rottnest\n\nA day cycling around the island to see a quokka.\n",
+      );
       let found: Hit[] = [];
       for (let i = 0; i < 50 && !found.some((h) => h.path === "travel/Rottnest.md"); i++) {
         await new Promise((r) => setTimeout(r, 200));
@@ -143,10 +180,14 @@ describe.skipIf(!!CHROMA_MISSING)(needs("vault-rag CLI on a Chroma server", CHRO
   it("explains an unreachable server and a missing collection", () => {
     const down = run(["search", "--vault", vault, "--db", "chroma://127.0.0.1:9/notes", "motor"]);
     expect(down.code).toBe(1);
-    expect(down.stderr.trim()).toBe("vault-rag: Chroma is not reachable at http://127.0.0.1:9 — start it with `chroma run --path <dir> --port 9` or check --db");
+    expect(down.stderr.trim()).toBe(
+      "vault-rag: Chroma is not reachable at http://127.0.0.1:9 — start it with `chroma run --path <dir> --port 9` or check --db",
+    );
     const model = run(["search", "--vault", vault, "--db", chroma, "--model", "ollama:nomic-embed-text", "motor"]);
     expect(model.code).toBe(2);
-    expect(model.stderr.trim()).toBe(`vault-rag: index at ${chroma} was built with use-lite (512-d); run \`vault-rag index --full --model ollama:nomic-embed-text\` to rebuild`);
+    expect(model.stderr.trim()).toBe(
+      `vault-rag: index at ${chroma} was built with use-lite (512-d); run \`vault-rag index --full --model ollama:nomic-embed-text\` to rebuild`,
+    );
     const missing = collection();
     const r = run(["search", "--vault", vault, "--db", missing, "motor"]);
     expect(r.code).toBe(2);

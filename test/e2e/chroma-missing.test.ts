@@ -8,11 +8,17 @@ import { BIN, exampleVaultCopy } from "./helpers.js";
 
 describe("chromadb is an optional install", () => {
   it("a missing chromadb package is one line naming the install command; other load errors keep their own message", async () => {
-    const missing = Object.assign(new Error("Cannot find package 'chromadb' imported from /x/dist/store/chroma/chroma-store.js"), { code: "ERR_MODULE_NOT_FOUND" });
+    const missing = Object.assign(
+      new Error("Cannot find package 'chromadb' imported from /x/dist/store/chroma/chroma-store.js"),
+      { code: "ERR_MODULE_NOT_FOUND" },
+    );
     await expect(loadChroma(() => Promise.reject(missing))).rejects.toThrow(CHROMA_MISSING);
     expect(CHROMA_MISSING).toMatch(/^vault-rag: .*`npm install chromadb`/);
     expect(CHROMA_MISSING).not.toContain("\n");
-    const transitive = Object.assign(new Error("Cannot find package 'semver' imported from /x/node_modules/chromadb/dist/chromadb.mjs"), { code: "ERR_MODULE_NOT_FOUND" });
+    const transitive = Object.assign(
+      new Error("Cannot find package 'semver' imported from /x/node_modules/chromadb/dist/chromadb.mjs"),
+      { code: "ERR_MODULE_NOT_FOUND" },
+    );
     await expect(loadChroma(() => Promise.reject(transitive))).rejects.toThrow(/^Cannot find package 'semver'/);
     const chroma = await loadChroma();
     expect(typeof chroma.ChromaClient).toBe("function");
@@ -28,12 +34,20 @@ describe("chromadb is an optional install", () => {
     const linked = fs.readdirSync("node_modules").filter((name) => name !== "chromadb" && !name.startsWith("."));
     expect(linked.length).toBeGreaterThan(10);
     for (const name of linked) fs.symlinkSync(path.resolve("node_modules", name), path.join(pkg, "node_modules", name));
-    const r = spawnSync(process.execPath, [path.join(pkg, "dist/cli/main.js"), "search", "--vault", vault, "--db", "chroma://127.0.0.1:9/notes", "motors"], { encoding: "utf8" });
+    const r = spawnSync(
+      process.execPath,
+      [path.join(pkg, "dist/cli/main.js"), "search", "--vault", vault, "--db", "chroma://127.0.0.1:9/notes", "motors"],
+      { encoding: "utf8" },
+    );
     expect(r.stderr.trim()).toBe(CHROMA_MISSING);
     expect(r.status).toBe(1);
     // and the same folder with chromadb linked gets past loading (to a refused connection)
     fs.symlinkSync(path.resolve("node_modules/chromadb"), path.join(pkg, "node_modules/chromadb"));
-    const withIt = spawnSync(process.execPath, [path.join(pkg, "dist/cli/main.js"), "search", "--vault", vault, "--db", "chroma://127.0.0.1:9/notes", "motors"], { encoding: "utf8" });
+    const withIt = spawnSync(
+      process.execPath,
+      [path.join(pkg, "dist/cli/main.js"), "search", "--vault", vault, "--db", "chroma://127.0.0.1:9/notes", "motors"],
+      { encoding: "utf8" },
+    );
     expect(withIt.stderr).not.toContain("needs the chromadb package");
     expect(withIt.stderr).toMatch(/^vault-rag: /);
   });

@@ -21,7 +21,6 @@ const json = (args: string[]) => {
   return JSON.parse(r.stdout);
 };
 
-
 beforeAll(() => {
   ({ vault, elsewhere } = exampleVaultCopy("vr-e2e-", "my vault"));
 }, 60_000);
@@ -36,33 +35,50 @@ describe("vault-rag CLI end to end", () => {
   it("refuses to search before indexing, with the fix and exit code 2", () => {
     const r = run(["search", "--vault", vault, "motors"]);
     expect(r.code).toBe(2);
-    expect(r.stderr.trim()).toBe(`vault-rag: no index at ${path.join(vault, ".vault-rag/index.db")} — run \`vault-rag index <vault>\` first`);
+    expect(r.stderr.trim()).toBe(
+      `vault-rag: no index at ${path.join(vault, ".vault-rag/index.db")} — run \`vault-rag index <vault>\` first`,
+    );
   });
 
   it("refuses to index a folder that does not exist, or a file, and creates nothing", () => {
     const missing = path.join(elsewhere, "no", "such", "folder");
     const r = run(["index", missing]);
     expect(r.code).toBe(2);
-    expect(r.stderr.trim()).toBe(`vault-rag: vault folder "${missing}" does not exist — pass the folder that holds your notes`);
+    expect(r.stderr.trim()).toBe(
+      `vault-rag: vault folder "${missing}" does not exist — pass the folder that holds your notes`,
+    );
     expect(fs.existsSync(path.join(elsewhere, "no"))).toBe(false);
     const note = path.join(vault, "Welcome.md");
     const file = run(["index", note]);
     expect(file.code).toBe(2);
-    expect(file.stderr.trim()).toBe(`vault-rag: vault folder "${note}" is not a folder — pass the folder that holds your notes, not a file in it`);
+    expect(file.stderr.trim()).toBe(
+      `vault-rag: vault folder "${note}" is not a folder — pass the folder that holds your notes, not a file in it`,
+    );
   });
 
   it("refuses an index address it cannot open, naming where it came from", () => {
     const a = run(["search", "--vault", vault, "--db", "ftp://host/notes", "motors"]);
     expect(a.code).toBe(2);
-    expect(a.stderr.trim()).toBe('vault-rag: --db "ftp://host/notes" is an address vault-rag cannot open — give a file path, chroma://host:port/<collection> or http(s)://host:port/<collection>');
+    expect(a.stderr.trim()).toBe(
+      'vault-rag: --db "ftp://host/notes" is an address vault-rag cannot open — give a file path, chroma://host:port/<collection> or http(s)://host:port/<collection>',
+    );
     const b = run(["index", vault], { env: { VAULT_RAG_DB: "s3://bucket/index.db" } });
     expect(b.code).toBe(2);
-    expect(b.stderr.trim()).toBe('vault-rag: VAULT_RAG_DB "s3://bucket/index.db" is an address vault-rag cannot open — give a file path, chroma://host:port/<collection> or http(s)://host:port/<collection>');
+    expect(b.stderr.trim()).toBe(
+      'vault-rag: VAULT_RAG_DB "s3://bucket/index.db" is an address vault-rag cannot open — give a file path, chroma://host:port/<collection> or http(s)://host:port/<collection>',
+    );
   });
 
   it("indexes the vault from another working directory", () => {
     const s = json(["index", vault]);
-    expect(s).toMatchObject({ added: 43, updated: 0, deleted: 0, unchanged: 0, failed: 0, dbPath: path.join(vault, ".vault-rag/index.db") });
+    expect(s).toMatchObject({
+      added: 43,
+      updated: 0,
+      deleted: 0,
+      unchanged: 0,
+      failed: 0,
+      dbPath: path.join(vault, ".vault-rag/index.db"),
+    });
     expect(s.embedded).toBeGreaterThan(50);
     expect(s.warnings.map((w: { code: string }) => w.code)).toContain("frontmatter_invalid");
     // the bundled model's 128-token window: chunks are cut to fit, nothing is truncated
@@ -79,7 +95,16 @@ describe("vault-rag CLI end to end", () => {
     expect(hits).toHaveLength(6);
     expect(new Set(hits.map((h: { path: string }) => h.path)).size).toBeGreaterThanOrEqual(4);
     expect(hits.map((h: { path: string }) => h.path)).toContain("daily/2026-03-14.md");
-    const greedy = json(["search", "--vault", vault, "--per-note", "6", "--oversample", "1", "how do the SMARS motors work"]);
+    const greedy = json([
+      "search",
+      "--vault",
+      vault,
+      "--per-note",
+      "6",
+      "--oversample",
+      "1",
+      "how do the SMARS motors work",
+    ]);
     expect(greedy.filter((h: { path: string }) => h.path === "robots/SMARS.md").length).toBeGreaterThanOrEqual(4);
   });
 
@@ -88,13 +113,23 @@ describe("vault-rag CLI end to end", () => {
     expect(pico.length).toBeGreaterThan(0);
     for (const h of pico) expect(h.tags).toContain("pico");
     expect(pico[0].path).toBe("electronics/Pico W.md");
-    for (const h of nonEmpty(json(["search", "--vault", vault, "--folder", "kitchen", "bread"]))) expect(h.folder).toBe("kitchen");
-    for (const h of nonEmpty(json(["search", "--vault", vault, "--top-folder", "robots", "motor"]))) expect(h.top_folder).toBe("robots");
+    for (const h of nonEmpty(json(["search", "--vault", vault, "--folder", "kitchen", "bread"])))
+      expect(h.folder).toBe("kitchen");
+    for (const h of nonEmpty(json(["search", "--vault", vault, "--top-folder", "robots", "motor"])))
+      expect(h.top_folder).toBe("robots");
     const recent = json(["search", "--vault", vault, "--since", "2d", "bread"]);
     expect([...new Set(recent.map((h: { path: string }) => h.path))]).toEqual(["kitchen/Sourdough.md"]);
-    expect(nonEmpty(json(["search", "--vault", vault, "--until", "2d", "bread"])).some((h: { path: string }) => h.path === "kitchen/Sourdough.md")).toBe(false);
-    for (const h of nonEmpty(json(["search", "--vault", vault, "--where", '{"word_count": {"$gt": 40}}', "motor"]))) expect(h.text.split(/\s+/).length).toBeGreaterThan(30);
-    for (const h of nonEmpty(json(["search", "--vault", vault, "--where-document", '{"$contains": "DRV8833"}', "driver"]))) expect(h.text).toContain("DRV8833");
+    expect(
+      nonEmpty(json(["search", "--vault", vault, "--until", "2d", "bread"])).some(
+        (h: { path: string }) => h.path === "kitchen/Sourdough.md",
+      ),
+    ).toBe(false);
+    for (const h of nonEmpty(json(["search", "--vault", vault, "--where", '{"word_count": {"$gt": 40}}', "motor"])))
+      expect(h.text.split(/\s+/).length).toBeGreaterThan(30);
+    for (const h of nonEmpty(
+      json(["search", "--vault", vault, "--where-document", '{"$contains": "DRV8833"}', "driver"]),
+    ))
+      expect(h.text).toContain("DRV8833");
     const both = nonEmpty(json(["search", "--vault", vault, "--tag", "robots", "--tag", "projects/robots", "motor"]));
     for (const h of both) expect(h.tags).toEqual(expect.arrayContaining(["robots", "projects/robots"]));
   });
@@ -105,15 +140,34 @@ describe("vault-rag CLI end to end", () => {
     expect(r.stdout).toMatch(/^\S[^\n]*\.md:\d+ {2}\S[^\n]*\n {4}\S/);
     expect(r.stdout).not.toMatch(/%\)/);
     const [hit] = json(["search", "--vault", vault, "-k", "1", "DRV8833"]);
-    expect(Object.keys(hit).sort()).toEqual(["distance", "end_line", "folder", "id", "label", "mtime", "path", "score", "section", "start_line", "tags", "text", "title", "top_folder"]);
+    expect(Object.keys(hit).sort()).toEqual([
+      "distance",
+      "end_line",
+      "folder",
+      "id",
+      "label",
+      "mtime",
+      "path",
+      "score",
+      "section",
+      "start_line",
+      "tags",
+      "text",
+      "title",
+      "top_folder",
+    ]);
   });
 
   it("reports errors with their exit codes", () => {
     const where = run(["search", "--vault", vault, "--where", '{"tags": {"$in": ["pico"]}}', "x"]);
     expect(where.code).toBe(2);
-    expect(where.stderr.trim()).toBe('vault-rag: "$in" does not work on the list field "tags" — use {"tags": {"$contains": "pico"}}');
+    expect(where.stderr.trim()).toBe(
+      'vault-rag: "$in" does not work on the list field "tags" — use {"tags": {"$contains": "pico"}}',
+    );
     const ms = run(["search", "--vault", vault, "--where", '{"mtime": {"$gte": 1767225600000}}', "x"]);
-    expect(ms.stderr.trim()).toBe("vault-rag: mtime value 1767225600000 looks like milliseconds — mtime is in seconds; divide by 1000");
+    expect(ms.stderr.trim()).toBe(
+      "vault-rag: mtime value 1767225600000 looks like milliseconds — mtime is in seconds; divide by 1000",
+    );
     expect(run(["search", "--vault", vault, "--bogus", "x"]).code).toBe(2);
     expect(run(["search", "--vault", vault, "--where", "{not json", "x"]).code).toBe(2);
     expect(run(["search", "--vault", vault, "--since", "someday", "x"]).stderr.trim()).toBe(
@@ -127,12 +181,21 @@ describe("vault-rag CLI end to end", () => {
     expect(run(["search", "--vault", vault, "--where", "{}", "motor"]).code).toBe(0);
     const list = run(["search", "--vault", vault, "--where", "[]", "motor"]);
     expect(list.code).toBe(2);
-    expect(list.stderr.trim().split("\n")[0]).toBe(`vault-rag: error: option '--where <json>' argument '[]' is invalid. --where must be a JSON object, e.g. '{"folder": "kitchen"}', got []`);
+    expect(list.stderr.trim().split("\n")[0]).toBe(
+      `vault-rag: error: option '--where <json>' argument '[]' is invalid. --where must be a JSON object, e.g. '{"folder": "kitchen"}', got []`,
+    );
   });
 
   it("finds the vault from a subfolder and reports status with the absolute index path", () => {
     const st = JSON.parse(run(["status", "--json"], { cwd: path.join(vault, "robots") }).stdout);
-    expect(st).toMatchObject({ vault, index: path.join(vault, ".vault-rag/index.db"), model: "use-lite", dimensions: 512, notes: 43, stale: 0 });
+    expect(st).toMatchObject({
+      vault,
+      index: path.join(vault, ".vault-rag/index.db"),
+      model: "use-lite",
+      dimensions: 512,
+      notes: 43,
+      stale: 0,
+    });
     const human = run(["status", "--vault", vault]);
     expect(human.stdout).toContain(`index:        ${path.join(vault, ".vault-rag/index.db")}`);
   });
@@ -141,7 +204,9 @@ describe("vault-rag CLI end to end", () => {
     expect(json(["index", "--vault", vault])).toMatchObject({ added: 0, unchanged: 43 });
     expect(JSON.parse(run(["status", vault, "--json"]).stdout)).toMatchObject({ vault, notes: 43 });
     expect(JSON.parse(run(["check", vault, "--json"]).stdout)).toMatchObject({ ok: true, stale: 0 });
-    expect(run(["chunks", "--vault", vault, "--note", "robots/SMARS.md"]).stdout).toContain("── SMARS Robot > SMARS > Motor wiring");
+    expect(run(["chunks", "--vault", vault, "--note", "robots/SMARS.md"]).stdout).toContain(
+      "── SMARS Robot > SMARS > Motor wiring",
+    );
     const two = run(["status", vault, "--vault", elsewhere]);
     expect(two.code).toBe(2);
     expect(two.stderr.trim()).toBe(`vault-rag: two vaults given, "${vault}" and --vault "${elsewhere}" — give one`);
@@ -149,8 +214,14 @@ describe("vault-rag CLI end to end", () => {
 
   it("follows edits, additions, deletions and renames, embedding only what changed", () => {
     const smars = path.join(vault, "robots/SMARS.md");
-    fs.appendFileSync(smars, "\n## Firmware\n\nThe firmware is written in MicroPython and drives both motors with PWM at 20 kHz to keep them quiet.\n");
-    fs.writeFileSync(path.join(vault, "robots/New bot.md"), "# New bot\n\nA balancing robot with a zebra-striped shell and an MPU6050.\n");
+    fs.appendFileSync(
+      smars,
+      "\n## Firmware\n\nThe firmware is written in MicroPython and drives both motors with PWM at 20 kHz to keep them quiet.\n",
+    );
+    fs.writeFileSync(
+      path.join(vault, "robots/New bot.md"),
+      "# New bot\n\nA balancing robot with a zebra-striped shell and an MPU6050.\n",
+    );
     fs.rmSync(path.join(vault, "travel/Kyoto.md"));
     fs.mkdirSync(path.join(vault, "archive"));
     fs.renameSync(path.join(vault, "garden/Composting.md"), path.join(vault, "archive/Composting.md"));
@@ -159,15 +230,23 @@ describe("vault-rag CLI end to end", () => {
     expect(s).toMatchObject({ added: 2, updated: 1, deleted: 2, unchanged: 40 });
     expect(s.embedded).toBeLessThanOrEqual(3); // the new section, the new note (and a neighbour whose text moved)
     expect(json(["search", "--vault", vault, "-k", "1", "zebra-striped balancing"])[0].path).toBe("robots/New bot.md");
-    expect(nonEmpty(json(["search", "--vault", vault, "Fushimi Inari Kyoto"])).some((h: { path: string }) => h.path === "travel/Kyoto.md")).toBe(false);
+    expect(
+      nonEmpty(json(["search", "--vault", vault, "Fushimi Inari Kyoto"])).some(
+        (h: { path: string }) => h.path === "travel/Kyoto.md",
+      ),
+    ).toBe(false);
     expect(json(["search", "--vault", vault, "--folder", "archive", "compost"])[0].path).toBe("archive/Composting.md");
   });
 
   it("leaves the old index usable when a rebuild with another model fails", () => {
     const before = json(["search", "--vault", vault, "-k", "1", "DRV8833"]);
-    const r = run(["index", vault, "--full", "--model", "ollama:nomic-embed-text", "--quiet"], { env: { OLLAMA_HOST: "127.0.0.1:9" } });
+    const r = run(["index", vault, "--full", "--model", "ollama:nomic-embed-text", "--quiet"], {
+      env: { OLLAMA_HOST: "127.0.0.1:9" },
+    });
     expect(r.code).toBe(1);
-    expect(r.stderr.trim()).toBe("vault-rag: Ollama is not reachable at http://127.0.0.1:9 — start it with `ollama serve` or choose another model");
+    expect(r.stderr.trim()).toBe(
+      "vault-rag: Ollama is not reachable at http://127.0.0.1:9 — start it with `ollama serve` or choose another model",
+    );
     expect(fs.readdirSync(path.join(vault, ".vault-rag")).filter((f) => f.includes("rebuild"))).toEqual([]);
     expect(json(["search", "--vault", vault, "-k", "1", "DRV8833"])).toEqual(before);
     expect(JSON.parse(run(["status", "--vault", vault, "--json"]).stdout).model).toBe("use-lite");
@@ -176,7 +255,9 @@ describe("vault-rag CLI end to end", () => {
   it("measures the known-answer set: hybrid is at least as good as either mode alone", () => {
     const r = run(["eval", path.resolve("examples/questions.jsonl"), "--vault", vault, "--json"]);
     expect(r.code).toBe(0);
-    const { results } = JSON.parse(r.stdout) as { results: { setting: { mode: string }; metrics: { ndcg10: number; recall10: number } }[] };
+    const { results } = JSON.parse(r.stdout) as {
+      results: { setting: { mode: string }; metrics: { ndcg10: number; recall10: number } }[];
+    };
     const by = Object.fromEntries(results.map((x) => [x.setting.mode, x.metrics]));
     expect(by.hybrid.ndcg10).toBeGreaterThanOrEqual(Math.max(by.keyword.ndcg10, by.dense.ndcg10));
     expect(by.hybrid.ndcg10).toBeGreaterThan(0.85);
@@ -189,7 +270,8 @@ describe("vault-rag CLI end to end", () => {
     expect(JSON.parse(run(["status", "--vault", vault, "--json"]).stdout).stale).toBe(1);
     expect(json(["index", vault])).toMatchObject({ added: 0, updated: 0, embedded: 0 });
     expect(JSON.parse(run(["status", "--vault", vault, "--json"]).stdout).stale).toBe(0);
-    const paths = (flags: string[]) => json(["search", "--vault", vault, ...flags, "sourdough starter bread"]).map((h: { path: string }) => h.path);
+    const paths = (flags: string[]) =>
+      json(["search", "--vault", vault, ...flags, "sourdough starter bread"]).map((h: { path: string }) => h.path);
     expect(paths(["--since", "7d"])).not.toContain("kitchen/Sourdough.md");
     expect(paths(["--until", "30d"])).toContain("kitchen/Sourdough.md");
   });

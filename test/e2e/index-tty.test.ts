@@ -9,7 +9,10 @@ const env = { ...process.env, VAULT_RAG_VAULT: "", VAULT_RAG_DB: "" };
 
 /** Adds `n` notes of distinct prose, so that a first index takes several batches. */
 function addNotes(vault: string, n: number): void {
-  const words = "motor battery sensor garden bread river mountain cable solder yeast compost seed tomato pump valve relay timer circuit voltage current resistor sketch paint canvas novel chapter poem harbor bridge tunnel".split(" ");
+  const words =
+    "motor battery sensor garden bread river mountain cable solder yeast compost seed tomato pump valve relay timer circuit voltage current resistor sketch paint canvas novel chapter poem harbor bridge tunnel".split(
+      " ",
+    );
   fs.mkdirSync(path.join(vault, "gen"));
   for (let k = 0; k < n; k++) {
     let s = `# Generated ${k}\n\n`;
@@ -24,7 +27,10 @@ function addNotes(vault: string, n: number): void {
  */
 function interruptedIndex(vault: string): Promise<{ code: number | null; out: string; sentAt: string }> {
   return new Promise((resolve, reject) => {
-    const p = spawn("script", ["-qfec", [process.execPath, BIN, "index", vault].map(sh).join(" "), "/dev/null"], { env, stdio: ["pipe", "pipe", "pipe"] });
+    const p = spawn("script", ["-qfec", [process.execPath, BIN, "index", vault].map(sh).join(" "), "/dev/null"], {
+      env,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     let out = "";
     let sentAt = "";
     p.stdout.on("data", (d: Buffer) => {
@@ -63,10 +69,14 @@ describe("index on a terminal", () => {
     expect(saved).toBeGreaterThan(0);
     expect(saved).toBeLessThan(Number(m![2]));
     // the work was saved: the index holds those chunks, and the next run resumes
-    const st = JSON.parse(spawnSync(process.execPath, [BIN, "status", vault, "--json"], { env, encoding: "utf8" }).stdout);
+    const st = JSON.parse(
+      spawnSync(process.execPath, [BIN, "status", vault, "--json"], { env, encoding: "utf8" }).stdout,
+    );
     expect(st.chunks).toBe(saved);
     expect(st.notes).toBeGreaterThan(0);
-    const resumed = JSON.parse(spawnSync(process.execPath, [BIN, "index", vault, "--json"], { env, encoding: "utf8" }).stdout);
+    const resumed = JSON.parse(
+      spawnSync(process.execPath, [BIN, "index", vault, "--json"], { env, encoding: "utf8" }).stdout,
+    );
     expect(resumed.added).toBe(103 - st.notes);
     expect(resumed.unchanged).toBe(st.notes);
   }, 240_000);
@@ -81,12 +91,15 @@ describe("index on a terminal", () => {
     const lines = all.filter((l) => !/^indexing: \d+\/~?\d+ windows · /.test(l));
     expect(lines).toHaveLength(1);
     expect(all[all.length - 1]).toBe(lines[0]);
-    expect(lines[0]).toMatch(/^warning: frontmatter_invalid ×2 — invalid frontmatter in "(Broken two|work\/Broken note)\.md" .* \(and 1 more; --verbose lists them all\)$/);
+    expect(lines[0]).toMatch(
+      /^warning: frontmatter_invalid ×2 — invalid frontmatter in "(Broken two|work\/Broken note)\.md" .* \(and 1 more; --verbose lists them all\)$/,
+    );
     fs.appendFileSync(path.join(vault, "Broken two.md"), "More.\n");
     fs.appendFileSync(path.join(vault, "work/Broken note.md"), "More.\n");
     const v = spawnSync(process.execPath, [BIN, "index", vault, "--verbose"], { env, encoding: "utf8" });
     const warnings = v.stderr.split("\n").filter((l) => l.startsWith("warning:"));
     expect(warnings).toHaveLength(2);
-    for (const w of warnings) expect(w).toMatch(/^warning: invalid frontmatter in "(Broken two|work\/Broken note)\.md" at line \d+: /);
+    for (const w of warnings)
+      expect(w).toMatch(/^warning: invalid frontmatter in "(Broken two|work\/Broken note)\.md" at line \d+: /);
   }, 240_000);
 });

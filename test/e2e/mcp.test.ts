@@ -23,7 +23,9 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(vault, ".trash", "Old plans.md"), "# Old plans\n\nDeleted, not for agents.\n");
   expect(spawnSync(process.execPath, [BIN, "index", vault, "--quiet"]).status).toBe(0);
   client = new Client({ name: "test", version: "1.0.0" });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp", "--vault", vault], stderr: "pipe" }));
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp", "--vault", vault], stderr: "pipe" }),
+  );
 }, 120_000);
 afterAll(async () => client?.close());
 
@@ -34,15 +36,34 @@ describe("vault-rag mcp", () => {
   });
 
   it("searches with the CLI's defaults and filters", async () => {
-    const hits = JSON.parse(textOf(await client.callTool({ name: "search", arguments: { query: "how do the SMARS motors work" } })));
+    const hits = JSON.parse(
+      textOf(await client.callTool({ name: "search", arguments: { query: "how do the SMARS motors work" } })),
+    );
     expect(hits).toHaveLength(6);
-    expect(hits[0]).toEqual(expect.objectContaining({ path: expect.any(String), label: expect.any(String), start_line: expect.any(Number), end_line: expect.any(Number), score: expect.any(Number), text: expect.any(String) }));
-    const pico = JSON.parse(textOf(await client.callTool({ name: "search", arguments: { query: "save power", tags: ["pico"], top_k: 3 } })));
+    expect(hits[0]).toEqual(
+      expect.objectContaining({
+        path: expect.any(String),
+        label: expect.any(String),
+        start_line: expect.any(Number),
+        end_line: expect.any(Number),
+        score: expect.any(Number),
+        text: expect.any(String),
+      }),
+    );
+    const pico = JSON.parse(
+      textOf(await client.callTool({ name: "search", arguments: { query: "save power", tags: ["pico"], top_k: 3 } })),
+    );
     expect(pico.length).toBeGreaterThan(0);
-    for (const h of pico) expect(["electronics/Pico W.md", "projects/Weather station.md", "projects/Plant watering.md"]).toContain(h.path);
-    const filtered = await client.callTool({ name: "search", arguments: { query: "x", where: { tags: { $in: ["pico"] } } } });
+    for (const h of pico)
+      expect(["electronics/Pico W.md", "projects/Weather station.md", "projects/Plant watering.md"]).toContain(h.path);
+    const filtered = await client.callTool({
+      name: "search",
+      arguments: { query: "x", where: { tags: { $in: ["pico"] } } },
+    });
     expect(filtered.isError).toBe(true);
-    expect(textOf(filtered)).toBe('vault-rag: "$in" does not work on the list field "tags" — use {"tags": {"$contains": "pico"}}');
+    expect(textOf(filtered)).toBe(
+      'vault-rag: "$in" does not work on the list field "tags" — use {"tags": {"$contains": "pico"}}',
+    );
   });
 
   it("refuses unknown or malformed parameters", async () => {
@@ -55,8 +76,12 @@ describe("vault-rag mcp", () => {
   });
 
   it("reads a note or one section, and refuses paths that leave the vault", async () => {
-    expect(textOf(await client.callTool({ name: "get_note", arguments: { path: "kitchen/Sourdough.md" } }))).toMatch(/^# Sourdough\n/);
-    const section = textOf(await client.callTool({ name: "get_note", arguments: { path: "robots/SMARS.md", heading: "Motor wiring" } }));
+    expect(textOf(await client.callTool({ name: "get_note", arguments: { path: "kitchen/Sourdough.md" } }))).toMatch(
+      /^# Sourdough\n/,
+    );
+    const section = textOf(
+      await client.callTool({ name: "get_note", arguments: { path: "robots/SMARS.md", heading: "Motor wiring" } }),
+    );
     expect(section.startsWith("## Motor wiring\n")).toBe(true);
     expect(section).not.toContain("## Motor upgrades");
     for (const [p, why] of [
@@ -66,7 +91,9 @@ describe("vault-rag mcp", () => {
     ]) {
       const r = await client.callTool({ name: "get_note", arguments: { path: p } });
       expect(r.isError).toBe(true);
-      expect(textOf(r)).toBe(`vault-rag: refused path "${p}": ${why} — give a vault-relative path like robots/SMARS.md`);
+      expect(textOf(r)).toBe(
+        `vault-rag: refused path "${p}": ${why} — give a vault-relative path like robots/SMARS.md`,
+      );
     }
   });
 
@@ -78,13 +105,18 @@ describe("vault-rag mcp", () => {
     ]) {
       const r = await client.callTool({ name: "get_note", arguments: { path: p } });
       expect(r.isError, p).toBe(true);
-      expect(textOf(r)).toBe(`vault-rag: refused path "${p}": ${why}, and only indexed notes are served — give a vault-relative path like robots/SMARS.md`);
+      expect(textOf(r)).toBe(
+        `vault-rag: refused path "${p}": ${why}, and only indexed notes are served — give a vault-relative path like robots/SMARS.md`,
+      );
     }
     const sourdough = textOf(await client.callTool({ name: "get_note", arguments: { path: "kitchen/Sourdough.md" } }));
-    for (const name of ["Sourdough", "sourdough.md", "kitchen/Sourdough", "KITCHEN/sourdough.md"]) expect(textOf(await client.callTool({ name: "get_note", arguments: { path: name } })), name).toBe(sourdough);
+    for (const name of ["Sourdough", "sourdough.md", "kitchen/Sourdough", "KITCHEN/sourdough.md"])
+      expect(textOf(await client.callTool({ name: "get_note", arguments: { path: name } })), name).toBe(sourdough);
     expect(textOf(await client.callTool({ name: "get_note", arguments: { path: "welcome" } }))).toMatch(/^# Welcome/);
     const missing = await client.callTool({ name: "get_note", arguments: { path: "Nothing like it" } });
-    expect(textOf(missing)).toBe('vault-rag: no note "Nothing like it" in the vault — give a path like robots/SMARS.md or a note\'s name, or find notes with search');
+    expect(textOf(missing)).toBe(
+      'vault-rag: no note "Nothing like it" in the vault — give a path like robots/SMARS.md or a note\'s name, or find notes with search',
+    );
   });
 
   it("lists tags and folders and reports status", async () => {
@@ -100,10 +132,18 @@ describe("vault-rag mcp", () => {
 describe("vault-rag mcp --watch", () => {
   it("serves agents and keeps the index fresh in one process: a new note becomes searchable, a deleted one goes", async () => {
     const live = new Client({ name: "test-watch", version: "1.0.0" });
-    await live.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp", "--vault", vault, "--watch"], stderr: "pipe" }));
+    await live.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [BIN, "mcp", "--vault", vault, "--watch"],
+        stderr: "pipe",
+      }),
+    );
     // hits, or {hits: [], reason} when nothing matches
     const paths = async (query: string) => {
-      const r = JSON.parse(textOf(await live.callTool({ name: "search", arguments: { query, top_k: 3, mode: "keyword" } })));
+      const r = JSON.parse(
+        textOf(await live.callTool({ name: "search", arguments: { query, top_k: 3, mode: "keyword" } })),
+      );
       return ((Array.isArray(r) ? r : r.hits) as { path: string }[]).map((h) => h.path);
     };
     const until = async (ok: () => Promise<boolean>) => {
@@ -115,7 +155,10 @@ describe("vault-rag mcp --watch", () => {
     };
     try {
       expect(await paths("quokka")).toEqual([]);
-      fs.writeFileSync(path.join(vault, "travel/Rottnest.md"), "# Rottnest\n\nA day cycling around the island to see a quokka.\n");
+      fs.writeFileSync(
+        path.join(vault, "travel/Rottnest.md"),
+        "# Rottnest\n\nA day cycling around the island to see a quokka.\n",
+      );
       expect(await until(async () => (await paths("quokka")).includes("travel/Rottnest.md"))).toBe(true);
       fs.rmSync(path.join(vault, "travel/Rottnest.md"));
       expect(await until(async () => (await paths("quokka")).length === 0)).toBe(true);

@@ -18,7 +18,9 @@ beforeAll(async () => {
     req.on("end", () => {
       if (req.url !== "/api/chat") return void res.writeHead(404).end();
       res.writeHead(200, { "content-type": "application/x-ndjson" });
-      res.write(JSON.stringify({ message: { role: "assistant", content: "The DRV8833 overheated [1]." }, done: false }) + "\n");
+      res.write(
+        JSON.stringify({ message: { role: "assistant", content: "The DRV8833 overheated [1]." }, done: false }) + "\n",
+      );
       res.end(JSON.stringify({ message: { role: "assistant", content: "" }, done: true }) + "\n");
     });
   });
@@ -36,7 +38,10 @@ function libraryExamples(): string[] {
 
 function node(file: string, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const p = spawn(process.execPath, [file], { cwd, env: { ...process.env, OLLAMA_HOST: host, VAULT_RAG_VAULT: "", VAULT_RAG_DB: "" } });
+    const p = spawn(process.execPath, [file], {
+      cwd,
+      env: { ...process.env, OLLAMA_HOST: host, VAULT_RAG_VAULT: "", VAULT_RAG_DB: "" },
+    });
     let stdout = "";
     let stderr = "";
     p.stdout.on("data", (d) => (stdout += d));
@@ -75,8 +80,14 @@ describe("the README's library examples", () => {
   it("the defaults table matches SEARCH_DEFAULTS and CHUNK_DEFAULTS", async () => {
     const { SEARCH_DEFAULTS, CHUNK_DEFAULTS } = await import(path.resolve("dist/index.js"));
     const table = readme.slice(readme.indexOf("<!-- defaults:start -->"), readme.indexOf("<!-- defaults:end -->"));
-    const rows = [...table.matchAll(/^\| (search|chunk) `(\w+)`[^|]*\| ([^|]+?) \|$/gm)].map((m) => [`${m[1]}.${m[2]}`, m[3]]);
-    const expected = [...Object.entries(SEARCH_DEFAULTS).map(([k, v]) => [`search.${k}`, String(v)]), ...Object.entries(CHUNK_DEFAULTS).map(([k, v]) => [`chunk.${k}`, String(v)])];
+    const rows = [...table.matchAll(/^\| (search|chunk) `(\w+)`[^|]*\| ([^|]+?) \|$/gm)].map((m) => [
+      `${m[1]}.${m[2]}`,
+      m[3],
+    ]);
+    const expected = [
+      ...Object.entries(SEARCH_DEFAULTS).map(([k, v]) => [`search.${k}`, String(v)]),
+      ...Object.entries(CHUNK_DEFAULTS).map(([k, v]) => [`chunk.${k}`, String(v)]),
+    ];
     expect(rows).toEqual(expected);
     expect(readme).not.toMatch(/BM25 weight 0\.\d/);
   });

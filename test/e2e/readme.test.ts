@@ -22,9 +22,20 @@ describe("the README's two commands, in order", () => {
     const first = spawnSync(process.execPath, ["scripts/readme-first-command.mjs"], { encoding: "utf8" });
     expect(first.status).toBe(0);
     const readme = fs.readFileSync("README.md", "utf8");
-    expect(first.stdout).toBe(readme.slice(readme.indexOf("```sh\n") + 6, readme.indexOf("```", readme.indexOf("```sh\n") + 6)));
+    expect(first.stdout).toBe(
+      readme.slice(readme.indexOf("```sh\n") + 6, readme.indexOf("```", readme.indexOf("```sh\n") + 6)),
+    );
     expect(first.stdout).toMatch(/^npm ci && npm run build && node dist\/cli\/main\.js index examples\/vault && /);
-    const steps = fs.readFileSync(".ci/run", "utf8").split("\n").filter((l) => l && !l.startsWith("#"));
-    expect(steps.slice(-5)).toEqual(['first="$(node scripts/readme-first-command.mjs)"', "printf '+ %s\\n' \"$first\"", 'bash -euo pipefail -c "$first"', "npm test", "scripts/install-test.sh"]);
+    const steps = fs
+      .readFileSync(".ci/run", "utf8")
+      .split("\n")
+      .filter((l) => l && !l.startsWith("#"));
+    expect(steps.slice(-5)).toEqual([
+      'first="$(node scripts/readme-first-command.mjs)"',
+      "printf '+ %s\\n' \"$first\"",
+      'bash -euo pipefail -c "$first"',
+      "npm test",
+      "scripts/install-test.sh",
+    ]);
   });
 });

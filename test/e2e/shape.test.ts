@@ -15,7 +15,9 @@ beforeAll(async () => {
   ({ vault } = exampleVaultCopy("vr-shape-"));
   expect(cli(["index", vault, "--quiet"]).status).toBe(0);
   client = new Client({ name: "test", version: "1.0.0" });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp", "--vault", vault], stderr: "pipe" }));
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp", "--vault", vault], stderr: "pipe" }),
+  );
 }, 120_000);
 afterAll(async () => client?.close());
 
@@ -23,7 +25,7 @@ afterAll(async () => client?.close());
 function readmeHit(): Record<string, unknown> {
   const readme = fs.readFileSync("README.md", "utf8");
   const at = readme.indexOf("### One shape of hit");
-  expect(at, "README section \"One shape of hit\"").toBeGreaterThan(0);
+  expect(at, 'README section "One shape of hit"').toBeGreaterThan(0);
   const start = readme.indexOf("```json\n", at) + 8;
   return JSON.parse(readme.slice(start, readme.indexOf("```", start)));
 }
@@ -31,12 +33,33 @@ function readmeHit(): Record<string, unknown> {
 describe("one shape of hit", () => {
   it("is the same, field for field, from the CLI's --json, the library (hitJson) and MCP, and as the README shows it", async () => {
     const query = "how do the SMARS motors work";
-    const fromCli = JSON.parse(cli(["search", "--vault", vault, "--json", "-k", "4", "--tag", "robots", "--since", "365d", "--min-ratio", "0.1", query]).stdout);
+    const fromCli = JSON.parse(
+      cli([
+        "search",
+        "--vault",
+        vault,
+        "--json",
+        "-k",
+        "4",
+        "--tag",
+        "robots",
+        "--since",
+        "365d",
+        "--min-ratio",
+        "0.1",
+        query,
+      ]).stdout,
+    );
     const { openVault, hitJson } = await import(path.resolve("dist/index.js"));
     const notes = await openVault(vault);
-    const fromLibrary = (await notes.search(query, { topK: 4, tags: ["robots"], since: "365d", minRatio: 0.1 })).hits.map(hitJson);
+    const fromLibrary = (
+      await notes.search(query, { topK: 4, tags: ["robots"], since: "365d", minRatio: 0.1 })
+    ).hits.map(hitJson);
     await notes.close();
-    const res = (await client.callTool({ name: "search", arguments: { query, top_k: 4, tags: ["robots"], since: "365d", min_ratio: 0.1 } })) as { content: { text: string }[] };
+    const res = (await client.callTool({
+      name: "search",
+      arguments: { query, top_k: 4, tags: ["robots"], since: "365d", min_ratio: 0.1 },
+    })) as { content: { text: string }[] };
     const fromMcp = JSON.parse(res.content[0].text);
     expect(fromCli.length).toBeGreaterThan(1);
     expect(fromLibrary).toEqual(fromCli);
@@ -54,13 +77,25 @@ describe("one shape of hit", () => {
     // vault and index and always answers JSON
     const notSearch = new Set(["vault", "db", "model", "offline", "model-dir", "json", "color", "verbose", "help"]);
     const { tools } = await client.listTools();
-    const props = Object.keys((tools.find((t) => t.name === "search")!.inputSchema as { properties: object }).properties);
-    const missing = flags.filter((f) => !notSearch.has(f)).map((f) => (f === "tag" ? "tags" : f.replace(/-/g, "_"))).filter((p) => !props.includes(p));
+    const props = Object.keys(
+      (tools.find((t) => t.name === "search")!.inputSchema as { properties: object }).properties,
+    );
+    const missing = flags
+      .filter((f) => !notSearch.has(f))
+      .map((f) => (f === "tag" ? "tags" : f.replace(/-/g, "_")))
+      .filter((p) => !props.includes(p));
     expect(missing).toEqual([]);
   });
 
   it("MCP's new arguments filter as the CLI's flags do", async () => {
-    const call = async (args: Record<string, unknown>) => JSON.parse(((await client.callTool({ name: "search", arguments: { query: "motor", ...args } })) as { content: { text: string }[] }).content[0].text);
+    const call = async (args: Record<string, unknown>) =>
+      JSON.parse(
+        (
+          (await client.callTool({ name: "search", arguments: { query: "motor", ...args } })) as {
+            content: { text: string }[];
+          }
+        ).content[0].text,
+      );
     const top = await call({ top_folder: "robots" });
     expect(top.length).toBeGreaterThan(0);
     for (const h of top) expect(h.top_folder).toBe("robots");

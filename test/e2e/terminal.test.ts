@@ -9,7 +9,11 @@ let elsewhere = "";
 const ESC = "\x1b[";
 
 function run(args: string[], env: Record<string, string | undefined> = {}) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: elsewhere, env: { ...process.env, VAULT_RAG_VAULT: "", VAULT_RAG_DB: "", NO_COLOR: undefined, ...env }, encoding: "utf8" });
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    cwd: elsewhere,
+    env: { ...process.env, VAULT_RAG_VAULT: "", VAULT_RAG_DB: "", NO_COLOR: undefined, ...env },
+    encoding: "utf8",
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -18,7 +22,12 @@ const sh = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 /** Runs the CLI with stdout (and stdin, stderr) on a pseudo-terminal, through util-linux `script`. */
 function onTty(args: string[], env: Record<string, string | undefined> = {}) {
   const cmd = [process.execPath, BIN, ...args].map(sh).join(" ");
-  const r = spawnSync("script", ["-qfec", cmd, "/dev/null"], { cwd: elsewhere, env: { ...process.env, VAULT_RAG_VAULT: "", VAULT_RAG_DB: "", NO_COLOR: undefined, ...env }, encoding: "utf8", input: "" });
+  const r = spawnSync("script", ["-qfec", cmd, "/dev/null"], {
+    cwd: elsewhere,
+    env: { ...process.env, VAULT_RAG_VAULT: "", VAULT_RAG_DB: "", NO_COLOR: undefined, ...env },
+    encoding: "utf8",
+    input: "",
+  });
   return { code: r.status, out: r.stdout.replace(/\r\n/g, "\n") };
 }
 
@@ -33,7 +42,9 @@ describe("hits a terminal can use", () => {
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split("\n");
     expect(lines).toHaveLength(8);
-    const hits = JSON.parse(run(["search", "--vault", vault, "-k", "4", "--mode", "keyword", "--json", "DRV8833 motor wiring"]).stdout);
+    const hits = JSON.parse(
+      run(["search", "--vault", vault, "-k", "4", "--mode", "keyword", "--json", "DRV8833 motor wiring"]).stdout,
+    );
     hits.forEach((h: { path: string; start_line: number; label: string; text: string }, i: number) => {
       expect(lines[2 * i]).toBe(`${h.path}:${h.start_line}  ${h.label}`);
       expect(lines[2 * i + 1]).toMatch(/^ {4}\S/);
@@ -55,7 +66,9 @@ describe("hits a terminal can use", () => {
     expect(plain.stdout).not.toContain(ESC);
     const tty = onTty(args);
     expect(tty.code).toBe(0);
-    expect(tty.out).toContain(`${ESC}35mrobots/SMARS.md${ESC}0m:${ESC}32m19${ESC}0m  ${ESC}1;36mSMARS Robot > SMARS > Motor wiring${ESC}0m`);
+    expect(tty.out).toContain(
+      `${ESC}35mrobots/SMARS.md${ESC}0m:${ESC}32m19${ESC}0m  ${ESC}1;36mSMARS Robot > SMARS > Motor wiring${ESC}0m`,
+    );
     expect(tty.out).toContain(`The ${ESC}1;31mDRV8833${ESC}0m takes`);
     expect(onTty(args, { NO_COLOR: "1" }).out).not.toContain(ESC);
     expect(onTty(args, { NO_COLOR: "" }).out).toContain(ESC); // empty NO_COLOR does not count (no-color.org)
@@ -64,7 +77,9 @@ describe("hits a terminal can use", () => {
     expect(run([...args, "--color", "always"]).stdout).toContain(`${ESC}35mrobots/SMARS.md${ESC}0m`);
     const bad = run([...args, "--color", "sometimes"]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr.split("\n")[0]).toBe("vault-rag: error: option '--color <when>' argument 'sometimes' is invalid. Allowed choices are auto, always, never.");
+    expect(bad.stderr.split("\n")[0]).toBe(
+      "vault-rag: error: option '--color <when>' argument 'sometimes' is invalid. Allowed choices are auto, always, never.",
+    );
   });
 });
 
@@ -74,7 +89,15 @@ describe("no results", () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
     expect(r.stderr).toBe("no results: no chunk passes the filters\n");
-    const j = run(["search", "--vault", vault, "--json", "--where-document", '{"$contains": "no such text anywhere"}', "motors"]);
+    const j = run([
+      "search",
+      "--vault",
+      vault,
+      "--json",
+      "--where-document",
+      '{"$contains": "no such text anywhere"}',
+      "motors",
+    ]);
     expect(j.code).toBe(1);
     expect(JSON.parse(j.stdout)).toEqual([]);
   });
@@ -82,15 +105,23 @@ describe("no results", () => {
   it("suggests the folder when --folder or --top-folder matches one only in another case", () => {
     const r = run(["search", "--vault", vault, "--folder", "Robots", "motors"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe('no results: no chunk passes the filters\nvault-rag: no folder "Robots" in the index — did you mean --folder "robots"?\n');
-    expect(run(["search", "--vault", vault, "--top-folder", "KITCHEN", "bread"]).stderr.split("\n")[1]).toBe('vault-rag: no folder "KITCHEN" in the index — did you mean --top-folder "kitchen"?');
-    expect(run(["search", "--vault", vault, "--folder", "robts", "motors"]).stderr.split("\n")[1]).toBe('vault-rag: no folder "robts" in the index — closest: "robots"; list them with `vault-rag folders`');
+    expect(r.stderr).toBe(
+      'no results: no chunk passes the filters\nvault-rag: no folder "Robots" in the index — did you mean --folder "robots"?\n',
+    );
+    expect(run(["search", "--vault", vault, "--top-folder", "KITCHEN", "bread"]).stderr.split("\n")[1]).toBe(
+      'vault-rag: no folder "KITCHEN" in the index — did you mean --top-folder "kitchen"?',
+    );
+    expect(run(["search", "--vault", vault, "--folder", "robts", "motors"]).stderr.split("\n")[1]).toBe(
+      'vault-rag: no folder "robts" in the index — closest: "robots"; list them with `vault-rag folders`',
+    );
   });
 
   it("says when no note has a tag, naming the closest tags", () => {
     const r = run(["search", "--vault", vault, "--tag", "picoo", "power"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe('no results: no chunk passes the filters\nvault-rag: no note has the tag "picoo" — closest tags: "pico"; list them with `vault-rag tags`\n');
+    expect(r.stderr).toBe(
+      'no results: no chunk passes the filters\nvault-rag: no note has the tag "picoo" — closest tags: "pico"; list them with `vault-rag tags`\n',
+    );
     // a tag that exists gives no hint, even when the search finds nothing
     const none = run(["search", "--vault", vault, "--tag", "pico", "--folder", "kitchen", "power"]);
     expect(none.code).toBe(1);

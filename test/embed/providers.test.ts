@@ -22,17 +22,24 @@ beforeAll(async () => {
           res.statusCode = 404;
           return res.end(JSON.stringify({ error: 'model "missing" not found, try pulling it first' }));
         }
-        if (body.model === "nan") return res.end(JSON.stringify({ model: body.model, embeddings: body.input.map(() => [null, 1, 2]) }));
+        if (body.model === "nan")
+          return res.end(JSON.stringify({ model: body.model, embeddings: body.input.map(() => [null, 1, 2]) }));
         return res.end(JSON.stringify({ model: body.model, embeddings: body.input.map(fake) }));
       }
       if (req.url === "/v1/embeddings") {
         if (req.headers.authorization !== "Bearer sk-test") {
           res.statusCode = 401;
-          return res.end(JSON.stringify({ error: { message: "Incorrect API key provided", type: "invalid_request_error" } }));
+          return res.end(
+            JSON.stringify({ error: { message: "Incorrect API key provided", type: "invalid_request_error" } }),
+          );
         }
         // out of order, as the API allows: clients must sort by index
-        const data = body.input.map((t: string, index: number) => ({ object: "embedding", index, embedding: fake(t) })).reverse();
-        return res.end(JSON.stringify({ object: "list", data, model: body.model, usage: { prompt_tokens: 1, total_tokens: 1 } }));
+        const data = body.input
+          .map((t: string, index: number) => ({ object: "embedding", index, embedding: fake(t) }))
+          .reverse();
+        return res.end(
+          JSON.stringify({ object: "list", data, model: body.model, usage: { prompt_tokens: 1, total_tokens: 1 } }),
+        );
       }
       res.statusCode = 404;
       res.end("{}");
@@ -67,8 +74,12 @@ describe("Ollama provider", () => {
   });
 
   it("explains an unknown model, NaN vectors and a server that is not running", async () => {
-    await expect(ollamaEmbedder("missing", { host: base }).embedQuery("x")).rejects.toThrow(`vault-rag: ${base}/api/embed answered HTTP 404: model "missing" not found, try pulling it first`);
-    await expect(ollamaEmbedder("nan", { host: base }).embedDocuments(["a"], undefined, ['"notes/a.md" (A)'])).rejects.toThrow('vault-rag: Ollama model "nan" returned a vector with NaN or non-numbers for "notes/a.md" (A)');
+    await expect(ollamaEmbedder("missing", { host: base }).embedQuery("x")).rejects.toThrow(
+      `vault-rag: ${base}/api/embed answered HTTP 404: model "missing" not found, try pulling it first`,
+    );
+    await expect(
+      ollamaEmbedder("nan", { host: base }).embedDocuments(["a"], undefined, ['"notes/a.md" (A)']),
+    ).rejects.toThrow('vault-rag: Ollama model "nan" returned a vector with NaN or non-numbers for "notes/a.md" (A)');
     await expect(ollamaEmbedder("nomic-embed-text", { host: "http://127.0.0.1:9" }).embedQuery("x")).rejects.toThrow(
       "vault-rag: Ollama is not reachable at http://127.0.0.1:9 — start it with `ollama serve` or choose another model",
     );
@@ -81,6 +92,8 @@ describe("OpenAI-compatible provider", () => {
     const vs = await e.embedDocuments(["a", "bbb"]);
     expect(vs.map((v) => v[0])).toEqual([1, 3]);
     const bad = openAiEmbedder("text-embedding-3-small", { baseUrl: `${base}/v1`, apiKey: "nope" });
-    await expect(bad.embedQuery("x")).rejects.toThrow(`vault-rag: ${base}/v1/embeddings answered HTTP 401: Incorrect API key provided`);
+    await expect(bad.embedQuery("x")).rejects.toThrow(
+      `vault-rag: ${base}/v1/embeddings answered HTTP 401: Incorrect API key provided`,
+    );
   });
 });

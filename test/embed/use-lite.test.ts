@@ -14,7 +14,9 @@ const vocab = JSON.parse(fs.readFileSync(vocabPath, "utf8")) as [string, number]
 function originalTokenizer(): { encode(s: string): number[] } {
   const src = fs.readFileSync(require.resolve("@energetic-ai/embeddings/dist/index.js"), "utf8");
   const mod = { exports: {} as Record<string, unknown> };
-  new Function("module", "exports", "require", src)(mod, mod.exports, (n: string) => (n === "@energetic-ai/core" ? {} : require(n)));
+  new Function("module", "exports", "require", src)(mod, mod.exports, (n: string) =>
+    n === "@energetic-ai/core" ? {} : require(n),
+  );
   const Model = mod.exports.EmbeddingsModel as new (d: unknown) => { tokenizer: { encode(s: string): number[] } };
   return new Model({ vocabulary: vocab, model: null }).tokenizer;
 }
@@ -25,10 +27,18 @@ describe("USE-lite tokenizer", () => {
   it("gives the same token ids as the original on a large random sample", () => {
     const orig = originalTokenizer();
     const mine = new UseTokenizer(vocab);
-    const words = fc.oneof(fc.lorem({ maxCount: 40 }), fc.string({ maxLength: 60 }), fc.string({ unit: "grapheme", maxLength: 30 }), fc.constantFrom("TB6612FNG", "naïve café", "醤油ラーメン", "😀 emoji", "  "));
-    fc.assert(fc.property(words, (s) => {
-      expect(mine.encode(s)).toEqual(orig.encode(s));
-    }), { numRuns: Number(process.env.FUZZ_RUNS ?? 2000) });
+    const words = fc.oneof(
+      fc.lorem({ maxCount: 40 }),
+      fc.string({ maxLength: 60 }),
+      fc.string({ unit: "grapheme", maxLength: 30 }),
+      fc.constantFrom("TB6612FNG", "naïve café", "醤油ラーメン", "😀 emoji", "  "),
+    );
+    fc.assert(
+      fc.property(words, (s) => {
+        expect(mine.encode(s)).toEqual(orig.encode(s));
+      }),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 2000) },
+    );
   });
 });
 
@@ -50,7 +60,11 @@ describe("bundled USE-lite model", () => {
     const before = process.env.VAULT_RAG_THREADS;
     process.env.VAULT_RAG_THREADS = "2";
     // lengths vary a lot, so batching by length reorders them heavily inside the embedder
-    const texts = Array.from({ length: 70 }, (_, i) => `note ${i}: ${(i % 2 ? "sourdough starter and flour " : "motor driver wiring ").repeat((i * 7) % 11)} number ${i}`);
+    const texts = Array.from(
+      { length: 70 },
+      (_, i) =>
+        `note ${i}: ${(i % 2 ? "sourdough starter and flour " : "motor driver wiring ").repeat((i * 7) % 11)} number ${i}`,
+    );
     const pooled = await useLiteEmbedder().embedDocuments(texts);
     expect(sharedPool()?.workers.length, "the batch ran on worker threads").toBeGreaterThan(0);
     if (before === undefined) delete process.env.VAULT_RAG_THREADS;
@@ -71,7 +85,9 @@ describe("bundled USE-lite model", () => {
       expect(pool.workers).toHaveLength(1);
       const dead = pool.workers[0];
       await dead.terminate(); // as a crash, an out-of-memory kill or process.exit in the worker would
-      await expect(doomed).rejects.toThrow(/^vault-rag: an embedding worker thread stopped \(exit code \d+\) before finishing its batch/);
+      await expect(doomed).rejects.toThrow(
+        /^vault-rag: an embedding worker thread stopped \(exit code \d+\) before finishing its batch/,
+      );
       expect(pool.workers).toHaveLength(0);
       const vectors = await pool.run(ids);
       expect(vectors).toHaveLength(2);
@@ -90,6 +106,8 @@ describe("bundled USE-lite model", () => {
     const [v] = await e.embedDocuments([long], undefined, ['"long.md" (Long)']);
     expect(v).toHaveLength(512);
     expect(log.warnings[0].code).toBe("input_truncated");
-    expect(log.warnings[0].message).toMatch(/^vault-rag: "long\.md" \(Long\) has \d+ tokens; the model reads the first 128$/);
+    expect(log.warnings[0].message).toMatch(
+      /^vault-rag: "long\.md" \(Long\) has \d+ tokens; the model reads the first 128$/,
+    );
   });
 });

@@ -15,7 +15,10 @@ describe("passage windows", () => {
   });
 
   it("cuts a long passage into windows the bundled model reads whole, each opening with the breadcrumb", () => {
-    const body = Array.from({ length: 60 }, (_, i) => `Step ${i}: run \`git diff --exit-code README.md\` and check $? = ${i % 2}.`).join(" ");
+    const body = Array.from(
+      { length: 60 },
+      (_, i) => `Step ${i}: run \`git diff --exit-code README.md\` and check $? = ${i % 2}.`,
+    ).join(" ");
     const text = `Check If A File Has Changed\n${body}`;
     expect(count(text)).toBeGreaterThan(128 * 3);
     const ws = passageWindows(text, { maxTokens: 128, countTokens: count, overlapTokens: 16 });
@@ -31,35 +34,43 @@ describe("passage windows", () => {
   });
 
   it("covers every word, in order, within the window, for any text (property)", () => {
-    const word = fc.oneof(fc.constantFrom("a", "motor", "DRV8833", "`x`", "--flag", "über", "語", "3.3V;"), fc.string({ minLength: 1, maxLength: 12 }).filter((w) => !/\s/.test(w)));
+    const word = fc.oneof(
+      fc.constantFrom("a", "motor", "DRV8833", "`x`", "--flag", "über", "語", "3.3V;"),
+      fc.string({ minLength: 1, maxLength: 12 }).filter((w) => !/\s/.test(w)),
+    );
     fc.assert(
-      fc.property(fc.array(word, { minLength: 1, maxLength: 200 }), fc.integer({ min: 8, max: 64 }), fc.integer({ min: 0, max: 8 }), (ws, max, overlap) => {
-        const text = `Head line\n${ws.join(" ")}`;
-        const out = passageWindows(text, { maxTokens: max, countTokens: count, overlapTokens: overlap });
-        const plain = (w: string) => (w.startsWith("Head line\n") ? w.slice("Head line\n".length) : w);
-        // each window's words are a run of the passage's words that starts after the previous
-        // window's start and no later than its end; together the runs reach the last word
-        let prevStart = -1;
-        let end = 0;
-        for (const w of out) {
-          const part = words(plain(w));
-          let start = -1;
-          for (let k = Math.min(end, ws.length - part.length); k > prevStart; k--) {
-            const same = ws.slice(k, k + part.length).join("\u0000") === part.join("\u0000");
-            // a word longer than the window is read as far as it fits
-            const cut = part.length === 1 && ws[k].startsWith(part[0]);
-            if (same || cut) {
-              start = k;
-              break;
+      fc.property(
+        fc.array(word, { minLength: 1, maxLength: 200 }),
+        fc.integer({ min: 8, max: 64 }),
+        fc.integer({ min: 0, max: 8 }),
+        (ws, max, overlap) => {
+          const text = `Head line\n${ws.join(" ")}`;
+          const out = passageWindows(text, { maxTokens: max, countTokens: count, overlapTokens: overlap });
+          const plain = (w: string) => (w.startsWith("Head line\n") ? w.slice("Head line\n".length) : w);
+          // each window's words are a run of the passage's words that starts after the previous
+          // window's start and no later than its end; together the runs reach the last word
+          let prevStart = -1;
+          let end = 0;
+          for (const w of out) {
+            const part = words(plain(w));
+            let start = -1;
+            for (let k = Math.min(end, ws.length - part.length); k > prevStart; k--) {
+              const same = ws.slice(k, k + part.length).join("\u0000") === part.join("\u0000");
+              // a word longer than the window is read as far as it fits
+              const cut = part.length === 1 && ws[k].startsWith(part[0]);
+              if (same || cut) {
+                start = k;
+                break;
+              }
             }
+            expect(start).toBeGreaterThan(prevStart);
+            prevStart = start;
+            end = Math.max(end, start + part.length);
+            expect(count(w)).toBeLessThanOrEqual(max);
           }
-          expect(start).toBeGreaterThan(prevStart);
-          prevStart = start;
-          end = Math.max(end, start + part.length);
-          expect(count(w)).toBeLessThanOrEqual(max);
-        }
-        expect(end).toBe(ws.length);
-      }),
+          expect(end).toBe(ws.length);
+        },
+      ),
       { numRuns: RUNS },
     );
   });

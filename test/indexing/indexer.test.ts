@@ -30,7 +30,10 @@ function vault(notes: number): string {
   for (let i = 0; i < notes; i++) {
     // every third note repeats another's text and title: the same chunks under other paths
     const k = i % 3 === 2 ? i - 1 : i;
-    fs.writeFileSync(path.join(dir, `n${String(i).padStart(3, "0")}.md`), `---\ntitle: Note ${k}\n---\n# Part\n\nNote ${k} is about motor ${k} and the battery that drives it through a gearbox.\n`);
+    fs.writeFileSync(
+      path.join(dir, `n${String(i).padStart(3, "0")}.md`),
+      `---\ntitle: Note ${k}\n---\n# Part\n\nNote ${k} is about motor ${k} and the battery that drives it through a gearbox.\n`,
+    );
   }
   return dir;
 }
@@ -49,7 +52,8 @@ describe("indexing pipeline", () => {
     expect(s1.chunks).toBe(s2.chunks);
     const a = SqliteStore.open(path.join(dir, "a.db"));
     const b = SqliteStore.open(path.join(dir, "b.db"));
-    const rows = async (s: SqliteStore) => (await s.get({ includeVectors: true })).map((r) => [r.id, r.windows.map((w) => Array.from(w.vector))]).sort();
+    const rows = async (s: SqliteStore) =>
+      (await s.get({ includeVectors: true })).map((r) => [r.id, r.windows.map((w) => Array.from(w.vector))]).sort();
     expect(await rows(a)).toEqual(await rows(b));
     expect((await a.get({})).length).toBe(30);
     await a.close();
@@ -59,7 +63,9 @@ describe("indexing pipeline", () => {
   it("stops at a batch whose embedding fails, keeping the batches before it", async () => {
     const dir = vault(12);
     const failing = instrumented(3);
-    await expect(indexVault(dir, path.join(dir, "c.db"), failing, { batchNotes: 4 })).rejects.toThrow("model crashed on this batch");
+    await expect(indexVault(dir, path.join(dir, "c.db"), failing, { batchNotes: 4 })).rejects.toThrow(
+      "model crashed on this batch",
+    );
     const c = SqliteStore.open(path.join(dir, "c.db"));
     expect((await c.notes()).size).toBe(8);
     await c.close();
@@ -70,7 +76,10 @@ describe("indexing pipeline", () => {
 
   it("stores a passage longer than the model's window as several windows, each read whole", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vr-windows-"));
-    const para = Array.from({ length: 9 }, (_, i) => `Step ${i}: run \`git diff --exit-code README.md\` and read $? in the script.`).join(" ");
+    const para = Array.from(
+      { length: 9 },
+      (_, i) => `Step ${i}: run \`git diff --exit-code README.md\` and read $? in the script.`,
+    ).join(" ");
     fs.writeFileSync(path.join(dir, "check-if-a-file-has-changed.md"), `# Check If A File Has Changed\n\n${para}\n`);
     const e = instrumented();
     const s = await indexVault(dir, path.join(dir, "w.db"), e);
@@ -100,13 +109,19 @@ describe("indexing pipeline", () => {
     // same cut, older version: every note is re-chunked, nothing is embedded again
     await pretendOld();
     const again = instrumented();
-    expect(await indexVault(dir, db, again, { batchNotes: 4 })).toMatchObject({ updated: 12, unchanged: 0, embedded: 0 });
+    expect(await indexVault(dir, db, again, { batchNotes: 4 })).toMatchObject({
+      updated: 12,
+      unchanged: 0,
+      embedded: 0,
+    });
     expect(again.texts).toEqual([]);
     // an upgrade that changes the cut, stopped after its first batch...
     await pretendOld();
     for (let i = 0; i < 12; i++) fs.appendFileSync(path.join(dir, `n${String(i).padStart(3, "0")}.md`), "");
     const crash = instrumented(2);
-    await expect(indexVault(dir, db, crash, { batchNotes: 4, chunk: { maxWords: 8 } })).rejects.toThrow("model crashed on this batch");
+    await expect(indexVault(dir, db, crash, { batchNotes: 4, chunk: { maxWords: 8 } })).rejects.toThrow(
+      "model crashed on this batch",
+    );
     const mid = SqliteStore.open(db);
     expect((await mid.manifest())!.chunkerVersion).toBe("3");
     await mid.close();
@@ -124,8 +139,14 @@ describe("indexing pipeline", () => {
     await indexVault(dir, db, instrumented());
     // rewrite it as vault-rag 0.1 (storage version 2, chunker 3) left it
     const s = SqliteStore.open(db);
-    s.db.exec("CREATE TABLE vectors (rowid INTEGER PRIMARY KEY, vector BLOB NOT NULL); INSERT INTO vectors SELECT chunk, vector FROM windows; DROP TABLE windows;");
-    s.db.prepare("UPDATE meta SET value = json_set(json_set(value, '$.schemaVersion', 2), '$.chunkerVersion', '3') WHERE key = 'manifest'").run();
+    s.db.exec(
+      "CREATE TABLE vectors (rowid INTEGER PRIMARY KEY, vector BLOB NOT NULL); INSERT INTO vectors SELECT chunk, vector FROM windows; DROP TABLE windows;",
+    );
+    s.db
+      .prepare(
+        "UPDATE meta SET value = json_set(json_set(value, '$.schemaVersion', 2), '$.chunkerVersion', '3') WHERE key = 'manifest'",
+      )
+      .run();
     s.db.close();
     const e = instrumented();
     expect(await indexVault(dir, db, e)).toMatchObject({ updated: 6, embedded: 0, failed: 0 });

@@ -97,9 +97,14 @@ describe("the writer lock", () => {
     const vault = tmp();
     fs.writeFileSync(path.join(vault, "a.md"), "# A\n");
     // a guard, not a timing: before the fix this command never ended
-    const r = spawnSync(process.execPath, [BIN, "index", vault, "--db", "/proc/nope/index.db", "--quiet"], { encoding: "utf8", timeout: 120_000 });
+    const r = spawnSync(process.execPath, [BIN, "index", vault, "--db", "/proc/nope/index.db", "--quiet"], {
+      encoding: "utf8",
+      timeout: 120_000,
+    });
     expect(r.status).toBe(1);
-    expect(r.stderr.trim()).toBe(`vault-rag: cannot create the index folder "/proc/nope": ENOENT: no such file or directory, mkdir '/proc/nope' — check the path, or give --db a file in a folder you can write to`);
+    expect(r.stderr.trim()).toBe(
+      `vault-rag: cannot create the index folder "/proc/nope": ENOENT: no such file or directory, mkdir '/proc/nope' — check the path, or give --db a file in a folder you can write to`,
+    );
   }, 130_000);
 
   it("makes status say that a first index is in progress, with the pid of the process building it", async () => {
@@ -111,9 +116,14 @@ describe("the writer lock", () => {
     const child = spawn(process.execPath, [script, db]);
     await new Promise<void>((resolve) => child.stdout.on("data", (d) => String(d).includes("ready") && resolve()));
     try {
-      const r = spawnSync(process.execPath, [BIN, "status", vault], { encoding: "utf8", env: { ...process.env, VAULT_RAG_DB: "" } });
+      const r = spawnSync(process.execPath, [BIN, "status", vault], {
+        encoding: "utf8",
+        env: { ...process.env, VAULT_RAG_DB: "" },
+      });
       expect(r.status).toBe(1);
-      expect(r.stderr.trim()).toBe(`vault-rag: indexing is in progress (pid ${child.pid}): the index at ${db} is being built — wait for it to finish, then try again`);
+      expect(r.stderr.trim()).toBe(
+        `vault-rag: indexing is in progress (pid ${child.pid}): the index at ${db} is being built — wait for it to finish, then try again`,
+      );
     } finally {
       child.stdin.end();
       await new Promise((r) => child.on("close", r));

@@ -68,7 +68,11 @@ describe("watch mode", () => {
 
     // a burst, like a git checkout
     fs.mkdirSync(path.join(vault, "burst"));
-    for (let i = 0; i < 300; i++) fs.writeFileSync(path.join(vault, "burst", `n${i}.md`), `# Note ${i}\n\nBurst note number ${i} about ${i % 2 ? "robots" : "gardens"}.\n`);
+    for (let i = 0; i < 300; i++)
+      fs.writeFileSync(
+        path.join(vault, "burst", `n${i}.md`),
+        `# Note ${i}\n\nBurst note number ${i} about ${i % 2 ? "robots" : "gardens"}.\n`,
+      );
     await pause(600);
     await w.idle();
     const ids = await indexedIds(db);

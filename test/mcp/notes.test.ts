@@ -11,7 +11,9 @@ describe("get_note's notes", () => {
     const long = line.repeat(2_000);
     const cut = capText(long);
     const kept = Math.floor(GET_NOTE_MAX_CHARS / line.length) * line.length - 1;
-    expect(cut).toBe(`${long.slice(0, kept)}\n\n[truncated by vault-rag: showing ${kept} of ${long.length} characters — ask for one section with "heading"]`);
+    expect(cut).toBe(
+      `${long.slice(0, kept)}\n\n[truncated by vault-rag: showing ${kept} of ${long.length} characters — ask for one section with "heading"]`,
+    );
     expect(capText("short\n")).toBe("short\n");
   });
 
@@ -21,7 +23,9 @@ describe("get_note's notes", () => {
       fs.mkdirSync(path.join(vault, path.dirname(p)), { recursive: true });
       fs.writeFileSync(path.join(vault, p), `# ${p}\n`);
     }
-    expect(() => resolveNote(vault, "plan")).toThrow('vault-rag: "plan" could be "a/Plan.md" or "b/Plan.md" — give the path of the one you mean');
+    expect(() => resolveNote(vault, "plan")).toThrow(
+      'vault-rag: "plan" could be "a/Plan.md" or "b/Plan.md" — give the path of the one you mean',
+    );
     expect(resolveNote(vault, "b/plan").path).toBe("b/Plan.md");
     expect(resolveNote(vault, "Other").path).toBe("b/Other.md");
   });

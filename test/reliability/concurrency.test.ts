@@ -45,7 +45,14 @@ describe("concurrency", () => {
     // a first small pass so the file and manifest exist
     fs.mkdirSync(path.join(path.dirname(vault), "seed"), { recursive: true });
     fs.writeFileSync(path.join(path.dirname(vault), "seed", "a.md"), "# A\n\nrobot motor battery\n");
-    expect((await cli(["index", path.join(path.dirname(vault), "seed"), "--db", db, "--model", "ollama:stub-embed", "--quiet"], env)).code).toBe(0);
+    expect(
+      (
+        await cli(
+          ["index", path.join(path.dirname(vault), "seed"), "--db", db, "--model", "ollama:stub-embed", "--quiet"],
+          env,
+        )
+      ).code,
+    ).toBe(0);
     const stopFile = path.join(path.dirname(vault), "stop");
     const readerFile = path.join(path.dirname(vault), "reader.mjs");
     fs.writeFileSync(readerFile, READER(path.resolve("dist/store/index.js"), db, stopFile));
@@ -56,14 +63,20 @@ describe("concurrency", () => {
       let errOut = "";
       p.stdout.on("data", (d) => (out += d));
       p.stderr.on("data", (d) => (errOut += d));
-      return new Promise<{ ok: number; failed: number; inconsistent: number; errors: string[] }>((resolve, reject) => p.on("close", () => (out ? resolve(JSON.parse(out)) : reject(new Error(errOut)))));
+      return new Promise<{ ok: number; failed: number; inconsistent: number; errors: string[] }>((resolve, reject) =>
+        p.on("close", () => (out ? resolve(JSON.parse(out)) : reject(new Error(errOut)))),
+      );
     });
     const writer = cliAsync(["index", vault, "--db", db, "--model", "ollama:stub-embed", "--quiet", "--full"], env);
     await new Promise((r) => setTimeout(r, 800));
     // a second indexer on the same index stops with a clear message instead of writing
     const second = await cli(["index", vault, "--db", db, "--model", "ollama:stub-embed", "--quiet"], env);
     expect(second.code).toBe(1);
-    expect(second.stderr.trim()).toMatch(new RegExp(`^vault-rag: another vault-rag process \\(pid \\d+\\) is writing to ${db.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} — wait for it to finish, or stop it$`));
+    expect(second.stderr.trim()).toMatch(
+      new RegExp(
+        `^vault-rag: another vault-rag process \\(pid \\d+\\) is writing to ${db.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} — wait for it to finish, or stop it$`,
+      ),
+    );
     const w = await writer.done;
     expect(w.code).toBe(0);
     fs.writeFileSync(stopFile, "");
@@ -73,6 +86,9 @@ describe("concurrency", () => {
       expect(r.inconsistent).toBe(0);
       expect(r.ok).toBeGreaterThan(0);
     }
-    fs.writeFileSync(path.join(os.tmpdir(), "vr-concurrency-figures.json"), JSON.stringify({ searches: results.reduce((n, r) => n + r.ok, 0) }));
+    fs.writeFileSync(
+      path.join(os.tmpdir(), "vr-concurrency-figures.json"),
+      JSON.stringify({ searches: results.reduce((n, r) => n + r.ok, 0) }),
+    );
   }, 300_000);
 });

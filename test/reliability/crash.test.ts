@@ -51,7 +51,10 @@ describe("crash safety", () => {
     expect(after.rows.length).toBe(reference.rows.length);
     expect(after.rows).toEqual(reference.rows);
     expect(after.notes.map((n) => [n.path, n.hash])).toEqual(reference.notes.map((n) => [n.path, n.hash]));
-    fs.writeFileSync(path.join(os.tmpdir(), "vr-crash-figures.json"), JSON.stringify({ notes: NOTES, kills: KILLS, killedMidway, chunks: after.rows.length }));
+    fs.writeFileSync(
+      path.join(os.tmpdir(), "vr-crash-figures.json"),
+      JSON.stringify({ notes: NOTES, kills: KILLS, killedMidway, chunks: after.rows.length }),
+    );
   }, 600_000);
 
   it("resumes an interrupted run instead of starting over", async () => {

@@ -19,7 +19,8 @@ const model = ["--model", "ollama:stub-embed"];
 function smallVault(root: string, n: number): string {
   const vault = path.join(root, "vault");
   fs.mkdirSync(vault, { recursive: true });
-  for (let i = 0; i < n; i++) fs.writeFileSync(path.join(vault, `n${i}.md`), `# Note ${i}\n\nA short note about motors, bread and topic ${i}.\n`);
+  for (let i = 0; i < n; i++)
+    fs.writeFileSync(path.join(vault, `n${i}.md`), `# Note ${i}\n\nA short note about motors, bread and topic ${i}.\n`);
   return vault;
 }
 
@@ -41,7 +42,9 @@ describe.skipIf(!!PERMISSIONS_MISSING)(needs("read-only index", PERMISSIONS_MISS
     fs.chmodSync(db, 0o444);
     const file = await cliUnder(OBEY_PERMISSIONS, ["index", vault, "--quiet"], env);
     expect(file.code).toBe(1);
-    expect(file.stderr.trim().split("\n").pop()).toBe(`vault-rag: the index at ${db} is read-only — nothing was written; make it and its folder writable`);
+    expect(file.stderr.trim().split("\n").pop()).toBe(
+      `vault-rag: the index at ${db} is read-only — nothing was written; make it and its folder writable`,
+    );
     const found = await cliUnder(OBEY_PERMISSIONS, ["search", "--vault", vault, "--json", "-k", "2", "motors"], env);
     expect(found.code).toBe(0);
     expect(JSON.parse(found.stdout)).toHaveLength(2);
@@ -50,8 +53,14 @@ describe.skipIf(!!PERMISSIONS_MISSING)(needs("read-only index", PERMISSIONS_MISS
     fs.chmodSync(dir, 0o555);
     const folder = await cliUnder(OBEY_PERMISSIONS, ["index", vault, "--quiet"], env);
     expect(folder.code).toBe(1);
-    expect(folder.stderr.trim()).toBe(`vault-rag: cannot create the lock file ${db}.lock: EACCES: permission denied, open '${db}.lock' — check the folder is writable`);
-    const stillFound = await cliUnder(OBEY_PERMISSIONS, ["search", "--vault", vault, "--json", "--mode", "keyword", "motors"], env);
+    expect(folder.stderr.trim()).toBe(
+      `vault-rag: cannot create the lock file ${db}.lock: EACCES: permission denied, open '${db}.lock' — check the folder is writable`,
+    );
+    const stillFound = await cliUnder(
+      OBEY_PERMISSIONS,
+      ["search", "--vault", vault, "--json", "--mode", "keyword", "motors"],
+      env,
+    );
     expect(stillFound.code, stillFound.stderr).toBe(0);
 
     fs.chmodSync(dir, 0o755);
@@ -69,14 +78,16 @@ describe.skipIf(!!MOUNT_MISSING)(needs("full disk", MOUNT_MISSING), () => {
     const extra = path.join(root, "extra");
     fs.mkdirSync(extra);
     const para = "Batteries, motors, sourdough and a long list of ordinary words that fill the page. ".repeat(25);
-    for (let i = 0; i < 1500; i++) fs.writeFileSync(path.join(extra, `big${i}.md`), `# Big ${i}\n\n${para}\n\n## More ${i}\n\n${para}\n`);
+    for (let i = 0; i < 1500; i++)
+      fs.writeFileSync(path.join(extra, `big${i}.md`), `# Big ${i}\n\n${para}\n\n## More ${i}\n\n${para}\n`);
     const mnt = path.join(root, "small-disk");
     fs.mkdirSync(mnt);
     const out = path.join(root, "out");
     fs.mkdirSync(out);
     const db = path.join(mnt, "index.db");
     const vr = `"${process.execPath}" "${BIN}"`;
-    const step = (name: string, args: string) => `${vr} ${args} > "${out}/${name}.out" 2> "${out}/${name}.err"; echo $? > "${out}/${name}.rc"`;
+    const step = (name: string, args: string) =>
+      `${vr} ${args} > "${out}/${name}.out" 2> "${out}/${name}.err"; echo $? > "${out}/${name}.rc"`;
     const script = [
       "set -u",
       `mount -t tmpfs -o size=1536k tmpfs "${mnt}"`,
@@ -91,13 +102,24 @@ describe.skipIf(!!MOUNT_MISSING)(needs("full disk", MOUNT_MISSING), () => {
     ].join("\n");
     // a private mount namespace: the small disk exists only for this shell and the CLI runs it starts
     const ns = MOUNT_NAMESPACE;
-    const code = await new Promise<number | null>((resolve) => spawn(ns[0], [...ns.slice(1), "sh", "-c", script], { stdio: "inherit", env: { ...process.env, OLLAMA_HOST: stub.host } }).on("close", resolve));
+    const code = await new Promise<number | null>((resolve) =>
+      spawn(ns[0], [...ns.slice(1), "sh", "-c", script], {
+        stdio: "inherit",
+        env: { ...process.env, OLLAMA_HOST: stub.host },
+      }).on("close", resolve),
+    );
     expect(code).toBe(0);
-    const read = (name: string) => ({ rc: Number(fs.readFileSync(`${out}/${name}.rc`, "utf8")), out: fs.readFileSync(`${out}/${name}.out`, "utf8"), err: fs.readFileSync(`${out}/${name}.err`, "utf8") });
+    const read = (name: string) => ({
+      rc: Number(fs.readFileSync(`${out}/${name}.rc`, "utf8")),
+      out: fs.readFileSync(`${out}/${name}.out`, "utf8"),
+      err: fs.readFileSync(`${out}/${name}.err`, "utf8"),
+    });
     expect(read("first").rc).toBe(0);
     const full = read("full");
     expect(full.rc).toBe(1);
-    expect(full.err.trim().split("\n").pop()).toBe(`vault-rag: the disk holding ${db} is full — nothing from this batch was written; free some space and run again`);
+    expect(full.err.trim().split("\n").pop()).toBe(
+      `vault-rag: the disk holding ${db} is full — nothing from this batch was written; free some space and run again`,
+    );
     const check = read("check");
     expect(check.rc, check.err).toBe(0);
     expect(JSON.parse(check.out)).toMatchObject({ ok: true, problems: [] });

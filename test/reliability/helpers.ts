@@ -12,7 +12,9 @@ export const BIN = path.resolve("dist/cli/main.js");
  * input's hash, and a small delay per request, so indexing runs take seconds and can be killed
  * mid-way. The protocol is Ollama's; only the model is a stand-in.
  */
-export async function startEmbedStub(delayMs = 3): Promise<{ host: string; close: () => Promise<void>; requests: () => number }> {
+export async function startEmbedStub(
+  delayMs = 3,
+): Promise<{ host: string; close: () => Promise<void>; requests: () => number }> {
   let count = 0;
   const server = http.createServer((req, res) => {
     let raw = "";
@@ -24,7 +26,13 @@ export async function startEmbedStub(delayMs = 3): Promise<{ host: string; close
         const h = createHash("sha256").update(t).digest();
         return Array.from({ length: 32 }, (_, i) => (h[i] - 127.5) / 128);
       });
-      setTimeout(() => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ model: body.model, embeddings })), delayMs);
+      setTimeout(
+        () =>
+          res
+            .writeHead(200, { "content-type": "application/json" })
+            .end(JSON.stringify({ model: body.model, embeddings })),
+        delayMs,
+      );
     });
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
@@ -59,14 +67,21 @@ export function cliAsync(args: string[], env: Record<string, string> = {}, prefi
   let stderr = "";
   p.stdout.on("data", (d) => (stdout += d));
   p.stderr.on("data", (d) => (stderr += d));
-  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) => p.on("close", (code, signal) => resolve({ code, signal, stdout, stderr })));
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>(
+    (resolve) => p.on("close", (code, signal) => resolve({ code, signal, stdout, stderr })),
+  );
   return { child: p, done };
 }
 
 /** Everything an index holds, for comparing two builds: ids, texts, metadata and vectors. */
 export async function exportIndex(db: string) {
   const s = SqliteStore.open(db);
-  const rows = (await s.get({ includeVectors: true })).map((r) => ({ id: r.id, text: r.text, meta: r.meta, windows: r.windows.map((w) => ({ hash: w.hash, vector: Array.from(w.vector) })) }));
+  const rows = (await s.get({ includeVectors: true })).map((r) => ({
+    id: r.id,
+    text: r.text,
+    meta: r.meta,
+    windows: r.windows.map((w) => ({ hash: w.hash, vector: Array.from(w.vector) })),
+  }));
   const notes = [...(await s.notes()).values()].sort((a, b) => a.path.localeCompare(b.path));
   await s.close();
   return { rows: rows.sort((a, b) => a.id.localeCompare(b.id)), notes };

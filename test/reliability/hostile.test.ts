@@ -13,47 +13,58 @@ afterAll(() => stub.close());
 
 describe("hostile input", () => {
   const missing = permissionsMissing();
-  it.skipIf(!!missing)(needs("indexes everything it can, warns by file name about the rest, and reports partial failure", missing), async () => {
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), "vr-hostile-"));
-    const vault = path.join(root, "vault");
-    fs.mkdirSync(vault);
-    const w = (p: string, data: string | Buffer) => {
-      fs.mkdirSync(path.dirname(path.join(vault, p)), { recursive: true });
-      fs.writeFileSync(path.join(vault, p), data);
-    };
-    w("good.md", "# Good\n\nA normal note about motors.\n");
-    w("bad yaml.md", "---\ntags: [unclosed\ntitle: : :\n---\n# Still here\n\nThe body is indexed.\n");
-    w("binary.md", Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 1, 2, 3]));
-    w("latin1.md", Buffer.from("caf\xe9 au lait", "latin1"));
-    w("big.md", "# Big\n\n" + "A sentence about batteries and power saving in a very large note. ".repeat(300_000)); // ~20 MB
-    w("many headings.md", Array.from({ length: 10_000 }, (_, i) => `## Heading ${i}\n\nline ${i}\n`).join("\n"));
-    w(Array.from({ length: 30 }, (_, i) => `d${i}`).join("/") + "/deep.md", "# Deep\n\nThirty folders down.\n");
-    w(`names/with spaces 'quotes' "double" ünïcödé 日本.md`, "# Odd name\n\nStill indexed.\n");
-    fs.symlinkSync(vault, path.join(vault, "names", "loop"));
-    fs.writeFileSync(path.join(root, "outside.md"), "# Outside\n\nsecret\n");
-    fs.symlinkSync(path.join(root, "outside.md"), path.join(vault, "escape.md"));
-    w("locked.md", "# Locked\n\nNobody may read this.\n");
-    fs.chmodSync(path.join(vault, "locked.md"), 0o000);
-    const db = path.join(root, "index.db");
-    // permission bits apply (root runs without its override capabilities), so locked.md is unreadable
-    const r = await cliUnder(OBEY_PERMISSIONS, ["index", vault, "--db", db, "--model", "ollama:stub-embed", "--json"], { OLLAMA_HOST: stub.host });
-    expect(r.code).toBe(1); // partial failure (the unreadable file) is reported
-    const s = JSON.parse(r.stdout);
-    const messages = s.warnings.map((x: { message: string }) => x.message).join("\n");
-    expect(s.failed, messages).toBe(1);
-    expect(s.skipped, messages).toBe(2);
-    expect(s.added).toBe(6);
-    expect(messages).toContain('skipped "binary.md": it is a binary file');
-    expect(messages).toContain('vault-rag: cannot read "locked.md": permission denied');
-    expect(messages).toContain('skipped "latin1.md": it is not valid UTF-8');
-    expect(messages).toContain('invalid frontmatter in "bad yaml.md"');
-    expect(messages).toContain('skipped symlink "escape.md" — it points outside the vault');
-    expect(messages).toMatch(/names\/loop/);
-    const found = await cli(["search", "--vault", vault, "--db", db, "--mode", "keyword", "--json", "thirty folders"], { OLLAMA_HOST: stub.host });
-    expect(JSON.parse(found.stdout)[0].path).toMatch(/\/deep\.md$/);
-    const check = await cli(["check", "--vault", vault, "--db", db, "--json"], { OLLAMA_HOST: stub.host });
-    expect(JSON.parse(check.stdout).problems).toEqual([]);
-  }, 300_000);
+  it.skipIf(!!missing)(
+    needs("indexes everything it can, warns by file name about the rest, and reports partial failure", missing),
+    async () => {
+      const root = fs.mkdtempSync(path.join(os.tmpdir(), "vr-hostile-"));
+      const vault = path.join(root, "vault");
+      fs.mkdirSync(vault);
+      const w = (p: string, data: string | Buffer) => {
+        fs.mkdirSync(path.dirname(path.join(vault, p)), { recursive: true });
+        fs.writeFileSync(path.join(vault, p), data);
+      };
+      w("good.md", "# Good\n\nA normal note about motors.\n");
+      w("bad yaml.md", "---\ntags: [unclosed\ntitle: : :\n---\n# Still here\n\nThe body is indexed.\n");
+      w("binary.md", Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 1, 2, 3]));
+      w("latin1.md", Buffer.from("caf\xe9 au lait", "latin1"));
+      w("big.md", "# Big\n\n" + "A sentence about batteries and power saving in a very large note. ".repeat(300_000)); // ~20 MB
+      w("many headings.md", Array.from({ length: 10_000 }, (_, i) => `## Heading ${i}\n\nline ${i}\n`).join("\n"));
+      w(Array.from({ length: 30 }, (_, i) => `d${i}`).join("/") + "/deep.md", "# Deep\n\nThirty folders down.\n");
+      w(`names/with spaces 'quotes' "double" ünïcödé 日本.md`, "# Odd name\n\nStill indexed.\n");
+      fs.symlinkSync(vault, path.join(vault, "names", "loop"));
+      fs.writeFileSync(path.join(root, "outside.md"), "# Outside\n\nsecret\n");
+      fs.symlinkSync(path.join(root, "outside.md"), path.join(vault, "escape.md"));
+      w("locked.md", "# Locked\n\nNobody may read this.\n");
+      fs.chmodSync(path.join(vault, "locked.md"), 0o000);
+      const db = path.join(root, "index.db");
+      // permission bits apply (root runs without its override capabilities), so locked.md is unreadable
+      const r = await cliUnder(
+        OBEY_PERMISSIONS,
+        ["index", vault, "--db", db, "--model", "ollama:stub-embed", "--json"],
+        { OLLAMA_HOST: stub.host },
+      );
+      expect(r.code).toBe(1); // partial failure (the unreadable file) is reported
+      const s = JSON.parse(r.stdout);
+      const messages = s.warnings.map((x: { message: string }) => x.message).join("\n");
+      expect(s.failed, messages).toBe(1);
+      expect(s.skipped, messages).toBe(2);
+      expect(s.added).toBe(6);
+      expect(messages).toContain('skipped "binary.md": it is a binary file');
+      expect(messages).toContain('vault-rag: cannot read "locked.md": permission denied');
+      expect(messages).toContain('skipped "latin1.md": it is not valid UTF-8');
+      expect(messages).toContain('invalid frontmatter in "bad yaml.md"');
+      expect(messages).toContain('skipped symlink "escape.md" — it points outside the vault');
+      expect(messages).toMatch(/names\/loop/);
+      const found = await cli(
+        ["search", "--vault", vault, "--db", db, "--mode", "keyword", "--json", "thirty folders"],
+        { OLLAMA_HOST: stub.host },
+      );
+      expect(JSON.parse(found.stdout)[0].path).toMatch(/\/deep\.md$/);
+      const check = await cli(["check", "--vault", vault, "--db", db, "--json"], { OLLAMA_HOST: stub.host });
+      expect(JSON.parse(check.stdout).problems).toEqual([]);
+    },
+    300_000,
+  );
 
   it("counts a skipped binary note as a warning, never as stale; a BOM note is never stale; status and check agree", async () => {
     const vault = fs.mkdtempSync(path.join(os.tmpdir(), "vr-skip-"));
@@ -78,13 +89,22 @@ describe("hostile input", () => {
 
   it("names the way out of a truncated index, and index --full rebuilds it", async () => {
     const vault = fs.mkdtempSync(path.join(os.tmpdir(), "vr-damaged-"));
-    for (let i = 0; i < 40; i++) fs.writeFileSync(path.join(vault, `n${i}.md`), `# Note ${i}\n\nA note about motors and batteries, number ${i}.\n`);
+    for (let i = 0; i < 40; i++)
+      fs.writeFileSync(
+        path.join(vault, `n${i}.md`),
+        `# Note ${i}\n\nA note about motors and batteries, number ${i}.\n`,
+      );
     const env = { OLLAMA_HOST: stub.host };
     expect((await cli(["index", vault, "--model", "ollama:stub-embed", "--quiet"], env)).code).toBe(0);
     const db = path.join(vault, ".vault-rag", "index.db");
     fs.truncateSync(db, Math.floor(fs.statSync(db).size / 2));
     const message = `vault-rag: the index at ${db} is damaged (database disk image is malformed) — run \`vault-rag index --full\` to rebuild it from the notes`;
-    for (const args of [["index", vault, "--quiet"], ["check", vault, "--repair"], ["search", "--vault", vault, "motors"], ["status", vault]]) {
+    for (const args of [
+      ["index", vault, "--quiet"],
+      ["check", vault, "--repair"],
+      ["search", "--vault", vault, "motors"],
+      ["status", vault],
+    ]) {
       const r = await cli(args, env);
       expect(r.code, args.join(" ")).toBe(1);
       expect(r.stderr.trim(), args.join(" ")).toBe(message);
@@ -92,8 +112,13 @@ describe("hostile input", () => {
     const full = await cli(["index", vault, "--full", "--model", "ollama:stub-embed", "--json"], env);
     expect(full.code, full.stderr).toBe(0);
     expect(JSON.parse(full.stdout)).toMatchObject({ added: 40, failed: 0 });
-    expect(full.stderr).toContain(`warning: the index at ${db} is damaged (database disk image is malformed) — rebuilding it from the notes`);
-    expect(JSON.parse((await cli(["check", vault, "--json"], env)).stdout)).toMatchObject({ ok: true, counts: { notes: 40 } });
+    expect(full.stderr).toContain(
+      `warning: the index at ${db} is damaged (database disk image is malformed) — rebuilding it from the notes`,
+    );
+    expect(JSON.parse((await cli(["check", vault, "--json"], env)).stdout)).toMatchObject({
+      ok: true,
+      counts: { notes: 40 },
+    });
   }, 120_000);
 
   it("warns about a file deleted between listing and reading", () => {
@@ -114,9 +139,13 @@ describe("check --repair", () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), "vr-repair-"));
     const vault = path.join(root, "vault");
     fs.mkdirSync(vault);
-    for (let i = 0; i < 5; i++) fs.writeFileSync(path.join(vault, `n${i}.md`), `# Note ${i}\n\nText about topic ${i} and motors.\n`);
+    for (let i = 0; i < 5; i++)
+      fs.writeFileSync(path.join(vault, `n${i}.md`), `# Note ${i}\n\nText about topic ${i} and motors.\n`);
     const db = path.join(root, "index.db");
-    expect((await cli(["index", vault, "--db", db, "--model", "ollama:stub-embed", "--quiet"], { OLLAMA_HOST: stub.host })).code).toBe(0);
+    expect(
+      (await cli(["index", vault, "--db", db, "--model", "ollama:stub-embed", "--quiet"], { OLLAMA_HOST: stub.host }))
+        .code,
+    ).toBe(0);
     expect((await checkIndex(vault, db)).problems).toEqual([]);
     const s = SqliteStore.open(db);
     s.db.prepare("INSERT INTO windows (chunk, hash, vector) SELECT 99999, 'orphan', vector FROM windows LIMIT 1").run();
@@ -125,13 +154,33 @@ describe("check --repair", () => {
     await s.close();
     const damaged = await checkIndex(vault, db);
     expect(damaged.ok).toBe(false);
-    expect(damaged.problems).toEqual(["1 vector(s) belong to no chunk", "1 chunk(s) have no vector", "the keyword index holds 0 row(s) for 5 chunk(s)"]);
+    expect(damaged.problems).toEqual([
+      "1 vector(s) belong to no chunk",
+      "1 chunk(s) have no vector",
+      "the keyword index holds 0 row(s) for 5 chunk(s)",
+    ]);
     const repaired = await checkIndex(vault, db, { repair: true });
-    expect(repaired.repaired).toEqual(["removed 1 orphan vector(s)", "dropped 1 damaged note(s); the next `vault-rag index` re-indexes them", "rebuilt the keyword index from the chunks"]);
+    expect(repaired.repaired).toEqual([
+      "removed 1 orphan vector(s)",
+      "dropped 1 damaged note(s); the next `vault-rag index` re-indexes them",
+      "rebuilt the keyword index from the chunks",
+    ]);
     expect((await checkIndex(vault, db)).problems).toEqual([]);
-    const again = JSON.parse((await cli(["index", vault, "--db", db, "--model", "ollama:stub-embed", "--quiet", "--json"], { OLLAMA_HOST: stub.host })).stdout);
+    const again = JSON.parse(
+      (
+        await cli(["index", vault, "--db", db, "--model", "ollama:stub-embed", "--quiet", "--json"], {
+          OLLAMA_HOST: stub.host,
+        })
+      ).stdout,
+    );
     expect(again).toMatchObject({ added: 1, unchanged: 4 });
-    const found = JSON.parse((await cli(["search", "--vault", vault, "--db", db, "--mode", "keyword", "--json", "topic"], { OLLAMA_HOST: stub.host })).stdout);
+    const found = JSON.parse(
+      (
+        await cli(["search", "--vault", vault, "--db", db, "--mode", "keyword", "--json", "topic"], {
+          OLLAMA_HOST: stub.host,
+        })
+      ).stdout,
+    );
     expect(found.length).toBe(5);
   }, 120_000);
 });

@@ -20,29 +20,54 @@ describe("retrieval metrics", () => {
 describe("benchmark files", () => {
   it("reads a BEIR folder into a cached corpus of notes and qrels", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vr-beir-"));
-    fs.writeFileSync(path.join(dir, "corpus.jsonl"), ['{"_id": "d1", "title": "Motors: a \\"study\\"", "text": "N20 motors stall."}', '{"_id": "d/2", "title": "", "text": "Bread."}'].join("\n"));
-    fs.writeFileSync(path.join(dir, "queries.jsonl"), '{"_id": "q1", "text": "why do motors stall"}\n{"_id": "q2", "text": "unjudged"}\n');
+    fs.writeFileSync(
+      path.join(dir, "corpus.jsonl"),
+      [
+        '{"_id": "d1", "title": "Motors: a \\"study\\"", "text": "N20 motors stall."}',
+        '{"_id": "d/2", "title": "", "text": "Bread."}',
+      ].join("\n"),
+    );
+    fs.writeFileSync(
+      path.join(dir, "queries.jsonl"),
+      '{"_id": "q1", "text": "why do motors stall"}\n{"_id": "q2", "text": "unjudged"}\n',
+    );
     fs.writeFileSync(path.join(dir, "qrels.tsv"), "query-id\tcorpus-id\tscore\nq1\td1\t1\nq1\td/2\t0\n");
     const { vault, qrels } = prepareBeir(dir, path.join(dir, "cache"));
-    expect(fs.readFileSync(path.join(vault, "docs/d1.md"), "utf8")).toBe('---\ntitle: "Motors: a \\"study\\""\nbeir_id: "d1"\n---\nN20 motors stall.\n');
+    expect(fs.readFileSync(path.join(vault, "docs/d1.md"), "utf8")).toBe(
+      '---\ntitle: "Motors: a \\"study\\""\nbeir_id: "d1"\n---\nN20 motors stall.\n',
+    );
     expect(fs.existsSync(path.join(vault, "docs/d_2.md"))).toBe(true);
     expect(qrels.queries).toEqual([{ id: "q1", text: "why do motors stall" }]);
     expect([...qrels.relevant.get("q1")!]).toEqual(["docs/d1.md"]);
-    expect(() => prepareBeir(path.join(dir, "cache"))).toThrow(/is not a BEIR folder — it needs corpus\.jsonl, queries\.jsonl and qrels\.tsv$/);
+    expect(() => prepareBeir(path.join(dir, "cache"))).toThrow(
+      /is not a BEIR folder — it needs corpus\.jsonl, queries\.jsonl and qrels\.tsv$/,
+    );
   });
 
   it("reads known-answer files and names the bad line", () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "vr-ka-")), "q.jsonl");
     fs.writeFileSync(file, '{"question": "a", "paths": ["x.md"], "kind": "short"}\n{"question": "b", "paths": []}\n');
-    expect(() => readKnownAnswers(file)).toThrow(`vault-rag: ${file} line 2 needs "question" and a non-empty "paths" list`);
+    expect(() => readKnownAnswers(file)).toThrow(
+      `vault-rag: ${file} line 2 needs "question" and a non-empty "paths" list`,
+    );
     expect(readKnownAnswers(path.resolve("examples/questions.jsonl")).queries.length).toBeGreaterThanOrEqual(40);
   });
 
   it("reads a question's filter as a where object, and names the line of a bad one", () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "vr-ka-")), "q.jsonl");
-    fs.writeFileSync(file, '{"question": "port", "paths": ["remix/a.md"], "kind": "filtered", "filter": {"folder": "remix"}}\n');
-    expect(readKnownAnswers(file).queries).toEqual([{ id: "1", text: "port", kind: "filtered", where: { folder: "remix" } }]);
-    fs.writeFileSync(file, '{"question": "a", "paths": ["x.md"]}\n{"question": "b", "paths": ["x.md"], "filter": {"folders": "x"}}\n');
-    expect(() => readKnownAnswers(file)).toThrow(`vault-rag: ${file} line 2 has a bad "filter": unknown metadata field "folders" — known fields: path, title, section, folder, top_folder, mtime, word_count, ordinal, start_line, end_line, tags, links, aliases`);
+    fs.writeFileSync(
+      file,
+      '{"question": "port", "paths": ["remix/a.md"], "kind": "filtered", "filter": {"folder": "remix"}}\n',
+    );
+    expect(readKnownAnswers(file).queries).toEqual([
+      { id: "1", text: "port", kind: "filtered", where: { folder: "remix" } },
+    ]);
+    fs.writeFileSync(
+      file,
+      '{"question": "a", "paths": ["x.md"]}\n{"question": "b", "paths": ["x.md"], "filter": {"folders": "x"}}\n',
+    );
+    expect(() => readKnownAnswers(file)).toThrow(
+      `vault-rag: ${file} line 2 has a bad "filter": unknown metadata field "folders" — known fields: path, title, section, folder, top_folder, mtime, word_count, ordinal, start_line, end_line, tags, links, aliases`,
+    );
   });
 });

@@ -1,6 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { buildFilter, diversify, dropStragglers, linearFusion, parseWhen, rrf, rrfScore } from "../../src/search/index.js";
+import {
+  buildFilter,
+  diversify,
+  dropStragglers,
+  linearFusion,
+  parseWhen,
+  rrf,
+  rrfScore,
+} from "../../src/search/index.js";
 import { normaliseWhere } from "../../src/store/index.js";
 
 const h = (path: string, score = 0.5) => ({ path, score });
@@ -17,18 +25,27 @@ describe("diversify", () => {
   });
   it("never returns more than the limit nor more than per-note when enough notes exist (property)", () => {
     fc.assert(
-      fc.property(fc.array(fc.constantFrom("a", "b", "c", "d", "e"), { maxLength: 40 }), fc.integer({ min: 1, max: 10 }), fc.integer({ min: 1, max: 4 }), (paths, limit, per) => {
-        const out = diversify(paths.map((p) => h(p)), limit, per);
-        expect(out.length).toBe(Math.min(limit, paths.length));
-        const perPath = new Map<string, number>();
-        for (const p of paths) perPath.set(p, (perPath.get(p) ?? 0) + 1);
-        const capped = [...perPath.values()].reduce((a, n) => a + Math.min(n, per), 0);
-        if (capped >= limit) {
-          const counts = new Map<string, number>();
-          for (const o of out) counts.set(o.path, (counts.get(o.path) ?? 0) + 1);
-          expect(Math.max(0, ...counts.values())).toBeLessThanOrEqual(per);
-        }
-      }),
+      fc.property(
+        fc.array(fc.constantFrom("a", "b", "c", "d", "e"), { maxLength: 40 }),
+        fc.integer({ min: 1, max: 10 }),
+        fc.integer({ min: 1, max: 4 }),
+        (paths, limit, per) => {
+          const out = diversify(
+            paths.map((p) => h(p)),
+            limit,
+            per,
+          );
+          expect(out.length).toBe(Math.min(limit, paths.length));
+          const perPath = new Map<string, number>();
+          for (const p of paths) perPath.set(p, (perPath.get(p) ?? 0) + 1);
+          const capped = [...perPath.values()].reduce((a, n) => a + Math.min(n, per), 0);
+          if (capped >= limit) {
+            const counts = new Map<string, number>();
+            for (const o of out) counts.set(o.path, (counts.get(o.path) ?? 0) + 1);
+            expect(Math.max(0, ...counts.values())).toBeLessThanOrEqual(per);
+          }
+        },
+      ),
     );
   });
 });
@@ -42,34 +59,87 @@ describe("dropStragglers", () => {
 
 describe("fusion arithmetic", () => {
   it("RRF sums weight / (k + rank) with ranks from 1", () => {
-    const out = rrf([[{ id: "a", score: 9 }, { id: "b", score: 5 }], [{ id: "b", score: 1 }, { id: "c", score: 0 }]], [1, 1], 60);
+    const out = rrf(
+      [
+        [
+          { id: "a", score: 9 },
+          { id: "b", score: 5 },
+        ],
+        [
+          { id: "b", score: 1 },
+          { id: "c", score: 0 },
+        ],
+      ],
+      [1, 1],
+      60,
+    );
     expect(out.map((o) => o.id)).toEqual(["b", "a", "c"]);
     expect(out[0].score).toBeCloseTo(1 / 62 + 1 / 61, 12);
     expect(out[1].score).toBeCloseTo(1 / 61, 12);
     expect(out[2].score).toBeCloseTo(1 / 62, 12);
     const weighted = rrf([[{ id: "a", score: 1 }], [{ id: "b", score: 1 }]], [0.3, 0.7], 10);
-    expect(weighted).toEqual([{ id: "b", score: 0.7 / 11 }, { id: "a", score: 0.3 / 11 }]);
+    expect(weighted).toEqual([
+      { id: "b", score: 0.7 / 11 },
+      { id: "a", score: 0.3 / 11 },
+    ]);
   });
   it("RRF of lists and the Search API's Rrf share one formula: rrf gives what it gave before, bit for bit (property)", () => {
     // the list fusion as it was written before rrfScore existed
     const before = (lists: { id: string; score: number }[][], weights: number[], k: number) => {
       const fused = new Map<string, number>();
-      lists.forEach((list, li) => list.forEach((r, rank) => fused.set(r.id, (fused.get(r.id) ?? 0) + weights[li] / (k + rank + 1))));
-      return [...fused].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      lists.forEach((list, li) =>
+        list.forEach((r, rank) => fused.set(r.id, (fused.get(r.id) ?? 0) + weights[li] / (k + rank + 1))),
+      );
+      return [...fused]
+        .map(([id, score]) => ({ id, score }))
+        .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     };
-    const list = fc.array(fc.record({ id: fc.constantFrom("a", "b", "c", "d", "e", "f"), score: fc.double({ noNaN: true }) }), { maxLength: 12 });
-    fc.assert(
-      fc.property(fc.array(list, { minLength: 1, maxLength: 4 }), fc.array(fc.double({ min: 0, max: 2, noNaN: true }), { minLength: 4, maxLength: 4 }), fc.integer({ min: 0, max: 100 }), (lists, weights, k) => {
-        expect(rrf(lists, weights.slice(0, lists.length), k)).toEqual(before(lists, weights, k));
-      }),
+    const list = fc.array(
+      fc.record({ id: fc.constantFrom("a", "b", "c", "d", "e", "f"), score: fc.double({ noNaN: true }) }),
+      { maxLength: 12 },
     );
-    expect(rrfScore([{ rank: 2, weight: 1 }, { rank: 1, weight: 0.5 }], 60)).toBe(1 / 62 + 0.5 / 61);
+    fc.assert(
+      fc.property(
+        fc.array(list, { minLength: 1, maxLength: 4 }),
+        fc.array(fc.double({ min: 0, max: 2, noNaN: true }), { minLength: 4, maxLength: 4 }),
+        fc.integer({ min: 0, max: 100 }),
+        (lists, weights, k) => {
+          expect(rrf(lists, weights.slice(0, lists.length), k)).toEqual(before(lists, weights, k));
+        },
+      ),
+    );
+    expect(
+      rrfScore(
+        [
+          { rank: 2, weight: 1 },
+          { rank: 1, weight: 0.5 },
+        ],
+        60,
+      ),
+    ).toBe(1 / 62 + 0.5 / 61);
     expect(rrfScore([], 60)).toBe(0);
   });
   it("linear fusion min-max normalises each list and weights them", () => {
-    const out = linearFusion([[{ id: "a", score: 10 }, { id: "b", score: 5 }, { id: "c", score: 0 }], [{ id: "c", score: 0.9 }, { id: "b", score: 0.1 }]], [0.4, 0.6]);
+    const out = linearFusion(
+      [
+        [
+          { id: "a", score: 10 },
+          { id: "b", score: 5 },
+          { id: "c", score: 0 },
+        ],
+        [
+          { id: "c", score: 0.9 },
+          { id: "b", score: 0.1 },
+        ],
+      ],
+      [0.4, 0.6],
+    );
     // a: 0.4·1; b: 0.4·0.5 + 0.6·0; c: 0.4·0 + 0.6·1
-    expect(out).toEqual([{ id: "c", score: 0.6 }, { id: "a", score: 0.4 }, { id: "b", score: 0.2 }]);
+    expect(out).toEqual([
+      { id: "c", score: 0.6 },
+      { id: "a", score: 0.4 },
+      { id: "b", score: 0.2 },
+    ]);
     expect(linearFusion([[{ id: "x", score: 3 }]], [0.5])).toEqual([{ id: "x", score: 0.5 }]);
   });
 });
@@ -80,7 +150,12 @@ describe("buildFilter and parseWhen", () => {
     expect(buildFilter({})).toBeUndefined();
     expect(buildFilter({ tags: ["#Pico"] })).toEqual({ tags: { $contains: "pico" } });
     expect(buildFilter({ tags: ["a", "b"], folder: "kitchen/", since: "2d" }, now)).toEqual({
-      $and: [{ tags: { $contains: "a" } }, { tags: { $contains: "b" } }, { folder: { $eq: "kitchen" } }, { mtime: { $gte: now - 2 * 86400 } }],
+      $and: [
+        { tags: { $contains: "a" } },
+        { tags: { $contains: "b" } },
+        { folder: { $eq: "kitchen" } },
+        { mtime: { $gte: now - 2 * 86400 } },
+      ],
     });
     expect(normaliseWhere(buildFilter({ topFolder: "robots", until: 1_700_000_000 }))).toBeDefined();
   });
@@ -90,7 +165,9 @@ describe("buildFilter and parseWhen", () => {
     expect(parseWhen("12h", now)).toBe(now - 12 * 3600);
     expect(parseWhen("2026-06-01T12:00:00Z")).toBe(1_780_315_200);
     expect(parseWhen("2026-06-01")).toBe(Math.floor(new Date(2026, 5, 1).getTime() / 1000));
-    expect(() => parseWhen("last tuesday")).toThrow('vault-rag: cannot read the time "last tuesday" — use a duration like 90d, 2w or 12h, a date like 2026-06-01, or an ISO time');
+    expect(() => parseWhen("last tuesday")).toThrow(
+      'vault-rag: cannot read the time "last tuesday" — use a duration like 90d, 2w or 12h, a date like 2026-06-01, or an ISO time',
+    );
     expect(() => parseWhen("2026-02-31")).toThrow(/cannot read the time "2026-02-31"/);
   });
   it("never throws anything but a vault-rag error, and always returns seconds (property)", () => {

@@ -14,8 +14,20 @@ const tmpDir = () => fs.mkdtempSync(path.join(os.tmpdir(), "vr-sidecar-"));
 
 describe("Chroma addresses", () => {
   it("reads chroma:// and http(s):// addresses, with tenant and database from options, query or environment", () => {
-    expect(parseChromaLocation("chroma://localhost:8000/notes", {}, {})).toEqual({ server: "http://localhost:8000", host: "localhost", port: 8000, ssl: false, collection: "notes" });
-    expect(parseChromaLocation("https://api.trychroma.com/my-notes?tenant=t1", {}, { CHROMA_DATABASE: "db1", CHROMA_API_KEY: "k" })).toEqual({
+    expect(parseChromaLocation("chroma://localhost:8000/notes", {}, {})).toEqual({
+      server: "http://localhost:8000",
+      host: "localhost",
+      port: 8000,
+      ssl: false,
+      collection: "notes",
+    });
+    expect(
+      parseChromaLocation(
+        "https://api.trychroma.com/my-notes?tenant=t1",
+        {},
+        { CHROMA_DATABASE: "db1", CHROMA_API_KEY: "k" },
+      ),
+    ).toEqual({
       server: "https://api.trychroma.com:443",
       host: "api.trychroma.com",
       port: 443,
@@ -29,7 +41,9 @@ describe("Chroma addresses", () => {
   });
 
   it("says how to fix a bad address", () => {
-    expect(() => parseChromaLocation("chroma://localhost:8000/")).toThrow("vault-rag: the Chroma address \"chroma://localhost:8000/\" names no collection — use chroma://localhost:8000/<collection>");
+    expect(() => parseChromaLocation("chroma://localhost:8000/")).toThrow(
+      'vault-rag: the Chroma address "chroma://localhost:8000/" names no collection — use chroma://localhost:8000/<collection>',
+    );
     expect(() => parseChromaLocation("chroma://localhost:8000/a")).toThrow(
       'vault-rag: "a" is not a valid Chroma collection name — use 3–512 characters from a-z, A-Z, 0-9, ".", "_" and "-", starting and ending with a letter or digit',
     );
@@ -38,7 +52,9 @@ describe("Chroma addresses", () => {
 
 describe.skipIf(!!CHROMA_MISSING)(needs("Chroma store", CHROMA_MISSING), () => {
   it("says when the server is not reachable, and when the collection does not exist", async () => {
-    await expect(ChromaStore.open("chroma://127.0.0.1:9/notes")).rejects.toThrow("vault-rag: Chroma is not reachable at http://127.0.0.1:9 — start it with `chroma run --path <dir> --port 9` or check --db");
+    await expect(ChromaStore.open("chroma://127.0.0.1:9/notes")).rejects.toThrow(
+      "vault-rag: Chroma is not reachable at http://127.0.0.1:9 — start it with `chroma run --path <dir> --port 9` or check --db",
+    );
     const db = chromaAddress("never-created");
     await expect(ChromaStore.open(db, { sidecarDir: tmpDir() })).rejects.toThrow(
       `vault-rag: no collection "never-created" on the Chroma server at ${inject("chromaUrl")} — run \`vault-rag index <vault> --db ${db}\` first`,
@@ -50,7 +66,11 @@ describe.skipIf(!!CHROMA_MISSING)(needs("Chroma store", CHROMA_MISSING), () => {
     const url = new URL(inject("chromaUrl"));
     const client = new ChromaClient({ host: url.hostname, port: Number(url.port) });
     const cosine = { hnsw: { space: "cosine" as const } };
-    const foreign = await client.createCollection({ name: "someone-elses", embeddingFunction: null, configuration: cosine });
+    const foreign = await client.createCollection({
+      name: "someone-elses",
+      embeddingFunction: null,
+      configuration: cosine,
+    });
     await foreign.add({ ids: ["x"], embeddings: [[1, 0, 0]], documents: ["not ours"] });
     await expect(ChromaStore.open(chromaAddress("someone-elses"), { sidecarDir: tmpDir() })).rejects.toThrow(
       'vault-rag: the Chroma collection "someone-elses" holds 1 records that vault-rag did not write — choose another collection name',
@@ -69,7 +89,12 @@ describe.skipIf(!!CHROMA_MISSING)(needs("Chroma store", CHROMA_MISSING), () => {
     const db = chromaAddress();
     const s = (await openStore(db, { create: true, sidecarDir: tmpDir() })) as ChromaStore;
     await s.setManifest(testManifest(4));
-    await s.upsertNotes([{ note: note("a.md"), records: [record("a0", meta({ path: "a.md", tags: ["x", "y"], links: [] }), vec(1, 0, 0, 0))] }]);
+    await s.upsertNotes([
+      {
+        note: note("a.md"),
+        records: [record("a0", meta({ path: "a.md", tags: ["x", "y"], links: [] }), vec(1, 0, 0, 0))],
+      },
+    ]);
     const url = new URL(inject("chromaUrl"));
     const client = new ChromaClient({ host: url.hostname, port: Number(url.port) });
     const col = await client.getCollection({ name: parseChromaLocation(db).collection });
@@ -90,7 +115,12 @@ describe.skipIf(!!CHROMA_MISSING)(needs("Chroma store", CHROMA_MISSING), () => {
     const mine = tmpDir();
     const a = await ChromaStore.open(db, { create: true, sidecarDir: mine });
     await a.setManifest(testManifest(4));
-    await a.upsertNotes([{ note: note("r/SMARS.md"), records: [record("s0", meta({ path: "r/SMARS.md" }), vec(1, 0, 0, 0), "DRV8833 motor driver")] }]);
+    await a.upsertNotes([
+      {
+        note: note("r/SMARS.md"),
+        records: [record("s0", meta({ path: "r/SMARS.md" }), vec(1, 0, 0, 0), "DRV8833 motor driver")],
+      },
+    ]);
     await a.close();
     // another machine: its own sidecar, built from the server on open
     const theirs = tmpDir();
@@ -100,7 +130,12 @@ describe.skipIf(!!CHROMA_MISSING)(needs("Chroma store", CHROMA_MISSING), () => {
     expect((await b.queryKeyword("DRV8833", 5)).map((h) => h.id)).toEqual(["s0"]);
     // a rebuilt note has no known hash, so the next index run re-checks it (and re-uses its vector)
     expect((await b.notes()).get("r/SMARS.md")?.hash).toBe("");
-    await b.upsertNotes([{ note: note("k/bread.md"), records: [record("b0", meta({ path: "k/bread.md" }), vec(0, 1, 0, 0), "levain and flour")] }]);
+    await b.upsertNotes([
+      {
+        note: note("k/bread.md"),
+        records: [record("b0", meta({ path: "k/bread.md" }), vec(0, 1, 0, 0), "levain and flour")],
+      },
+    ]);
     await b.close();
     // back on the first machine: the server moved on, so the sidecar is rebuilt
     const log2 = collectingLogger();

@@ -8,163 +8,287 @@ const note = (p: string, hash = `h-${p}`): NoteEntry => ({ path: p, hash, mtime:
 const ids = (hits: { id: string }[]) => hits.map((h) => h.id);
 
 /** One set of store tests, run against every backend: the embedded SQLite store and a real Chroma server. */
-for (const backend of BACKENDS) describe.skipIf(!!backend.missing)(needs(`${backend.name} store conformance`, backend.missing), () => {
-  it("filters before ranking: a filter that keeps only distant chunks still returns k hits", async () => {
-    const { store: s } = await backend.fresh();
-    const near = Array.from({ length: 20 }, (_, i) => record(`n${i}`, meta({ path: "near.md", ordinal: i, hash: `n${i}` }), vec(1, 0.01 * i, 0, 0)));
-    // far from the query, each a little farther than the last (no ties: a tie may come back in any order)
-    const far = Array.from({ length: 5 }, (_, i) => record(`f${i}`, meta({ path: "far/x.md", ordinal: i, tags: ["far"], hash: `f${i}` }), vec(0.05 * (5 - i), 1, 0, 0)));
-    await s.upsertNotes([{ note: note("near.md"), records: near }, { note: note("far/x.md"), records: far }]);
-    expect(ids(await s.queryDense(vec(1, 0, 0, 0), 3, { where: normaliseWhere({ tags: { $contains: "far" } }) }))).toEqual(["f0", "f1", "f2"]);
-    expect(ids(await s.queryDense(vec(1, 0, 0, 0), 3))).toEqual(["n0", "n1", "n2"]);
-    const [best] = await s.queryDense(vec(1, 0, 0, 0), 1);
-    expect(best.distance).toBeCloseTo(0, 5);
-    expect(best.meta).toEqual(near[0].meta);
-    expect(best.text).toBe("text of n0");
-    await s.close();
-  });
+for (const backend of BACKENDS)
+  describe.skipIf(!!backend.missing)(needs(`${backend.name} store conformance`, backend.missing), () => {
+    it("filters before ranking: a filter that keeps only distant chunks still returns k hits", async () => {
+      const { store: s } = await backend.fresh();
+      const near = Array.from({ length: 20 }, (_, i) =>
+        record(`n${i}`, meta({ path: "near.md", ordinal: i, hash: `n${i}` }), vec(1, 0.01 * i, 0, 0)),
+      );
+      // far from the query, each a little farther than the last (no ties: a tie may come back in any order)
+      const far = Array.from({ length: 5 }, (_, i) =>
+        record(
+          `f${i}`,
+          meta({ path: "far/x.md", ordinal: i, tags: ["far"], hash: `f${i}` }),
+          vec(0.05 * (5 - i), 1, 0, 0),
+        ),
+      );
+      await s.upsertNotes([
+        { note: note("near.md"), records: near },
+        { note: note("far/x.md"), records: far },
+      ]);
+      expect(
+        ids(await s.queryDense(vec(1, 0, 0, 0), 3, { where: normaliseWhere({ tags: { $contains: "far" } }) })),
+      ).toEqual(["f0", "f1", "f2"]);
+      expect(ids(await s.queryDense(vec(1, 0, 0, 0), 3))).toEqual(["n0", "n1", "n2"]);
+      const [best] = await s.queryDense(vec(1, 0, 0, 0), 1);
+      expect(best.distance).toBeCloseTo(0, 5);
+      expect(best.meta).toEqual(near[0].meta);
+      expect(best.text).toBe("text of n0");
+      await s.close();
+    });
 
-  it("ranks a chunk of several windows by its windows' pooled vector, identically on every backend", async () => {
-    const { store: s } = await backend.fresh();
-    // "long": two windows pointing two ways; its pooled vector (1, 1)/√2 is nearer (1, 1) than either window
-    const long = { ...record("long", meta({ path: "long.md", hash: "L" }), vec(1, 0, 0, 0)), windows: [{ hash: "L1", vector: vec(1, 0, 0, 0) }, { hash: "L2", vector: vec(0, 1, 0, 0) }] };
-    const one = record("one", meta({ path: "one.md", hash: "O" }), vec(1, 0.3, 0, 0));
-    await s.upsertNotes([{ note: note("long.md"), records: [long] }, { note: note("one.md"), records: [one] }]);
-    const hits = await s.queryDense(vec(1, 1, 0, 0), 2);
-    expect(ids(hits)).toEqual(["long", "one"]);
-    expect(hits[0].distance).toBeCloseTo(0, 5);
-    expect(hits[1].distance).toBeCloseTo(1 - 1.3 / (Math.SQRT2 * Math.hypot(1, 0.3)), 5);
-    await s.close();
-  });
+    it("ranks a chunk of several windows by its windows' pooled vector, identically on every backend", async () => {
+      const { store: s } = await backend.fresh();
+      // "long": two windows pointing two ways; its pooled vector (1, 1)/√2 is nearer (1, 1) than either window
+      const long = {
+        ...record("long", meta({ path: "long.md", hash: "L" }), vec(1, 0, 0, 0)),
+        windows: [
+          { hash: "L1", vector: vec(1, 0, 0, 0) },
+          { hash: "L2", vector: vec(0, 1, 0, 0) },
+        ],
+      };
+      const one = record("one", meta({ path: "one.md", hash: "O" }), vec(1, 0.3, 0, 0));
+      await s.upsertNotes([
+        { note: note("long.md"), records: [long] },
+        { note: note("one.md"), records: [one] },
+      ]);
+      const hits = await s.queryDense(vec(1, 1, 0, 0), 2);
+      expect(ids(hits)).toEqual(["long", "one"]);
+      expect(hits[0].distance).toBeCloseTo(0, 5);
+      expect(hits[1].distance).toBeCloseTo(1 - 1.3 / (Math.SQRT2 * Math.hypot(1, 0.3)), 5);
+      await s.close();
+    });
 
-  it("keeps a note's old chunks when an upsert fails, and refuses a query vector of the wrong size", async () => {
-    const { store: s } = await backend.fresh();
-    await s.upsertNotes([{ note: note("a.md"), records: [record("a0", meta({ path: "a.md" }), vec(1, 0, 0, 0))] }]);
-    const bad = [record("b0", meta({ path: "a.md", hash: "x1" }), vec(0, 1, 0, 0)), record("b1", meta({ path: "a.md", hash: "x2" }), new Float32Array(7))];
-    await expect(async () => s.upsertNotes([{ note: note("a.md", "new"), records: bad }])).rejects.toThrow(
-      'vault-rag: vector of 7 dimensions for "a.md" does not fit the index (4-d) — rebuild with `vault-rag index --full`',
-    );
-    expect(ids(await s.get({ path: "a.md" }))).toEqual(["a0"]);
-    expect((await s.notes()).get("a.md")?.hash).toBe("h-a.md");
-    expect(ids(await s.queryDense(vec(0, 1, 0, 0), 5))).toEqual(["a0"]);
-    await expect(async () => s.queryDense(new Float32Array(3), 5)).rejects.toThrow(/^vault-rag: query vector has 3 dimensions but the index at .* holds 4-d vectors — query with the model that built the index$/);
-    await s.close();
-  });
+    it("keeps a note's old chunks when an upsert fails, and refuses a query vector of the wrong size", async () => {
+      const { store: s } = await backend.fresh();
+      await s.upsertNotes([{ note: note("a.md"), records: [record("a0", meta({ path: "a.md" }), vec(1, 0, 0, 0))] }]);
+      const bad = [
+        record("b0", meta({ path: "a.md", hash: "x1" }), vec(0, 1, 0, 0)),
+        record("b1", meta({ path: "a.md", hash: "x2" }), new Float32Array(7)),
+      ];
+      await expect(async () => s.upsertNotes([{ note: note("a.md", "new"), records: bad }])).rejects.toThrow(
+        'vault-rag: vector of 7 dimensions for "a.md" does not fit the index (4-d) — rebuild with `vault-rag index --full`',
+      );
+      expect(ids(await s.get({ path: "a.md" }))).toEqual(["a0"]);
+      expect((await s.notes()).get("a.md")?.hash).toBe("h-a.md");
+      expect(ids(await s.queryDense(vec(0, 1, 0, 0), 5))).toEqual(["a0"]);
+      await expect(async () => s.queryDense(new Float32Array(3), 5)).rejects.toThrow(
+        /^vault-rag: query vector has 3 dimensions but the index at .* holds 4-d vectors — query with the model that built the index$/,
+      );
+      await s.close();
+    });
 
-  it("moves every chunk's date when a note is touched, for date filters and for a reader opened before", async () => {
-    const { store: s, reopen } = await backend.fresh();
-    const old = 1_700_000_000;
-    const recs = [0, 1].map((i) => record(`t${i}`, meta({ path: "t.md", ordinal: i, hash: `t${i}`, mtime: old }), vec(1, i, 0, 0)));
-    await s.upsertNotes([{ note: { path: "t.md", hash: "h", mtime: old, size: 5 }, records: recs }]);
-    const reader = await reopen();
-    const since = (store: typeof s) => store.queryDense(vec(1, 0, 0, 0), 5, { where: normaliseWhere({ mtime: { $gte: old + 50 } }) });
-    expect(ids(await since(reader))).toEqual([]);
-    await s.touchNote({ path: "t.md", hash: "h", mtime: old + 100, size: 5 });
-    expect(ids(await since(s))).toEqual(["t0", "t1"]);
-    expect(ids(await since(reader))).toEqual(["t0", "t1"]);
-    expect((await reader.get({ path: "t.md", includeVectors: true })).map((r) => r.meta.mtime)).toEqual([old + 100, old + 100]);
-    expect((await s.queryKeyword("text", 5, { where: normaliseWhere({ mtime: { $lt: old + 50 } }) })).length).toBe(0);
-    await reader.close();
-    await s.close();
-  });
+    it("moves every chunk's date when a note is touched, for date filters and for a reader opened before", async () => {
+      const { store: s, reopen } = await backend.fresh();
+      const old = 1_700_000_000;
+      const recs = [0, 1].map((i) =>
+        record(`t${i}`, meta({ path: "t.md", ordinal: i, hash: `t${i}`, mtime: old }), vec(1, i, 0, 0)),
+      );
+      await s.upsertNotes([{ note: { path: "t.md", hash: "h", mtime: old, size: 5 }, records: recs }]);
+      const reader = await reopen();
+      const since = (store: typeof s) =>
+        store.queryDense(vec(1, 0, 0, 0), 5, { where: normaliseWhere({ mtime: { $gte: old + 50 } }) });
+      expect(ids(await since(reader))).toEqual([]);
+      await s.touchNote({ path: "t.md", hash: "h", mtime: old + 100, size: 5 });
+      expect(ids(await since(s))).toEqual(["t0", "t1"]);
+      expect(ids(await since(reader))).toEqual(["t0", "t1"]);
+      expect((await reader.get({ path: "t.md", includeVectors: true })).map((r) => r.meta.mtime)).toEqual([
+        old + 100,
+        old + 100,
+      ]);
+      expect((await s.queryKeyword("text", 5, { where: normaliseWhere({ mtime: { $lt: old + 50 } }) })).length).toBe(0);
+      await reader.close();
+      await s.close();
+    });
 
-  it("replaces a note's chunks, deletes notes, records touches, and survives reopening", async () => {
-    const { store: s, reopen } = await backend.fresh();
-    await s.upsertNotes([
-      { note: note("r/SMARS.md"), records: [0, 1, 2].map((i) => record(`s${i}`, meta({ path: "r/SMARS.md", ordinal: i, hash: `s${i}`, tags: ["robots", "projects/robots", "projects"] }), vec(1, i, 0, 0))) },
-      { note: note("k/bread.md"), records: [record("b0", meta({ path: "k/bread.md", tags: ["kitchen"] }), vec(0, 1, 0, 0))] },
-      { note: note("empty.md"), records: [] },
-    ]);
-    expect(await s.count()).toEqual({ notes: 3, chunks: 4 });
-    // a shorter version of the note: the third chunk must go
-    await s.upsertNotes([{ note: note("r/SMARS.md", "v2"), records: [0, 1].map((i) => record(`s${i}`, meta({ path: "r/SMARS.md", ordinal: i, hash: `s${i}v2` }), vec(1, i, 1, 0))) }]);
-    expect(await s.count()).toEqual({ notes: 3, chunks: 3 });
-    expect(ids(await s.get({ path: "r/SMARS.md" }))).toEqual(["s0", "s1"]);
-    await s.touchNote({ path: "k/bread.md", hash: "h-k/bread.md", mtime: 99, size: 7 });
-    await s.deleteNotes(["empty.md"]);
-    await s.close();
-    const again = await reopen();
-    expect(await again.count()).toEqual({ notes: 2, chunks: 3 });
-    expect((await again.notes()).get("k/bread.md")).toEqual({ path: "k/bread.md", hash: "h-k/bread.md", mtime: 99, size: 7 });
-    expect((await again.notes()).get("r/SMARS.md")?.hash).toBe("v2");
-    const withVectors = await again.get({ ids: ["s1", "b0"], includeVectors: true });
-    expect(ids(withVectors)).toEqual(["s1", "b0"]);
-    // Chroma hands vectors back within a float32 rounding step of what was sent
-    [1, 1, 1, 0].forEach((x, i) => expect(withVectors[0].windows[0].vector[i]).toBeCloseTo(x, 6));
-    expect(withVectors[1].meta.tags).toEqual(["kitchen"]);
-    expect(withVectors[1].meta.links).toEqual([]);
-    expect(await again.listTags()).toEqual([{ tag: "kitchen", notes: 1 }]);
-    expect(await again.listFolders()).toEqual([{ folder: "k", notes: 1 }, { folder: "r", notes: 1 }]);
-    await again.deleteNotes(["r/SMARS.md"]);
-    expect(ids(await again.queryDense(vec(1, 0, 0, 0), 5))).toEqual(["b0"]);
-    await again.close();
-  });
+    it("replaces a note's chunks, deletes notes, records touches, and survives reopening", async () => {
+      const { store: s, reopen } = await backend.fresh();
+      await s.upsertNotes([
+        {
+          note: note("r/SMARS.md"),
+          records: [0, 1, 2].map((i) =>
+            record(
+              `s${i}`,
+              meta({ path: "r/SMARS.md", ordinal: i, hash: `s${i}`, tags: ["robots", "projects/robots", "projects"] }),
+              vec(1, i, 0, 0),
+            ),
+          ),
+        },
+        {
+          note: note("k/bread.md"),
+          records: [record("b0", meta({ path: "k/bread.md", tags: ["kitchen"] }), vec(0, 1, 0, 0))],
+        },
+        { note: note("empty.md"), records: [] },
+      ]);
+      expect(await s.count()).toEqual({ notes: 3, chunks: 4 });
+      // a shorter version of the note: the third chunk must go
+      await s.upsertNotes([
+        {
+          note: note("r/SMARS.md", "v2"),
+          records: [0, 1].map((i) =>
+            record(`s${i}`, meta({ path: "r/SMARS.md", ordinal: i, hash: `s${i}v2` }), vec(1, i, 1, 0)),
+          ),
+        },
+      ]);
+      expect(await s.count()).toEqual({ notes: 3, chunks: 3 });
+      expect(ids(await s.get({ path: "r/SMARS.md" }))).toEqual(["s0", "s1"]);
+      await s.touchNote({ path: "k/bread.md", hash: "h-k/bread.md", mtime: 99, size: 7 });
+      await s.deleteNotes(["empty.md"]);
+      await s.close();
+      const again = await reopen();
+      expect(await again.count()).toEqual({ notes: 2, chunks: 3 });
+      expect((await again.notes()).get("k/bread.md")).toEqual({
+        path: "k/bread.md",
+        hash: "h-k/bread.md",
+        mtime: 99,
+        size: 7,
+      });
+      expect((await again.notes()).get("r/SMARS.md")?.hash).toBe("v2");
+      const withVectors = await again.get({ ids: ["s1", "b0"], includeVectors: true });
+      expect(ids(withVectors)).toEqual(["s1", "b0"]);
+      // Chroma hands vectors back within a float32 rounding step of what was sent
+      [1, 1, 1, 0].forEach((x, i) => expect(withVectors[0].windows[0].vector[i]).toBeCloseTo(x, 6));
+      expect(withVectors[1].meta.tags).toEqual(["kitchen"]);
+      expect(withVectors[1].meta.links).toEqual([]);
+      expect(await again.listTags()).toEqual([{ tag: "kitchen", notes: 1 }]);
+      expect(await again.listFolders()).toEqual([
+        { folder: "k", notes: 1 },
+        { folder: "r", notes: 1 },
+      ]);
+      await again.deleteNotes(["r/SMARS.md"]);
+      expect(ids(await again.queryDense(vec(1, 0, 0, 0), 5))).toEqual(["b0"]);
+      await again.close();
+    });
 
-  it("keeps the manifest, and serves cached vectors by text hash only to the model that built the index", async () => {
-    const { store: s, reopen } = await backend.fresh();
-    await s.upsertNotes([{ note: note("a.md"), records: [record("a0", meta({ path: "a.md", hash: "ha" }), vec(0.5, 0.25, 0, 1))] }]);
-    const cached = await s.cachedVectors("test:t", ["ha", "missing"]);
-    expect([...cached.keys()]).toEqual(["ha"]);
-    expect([...cached.get("ha")!]).toEqual([0.5, 0.25, 0, 1]);
-    expect((await s.cachedVectors("other:model", ["ha"])).size).toBe(0);
-    await s.close();
-    const again = await reopen();
-    expect((await again.manifest())?.embedder).toMatchObject({ provider: "test", model: "t", dimensions: 4 });
-    await again.close();
-  });
+    it("keeps the manifest, and serves cached vectors by text hash only to the model that built the index", async () => {
+      const { store: s, reopen } = await backend.fresh();
+      await s.upsertNotes([
+        { note: note("a.md"), records: [record("a0", meta({ path: "a.md", hash: "ha" }), vec(0.5, 0.25, 0, 1))] },
+      ]);
+      const cached = await s.cachedVectors("test:t", ["ha", "missing"]);
+      expect([...cached.keys()]).toEqual(["ha"]);
+      expect([...cached.get("ha")!]).toEqual([0.5, 0.25, 0, 1]);
+      expect((await s.cachedVectors("other:model", ["ha"])).size).toBe(0);
+      await s.close();
+      const again = await reopen();
+      expect((await again.manifest())?.embedder).toMatchObject({ provider: "test", model: "t", dimensions: 4 });
+      await again.close();
+    });
 
-  it("answers keyword queries with BM25 over title, aliases, section and text, with filters", async () => {
-    const { store: s } = await backend.fresh();
-    await s.upsertNotes([
-      { note: note("r/SMARS.md"), records: [record("s0", meta({ path: "r/SMARS.md", title: "SMARS Robot", aliases: ["tracked robot"] }), vec(1, 0, 0, 0), "Two N20 motors and a DRV8833.")] },
-      { note: note("k/bread.md"), records: [record("b0", meta({ path: "k/bread.md", title: "Sourdough" }), vec(0, 1, 0, 0), "Flour, water and the 2-factor starter. Motors? None.")] },
-    ]);
-    expect(ids(await s.queryKeyword("DRV8833", 5))).toEqual(["s0"]);
-    expect(ids(await s.queryKeyword("tracked", 5))).toEqual(["s0"]);
-    expect(ids(await s.queryKeyword("2-factor", 5))).toEqual(["b0"]);
-    expect(ids(await s.queryKeyword('how do "NEAR" AND the * motors (work', 5)).sort()).toEqual(["b0", "s0"]);
-    expect(ids(await s.queryKeyword("motors", 5, { where: normaliseWhere({ folder: "k" }) }))).toEqual(["b0"]);
-    expect(ids(await s.queryKeyword("motors", 5, { whereDocument: normaliseWhereDocument({ $contains: "N20" }) }))).toEqual(["s0"]);
-    await s.close();
-  });
+    it("answers keyword queries with BM25 over title, aliases, section and text, with filters", async () => {
+      const { store: s } = await backend.fresh();
+      await s.upsertNotes([
+        {
+          note: note("r/SMARS.md"),
+          records: [
+            record(
+              "s0",
+              meta({ path: "r/SMARS.md", title: "SMARS Robot", aliases: ["tracked robot"] }),
+              vec(1, 0, 0, 0),
+              "Two N20 motors and a DRV8833.",
+            ),
+          ],
+        },
+        {
+          note: note("k/bread.md"),
+          records: [
+            record(
+              "b0",
+              meta({ path: "k/bread.md", title: "Sourdough" }),
+              vec(0, 1, 0, 0),
+              "Flour, water and the 2-factor starter. Motors? None.",
+            ),
+          ],
+        },
+      ]);
+      expect(ids(await s.queryKeyword("DRV8833", 5))).toEqual(["s0"]);
+      expect(ids(await s.queryKeyword("tracked", 5))).toEqual(["s0"]);
+      expect(ids(await s.queryKeyword("2-factor", 5))).toEqual(["b0"]);
+      expect(ids(await s.queryKeyword('how do "NEAR" AND the * motors (work', 5)).sort()).toEqual(["b0", "s0"]);
+      expect(ids(await s.queryKeyword("motors", 5, { where: normaliseWhere({ folder: "k" }) }))).toEqual(["b0"]);
+      expect(
+        ids(await s.queryKeyword("motors", 5, { whereDocument: normaliseWhereDocument({ $contains: "N20" }) })),
+      ).toEqual(["s0"]);
+      await s.close();
+    });
 
-  it("finds words inside Chinese and Japanese runs, and forgets them when the note is replaced or deleted", async () => {
-    const { store: s } = await backend.fresh();
-    await s.upsertNotes([{ note: note("k/ramen.md"), records: [record("r0", meta({ path: "k/ramen.md", title: "ラーメン" }), vec(1, 0, 0, 0), "醤油ラーメン is my favourite. 京都 in autumn.")] }]);
-    expect(ids(await s.queryKeyword("ラーメン", 5))).toEqual(["r0"]);
-    expect(ids(await s.queryKeyword("京都", 5))).toEqual(["r0"]);
-    expect(await s.queryKeyword("味噌ラーメン", 5)).toEqual([]);
-    expect(ids(await s.queryDense(vec(1, 0, 0, 0), 5, { whereDocument: normaliseWhereDocument({ $contains: "醤油" }) }))).toEqual(["r0"]);
-    await s.upsertNotes([{ note: note("k/ramen.md", "v2"), records: [record("r1", meta({ path: "k/ramen.md", title: "Ramen" }), vec(1, 0, 0, 0), "Shoyu tare only.")] }]);
-    expect(await s.queryKeyword("ラーメン", 5)).toEqual([]);
-    expect(ids(await s.queryKeyword("shoyu", 5))).toEqual(["r1"]);
-    await s.deleteNotes(["k/ramen.md"]);
-    expect(await s.queryKeyword("shoyu", 5)).toEqual([]);
-    expect(await s.queryDense(vec(1, 0, 0, 0), 5)).toEqual([]);
-    await s.close();
-  });
+    it("finds words inside Chinese and Japanese runs, and forgets them when the note is replaced or deleted", async () => {
+      const { store: s } = await backend.fresh();
+      await s.upsertNotes([
+        {
+          note: note("k/ramen.md"),
+          records: [
+            record(
+              "r0",
+              meta({ path: "k/ramen.md", title: "ラーメン" }),
+              vec(1, 0, 0, 0),
+              "醤油ラーメン is my favourite. 京都 in autumn.",
+            ),
+          ],
+        },
+      ]);
+      expect(ids(await s.queryKeyword("ラーメン", 5))).toEqual(["r0"]);
+      expect(ids(await s.queryKeyword("京都", 5))).toEqual(["r0"]);
+      expect(await s.queryKeyword("味噌ラーメン", 5)).toEqual([]);
+      expect(
+        ids(await s.queryDense(vec(1, 0, 0, 0), 5, { whereDocument: normaliseWhereDocument({ $contains: "醤油" }) })),
+      ).toEqual(["r0"]);
+      await s.upsertNotes([
+        {
+          note: note("k/ramen.md", "v2"),
+          records: [record("r1", meta({ path: "k/ramen.md", title: "Ramen" }), vec(1, 0, 0, 0), "Shoyu tare only.")],
+        },
+      ]);
+      expect(await s.queryKeyword("ラーメン", 5)).toEqual([]);
+      expect(ids(await s.queryKeyword("shoyu", 5))).toEqual(["r1"]);
+      await s.deleteNotes(["k/ramen.md"]);
+      expect(await s.queryKeyword("shoyu", 5)).toEqual([]);
+      expect(await s.queryDense(vec(1, 0, 0, 0), 5)).toEqual([]);
+      await s.close();
+    });
 
-  it("applies where and whereDocument filters to dense queries: folders, numbers, sets, lists, $or, regex", async () => {
-    const { store: s } = await backend.fresh();
-    const recs = [
-      record("a", meta({ path: "robots/SMARS.md", mtime: 1_700_000_000, tags: ["robots"], word_count: 50 }), vec(1, 0, 0, 0), "The N20 motors need a driver."),
-      record("b", meta({ path: "robots/arm/servo.md", mtime: 1_750_000_000, tags: ["robots", "servo"], word_count: 20 }), vec(0.9, 0.1, 0, 0), "SG90 servos are cheap."),
-      record("c", meta({ path: "kitchen/bread.md", mtime: 1_760_000_000, tags: [], word_count: 80 }), vec(0.8, 0.2, 0, 0), "Bake at 250 degrees."),
-    ];
-    for (const r of recs) await s.upsertNotes([{ note: note(r.meta.path), records: [r] }]);
-    const q = async (where?: object, whereDocument?: object) =>
-      ids(await s.queryDense(vec(1, 0, 0, 0), 10, { where: normaliseWhere(where), whereDocument: normaliseWhereDocument(whereDocument) })).sort();
-    expect(await q({ top_folder: "robots" })).toEqual(["a", "b"]);
-    expect(await q({ folder: "robots" })).toEqual(["a"]);
-    expect(await q({ mtime: { $gte: 1_750_000_000 } })).toEqual(["b", "c"]);
-    expect(await q({ $and: [{ mtime: { $gt: 1_700_000_000 } }, { word_count: { $lt: 50 } }] })).toEqual(["b"]);
-    expect(await q({ path: { $in: ["kitchen/bread.md", "nope.md"] } })).toEqual(["c"]);
-    expect(await q({ path: { $nin: ["kitchen/bread.md"] } })).toEqual(["a", "b"]);
-    expect(await q({ tags: { $not_contains: "robots" } })).toEqual(["c"]);
-    expect(await q({ $or: [{ tags: "servo" }, { folder: "kitchen" }] })).toEqual(["b", "c"]);
-    expect(await q(undefined, { $contains: "motors" })).toEqual(["a"]);
-    expect(await q(undefined, { $regex: "^[A-Z]{2}\\d{2}" })).toEqual(["b"]);
-    expect(await q({ top_folder: "robots" }, { $not_contains: "SG90" })).toEqual(["a"]);
-    await s.close();
+    it("applies where and whereDocument filters to dense queries: folders, numbers, sets, lists, $or, regex", async () => {
+      const { store: s } = await backend.fresh();
+      const recs = [
+        record(
+          "a",
+          meta({ path: "robots/SMARS.md", mtime: 1_700_000_000, tags: ["robots"], word_count: 50 }),
+          vec(1, 0, 0, 0),
+          "The N20 motors need a driver.",
+        ),
+        record(
+          "b",
+          meta({ path: "robots/arm/servo.md", mtime: 1_750_000_000, tags: ["robots", "servo"], word_count: 20 }),
+          vec(0.9, 0.1, 0, 0),
+          "SG90 servos are cheap.",
+        ),
+        record(
+          "c",
+          meta({ path: "kitchen/bread.md", mtime: 1_760_000_000, tags: [], word_count: 80 }),
+          vec(0.8, 0.2, 0, 0),
+          "Bake at 250 degrees.",
+        ),
+      ];
+      for (const r of recs) await s.upsertNotes([{ note: note(r.meta.path), records: [r] }]);
+      const q = async (where?: object, whereDocument?: object) =>
+        ids(
+          await s.queryDense(vec(1, 0, 0, 0), 10, {
+            where: normaliseWhere(where),
+            whereDocument: normaliseWhereDocument(whereDocument),
+          }),
+        ).sort();
+      expect(await q({ top_folder: "robots" })).toEqual(["a", "b"]);
+      expect(await q({ folder: "robots" })).toEqual(["a"]);
+      expect(await q({ mtime: { $gte: 1_750_000_000 } })).toEqual(["b", "c"]);
+      expect(await q({ $and: [{ mtime: { $gt: 1_700_000_000 } }, { word_count: { $lt: 50 } }] })).toEqual(["b"]);
+      expect(await q({ path: { $in: ["kitchen/bread.md", "nope.md"] } })).toEqual(["c"]);
+      expect(await q({ path: { $nin: ["kitchen/bread.md"] } })).toEqual(["a", "b"]);
+      expect(await q({ tags: { $not_contains: "robots" } })).toEqual(["c"]);
+      expect(await q({ $or: [{ tags: "servo" }, { folder: "kitchen" }] })).toEqual(["b", "c"]);
+      expect(await q(undefined, { $contains: "motors" })).toEqual(["a"]);
+      expect(await q(undefined, { $regex: "^[A-Z]{2}\\d{2}" })).toEqual(["b"]);
+      expect(await q({ top_folder: "robots" }, { $not_contains: "SG90" })).toEqual(["a"]);
+      await s.close();
+    });
   });
-});

@@ -24,24 +24,29 @@ function exact(rows: Float32Array[], q: Float32Array, k: number, allowed?: Set<n
 describe("int8 SIMD kernel", () => {
   it("computes the same dot products as a plain loop over the quantized values (property)", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 40 }), fc.constantFrom(16, 32, 64), fc.integer({ min: 1, max: 1e6 }), (rows, dims, seed) => {
-        const r = rng(seed);
-        const m = Float32Array.from({ length: rows * dims }, () => r() - 0.5);
-        const q = Float32Array.from({ length: dims }, () => r() - 0.5);
-        const im = Int8Matrix.fromFloat(m, rows, dims)!;
-        const got = im.approxDots(q);
-        const qmax = Math.max(...q.map(Math.abs));
-        const q16 = Array.from(q, (x) => Math.round((x * 127) / qmax));
-        for (let i = 0; i < rows; i++) {
-          let dot = 0;
-          for (let j = 0; j < dims; j++) dot += im.bytes[i * dims + j] * q16[j];
-          expect(got[i]).toBeCloseTo(dot * im.rowScales[i] * (qmax / 127), 4);
-          // and the approximation is close to the float dot product
-          let f = 0;
-          for (let j = 0; j < dims; j++) f += m[i * dims + j] * q[j];
-          expect(Math.abs(got[i] - f)).toBeLessThan(0.02 * dims ** 0.5);
-        }
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 40 }),
+        fc.constantFrom(16, 32, 64),
+        fc.integer({ min: 1, max: 1e6 }),
+        (rows, dims, seed) => {
+          const r = rng(seed);
+          const m = Float32Array.from({ length: rows * dims }, () => r() - 0.5);
+          const q = Float32Array.from({ length: dims }, () => r() - 0.5);
+          const im = Int8Matrix.fromFloat(m, rows, dims)!;
+          const got = im.approxDots(q);
+          const qmax = Math.max(...q.map(Math.abs));
+          const q16 = Array.from(q, (x) => Math.round((x * 127) / qmax));
+          for (let i = 0; i < rows; i++) {
+            let dot = 0;
+            for (let j = 0; j < dims; j++) dot += im.bytes[i * dims + j] * q16[j];
+            expect(got[i]).toBeCloseTo(dot * im.rowScales[i] * (qmax / 127), 4);
+            // and the approximation is close to the float dot product
+            let f = 0;
+            for (let j = 0; j < dims; j++) f += m[i * dims + j] * q[j];
+            expect(Math.abs(got[i] - f)).toBeLessThan(0.02 * dims ** 0.5);
+          }
+        },
+      ),
       { numRuns: 100 },
     );
   });
@@ -69,45 +74,64 @@ describe("int8 kernel on listed rows", () => {
 describe("dense index", () => {
   it("returns exactly the reference's neighbours on small indexes, filtered or not (property)", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 60 }), fc.integer({ min: 1, max: 1e6 }), fc.integer({ min: 1, max: 10 }), (n, seed, k) => {
-        const r = rng(seed);
-        const rows = Array.from({ length: n }, () => Float32Array.from({ length: 8 }, () => r() - 0.5));
-        const idx = DenseIndex.fromRows(rows.map((v, i) => [i + 1, blob(v)]), 8);
-        const q = Float32Array.from({ length: 8 }, () => r() - 0.5);
-        const allowed = new Set(rows.map((_, i) => i + 1).filter((id) => id % 3 !== 0));
-        expect(idx.search(q, k).map((h) => h.rowid)).toEqual(exact(rows, q, k));
-        expect(idx.search(q, k, allowed).map((h) => h.rowid)).toEqual(exact(rows, q, k, allowed));
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 60 }),
+        fc.integer({ min: 1, max: 1e6 }),
+        fc.integer({ min: 1, max: 10 }),
+        (n, seed, k) => {
+          const r = rng(seed);
+          const rows = Array.from({ length: n }, () => Float32Array.from({ length: 8 }, () => r() - 0.5));
+          const idx = DenseIndex.fromRows(
+            rows.map((v, i) => [i + 1, blob(v)]),
+            8,
+          );
+          const q = Float32Array.from({ length: 8 }, () => r() - 0.5);
+          const allowed = new Set(rows.map((_, i) => i + 1).filter((id) => id % 3 !== 0));
+          expect(idx.search(q, k).map((h) => h.rowid)).toEqual(exact(rows, q, k));
+          expect(idx.search(q, k, allowed).map((h) => h.rowid)).toEqual(exact(rows, q, k, allowed));
+        },
+      ),
       { numRuns: 200 },
     );
   });
 
   it("scores a passage by its best window and returns each passage once, filtered or not (property)", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 1e6 }), fc.integer({ min: 1, max: 10 }), (n, seed, k) => {
-        const r = rng(seed);
-        // n windows over fewer passages: passage ids repeat, in no particular order
-        const owner = Array.from({ length: n }, () => 1 + Math.floor(r() * Math.max(1, n / 3)));
-        const rows = Array.from({ length: n }, () => Float32Array.from({ length: 8 }, () => r() - 0.5));
-        const idx = DenseIndex.fromRows(rows.map((v, i) => [owner[i], blob(v)]), 8);
-        const q = Float32Array.from({ length: 8 }, () => r() - 0.5);
-        const norm = (v: Float32Array) => Math.sqrt(v.reduce((t, x) => t + x * x, 0)) || 1;
-        // reference: each passage's best window distance, sorted
-        const reference = (allowed?: Set<number>) => {
-          const best = new Map<number, number>();
-          rows.forEach((v, i) => {
-            if (allowed && !allowed.has(owner[i])) return;
-            const d = 1 - v.reduce((t, x, j) => t + x * q[j], 0) / (norm(v) * norm(q));
-            if (!best.has(owner[i]) || d < best.get(owner[i])!) best.set(owner[i], d);
-          });
-          return [...best].sort((a, b) => a[1] - b[1] || a[0] - b[0]).slice(0, k).map(([id]) => id);
-        };
-        expect(idx.search(q, k).map((h) => h.rowid)).toEqual(reference());
-        const allowed = new Set(owner.filter((id) => id % 2 === 0));
-        expect(idx.search(q, k, allowed).map((h) => h.rowid)).toEqual(reference(allowed));
-        const mask = Uint8Array.from(owner, (id) => (id % 2 === 0 ? 1 : 0));
-        expect(idx.search(q, k, mask).map((h) => h.rowid)).toEqual(reference(allowed));
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 40 }),
+        fc.integer({ min: 1, max: 1e6 }),
+        fc.integer({ min: 1, max: 10 }),
+        (n, seed, k) => {
+          const r = rng(seed);
+          // n windows over fewer passages: passage ids repeat, in no particular order
+          const owner = Array.from({ length: n }, () => 1 + Math.floor(r() * Math.max(1, n / 3)));
+          const rows = Array.from({ length: n }, () => Float32Array.from({ length: 8 }, () => r() - 0.5));
+          const idx = DenseIndex.fromRows(
+            rows.map((v, i) => [owner[i], blob(v)]),
+            8,
+          );
+          const q = Float32Array.from({ length: 8 }, () => r() - 0.5);
+          const norm = (v: Float32Array) => Math.sqrt(v.reduce((t, x) => t + x * x, 0)) || 1;
+          // reference: each passage's best window distance, sorted
+          const reference = (allowed?: Set<number>) => {
+            const best = new Map<number, number>();
+            rows.forEach((v, i) => {
+              if (allowed && !allowed.has(owner[i])) return;
+              const d = 1 - v.reduce((t, x, j) => t + x * q[j], 0) / (norm(v) * norm(q));
+              if (!best.has(owner[i]) || d < best.get(owner[i])!) best.set(owner[i], d);
+            });
+            return [...best]
+              .sort((a, b) => a[1] - b[1] || a[0] - b[0])
+              .slice(0, k)
+              .map(([id]) => id);
+          };
+          expect(idx.search(q, k).map((h) => h.rowid)).toEqual(reference());
+          const allowed = new Set(owner.filter((id) => id % 2 === 0));
+          expect(idx.search(q, k, allowed).map((h) => h.rowid)).toEqual(reference(allowed));
+          const mask = Uint8Array.from(owner, (id) => (id % 2 === 0 ? 1 : 0));
+          expect(idx.search(q, k, mask).map((h) => h.rowid)).toEqual(reference(allowed));
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -121,7 +145,10 @@ describe("dense index", () => {
       const c = centres[Math.floor(r() * centres.length)];
       return Float32Array.from(c, (x) => x + (r() - 0.5) * 0.5);
     });
-    const idx = DenseIndex.fromRows(rows.map((v, i) => [i + 1, blob(v)]), dims);
+    const idx = DenseIndex.fromRows(
+      rows.map((v, i) => [i + 1, blob(v)]),
+      dims,
+    );
     const restored = DenseIndex.fromBuffer(idx.toBuffer("k"), "k")!;
     expect(DenseIndex.fromBuffer(idx.toBuffer("k"), "other")).toBeUndefined();
     // the same snapshot opened from a file keeps its float rows there, read only when rescored
@@ -165,13 +192,25 @@ describe("dense index", () => {
       console.log(JSON.stringify({ module: int8DotModule(), hits: idx.search(q, 10).map((h) => h.rowid), rows: rows.map((v) => Array.from(v)), q: Array.from(q) }));`;
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vr-nosimd-"));
     fs.writeFileSync(path.join(dir, "run.ts"), script);
-    const out = JSON.parse(execFileSync(process.execPath, ["--import", "tsx", path.join(dir, "run.ts")], { env: { ...process.env, VAULT_RAG_WASM_SIMD: "0" }, encoding: "utf8", maxBuffer: 1 << 28 })) as {
+    const out = JSON.parse(
+      execFileSync(process.execPath, ["--import", "tsx", path.join(dir, "run.ts")], {
+        env: { ...process.env, VAULT_RAG_WASM_SIMD: "0" },
+        encoding: "utf8",
+        maxBuffer: 1 << 28,
+      }),
+    ) as {
       module: unknown;
       hits: number[];
       rows: number[][];
       q: number[];
     };
     expect(out.module).toBeNull();
-    expect(out.hits).toEqual(exact(out.rows.map((v) => Float32Array.from(v)), Float32Array.from(out.q), 10));
+    expect(out.hits).toEqual(
+      exact(
+        out.rows.map((v) => Float32Array.from(v)),
+        Float32Array.from(out.q),
+        10,
+      ),
+    );
   });
 });

@@ -1,6 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { matchesDocument, matchesWhere, normaliseWhere, normaliseWhereDocument, type NoteEntry, type StoreRecord } from "../../src/store/index.js";
+import {
+  matchesDocument,
+  matchesWhere,
+  normaliseWhere,
+  normaliseWhereDocument,
+  type NoteEntry,
+  type StoreRecord,
+} from "../../src/store/index.js";
 import { docArb, recordArb, whereArb } from "./arbitraries.js";
 import { CHROMA_MISSING, needs } from "../needs.js";
 import { chromaBackend, sqliteBackend } from "./backends.js";
@@ -17,10 +24,21 @@ const DATASETS = 3;
 
 function dataset(seed: number): { batch: { note: NoteEntry; records: StoreRecord[] }[]; all: StoreRecord[] } {
   const recs = fc.sample(fc.array(recordArb, { minLength: 30, maxLength: 60 }), { seed, numRuns: 1 })[0];
-  const vectors = fc.sample(fc.array(fc.float({ min: -1, max: 1, noNaN: true }), { minLength: 4, maxLength: 4 }), { seed: seed + 1, numRuns: recs.length });
+  const vectors = fc.sample(fc.array(fc.float({ min: -1, max: 1, noNaN: true }), { minLength: 4, maxLength: 4 }), {
+    seed: seed + 1,
+    numRuns: recs.length,
+  });
   const byPath = new Map<string, StoreRecord[]>();
   recs.forEach((r, i) => {
-    const m = meta({ path: r.path, mtime: r.mtime, word_count: r.word_count, ordinal: r.ordinal, tags: r.tags, links: r.links, hash: `h${seed}-${i}` });
+    const m = meta({
+      path: r.path,
+      mtime: r.mtime,
+      word_count: r.word_count,
+      ordinal: r.ordinal,
+      tags: r.tags,
+      links: r.links,
+      hash: `h${seed}-${i}`,
+    });
     const v = Float32Array.from(vectors[i]);
     if (v.every((x) => Math.abs(x) < 1e-3)) v[0] = 1; // a zero vector has no direction
     const list = byPath.get(r.path) ?? [];
@@ -46,7 +64,10 @@ describe.skipIf(!!CHROMA_MISSING)(needs("SQLite and a real Chroma server agree",
         fc.asyncProperty(whereArb, fc.option(docArb, { nil: undefined }), async (where, wd) => {
           const w = normaliseWhere(where);
           const doc = normaliseWhereDocument(wd);
-          const expected = all.filter((r) => (!w || matchesWhere(w, r.meta)) && (!doc || matchesDocument(doc, r.text))).map((r) => r.id).sort();
+          const expected = all
+            .filter((r) => (!w || matchesWhere(w, r.meta)) && (!doc || matchesDocument(doc, r.text)))
+            .map((r) => r.id)
+            .sort();
           const fromSqlite = await sqlite.queryDense(query, 1000, { where: w, whereDocument: doc });
           const fromChroma = await chroma.queryDense(query, 1000, { where: w, whereDocument: doc });
           expect(fromSqlite.map((h) => h.id).sort()).toEqual(expected);
@@ -87,15 +108,32 @@ describe("SQLite and a real Chroma server agree on pathological regexes", () => 
   ];
   it(`on ${cases.length} patterns, as $regex and $not_regex`, async () => {
     const query = Float32Array.from([1, 0, 0, 0]);
-    const batch = Object.entries(texts).map(([id, text]) => ({ note: { path: `${id}.md`, hash: "h", mtime: 0, size: 0 }, records: [record(id, meta({ path: `${id}.md` }), query, text)] }));
+    const batch = Object.entries(texts).map(([id, text]) => ({
+      note: { path: `${id}.md`, hash: "h", mtime: 0, size: 0 },
+      records: [record(id, meta({ path: `${id}.md` }), query, text)],
+    }));
     const stores = [(await sqliteBackend.fresh()).store, (await chromaBackend.fresh()).store];
     for (const s of stores) await s.upsertNotes(batch);
     for (const [pattern, matching] of cases) {
-      const rest = Object.keys(texts).filter((id) => !matching.includes(id)).sort();
-      for (const [op, expected] of [["$regex", matching], ["$not_regex", rest]] as const) {
+      const rest = Object.keys(texts)
+        .filter((id) => !matching.includes(id))
+        .sort();
+      for (const [op, expected] of [
+        ["$regex", matching],
+        ["$not_regex", rest],
+      ] as const) {
         const doc = normaliseWhereDocument({ [op]: pattern });
-        for (const s of stores) expect([pattern, op, (await s.queryDense(query, 100, { whereDocument: doc })).map((h) => h.id).sort()]).toEqual([pattern, op, expected]);
-        expect(Object.keys(texts).filter((id) => matchesDocument(doc!, texts[id])).sort()).toEqual(expected);
+        for (const s of stores)
+          expect([
+            pattern,
+            op,
+            (await s.queryDense(query, 100, { whereDocument: doc })).map((h) => h.id).sort(),
+          ]).toEqual([pattern, op, expected]);
+        expect(
+          Object.keys(texts)
+            .filter((id) => matchesDocument(doc!, texts[id]))
+            .sort(),
+        ).toEqual(expected);
       }
     }
     for (const s of stores) await s.close();

@@ -39,6 +39,12 @@ export function record(id: string, m: RecordMetadata, v: Float32Array, text = `t
 
 export async function openStore(file = tmpDb()): Promise<SqliteStore> {
   const s = SqliteStore.open(file, { create: true });
-  await s.setManifest({ schemaVersion: 1, embedder: { provider: "test", model: "t", dimensions: 4, documentPrefix: "", queryPrefix: "", normalized: false }, chunkerVersion: "x", createdAt: "", updatedAt: "" });
+  await s.setManifest({
+    schemaVersion: 1,
+    embedder: { provider: "test", model: "t", dimensions: 4, documentPrefix: "", queryPrefix: "", normalized: false },
+    chunkerVersion: "x",
+    createdAt: "",
+    updatedAt: "",
+  });
   return s;
 }

@@ -5,7 +5,10 @@ import { BACKENDS } from "./backends.js";
 import { meta, openStore, record, vec } from "./helpers.js";
 
 const IDS = ["a", "b", "c", "d", "e"];
-const batch = IDS.map((id, i) => ({ note: { path: `${id}.md`, hash: id, mtime: 0, size: 0 }, records: [record(id, meta({ path: `${id}.md`, word_count: i }), vec(1, 0, 0, 0), `text ${id}`)] }));
+const batch = IDS.map((id, i) => ({
+  note: { path: `${id}.md`, hash: id, mtime: 0, size: 0 },
+  records: [record(id, meta({ path: `${id}.md`, word_count: i }), vec(1, 0, 0, 0), `text ${id}`)],
+}));
 /** `inner` nested in alternating $and/$or so that it sits at level `depth`. */
 const nest = (depth: number, inner: Record<string, unknown>) => {
   let w = inner;
@@ -20,13 +23,15 @@ const refusal = (f: () => unknown) =>
       (e: Error) => e.message,
     );
 /** `n` paths, with b.md at 123 and d.md last. */
-const paths = (n: number) => Array.from({ length: n }, (_, i) => (i === 123 ? "b.md" : i === n - 1 ? "d.md" : `n${i}.md`));
+const paths = (n: number) =>
+  Array.from({ length: n }, (_, i) => (i === 123 ? "b.md" : i === n - 1 ? "d.md" : `n${i}.md`));
 
 describe.each(BACKENDS)("large filters on $name", (backend) => {
   it("selects with long $in/$nin lists, an $or of 10,000 clauses and 32 levels of nesting", async () => {
     const { store } = await backend.fresh();
     await store.upsertNotes(batch);
-    const ids = async (where: Record<string, unknown>) => (await store.queryDense(vec(1, 0, 0, 0), 100, { where: normaliseWhere(where) })).map((h) => h.id).sort();
+    const ids = async (where: Record<string, unknown>) =>
+      (await store.queryDense(vec(1, 0, 0, 0), 100, { where: normaliseWhere(where) })).map((h) => h.id).sort();
     // SQLite binds a list as one JSON parameter; a Chroma server takes 30,000 values in one query
     const n = backend.name === "SQLite" ? 40_000 : 29_000;
     expect(await ids({ path: { $in: paths(n) } })).toEqual(["b", "d"]);
@@ -35,16 +40,39 @@ describe.each(BACKENDS)("large filters on $name", (backend) => {
     expect(await ids({ $or: paths(10_000).map((p) => ({ path: p })) })).toEqual(["b", "d"]);
     expect(await ids({ $and: paths(10_000).map((p) => ({ path: { $ne: p } })) })).toEqual(["a", "c", "e"]);
     expect(await ids(nest(32, { path: { $ne: "c.md" } }))).toEqual(["a", "b", "d", "e"]);
-    expect((await store.queryKeyword("text", 100, { where: normaliseWhere({ path: { $in: paths(n) } }) })).map((h) => h.id).sort()).toEqual(["b", "d"]);
+    expect(
+      (await store.queryKeyword("text", 100, { where: normaliseWhere({ path: { $in: paths(n) } }) }))
+        .map((h) => h.id)
+        .sort(),
+    ).toEqual(["b", "d"]);
     // a Chroma server's time grows with the square of the number of conditions: 1,000 at most there
     const m = backend.name === "SQLite" ? 2_000 : 200;
-    const wd = normaliseWhereDocument({ $or: IDS.flatMap((id) => Array.from({ length: m }, (_, i) => ({ $contains: i === m - 1 && id !== "c" ? `text ${id}` : `nothing ${i}` }))) });
-    expect((await store.queryDense(vec(1, 0, 0, 0), 100, { whereDocument: wd })).map((h) => h.id).sort()).toEqual(["a", "b", "d", "e"]);
+    const wd = normaliseWhereDocument({
+      $or: IDS.flatMap((id) =>
+        Array.from({ length: m }, (_, i) => ({ $contains: i === m - 1 && id !== "c" ? `text ${id}` : `nothing ${i}` })),
+      ),
+    });
+    expect((await store.queryDense(vec(1, 0, 0, 0), 100, { whereDocument: wd })).map((h) => h.id).sort()).toEqual([
+      "a",
+      "b",
+      "d",
+      "e",
+    ]);
     if (backend.name === "Chroma") {
-      expect(await refusal(() => store.queryDense(vec(1, 0, 0, 0), 100, { where: normaliseWhere({ $or: paths(1_001).map((p) => ({ path: { $ne: p } })) }) }))).toBe(
+      expect(
+        await refusal(() =>
+          store.queryDense(vec(1, 0, 0, 0), 100, {
+            where: normaliseWhere({ $or: paths(1_001).map((p) => ({ path: { $ne: p } })) }),
+          }),
+        ),
+      ).toBe(
         "vault-rag: the filter holds 1001 conditions for the Chroma server, which takes at most 1000 in one query (the limit; its time grows with their square) — put the values of many clauses on one field into one $in or $nin list",
       );
-      expect(await refusal(() => store.queryDense(vec(1, 0, 0, 0), 100, { where: normaliseWhere({ path: { $in: paths(40_000) } }) }))).toBe(
+      expect(
+        await refusal(() =>
+          store.queryDense(vec(1, 0, 0, 0), 100, { where: normaliseWhere({ path: { $in: paths(40_000) } }) }),
+        ),
+      ).toBe(
         "vault-rag: the filter hands 40000 values to the Chroma server (a text $in/$nin value counts 1, a number or any other condition 2), which takes at most 30000 in one query (the limit) — shorten the $in/$nin lists, or filter on folder or tags instead",
       );
     }
@@ -71,16 +99,33 @@ describe("filter size limits", () => {
     const store = await openStore();
     await store.upsertNotes(batch);
     const leaf = fc.oneof(
-      fc.record({ op: fc.constantFrom("$in", "$nin"), n: fc.integer({ min: 1, max: 60_000 }), seed: fc.integer({ min: 0, max: 9 }) }).map(({ op, n, seed }) => ({
-        [seed % 2 ? "path" : "word_count"]: { [op]: Array.from({ length: n }, (_, i) => (seed % 2 ? `${"abcdexyz"[(i * seed) % 8]}.md` : (i * seed) % 9)) },
-      })),
+      fc
+        .record({
+          op: fc.constantFrom("$in", "$nin"),
+          n: fc.integer({ min: 1, max: 60_000 }),
+          seed: fc.integer({ min: 0, max: 9 }),
+        })
+        .map(({ op, n, seed }) => ({
+          [seed % 2 ? "path" : "word_count"]: {
+            [op]: Array.from({ length: n }, (_, i) => (seed % 2 ? `${"abcdexyz"[(i * seed) % 8]}.md` : (i * seed) % 9)),
+          },
+        })),
       fc.constantFrom(...IDS).map((id) => ({ path: { $ne: `${id}.md` } })),
     );
-    const shape = fc.record({ depth: fc.integer({ min: 1, max: 40 }), width: fc.integer({ min: 0, max: 12_000 }), big: leaf, small: leaf.filter((x) => !("word_count" in x) && !("$in" in (x.path as object)) && !("$nin" in (x.path as object))) });
+    const shape = fc.record({
+      depth: fc.integer({ min: 1, max: 40 }),
+      width: fc.integer({ min: 0, max: 12_000 }),
+      big: leaf,
+      small: leaf.filter(
+        (x) => !("word_count" in x) && !("$in" in (x.path as object)) && !("$nin" in (x.path as object)),
+      ),
+    });
     await fc.assert(
       fc.asyncProperty(shape, async ({ depth, width, big, small }) => {
         // one long list, `width` small clauses beside it, all `depth` levels down
-        const wide = width ? { [width % 2 ? "$or" : "$and"]: [big, ...Array.from({ length: width }, () => small)] } : big;
+        const wide = width
+          ? { [width % 2 ? "$or" : "$and"]: [big, ...Array.from({ length: width }, () => small)] }
+          : big;
         let w: Record<string, unknown> = wide;
         for (let i = 1; i < depth; i++) w = { [i % 2 ? "$and" : "$or"]: [w, small] };
         const conditions = (width ? width + 1 : 1) + depth - 1;
@@ -89,17 +134,28 @@ describe("filter size limits", () => {
           node = normaliseWhere(w)!;
         } catch (e) {
           const msg = (e as Error).message;
-          if (depth + (width ? 1 : 0) > 32) expect(msg).toBe("vault-rag: the where filter nests $and/$or more than 32 levels deep (the limit) — flatten it: one $and or $or takes any number of clauses");
+          if (depth + (width ? 1 : 0) > 32)
+            expect(msg).toBe(
+              "vault-rag: the where filter nests $and/$or more than 32 levels deep (the limit) — flatten it: one $and or $or takes any number of clauses",
+            );
           else {
             expect(conditions).toBeGreaterThan(10_000);
-            expect(msg).toBe("vault-rag: the where filter holds more than 10000 conditions (the limit) — put the values of many $eq clauses on one field into one $in list");
+            expect(msg).toBe(
+              "vault-rag: the where filter holds more than 10000 conditions (the limit) — put the values of many $eq clauses on one field into one $in list",
+            );
           }
           return;
         }
         expect(depth + (width ? 1 : 0)).toBeLessThanOrEqual(32);
         expect(conditions).toBeLessThanOrEqual(10_000);
-        const expected = batch.flatMap((b) => b.records).filter((r) => matchesWhere(node, r.meta)).map((r) => r.id).sort();
-        expect((await store.queryDense(vec(1, 0, 0, 0), 100, { where: node })).map((h) => h.id).sort()).toEqual(expected);
+        const expected = batch
+          .flatMap((b) => b.records)
+          .filter((r) => matchesWhere(node, r.meta))
+          .map((r) => r.id)
+          .sort();
+        expect((await store.queryDense(vec(1, 0, 0, 0), 100, { where: node })).map((h) => h.id).sort()).toEqual(
+          expected,
+        );
       }),
       { numRuns: Number(process.env.FUZZ_RUNS_LARGE ?? 60), seed: 7 },
     );

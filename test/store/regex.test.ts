@@ -14,17 +14,37 @@ const refusal = (wd: unknown) => {
 
 describe("whereDocument regular expressions run in linear time", () => {
   const runOfAs = "a".repeat(100_000);
-  const texts: Record<string, string> = { long: runOfAs + "!", longClean: runOfAs, short: "a".repeat(26) + "!", plain: "aaaa" };
+  const texts: Record<string, string> = {
+    long: runOfAs + "!",
+    longClean: runOfAs,
+    short: "a".repeat(26) + "!",
+    plain: "aaaa",
+  };
 
   it("answers ^(a+)+$ over a 100 KB run of a's, in SQLite and in the reference evaluator", async () => {
     const s = await openStore();
-    await s.upsertNotes(Object.entries(texts).map(([id, text]) => ({ note: note(`${id}.md`), records: [record(id, meta({ path: `${id}.md` }), vec(1, 0, 0, 0), text)] })));
+    await s.upsertNotes(
+      Object.entries(texts).map(([id, text]) => ({
+        note: note(`${id}.md`),
+        records: [record(id, meta({ path: `${id}.md` }), vec(1, 0, 0, 0), text)],
+      })),
+    );
     for (const pattern of ["^(a+)+$", "^(a|aa)+$", "^(a*)*$"]) {
       const yes = normaliseWhereDocument({ $regex: pattern })!;
       const no = normaliseWhereDocument({ $not_regex: pattern })!;
-      expect((await s.queryDense(vec(1, 0, 0, 0), 10, { whereDocument: yes })).map((h) => h.id).sort()).toEqual(["longClean", "plain"]);
-      expect((await s.queryDense(vec(1, 0, 0, 0), 10, { whereDocument: no })).map((h) => h.id).sort()).toEqual(["long", "short"]);
-      expect(Object.keys(texts).filter((id) => matchesDocument(yes, texts[id])).sort()).toEqual(["longClean", "plain"]);
+      expect((await s.queryDense(vec(1, 0, 0, 0), 10, { whereDocument: yes })).map((h) => h.id).sort()).toEqual([
+        "longClean",
+        "plain",
+      ]);
+      expect((await s.queryDense(vec(1, 0, 0, 0), 10, { whereDocument: no })).map((h) => h.id).sort()).toEqual([
+        "long",
+        "short",
+      ]);
+      expect(
+        Object.keys(texts)
+          .filter((id) => matchesDocument(yes, texts[id]))
+          .sort(),
+      ).toEqual(["longClean", "plain"]);
     }
     await s.close();
   });

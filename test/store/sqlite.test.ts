@@ -17,7 +17,9 @@ describe("SQLite store", () => {
     expect(fs.existsSync(`${file}.vectors`)).toBe(true);
     // another process writes: a reader with a loaded index sees the new generation
     const writer = SqliteStore.open(file);
-    await writer.upsertNotes([{ note: note("b.md"), records: [record("b0", meta({ path: "b.md" }), vec(0.9, 0.1, 0, 0))] }]);
+    await writer.upsertNotes([
+      { note: note("b.md"), records: [record("b0", meta({ path: "b.md" }), vec(0.9, 0.1, 0, 0))] },
+    ]);
     await writer.close();
     expect((await s.queryDense(vec(1, 0, 0, 0), 5)).map((h) => h.id)).toEqual(["a0", "b0"]);
     await s.close();
@@ -41,8 +43,18 @@ describe("SQLite store", () => {
 
   it("removes a replaced or deleted note's rows from the external-content FTS index", async () => {
     const s = await openStore();
-    await s.upsertNotes([{ note: note("k/ramen.md"), records: [record("r0", meta({ path: "k/ramen.md", title: "ラーメン" }), vec(1, 0, 0, 0), "醤油ラーメン")] }]);
-    await s.upsertNotes([{ note: note("k/ramen.md"), records: [record("r1", meta({ path: "k/ramen.md", title: "Ramen" }), vec(1, 0, 0, 0), "Shoyu tare only.")] }]);
+    await s.upsertNotes([
+      {
+        note: note("k/ramen.md"),
+        records: [record("r0", meta({ path: "k/ramen.md", title: "ラーメン" }), vec(1, 0, 0, 0), "醤油ラーメン")],
+      },
+    ]);
+    await s.upsertNotes([
+      {
+        note: note("k/ramen.md"),
+        records: [record("r1", meta({ path: "k/ramen.md", title: "Ramen" }), vec(1, 0, 0, 0), "Shoyu tare only.")],
+      },
+    ]);
     expect(s.db.prepare("SELECT count(*) FROM fts WHERE fts MATCH '醤油'").pluck().get()).toBe(0);
     await s.deleteNotes(["k/ramen.md"]);
     expect(s.db.prepare("SELECT count(*) FROM fts WHERE fts MATCH 'shoyu'").pluck().get()).toBe(0);
@@ -53,28 +65,61 @@ describe("SQLite store", () => {
   it("counts what check verifies, and repairs a damaged file without embedding", async () => {
     const file = tmpDb();
     const s = await openStore(file);
-    await s.upsertNotes(["a", "b", "c"].map((n) => ({ note: note(`${n}.md`), records: [record(`${n}0`, meta({ path: `${n}.md` }), vec(1, 0, 0, 0), `text about ${n}`)] })));
-    expect(await s.integrity()).toEqual({ counts: { notes: 3, chunks: 3, vectors: 3, ftsRows: 3 }, orphanVectors: 0, chunksWithoutVectors: 0, chunksWithoutNote: 0, ftsMismatch: false, badVectors: 0 });
+    await s.upsertNotes(
+      ["a", "b", "c"].map((n) => ({
+        note: note(`${n}.md`),
+        records: [record(`${n}0`, meta({ path: `${n}.md` }), vec(1, 0, 0, 0), `text about ${n}`)],
+      })),
+    );
+    expect(await s.integrity()).toEqual({
+      counts: { notes: 3, chunks: 3, vectors: 3, ftsRows: 3 },
+      orphanVectors: 0,
+      chunksWithoutVectors: 0,
+      chunksWithoutNote: 0,
+      ftsMismatch: false,
+      badVectors: 0,
+    });
     await s.close();
     // damage the file from outside the store: an orphan vector, a chunk without a vector, a vector
     // of the wrong length, a chunk whose note row is gone, and an emptied keyword index
     const raw = new Database(file);
     raw.prepare("INSERT INTO windows (chunk, hash, vector) VALUES (99999, 'orphan', zeroblob(16))").run();
     raw.prepare("DELETE FROM windows WHERE chunk = (SELECT rowid FROM chunks WHERE path = 'a.md')").run();
-    raw.prepare("UPDATE windows SET vector = zeroblob(8) WHERE chunk = (SELECT rowid FROM chunks WHERE path = 'b.md')").run();
+    raw
+      .prepare("UPDATE windows SET vector = zeroblob(8) WHERE chunk = (SELECT rowid FROM chunks WHERE path = 'b.md')")
+      .run();
     raw.prepare("DELETE FROM notes WHERE path = 'c.md'").run();
     raw.prepare("INSERT INTO fts (fts) VALUES ('delete-all')").run();
     raw.close();
     const d = SqliteStore.open(file);
-    expect(await d.integrity()).toEqual({ counts: { notes: 2, chunks: 3, vectors: 3, ftsRows: 0 }, orphanVectors: 1, chunksWithoutVectors: 1, chunksWithoutNote: 1, ftsMismatch: true, badVectors: 1 });
+    expect(await d.integrity()).toEqual({
+      counts: { notes: 2, chunks: 3, vectors: 3, ftsRows: 0 },
+      orphanVectors: 1,
+      chunksWithoutVectors: 1,
+      chunksWithoutNote: 1,
+      ftsMismatch: true,
+      badVectors: 1,
+    });
     expect(await d.repair()).toEqual({ orphanVectors: 1, droppedNotes: 3 });
-    expect(await d.integrity()).toEqual({ counts: { notes: 0, chunks: 0, vectors: 0, ftsRows: 0 }, orphanVectors: 0, chunksWithoutVectors: 0, chunksWithoutNote: 0, ftsMismatch: false, badVectors: 0 });
+    expect(await d.integrity()).toEqual({
+      counts: { notes: 0, chunks: 0, vectors: 0, ftsRows: 0 },
+      orphanVectors: 0,
+      chunksWithoutVectors: 0,
+      chunksWithoutNote: 0,
+      ftsMismatch: false,
+      badVectors: 0,
+    });
     await d.close();
   });
 
   it("rebuilds the keyword index on repair, dropping nothing that is whole", async () => {
     const s = await openStore();
-    await s.upsertNotes([{ note: note("k/bread.md"), records: [record("b0", meta({ path: "k/bread.md" }), vec(1, 0, 0, 0), "levain and flour")] }]);
+    await s.upsertNotes([
+      {
+        note: note("k/bread.md"),
+        records: [record("b0", meta({ path: "k/bread.md" }), vec(1, 0, 0, 0), "levain and flour")],
+      },
+    ]);
     s.db.prepare("INSERT INTO fts (fts) VALUES ('delete-all')").run();
     expect(await s.queryKeyword("levain", 5)).toEqual([]);
     expect((await s.integrity()).ftsMismatch).toBe(true);
@@ -98,7 +143,9 @@ describe("SQLite store", () => {
 
   it("says how to fix a missing index", () => {
     const file = path.join(path.dirname(tmpDb()), "missing.db");
-    expect(() => SqliteStore.open(file)).toThrow(`vault-rag: no index at ${file} — run \`vault-rag index <vault>\` first`);
+    expect(() => SqliteStore.open(file)).toThrow(
+      `vault-rag: no index at ${file} — run \`vault-rag index <vault>\` first`,
+    );
   });
 
   it("lets two processes read while one writes", async () => {
@@ -128,7 +175,9 @@ describe("SQLite store", () => {
     fs.writeFileSync(scriptFile, reader);
     const run = (id: number) =>
       new Promise<{ n: number; seen: number[] }>((resolve, reject) => {
-        const p = spawn(process.execPath, ["--import", "tsx", scriptFile, String(id)], { stdio: ["ignore", "pipe", "pipe"] });
+        const p = spawn(process.execPath, ["--import", "tsx", scriptFile, String(id)], {
+          stdio: ["ignore", "pipe", "pipe"],
+        });
         let out = "";
         let errOut = "";
         p.stdout.on("data", (d) => (out += d));
@@ -137,13 +186,19 @@ describe("SQLite store", () => {
       });
     const readers = [run(1), run(2)];
     const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-    for (let waited = 0; !(fs.existsSync(path.join(signals, "reading-1")) && fs.existsSync(path.join(signals, "reading-2"))); waited += 20) {
+    for (
+      let waited = 0;
+      !(fs.existsSync(path.join(signals, "reading-1")) && fs.existsSync(path.join(signals, "reading-2")));
+      waited += 20
+    ) {
       if (waited > 30_000) throw new Error("the readers never started reading");
       await sleep(20);
     }
     // both readers are in their loops: write while they read, a little apart
     for (let i = 0; i < 50; i++) {
-      await s.upsertNotes([{ note: note(`w${i}.md`), records: [record(`w${i}`, meta({ path: `w${i}.md` }), vec(0, 1, 0, 0))] }]);
+      await s.upsertNotes([
+        { note: note(`w${i}.md`), records: [record(`w${i}`, meta({ path: `w${i}.md` }), vec(0, 1, 0, 0))] },
+      ]);
       await sleep(5);
     }
     fs.writeFileSync(path.join(signals, "written"), "");

@@ -1,6 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { matchesDocument, matchesWhere, normaliseWhere, normaliseWhereDocument, type RecordMetadata } from "../../src/store/index.js";
+import {
+  matchesDocument,
+  matchesWhere,
+  normaliseWhere,
+  normaliseWhereDocument,
+  type RecordMetadata,
+} from "../../src/store/index.js";
 import { meta, openStore, record, vec } from "./helpers.js";
 import { docArb, recordArb, whereArb } from "./arbitraries.js";
 
@@ -17,42 +23,100 @@ describe("where validation", () => {
   it("treats {} and null as no filter and unwraps one-clause $and/$or", () => {
     expect(normaliseWhere({})).toBeUndefined();
     expect(normaliseWhere(null)).toBeUndefined();
-    expect(normaliseWhere({ $and: [{ folder: "kitchen" }] })).toEqual({ kind: "cmp", field: "folder", op: "$eq", value: "kitchen" });
-    expect(normaliseWhere({ $or: [{ tags: "Pico" }] })).toEqual({ kind: "list", field: "tags", op: "$contains", value: "pico" });
+    expect(normaliseWhere({ $and: [{ folder: "kitchen" }] })).toEqual({
+      kind: "cmp",
+      field: "folder",
+      op: "$eq",
+      value: "kitchen",
+    });
+    expect(normaliseWhere({ $or: [{ tags: "Pico" }] })).toEqual({
+      kind: "list",
+      field: "tags",
+      op: "$contains",
+      value: "pico",
+    });
   });
 
   it("gives clear errors word for word", () => {
-    expect(err({ tags: { $in: ["pico"] } })).toBe('vault-rag: "$in" does not work on the list field "tags" — use {"tags": {"$contains": "pico"}}');
-    expect(err({ tags: { $eq: "pico" } })).toBe('vault-rag: "$eq" does not work on the list field "tags" — use {"tags": {"$contains": "pico"}}');
+    expect(err({ tags: { $in: ["pico"] } })).toBe(
+      'vault-rag: "$in" does not work on the list field "tags" — use {"tags": {"$contains": "pico"}}',
+    );
+    expect(err({ tags: { $eq: "pico" } })).toBe(
+      'vault-rag: "$eq" does not work on the list field "tags" — use {"tags": {"$contains": "pico"}}',
+    );
     expect(err({ folder: { $contains: "kit" } })).toBe(
       'vault-rag: "$contains" on "folder" is not a substring match — metadata $contains only works on list fields (tags, links, aliases); use {"top_folder": ...} for a folder tree or whereDocument {"$contains": ...} for text',
     );
-    expect(err({ mtime: { $gte: 1767225600000 } })).toBe("vault-rag: mtime value 1767225600000 looks like milliseconds — mtime is in seconds; divide by 1000");
+    expect(err({ mtime: { $gte: 1767225600000 } })).toBe(
+      "vault-rag: mtime value 1767225600000 looks like milliseconds — mtime is in seconds; divide by 1000",
+    );
     expect(err({ mtime: { $gt: "yesterday" } })).toBe('vault-rag: "$gt" on "mtime" needs a number, got "yesterday"');
     expect(err({ folder: { $in: [] } })).toBe('vault-rag: "$in" on "folder" needs a non-empty list');
-    expect(err({ folder: "a", tags: { $contains: "b" } })).toBe('vault-rag: a where clause must have exactly one key, got 2 ("folder", "tags") — combine them with $and');
-    expect(err({ folder: { $like: "a" } })).toBe('vault-rag: unknown operator "$like" on "folder" — use one of $eq, $ne, $gt, $gte, $lt, $lte, $in, $nin');
+    expect(err({ folder: "a", tags: { $contains: "b" } })).toBe(
+      'vault-rag: a where clause must have exactly one key, got 2 ("folder", "tags") — combine them with $and',
+    );
+    expect(err({ folder: { $like: "a" } })).toBe(
+      'vault-rag: unknown operator "$like" on "folder" — use one of $eq, $ne, $gt, $gte, $lt, $lte, $in, $nin',
+    );
     expect(err({ colour: "red" })).toBe(
       'vault-rag: unknown metadata field "colour" — known fields: path, title, section, folder, top_folder, mtime, word_count, ordinal, start_line, end_line, tags, links, aliases',
     );
     expect(err({ $and: [] })).toBe('vault-rag: "$and" needs a non-empty list of clauses, got []');
-    expect(err({ $not: {} })).toBe('vault-rag: unknown operator "$not" at the top of a where clause — use $and, $or or a field name');
+    expect(err({ $not: {} })).toBe(
+      'vault-rag: unknown operator "$not" at the top of a where clause — use $and, $or or a field name',
+    );
     expect(err({ title: { $gt: "a" } })).toBe('vault-rag: "$gt" on "title" needs a number field; "title" holds text');
     expect(err("folder")).toBe('vault-rag: a where filter must be a JSON object, got "folder"');
   });
 
   it("validates whereDocument", () => {
     expect(normaliseWhereDocument({})).toBeUndefined();
-    expect(() => normaliseWhereDocument({ $like: "x" })).toThrow('vault-rag: unknown whereDocument operator "$like" — use one of $contains, $not_contains, $regex, $not_regex, $and, $or');
-    expect(() => normaliseWhereDocument({ $regex: "(" })).toThrow(/^vault-rag: invalid regular expression "\(" in whereDocument "\$regex": /);
-    expect(() => normaliseWhereDocument({ $contains: "" })).toThrow('vault-rag: whereDocument "$contains" needs a non-empty string, got ""');
+    expect(() => normaliseWhereDocument({ $like: "x" })).toThrow(
+      'vault-rag: unknown whereDocument operator "$like" — use one of $contains, $not_contains, $regex, $not_regex, $and, $or',
+    );
+    expect(() => normaliseWhereDocument({ $regex: "(" })).toThrow(
+      /^vault-rag: invalid regular expression "\(" in whereDocument "\$regex": /,
+    );
+    expect(() => normaliseWhereDocument({ $contains: "" })).toThrow(
+      'vault-rag: whereDocument "$contains" needs a non-empty string, got ""',
+    );
   });
 });
 
 describe("where validation fuzzing", () => {
   it("answers any JSON with a normalised filter or a vault-rag error, never a crash", () => {
     const json = fc.letrec((tie) => ({
-      v: fc.oneof({ depthSize: "small" }, fc.constantFrom("$and", "$or", "$eq", "$in", "$contains", "tags", "folder", "mtime", "colour"), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.string(), fc.array(tie("v"), { maxLength: 3 }), fc.dictionary(fc.constantFrom("$and", "$or", "$eq", "$ne", "$gt", "$in", "$nin", "$contains", "$not_contains", "tags", "folder", "mtime", "links", "x", "$regex"), tie("v"), { maxKeys: 3 })),
+      v: fc.oneof(
+        { depthSize: "small" },
+        fc.constantFrom("$and", "$or", "$eq", "$in", "$contains", "tags", "folder", "mtime", "colour"),
+        fc.integer(),
+        fc.double(),
+        fc.boolean(),
+        fc.constant(null),
+        fc.string(),
+        fc.array(tie("v"), { maxLength: 3 }),
+        fc.dictionary(
+          fc.constantFrom(
+            "$and",
+            "$or",
+            "$eq",
+            "$ne",
+            "$gt",
+            "$in",
+            "$nin",
+            "$contains",
+            "$not_contains",
+            "tags",
+            "folder",
+            "mtime",
+            "links",
+            "x",
+            "$regex",
+          ),
+          tie("v"),
+          { maxKeys: 3 },
+        ),
+      ),
     })).v;
     fc.assert(
       fc.property(json, (w) => {
@@ -76,23 +140,47 @@ describe("SQLite filters match the reference evaluator", () => {
     const store = await openStore();
     let n = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(recordArb, { minLength: 1, maxLength: 12 }), whereArb, fc.option(docArb, { nil: undefined }), async (recs, where, wd) => {
-        n++;
-        const byPath = new Map<string, { id: string; m: RecordMetadata; text: string }[]>();
-        recs.forEach((r, i) => {
-          const m = meta({ path: r.path, mtime: r.mtime, word_count: r.word_count, ordinal: r.ordinal, tags: r.tags, links: r.links, hash: `h${i}` });
-          const list = byPath.get(r.path) ?? [];
-          list.push({ id: `${n}-${i}`, m, text: r.text });
-          byPath.set(r.path, list);
-        });
-        await store.deleteNotes([...(await store.notes()).keys()]);
-        await store.upsertNotes([...byPath].map(([p, list]) => ({ note: { path: p, hash: "h", mtime: 0, size: 0 }, records: list.map((x) => record(x.id, x.m, vec(1, 0, 0, 0), x.text)) })));
-        const w = normaliseWhere(where)!;
-        const d = normaliseWhereDocument(wd);
-        const expected = [...byPath.values()].flat().filter((x) => matchesWhere(w, x.m) && (!d || matchesDocument(d, x.text))).map((x) => x.id).sort();
-        const got = (await store.queryDense(vec(1, 0, 0, 0), 1000, { where: w, whereDocument: d })).map((r) => r.id).sort();
-        expect(got).toEqual(expected);
-      }),
+      fc.asyncProperty(
+        fc.array(recordArb, { minLength: 1, maxLength: 12 }),
+        whereArb,
+        fc.option(docArb, { nil: undefined }),
+        async (recs, where, wd) => {
+          n++;
+          const byPath = new Map<string, { id: string; m: RecordMetadata; text: string }[]>();
+          recs.forEach((r, i) => {
+            const m = meta({
+              path: r.path,
+              mtime: r.mtime,
+              word_count: r.word_count,
+              ordinal: r.ordinal,
+              tags: r.tags,
+              links: r.links,
+              hash: `h${i}`,
+            });
+            const list = byPath.get(r.path) ?? [];
+            list.push({ id: `${n}-${i}`, m, text: r.text });
+            byPath.set(r.path, list);
+          });
+          await store.deleteNotes([...(await store.notes()).keys()]);
+          await store.upsertNotes(
+            [...byPath].map(([p, list]) => ({
+              note: { path: p, hash: "h", mtime: 0, size: 0 },
+              records: list.map((x) => record(x.id, x.m, vec(1, 0, 0, 0), x.text)),
+            })),
+          );
+          const w = normaliseWhere(where)!;
+          const d = normaliseWhereDocument(wd);
+          const expected = [...byPath.values()]
+            .flat()
+            .filter((x) => matchesWhere(w, x.m) && (!d || matchesDocument(d, x.text)))
+            .map((x) => x.id)
+            .sort();
+          const got = (await store.queryDense(vec(1, 0, 0, 0), 1000, { where: w, whereDocument: d }))
+            .map((r) => r.id)
+            .sort();
+          expect(got).toEqual(expected);
+        },
+      ),
       { numRuns: RUNS },
     );
     await store.close();

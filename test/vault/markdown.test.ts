@@ -4,8 +4,37 @@ import { scanBlocks } from "../../src/vault/index.js";
 
 // lines that open, close or continue every kind of block whose end a slice boundary could move
 const mdLine = fc.oneof(
-  fc.constantFrom("# Title", "## Sub", "### Deep #tag", "", "- item", "  - nested", "1. one", "> quote", "> [!note] callout", "> ```", "---", "===", "    indented code"),
-  fc.constantFrom("```", "~~~", "````", "```js", "<div>", "</div>", "<!--", "-->", "<script>", "</script>", "[ref]: /url", "[[Link#Heading|alias]] #x/y", "\r", "a\0b"),
+  fc.constantFrom(
+    "# Title",
+    "## Sub",
+    "### Deep #tag",
+    "",
+    "- item",
+    "  - nested",
+    "1. one",
+    "> quote",
+    "> [!note] callout",
+    "> ```",
+    "---",
+    "===",
+    "    indented code",
+  ),
+  fc.constantFrom(
+    "```",
+    "~~~",
+    "````",
+    "```js",
+    "<div>",
+    "</div>",
+    "<!--",
+    "-->",
+    "<script>",
+    "</script>",
+    "[ref]: /url",
+    "[[Link#Heading|alias]] #x/y",
+    "\r",
+    "a\0b",
+  ),
   fc.lorem({ maxCount: 12 }),
   fc.string({ maxLength: 30 }),
 );
@@ -23,11 +52,16 @@ describe("block scan", () => {
 
   it("gives the same result in slices as in one parse, wherever the slices end (property)", () => {
     fc.assert(
-      fc.property(fc.array(mdLine, { maxLength: 150 }), fc.constantFrom("\n", "\r\n"), fc.integer({ min: 1, max: 400 }), (lines, eol, slice) => {
-        const text = lines.join(eol);
-        const whole = structuredClone(scanBlocks(text, Number.MAX_SAFE_INTEGER));
-        expect(scanBlocks(text, slice)).toEqual(whole);
-      }),
+      fc.property(
+        fc.array(mdLine, { maxLength: 150 }),
+        fc.constantFrom("\n", "\r\n"),
+        fc.integer({ min: 1, max: 400 }),
+        (lines, eol, slice) => {
+          const text = lines.join(eol);
+          const whole = structuredClone(scanBlocks(text, Number.MAX_SAFE_INTEGER));
+          expect(scanBlocks(text, slice)).toEqual(whole);
+        },
+      ),
       { numRuns: Number(process.env.FUZZ_RUNS ?? 1000) },
     );
   });

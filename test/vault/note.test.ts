@@ -10,13 +10,22 @@ describe("frontmatter", () => {
     expect(parseNote("a.md", "---\ntags: [Robots, pico]\n---\nx", 0).tags).toEqual(["robots", "pico"]);
     expect(parseNote("a.md", "---\ntags: robots\n---\nx", 0).tags).toEqual(["robots"]);
     expect(parseNote("a.md", "---\ntags: robots, pico esp32\n---\nx", 0).tags).toEqual(["robots", "pico", "esp32"]);
-    expect(parseNote("a.md", "---\ntags:\n  - projects/Robots\n---\nx", 0).tags).toEqual(["projects/robots", "projects"]);
+    expect(parseNote("a.md", "---\ntags:\n  - projects/Robots\n---\nx", 0).tags).toEqual([
+      "projects/robots",
+      "projects",
+    ]);
     expect(parseNote("a.md", "---\ntags:\n---\nx", 0).tags).toEqual([]);
   });
 
   it("reads aliases as list, string or empty, and the title from frontmatter or file name", () => {
-    expect(parseNote("r/SMARS.md", "---\naliases: [SMARS, Small robot]\ntitle: SMARS Robot\n---\n", 0)).toMatchObject({ aliases: ["SMARS", "Small robot"], title: "SMARS Robot" });
-    expect(parseNote("r/SMARS.md", "---\naliases: Rover\n---\n", 0)).toMatchObject({ aliases: ["Rover"], title: "SMARS" });
+    expect(parseNote("r/SMARS.md", "---\naliases: [SMARS, Small robot]\ntitle: SMARS Robot\n---\n", 0)).toMatchObject({
+      aliases: ["SMARS", "Small robot"],
+      title: "SMARS Robot",
+    });
+    expect(parseNote("r/SMARS.md", "---\naliases: Rover\n---\n", 0)).toMatchObject({
+      aliases: ["Rover"],
+      title: "SMARS",
+    });
     expect(parseNote("r/SMARS.md", "---\naliases:\n---\n", 0).aliases).toEqual([]);
   });
 
@@ -28,7 +37,9 @@ describe("frontmatter", () => {
     expect(note.bodyStartLine).toBe(5);
     expect(log.warnings).toHaveLength(1);
     expect(log.warnings[0].code).toBe("frontmatter_invalid");
-    expect(log.warnings[0].message).toMatch(/^vault-rag: invalid frontmatter in "work\/Broken\.md" at line \d+: .* — the note is indexed without it$/);
+    expect(log.warnings[0].message).toMatch(
+      /^vault-rag: invalid frontmatter in "work\/Broken\.md" at line \d+: .* — the note is indexed without it$/,
+    );
   });
 
   it("handles a note that is only frontmatter, an empty note, CRLF and a BOM", () => {
@@ -57,7 +68,13 @@ describe("inline tags and links", () => {
   });
 
   it("lowercases, dedupes and adds parents of nested tags", () => {
-    expect(parseNote("a.md", "---\ntags: [A/B]\n---\n#a/b #A #c/d/e", 0).tags).toEqual(["a/b", "a", "c/d/e", "c/d", "c"]);
+    expect(parseNote("a.md", "---\ntags: [A/B]\n---\n#a/b #A #c/d/e", 0).tags).toEqual([
+      "a/b",
+      "a",
+      "c/d/e",
+      "c/d",
+      "c",
+    ]);
   });
 });
 
@@ -84,7 +101,9 @@ describe("walker", () => {
   });
 
   it("says what to do when the vault does not exist", () => {
-    expect(() => walkVault("/nonexistent/vault")).toThrow('vault-rag: vault folder "/nonexistent/vault" does not exist — pass the folder that holds your notes');
+    expect(() => walkVault("/nonexistent/vault")).toThrow(
+      'vault-rag: vault folder "/nonexistent/vault" does not exist — pass the folder that holds your notes',
+    );
   });
 
   it("skips binary and invalid UTF-8 files with a warning naming them", () => {

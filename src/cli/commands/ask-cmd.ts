@@ -1,5 +1,14 @@
 import path from "node:path";
-import { answerContext, askContext, createLlm, DEFAULT_LLM, invalidCitationWarning, NOTHING_FOUND, obsidianLink, type Source } from "../../answer/index.js";
+import {
+  answerContext,
+  askContext,
+  createLlm,
+  DEFAULT_LLM,
+  invalidCitationWarning,
+  NOTHING_FOUND,
+  obsidianLink,
+  type Source,
+} from "../../answer/index.js";
 import { locate, openForQuery } from "../open.js";
 import { err, out, stderrLogger } from "../io.js";
 import { searchRequest, type SearchFlags } from "./search-cmd.js";
@@ -24,7 +33,12 @@ export async function runAsk(words: string[], o: AskFlags): Promise<void> {
   const log = stderrLogger(!!o.verbose);
   const request = searchRequest(o);
   const t0 = performance.now();
-  const { store, embedder } = await openForQuery(loc, { model: o.model, log, offline: o.offline, modelDir: o.modelDir });
+  const { store, embedder } = await openForQuery(loc, {
+    model: o.model,
+    log,
+    offline: o.offline,
+    modelDir: o.modelDir,
+  });
   let c;
   try {
     c = await askContext({ store, embedder }, question, request, o.budget);
@@ -33,7 +47,8 @@ export async function runAsk(words: string[], o: AskFlags): Promise<void> {
   }
   const { sources, prompt, system, dropped } = c;
   const retrievalMs = performance.now() - t0;
-  if (o.verbose && dropped) err(`dropped ${dropped} weakest source(s) to fit the ${o.budget ?? "default"} token budget`);
+  if (o.verbose && dropped)
+    err(`dropped ${dropped} weakest source(s) to fit the ${o.budget ?? "default"} token budget`);
   const vaultForLinks = o.obsidianLinks ? loc.vault : undefined;
   if (o.contextOnly) {
     if (o.json) out(JSON.stringify({ system, prompt, sources }, null, 2));
@@ -41,7 +56,8 @@ export async function runAsk(words: string[], o: AskFlags): Promise<void> {
     return;
   }
   if (!sources.length) {
-    if (o.json) out(JSON.stringify({ answer: NOTHING_FOUND, sources: [], model: null, timings: { retrievalMs } }, null, 2));
+    if (o.json)
+      out(JSON.stringify({ answer: NOTHING_FOUND, sources: [], model: null, timings: { retrievalMs } }, null, 2));
     else out(NOTHING_FOUND);
     return;
   }
@@ -72,10 +88,17 @@ export async function runAsk(words: string[], o: AskFlags): Promise<void> {
       JSON.stringify(
         {
           answer,
-          sources: citedSources.map((s) => ({ ...s, ...(vaultForLinks ? { link: obsidianLink(path.basename(vaultForLinks), s.path) } : {}) })),
+          sources: citedSources.map((s) => ({
+            ...s,
+            ...(vaultForLinks ? { link: obsidianLink(path.basename(vaultForLinks), s.path) } : {}),
+          })),
           invalidCitations: invalid,
           model: llm.id,
-          timings: { retrievalMs: Math.round(retrievalMs), firstTokenMs: firstTokenMs && Math.round(firstTokenMs), totalMs: Math.round(totalMs) },
+          timings: {
+            retrievalMs: Math.round(retrievalMs),
+            firstTokenMs: firstTokenMs && Math.round(firstTokenMs),
+            totalMs: Math.round(totalMs),
+          },
         },
         null,
         2,
@@ -85,5 +108,6 @@ export async function runAsk(words: string[], o: AskFlags): Promise<void> {
   }
   out("");
   if (citedSources.length) out(`\nSources:\n${citedSources.map((s) => sourceLine(s, vaultForLinks)).join("\n")}`);
-  else out(`\n(no sources cited; the model was given:)\n${sources.map((s) => sourceLine(s, vaultForLinks)).join("\n")}`);
+  else
+    out(`\n(no sources cited; the model was given:)\n${sources.map((s) => sourceLine(s, vaultForLinks)).join("\n")}`);
 }

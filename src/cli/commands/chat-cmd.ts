@@ -1,5 +1,13 @@
 import readline from "node:readline";
-import { answerContext, askContext, createLlm, DEFAULT_LLM, invalidCitationWarning, type ChatMessage, type Source } from "../../answer/index.js";
+import {
+  answerContext,
+  askContext,
+  createLlm,
+  DEFAULT_LLM,
+  invalidCitationWarning,
+  type ChatMessage,
+  type Source,
+} from "../../answer/index.js";
 import { VaultRagError } from "../../errors.js";
 import { buildFilter, SEARCH_DEFAULTS, type SearchMode } from "../../search/index.js";
 import { formatHits } from "../output.js";
@@ -33,7 +41,12 @@ const HELP = `Commands:
 export async function runChat(o: ChatFlags): Promise<void> {
   const loc = locate(o);
   const log = stderrLogger(!!o.verbose);
-  const { store, embedder } = await openForQuery(loc, { model: o.model, log, offline: o.offline, modelDir: o.modelDir });
+  const { store, embedder } = await openForQuery(loc, {
+    model: o.model,
+    log,
+    offline: o.offline,
+    modelDir: o.modelDir,
+  });
   let llm = o.retrievalOnly ? undefined : createLlm(o.llm ?? DEFAULT_LLM);
   const state = {
     tags: [...(o.tag ?? [])],
@@ -46,7 +59,12 @@ export async function runChat(o: ChatFlags): Promise<void> {
     lastMs: 0,
   };
   const tty = !!process.stdin.isTTY;
-  const rl = readline.createInterface({ input: process.stdin, output: process.stdout, terminal: tty, historySize: 200 });
+  const rl = readline.createInterface({
+    input: process.stdin,
+    output: process.stdout,
+    terminal: tty,
+    historySize: 200,
+  });
   // Ctrl-C at the prompt leaves the session on a fresh line
   rl.on("SIGINT", () => {
     process.stdout.write("\n");
@@ -62,9 +80,23 @@ export async function runChat(o: ChatFlags): Promise<void> {
     } catch (e) {
       if (!(e instanceof VaultRagError)) throw e;
       err(e.message);
-      const yes = tty && /^y(es)?$/i.test((await Promise.race([new Promise<string>((resolve) => rl.question("Continue in retrieval-only mode (hits, no answers)? [y/N] ", resolve)), closed.then(() => "")])).trim());
+      const yes =
+        tty &&
+        /^y(es)?$/i.test(
+          (
+            await Promise.race([
+              new Promise<string>((resolve) =>
+                rl.question("Continue in retrieval-only mode (hits, no answers)? [y/N] ", resolve),
+              ),
+              closed.then(() => ""),
+            ])
+          ).trim(),
+        );
       if (!yes) {
-        if (!tty) err("vault-rag: chat stopped: no chat model — start it, or run `vault-rag chat --retrieval-only` to see the hits without answers");
+        if (!tty)
+          err(
+            "vault-rag: chat stopped: no chat model — start it, or run `vault-rag chat --retrieval-only` to see the hits without answers",
+          );
         rl.close();
         await store.close();
         process.exitCode = 1;
@@ -78,13 +110,24 @@ export async function runChat(o: ChatFlags): Promise<void> {
   if (tty) rl.setPrompt("> ");
   const ask = async (question: string) => {
     const t = performance.now();
-    const request = { ...searchRequest(o), tags: state.tags, folder: state.folder, since: state.since, topK: state.k, mode: state.mode };
+    const request = {
+      ...searchRequest(o),
+      tags: state.tags,
+      folder: state.folder,
+      since: state.since,
+      topK: state.k,
+      mode: state.mode,
+    };
     const ctx = await askContext({ store, embedder }, question, request, o.budget);
     state.lastMs = performance.now() - t;
     if (!ctx.hits.length) return out(`no results: ${ctx.reason}`);
     state.lastSources = ctx.sources;
-    if (!llm) return out(formatHits(ctx.hits, { query: question, color: useColor(o.color, process.stdout), numbered: true }));
-    const { answer, invalid, citedSources } = await answerContext(llm, ctx, { history: state.history.slice(-4), onToken: (tok) => process.stdout.write(tok) });
+    if (!llm)
+      return out(formatHits(ctx.hits, { query: question, color: useColor(o.color, process.stdout), numbered: true }));
+    const { answer, invalid, citedSources } = await answerContext(llm, ctx, {
+      history: state.history.slice(-4),
+      onToken: (tok) => process.stdout.write(tok),
+    });
     out("");
     state.history.push({ role: "user", content: question }, { role: "assistant", content: answer });
     const warning = invalidCitationWarning(invalid, ctx.sources.length);
@@ -116,12 +159,14 @@ export async function runChat(o: ChatFlags): Promise<void> {
         out(`since: ${state.since ?? "(any time)"}`);
         break;
       case "k":
-        if (!/^\d+$/.test(arg) || Number(arg) < 1) throw new VaultRagError("usage", `vault-rag: /k needs a whole number of at least 1, got "${arg}"`);
+        if (!/^\d+$/.test(arg) || Number(arg) < 1)
+          throw new VaultRagError("usage", `vault-rag: /k needs a whole number of at least 1, got "${arg}"`);
         state.k = Number(arg);
         out(`k: ${state.k}`);
         break;
       case "mode":
-        if (!["dense", "keyword", "hybrid"].includes(arg)) throw new VaultRagError("usage", `vault-rag: unknown mode "${arg}" — use dense, keyword or hybrid`);
+        if (!["dense", "keyword", "hybrid"].includes(arg))
+          throw new VaultRagError("usage", `vault-rag: unknown mode "${arg}" — use dense, keyword or hybrid`);
         state.mode = arg as SearchMode;
         out(`mode: ${state.mode}`);
         break;

@@ -4,7 +4,15 @@ import { createEmbedder, DEFAULT_MODEL } from "../../embed/index.js";
 import { VaultRagError } from "../../errors.js";
 import { indexVault } from "../../indexing/index.js";
 import { collectingLogger, silentLogger } from "../../log.js";
-import { EVAL_MODES, evalSettingsFor, evaluate, prepareBeir, readKnownAnswers, type EvalSetting, type Metrics } from "../../search/eval.js";
+import {
+  EVAL_MODES,
+  evalSettingsFor,
+  evaluate,
+  prepareBeir,
+  readKnownAnswers,
+  type EvalSetting,
+  type Metrics,
+} from "../../search/eval.js";
 import type { SearchMode } from "../../search/index.js";
 import { locate, openForQuery } from "../open.js";
 import { progressReporter } from "../progress.js";
@@ -23,8 +31,11 @@ export interface EvalFlags {
 export function evalSettings(modes: SearchMode[], sweep: boolean): EvalSetting[] {
   const out: EvalSetting[] = evalSettingsFor(modes);
   if (sweep) {
-    for (const alpha of [0.3, 0.4, 0.5, 0.6, 0.65, 0.7, 0.75, 0.8, 0.9]) out.push({ label: `linear α=${alpha}`, mode: "hybrid", fusion: "linear", alpha });
-    for (const alpha of [0.5, 0.7, 0.9]) for (const rrfK of [10, 60]) out.push({ label: `rrf bm25 weight ${alpha} k=${rrfK}`, mode: "hybrid", fusion: "rrf", alpha, rrfK });
+    for (const alpha of [0.3, 0.4, 0.5, 0.6, 0.65, 0.7, 0.75, 0.8, 0.9])
+      out.push({ label: `linear α=${alpha}`, mode: "hybrid", fusion: "linear", alpha });
+    for (const alpha of [0.5, 0.7, 0.9])
+      for (const rrfK of [10, 60])
+        out.push({ label: `rrf bm25 weight ${alpha} k=${rrfK}`, mode: "hybrid", fusion: "rrf", alpha, rrfK });
   }
   return out;
 }
@@ -33,16 +44,28 @@ const pct = (x: number) => x.toFixed(3);
 
 function table(rows: { setting: EvalSetting; metrics: Metrics }[], title: string): string {
   const head = `${title}\n${"setting".padEnd(28)} nDCG@10  R@1    R@5    R@10   R@100  MRR@10  p50 ms`;
-  return [head, ...rows.map(({ setting, metrics: m }) => `${setting.label.padEnd(28)} ${pct(m.ndcg10)}    ${pct(m.recall1)}  ${pct(m.recall5)}  ${pct(m.recall10)}  ${pct(m.recall100)}  ${pct(m.mrr10)}   ${m.p50Ms.toFixed(1)}`)].join("\n");
+  return [
+    head,
+    ...rows.map(
+      ({ setting, metrics: m }) =>
+        `${setting.label.padEnd(28)} ${pct(m.ndcg10)}    ${pct(m.recall1)}  ${pct(m.recall5)}  ${pct(m.recall10)}  ${pct(m.recall100)}  ${pct(m.mrr10)}   ${m.p50Ms.toFixed(1)}`,
+    ),
+  ].join("\n");
 }
 
 /** `vault-rag eval <dir-or-file>`: retrieval quality per mode on a BEIR folder or a known-answer file. */
 export async function runEval(target: string, o: EvalFlags): Promise<void> {
   const modes = (o.modes ?? EVAL_MODES.join(",")).split(",").map((m) => m.trim()) as SearchMode[];
-  for (const m of modes) if (!EVAL_MODES.includes(m)) throw new VaultRagError("usage", `vault-rag: unknown mode "${m}" in --modes — use keyword, dense, hybrid`);
+  for (const m of modes)
+    if (!EVAL_MODES.includes(m))
+      throw new VaultRagError("usage", `vault-rag: unknown mode "${m}" in --modes — use keyword, dense, hybrid`);
   const settings = evalSettings(modes, !!o.sweep);
   const abs = path.resolve(target);
-  if (!fs.existsSync(abs)) throw new VaultRagError("usage", `vault-rag: ${abs} does not exist — give a BEIR folder or a known-answer .jsonl file`);
+  if (!fs.existsSync(abs))
+    throw new VaultRagError(
+      "usage",
+      `vault-rag: ${abs} does not exist — give a BEIR folder or a known-answer .jsonl file`,
+    );
   let loc;
   let qrels;
   let title;
@@ -54,7 +77,10 @@ export async function runEval(target: string, o: EvalFlags): Promise<void> {
     const log = collectingLogger(silentLogger);
     const progress = progressReporter(process.stderr, !o.quiet && !o.json);
     if (!o.quiet && !o.json) err(`indexing the corpus into ${loc.db} (once; later runs reuse it)`);
-    await indexVault(loc.vault, loc.db, createEmbedder(DEFAULT_MODEL, { log }), { log, onProgress: (phase, d, t) => phase === "index" && progress.update(d, t) });
+    await indexVault(loc.vault, loc.db, createEmbedder(DEFAULT_MODEL, { log }), {
+      log,
+      onProgress: (phase, d, t) => phase === "index" && progress.update(d, t),
+    });
     progress.stop();
   } else {
     loc = locate({ vault: o.vault, db: o.db });
@@ -70,7 +96,14 @@ export async function runEval(target: string, o: EvalFlags): Promise<void> {
     }
     out(table(results, title));
     const kinds = Object.keys(results[0]?.byKind ?? {});
-    for (const k of kinds) out("\n" + table(results.map((r) => ({ setting: r.setting, metrics: r.byKind[k] })), `  ${k} questions`));
+    for (const k of kinds)
+      out(
+        "\n" +
+          table(
+            results.map((r) => ({ setting: r.setting, metrics: r.byKind[k] })),
+            `  ${k} questions`,
+          ),
+      );
   } finally {
     await store.close();
   }

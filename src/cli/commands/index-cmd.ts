@@ -30,7 +30,11 @@ export function warningLines(warnings: Warning[], verbose: boolean): string[] {
   if (verbose) return warnings.map((w) => `warning: ${clean(w.message)}`);
   const groups = new Map<string, Warning[]>();
   for (const w of warnings) groups.set(w.code, [...(groups.get(w.code) ?? []), w]);
-  return [...groups].map(([code, ws]) => (ws.length === 1 ? `warning: ${clean(ws[0].message)}` : `warning: ${code} ×${ws.length} — ${clean(ws[0].message)} (and ${ws.length - 1} more; --verbose lists them all)`));
+  return [...groups].map(([code, ws]) =>
+    ws.length === 1
+      ? `warning: ${clean(ws[0].message)}`
+      : `warning: ${code} ×${ws.length} — ${clean(ws[0].message)} (and ${ws.length - 1} more; --verbose lists them all)`,
+  );
 }
 
 const num = (n: number) => n.toLocaleString("en-US");
@@ -42,7 +46,11 @@ const num = (n: number) => n.toLocaleString("en-US");
 export async function runIndex(vaultArg: string | undefined, o: IndexFlags): Promise<void> {
   const loc = locate({ vault: vaultArg, db: o.db });
   // nothing is printed while the bar runs: warnings wait for the end
-  const log = collectingLogger({ ...silentLogger, info: stderrLogger(!!o.verbose).info, debug: stderrLogger(!!o.verbose).debug });
+  const log = collectingLogger({
+    ...silentLogger,
+    info: stderrLogger(!!o.verbose).info,
+    debug: stderrLogger(!!o.verbose).debug,
+  });
   const bar = indexBar(process.stderr, !o.quiet && !o.json);
   const onInterrupt = () => {
     bar.stop();
@@ -59,8 +67,19 @@ export async function runIndex(vaultArg: string | undefined, o: IndexFlags): Pro
   process.on("SIGINT", onInterrupt);
   try {
     // keep the index's own model unless asked otherwise
-    const embedder = await embedderForIndex(loc.db, { model: o.model, store: loc.store, log, offline: o.offline, modelDir: o.modelDir });
-    const summary = await indexVault(loc.vault, loc.db, embedder, { full: o.full, log, store: loc.store, onProgress: bar.set });
+    const embedder = await embedderForIndex(loc.db, {
+      model: o.model,
+      store: loc.store,
+      log,
+      offline: o.offline,
+      modelDir: o.modelDir,
+    });
+    const summary = await indexVault(loc.vault, loc.db, embedder, {
+      full: o.full,
+      log,
+      store: loc.store,
+      onProgress: bar.set,
+    });
     bar.stop();
     if (summary.failed) process.exitCode = 1;
     for (const l of warningLines(log.warnings, !!o.verbose)) err(l);

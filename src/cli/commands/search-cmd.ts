@@ -62,8 +62,16 @@ export async function runSearch(words: string[], o: SearchFlags): Promise<void> 
   const log = stderrLogger(!!o.verbose);
   const request = searchRequest(o);
   const options = searchOptionsOf(request);
-  const { store, embedder } = await openForQuery(loc, { model: o.model, log, offline: o.offline, modelDir: o.modelDir });
-  if (o.verbose) err(`index: ${loc.shown} (${embedder.id})${store instanceof ChromaStore ? `; dense: Chroma server; keyword: ${(await store.detectSearchApi(), store.keywordPath)}` : ""}`);
+  const { store, embedder } = await openForQuery(loc, {
+    model: o.model,
+    log,
+    offline: o.offline,
+    modelDir: o.modelDir,
+  });
+  if (o.verbose)
+    err(
+      `index: ${loc.shown} (${embedder.id})${store instanceof ChromaStore ? `; dense: Chroma server; keyword: ${(await store.detectSearchApi(), store.keywordPath)}` : ""}`,
+    );
   try {
     const query = words.join(" ");
     const res = await search({ store, embedder }, query, options);
@@ -81,14 +89,36 @@ export async function runSearch(words: string[], o: SearchFlags): Promise<void> 
 }
 
 /** `vault-rag tags` and `vault-rag folders`: what the index holds, with note counts. */
-export async function runList(what: "tags" | "folders", o: { vault?: string; db?: string; json?: boolean }): Promise<void> {
+export async function runList(
+  what: "tags" | "folders",
+  o: { vault?: string; db?: string; json?: boolean },
+): Promise<void> {
   const { store } = await openForQuery(locate(o), { log: stderrLogger(false) });
   try {
-    const rows = what === "tags" ? (await store.listTags()).map((r) => ({ name: r.tag, notes: r.notes })) : (await store.listFolders()).map((r) => ({ name: r.folder, notes: r.notes }));
-    if (o.json) out(JSON.stringify(what === "tags" ? rows.map((r) => ({ tag: r.name, notes: r.notes })) : rows.map((r) => ({ folder: r.name, notes: r.notes })), null, 2));
+    const rows =
+      what === "tags"
+        ? (await store.listTags()).map((r) => ({ name: r.tag, notes: r.notes }))
+        : (await store.listFolders()).map((r) => ({ name: r.folder, notes: r.notes }));
+    if (o.json)
+      out(
+        JSON.stringify(
+          what === "tags"
+            ? rows.map((r) => ({ tag: r.name, notes: r.notes }))
+            : rows.map((r) => ({ folder: r.name, notes: r.notes })),
+          null,
+          2,
+        ),
+      );
     else {
       const width = Math.max(0, ...rows.map((r) => String(r.notes).length));
-      out(rows.map((r) => `${String(r.notes).padStart(width)}  ${what === "folders" && r.name === "" ? "(vault root)" : r.name}`).join("\n"));
+      out(
+        rows
+          .map(
+            (r) =>
+              `${String(r.notes).padStart(width)}  ${what === "folders" && r.name === "" ? "(vault root)" : r.name}`,
+          )
+          .join("\n"),
+      );
     }
   } finally {
     await store.close();

@@ -11,20 +11,28 @@ export function batchLine(s: IndexSummary): string {
  * Starts watching a vault, reporting each batch to `report`; returns the watcher. Used by
  * `vault-rag watch` and `vault-rag mcp --watch` (where stdout is the protocol, so reports go to stderr).
  */
-export async function startWatch(vaultArg: string | undefined, o: { db?: string; json?: boolean; verbose?: boolean }, report: (line: string) => void) {
+export async function startWatch(
+  vaultArg: string | undefined,
+  o: { db?: string; json?: boolean; verbose?: boolean },
+  report: (line: string) => void,
+) {
   const loc = locate({ vault: vaultArg, db: o.db });
   const log = stderrLogger(!!o.verbose);
   const watcher = await watchVault(loc.vault, loc.db, await embedderForIndex(loc.db, { store: loc.store, log }), {
     log,
     store: loc.store,
-    onBatch: (s, changed) => report(o.json ? JSON.stringify({ time: new Date().toISOString(), changed, ...s }) : batchLine(s)),
+    onBatch: (s, changed) =>
+      report(o.json ? JSON.stringify({ time: new Date().toISOString(), changed, ...s }) : batchLine(s)),
     onError: (e) => err((e as Error).message),
   });
   return { loc, watcher };
 }
 
 /** `vault-rag watch [vault]`: keep the index fresh until interrupted. */
-export async function runWatch(vaultArg: string | undefined, o: { db?: string; json?: boolean; verbose?: boolean }): Promise<void> {
+export async function runWatch(
+  vaultArg: string | undefined,
+  o: { db?: string; json?: boolean; verbose?: boolean },
+): Promise<void> {
   const { loc, watcher } = await startWatch(vaultArg, o, out);
   if (!o.json) out(`watching ${loc.vault} → ${loc.shown} (Ctrl-C to stop)`);
   await new Promise<void>((resolve) => {

@@ -26,7 +26,8 @@ export const USE_LITE_BATCH = 16;
 export function batchesByLength(ids: number[][]): { order: number[]; batches: number[][][] } {
   const order = ids.map((_, i) => i).sort((a, b) => ids[a].length - ids[b].length);
   const batches: number[][][] = [];
-  for (let i = 0; i < order.length; i += USE_LITE_BATCH) batches.push(order.slice(i, i + USE_LITE_BATCH).map((k) => ids[k]));
+  for (let i = 0; i < order.length; i += USE_LITE_BATCH)
+    batches.push(order.slice(i, i + USE_LITE_BATCH).map((k) => ids[k]));
   return { order, batches };
 }
 
@@ -71,7 +72,11 @@ export function useLiteEmbedder(log: Logger = silentLogger): Embedder {
         const tokens = rt.tokenizer.encode(t);
         if (tokens.length > USE_LITE_MAX_TOKENS) {
           const label = labels?.[i] ?? `input ${i + 1}`;
-          log.warn("input_truncated", `vault-rag: ${label} has ${tokens.length} tokens; the model reads the first ${USE_LITE_MAX_TOKENS}`, { path: labels?.[i], tokens: tokens.length });
+          log.warn(
+            "input_truncated",
+            `vault-rag: ${label} has ${tokens.length} tokens; the model reads the first ${USE_LITE_MAX_TOKENS}`,
+            { path: labels?.[i], tokens: tokens.length },
+          );
           return tokens.slice(0, USE_LITE_MAX_TOKENS);
         }
         return tokens;

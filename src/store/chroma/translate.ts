@@ -107,7 +107,10 @@ export function toChromaDocument(node: DocNode): Record<string, unknown> {
 function grouped(kind: "and" | "or", clauses: Record<string, unknown>[]): Record<string, unknown> {
   if (clauses.length === 1) return clauses[0];
   if (clauses.length <= 8) return { [`$${kind}`]: clauses };
-  return grouped(kind, Array.from({ length: Math.ceil(clauses.length / 8) }, (_, i) => grouped(kind, clauses.slice(i * 8, i * 8 + 8))));
+  return grouped(
+    kind,
+    Array.from({ length: Math.ceil(clauses.length / 8) }, (_, i) => grouped(kind, clauses.slice(i * 8, i * 8 + 8))),
+  );
 }
 
 /**
@@ -117,7 +120,8 @@ function grouped(kind: "and" | "or", clauses: Record<string, unknown>[]): Record
 function merged(kind: "and" | "or", clauses: WhereNode[]): WhereNode[] {
   const op = kind === "or" ? "$eq" : "$ne";
   const byField = new Map<string, (string | number)[]>();
-  for (const c of clauses) if (c.kind === "cmp" && c.op === op) byField.set(c.field, [...(byField.get(c.field) ?? []), c.value]);
+  for (const c of clauses)
+    if (c.kind === "cmp" && c.op === op) byField.set(c.field, [...(byField.get(c.field) ?? []), c.value]);
   const out: WhereNode[] = [];
   const done = new Set<string>();
   for (const c of clauses) {
@@ -159,7 +163,10 @@ function cost(f: Record<string, unknown>, acc = { conditions: 0, values: 0 }): {
  * toChromaFilter({ where: normaliseWhere({ folder: "kitchen" }) }); // { where: { folder: { $eq: "kitchen" } } }
  * ```
  */
-export function toChromaFilter(filter: QueryFilter): { where?: Record<string, unknown>; whereDocument?: Record<string, unknown> } {
+export function toChromaFilter(filter: QueryFilter): {
+  where?: Record<string, unknown>;
+  whereDocument?: Record<string, unknown>;
+} {
   const out = {
     ...(filter.where ? { where: toChromaWhere(filter.where) } : {}),
     ...(filter.whereDocument ? { whereDocument: toChromaDocument(filter.whereDocument) } : {}),

@@ -39,9 +39,15 @@ export function compileWhere(node: WhereNode): SqlCondition {
       return { sql: `c.${node.field} ${CMP[node.op]} ?`, params: [node.value] };
     case "set":
       // one JSON parameter, however long the list (SQLite allows 32,766 parameters per statement)
-      return { sql: `c.${node.field} ${node.op === "$in" ? "IN" : "NOT IN"} (SELECT value FROM json_each(?))`, params: [JSON.stringify(node.values)] };
+      return {
+        sql: `c.${node.field} ${node.op === "$in" ? "IN" : "NOT IN"} (SELECT value FROM json_each(?))`,
+        params: [JSON.stringify(node.values)],
+      };
     case "list":
-      return { sql: `instr(c.${node.field}, ?) ${node.op === "$contains" ? ">" : "="} 0`, params: [LIST_SEP + node.value + LIST_SEP] };
+      return {
+        sql: `instr(c.${node.field}, ?) ${node.op === "$contains" ? ">" : "="} 0`,
+        params: [LIST_SEP + node.value + LIST_SEP],
+      };
   }
 }
 
@@ -78,8 +84,12 @@ export function compileDocument(node: DocNode): SqlCondition {
  * the number of clauses, not with the number itself.
  */
 function joinConditions(kind: "and" | "or", parts: SqlCondition[]): SqlCondition {
-  const join = (ps: SqlCondition[]): SqlCondition => ({ sql: `(${ps.map((p) => p.sql).join(kind === "and" ? " AND " : " OR ")})`, params: ps.flatMap((p) => p.params) });
+  const join = (ps: SqlCondition[]): SqlCondition => ({
+    sql: `(${ps.map((p) => p.sql).join(kind === "and" ? " AND " : " OR ")})`,
+    params: ps.flatMap((p) => p.params),
+  });
   let level = parts;
-  while (level.length > 8) level = Array.from({ length: Math.ceil(level.length / 8) }, (_, i) => join(level.slice(i * 8, i * 8 + 8)));
+  while (level.length > 8)
+    level = Array.from({ length: Math.ceil(level.length / 8) }, (_, i) => join(level.slice(i * 8, i * 8 + 8)));
   return join(level);
 }

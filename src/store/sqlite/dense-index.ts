@@ -50,7 +50,13 @@ export class DenseIndex {
   private int8?: Int8Matrix | null;
   private positionCache?: Map<number, number | number[]>;
 
-  private constructor(dims: number, rowids: Int32Array, norms: Float32Array, matrix: Float32Array | RowFile, int8?: Int8Matrix) {
+  private constructor(
+    dims: number,
+    rowids: Int32Array,
+    norms: Float32Array,
+    matrix: Float32Array | RowFile,
+    int8?: Int8Matrix,
+  ) {
     this.dims = dims;
     this.size = rowids.length;
     this.rowids = rowids;
@@ -128,7 +134,14 @@ export class DenseIndex {
     const header = Buffer.from(JSON.stringify({ key, dims: this.dims, size: this.size, int8: !!q }) + "\n");
     const pad = Buffer.alloc((4 - (header.length % 4)) % 4, 32);
     const view = (a: ArrayBufferView) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
-    const parts = [header.subarray(0, header.length - 1), pad, Buffer.from("\n"), view(this.rowids), view(this.norms), view(this.floats())];
+    const parts = [
+      header.subarray(0, header.length - 1),
+      pad,
+      Buffer.from("\n"),
+      view(this.rowids),
+      view(this.norms),
+      view(this.floats()),
+    ];
     if (q) parts.push(view(q.rowScales), view(q.bytes));
     return Buffer.concat(parts);
   }
@@ -232,7 +245,10 @@ export class DenseIndex {
       m = rf.scratch;
       o = 0;
     }
-    let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    let s0 = 0,
+      s1 = 0,
+      s2 = 0,
+      s3 = 0;
     let j = 0;
     for (; j + 3 < d; j += 4) {
       s0 += m[o + j] * query[j];
@@ -401,13 +417,15 @@ class TopK {
   }
 
   sorted(): DenseHit[] {
-    return this.d.map((distance, i) => ({ rowid: this.r[i], distance })).sort((a, b) => a.distance - b.distance || a.rowid - b.rowid);
+    return this.d
+      .map((distance, i) => ({ rowid: this.r[i], distance }))
+      .sort((a, b) => a.distance - b.distance || a.rowid - b.rowid);
   }
 }
 
 /** Reads exactly `into.length` bytes at `position`, or throws. */
 function readFully(fd: number, into: Uint8Array, position: number): void {
-  for (let got = 0; got < into.length; ) {
+  for (let got = 0; got < into.length;) {
     const n = fs.readSync(fd, into, got, into.length - got, position + got);
     if (n <= 0) throw new Error("vault-rag: the vector snapshot ended early");
     got += n;
@@ -418,7 +436,11 @@ function readFully(fd: number, into: Uint8Array, position: number): void {
  * The header line of a snapshot, checked: the key matches and the file's length is exactly what
  * the header announces (a torn or foreign snapshot is `undefined`).
  */
-function snapshotHeader(start: Buffer, length: number, key: string): { dims: number; size: number; int8: boolean; floatBytes: number; body: number } | undefined {
+function snapshotHeader(
+  start: Buffer,
+  length: number,
+  key: string,
+): { dims: number; size: number; int8: boolean; floatBytes: number; body: number } | undefined {
   const nl = start.indexOf(10);
   if (nl < 0 || (nl + 1) % 4 !== 0) return undefined;
   let header: { key: string; dims: number; size: number; int8?: boolean };

@@ -20,7 +20,13 @@ export function toFtsQuery(text: string): string | undefined {
   const kept = tokens.filter((t) => !STOPWORDS.has(t));
   const chosen = kept.length ? kept : tokens;
   // hyphenated and dotted identifiers become phrases; CJK runs become bigram phrases, as indexed
-  const terms = [...new Set(chosen.map((t) => (hasCjk(t) ? cjkBigrams(t).trim().replace(/\s+/g, " ") : t.split(/[-_.]/).filter(Boolean).join(" "))))].filter(Boolean);
+  const terms = [
+    ...new Set(
+      chosen.map((t) =>
+        hasCjk(t) ? cjkBigrams(t).trim().replace(/\s+/g, " ") : t.split(/[-_.]/).filter(Boolean).join(" "),
+      ),
+    ),
+  ].filter(Boolean);
   if (!terms.length) return undefined;
   return terms.map((t) => `"${t}"`).join(" OR ");
 }

@@ -22,7 +22,10 @@ export class MetaColumns {
   private readonly postings = new Map<string, Map<number, number[]>>();
 
   constructor(db: Database.Database) {
-    const rows = db.prepare(`SELECT rowid, ${[...STRINGS, ...NUMBERS, ...LISTS].join(", ")} FROM chunks`).raw().all() as unknown[][];
+    const rows = db
+      .prepare(`SELECT rowid, ${[...STRINGS, ...NUMBERS, ...LISTS].join(", ")} FROM chunks`)
+      .raw()
+      .all() as unknown[][];
     const n = rows.length;
     this.rowids = new Int32Array(n);
     for (const f of [...STRINGS, ...LISTS]) this.dict.set(f, new Map());
@@ -35,7 +38,8 @@ export class MetaColumns {
       let c = 1;
       for (const f of STRINGS) this.strings.get(f)![i] = this.intern(f, r[c++] as string);
       for (const f of NUMBERS) this.numbers.get(f)![i] = r[c++] as number;
-      for (const f of LISTS) this.lists.get(f)![i] = Int32Array.from(decodeList(r[c++] as string), (v) => this.intern(f, v));
+      for (const f of LISTS)
+        this.lists.get(f)![i] = Int32Array.from(decodeList(r[c++] as string), (v) => this.intern(f, v));
     }
     for (const f of LISTS) {
       const post = new Map<number, number[]>();

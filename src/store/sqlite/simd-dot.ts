@@ -10,6 +10,7 @@
  */
 import { wasmSimd } from "../../wasm-simd.js";
 
+// prettier-ignore
 const HEAD = [
   0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // magic, version
   0x01, 0x12, 0x02, 0x60, 0x05, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x00, 0x60, 0x06, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x00, // types: (i32 ×5) -> (), (i32 ×6) -> ()
@@ -134,7 +135,11 @@ export class Int8Matrix {
   private readonly matrixPtr: number;
   private readonly scales: Float32Array;
 
-  private constructor(mod: WebAssembly.Module, readonly rows: number, readonly dims: number) {
+  private constructor(
+    mod: WebAssembly.Module,
+    readonly rows: number,
+    readonly dims: number,
+  ) {
     this.outPtr = dims * 2;
     this.idxPtr = this.outPtr + rows * 4;
     this.matrixPtr = this.idxPtr + rows * 4;
@@ -231,5 +236,4 @@ export class Int8Matrix {
     const { raw, queryScale } = this.rawDots(query);
     return Float32Array.from(raw, (x, i) => x * this.scales[i] * queryScale);
   }
-
 }

@@ -5,7 +5,16 @@ import Database from "better-sqlite3";
 import { VaultRagError } from "../../errors.js";
 import { makeDir } from "../../make-dir.js";
 import type { RecordMetadata } from "../schema.js";
-import { SCHEMA_VERSION, type Manifest, type NoteEntry, type QueryFilter, type ScoredRecord, type Store, type StoreCounts, type StoreRecord } from "../types.js";
+import {
+  SCHEMA_VERSION,
+  type Manifest,
+  type NoteEntry,
+  type QueryFilter,
+  type ScoredRecord,
+  type Store,
+  type StoreCounts,
+  type StoreRecord,
+} from "../types.js";
 import { compileDocument, compileWhere, decodeList, encodeList, type SqlCondition } from "./compile.js";
 import { cjkBigrams } from "./cjk.js";
 import { toFtsQuery } from "./fts-query.js";
@@ -37,7 +46,8 @@ CREATE INDEX IF NOT EXISTS chunks_hash ON chunks(hash);
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(title, aliases, section, text, content = 'chunks', content_rowid = 'rowid', tokenize = 'porter unicode61 remove_diacritics 2');
 `;
 
-const COLUMNS = "c.id, c.path, c.title, c.section, c.folder, c.top_folder, c.mtime, c.word_count, c.ordinal, c.start_line, c.end_line, c.tags, c.links, c.aliases, c.hash, c.text";
+const COLUMNS =
+  "c.id, c.path, c.title, c.section, c.folder, c.top_folder, c.mtime, c.word_count, c.ordinal, c.start_line, c.end_line, c.tags, c.links, c.aliases, c.hash, c.text";
 
 /**
  * Storage version 2 kept one vector per chunk in `vectors` (rowid = the chunk's); version 3 keeps
@@ -139,11 +149,15 @@ export class SqliteStore implements Store {
   static open(file: string, opts: SqliteStoreOptions = {}): SqliteStore {
     if (!path.isAbsolute(file)) throw new VaultRagError("usage", `vault-rag: index path "${file}" must be absolute`);
     if (!fs.existsSync(file)) {
-      if (!opts.create) throw new VaultRagError("no_index", `vault-rag: no index at ${file} — run \`vault-rag index <vault>\` first`);
+      if (!opts.create)
+        throw new VaultRagError("no_index", `vault-rag: no index at ${file} — run \`vault-rag index <vault>\` first`);
       try {
         makeDir(path.dirname(file));
       } catch (err) {
-        throw new VaultRagError("io", `vault-rag: cannot create the index folder ${path.dirname(file)}: ${(err as Error).message}`);
+        throw new VaultRagError(
+          "io",
+          `vault-rag: cannot create the index folder ${path.dirname(file)}: ${(err as Error).message}`,
+        );
       }
     }
     // a reader of an index it may not write (a read-only file or folder) opens it read-only; a
@@ -160,15 +174,23 @@ export class SqliteStore implements Store {
       }
       if (!opts.readonly) {
         const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").pluck().get();
-        const old = hasMeta ? (db.prepare("SELECT value FROM meta WHERE key = 'manifest'").pluck().get() as string | undefined) : undefined;
+        const old = hasMeta
+          ? (db.prepare("SELECT value FROM meta WHERE key = 'manifest'").pluck().get() as string | undefined)
+          : undefined;
         const version = old ? (JSON.parse(old) as Manifest).schemaVersion : SCHEMA_VERSION;
         if (version !== SCHEMA_VERSION && version !== 2)
-          throw new VaultRagError("index_outdated", `vault-rag: the index at ${file} has storage version ${version}; this vault-rag needs ${SCHEMA_VERSION} — run \`vault-rag index --full\` to rebuild it`);
+          throw new VaultRagError(
+            "index_outdated",
+            `vault-rag: the index at ${file} has storage version ${version}; this vault-rag needs ${SCHEMA_VERSION} — run \`vault-rag index --full\` to rebuild it`,
+          );
         db.transaction(() => {
           db.exec(SCHEMA);
           if (version === 2 && old) {
-            if (db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'vectors'").pluck().get()) db.exec(UPGRADE_FROM_2);
-            db.prepare("UPDATE meta SET value = ? WHERE key = 'manifest'").run(JSON.stringify({ ...(JSON.parse(old) as Manifest), schemaVersion: SCHEMA_VERSION }));
+            if (db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'vectors'").pluck().get())
+              db.exec(UPGRADE_FROM_2);
+            db.prepare("UPDATE meta SET value = ? WHERE key = 'manifest'").run(
+              JSON.stringify({ ...(JSON.parse(old) as Manifest), schemaVersion: SCHEMA_VERSION }),
+            );
           }
         }).immediate();
         db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES ('index_id', ?)").run(randomUUID());
@@ -179,10 +201,20 @@ export class SqliteStore implements Store {
       if (e.code === "SQLITE_READONLY") throw readOnly(file);
       if (e.code === "SQLITE_FULL") throw diskFull(file);
       if (e.code?.startsWith("SQLITE_CORRUPT") || e.code === "SQLITE_NOTADB") throw damaged(file, e);
-      throw new VaultRagError("io", `vault-rag: cannot open the index at ${file}: ${e.message}${e.code === "SQLITE_CANTOPEN" ? " — check the folder is writable" : ""}`);
+      throw new VaultRagError(
+        "io",
+        `vault-rag: cannot open the index at ${file}: ${e.message}${e.code === "SQLITE_CANTOPEN" ? " — check the folder is writable" : ""}`,
+      );
     }
-    const store = new SqliteStore(file, db, opts.vectors !== false && opts.vectors !== "cache", opts.vectors === "cache");
-    db.function("vr_regexp", { deterministic: true }, (pattern: unknown, text: unknown) => (compileDocRegex(String(pattern)).test(String(text)) ? 1 : 0));
+    const store = new SqliteStore(
+      file,
+      db,
+      opts.vectors !== false && opts.vectors !== "cache",
+      opts.vectors === "cache",
+    );
+    db.function("vr_regexp", { deterministic: true }, (pattern: unknown, text: unknown) =>
+      compileDocRegex(String(pattern)).test(String(text)) ? 1 : 0,
+    );
     // what FTS5 indexes for a field; the 'delete' command must be given exactly the same values
     db.function("vr_fts", { deterministic: true }, (text: unknown) => cjkBigrams(String(text ?? "")));
     return store;
@@ -197,8 +229,12 @@ export class SqliteStore implements Store {
     const insWindow = this.db.prepare("INSERT INTO windows (chunk, hash, vector) VALUES (?, ?, ?)");
     const dims = this.readManifest()?.embedder.dimensions;
     const known = this.db.prepare("SELECT 1 FROM chunks WHERE path = ? LIMIT 1").pluck();
-    const insFts = this.db.prepare("INSERT INTO fts (rowid, title, aliases, section, text) VALUES (?, vr_fts(?), vr_fts(?), vr_fts(?), vr_fts(?))");
-    const upNote = this.db.prepare("INSERT INTO notes (path, hash, mtime, size) VALUES (?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET hash = excluded.hash, mtime = excluded.mtime, size = excluded.size");
+    const insFts = this.db.prepare(
+      "INSERT INTO fts (rowid, title, aliases, section, text) VALUES (?, vr_fts(?), vr_fts(?), vr_fts(?), vr_fts(?))",
+    );
+    const upNote = this.db.prepare(
+      "INSERT INTO notes (path, hash, mtime, size) VALUES (?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET hash = excluded.hash, mtime = excluded.mtime, size = excluded.size",
+    );
     this.write(() => {
       for (const { note, records } of batch) {
         if (known.get(note.path)) {
@@ -210,8 +246,26 @@ export class SqliteStore implements Store {
           const m = r.meta;
           if (this.withVectors) checkWindows(r, dims);
           const aliases = encodeList(m.aliases);
-          const info = ins.run(r.id, m.path, m.title, m.section, m.folder, m.top_folder, m.mtime, m.word_count, m.ordinal, m.start_line, m.end_line, encodeList(m.tags), encodeList(m.links), aliases, m.hash, r.text);
-          if (this.withVectors || this.windowCache) for (const w of r.windows) insWindow.run(info.lastInsertRowid, w.hash, vectorToBlob(w.vector));
+          const info = ins.run(
+            r.id,
+            m.path,
+            m.title,
+            m.section,
+            m.folder,
+            m.top_folder,
+            m.mtime,
+            m.word_count,
+            m.ordinal,
+            m.start_line,
+            m.end_line,
+            encodeList(m.tags),
+            encodeList(m.links),
+            aliases,
+            m.hash,
+            r.text,
+          );
+          if (this.withVectors || this.windowCache)
+            for (const w of r.windows) insWindow.run(info.lastInsertRowid, w.hash, vectorToBlob(w.vector));
           insFts.run(info.lastInsertRowid, m.title, aliases, m.section, r.text);
         }
         upNote.run(note.path, note.hash, note.mtime, note.size);
@@ -244,7 +298,9 @@ export class SqliteStore implements Store {
   private deleteStatements() {
     return {
       // external-content FTS: removing a row means telling FTS5 the values it indexed
-      delFts: this.db.prepare("INSERT INTO fts (fts, rowid, title, aliases, section, text) SELECT 'delete', rowid, vr_fts(title), vr_fts(aliases), vr_fts(section), vr_fts(text) FROM chunks WHERE path = ?"),
+      delFts: this.db.prepare(
+        "INSERT INTO fts (fts, rowid, title, aliases, section, text) SELECT 'delete', rowid, vr_fts(title), vr_fts(aliases), vr_fts(section), vr_fts(text) FROM chunks WHERE path = ?",
+      ),
       delVectors: this.db.prepare("DELETE FROM windows WHERE chunk IN (SELECT rowid FROM chunks WHERE path = ?)"),
       delChunks: this.db.prepare("DELETE FROM chunks WHERE path = ?"),
     };
@@ -252,12 +308,16 @@ export class SqliteStore implements Store {
 
   /** Runs a write transaction and bumps the generation so readers reload their dense index. */
   private write(fn: () => void, bumpGeneration = true): void {
-    const bump = this.db.prepare("INSERT INTO meta (key, value) VALUES ('generation', '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1");
+    const bump = this.db.prepare(
+      "INSERT INTO meta (key, value) VALUES ('generation', '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1",
+    );
     try {
-      this.db.transaction(() => {
-        fn();
-        if (bumpGeneration) bump.run();
-      }).immediate();
+      this.db
+        .transaction(() => {
+          fn();
+          if (bumpGeneration) bump.run();
+        })
+        .immediate();
     } catch (err) {
       const e = err as Error & { code?: string };
       if (e.code === "SQLITE_FULL") throw diskFull(this.location);
@@ -269,7 +329,8 @@ export class SqliteStore implements Store {
 
   async notes(): Promise<Map<string, NoteEntry>> {
     const out = new Map<string, NoteEntry>();
-    for (const r of this.db.prepare("SELECT path, hash, mtime, size FROM notes").all() as NoteEntry[]) out.set(r.path, r);
+    for (const r of this.db.prepare("SELECT path, hash, mtime, size FROM notes").all() as NoteEntry[])
+      out.set(r.path, r);
     return out;
   }
 
@@ -278,18 +339,32 @@ export class SqliteStore implements Store {
     let rows: (Row & { rid: number })[];
     if (query.ids) {
       const stmt = this.db.prepare(`SELECT ${cols} FROM chunks c WHERE c.id = ?`);
-      rows = query.ids.map((id) => stmt.get(id) as (Row & { rid: number }) | undefined).filter((r): r is Row & { rid: number } => !!r);
+      rows = query.ids
+        .map((id) => stmt.get(id) as (Row & { rid: number }) | undefined)
+        .filter((r): r is Row & { rid: number } => !!r);
     } else if (query.path !== undefined) {
-      rows = this.db.prepare(`SELECT ${cols} FROM chunks c WHERE c.path = ? ORDER BY c.ordinal`).all(query.path) as (Row & { rid: number })[];
+      rows = this.db
+        .prepare(`SELECT ${cols} FROM chunks c WHERE c.path = ? ORDER BY c.ordinal`)
+        .all(query.path) as (Row & { rid: number })[];
     } else {
-      rows = this.db.prepare(`SELECT ${cols} FROM chunks c ORDER BY c.path, c.ordinal`).all() as (Row & { rid: number })[];
+      rows = this.db.prepare(`SELECT ${cols} FROM chunks c ORDER BY c.path, c.ordinal`).all() as (Row & {
+        rid: number;
+      })[];
     }
-    const windows = query.includeVectors && this.withVectors ? this.db.prepare("SELECT hash, vector FROM windows WHERE chunk = ? ORDER BY rowid") : undefined;
+    const windows =
+      query.includeVectors && this.withVectors
+        ? this.db.prepare("SELECT hash, vector FROM windows WHERE chunk = ? ORDER BY rowid")
+        : undefined;
     return rows.map((r) => ({
       id: r.id,
       text: r.text,
       meta: rowMeta(r),
-      windows: windows ? (windows.all(r.rid) as { hash: string; vector: Buffer }[]).map((w) => ({ hash: w.hash, vector: blobToVector(w.vector) })) : [],
+      windows: windows
+        ? (windows.all(r.rid) as { hash: string; vector: Buffer }[]).map((w) => ({
+            hash: w.hash,
+            vector: blobToVector(w.vector),
+          }))
+        : [],
     }));
   }
 
@@ -307,51 +382,72 @@ export class SqliteStore implements Store {
 
   /** The write generation, bumped by every write transaction that changes chunks or notes. */
   private generation(): string {
-    return ((this.db.prepare("SELECT value FROM meta WHERE key = 'generation'").pluck().get() as string | undefined) ?? "0").toString();
+    return (
+      (this.db.prepare("SELECT value FROM meta WHERE key = 'generation'").pluck().get() as string | undefined) ?? "0"
+    ).toString();
   }
 
   async listTags(): Promise<{ tag: string; notes: number }[]> {
     const counts = new Map<string, Set<string>>();
-    for (const r of this.db.prepare("SELECT DISTINCT path, tags FROM chunks WHERE tags != ''").all() as { path: string; tags: string }[]) {
+    for (const r of this.db.prepare("SELECT DISTINCT path, tags FROM chunks WHERE tags != ''").all() as {
+      path: string;
+      tags: string;
+    }[]) {
       for (const t of decodeList(r.tags)) {
         let s = counts.get(t);
         if (!s) counts.set(t, (s = new Set()));
         s.add(r.path);
       }
     }
-    return [...counts].map(([tag, s]) => ({ tag, notes: s.size })).sort((a, b) => b.notes - a.notes || a.tag.localeCompare(b.tag));
+    return [...counts]
+      .map(([tag, s]) => ({ tag, notes: s.size }))
+      .sort((a, b) => b.notes - a.notes || a.tag.localeCompare(b.tag));
   }
 
   async listFolders(): Promise<{ folder: string; notes: number }[]> {
-    return this.db.prepare("SELECT folder, count(DISTINCT path) notes FROM chunks GROUP BY folder ORDER BY folder").all() as { folder: string; notes: number }[];
+    return this.db
+      .prepare("SELECT folder, count(DISTINCT path) notes FROM chunks GROUP BY folder ORDER BY folder")
+      .all() as { folder: string; notes: number }[];
   }
 
   async queryDense(vector: Float32Array, k: number, filter: QueryFilter = {}): Promise<ScoredRecord[]> {
     if (!this.withVectors) throw new Error(`vault-rag: the store at ${this.location} was opened without vectors`);
     // one read transaction: the filter, the vectors and the rows come from one snapshot
-    return this.db.transaction(() => {
-      const index = this.denseIndex();
-      if (index.size && vector.length !== index.dims)
-        throw new VaultRagError("model_mismatch", `vault-rag: query vector has ${vector.length} dimensions but the index at ${this.location} holds ${index.dims}-d vectors — query with the model that built the index`);
-      let allowed: Set<number> | Uint8Array | undefined;
-      if (filter.where && !filter.whereDocument) {
-        allowed = this.metaMask(index, filter.where);
-      } else if (filter.where || filter.whereDocument) {
-        const cond = filterSql(filter);
-        allowed = new Set(this.db.prepare(`SELECT c.rowid FROM chunks c WHERE ${cond.sql}`).pluck().all(...cond.params) as number[]);
-      }
-      const hits = index.search(vector, Math.max(1, Math.floor(k)), allowed);
-      if (!hits.length) return [];
-      // one statement for all hits (json_each keeps it a single prepared query whatever k is)
-      const rows = this.db.prepare(`SELECT c.rowid AS rid, ${COLUMNS} FROM chunks c WHERE c.rowid IN (SELECT value FROM json_each(?))`).all(JSON.stringify(hits.map((h) => h.rowid))) as (Row & { rid: number })[];
-      const byRowid = new Map(rows.map((r) => [r.rid, r]));
-      const out: ScoredRecord[] = [];
-      for (const h of hits) {
-        const r = byRowid.get(h.rowid);
-        if (r) out.push({ id: r.id, text: r.text, meta: rowMeta(r), distance: h.distance });
-      }
-      return out;
-    }).deferred();
+    return this.db
+      .transaction(() => {
+        const index = this.denseIndex();
+        if (index.size && vector.length !== index.dims)
+          throw new VaultRagError(
+            "model_mismatch",
+            `vault-rag: query vector has ${vector.length} dimensions but the index at ${this.location} holds ${index.dims}-d vectors — query with the model that built the index`,
+          );
+        let allowed: Set<number> | Uint8Array | undefined;
+        if (filter.where && !filter.whereDocument) {
+          allowed = this.metaMask(index, filter.where);
+        } else if (filter.where || filter.whereDocument) {
+          const cond = filterSql(filter);
+          allowed = new Set(
+            this.db
+              .prepare(`SELECT c.rowid FROM chunks c WHERE ${cond.sql}`)
+              .pluck()
+              .all(...cond.params) as number[],
+          );
+        }
+        const hits = index.search(vector, Math.max(1, Math.floor(k)), allowed);
+        if (!hits.length) return [];
+        // one statement for all hits (json_each keeps it a single prepared query whatever k is)
+        const rows = this.db
+          .prepare(`SELECT c.rowid AS rid, ${COLUMNS} FROM chunks c WHERE c.rowid IN (SELECT value FROM json_each(?))`)
+          .all(JSON.stringify(hits.map((h) => h.rowid))) as (Row & { rid: number })[];
+        const byRowid = new Map(rows.map((r) => [r.rid, r]));
+        const out: ScoredRecord[] = [];
+        for (const h of hits) {
+          const r = byRowid.get(h.rowid);
+          if (r) out.push({ id: r.id, text: r.text, meta: rowMeta(r), distance: h.distance });
+        }
+        return out;
+      })
+      .deferred();
   }
 
   private dense?: { generation: string; index: DenseIndex };
@@ -388,8 +484,12 @@ export class SqliteStore implements Store {
     const snapshot = `${this.location}.vectors`;
     let index = DenseIndex.fromFile(snapshot, key);
     if (!index) {
-      const rows = pooledRows(this.db.prepare("SELECT chunk, vector FROM windows ORDER BY chunk, rowid").raw().iterate() as IterableIterator<[number, Buffer]>);
-      const dims = rows.length ? rows[0][1].byteLength / 4 : this.readManifest()?.embedder.dimensions ?? 0;
+      const rows = pooledRows(
+        this.db.prepare("SELECT chunk, vector FROM windows ORDER BY chunk, rowid").raw().iterate() as IterableIterator<
+          [number, Buffer]
+        >,
+      );
+      const dims = rows.length ? rows[0][1].byteLength / 4 : (this.readManifest()?.embedder.dimensions ?? 0);
       index = DenseIndex.fromRows(rows, dims);
       try {
         const tmp = `${snapshot}.${process.pid}.tmp`;
@@ -437,7 +537,11 @@ export class SqliteStore implements Store {
 
   async setManifest(m: Manifest): Promise<void> {
     this.write(() => {
-      this.db.prepare("INSERT INTO meta (key, value) VALUES ('manifest', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(JSON.stringify({ ...m, schemaVersion: SCHEMA_VERSION }));
+      this.db
+        .prepare(
+          "INSERT INTO meta (key, value) VALUES ('manifest', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+        )
+        .run(JSON.stringify({ ...m, schemaVersion: SCHEMA_VERSION }));
     }, false);
   }
 
@@ -473,23 +577,27 @@ export class SqliteStore implements Store {
    */
   async integrity(): Promise<SqliteIntegrity> {
     const one = (sql: string) => this.db.prepare(sql).pluck().get() as number;
-    return this.db.transaction((): SqliteIntegrity => {
-      const counts = {
-        notes: one("SELECT count(*) FROM notes"),
-        chunks: one("SELECT count(*) FROM chunks"),
-        vectors: one("SELECT count(*) FROM windows"),
-        ftsRows: one("SELECT count(*) FROM fts_docsize"),
-      };
-      const dims = this.readManifest()?.embedder.dimensions;
-      return {
-        counts,
-        orphanVectors: one("SELECT count(*) FROM windows WHERE chunk NOT IN (SELECT rowid FROM chunks)"),
-        chunksWithoutVectors: one("SELECT count(*) FROM chunks WHERE rowid NOT IN (SELECT chunk FROM windows)"),
-        chunksWithoutNote: one("SELECT count(*) FROM chunks WHERE path NOT IN (SELECT path FROM notes)"),
-        ftsMismatch: counts.ftsRows !== counts.chunks || one("SELECT count(*) FROM fts_docsize WHERE id NOT IN (SELECT rowid FROM chunks)") > 0,
-        badVectors: dims ? one(`SELECT count(DISTINCT chunk) FROM windows WHERE length(vector) != ${dims * 4}`) : 0,
-      };
-    }).deferred();
+    return this.db
+      .transaction((): SqliteIntegrity => {
+        const counts = {
+          notes: one("SELECT count(*) FROM notes"),
+          chunks: one("SELECT count(*) FROM chunks"),
+          vectors: one("SELECT count(*) FROM windows"),
+          ftsRows: one("SELECT count(*) FROM fts_docsize"),
+        };
+        const dims = this.readManifest()?.embedder.dimensions;
+        return {
+          counts,
+          orphanVectors: one("SELECT count(*) FROM windows WHERE chunk NOT IN (SELECT rowid FROM chunks)"),
+          chunksWithoutVectors: one("SELECT count(*) FROM chunks WHERE rowid NOT IN (SELECT chunk FROM windows)"),
+          chunksWithoutNote: one("SELECT count(*) FROM chunks WHERE path NOT IN (SELECT path FROM notes)"),
+          ftsMismatch:
+            counts.ftsRows !== counts.chunks ||
+            one("SELECT count(*) FROM fts_docsize WHERE id NOT IN (SELECT rowid FROM chunks)") > 0,
+          badVectors: dims ? one(`SELECT count(DISTINCT chunk) FROM windows WHERE length(vector) != ${dims * 4}`) : 0,
+        };
+      })
+      .deferred();
   }
 
   /**
@@ -507,9 +615,13 @@ export class SqliteStore implements Store {
     const dims = this.readManifest()?.embedder.dimensions;
     const fixed: SqliteRepair = { orphanVectors: 0, droppedNotes: 0 };
     this.write(() => {
-      fixed.orphanVectors = this.db.prepare("DELETE FROM windows WHERE chunk NOT IN (SELECT rowid FROM chunks)").run().changes;
+      fixed.orphanVectors = this.db
+        .prepare("DELETE FROM windows WHERE chunk NOT IN (SELECT rowid FROM chunks)")
+        .run().changes;
       const paths = this.db
-        .prepare(`SELECT DISTINCT path FROM chunks WHERE rowid NOT IN (SELECT chunk FROM windows) OR path NOT IN (SELECT path FROM notes)${dims ? ` OR rowid IN (SELECT chunk FROM windows WHERE length(vector) != ${dims * 4})` : ""}`)
+        .prepare(
+          `SELECT DISTINCT path FROM chunks WHERE rowid NOT IN (SELECT chunk FROM windows) OR path NOT IN (SELECT path FROM notes)${dims ? ` OR rowid IN (SELECT chunk FROM windows WHERE length(vector) != ${dims * 4})` : ""}`,
+        )
         .pluck()
         .all() as string[];
       const delV = this.db.prepare("DELETE FROM windows WHERE chunk IN (SELECT rowid FROM chunks WHERE path = ?)");
@@ -523,7 +635,11 @@ export class SqliteStore implements Store {
       fixed.droppedNotes = paths.length;
       // rebuild the keyword index from the chunks (as indexed: through vr_fts)
       this.db.prepare("INSERT INTO fts (fts) VALUES ('delete-all')").run();
-      this.db.prepare("INSERT INTO fts (rowid, title, aliases, section, text) SELECT rowid, vr_fts(title), vr_fts(aliases), vr_fts(section), vr_fts(text) FROM chunks").run();
+      this.db
+        .prepare(
+          "INSERT INTO fts (rowid, title, aliases, section, text) SELECT rowid, vr_fts(title), vr_fts(aliases), vr_fts(section), vr_fts(text) FROM chunks",
+        )
+        .run();
     });
     return fixed;
   }
@@ -552,7 +668,11 @@ export class SqliteStore implements Store {
    */
   async setSyncMark(mark: string): Promise<void> {
     this.write(() => {
-      this.db.prepare("INSERT INTO meta (key, value) VALUES ('chroma_sync', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(mark);
+      this.db
+        .prepare(
+          "INSERT INTO meta (key, value) VALUES ('chroma_sync', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+        )
+        .run(mark);
     }, false);
   }
 
@@ -574,7 +694,10 @@ function writable(file: string): boolean {
 }
 
 function diskFull(file: string): VaultRagError {
-  return new VaultRagError("io", `vault-rag: the disk holding ${file} is full — nothing from this batch was written; free some space and run again`);
+  return new VaultRagError(
+    "io",
+    `vault-rag: the disk holding ${file} is full — nothing from this batch was written; free some space and run again`,
+  );
 }
 
 /**
@@ -587,11 +710,18 @@ function diskFull(file: string): VaultRagError {
  * ```
  */
 export function damaged(file: string, err: Error): VaultRagError {
-  return new VaultRagError("index_damaged", `vault-rag: the index at ${file} is damaged (${err.message}) — run \`vault-rag index --full\` to rebuild it from the notes`, { cause: err });
+  return new VaultRagError(
+    "index_damaged",
+    `vault-rag: the index at ${file} is damaged (${err.message}) — run \`vault-rag index --full\` to rebuild it from the notes`,
+    { cause: err },
+  );
 }
 
 function readOnly(file: string): VaultRagError {
-  return new VaultRagError("io", `vault-rag: the index at ${file} is read-only — nothing was written; make it and its folder writable`);
+  return new VaultRagError(
+    "io",
+    `vault-rag: the index at ${file} is read-only — nothing was written; make it and its folder writable`,
+  );
 }
 
 /** One row per chunk, `[chunk rowid, pooled vector]`, from window rows ordered by chunk. */
