@@ -153,6 +153,7 @@ function chunkBuilder(note: Note, body: string): (d: Draft, ordinal: number) => 
   const offset = note.bodyStartLine;
   let trailOf: string[] | undefined;
   let section = "";
+  let subTrail = "";
   return (d, ordinal) => {
     const text = joinPieces(d.pieces, body);
     if (d.trail !== trailOf) {
@@ -162,8 +163,12 @@ function chunkBuilder(note: Note, body: string): (d: Draft, ordinal: number) => 
       // check-if-a-file-changed.md): the breadcrumb reads as the note's own heading, once
       const repeats = d.trail.length > 0 && sameWords(d.trail[0], note.title);
       section = repeats ? d.trail.join(" > ") : d.trail.length ? `${note.title} > ${d.trail.join(" > ")}` : note.title;
+      subTrail = (repeats ? d.trail.slice(1) : d.trail).join(" > ");
     }
-    const embedText = `${section}\n${stripLeadingHeadings(text)}`;
+    // The model reads the passage under its headings below the title, not the title itself: the
+    // title is a keyword field, weighted there. Measured with the bundled model (nDCG@10, hybrid):
+    // til 0.734 → 0.747 (paraphrases 0.426 → 0.469), examples and SciFact in the README.
+    const embedText = `${subTrail}\n${stripLeadingHeadings(text)}`;
     const hash = sha(embedText);
     const meta: ChunkMeta = {
       path: note.path,

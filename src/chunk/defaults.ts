@@ -34,7 +34,7 @@ export const CHUNK_DEFAULTS: ChunkOptionsWithDefaults = {
 };
 
 /** Bumped whenever chunk boundaries or ids change for the same input; stored in the index manifest. */
-export const CHUNKER_VERSION = "4";
+export const CHUNKER_VERSION = "5";
 
 /**
  * Fills in defaults and checks the values.

@@ -30,7 +30,7 @@ export interface Chunk {
   id: string;
   /** The Markdown of the chunk, as in the file. */
   text: string;
-  /** What is embedded: the breadcrumb line plus the section text. */
+  /** What is embedded: a first line with the headings below the title (empty at the top level), then the section text. */
   embedText: string;
   meta: ChunkMeta;
 }

@@ -16,7 +16,7 @@ export const WINDOW_OVERLAP_TOKENS = 16;
 /**
  * The texts a model embeds for one passage: the passage itself when the model reads all of it,
  * else windows of at most `maxTokens` tokens, each opening with the passage's first line (its
- * breadcrumb) so no window loses its subject, cut between words with `overlapTokens` of overlap.
+ * headings) so no window loses its subject, cut between words with `overlapTokens` of overlap.
  * The store pools a passage's window vectors into its one dense vector.
  *
  * @example
@@ -33,7 +33,7 @@ export function passageWindows(text: string, o: WindowOptions): string[] {
   let head = nl >= 0 ? text.slice(0, nl + 1) : "";
   let budget = maxTokens - (head ? countTokens(head) : 0);
   if (budget < maxTokens / 2) {
-    // a breadcrumb that would take half the window is not repeated
+    // a heading line that would take half the window is not repeated
     head = "";
     budget = maxTokens;
   }
