@@ -188,8 +188,32 @@ export function createApp(o: AppOptions): Hono {
   app.get("/api/folders", async (c) => (noParams(c), c.json(await v.folders())));
   app.get("/api/status", async (c) => {
     noParams(c);
+    let status;
+    try {
+      status = await v.status();
+    } catch (e) {
+      // a first index being built (by --watch, or by another process) holds the lock: say so
+      if (!(e instanceof VaultRagError) || e.code !== "index_locked") throw e;
+      status = {
+        vault: v.vault,
+        index: v.db,
+        model: null,
+        dimensions: 0,
+        notes: 0,
+        chunks: 0,
+        lastIndexed: null,
+        stale: 0,
+      };
+      return c.json({
+        ...status,
+        name: path.basename(v.vault),
+        llm: o.llm,
+        watching: !!o.watching,
+        indexing: o.indexing?.() ?? { phase: "locked", done: 0, total: 0 },
+      });
+    }
     return c.json({
-      ...(await v.status()),
+      ...status,
       name: path.basename(v.vault),
       llm: o.llm,
       watching: !!o.watching,

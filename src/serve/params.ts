@@ -75,8 +75,8 @@ export function validate<S extends z.ZodType>(
   const issue = r.error.issues[0];
   if (issue.code === "unrecognized_keys")
     throw bad(`unknown field ${issue.keys.map((k) => `"${names[k] ?? k}"`).join(", ")}`);
-  const key = issue.path.map(String).join(".");
-  const name = names[key] ?? key;
+  const [first, ...rest] = issue.path.map(String);
+  const name = first === undefined ? "" : [names[first] ?? first, ...rest].join(".");
   let value: unknown = input;
   for (const p of issue.path) value = (value as Record<PropertyKey, unknown> | undefined)?.[p as PropertyKey];
   const got = value === undefined ? "nothing" : JSON.stringify(value);

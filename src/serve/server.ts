@@ -86,7 +86,20 @@ export async function startServer(vaultDir: string, opts: ServeOptions = {}): Pr
       ),
     );
   });
-  server.on("clientError", (_e, socket) => socket.destroy());
+  // a request Node cannot parse (not HTTP, headers over 16 KB) still gets a JSON error, never a crash
+  server.on("clientError", (e: Error & { code?: string }, socket) => {
+    if (!socket.writable) return void socket.destroy();
+    const big = e.code === "HPE_HEADER_OVERFLOW";
+    const body = JSON.stringify({
+      error: big
+        ? "vault-rag: the request's headers (or its URL) are over 16 KB — send less"
+        : `vault-rag: the request is not HTTP that this server reads (${e.code ?? e.message})`,
+      code: "usage",
+    });
+    socket.end(
+      `HTTP/1.1 ${big ? "431 Request Header Fields Too Large" : "400 Bad Request"}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
   if (opts.watch) {
     const log = opts.log ?? silentLogger;
     const db = resolveDb(vault.vault, opts.db);
