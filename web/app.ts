@@ -378,7 +378,10 @@ async function loadRelated(): Promise<void> {
   try {
     r = await api(`/api/related?${p}`);
   } catch (e) {
-    if (seq === relatedSeq) (list.replaceChildren(), (state.textContent = (e as Error).message));
+    if (seq === relatedSeq) {
+      list.replaceChildren();
+      state.textContent = (e as Error).message;
+    }
     return;
   }
   if (seq !== relatedSeq) return;
@@ -528,7 +531,10 @@ async function ask(question: string): Promise<void> {
       } else if (event === "done") {
         renderAnswer((payload as { answer: string }).answer, count);
         state.textContent = "";
-        if (banner.dataset.kind === "llm") ((banner.hidden = true), delete banner.dataset.kind);
+        if (banner.dataset.kind === "llm") {
+          banner.hidden = true;
+          delete banner.dataset.kind;
+        }
       } else if (event === "error") {
         const e = payload as ApiError;
         state.textContent = e.error;
