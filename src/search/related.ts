@@ -12,9 +12,11 @@ export interface RelatedOptions {
 
 /**
  * Related-notes defaults. `candidates` is how many nearest chunks each of the note's chunks asks
- * the dense index for (at least `k` × 20, so that notes of many chunks cannot crowd the list out).
+ * the dense index for (at least `k` × 5). A note is scored by its best pair, so the list is exact
+ * unless the candidates of every chunk are crowded by notes of more than `candidates / k` chunks
+ * each.
  */
-export const RELATED_DEFAULTS = { k: 5, candidates: 100 };
+export const RELATED_DEFAULTS = { k: 5, candidates: 50 };
 
 /** One passage of a pair that explains a related note. */
 export interface RelatedPassage {
@@ -91,24 +93,18 @@ export async function indexedNote(store: Store, name: string): Promise<string> {
  */
 export async function linkedNotes(store: Store, note: string): Promise<Set<string>> {
   const paths = [...(await store.notes()).keys()];
-  const records = await store.get({});
   const out = new Set<string>();
   const noteStem = note.replace(/\.md$/i, "").toLowerCase();
-  const cache = new Map<string, string[]>();
-  const targets = (link: string) => {
-    let t = cache.get(link);
-    if (!t) cache.set(link, (t = linkTargets(paths, link)));
-    return t;
-  };
-  for (const r of records) {
-    for (const link of r.meta.links) {
-      if (r.meta.path === note) {
-        for (const t of targets(link)) out.add(t);
+  for (const { path, links } of await store.noteLinks()) {
+    for (const link of links) {
+      if (path === note) {
+        for (const t of linkTargets(paths, link)) out.add(t);
         continue;
       }
       // cheap test first: a link can only mean this note if it ends with its name
       const want = link.replace(/\.md$/i, "").toLowerCase();
-      if ((noteStem === want || noteStem.endsWith("/" + want)) && targets(link).includes(note)) out.add(r.meta.path);
+      if ((noteStem === want || noteStem.endsWith("/" + want)) && linkTargets(paths, link).includes(note))
+        out.add(path);
     }
   }
   out.delete(note);
@@ -134,13 +130,16 @@ export async function relatedNotes(store: Store, name: string, opts: RelatedOpti
   const linked = await linkedNotes(store, note);
   const chunks = (await store.get({ path: note, includeVectors: true })).filter((r) => r.windows.length);
   if (!chunks.length) return { note, related: [], reason: `"${note}" has no text in the index to compare` };
-  const excluded = [note, ...(opts.unlinkedOnly ? linked : [])];
-  const where = normaliseWhere(excluded.length === 1 ? { path: { $ne: note } } : { path: { $nin: excluded } });
+  // the note's own chunks are dropped here rather than by a filter, which would cost a pass over
+  // the metadata per query; linked notes, which may be many, are filtered out by the store
+  const excluded = opts.unlinkedOnly && linked.size ? [note, ...linked] : undefined;
+  const filter = excluded ? { where: normaliseWhere({ path: { $nin: excluded } }) } : {};
   const total = (await store.count()).chunks;
-  const n = Math.max(1, Math.min(total, Math.max(RELATED_DEFAULTS.candidates, k * 20)));
+  const n = Math.min(total, Math.max(RELATED_DEFAULTS.candidates, k * 5) + (excluded ? 0 : chunks.length));
   const best = new Map<string, RelatedNote>();
   for (const c of chunks) {
-    for (const hit of await store.queryDense(pooledVector(c.windows), n, { where })) {
+    for (const hit of await store.queryDense(pooledVector(c.windows), n, filter)) {
+      if (hit.meta.path === note) continue;
       const score = 1 - hit.distance;
       const seen = best.get(hit.meta.path);
       if (seen && seen.score >= score) continue;
