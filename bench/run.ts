@@ -19,6 +19,7 @@ import { indexVault } from "../dist/indexing/index.js";
 import { ChromaStore, normaliseWhere, SqliteStore, type Store, type StoreRecord } from "../dist/store/index.js";
 import { startChromaServer, type ChromaServer } from "./chroma-server.js";
 import { regexBench } from "./regex-bench.js";
+import { serveBench } from "./serve-bench.js";
 import { parseNote, readNote, walkVault } from "../dist/vault/index.js";
 import { generateVault, rng } from "./gen.js";
 import { fuse, SEARCH_DEFAULTS } from "../dist/search/index.js";
@@ -365,6 +366,7 @@ async function cliBench() {
   line(
     `cli    generated ${n} notes: cold search median ${Math.round(med(coldBig))} ms; unchanged re-index median ${Math.round(med(re))} ms`,
   );
+  if (want("serve")) await serveBench({ bin: BIN, vault: big, notes: n, line });
 }
 
 /** The retrieval quality table: every mode on the known-answer set, and on SciFact when its index is cached. */
@@ -448,10 +450,12 @@ async function watchBench() {
   );
 }
 
+const only = process.env.BENCH_ONLY; // chunk | embed | store | chroma | quality | watch | cli | serve | regex
+const want = (part: string) => !only || only.split(",").includes(part);
+
 async function main() {
   line(`vault-rag bench — ${os.cpus().length} cores, node ${process.version}${quick ? " (quick)" : ""}`);
-  const only = process.env.BENCH_ONLY; // chunk | embed | store | chroma | quality | watch | cli | regex
-  const want = (part: string) => !only || only.split(",").includes(part);
+
   if (want("chunk")) {
     chunkBench(path.join(root, "examples/vault"), "examples/vault");
     bigNoteBench();
@@ -468,7 +472,7 @@ async function main() {
   }
   if (want("quality")) await qualityBench();
   if (want("watch")) await watchBench();
-  if (want("cli")) await cliBench();
+  if (want("cli") || want("serve")) await cliBench();
   if (want("regex")) await regexBench({ work, root, bin: BIN, embedder: timingEmbedder(), line });
   fs.rmSync(work, { recursive: true, force: true });
 }

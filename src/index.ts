@@ -66,3 +66,11 @@ export {
 } from "./search/eval.js";
 export { openVault, type VaultHandle, type VaultStatus, type OpenVaultOptions } from "./library.js";
 export { assembleContext, checkCitations, createLlm, type Source, type Llm } from "./answer/index.js";
+export {
+  relatedNotes,
+  RELATED_DEFAULTS,
+  type RelatedNote,
+  type RelatedOptions,
+  type RelatedResult,
+} from "./search/index.js";
+export { startServer, type ServeOptions, type RunningServer } from "./serve/server.js";

@@ -12,9 +12,12 @@ import {
   type IndexSummary,
 } from "./indexing/index.js";
 import {
+  relatedNotes,
   runSearches,
   search,
   searchOptionsOf,
+  type RelatedOptions,
+  type RelatedResult,
   type FilterOptions,
   type Search,
   type SearchOptions,
@@ -23,6 +26,7 @@ import {
 } from "./search/index.js";
 import { displayLocation, type ChromaConnectOptions, type Manifest, type Store } from "./store/index.js";
 import { assertVaultFolder } from "./vault/index.js";
+import { readNoteText } from "./mcp/notes.js";
 
 /** Options of {@link openVault}. */
 export interface OpenVaultOptions extends EmbedderOptions {
@@ -54,7 +58,14 @@ export interface VaultHandle {
   search(question: string, opts?: SearchOptions & FilterOptions): Promise<SearchResult>;
   ask(
     question: string,
-    opts?: SearchOptions & FilterOptions & { llm?: string; budgetTokens?: number; onToken?: (t: string) => void },
+    opts?: SearchOptions &
+      FilterOptions & {
+        llm?: string;
+        budgetTokens?: number;
+        onToken?: (t: string) => void;
+        /** Called with the sources once they are found, before the model is asked. */
+        onSources?: (sources: Source[]) => void;
+      },
   ): Promise<{ answer: string; sources: Source[]; cited: number[]; invalid: number[]; model: string }>;
   /**
    * Runs searches built with the Search API (`Search`, `K`, `Knn`, `Rrf`), as Chroma's cloud
@@ -68,6 +79,27 @@ export interface VaultHandle {
    */
   searches(s: Search | Search[]): Promise<SearchResults>;
   status(): Promise<VaultStatus>;
+  /**
+   * The notes nearest in meaning to a note (a path or a name, as a wikilink finds it), from the
+   * vectors already in the index, each with its best-matching pair of passages.
+   *
+   * @example
+   * ```ts
+   * const { related } = await notes.related("robots/SMARS.md", { k: 5, unlinkedOnly: true });
+   * related[0].path; // "daily/2026-03-14.md"
+   * ```
+   */
+  related(note: string, opts?: RelatedOptions): Promise<RelatedResult>;
+  /**
+   * A note's text (or one section of it) under the rules of the MCP `get_note` tool: only notes the
+   * index would hold, found as a wikilink finds them, cut at 40,000 characters with a mark.
+   *
+   * @example
+   * ```ts
+   * (await notes.note("SMARS", { heading: "Motors" })).text; // "## Motors\n…"
+   * ```
+   */
+  note(name: string, opts?: { heading?: string }): Promise<{ path: string; text: string }>;
   /** Tags in the index, with how many notes carry each. */
   tags(): Promise<{ tag: string; notes: number }[]>;
   /** Folders in the index, with how many notes each holds. */
@@ -121,8 +153,9 @@ export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): 
       return runSearches(await open(), s);
     },
     async ask(question, o = {}) {
-      const { llm: spec, budgetTokens, onToken, ...request } = o;
+      const { llm: spec, budgetTokens, onToken, onSources, ...request } = o;
       const c = await askContext(await open(), question, request, budgetTokens);
+      onSources?.(c.sources);
       const { answer, sources, cited, invalid, model } = await answerContext(createLlm(spec ?? DEFAULT_LLM, opts), c, {
         onToken,
       });
@@ -145,6 +178,12 @@ export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): 
         ({ store, embedder } = opened);
       }
       return indexStatus(vault, store, (await store.manifest())!);
+    },
+    async related(note, o = {}) {
+      return relatedNotes((await open()).store, note, o);
+    },
+    async note(name, o = {}) {
+      return readNoteText(vault, name, o.heading);
     },
     async tags() {
       return (await open()).store.listTags();

@@ -292,6 +292,42 @@ export function buildProgram(): Command {
     );
 
   program
+    .command("related")
+    .description("List the notes nearest in meaning to a note, each with its best-matching pair of passages")
+    .argument("<note>", "a vault-relative path or a note's name, as a wikilink finds it")
+    .option("--vault <dir>", "vault folder")
+    .option("--db <path>", "index file, or chroma://host:port/<collection>")
+    .option("-k, --top-k <n>", "number of notes", int("--top-k"), 5)
+    .option("--unlinked", "only notes not already linked from or to it (link suggestions)")
+    .option("--json", "print JSON")
+    .addOption(
+      new Option("--color <when>", "colour: auto, always or never")
+        .choices(["auto", "always", "never"])
+        .default("auto"),
+    )
+    .addHelpText(
+      "after",
+      "\nExamples:\n  vault-rag related robots/SMARS.md\n  vault-rag related SMARS --unlinked --json\n",
+    )
+    .action(async (note: string, o) => (await import("./commands/related-cmd.js")).runRelated(note, o));
+
+  program
+    .command("serve")
+    .description("Serve a local web app and HTTP API for the vault (search, ask, related notes)")
+    .option("--vault <dir>", "vault folder")
+    .option("--db <path>", "index file, or chroma://host:port/<collection>")
+    .option("--port <n>", "port to listen on (0: any free port)", int("--port"), 4321)
+    .option("--host <address>", "address to bind; another than loopback requires the printed token", "127.0.0.1")
+    .option("--watch", "also keep the index fresh as notes change (and build it if there is none)")
+    .option("--llm <spec>", "chat model for ask: ollama:<model> or openai:<model>", DEFAULT_LLM)
+    .option("--cors <origin>", "allow this origin (e.g. http://localhost:5173) to call the API from a browser")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  vault-rag serve --vault ~/notes            # then open http://127.0.0.1:4321/\n  vault-rag serve --watch --port 8080\n  vault-rag serve --host 0.0.0.0             # on the network: every request needs the printed token\n",
+    )
+    .action(async (o) => (await import("./commands/serve-cmd.js")).runServe(o));
+
+  program
     .command("mcp")
     .description("Serve the vault to AI agents over the Model Context Protocol (stdio)")
     .option("--vault <dir>", "vault folder")
@@ -299,7 +335,7 @@ export function buildProgram(): Command {
     .option("--watch", "also keep the index fresh as notes change (reports on stderr)")
     .addHelpText(
       "after",
-      '\nTools: search, get_note, list_tags, list_folders, status.\n\nExample (Claude Desktop, mcpServers): { "vault-rag": { "command": "vault-rag", "args": ["mcp", "--vault", "/home/me/notes"] } }\n',
+      '\nTools: search, get_note, related, list_tags, list_folders, status.\n\nExample (Claude Desktop, mcpServers): { "vault-rag": { "command": "vault-rag", "args": ["mcp", "--vault", "/home/me/notes"] } }\n',
     )
     .action(async (o) => {
       const { locate } = await import("./open.js");

@@ -16,6 +16,8 @@ export interface WatchOptions {
   /** Called after each batch (and after the first full pass). */
   onBatch?: (summary: IndexSummary, changedPaths: number) => void;
   onError?: (err: unknown) => void;
+  /** Progress of each pass, as {@link IndexOptions.onProgress} reports it. */
+  onProgress?: IndexOptions["onProgress"];
 }
 
 export const WATCH_DEFAULTS = { debounceMs: 300 };
@@ -62,7 +64,7 @@ export async function watchVault(
     const changed = pending;
     pending = 0;
     try {
-      const summary = await indexVault(vault, dbPath, embedder, { log, store: o.store });
+      const summary = await indexVault(vault, dbPath, embedder, { log, store: o.store, onProgress: o.onProgress });
       o.onBatch?.(summary, changed);
     } catch (err) {
       o.onError?.(err);

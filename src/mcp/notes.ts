@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { VaultRagError } from "../errors.js";
-import { walkVault, whyNotWalked } from "../vault/index.js";
+import { scanBlocks, splitFrontmatter, walkVault, whyNotWalked } from "../vault/index.js";
 
 /** The most `get_note` returns, in characters (about 10,000 tokens); longer text is cut with a mark. */
 export const GET_NOTE_MAX_CHARS = 40_000;
@@ -104,4 +104,51 @@ export function capText(text: string, max = GET_NOTE_MAX_CHARS): string {
   const lineEnd = text.lastIndexOf("\n", max);
   const cut = lineEnd > max * 0.8 ? lineEnd : max;
   return `${text.slice(0, cut)}\n\n[truncated by vault-rag: showing ${cut} of ${text.length} characters — ask for one section with "heading"]`;
+}
+
+/**
+ * The text of one section (the heading and everything under it, to the next heading of the same or
+ * higher level), found by its heading's text in any case, or `undefined` when there is no such heading.
+ *
+ * @example
+ * ```ts
+ * sectionText("# A\nx\n## B\ny\n# C", "B"); // "## B\ny"
+ * ```
+ */
+export function sectionText(body: string, heading: string): string | undefined {
+  const lines = body.split("\n");
+  const scan = scanBlocks(body);
+  const heads = scan.starts
+    .map((line, b) => ({ line, level: scan.levels[b], text: scan.texts[b] }))
+    .filter((h) => h.level > 0);
+  const want = heading
+    .replace(/^#+\s*/, "")
+    .trim()
+    .toLowerCase();
+  const i = heads.findIndex((h) => h.text.toLowerCase() === want);
+  if (i < 0) return undefined;
+  const next = heads.slice(i + 1).find((h) => h.level <= heads[i].level);
+  return lines
+    .slice(heads[i].line, next ? next.line : lines.length)
+    .join("\n")
+    .trim();
+}
+
+/**
+ * A note's text for a reader (the MCP `get_note` tool, the library's `note()`, `GET /api/note`): the
+ * note found as {@link resolveNote} finds it, without its frontmatter, or only one section of it,
+ * cut with {@link capText}.
+ *
+ * @example
+ * ```ts
+ * readNoteText("/home/me/notes", "SMARS", "Motors"); // { path: "robots/SMARS.md", text: "## Motors\n…" }
+ * ```
+ */
+export function readNoteText(vault: string, name: string, heading?: string): { path: string; text: string } {
+  const note = resolveNote(vault, name);
+  const { body } = splitFrontmatter(fs.readFileSync(note.file, "utf8"));
+  if (!heading) return { path: note.path, text: capText(body) };
+  const section = sectionText(body, heading);
+  if (section === undefined) throw new VaultRagError("usage", `vault-rag: no heading "${heading}" in "${note.path}"`);
+  return { path: note.path, text: capText(section) };
 }

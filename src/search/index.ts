@@ -23,3 +23,13 @@ export {
 } from "./api.js";
 export { hitJson, type HitJson } from "./hit-json.js";
 export { noResultHints, closest } from "./hints.js";
+export {
+  relatedNotes,
+  indexedNote,
+  linkedNotes,
+  RELATED_DEFAULTS,
+  type RelatedNote,
+  type RelatedOptions,
+  type RelatedPassage,
+  type RelatedResult,
+} from "./related.js";

@@ -46,3 +46,4 @@ export {
   type Rebuild,
 } from "./open.js";
 export { openFollowingSwaps } from "./follow-swaps.js";
+export { pooledVector } from "./windows.js";

@@ -80,6 +80,8 @@ export interface Store {
   count(): Promise<StoreCounts>;
   listTags(): Promise<{ tag: string; notes: number }[]>;
   listFolders(): Promise<{ folder: string; notes: number }[]>;
+  /** Every note that has wikilinks, with their targets as written (`Sourdough`, `kitchen/Sourdough`), each once. */
+  noteLinks(): Promise<{ path: string; links: string[] }[]>;
   /** The k nearest records among those that pass the filter (filtering happens before ranking). */
   queryDense(vector: Float32Array, k: number, filter?: QueryFilter): Promise<ScoredRecord[]>;
   /** The k best BM25 matches among those that pass the filter. */

@@ -1,70 +1,16 @@
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startLlmStub, type LlmStub } from "../llm-stub.js";
 import { copyVaultWithoutIndex } from "./helpers.js";
 
 const BIN = path.resolve("dist/cli/main.js");
 let vault = "";
-let server: http.Server;
+let stub: LlmStub;
 let base = "";
-const requests: { url: string; body: any }[] = [];
-
-/** Speaks Ollama's /api/chat (NDJSON) and OpenAI's /v1/chat/completions (SSE) with scripted replies. */
-function startServer(): Promise<void> {
-  server = http.createServer((req, res) => {
-    let raw = "";
-    req.on("data", (d) => (raw += d));
-    req.on("end", async () => {
-      const body = JSON.parse(raw || "{}");
-      requests.push({ url: req.url!, body });
-      const pieces =
-        body.model === "bad-cite"
-          ? ["The N20 motors stall [1]", " and the moon is cheese [9]."]
-          : ["The DRV8833 overheated", " on carpet, so it was swapped", " for a TB6612FNG [1]."];
-      if (req.url === "/api/chat") {
-        if (body.model === "missing") {
-          res.writeHead(404, { "content-type": "application/json" });
-          return res.end(JSON.stringify({ error: `model "missing" not found, try pulling it first` }));
-        }
-        res.writeHead(200, { "content-type": "application/x-ndjson" });
-        for (const [i, p] of pieces.entries()) {
-          res.write(
-            JSON.stringify({ model: body.model, message: { role: "assistant", content: p }, done: false }) + "\n",
-          );
-          if (body.model === "cut" && i === 1) return void setTimeout(() => res.destroy(), 30);
-          await new Promise((r) => setTimeout(r, 5));
-        }
-        return res.end(
-          JSON.stringify({
-            model: body.model,
-            message: { role: "assistant", content: "" },
-            done: true,
-            done_reason: "stop",
-          }) + "\n",
-        );
-      }
-      if (req.url === "/v1/chat/completions") {
-        res.writeHead(200, { "content-type": "text/event-stream" });
-        for (const p of pieces)
-          res.write(
-            `data: ${JSON.stringify({ id: "x", object: "chat.completion.chunk", choices: [{ index: 0, delta: { content: p }, finish_reason: null }] })}\n\n`,
-          );
-        res.write(
-          `data: ${JSON.stringify({ id: "x", object: "chat.completion.chunk", choices: [{ index: 0, delta: {}, finish_reason: "stop" }] })}\n\n`,
-        );
-        return res.end("data: [DONE]\n\n");
-      }
-      res.writeHead(404).end();
-    });
-  });
-  return new Promise((r) =>
-    server.listen(0, "127.0.0.1", () => ((base = `127.0.0.1:${(server.address() as AddressInfo).port}`), r())),
-  );
-}
+let requests: LlmStub["requests"] = [];
 
 function run(args: string[], env: Record<string, string> = {}, input?: string) {
   const r = spawnSync(process.execPath, [BIN, ...args], {
@@ -97,9 +43,10 @@ beforeAll(async () => {
   vault = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "vr-ask-")), "vault");
   copyVaultWithoutIndex(path.resolve("examples/vault"), vault);
   expect(run(["index", vault, "--quiet"]).code).toBe(0);
-  await startServer();
+  stub = await startLlmStub();
+  ({ base, requests } = stub);
 }, 120_000);
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+afterAll(() => stub.close());
 
 describe("vault-rag ask", () => {
   it("streams an answer from Ollama and lists the cited sources", async () => {

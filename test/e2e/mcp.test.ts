@@ -32,7 +32,14 @@ afterAll(async () => client?.close());
 describe("vault-rag mcp", () => {
   it("lists its tools", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(["get_note", "list_folders", "list_tags", "search", "status"]);
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      "get_note",
+      "list_folders",
+      "list_tags",
+      "related",
+      "search",
+      "status",
+    ]);
   });
 
   it("searches with the CLI's defaults and filters", async () => {

@@ -30,10 +30,12 @@ describe("the README's two commands, in order", () => {
       .readFileSync(".ci/run", "utf8")
       .split("\n")
       .filter((l) => l && !l.startsWith("#"));
-    expect(steps.slice(-5)).toEqual([
+    expect(steps.slice(-7)).toEqual([
       'first="$(node scripts/readme-first-command.mjs)"',
       "printf '+ %s\\n' \"$first\"",
       'bash -euo pipefail -c "$first"',
+      "npm run lint   # ESLint, and Prettier in check mode",
+      "command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)",
       "npm test",
       "scripts/install-test.sh",
     ]);

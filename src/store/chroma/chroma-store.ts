@@ -389,6 +389,10 @@ export class ChromaStore implements Store {
     return this.sidecar.listFolders();
   }
 
+  async noteLinks(): Promise<{ path: string; links: string[] }[]> {
+    return this.sidecar.noteLinks();
+  }
+
   async queryDense(vector: Float32Array, k: number, filter: QueryFilter = {}): Promise<ScoredRecord[]> {
     const dims = this.readManifest()?.embedder.dimensions;
     if (dims !== undefined && vector.length !== dims)

@@ -404,6 +404,19 @@ export class SqliteStore implements Store {
       .sort((a, b) => b.notes - a.notes || a.tag.localeCompare(b.tag));
   }
 
+  async noteLinks(): Promise<{ path: string; links: string[] }[]> {
+    const byNote = new Map<string, Set<string>>();
+    for (const r of this.db.prepare("SELECT DISTINCT path, links FROM chunks WHERE links != ''").all() as {
+      path: string;
+      links: string;
+    }[]) {
+      let s = byNote.get(r.path);
+      if (!s) byNote.set(r.path, (s = new Set()));
+      for (const l of decodeList(r.links)) s.add(l);
+    }
+    return [...byNote].map(([path, links]) => ({ path, links: [...links] }));
+  }
+
   async listFolders(): Promise<{ folder: string; notes: number }[]> {
     return this.db
       .prepare("SELECT folder, count(DISTINCT path) notes FROM chunks GROUP BY folder ORDER BY folder")

@@ -1,0 +1,61 @@
+import { relatedNotes, type RelatedResult } from "../../search/index.js";
+import { paint, useColor } from "../color.js";
+import { locate, openForQuery } from "../open.js";
+import { snippet } from "../output.js";
+import { err, out, stderrLogger } from "../io.js";
+
+/** The flags of `vault-rag related`. */
+export interface RelatedFlags {
+  vault?: string;
+  db?: string;
+  topK: number;
+  unlinked?: boolean;
+  json?: boolean;
+  color?: string;
+}
+
+/**
+ * Human output of related notes: `path  score` (and `linked` when the notes already link), then the
+ * best-matching pair of passages, each as `path:line  breadcrumb` and a one-line snippet.
+ *
+ * @example
+ * ```ts
+ * formatRelated(await relatedNotes(store, "SMARS"));
+ * // daily/2026-03-14.md  0.8123
+ * //     robots/SMARS.md:12  SMARS Robot > Motors
+ * //       The SMARS uses two N20 geared micro motors…
+ * //     daily/2026-03-14.md:5  Build log 2026-03-14 > Motors
+ * //       The SMARS motors kept cutting out on long runs…
+ * ```
+ */
+export function formatRelated(r: RelatedResult, color = false): string {
+  const p = paint(color);
+  return r.related
+    .map((n) =>
+      [
+        `${p.path(n.path)}  ${n.score.toFixed(4)}${n.linked ? `  ${p.dim("linked")}` : ""}`,
+        `    ${p.path(r.note)}:${p.line(String(n.source.start_line))}  ${p.label(n.source.section)}`,
+        `      ${snippet(n.source.text, 96)}`,
+        `    ${p.path(n.path)}:${p.line(String(n.target.start_line))}  ${p.label(n.target.section)}`,
+        `      ${snippet(n.target.text, 96)}`,
+      ].join("\n"),
+    )
+    .join("\n");
+}
+
+/** `vault-rag related <note>`: the notes nearest in meaning, each explained by its best pair of passages. */
+export async function runRelated(note: string, o: RelatedFlags): Promise<void> {
+  const loc = locate(o);
+  const { store } = await openForQuery(loc, { log: stderrLogger(false) });
+  try {
+    const r = await relatedNotes(store, note, { k: o.topK, unlinkedOnly: o.unlinked });
+    if (o.json) out(JSON.stringify(r.related, null, 2));
+    else if (r.related.length) out(formatRelated(r, useColor(o.color, process.stdout)));
+    if (!r.related.length) {
+      err(`no related notes: ${r.reason}`);
+      process.exitCode = 1;
+    }
+  } finally {
+    await store.close();
+  }
+}

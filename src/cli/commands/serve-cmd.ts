@@ -1,0 +1,43 @@
+import { err, out, stderrLogger } from "../io.js";
+import { locate } from "../open.js";
+
+/** The flags of `vault-rag serve`. */
+export interface ServeFlags {
+  vault?: string;
+  db?: string;
+  port: number;
+  host: string;
+  watch?: boolean;
+  llm?: string;
+  cors?: string;
+}
+
+/**
+ * `vault-rag serve`: the web app and HTTP API until interrupted. The address goes to stdout (with
+ * the token when the bind is not loopback); watch batches and errors to stderr.
+ */
+export async function runServe(o: ServeFlags): Promise<void> {
+  const loc = locate(o);
+  const { startServer } = await import("../../serve/server.js");
+  const s = await startServer(loc.vault, {
+    db: o.db,
+    port: o.port,
+    host: o.host,
+    watch: o.watch,
+    llm: o.llm,
+    cors: o.cors,
+    log: stderrLogger(false),
+    report: (line) => err(`${new Date().toISOString()} ${line}`),
+  });
+  out(`vault-rag: serving ${loc.vault} (${loc.shown}) at ${s.url}`);
+  if (s.token)
+    out(
+      `vault-rag: listening on ${o.host}, beyond this machine: every request needs the token — open the URL above, or send \`Authorization: Bearer ${s.token}\``,
+    );
+  out("Ctrl-C to stop");
+  await new Promise<void>((resolve) => {
+    process.once("SIGINT", resolve);
+    process.once("SIGTERM", resolve);
+  });
+  await s.close();
+}

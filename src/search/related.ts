@@ -1,0 +1,169 @@
+import { VaultRagError } from "../errors.js";
+import { normaliseWhere, pooledVector, type Store, type StoreRecord } from "../store/index.js";
+import { linkTargets } from "../vault/index.js";
+
+/** Options of {@link relatedNotes}. */
+export interface RelatedOptions {
+  /** How many notes (default {@link RELATED_DEFAULTS}.k). */
+  k?: number;
+  /** Leave out notes already linked from or to the note: link suggestions. */
+  unlinkedOnly?: boolean;
+}
+
+/**
+ * Related-notes defaults. `candidates` is how many nearest chunks each of the note's chunks asks
+ * the dense index for (at least `k` × 5). A note is scored by its best pair, so the list is exact
+ * unless the candidates of every chunk are crowded by notes of more than `candidates / k` chunks
+ * each.
+ */
+export const RELATED_DEFAULTS = { k: 5, candidates: 50 };
+
+/** One passage of a pair that explains a related note. */
+export interface RelatedPassage {
+  id: string;
+  section: string;
+  start_line: number;
+  end_line: number;
+  text: string;
+}
+
+/** A note related to another, in the one JSON shape every interface returns (CLI `--json`, MCP, HTTP API). */
+export interface RelatedNote {
+  path: string;
+  title: string;
+  folder: string;
+  tags: string[];
+  /** Cosine similarity of the best-matching pair of passages, four decimals (1 = same direction). */
+  score: number;
+  /** Whether the two notes already link to each other (either way). */
+  linked: boolean;
+  /** The passage of the given note in the best pair. */
+  source: RelatedPassage;
+  /** The passage of this note in the best pair. */
+  target: RelatedPassage;
+}
+
+/** The notes related to one note, and why there are none when there are none. */
+export interface RelatedResult {
+  /** The vault-relative path of the note asked about. */
+  note: string;
+  related: RelatedNote[];
+  reason?: string;
+}
+
+const passage = (r: { id: string; text: string; meta: StoreRecord["meta"] }): RelatedPassage => ({
+  id: r.id,
+  section: r.meta.section,
+  start_line: r.meta.start_line,
+  end_line: r.meta.end_line,
+  text: r.text,
+});
+
+/**
+ * Finds the note a name means among the notes of the index, as a wikilink does (`robots/SMARS.md`,
+ * `robots/SMARS`, `SMARS`, any case); a name that fits none or several is refused, saying which.
+ *
+ * @example
+ * ```ts
+ * await indexedNote(store, "smars"); // "robots/SMARS.md"
+ * ```
+ */
+export async function indexedNote(store: Store, name: string): Promise<string> {
+  const paths = [...(await store.notes()).keys()].sort();
+  const found = linkTargets(paths, name);
+  if (found.length === 1) return found[0];
+  if (found.length > 1)
+    throw new VaultRagError(
+      "usage",
+      `vault-rag: "${name}" could be ${found.map((p) => `"${p}"`).join(" or ")} — give the path of the one you mean`,
+    );
+  throw new VaultRagError(
+    "usage",
+    `vault-rag: no note "${name}" in the index — give a path like robots/SMARS.md or a note's name (run \`vault-rag index\` if the note is new)`,
+  );
+}
+
+/**
+ * The notes linked from or to a note (wikilinks, resolved as Obsidian resolves them).
+ *
+ * @example
+ * ```ts
+ * await linkedNotes(store, "robots/SMARS.md"); // Set { "daily/2026-03-14.md", "robots/Motor drivers.md" }
+ * ```
+ */
+export async function linkedNotes(store: Store, note: string): Promise<Set<string>> {
+  const paths = [...(await store.notes()).keys()];
+  const out = new Set<string>();
+  const noteStem = note.replace(/\.md$/i, "").toLowerCase();
+  for (const { path, links } of await store.noteLinks()) {
+    for (const link of links) {
+      if (path === note) {
+        for (const t of linkTargets(paths, link)) out.add(t);
+        continue;
+      }
+      // cheap test first: a link can only mean this note if it ends with its name
+      const want = link.replace(/\.md$/i, "").toLowerCase();
+      if ((noteStem === want || noteStem.endsWith("/" + want)) && linkTargets(paths, link).includes(note))
+        out.add(path);
+    }
+  }
+  out.delete(note);
+  return out;
+}
+
+/**
+ * The notes nearest in meaning to a note, from the vectors already in the index (nothing is
+ * embedded): each of the note's chunks asks the dense index for its nearest chunks of other notes,
+ * and a note scores by its best-matching pair of passages, which is returned to explain it.
+ *
+ * @example
+ * ```ts
+ * const { related } = await relatedNotes(store, "SMARS", { k: 3, unlinkedOnly: true });
+ * related[0]; // { path: "daily/2026-03-14.md", score: 0.81, linked: false, source: { section: "SMARS > Motors", … }, target: { … } }
+ * ```
+ */
+export async function relatedNotes(store: Store, name: string, opts: RelatedOptions = {}): Promise<RelatedResult> {
+  const k = opts.k ?? RELATED_DEFAULTS.k;
+  if (!Number.isInteger(k) || k < 1)
+    throw new VaultRagError("usage", `vault-rag: k must be a whole number of at least 1, got ${k}`);
+  const note = await indexedNote(store, name);
+  const linked = await linkedNotes(store, note);
+  const chunks = (await store.get({ path: note, includeVectors: true })).filter((r) => r.windows.length);
+  if (!chunks.length) return { note, related: [], reason: `"${note}" has no text in the index to compare` };
+  // the note's own chunks are dropped here rather than by a filter, which would cost a pass over
+  // the metadata per query; linked notes, which may be many, are filtered out by the store
+  const excluded = opts.unlinkedOnly && linked.size ? [note, ...linked] : undefined;
+  const filter = excluded ? { where: normaliseWhere({ path: { $nin: excluded } }) } : {};
+  const total = (await store.count()).chunks;
+  const n = Math.min(total, Math.max(RELATED_DEFAULTS.candidates, k * 5) + (excluded ? 0 : chunks.length));
+  const best = new Map<string, RelatedNote>();
+  for (const c of chunks) {
+    for (const hit of await store.queryDense(pooledVector(c.windows), n, filter)) {
+      if (hit.meta.path === note) continue;
+      const score = 1 - hit.distance;
+      const seen = best.get(hit.meta.path);
+      if (seen && seen.score >= score) continue;
+      best.set(hit.meta.path, {
+        path: hit.meta.path,
+        title: hit.meta.title,
+        folder: hit.meta.folder,
+        tags: hit.meta.tags,
+        score,
+        linked: linked.has(hit.meta.path),
+        source: passage(c),
+        target: passage(hit),
+      });
+    }
+  }
+  const related = [...best.values()]
+    .sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1))
+    .slice(0, k)
+    .map((r) => ({ ...r, score: Number(r.score.toFixed(4)) }));
+  return related.length
+    ? { note, related }
+    : {
+        note,
+        related,
+        reason: opts.unlinkedOnly ? `every other note is already linked to "${note}"` : "the index holds no other note",
+      };
+}

@@ -1,0 +1,292 @@
+import path from "node:path";
+import { Hono, type Context } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { cors } from "hono/cors";
+import { streamSSE } from "hono/streaming";
+import { z } from "zod";
+import { VaultRagError } from "../errors.js";
+import type { VaultHandle } from "../library.js";
+import { getNoteInput, relatedInput, searchInput, searchRequestOf } from "../mcp/schemas.js";
+import { hitJson } from "../search/index.js";
+import type { WebAssets } from "./assets.js";
+import { SERVE_DEFAULTS } from "./defaults.js";
+import { errorResponse } from "./errors.js";
+import { hostAllowed, presentedToken, TOKEN_COOKIE, tokenMatches } from "./guard.js";
+import { readParams, validate, type ParamKind } from "./params.js";
+
+/** How far an indexing pass (`serve --watch`) has got, for `GET /api/status`. */
+export interface IndexingState {
+  phase: string;
+  done: number;
+  total: number;
+}
+
+/** What the app serves and how it guards it. */
+export interface AppOptions {
+  vault: VaultHandle;
+  /** The bound address, for the Host check. */
+  host: string;
+  /** The bound port (a function: with port 0 it is known only once listening). */
+  port: () => number;
+  /** When set, every request must present it (bearer header, or the cookie the printed URL sets). */
+  token?: string;
+  /** An origin allowed to call the API from a browser (no CORS headers at all when unset). */
+  cors?: string;
+  /** The chat model `POST /api/ask` uses. */
+  llm: string;
+  assets: WebAssets;
+  /** The indexing pass under way, if any. */
+  indexing?: () => IndexingState | undefined;
+  watching?: boolean;
+}
+
+const SEARCH_PARAMS: Record<string, [string, ParamKind]> = {
+  q: ["query", "string"],
+  top_k: ["top_k", "number"],
+  per_note: ["per_note", "number"],
+  oversample: ["oversample", "number"],
+  mode: ["mode", "string"],
+  tag: ["tags", "list"],
+  folder: ["folder", "string"],
+  top_folder: ["top_folder", "string"],
+  since: ["since", "string"],
+  until: ["until", "string"],
+  min_ratio: ["min_ratio", "number"],
+  where: ["where", "json"],
+  where_document: ["where_document", "json"],
+};
+
+/** The body of `POST /api/ask`: the question and the search arguments of MCP `search`, and a prompt budget. */
+export const askInput = searchInput
+  .omit({ query: true })
+  .extend({
+    question: z.string().min(1).describe("the question, in plain words"),
+    budget: z.number().int().min(100).max(100_000).optional().describe("largest prompt, in estimated tokens"),
+  })
+  .strict();
+
+const tooLong = (what: string, s: string) => {
+  if (s.length > SERVE_DEFAULTS.textChars)
+    throw new VaultRagError(
+      "usage",
+      `vault-rag: the ${what} is ${s.length} characters, over the limit of ${SERVE_DEFAULTS.textChars} — shorten it`,
+    );
+};
+
+const fail = (c: Context, e: unknown) => {
+  const { status, body } = errorResponse(e);
+  return c.json(body, status);
+};
+
+/**
+ * The HTTP app of `vault-rag serve`: the JSON API under `/api` and the web app at `/`, behind the
+ * Host check, the token (when one is set), the size caps and, only when asked, CORS.
+ *
+ * @example
+ * ```ts
+ * const app = createApp({ vault: await openVault("/home/me/notes"), host: "127.0.0.1", port: () => 4321, llm: "ollama:llama3.2", assets: loadAssets() });
+ * const res = await app.request("/api/search?q=motors", { headers: { host: "127.0.0.1:4321" } });
+ * ```
+ */
+export function createApp(o: AppOptions): Hono {
+  const app = new Hono();
+  const v = o.vault;
+
+  app.onError((e, c) => fail(c, e));
+  app.notFound((c) =>
+    c.json(
+      {
+        error: `vault-rag: no endpoint ${c.req.method} ${new URL(c.req.url).pathname} — the API has GET /api/search, POST /api/ask, GET /api/note, GET /api/related, GET /api/tags, GET /api/folders and GET /api/status`,
+        code: "not_found",
+      },
+      404,
+    ),
+  );
+
+  app.use("*", async (c, next) => {
+    const url = new URL(c.req.url);
+    if (url.pathname.length + url.search.length > SERVE_DEFAULTS.urlChars)
+      return c.json(
+        {
+          error: `vault-rag: the request URL is over ${SERVE_DEFAULTS.urlChars} characters — send less (a long filter can go in POST /api/ask's body)`,
+          code: "usage",
+        },
+        414,
+      );
+    const host = c.req.header("host");
+    if (!hostAllowed(host, o.host, o.port()))
+      return c.json(
+        {
+          error: `vault-rag: refused a request for host "${host ?? ""}" — this server answers only ${o.host}:${o.port()} (a guard against DNS rebinding); open http://${o.host.includes(":") ? `[${o.host}]` : o.host}:${o.port()}/`,
+          code: "forbidden",
+        },
+        403,
+      );
+    c.header("X-Content-Type-Options", "nosniff");
+    c.header("Referrer-Policy", "no-referrer");
+    c.header("X-Frame-Options", "DENY");
+    await next();
+  });
+
+  if (o.cors) app.use("/api/*", cors({ origin: o.cors, allowHeaders: ["Content-Type", "Authorization"] }));
+
+  if (o.token) {
+    const token = o.token;
+    app.use("*", async (c, next) => {
+      const given = c.req.query("token");
+      if (c.req.method === "GET" && c.req.path === "/" && given !== undefined) {
+        if (!tokenMatches(given, token))
+          return c.text("vault-rag: wrong token — open the URL vault-rag serve printed at start-up\n", 401);
+        c.header("Set-Cookie", `${TOKEN_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict`);
+        return c.redirect("/", 302);
+      }
+      if (tokenMatches(presentedToken(c.req.header("authorization"), c.req.header("cookie")), token)) return next();
+      return c.json(
+        {
+          error:
+            "vault-rag: this server needs its token — send `Authorization: Bearer <token>`, or open the URL vault-rag serve printed at start-up",
+          code: "unauthorized",
+        },
+        401,
+      );
+    });
+  }
+
+  app.get("/api/search", async (c) => {
+    const raw = readParams(new URL(c.req.url).searchParams, SEARCH_PARAMS);
+    if (raw.query === undefined)
+      throw new VaultRagError("usage", `vault-rag: the search query is empty — give it as ?q=…`);
+    const a = validate(searchInput, raw, { query: "q", tags: "tag" });
+    tooLong("search query", a.query);
+    const { query, ...rest } = a;
+    const { hits, reason } = await v.search(query, searchRequestOf(rest));
+    return c.json(hits.length ? { hits: hits.map(hitJson) } : { hits: [], reason });
+  });
+
+  app.get("/api/note", async (c) => {
+    const a = validate(
+      getNoteInput,
+      readParams(new URL(c.req.url).searchParams, { path: ["path", "string"], heading: ["heading", "string"] }),
+    );
+    return c.json(await v.note(a.path, { heading: a.heading }));
+  });
+
+  app.get("/api/related", async (c) => {
+    const a = validate(
+      relatedInput,
+      readParams(new URL(c.req.url).searchParams, {
+        path: ["path", "string"],
+        k: ["k", "number"],
+        unlinked_only: ["unlinked_only", "boolean"],
+      }),
+    );
+    return c.json(await v.related(a.path, { k: a.k, unlinkedOnly: a.unlinked_only }));
+  });
+
+  const noParams = (c: Context) => readParams(new URL(c.req.url).searchParams, {});
+  app.get("/api/tags", async (c) => (noParams(c), c.json(await v.tags())));
+  app.get("/api/folders", async (c) => (noParams(c), c.json(await v.folders())));
+  app.get("/api/status", async (c) => {
+    noParams(c);
+    let status;
+    try {
+      status = await v.status();
+    } catch (e) {
+      // a first index being built (by --watch, or by another process) holds the lock: say so
+      if (!(e instanceof VaultRagError) || e.code !== "index_locked") throw e;
+      status = {
+        vault: v.vault,
+        index: v.db,
+        model: null,
+        dimensions: 0,
+        notes: 0,
+        chunks: 0,
+        lastIndexed: null,
+        stale: 0,
+      };
+      return c.json({
+        ...status,
+        name: path.basename(v.vault),
+        llm: o.llm,
+        watching: !!o.watching,
+        indexing: o.indexing?.() ?? { phase: "locked", done: 0, total: 0 },
+      });
+    }
+    return c.json({
+      ...status,
+      name: path.basename(v.vault),
+      llm: o.llm,
+      watching: !!o.watching,
+      indexing: o.indexing?.() ?? null,
+    });
+  });
+
+  app.post(
+    "/api/ask",
+    bodyLimit({
+      maxSize: SERVE_DEFAULTS.bodyBytes,
+      onError: (c) =>
+        c.json(
+          {
+            error: `vault-rag: the request body is over ${SERVE_DEFAULTS.bodyBytes} bytes — send a shorter question`,
+            code: "usage",
+          },
+          413,
+        ),
+    }),
+    async (c) => {
+      if (!/^application\/json\b/i.test(c.req.header("content-type") ?? ""))
+        return c.json(
+          {
+            error: `vault-rag: POST /api/ask takes JSON — send \`Content-Type: application/json\` and a body like {"question": "…"}`,
+            code: "usage",
+          },
+          415,
+        );
+      let body: unknown;
+      try {
+        body = await c.req.json();
+      } catch (e) {
+        throw new VaultRagError("usage", `vault-rag: the request body is not JSON (${(e as Error).message})`);
+      }
+      const a = validate(askInput, body);
+      tooLong("question", a.question);
+      const { question, budget, ...rest } = a;
+      return streamSSE(c, async (stream) => {
+        const send = (event: string, data: unknown) => stream.writeSSE({ event, data: JSON.stringify(data) });
+        let pending: Promise<void> = Promise.resolve();
+        try {
+          const r = await v.ask(question, {
+            ...searchRequestOf(rest),
+            llm: o.llm,
+            budgetTokens: budget,
+            onSources: (sources) => void (pending = pending.then(() => send("sources", sources))),
+            onToken: (t) => void (pending = pending.then(() => send("token", { text: t }))),
+          });
+          await pending;
+          await send("done", { answer: r.answer, cited: r.cited, invalid: r.invalid, model: r.model });
+        } catch (e) {
+          await pending;
+          await send("error", errorResponse(e).body);
+        }
+      });
+    },
+  );
+  app.on(["PUT", "PATCH", "DELETE"], "/api/*", (c) =>
+    c.json({ error: `vault-rag: ${c.req.method} is not supported — the API only reads`, code: "usage" }, 405),
+  );
+
+  const page = (c: Context, body: string, type: string) => {
+    c.header("Content-Type", type);
+    c.header("Cache-Control", "no-cache");
+    c.header(
+      "Content-Security-Policy",
+      "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    );
+    return c.body(body);
+  };
+  app.get("/", (c) => page(c, o.assets.html, "text/html; charset=utf-8"));
+  app.get("/app.js", (c) => page(c, o.assets.js, "text/javascript; charset=utf-8"));
+  app.get("/style.css", (c) => page(c, o.assets.css, "text/css; charset=utf-8"));
+  return app;
+}

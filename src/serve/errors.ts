@@ -1,0 +1,40 @@
+import { VaultRagError } from "../errors.js";
+
+/** An error as the API returns it: the CLI's message, and vault-rag's stable code. */
+export interface ErrorBody {
+  error: string;
+  code: string;
+}
+
+/**
+ * The HTTP status and JSON body of an error: a bad request is 400 (a note that is not there 404),
+ * an index not built yet 503, a model that cannot be reached 502, anything else 500. Errors that are
+ * not vault-rag's are reported without their stack.
+ *
+ * @example
+ * ```ts
+ * errorResponse(new VaultRagError("usage", `vault-rag: unknown mode "fast" — use dense, keyword or hybrid`));
+ * // { status: 400, body: { error: "vault-rag: unknown mode \"fast\" — use dense, keyword or hybrid", code: "usage" } }
+ * ```
+ */
+export function errorResponse(e: unknown): { status: 400 | 404 | 500 | 502 | 503; body: ErrorBody } {
+  if (!(e instanceof VaultRagError))
+    return {
+      status: 500,
+      body: { error: `vault-rag: unexpected error: ${(e as Error)?.message ?? String(e)}`, code: "internal" },
+    };
+  const body = { error: e.message, code: e.code };
+  switch (e.code) {
+    case "usage":
+    case "filter_invalid":
+      return { status: /^vault-rag: no (note|heading) "/.test(e.message) ? 404 : 400, body };
+    case "no_index":
+    case "index_locked":
+      return { status: 503, body };
+    case "llm_failed":
+    case "embed_failed":
+      return { status: 502, body };
+    default:
+      return { status: 500, body };
+  }
+}

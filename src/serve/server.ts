@@ -1,0 +1,136 @@
+import { randomBytes } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
+import { embedderForIndex, watchVault, type Watcher } from "../indexing/index.js";
+import { openVault, type OpenVaultOptions, type VaultHandle } from "../library.js";
+import type { Logger } from "../log.js";
+import { silentLogger } from "../log.js";
+import { DEFAULT_LLM } from "../answer/index.js";
+import { VaultRagError } from "../errors.js";
+import { resolveDb, sidecarDirFor } from "../config.js";
+import { createApp, type IndexingState } from "./app.js";
+import { loadAssets } from "./assets.js";
+import { SERVE_DEFAULTS } from "./defaults.js";
+import { isLoopback } from "./guard.js";
+
+/** Options of {@link startServer}; defaults in {@link SERVE_DEFAULTS}. */
+export interface ServeOptions extends OpenVaultOptions {
+  port?: number;
+  host?: string;
+  /** Keep the index fresh as notes change (and build it when there is none). */
+  watch?: boolean;
+  /** Chat model for ask (default `ollama:llama3.2`). */
+  llm?: string;
+  /** An origin allowed to call the API from a browser; none when unset. */
+  cors?: string;
+  /** The token a non-loopback bind requires (default: `VAULT_RAG_TOKEN`, else 32 random hex bytes). */
+  token?: string;
+  log?: Logger;
+  /** Told of each watch batch and error, one line each. */
+  report?: (line: string) => void;
+}
+
+/** A running server. */
+export interface RunningServer {
+  /** The address to open, e.g. `http://127.0.0.1:4321/`; with the token in it when one is needed. */
+  url: string;
+  port: number;
+  /** The token every request must present, when bound to a non-loopback address. */
+  token?: string;
+  vault: VaultHandle;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts `vault-rag serve`: the web app and the HTTP API over one vault, on loopback by default. A
+ * non-loopback address gets a token, required on every request.
+ *
+ * @example
+ * ```ts
+ * const s = await startServer("/home/me/notes", { port: 0 });
+ * await fetch(`${s.url}api/search?q=motors`);
+ * await s.close();
+ * ```
+ */
+export async function startServer(vaultDir: string, opts: ServeOptions = {}): Promise<RunningServer> {
+  const host = opts.host ?? SERVE_DEFAULTS.host;
+  const token = isLoopback(host)
+    ? undefined
+    : (opts.token ?? process.env.VAULT_RAG_TOKEN ?? randomBytes(32).toString("hex"));
+  const vault = await openVault(vaultDir, opts);
+  let indexing: IndexingState | undefined;
+  let watcher: Watcher | undefined;
+  let port = opts.port ?? SERVE_DEFAULTS.port;
+  const app = createApp({
+    vault,
+    host,
+    port: () => port,
+    token,
+    cors: opts.cors,
+    llm: opts.llm ?? DEFAULT_LLM,
+    assets: loadAssets(),
+    indexing: () => indexing,
+    watching: !!opts.watch,
+  });
+  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+    const s = serve({ fetch: app.fetch, port, hostname: host }, (info: AddressInfo) => {
+      port = info.port;
+      resolve(s);
+    });
+    s.once("error", (e: Error & { code?: string }) =>
+      reject(
+        new VaultRagError(
+          "usage",
+          `vault-rag: cannot listen on ${host}:${port}: ${e.code === "EADDRINUSE" ? "the port is in use" : e.message} — choose another --port or --host`,
+        ),
+      ),
+    );
+  });
+  // a request Node cannot parse (not HTTP, headers over 16 KB) still gets a JSON error, never a crash
+  server.on("clientError", (e: Error & { code?: string }, socket) => {
+    if (!socket.writable) return void socket.destroy();
+    const big = e.code === "HPE_HEADER_OVERFLOW";
+    const body = JSON.stringify({
+      error: big
+        ? "vault-rag: the request's headers (or its URL) are over 16 KB — send less"
+        : `vault-rag: the request is not HTTP that this server reads (${e.code ?? e.message})`,
+      code: "usage",
+    });
+    socket.end(
+      `HTTP/1.1 ${big ? "431 Request Header Fields Too Large" : "400 Bad Request"}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
+  if (opts.watch) {
+    const log = opts.log ?? silentLogger;
+    const db = resolveDb(vault.vault, opts.db);
+    const store = { ...opts.chroma, sidecarDir: sidecarDirFor(vault.vault) };
+    watcher = await watchVault(vault.vault, db, await embedderForIndex(db, { ...opts, store, log }), {
+      log,
+      store,
+      onProgress: (phase, done, total) => void (indexing = { phase, done, total }),
+      onBatch: (s) => {
+        indexing = undefined;
+        opts.report?.(`${s.added} added, ${s.updated} updated, ${s.deleted} deleted in ${s.seconds.toFixed(2)} s`);
+      },
+      onError: (e) => {
+        indexing = undefined;
+        opts.report?.((e as Error).message);
+      },
+    });
+  }
+  const shownHost = host.includes(":") ? `[${host}]` : host;
+  return {
+    url: `http://${shownHost}:${port}/${token ? `?token=${token}` : ""}`,
+    port,
+    token,
+    vault,
+    async close() {
+      await watcher?.close();
+      await new Promise<void>((r) => {
+        server.close(() => r());
+        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+      });
+      await vault.close();
+    },
+  };
+}

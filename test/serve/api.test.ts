@@ -1,0 +1,430 @@
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { copyVaultWithoutIndex, exampleVaultCopy } from "../e2e/helpers.js";
+import { startLlmStub, type LlmStub } from "../llm-stub.js";
+import { BIN, readSse, request, startServe, type Served } from "./helpers.js";
+
+let vault = "";
+let stub: LlmStub;
+let s: Served;
+const get = (target: string, headers: Record<string, string> = {}) => request(s.port, target, { headers });
+const cli = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8" });
+const post = (body: string | Buffer, headers: Record<string, string> = { "content-type": "application/json" }) =>
+  fetch(`${s.origin}/api/ask`, { method: "POST", headers, body });
+
+beforeAll(async () => {
+  ({ vault } = exampleVaultCopy("vr-serve-api-"));
+  expect(cli("index", vault, "--quiet").status).toBe(0);
+  stub = await startLlmStub();
+  s = await startServe(["--vault", vault, "--llm", "ollama:slow"], { OLLAMA_HOST: stub.base });
+}, 120_000);
+afterAll(async () => {
+  await s?.stop();
+  await stub?.close();
+});
+
+describe("GET /api/search", () => {
+  it("returns the hits of `search --json`, in the same shape, for the same query and filters", async () => {
+    for (const [qs, flags] of [
+      ["q=how+do+the+SMARS+motors+work", []],
+      ["q=save+power&tag=pico&top_k=3", ["--tag", "pico", "-k", "3"]],
+      ["q=bread&folder=kitchen&mode=keyword", ["--folder", "kitchen", "--mode", "keyword"]],
+      [
+        `q=motors&where=${encodeURIComponent('{"word_count": {"$gt": 40}}')}&per_note=1`,
+        ["--where", '{"word_count": {"$gt": 40}}', "--per-note", "1"],
+      ],
+    ] as const) {
+      const r = await get(`/api/search?${qs}`);
+      expect(r.status).toBe(200);
+      const query = new URLSearchParams(qs).get("q")!;
+      const c = cli("search", "--vault", vault, "--json", ...flags, query);
+      expect(c.status).toBe(0);
+      expect(r.json.hits.length).toBeGreaterThan(0);
+      expect(r.json.hits).toEqual(JSON.parse(c.stdout));
+    }
+  });
+
+  it("applies a tag filter to every hit, and says why there are none", async () => {
+    const r = await get("/api/search?q=motors&tag=robots&top_k=10");
+    expect(r.json.hits.length).toBeGreaterThan(0);
+    for (const h of r.json.hits) expect(h.tags).toContain("robots");
+    const none = await get(`/api/search?q=motors&where_document=${encodeURIComponent('{"$contains": "zzqx"}')}`);
+    expect(none.status).toBe(200);
+    expect(none.json.hits).toEqual([]);
+    expect(typeof none.json.reason).toBe("string");
+  });
+
+  it("refuses bad input with a 400 and a JSON error in the CLI's wording", async () => {
+    const cases: [string, RegExp][] = [
+      ["/api/search", /^vault-rag: the search query is empty/],
+      ["/api/search?q=", /^vault-rag: q: .*got ""/],
+      ["/api/search?q=x&top_k=abc", /^vault-rag: top_k must be a number, got "abc"$/],
+      ["/api/search?q=x&top_k=500", /^vault-rag: top_k: .*50.*got 500$/],
+      ["/api/search?q=x&mode=fast", /^vault-rag: mode: .*got "fast"$/],
+      ["/api/search?q=x&q=y", /^vault-rag: parameter "q" was given 2 times/],
+      ["/api/search?q=x&colour=red", /^vault-rag: unknown parameter "colour" — use "q", "top_k"/],
+      ["/api/search?q=x&where=%7Bnope", /^vault-rag: where must be JSON/],
+      ["/api/search?q=x&where=%7B%22size%22%3A1%7D", /^vault-rag: unknown metadata field "size"/],
+      ["/api/search?q=x&since=yesterdayish", /^vault-rag: cannot read the time "yesterdayish"/],
+      [`/api/search?q=${"a".repeat(2001)}`, /^vault-rag: the search query is 2001 characters, over the limit of 2000/],
+    ];
+    for (const [target, message] of cases) {
+      const r = await get(target);
+      expect(r.status, target).toBe(400);
+      expect(r.headers["content-type"]).toMatch(/^application\/json/);
+      expect(r.json.error, target).toMatch(message);
+    }
+  });
+
+  it("caps the length of a request URL (414)", async () => {
+    const r = await get(`/api/search?q=x&folder=${"f".repeat(9000)}`);
+    expect(r.status).toBe(414);
+    expect(r.json.error).toMatch(/^vault-rag: the request URL is over 8192 characters/);
+  });
+});
+
+describe("GET /api/note, /api/tags, /api/folders, /api/status", () => {
+  it("serves a note as MCP get_note does: found by name, without frontmatter, one section on request", async () => {
+    const whole = await get("/api/note?path=sourdough");
+    expect(whole.status).toBe(200);
+    expect(whole.json.path).toBe("kitchen/Sourdough.md");
+    const file = fs.readFileSync(path.join(vault, "kitchen/Sourdough.md"), "utf8");
+    expect(file.startsWith("---\n")).toBe(true);
+    expect(whole.json.text.startsWith("---")).toBe(false);
+    expect(file).toContain(whole.json.text.trim());
+    const section = await get("/api/note?path=kitchen/Sourdough.md&heading=Baking");
+    expect(section.json.text).toMatch(/^## Baking\n/);
+    expect(section.json.text.length).toBeLessThan(whole.json.text.length);
+  });
+
+  it("refuses paths outside the vault (400) and notes or headings that are not there (404)", async () => {
+    const out = await get(`/api/note?path=${encodeURIComponent("../secret.md")}`);
+    expect(out.status).toBe(400);
+    expect(out.json.error).toMatch(/^vault-rag: refused path "..\/secret.md": it leaves the vault/);
+    const abs = await get(`/api/note?path=${encodeURIComponent("/etc/passwd")}`);
+    expect(abs.status).toBe(400);
+    const missing = await get("/api/note?path=Nonexistent");
+    expect(missing.status).toBe(404);
+    expect(missing.json.error).toMatch(/^vault-rag: no note "Nonexistent" in the vault/);
+    const heading = await get("/api/note?path=sourdough&heading=Nope");
+    expect(heading.status).toBe(404);
+    expect(heading.json.error).toBe('vault-rag: no heading "Nope" in "kitchen/Sourdough.md"');
+    expect((await get("/api/note")).status).toBe(400);
+  });
+
+  it("lists tags and folders as `tags --json` and `folders --json` do", async () => {
+    expect((await get("/api/tags")).json).toEqual(JSON.parse(cli("tags", vault, "--json").stdout));
+    expect((await get("/api/folders")).json).toEqual(JSON.parse(cli("folders", vault, "--json").stdout));
+    expect((await get("/api/tags?x=1")).status).toBe(400);
+  });
+
+  it("reports status as `status --json` does, with the vault's name, the model for ask, and no indexing under way", async () => {
+    const r = await get("/api/status");
+    const c = JSON.parse(cli("status", vault, "--json").stdout);
+    expect(r.json).toEqual({ ...c, name: "vault", llm: "ollama:slow", watching: false, indexing: null });
+    expect(r.json.notes).toBe(43);
+  });
+
+  it("answers an unknown endpoint with a JSON 404 and a write method with a 405", async () => {
+    const r = await get("/api/notes");
+    expect(r.status).toBe(404);
+    expect(r.json.error).toMatch(/^vault-rag: no endpoint GET \/api\/notes — the API has GET \/api\/search/);
+    const del = await request(s.port, "/api/note?path=x", { method: "DELETE" });
+    expect(del.status).toBe(405);
+  });
+});
+
+describe("GET /api/related", () => {
+  it("gives the same list as the CLI, the library and the MCP tool, for the same note", async () => {
+    const api = await get("/api/related?path=robots/SMARS.md&k=5");
+    expect(api.status).toBe(200);
+    expect(api.json.note).toBe("robots/SMARS.md");
+    expect(api.json.related).toHaveLength(5);
+    const c = cli("related", "robots/SMARS.md", "--vault", vault, "--json", "-k", "5");
+    expect(c.status).toBe(0);
+    expect(JSON.parse(c.stdout)).toEqual(api.json.related);
+
+    const { openVault } = await import(path.resolve("dist/index.js"));
+    const v = await openVault(vault);
+    try {
+      expect((await v.related("robots/SMARS.md", { k: 5 })).related).toEqual(api.json.related);
+    } finally {
+      await v.close();
+    }
+
+    const client = new Client({ name: "test", version: "1.0.0" });
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp", "--vault", vault], stderr: "pipe" }),
+    );
+    try {
+      const r: any = await client.callTool({ name: "related", arguments: { path: "robots/SMARS.md", k: 5 } });
+      expect(JSON.parse(r.content[0].text).related).toEqual(api.json.related);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("explains each note with a pair of passages, never lists the note itself, and leaves out linked notes on request", async () => {
+    const all = (await get("/api/related?path=SMARS&k=10")).json;
+    expect(all.related.map((n: any) => n.path)).not.toContain("robots/SMARS.md");
+    for (const n of all.related) {
+      expect(n.source.text.length).toBeGreaterThan(0);
+      expect(n.target.text.length).toBeGreaterThan(0);
+      expect(n.score).toBeGreaterThan(0);
+    }
+    const scores = all.related.map((n: any) => n.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    // robots/SMARS Quad.md links [[SMARS]]: linked, so gone from the unlinked list
+    expect(all.related.find((n: any) => n.path === "robots/SMARS Quad.md")?.linked).toBe(true);
+    const unlinked = (await get("/api/related?path=SMARS&k=10&unlinked_only=true")).json;
+    expect(unlinked.related.length).toBeGreaterThan(0);
+    for (const n of unlinked.related) expect(n.linked).toBe(false);
+    expect(unlinked.related.map((n: any) => n.path)).not.toContain("robots/SMARS Quad.md");
+  });
+
+  it("refuses a bad k, a bad flag and an unknown note", async () => {
+    expect((await get("/api/related?path=SMARS&k=0")).json.error).toMatch(/^vault-rag: k: .*got 0$/);
+    expect((await get("/api/related?path=SMARS&unlinked_only=maybe")).json.error).toBe(
+      'vault-rag: unlinked_only must be true or false, got "maybe"',
+    );
+    const r = await get("/api/related?path=Nowhere");
+    expect(r.status).toBe(404);
+    expect(r.json.error).toMatch(/^vault-rag: no note "Nowhere" in the index/);
+  });
+});
+
+describe("POST /api/ask", () => {
+  it("streams the sources first, then the answer token by token, then the checked answer", async () => {
+    stub.requests.length = 0;
+    const res = await post(JSON.stringify({ question: "why did the SMARS motors cut out on long runs?", top_k: 4 }));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    const events = await readSse(res);
+    expect(events.map((e) => e.event)).toEqual(["sources", "token", "token", "token", "done"]);
+    expect(events[0].data[0]).toMatchObject({ n: 1, path: "daily/2026-03-14.md" });
+    expect(events.slice(1, 4).map((e) => e.data.text)).toEqual([
+      "The DRV8833 overheated",
+      " on carpet, so it was swapped",
+      " for a TB6612FNG [1].",
+    ]);
+    // streamed: the stub waits 200 ms between pieces, and each piece arrives as it is sent
+    expect(events[2].at - events[1].at).toBeGreaterThan(150);
+    expect(events[3].at - events[2].at).toBeGreaterThan(150);
+    expect(events[4].data).toEqual({
+      answer: "The DRV8833 overheated on carpet, so it was swapped for a TB6612FNG [1].",
+      cited: [1],
+      invalid: [],
+      model: "ollama:slow",
+    });
+    expect(stub.requests).toHaveLength(1);
+    expect(stub.requests[0].body.model).toBe("slow");
+    expect(stub.requests[0].body.messages[1].content).toContain("daily/2026-03-14.md");
+  });
+
+  it("passes the search filters on to retrieval", async () => {
+    const events = await readSse(await post(JSON.stringify({ question: "what to bake", folder: "kitchen" })));
+    expect(events[0].event).toBe("sources");
+    expect(events[0].data.length).toBeGreaterThan(0);
+    for (const src of events[0].data) expect(src.path.startsWith("kitchen/")).toBe(true);
+  });
+
+  it("refuses a body that is not JSON, not an object of known fields, too big, or not sent as JSON", async () => {
+    const bad = async (body: string | Buffer, status: number, message: RegExp, headers?: Record<string, string>) => {
+      const r = await post(body, headers);
+      expect(r.status).toBe(status);
+      expect((await r.json()).error).toMatch(message);
+    };
+    await bad("{nope", 400, /^vault-rag: the request body is not JSON/);
+    await bad("[1,2]", 400, /^vault-rag: .*got \[1,2\]$/);
+    await bad(JSON.stringify({ question: "x", llm: "openai:gpt-4o" }), 400, /^vault-rag: unknown field "llm"$/);
+    await bad(JSON.stringify({ question: "" }), 400, /^vault-rag: question: .*got ""$/);
+    await bad(JSON.stringify({ question: "x".repeat(2001) }), 400, /^vault-rag: the question is 2001 characters/);
+    await bad(
+      JSON.stringify({ question: "x", pad: "y".repeat(70_000) }),
+      413,
+      /^vault-rag: the request body is over 65536 bytes/,
+    );
+    await bad("question=x", 415, /^vault-rag: POST \/api\/ask takes JSON/, {
+      "content-type": "application/x-www-form-urlencoded",
+    });
+  });
+
+  it("reports an LLM it cannot reach as an error event with the CLI's message", async () => {
+    const closed = await new Promise<number>((r) => {
+      const srv = net.createServer().listen(0, "127.0.0.1", () => {
+        const port = (srv.address() as net.AddressInfo).port;
+        srv.close(() => r(port));
+      });
+    });
+    const other = await startServe(["--vault", vault], { OLLAMA_HOST: `127.0.0.1:${closed}` });
+    try {
+      const res = await fetch(`${other.origin}/api/ask`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ question: "why did the motors cut out" }),
+      });
+      const events = await readSse(res);
+      expect(events.map((e) => e.event)).toEqual(["sources", "error"]);
+      expect(events[1].data.code).toBe("llm_failed");
+      expect(events[1].data.error).toMatch(/^vault-rag: Ollama is not reachable at http:\/\/127\.0\.0\.1:\d+/);
+    } finally {
+      await other.stop();
+    }
+  });
+});
+
+describe("safe by default", () => {
+  it("binds to 127.0.0.1, prints no token, and refuses a Host header that is not its own (DNS rebinding)", async () => {
+    expect(s.stdout()).toMatch(/^vault-rag: serving .* at http:\/\/127\.0\.0\.1:\d+\/\n/);
+    expect(s.token).toBeUndefined();
+    for (const host of [`127.0.0.1:${s.port}`, `localhost:${s.port}`])
+      expect((await get("/api/status", { host })).status).toBe(200);
+    for (const host of [
+      `evil.example:${s.port}`,
+      "127.0.0.1",
+      `127.0.0.1:${s.port + 1}`,
+      `localhost.evil.example:${s.port}`,
+    ]) {
+      const r = await get("/api/status", { host });
+      expect(r.status, host).toBe(403);
+      expect(r.json.error).toMatch(
+        /^vault-rag: refused a request for host ".*" — this server answers only 127\.0\.0\.1:/,
+      );
+    }
+    expect((await get("/", { host: `rebind.example:${s.port}` })).status).toBe(403);
+  });
+
+  it("sends no CORS headers unless started with --cors", async () => {
+    const r = await get("/api/status", { origin: "https://evil.example" });
+    expect(r.status).toBe(200);
+    expect(r.headers["access-control-allow-origin"]).toBeUndefined();
+    const pre = await request(s.port, "/api/ask", {
+      method: "OPTIONS",
+      headers: { origin: "https://evil.example", "access-control-request-method": "POST" },
+    });
+    expect(pre.headers["access-control-allow-origin"]).toBeUndefined();
+    const open = await startServe(["--vault", vault, "--cors", "http://localhost:5173"]);
+    try {
+      const r2 = await request(open.port, "/api/status", { headers: { origin: "http://localhost:5173" } });
+      expect(r2.headers["access-control-allow-origin"]).toBe("http://localhost:5173");
+    } finally {
+      await open.stop();
+    }
+  });
+
+  it("requires the printed token on every request when bound beyond loopback", async () => {
+    const wide = await startServe(["--vault", vault, "--host", "0.0.0.0"]);
+    try {
+      expect(wide.token).toMatch(/^[0-9a-f]{64}$/);
+      expect(wide.stdout()).toContain("every request needs the token");
+      const at = (target: string, headers: Record<string, string> = {}) => request(wide.port, target, { headers });
+      const none = await at("/api/status");
+      expect(none.status).toBe(401);
+      expect(none.json.error).toMatch(/^vault-rag: this server needs its token/);
+      expect((await at("/")).status).toBe(401);
+      expect((await at("/api/status", { authorization: "Bearer nottheone" })).status).toBe(401);
+      expect((await at("/api/status", { authorization: `Bearer ${wide.token}` })).status).toBe(200);
+      // the printed URL sets an HttpOnly cookie and leaves the token out of the address bar
+      const open = await at(`/?token=${wide.token}`);
+      expect(open.status).toBe(302);
+      expect(open.headers.location).toBe("/");
+      const cookie = String(open.headers["set-cookie"]).split(";")[0];
+      expect(String(open.headers["set-cookie"])).toMatch(/HttpOnly; SameSite=Strict/);
+      expect((await at("/api/tags", { cookie })).status).toBe(200);
+      expect((await at("/", { cookie })).text).toMatch(/^<!doctype html>/);
+      expect((await at(`/?token=${"0".repeat(64)}`)).status).toBe(401);
+    } finally {
+      await wide.stop();
+    }
+  });
+
+  it("never crashes on hostile input: it answers each with an error and keeps serving", async () => {
+    const targets = [
+      "/api/search?q=%E0%A4%A",
+      "/api/search?q=%00%00&top_k=1e309",
+      "/api/search?q=x&top_k=-1",
+      "/api/search?q=x&min_ratio=NaN",
+      `/api/search?q=x&where=${encodeURIComponent("[]")}`,
+      `/api/search?q=x&where=${encodeURIComponent('{"$and": []}')}`,
+      `/api/search?q=x&where=${encodeURIComponent("[".repeat(3000) + "]".repeat(3000))}`,
+      `/api/search?q=x&where_document=${encodeURIComponent('{"$regex": "(a+)+$"}')}`,
+      "/api/search?q=x&tag=",
+      "/api/search?__proto__=1&constructor=2",
+      "/api/note?path=%2e%2e%2f%2e%2e%2fetc%2fpasswd",
+      "/api/note?path=.trash",
+      "/api/related?path=&k=99999999999999999999",
+      "/api/../../etc/passwd",
+    ];
+    for (const t of targets) {
+      const r = await get(t);
+      expect(r.status, t).toBeGreaterThanOrEqual(200);
+      expect(r.status, t).toBeLessThan(500);
+      if (r.status >= 400) expect(r.json.error, t).toMatch(/^vault-rag: /);
+    }
+    // a request that is not HTTP at all
+    await new Promise<void>((resolve) => {
+      const sock = net.connect(s.port, "127.0.0.1", () => sock.end("\x00\x01GARBAGE / HTTP/9.9\r\n\r\n"));
+      sock.on("close", () => resolve());
+      sock.on("error", () => resolve());
+      sock.resume();
+    });
+    expect((await get("/api/status")).status).toBe(200);
+    expect(s.proc.exitCode).toBeNull();
+  });
+});
+
+describe("the web app and the index's states", () => {
+  it("serves the page, its script and stylesheet from the package, with a strict content security policy", async () => {
+    const page = await get("/");
+    expect(page.status).toBe(200);
+    expect(page.text).toMatch(/^<!doctype html>/);
+    expect(page.text).not.toMatch(/https?:\/\//);
+    expect(page.headers["content-security-policy"]).toMatch(/default-src 'none'; script-src 'self'/);
+    const js = await get("/app.js");
+    expect(js.headers["content-type"]).toMatch(/^text\/javascript/);
+    expect(js.text).toContain("/api/search");
+    expect((await get("/style.css")).text).toContain("prefers-color-scheme: dark");
+  });
+
+  it("says when there is no index, and builds one with --watch, reporting progress", async () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "vr-serve-watch-"));
+    const fresh = path.join(tmp, "vault");
+    copyVaultWithoutIndex(path.resolve("examples/vault"), fresh);
+    const plain = await startServe(["--vault", fresh]);
+    try {
+      const st = (await request(plain.port, "/api/status")).json;
+      expect(st).toMatchObject({ notes: 0, model: null, indexing: null, watching: false });
+      const q = await request(plain.port, "/api/search?q=motors");
+      expect(q.status).toBe(503);
+      expect(q.json.code).toBe("no_index");
+      expect(q.json.error).toMatch(/^vault-rag: no index at .* — run `vault-rag index/);
+    } finally {
+      await plain.stop();
+    }
+    const watching = await startServe(["--vault", fresh, "--watch"]);
+    try {
+      const phases = new Set<string>();
+      let st: any;
+      for (let i = 0; i < 600; i++) {
+        st = (await request(watching.port, "/api/status")).json;
+        if (st.indexing) phases.add(st.indexing.phase);
+        if (st.notes === 43 && !st.indexing) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(st.notes).toBe(43);
+      expect(st.watching).toBe(true);
+      expect(phases.size).toBeGreaterThan(0);
+      expect((await request(watching.port, "/api/search?q=sourdough+starter")).json.hits[0].path).toBe(
+        "kitchen/Sourdough.md",
+      );
+    } finally {
+      await watching.stop();
+    }
+  }, 120_000);
+});

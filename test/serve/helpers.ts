@@ -1,0 +1,111 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import http from "node:http";
+import path from "node:path";
+
+export const BIN = path.resolve("dist/cli/main.js");
+
+/** A `vault-rag serve` process started by a test: its address (as printed), token, and output. */
+export interface Served {
+  proc: ChildProcess;
+  /** `http://127.0.0.1:<port>` (no trailing slash, no token). */
+  origin: string;
+  port: number;
+  /** The token it printed, when it printed one. */
+  token?: string;
+  /** Everything printed so far. */
+  stdout: () => string;
+  stderr: () => string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the built CLI's `serve` on a free port and waits for the address it prints. The port is
+ * read from that line, so the test talks to exactly the server the user would.
+ */
+export function startServe(args: string[], env: Record<string, string> = {}): Promise<Served> {
+  const proc = spawn(process.execPath, [BIN, "serve", "--port", "0", ...args], {
+    env: { ...process.env, NO_COLOR: "1", ...env },
+  });
+  let out = "";
+  let err = "";
+  proc.stderr!.on("data", (d) => (err += d));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${out}\n${err}`)), 30_000);
+    proc.on("exit", (code) => reject(new Error(`serve exited with ${code}:\n${out}\n${err}`)));
+    proc.stdout!.on("data", (d) => {
+      out += d;
+      const m = /at (http:\/\/(\S+?):(\d+))\/(?:\?token=([0-9a-f]+))?\n(?:.*\n)*Ctrl-C to stop\n/.exec(out);
+      if (!m) return;
+      clearTimeout(timer);
+      const port = Number(m[3]);
+      resolve({
+        proc,
+        origin: `http://127.0.0.1:${port}`,
+        port,
+        token: m[4],
+        stdout: () => out,
+        stderr: () => err,
+        stop: () =>
+          new Promise<void>((r) => {
+            if (proc.exitCode !== null) return r();
+            proc.once("exit", () => r());
+            proc.kill("SIGTERM");
+          }),
+      });
+    });
+  });
+}
+
+/** Reads a server-sent-event stream into its events, in order. */
+export async function readSse(res: Response): Promise<{ event: string; data: any; at: number }[]> {
+  const events: { event: string; data: any; at: number }[] = [];
+  const text = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buf = "";
+  for (;;) {
+    const { value, done } = await text.read();
+    if (done) break;
+    buf += value;
+    let cut: number;
+    while ((cut = buf.indexOf("\n\n")) >= 0) {
+      const block = buf.slice(0, cut);
+      buf = buf.slice(cut + 2);
+      const event = /^event: (.*)$/m.exec(block)?.[1] ?? "message";
+      const data = block
+        .split("\n")
+        .filter((l) => l.startsWith("data: "))
+        .map((l) => l.slice(6))
+        .join("\n");
+      events.push({ event, data: JSON.parse(data), at: performance.now() });
+    }
+  }
+  return events;
+}
+
+/** One plain HTTP request with full control of the headers (fetch will not send a foreign Host). */
+export function request(
+  port: number,
+  target: string,
+  opts: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string; json: any }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: "127.0.0.1", port, path: target, method: opts.method ?? "GET", headers: opts.headers },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (d) => (text += d));
+        res.on("end", () => {
+          let json: unknown;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = undefined;
+          }
+          resolve({ status: res.statusCode!, headers: res.headers, text, json });
+        });
+      },
+    );
+    req.on("error", reject);
+    req.end(opts.body);
+  });
+}

@@ -1,0 +1,297 @@
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { copyVaultWithoutIndex, exampleVaultCopy } from "../e2e/helpers.js";
+import { startLlmStub, type LlmStub } from "../llm-stub.js";
+import { needs } from "../needs.js";
+import { BIN, request, startServe, type Served } from "./helpers.js";
+
+/** Debian's chromium package; CI installs it (.ci/run). */
+const CHROMIUM = process.env.VAULT_RAG_CHROMIUM ?? "/usr/bin/chromium";
+const missing = fs.existsSync(CHROMIUM)
+  ? undefined
+  : `needs Chromium at ${CHROMIUM} (apt-get install chromium, or set VAULT_RAG_CHROMIUM)`;
+/** Screenshots go to docs/ when asked (VAULT_RAG_SCREENSHOTS=1), else to a temporary folder. */
+const SHOTS = process.env.VAULT_RAG_SCREENSHOTS
+  ? path.resolve("docs")
+  : fs.mkdtempSync(path.join(os.tmpdir(), "vr-shots-"));
+
+let vault = "";
+let stub: LlmStub;
+let s: Served;
+let ctx: BrowserContext;
+let page: Page;
+const api = async (target: string) => (await request(s.port, target)).json;
+
+async function freshPage(width = 1200, colorScheme: "light" | "dark" = "light"): Promise<Page> {
+  const p = await ctx.newPage();
+  await p.setViewportSize({ width, height: 860 });
+  await p.emulateMedia({ colorScheme });
+  await p.goto(`${s.origin}/`);
+  await p.waitForSelector("#tag-chips .chip");
+  return p;
+}
+
+/** Texts of the hits on the page, as their `path:line` lines. */
+const shownPaths = (p: Page) =>
+  p.$$eval("#hits .hit .meta code", (els) => els.map((e) => e.textContent!.split(":")[0]));
+
+describe.skipIf(!!missing)(needs("the web app in headless Chromium", missing), () => {
+  beforeAll(async () => {
+    ({ vault } = exampleVaultCopy("vr-serve-web-"));
+    expect(spawnSync(process.execPath, [BIN, "index", vault, "--quiet"]).status).toBe(0);
+    stub = await startLlmStub();
+    s = await startServe(["--vault", vault, "--llm", "ollama:slow"], { OLLAMA_HOST: stub.base });
+    ctx = await chromium.launchPersistentContext(fs.mkdtempSync(path.join(os.tmpdir(), "vr-chromium-")), {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    });
+    // nothing but the servers under test may be fetched: no CDN, no fonts, nothing at run time
+    await ctx.route("**/*", (route) =>
+      route.request().url().startsWith("http://127.0.0.1:") ? route.continue() : route.abort("blockedbyclient"),
+    );
+    page = await freshPage();
+  }, 120_000);
+  afterAll(async () => {
+    await ctx?.close();
+    await s?.stop();
+    await stub?.close();
+  });
+
+  it("searches as you type and shows breadcrumb, highlighted terms, path:line and an Obsidian link", async () => {
+    const external: string[] = [];
+    page.on("request", (r) => !r.url().startsWith(s.origin) && external.push(r.url()));
+    await page.click("h1");
+    await page.keyboard.press("/");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("q");
+    await page.keyboard.type("motor driver");
+    await page.waitForSelector("#hits .hit mark");
+    const marks = await page.$$eval("#hits mark", (els) => els.map((e) => e.textContent!.toLowerCase()));
+    expect(marks.length).toBeGreaterThan(0);
+    for (const m of marks) expect(["motor", "driver"]).toContain(m);
+    const first = await page.$eval("#hits .hit", (li) => ({
+      crumb: li.querySelector(".crumb")!.textContent,
+      where: li.querySelector(".meta code")!.textContent,
+      link: li.querySelector<HTMLAnchorElement>("a.obsidian")!.href,
+    }));
+    const hits = (await api("/api/search?q=motor+driver&top_k=12")).hits;
+    expect(first.crumb).toBe(hits[0].label);
+    expect(first.where).toBe(`${hits[0].path}:${hits[0].start_line}`);
+    expect(first.link).toBe(
+      `obsidian://open?vault=vault&file=${encodeURIComponent(hits[0].path.replace(/\.md$/, ""))}`,
+    );
+    expect(await shownPaths(page)).toEqual(hits.map((h: any) => h.path));
+    await page.screenshot({ path: path.join(SHOTS, "search-light.png") });
+    expect(external).toEqual([]);
+  });
+
+  it("narrows to a tag with its chip, and widens again when the chip is pressed off", async () => {
+    const before = await shownPaths(page);
+    const chip = page.locator("#tag-chips .chip", { hasText: /^#electronics$/ });
+    const want = (await api("/api/search?q=motor+driver&top_k=12&tag=electronics")).hits;
+    const answered = page.waitForResponse((r) => r.url().includes("tag=electronics"));
+    await chip.click();
+    await answered;
+    expect(await chip.getAttribute("aria-pressed")).toBe("true");
+    await page.waitForFunction(
+      (paths) =>
+        JSON.stringify(
+          [...document.querySelectorAll("#hits .hit .meta code")].map((e) => e.textContent!.split(":")[0]),
+        ) === JSON.stringify(paths),
+      want.map((h: any) => h.path),
+    );
+    for (const h of want) expect(h.tags).toContain("electronics");
+    expect(want.map((h: any) => h.path)).not.toEqual(before);
+    const widened = page.waitForResponse((r) => r.url().includes("/api/search?") && !r.url().includes("tag="));
+    await chip.click();
+    await widened;
+    expect(await chip.getAttribute("aria-pressed")).toBe("false");
+    await page.waitForFunction(
+      (paths) =>
+        JSON.stringify(
+          [...document.querySelectorAll("#hits .hit .meta code")].map((e) => e.textContent!.split(":")[0]),
+        ) === JSON.stringify(paths),
+      before,
+    );
+  });
+
+  it("opens the Related panel for the selected note, with the same list as the API", async () => {
+    await page.click("#hits .hit-link >> nth=0");
+    await page.waitForSelector("#related-list li");
+    const selected = await page.$eval("#note-path", (e) => e.textContent!);
+    const want = (await api(`/api/related?path=${encodeURIComponent(selected)}&k=6`)).related;
+    const shown = await page.$$eval("#related-list li .meta code", (els) =>
+      els.map((e) => e.textContent!.split(":")[0]),
+    );
+    expect(shown).toEqual(want.map((n: any) => n.path));
+    expect(await page.$eval("#related-list li .pair", (e) => e.textContent)).toMatch(/This note: .+That note: /s);
+    await page.check("#unlinked");
+    const unlinked = (await api(`/api/related?path=${encodeURIComponent(selected)}&k=6&unlinked_only=true`)).related;
+    await page.waitForFunction(
+      (paths) =>
+        JSON.stringify(
+          [...document.querySelectorAll("#related-list li .meta code")].map((e) => e.textContent!.split(":")[0]),
+        ) === JSON.stringify(paths),
+      unlinked.map((n: any) => n.path),
+    );
+    expect(await page.$$eval("#related-list .badge", (els) => els.length)).toBe(0);
+    await page.uncheck("#unlinked");
+    await page.waitForSelector("#related-list .badge");
+    await page.screenshot({ path: path.join(SHOTS, "related-light.png") });
+    const dark = await freshPage(1200, "dark");
+    await dark.fill("#q", "motor driver");
+    await dark.waitForSelector("#hits .hit mark");
+    await dark.click("#hits .hit-link >> nth=0");
+    await dark.waitForSelector("#related-list li");
+    expect(await dark.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe("rgb(22, 23, 27)");
+    await dark.screenshot({ path: path.join(SHOTS, "related-dark.png") });
+    await dark.close();
+  });
+
+  it("asks a question, streaming the answer, with [n] citations that link to their sources", async () => {
+    await page.click("#tab-ask");
+    await page.fill("#question", "why did the SMARS motors cut out on long runs?");
+    await page.click("#ask-button");
+    // the stub sends three pieces 200 ms apart: the first shows before the last has been sent
+    await page.waitForFunction(() => document.querySelector("#answer")!.textContent!.includes("overheated"));
+    expect(await page.$eval("#answer", (e) => e.textContent)).not.toContain("TB6612FNG");
+    await page.waitForSelector("#answer a.cite");
+    expect(await page.$eval("#answer", (e) => e.textContent)).toBe(
+      "The DRV8833 overheated on carpet, so it was swapped for a TB6612FNG [1].",
+    );
+    const cite = page.locator("#answer a.cite");
+    expect(await cite.getAttribute("href")).toBe("#source-1");
+    await cite.click();
+    expect(new URL(page.url()).hash).toBe("#source-1");
+    expect(await page.$eval("#source-1", (e) => e.textContent)).toContain("daily/2026-03-14.md");
+    await page.screenshot({ path: path.join(SHOTS, "ask-light.png") });
+    const dark = await freshPage(1200, "dark");
+    await dark.click("#tab-ask");
+    await dark.fill("#question", "why did the SMARS motors cut out on long runs?");
+    await dark.press("#question", "Enter");
+    await dark.waitForSelector("#answer a.cite");
+    await dark.screenshot({ path: path.join(SHOTS, "ask-dark.png") });
+    await dark.close();
+    await page.click("#tab-search");
+  });
+
+  it("works with the keyboard alone: / to search, arrows between hits, Enter to open, tabs by arrow keys", async () => {
+    const p = await freshPage();
+    expect(await p.evaluate(() => document.activeElement!.id)).toBe("q"); // focused on load
+    await p.keyboard.press("Tab"); // away from the search box, to the first chip
+    expect(await p.evaluate(() => document.activeElement!.className)).toBe("chip");
+    await p.keyboard.press("/");
+    await p.keyboard.type("sourdough starter");
+    await p.waitForSelector("#hits .hit-link");
+    const focused = () =>
+      p.evaluate(() => (document.activeElement as HTMLElement).dataset.index ?? document.activeElement!.id);
+    await p.keyboard.press("ArrowDown");
+    expect(await focused()).toBe("0");
+    await p.keyboard.press("ArrowDown");
+    expect(await focused()).toBe("1");
+    await p.keyboard.press("ArrowUp");
+    expect(await focused()).toBe("0");
+    // the focused hit shows a visible focus ring
+    expect(await p.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).toBe("solid");
+    await p.keyboard.press("Enter");
+    await p.waitForSelector("#related-list li");
+    expect(await p.$eval("#note-path", (e) => e.textContent)).toBe(
+      await p.$eval("#hits .hit-link >> nth=0", (e) => e.getAttribute("data-path")),
+    );
+    await p.keyboard.press("Escape");
+    expect(await focused()).toBe("q");
+    await p.keyboard.press("Shift+Tab");
+    expect(await focused()).toBe("tab-search");
+    await p.keyboard.press("ArrowRight");
+    expect(await focused()).toBe("tab-ask");
+    expect(await p.isVisible("#view-ask")).toBe(true);
+    await p.keyboard.press("Tab");
+    expect(await focused()).toBe("question");
+    await p.keyboard.type("why did the motors cut out");
+    await p.keyboard.press("Enter");
+    await p.waitForSelector("#answer a.cite");
+    await p.close();
+  });
+
+  it("labels every control and fits a 400 px wide window", async () => {
+    const p = await freshPage(400);
+    const unlabelled = await p.$$eval("input, select, button", (els) =>
+      els
+        .filter((e) => {
+          const named =
+            e.getAttribute("aria-label") ||
+            (e as HTMLInputElement).labels?.length ||
+            (e.tagName === "BUTTON" && e.textContent!.trim());
+          return !named;
+        })
+        .map((e) => e.outerHTML),
+    );
+    expect(unlabelled).toEqual([]);
+    await p.fill("#q", "how do I save power");
+    await p.waitForSelector("#hits .hit mark");
+    await p.click("#hits .hit-link >> nth=0");
+    await p.waitForSelector("#related-list li");
+    expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(400);
+    await p.screenshot({ path: path.join(SHOTS, "search-400px.png"), fullPage: false });
+    await p.close();
+  });
+
+  it("shows clear states: no results, an empty index, and a model it cannot reach", async () => {
+    // every note but one is 100 days old: no electronics note changed in the past week
+    await page.fill("#q", "power");
+    await page.click("#tag-chips .chip >> text=#electronics");
+    await page.click("#date-chips .chip >> text=Past week");
+    await page.waitForFunction(() =>
+      /^No results for “power”/.test(document.querySelector("#result-state")!.textContent!),
+    );
+    expect(await page.$$eval("#hits .hit", (els) => els.length)).toBe(0);
+    await page.click("#tag-chips .chip >> text=#electronics");
+    await page.click("#date-chips .chip >> text=Any time");
+
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "vr-web-empty-"));
+    copyVaultWithoutIndex(path.resolve("examples/vault"), path.join(tmp, "vault"));
+    const closed = await new Promise<number>((r) => {
+      const srv = net.createServer().listen(0, "127.0.0.1", () => {
+        const port = (srv.address() as net.AddressInfo).port;
+        srv.close(() => r(port));
+      });
+    });
+    const empty = await startServe(["--vault", path.join(tmp, "vault")]);
+    const noLlm = await startServe(["--vault", vault], { OLLAMA_HOST: `127.0.0.1:${closed}` });
+    try {
+      const p = await ctx.newPage();
+      await p.goto(`${empty.origin}/`);
+      await p.waitForSelector("#banner:not([hidden])");
+      expect(await p.textContent("#banner")).toMatch(/^The index is empty\. Run `vault-rag index`/);
+      expect(await p.textContent("#status")).toBe("No index yet.");
+      await p.goto(`${noLlm.origin}/`);
+      await p.waitForSelector("#tag-chips .chip");
+      await p.click("#tab-ask");
+      await p.fill("#question", "why did the motors cut out");
+      await p.click("#ask-button");
+      await p.waitForSelector("#banner:not([hidden])");
+      expect(await p.textContent("#banner")).toMatch(
+        /^The language model cannot be reached, so Ask cannot answer; search and related notes still work\. vault-rag: Ollama is not reachable/,
+      );
+      expect(await p.$$eval("#sources li", (els) => els.length)).toBeGreaterThan(0);
+      await p.close();
+    } finally {
+      await empty.stop();
+      await noLlm.stop();
+    }
+  });
+});

@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import type { NoteEntry } from "../../src/store/index.js";
+import { linkedNotes, relatedNotes } from "../../src/search/index.js";
+import { needs } from "../needs.js";
+import { BACKENDS } from "./backends.js";
+import { meta, record, vec } from "./helpers.js";
+
+const note = (p: string): NoteEntry => ({ path: p, hash: `h-${p}`, mtime: 1, size: 1 });
+
+/** Links and related notes from what a store holds, on every backend (SQLite, and a real Chroma server). */
+for (const backend of BACKENDS)
+  describe.skipIf(!!backend.missing)(needs(`${backend.name} store: links and related notes`, backend.missing), () => {
+    it("lists each note's wikilinks once, and finds related notes by their best pair of chunks", async () => {
+      const { store: s } = await backend.fresh();
+      await s.upsertNotes([
+        {
+          note: note("r/SMARS.md"),
+          records: [
+            record("s0", meta({ path: "r/SMARS.md", ordinal: 0, links: ["Motors"], hash: "s0" }), vec(1, 0, 0, 0)),
+            record(
+              "s1",
+              meta({ path: "r/SMARS.md", ordinal: 1, links: ["Motors", "k/Bread"], hash: "s1" }),
+              vec(0, 1, 0, 0),
+            ),
+          ],
+        },
+        {
+          note: note("e/Motors.md"),
+          records: [record("m0", meta({ path: "e/Motors.md", hash: "m0" }), vec(0.9, 0.1, 0, 0))],
+        },
+        {
+          note: note("k/Bread.md"),
+          records: [record("b0", meta({ path: "k/Bread.md", hash: "b0" }), vec(0, 0, 1, 0))],
+        },
+        {
+          note: note("d/Log.md"),
+          records: [record("l0", meta({ path: "d/Log.md", links: ["smars"], hash: "l0" }), vec(0.1, 0.9, 0.1, 0))],
+        },
+      ]);
+      const links = (await s.noteLinks()).sort((a, b) => a.path.localeCompare(b.path));
+      expect(links.map((l) => ({ ...l, links: [...l.links].sort() }))).toEqual([
+        { path: "d/Log.md", links: ["smars"] },
+        { path: "r/SMARS.md", links: ["Motors", "k/Bread"] },
+      ]);
+      // out: Motors and k/Bread; in: d/Log.md links [[smars]] (any case, by file name)
+      expect([...(await linkedNotes(s, "r/SMARS.md"))].sort()).toEqual(["d/Log.md", "e/Motors.md", "k/Bread.md"]);
+      const { note: found, related } = await relatedNotes(s, "smars", { k: 3 });
+      expect(found).toBe("r/SMARS.md");
+      expect(related.map((r) => r.path)).toEqual(["e/Motors.md", "d/Log.md", "k/Bread.md"]);
+      expect(related[0]).toMatchObject({ linked: true, source: { id: "s0" }, target: { id: "m0" } });
+      expect(related[1]).toMatchObject({ source: { id: "s1" }, target: { id: "l0" } });
+      expect(related[0].score).toBeCloseTo(0.9 / Math.hypot(0.9, 0.1), 3);
+      expect((await relatedNotes(s, "r/SMARS.md", { unlinkedOnly: true })).related).toEqual([]);
+      await s.close();
+    });
+  });

@@ -1,0 +1,624 @@
+/**
+ * The web app of `vault-rag serve`: one page over the HTTP API, no framework and nothing fetched
+ * but the API itself. Built by `tsc -p web/tsconfig.json` into `dist/web/app.js`.
+ */
+
+interface Hit {
+  id: string;
+  path: string;
+  title: string;
+  section: string;
+  label: string;
+  text: string;
+  score: number;
+  start_line: number;
+  end_line: number;
+  tags: string[];
+  folder: string;
+}
+interface Passage {
+  section: string;
+  start_line: number;
+  text: string;
+}
+interface Related {
+  path: string;
+  title: string;
+  score: number;
+  linked: boolean;
+  source: Passage;
+  target: Passage;
+}
+interface Source {
+  n: number;
+  label: string;
+  path: string;
+  startLine: number;
+  endLine: number;
+}
+interface Status {
+  name: string;
+  notes: number;
+  chunks: number;
+  model: string | null;
+  stale: number;
+  llm: string;
+  watching: boolean;
+  indexing: { phase: string; done: number; total: number } | null;
+}
+interface ApiError {
+  error: string;
+  code: string;
+}
+
+const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
+const el = <K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string> = {},
+  ...children: (Node | string)[]
+): HTMLElementTagNameMap[K] => {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  e.append(...children);
+  return e;
+};
+
+let vaultName = "";
+const filters = { tags: new Set<string>(), folder: "", since: "" };
+let selected: string | undefined;
+
+/** Calls the API; a JSON error becomes an Error carrying the server's message and code. */
+async function api<T>(path: string): Promise<T> {
+  const res = await fetch(path, { headers: { accept: "application/json" } });
+  const body = await res.json().catch(() => ({ error: `vault-rag: ${res.status} ${res.statusText}`, code: "http" }));
+  if (!res.ok) throw Object.assign(new Error((body as ApiError).error), { code: (body as ApiError).code });
+  return body as T;
+}
+
+const obsidian = (path: string) =>
+  `obsidian://open?vault=${encodeURIComponent(vaultName)}&file=${encodeURIComponent(path.replace(/\.md$/, ""))}`;
+
+// ---- highlighting ---------------------------------------------------------------------------------
+
+const STOP = new Set(
+  "a an and are as at be by do does for from how i in is it of on or the to was what when where which who why with".split(
+    " ",
+  ),
+);
+
+/** The words of a query worth marking in a snippet. */
+function terms(q: string): string[] {
+  return [...new Set(q.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}_-]*/gu) ?? [])].filter(
+    (t) => t.length > 1 && !STOP.has(t),
+  );
+}
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** A one-line snippet of a chunk (no heading lines), starting near the first matched term. */
+function snippetOf(text: string, ts: string[], width = 220): string {
+  const body = text
+    .replace(/^(\s*#{1,6}\s[^\n]*(\n+|$))+/, "")
+    .replace(/^#{1,6}\s+/gm, "")
+    .replace(/\s+/g, " ")
+    .trim();
+  if (!ts.length || body.length <= width) return body.length > width ? body.slice(0, width - 1) + "…" : body;
+  const m = new RegExp(ts.map(escapeRe).join("|"), "i").exec(body);
+  const start = m && m.index > width * 0.5 ? Math.max(0, body.lastIndexOf(" ", m.index - 40) + 1) : 0;
+  const cut = body.slice(start, start + width);
+  return (start ? "…" : "") + cut + (start + width < body.length ? "…" : "");
+}
+
+/** Text with the terms wrapped in `<mark>`, built as DOM nodes (never as HTML). */
+function marked(text: string, ts: string[]): DocumentFragment {
+  const f = document.createDocumentFragment();
+  if (!ts.length) {
+    f.append(text);
+    return f;
+  }
+  const re = new RegExp(`(${ts.map(escapeRe).join("|")})`, "gi");
+  let last = 0;
+  for (const m of text.matchAll(re)) {
+    f.append(text.slice(last, m.index), el("mark", {}, m[0]));
+    last = m.index! + m[0].length;
+  }
+  f.append(text.slice(last));
+  return f;
+}
+
+// ---- status ---------------------------------------------------------------------------------------
+
+let statusTimer: number | undefined;
+let wasBusy = false;
+
+async function refreshStatus(): Promise<Status | undefined> {
+  let s: Status;
+  try {
+    s = await api<Status>("/api/status");
+  } catch (e) {
+    $("status").textContent = (e as Error).message;
+    return undefined;
+  }
+  vaultName = s.name;
+  $("vault-name").textContent = `· ${s.name}`;
+  const building = $("indexing");
+  if (s.indexing) {
+    building.hidden = false;
+    const p = $<HTMLProgressElement>("index-progress");
+    const { phase, done, total } = s.indexing;
+    if (phase === "locked" || !total) p.removeAttribute("value");
+    else {
+      p.max = total;
+      p.value = done;
+    }
+    const what: Record<string, string> = {
+      scan: "finding notes",
+      index: "reading notes",
+      embed: "embedding passages",
+      saved: "saving",
+    };
+    $("indexing-label").textContent =
+      phase === "locked"
+        ? "The index is being built by another vault-rag process; search works once it is done."
+        : `Building the index: ${what[phase] ?? phase}, ${done.toLocaleString()} of ${total.toLocaleString()}`;
+  } else building.hidden = true;
+  const banner = $("banner");
+  if (!s.notes && !s.indexing) {
+    banner.hidden = false;
+    banner.textContent = s.watching
+      ? "The index is empty: no notes found yet. Add Markdown notes to the vault and they will appear here."
+      : "The index is empty. Run `vault-rag index` on this vault, or restart with `vault-rag serve --watch` to build it here.";
+  } else if (banner.dataset.kind !== "llm") banner.hidden = true;
+  $("status").textContent = s.model
+    ? `${s.notes.toLocaleString()} notes, ${s.chunks.toLocaleString()} passages · ${s.model}${s.stale ? ` · ${s.stale} changed since indexing` : ""}`
+    : "No index yet.";
+  clearTimeout(statusTimer);
+  const busy = !!s.indexing || (!s.notes && s.watching);
+  if (busy) statusTimer = window.setTimeout(refreshStatus, 1000);
+  else if (wasBusy) void loadFilters();
+  wasBusy = busy;
+  return s;
+}
+
+// ---- filters --------------------------------------------------------------------------------------
+
+function chip(label: string, pressed: boolean, onClick: () => void, title?: string): HTMLButtonElement {
+  const b = el("button", { type: "button", class: "chip", "aria-pressed": String(pressed) }, label);
+  if (title) b.title = title;
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+let allTags: { tag: string; notes: number }[] = [];
+let allFolders: { folder: string; notes: number }[] = [];
+const SHOWN = 10;
+
+/** Fills the chips from the vault's own tags and folders (again once an index being built is done). */
+async function loadFilters(): Promise<void> {
+  [allTags, allFolders] = await Promise.all([
+    api<{ tag: string; notes: number }[]>("/api/tags").catch(() => []),
+    api<{ folder: string; notes: number }[]>("/api/folders").catch(() => []),
+  ]);
+  renderFilters();
+}
+
+function renderFilters(): void {
+  const tagBox = $("tag-chips");
+  tagBox.replaceChildren();
+  const shownTags = allTags.slice(0, SHOWN).map((t) => t.tag);
+  for (const t of filters.tags) if (!shownTags.includes(t)) shownTags.push(t);
+  for (const t of shownTags)
+    tagBox.append(
+      chip(`#${t}`, filters.tags.has(t), () => {
+        if (filters.tags.has(t)) filters.tags.delete(t);
+        else filters.tags.add(t);
+        changed();
+      }),
+    );
+  if (allTags.length > SHOWN)
+    tagBox.append(
+      moreSelect(
+        "More tags",
+        allTags.slice(SHOWN).map((t) => [t.tag, `#${t.tag} (${t.notes})`]),
+        (v) => (filters.tags.add(v), changed()),
+      ),
+    );
+
+  const folderBox = $("folder-chips");
+  folderBox.replaceChildren();
+  const shownFolders = allFolders
+    .slice()
+    .sort((a, b) => b.notes - a.notes)
+    .slice(0, SHOWN)
+    .map((f) => f.folder);
+  if (filters.folder && !shownFolders.includes(filters.folder)) shownFolders.push(filters.folder);
+  for (const f of shownFolders)
+    folderBox.append(
+      chip(f || "(vault root)", filters.folder === f && filters.folder !== "" ? true : false, () => {
+        filters.folder = filters.folder === f ? "" : f;
+        changed();
+      }),
+    );
+  if (allFolders.length > SHOWN)
+    folderBox.append(
+      moreSelect(
+        "More folders",
+        allFolders.map((f) => [f.folder, `${f.folder || "(vault root)"} (${f.notes})`]),
+        (v) => ((filters.folder = v), changed()),
+      ),
+    );
+
+  const dateBox = $("date-chips");
+  dateBox.replaceChildren();
+  for (const [label, since] of [
+    ["Any time", ""],
+    ["Past week", "7d"],
+    ["Past month", "30d"],
+    ["Past year", "1y"],
+  ])
+    dateBox.append(
+      chip(label, filters.since === since, () => {
+        filters.since = since;
+        changed();
+      }),
+    );
+}
+
+function moreSelect(label: string, options: [string, string][], pick: (v: string) => void): HTMLSelectElement {
+  const s = el("select", { "aria-label": label }, el("option", { value: "" }, `${label}…`));
+  for (const [value, text] of options) s.append(el("option", { value }, text));
+  s.addEventListener("change", () => s.value !== "" && pick(s.value));
+  return s;
+}
+
+function filterParams(p: URLSearchParams): URLSearchParams {
+  for (const t of filters.tags) p.append("tag", t);
+  if (filters.folder) p.set("folder", filters.folder);
+  if (filters.since) p.set("since", filters.since);
+  return p;
+}
+
+function changed(): void {
+  renderFilters();
+  void runSearch();
+}
+
+// ---- search ---------------------------------------------------------------------------------------
+
+let searchSeq = 0;
+let debounce: number | undefined;
+
+async function runSearch(): Promise<void> {
+  const q = $<HTMLInputElement>("q").value.trim();
+  const state = $("result-state");
+  const list = $("hits");
+  const seq = ++searchSeq;
+  if (!q) {
+    list.replaceChildren();
+    state.textContent = "";
+    return;
+  }
+  state.textContent = "Searching…";
+  let r: { hits: Hit[]; reason?: string };
+  try {
+    r = await api(`/api/search?${filterParams(new URLSearchParams({ q, top_k: "12" }))}`);
+  } catch (e) {
+    if (seq !== searchSeq) return;
+    list.replaceChildren();
+    state.textContent = (e as Error).message;
+    return;
+  }
+  if (seq !== searchSeq) return;
+  const ts = terms(q);
+  list.replaceChildren(...r.hits.map((h, i) => hitItem(h, i, ts)));
+  state.textContent = r.hits.length
+    ? `${r.hits.length} passages`
+    : `No results for “${q}”${r.reason ? `: ${r.reason}` : ""}.`;
+}
+
+function hitItem(h: Hit, i: number, ts: string[]): HTMLLIElement {
+  const open = el("a", {
+    href: `#${encodeURIComponent(h.path)}`,
+    class: "hit-link",
+    "data-path": h.path,
+    "data-index": String(i),
+  });
+  open.append(el("span", { class: "crumb" }, h.label));
+  open.addEventListener("click", (ev) => {
+    ev.preventDefault();
+    void selectNote(h.path, h.title);
+  });
+  return el(
+    "li",
+    { class: "hit" },
+    open,
+    el("p", { class: "snippet" }, marked(snippetOf(h.text, ts), ts)),
+    el(
+      "p",
+      { class: "meta" },
+      el("code", {}, `${h.path}:${h.start_line}`),
+      " ",
+      el("a", { href: obsidian(h.path), class: "obsidian" }, "Open in Obsidian"),
+      ...h.tags.slice(0, 4).map((t) => el("span", { class: "tag" }, `#${t}`)),
+    ),
+  );
+}
+
+// ---- note and related -----------------------------------------------------------------------------
+
+let relatedSeq = 0;
+
+async function selectNote(path: string, title?: string): Promise<void> {
+  selected = path;
+  for (const a of document.querySelectorAll<HTMLAnchorElement>(".hit-link"))
+    a.setAttribute("aria-current", String(a.dataset.path === path));
+  const panel = $("note-panel");
+  panel.hidden = false;
+  $("note-path").textContent = path;
+  $<HTMLAnchorElement>("note-open").href = obsidian(path);
+  $("note-title").textContent = title ?? path.replace(/^.*\//, "").replace(/\.md$/, "");
+  $("note-text").textContent = "";
+  api<{ path: string; text: string }>(`/api/note?${new URLSearchParams({ path })}`).then(
+    (n) => selected === path && ($("note-text").textContent = n.text),
+    (e: Error) => selected === path && ($("note-text").textContent = e.message),
+  );
+  await loadRelated();
+}
+
+async function loadRelated(): Promise<void> {
+  if (!selected) return;
+  const seq = ++relatedSeq;
+  const path = selected;
+  const state = $("related-state");
+  const list = $("related-list");
+  state.textContent = "Finding related notes…";
+  const p = new URLSearchParams({ path, k: "6" });
+  if ($<HTMLInputElement>("unlinked").checked) p.set("unlinked_only", "true");
+  let r: { related: Related[]; reason?: string };
+  try {
+    r = await api(`/api/related?${p}`);
+  } catch (e) {
+    if (seq === relatedSeq) {
+      list.replaceChildren();
+      state.textContent = (e as Error).message;
+    }
+    return;
+  }
+  if (seq !== relatedSeq) return;
+  state.textContent = r.related.length ? "" : `No related notes: ${r.reason ?? "none found"}.`;
+  list.replaceChildren(
+    ...r.related.map((n) => {
+      const go = el("a", { href: `#${encodeURIComponent(n.path)}`, class: "related-link" }, n.title);
+      go.addEventListener("click", (ev) => {
+        ev.preventDefault();
+        void selectNote(n.path, n.title);
+      });
+      return el(
+        "li",
+        {},
+        go,
+        " ",
+        el("span", { class: "score", title: "similarity of the best pair of passages" }, n.score.toFixed(2)),
+        n.linked ? el("span", { class: "badge" }, "linked") : "",
+        el(
+          "p",
+          { class: "meta" },
+          el("code", {}, `${n.path}:${n.target.start_line}`),
+          " ",
+          el("a", { href: obsidian(n.path), class: "obsidian" }, "Open in Obsidian"),
+        ),
+        el(
+          "div",
+          { class: "pair" },
+          el(
+            "p",
+            {},
+            el("strong", {}, "This note: "),
+            el("span", { class: "crumb" }, n.source.section),
+            " — ",
+            snippetOf(n.source.text, [], 140),
+          ),
+          el(
+            "p",
+            {},
+            el("strong", {}, "That note: "),
+            el("span", { class: "crumb" }, n.target.section),
+            " — ",
+            snippetOf(n.target.text, [], 140),
+          ),
+        ),
+      );
+    }),
+  );
+}
+
+// ---- ask ------------------------------------------------------------------------------------------
+
+let asking: AbortController | undefined;
+
+/** Renders the answer so far, with each valid `[n]` a link to its source. */
+function renderAnswer(text: string, count: number): void {
+  const box = $("answer");
+  const f = document.createDocumentFragment();
+  let last = 0;
+  for (const m of text.matchAll(/\[(\d+)\]/g)) {
+    const n = Number(m[1]);
+    f.append(text.slice(last, m.index));
+    f.append(n >= 1 && n <= count ? el("a", { href: `#source-${n}`, class: "cite" }, m[0]) : m[0]);
+    last = m.index! + m[0].length;
+  }
+  f.append(text.slice(last));
+  box.replaceChildren(f);
+}
+
+async function ask(question: string): Promise<void> {
+  asking?.abort();
+  const ctrl = (asking = new AbortController());
+  const state = $("ask-state");
+  const sources = $("sources");
+  const banner = $("banner");
+  state.textContent = "Finding sources…";
+  $("answer").replaceChildren();
+  sources.replaceChildren();
+  $("sources-title").hidden = true;
+  const body: Record<string, unknown> = { question };
+  if (filters.tags.size) body.tags = [...filters.tags];
+  if (filters.folder) body.folder = filters.folder;
+  if (filters.since) body.since = filters.since;
+  let res: Response;
+  try {
+    res = await fetch("/api/ask", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+      signal: ctrl.signal,
+    });
+  } catch (e) {
+    state.textContent = `vault-rag: the server cannot be reached (${(e as Error).message})`;
+    return;
+  }
+  if (!res.ok || !res.body) {
+    const e = (await res.json().catch(() => ({ error: res.statusText }))) as ApiError;
+    state.textContent = e.error;
+    return;
+  }
+  let text = "";
+  let count = 0;
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buf = "";
+  for (;;) {
+    let chunk: ReadableStreamReadResult<string>;
+    try {
+      chunk = await reader.read();
+    } catch {
+      return; // aborted by a newer question
+    }
+    if (chunk.done) break;
+    buf += chunk.value.replace(/\r\n/g, "\n");
+    let cut: number;
+    while ((cut = buf.indexOf("\n\n")) >= 0) {
+      const block = buf.slice(0, cut);
+      buf = buf.slice(cut + 2);
+      let event = "message";
+      const data: string[] = [];
+      for (const line of block.split("\n")) {
+        if (line.startsWith("event:")) event = line.slice(6).trim();
+        else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
+      }
+      const payload = JSON.parse(data.join("\n") || "null");
+      if (event === "sources") {
+        const list = payload as Source[];
+        count = list.length;
+        $("sources-title").hidden = !count;
+        sources.replaceChildren(
+          ...list.map((s) =>
+            el(
+              "li",
+              { id: `source-${s.n}`, tabindex: "-1" },
+              el("strong", {}, `[${s.n}] `),
+              el("span", { class: "crumb" }, s.label),
+              " ",
+              el("code", {}, `${s.path}:${s.startLine}-${s.endLine}`),
+              " ",
+              el("a", { href: obsidian(s.path), class: "obsidian" }, "Open in Obsidian"),
+            ),
+          ),
+        );
+        state.textContent = count ? "Answering…" : "";
+      } else if (event === "token") {
+        text += (payload as { text: string }).text;
+        renderAnswer(text, count);
+      } else if (event === "done") {
+        renderAnswer((payload as { answer: string }).answer, count);
+        state.textContent = "";
+        if (banner.dataset.kind === "llm") {
+          banner.hidden = true;
+          delete banner.dataset.kind;
+        }
+      } else if (event === "error") {
+        const e = payload as ApiError;
+        state.textContent = e.error;
+        if (e.code === "llm_failed") {
+          banner.hidden = false;
+          banner.dataset.kind = "llm";
+          banner.textContent = `The language model cannot be reached, so Ask cannot answer; search and related notes still work. ${e.error}`;
+        }
+      }
+    }
+  }
+}
+
+// ---- tabs and keyboard ----------------------------------------------------------------------------
+
+function showTab(which: "search" | "ask", focus = true): void {
+  for (const t of ["search", "ask"] as const) {
+    const on = t === which;
+    $(`tab-${t}`).setAttribute("aria-selected", String(on));
+    $(`tab-${t}`).tabIndex = on ? 0 : -1;
+    $(`view-${t}`).hidden = !on;
+  }
+  if (focus) $(which === "search" ? "q" : "question").focus();
+}
+
+function hitLinks(): HTMLAnchorElement[] {
+  return [...document.querySelectorAll<HTMLAnchorElement>("#hits .hit-link")];
+}
+
+document.addEventListener("keydown", (ev) => {
+  const target = ev.target as HTMLElement;
+  const typing = target.matches("input, textarea, select");
+  if (ev.key === "/" && !typing && !ev.ctrlKey && !ev.metaKey) {
+    ev.preventDefault();
+    showTab("search");
+    return;
+  }
+  if (ev.key === "Escape" && !$("view-search").hidden) {
+    $("q").focus();
+    return;
+  }
+  if (ev.key !== "ArrowDown" && ev.key !== "ArrowUp") return;
+  const links = hitLinks();
+  if (!links.length || $("view-search").hidden) return;
+  const at = links.indexOf(target as HTMLAnchorElement);
+  if (target.id === "q" && ev.key === "ArrowDown") {
+    ev.preventDefault();
+    links[0].focus();
+  } else if (at >= 0) {
+    ev.preventDefault();
+    if (ev.key === "ArrowUp" && at === 0) $("q").focus();
+    else links[Math.max(0, Math.min(links.length - 1, at + (ev.key === "ArrowDown" ? 1 : -1)))].focus();
+  }
+});
+
+window.addEventListener("DOMContentLoaded", async () => {
+  $("tab-search").addEventListener("click", () => showTab("search"));
+  $("tab-ask").addEventListener("click", () => showTab("ask"));
+  for (const id of ["tab-search", "tab-ask"])
+    $(id).addEventListener("keydown", (ev) => {
+      if (ev.key === "ArrowRight" || ev.key === "ArrowLeft") {
+        ev.preventDefault();
+        const to = id === "tab-search" ? "ask" : "search";
+        showTab(to, false);
+        $(`tab-${to}`).focus();
+      }
+    });
+  const q = $<HTMLInputElement>("q");
+  q.addEventListener("input", () => {
+    clearTimeout(debounce);
+    debounce = window.setTimeout(runSearch, 200);
+  });
+  $("search-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    clearTimeout(debounce);
+    void runSearch();
+  });
+  $("ask-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const question = $<HTMLInputElement>("question").value.trim();
+    if (question) void ask(question);
+  });
+  $("unlinked").addEventListener("change", () => void loadRelated());
+  await refreshStatus();
+  await loadFilters();
+  q.focus();
+});
