@@ -98,12 +98,12 @@ export async function createMcpServer(
     "search",
     {
       description:
-        "Search the user's notes (hybrid dense + BM25). Returns hits as the CLI's --json does: id, path, title, section, label, text, score, distance, start_line, end_line, tags, folder, top_folder, mtime.",
+        "Search the user's notes (hybrid dense + BM25). Returns hits as the CLI's --json does: id, path, title, section, label, text, score, distance, start_line, end_line, tags, folder, top_folder, mtime. With no hits: {hits: [], reason, hints}, the hints naming the folder or tag that exists.",
       inputSchema: searchInput,
     },
     async (a) =>
       guarded(async () => {
-        const { hits, reason } = await v.search(a.query, {
+        const { hits, reason, hints } = await v.search(a.query, {
           topK: a.top_k,
           perNote: a.per_note,
           oversample: a.oversample,
@@ -117,7 +117,8 @@ export async function createMcpServer(
           where: a.where,
           whereDocument: a.where_document,
         });
-        return hits.length ? hits.map(hitJson) : { hits: [], reason };
+        // no hits: why, and the CLI's hints (a folder in another case, a tag no note has), as text
+        return hits.length ? hits.map(hitJson) : { hits: [], reason, hints };
       }),
   );
   server.registerTool(
