@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import type { Embedder } from "../dist/embed/index.js";
-import { indexVault } from "../dist/index/index.js";
+import { indexVault } from "../dist/indexing/index.js";
 import { normaliseWhereDocument, SqliteStore } from "../dist/store/index.js";
 
 const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];

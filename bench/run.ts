@@ -15,7 +15,7 @@ import type { Embedder } from "../dist/embed/index.js";
 import { loadUseLite, passageWindows, useLiteEmbedder, windowOptions } from "../dist/embed/index.js";
 import { batchesByLength, POOL_MIN_TEXTS, USE_LITE_MAX_TOKENS } from "../dist/embed/use-lite/embedder.js";
 import { sharedPool, threadCount } from "../dist/embed/use-lite/pool.js";
-import { indexVault } from "../dist/index/index.js";
+import { indexVault } from "../dist/indexing/index.js";
 import { ChromaStore, normaliseWhere, SqliteStore, type Store, type StoreRecord } from "../dist/store/index.js";
 import { startChromaServer, type ChromaServer } from "./chroma-server.js";
 import { regexBench } from "./regex-bench.js";
@@ -411,7 +411,7 @@ async function qualityBench() {
 
 /** Time from saving a note to its text being searchable, and the cost of a 1,000-file burst. */
 async function watchBench() {
-  const { watchVault } = await import("../dist/index/index.js");
+  const { watchVault } = await import("../dist/indexing/index.js");
   const dir = path.join(work, "watch");
   fs.cpSync(path.join(root, "examples/vault"), dir, {
     recursive: true,

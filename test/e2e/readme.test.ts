@@ -18,7 +18,7 @@ describe("the README's two commands, in order", () => {
     expect(fs.existsSync(path.join(exampleVaultCopy("vr-readme-").vault, ".vault-rag"))).toBe(false);
   });
 
-  it("CI runs the README's first command, then npm test, then the install test", () => {
+  it("CI runs the README's first command, then the lint, then npm test, then the install test", () => {
     const first = spawnSync(process.execPath, ["scripts/readme-first-command.mjs"], { encoding: "utf8" });
     expect(first.status).toBe(0);
     const readme = fs.readFileSync("README.md", "utf8");
@@ -30,10 +30,11 @@ describe("the README's two commands, in order", () => {
       .readFileSync(".ci/run", "utf8")
       .split("\n")
       .filter((l) => l && !l.startsWith("#"));
-    expect(steps.slice(-5)).toEqual([
+    expect(steps.slice(-6)).toEqual([
       'first="$(node scripts/readme-first-command.mjs)"',
       "printf '+ %s\\n' \"$first\"",
       'bash -euo pipefail -c "$first"',
+      "npm run lint   # ESLint, and Prettier in check mode",
       "npm test",
       "scripts/install-test.sh",
     ]);

@@ -5,7 +5,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 const BIN = path.resolve("dist/cli/main.js");
-const LOCK = path.resolve("dist/index/lock.js");
+const LOCK = path.resolve("dist/indexing/lock.js");
 const STORE = path.resolve("dist/store/index.js");
 
 /**
