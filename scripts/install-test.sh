@@ -35,11 +35,15 @@ check() {
   local err
   if err="$("$@" search --vault "$vault" --db chroma://127.0.0.1:9/notes motors 2>&1)"; then fail "$name: a Chroma index without chromadb did not fail"; fi
   [[ "$err" == "vault-rag: a Chroma index needs the chromadb package — run \`npm install chromadb\`"* ]] || fail "$name: without chromadb a Chroma index said: $err"
+  # nor is @huggingface/transformers (a devDependency here): a transformers model says what to install
+  if err="$("$@" index "$vault" --db "$tmp/transformers.db" --model transformers:Xenova/bge-small-en-v1.5 --offline --quiet 2>&1)"; then fail "$name: a transformers model without @huggingface/transformers did not fail"; fi
+  [[ "$err" == *"vault-rag: the transformers provider needs the @huggingface/transformers package — install it with"* ]] || fail "$name: without @huggingface/transformers a transformers model said: $err"
 }
 
 prefix="$tmp/prefix"
 npm i -g "$tgz" --prefix "$prefix" --no-audit --no-fund --loglevel=error
 [ ! -e "$prefix/lib/node_modules/vault-rag/node_modules/chromadb" ] || fail "chromadb was installed with the package"
+[ ! -e "$prefix/lib/node_modules/vault-rag/node_modules/@huggingface/transformers" ] || fail "@huggingface/transformers was installed with the package"
 check "npm i -g" "$prefix/bin/vault-rag"
 echo "install-test: installed size $(du -sh "$prefix" | cut -f1) ($prefix)"
 

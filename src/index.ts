@@ -34,9 +34,11 @@ export {
   linearFusion,
   SEARCH_DEFAULTS,
   hitJson,
+  flatHit,
   searchOptionsOf,
   type Hit,
   type HitJson,
+  type FlatHit,
   type SearchOptions,
   type SearchRequest,
   type SearchResult,
@@ -64,7 +66,13 @@ export {
   type Qrels,
   type EvalSetting,
 } from "./search/eval.js";
-export { openVault, type VaultHandle, type VaultStatus, type OpenVaultOptions } from "./library.js";
+export {
+  openVault,
+  type VaultHandle,
+  type VaultStatus,
+  type VaultSearchResult,
+  type OpenVaultOptions,
+} from "./library.js";
 export { assembleContext, checkCitations, createLlm, type Source, type Llm } from "./answer/index.js";
 export {
   relatedNotes,

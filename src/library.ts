@@ -13,12 +13,15 @@ import {
 } from "./indexing/index.js";
 import {
   relatedNotes,
+  flatHit,
+  noResultHints,
   runSearches,
   search,
   searchOptionsOf,
   type RelatedOptions,
   type RelatedResult,
   type FilterOptions,
+  type FlatHit,
   type Search,
   type SearchOptions,
   type SearchResult,
@@ -50,12 +53,33 @@ export interface VaultStatus {
   stale: number;
 }
 
+/**
+ * What {@link VaultHandle.search} returns: hits in the one shape the CLI's `--json` and MCP give,
+ * and when there are none, why (`reason`) and what may fix it (`hints`, the lines the CLI prints).
+ */
+export interface VaultSearchResult extends SearchResult {
+  hits: FlatHit[];
+  /** With no hits: the CLI's hints (a folder that exists in another case, a tag no note has, the closest names). */
+  hints?: string[];
+}
+
 /** An opened vault: index it, search it, ask it. */
 export interface VaultHandle {
   readonly vault: string;
   readonly db: string;
   index(opts?: Omit<IndexOptions, "log"> & { log?: IndexOptions["log"] }): Promise<IndexSummary>;
-  search(question: string, opts?: SearchOptions & FilterOptions): Promise<SearchResult>;
+  /**
+   * Searches the vault with the CLI's defaults. Each hit is flat, as the CLI's `--json` prints it
+   * (`hit.start_line`, `hit.tags`); `hit.meta` still holds the record's full metadata.
+   *
+   * @example
+   * ```ts
+   * const { hits, hints } = await notes.search("how do I save power", { tags: ["pico"], topK: 5 });
+   * hits.map((h) => `${h.path}:${h.start_line}`); // ["electronics/Pico W.md:11", …]
+   * JSON.stringify(hits[0]); // {"id":"…","path":"electronics/Pico W.md",…,"mtime":1767225600}, as the CLI's --json
+   * ```
+   */
+  search(question: string, opts?: SearchOptions & FilterOptions): Promise<VaultSearchResult>;
   ask(
     question: string,
     opts?: SearchOptions &
@@ -147,7 +171,10 @@ export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): 
       });
     },
     async search(question, o = {}) {
-      return search(await open(), question, searchOptionsOf(o));
+      const ctx = await open();
+      const res = await search(ctx, question, searchOptionsOf(o));
+      const hits = res.hits.map(flatHit);
+      return hits.length ? { ...res, hits } : { ...res, hits, hints: await noResultHints(ctx.store, o) };
     },
     async searches(s) {
       return runSearches(await open(), s);

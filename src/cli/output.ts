@@ -1,5 +1,6 @@
 import type { Hit } from "../search/index.js";
 import { paint as makePaint, queryTerms, termPattern, type Paint } from "./color.js";
+import { osc8 } from "./hyperlink.js";
 
 /** The body of a chunk on one line: no heading lines, whitespace collapsed. */
 function flatBody(text: string): string {
@@ -44,6 +45,8 @@ export interface FormatOptions {
   verbose?: boolean;
   /** Number the hits `[1]`, `[2]`… (chat, where they are the sources). */
   numbered?: boolean;
+  /** Make each `path:line` an OSC 8 link to this URL (see `hyperlink.ts`); only on a terminal with colour. */
+  link?: (notePath: string) => string;
 }
 
 /**
@@ -65,7 +68,8 @@ export function formatHits(hits: Hit[], opts: FormatOptions = {}): string {
   const mark = (s: string) => (pattern && p.on ? s.replace(pattern, (m) => p.match(m)) : s);
   return hits
     .map((h, i) => {
-      const where = `${p.path(h.path)}:${p.line(String(h.meta.start_line))}`;
+      const at = `${p.path(h.path)}:${p.line(String(h.meta.start_line))}`;
+      const where = opts.link ? osc8(opts.link(h.path), at) : at;
       const score = opts.verbose ? `  ${p.dim(`score ${h.score.toFixed(3)}, distance ${h.distance.toFixed(3)}`)}` : "";
       return `${opts.numbered ? `[${i + 1}] ` : ""}${where}  ${p.label(h.label)}${score}\n    ${mark(snippet(h.text, 100, pattern))}`;
     })
@@ -73,7 +77,7 @@ export function formatHits(hits: Hit[], opts: FormatOptions = {}): string {
 }
 
 /**
- * The one JSON shape of a hit, on every interface: the CLI's `--json`, the library's `toJson` and the
+ * The one JSON shape of a hit, on every interface: the CLI's `--json`, the library's `notes.search()` hits and the
  * MCP `search` tool. Flat, snake_case, every metadata field a filter can name.
  *
  * @example

@@ -160,13 +160,13 @@ export function indexBar(stream: NodeJS.WriteStream, enabled: boolean): IndexBar
       },
     };
   }
+  // off a terminal (a pipe, a log file): a whole line every 5 s, from finding notes and loading the
+  // model to the last window, so a long run is never silent for longer and lines never mix
   t0 = Date.now();
-  let last = 0;
-  const timer = setInterval(() => {
-    if (work.toEmbed && work.embedded !== last)
-      stream.write(indexLine(work, seconds()).replace(/^indexing [█░]+ {2}/, "indexing: ") + "\n");
-    last = work.embedded;
-  }, 5000);
+  const timer = setInterval(
+    () => stream.write(indexLine(work, seconds()).replace(/^indexing [█░]+ {2}/, "indexing: ") + "\n"),
+    5000,
+  );
   timer.unref();
   return {
     set,

@@ -203,8 +203,8 @@ async function indexInto(
   // committed about every commitSeconds (the first, small, comes quickly)
   const commitSeconds = opts.commitSeconds ?? 5;
   // (at least 64 windows: the bundled model runs such batches on its worker threads, which leaves
-  // this thread free to report progress and to take Ctrl-C; a smaller batch runs on this thread,
-  // where a signal waits until it is done)
+  // this thread free to report progress and to take Ctrl-C; a smaller batch, such as the last one,
+  // goes to those threads too once they are up, and runs on this thread only when they are not)
   const minBudget = 64;
   let windowBudget = minBudget;
   let cursor = 0;

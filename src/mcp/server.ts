@@ -40,13 +40,14 @@ export async function createMcpServer(
     "search",
     {
       description:
-        "Search the user's notes (hybrid dense + BM25). Returns hits as the CLI's --json does: id, path, title, section, label, text, score, distance, start_line, end_line, tags, folder, top_folder, mtime.",
+        "Search the user's notes (hybrid dense + BM25). Returns hits as the CLI's --json does: id, path, title, section, label, text, score, distance, start_line, end_line, tags, folder, top_folder, mtime. With no hits: {hits: [], reason, hints}, the hints naming the folder or tag that exists.",
       inputSchema: searchInput,
     },
     async (a) =>
       guarded(async () => {
-        const { hits, reason } = await v.search(a.query, searchRequestOf(a));
-        return hits.length ? hits.map(hitJson) : { hits: [], reason };
+        const { hits, reason, hints } = await v.search(a.query, searchRequestOf(a));
+        // no hits: why, and the CLI's hints (a folder in another case, a tag no note has), as text
+        return hits.length ? hits.map(hitJson) : { hits: [], reason, hints };
       }),
   );
   server.registerTool(

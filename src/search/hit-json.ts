@@ -1,6 +1,7 @@
+import type { RecordMetadata } from "../store/index.js";
 import type { Hit } from "./types.js";
 
-/** The one JSON shape of a hit: the CLI's `--json`, the library's {@link hitJson} and the MCP `search` tool. */
+/** The one JSON shape of a hit: the CLI's `--json`, the library's `notes.search()` hits and the MCP `search` tool. */
 export interface HitJson {
   id: string;
   path: string;
@@ -51,4 +52,27 @@ export function hitJson(h: Hit): HitJson {
     top_folder: h.meta.top_folder,
     mtime: h.meta.mtime,
   };
+}
+
+/**
+ * A hit as a vault handle's `search()` returns it: the one JSON shape ({@link HitJson}, so
+ * `JSON.stringify`, spreading and deep equality give exactly what the CLI's `--json` and MCP give),
+ * plus the record's full metadata under `meta`, which is not enumerable and so stays out of all
+ * three. It is also a {@link Hit}, so code written for the nested shape (`hit.meta.start_line`) works.
+ */
+export type FlatHit = HitJson & { readonly meta: RecordMetadata };
+
+/**
+ * Turns a hit into a {@link FlatHit}.
+ *
+ * @example
+ * ```ts
+ * const { hits } = await search(ctx, "motor driver");
+ * const h = flatHit(hits[0]);
+ * h.start_line === h.meta.start_line; // true
+ * JSON.stringify(h) === JSON.stringify(hitJson(hits[0])); // true
+ * ```
+ */
+export function flatHit(h: Hit): FlatHit {
+  return Object.defineProperty(hitJson(h), "meta", { value: h.meta, enumerable: false }) as FlatHit;
 }

@@ -21,7 +21,7 @@ export {
   type RrfOptions,
   type SearchRow,
 } from "./api.js";
-export { hitJson, type HitJson } from "./hit-json.js";
+export { hitJson, flatHit, type HitJson, type FlatHit } from "./hit-json.js";
 export { noResultHints, closest } from "./hints.js";
 export {
   relatedNotes,

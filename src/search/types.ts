@@ -50,6 +50,9 @@ export type SearchOptionsWithDefaults = Required<Omit<SearchOptions, "where" | "
  *   0.7 → 0.697, 0.8 → 0.703.
  * - examples/questions.jsonl (62 questions): keyword 0.889, dense 0.770; α 0.6 → 0.927, 0.65 → 0.917,
  *   0.7 → 0.911 (its paraphrases: dense 0.827, α 0.65 → 0.810, 0.7 → 0.795).
+ *
+ * On questions never used for tuning (test/fixtures/heldout-questions.jsonl, 42 over examples/vault)
+ * HELDOUT (test/e2e/heldout.test.ts checks that hybrid stays within one question of the better mode).
  */
 export const SEARCH_DEFAULTS: SearchOptionsWithDefaults = {
   topK: 6,

@@ -237,10 +237,12 @@ describe("chunker properties", () => {
   it("never throws, covers every non-whitespace character, never splits inside a fence, ids deterministic", () => {
     let fencesChecked = 0;
     fc.assert(
-      fc.property(fc.array(mdLine, { maxLength: 120 }), (lines) => {
+      // at the defaults, and at a size small enough that most fences are larger than a chunk (a fence
+      // under maxWords could not be split even if fences were not kept whole)
+      fc.property(fc.array(mdLine, { maxLength: 120 }), fc.constantFrom({}, { maxWords: 8 }), (lines, opts) => {
         const body = lines.join("\n");
         const n = note(body);
-        const chunks = chunkNote(n);
+        const chunks = chunkNote(n, opts);
         // coverage: every body line (whitespace aside) appears in the chunks, in order (overlap may repeat text)
         const joined = chunks.map((c) => c.text.replace(/\s+/g, "")).join("");
         let at = 0;
@@ -260,7 +262,7 @@ describe("chunker properties", () => {
           ).toBe(true);
           fencesChecked++;
         }
-        expect(chunkNote(n).map((c) => c.id)).toEqual(chunks.map((c) => c.id));
+        expect(chunkNote(n, opts).map((c) => c.id)).toEqual(chunks.map((c) => c.id));
       }),
       { numRuns: RUNS },
     );
@@ -271,7 +273,9 @@ describe("chunker properties", () => {
     fc.assert(
       fc.property(
         fc.array(fc.lorem({ maxCount: 20 }), { minLength: 1, maxLength: 40 }),
-        fc.integer({ min: 1, max: 150 }),
+        // up to 600 one-word lines: often over maxWords (200), where only keeping fences whole stops a
+        // split, and always under maxBlockWords (1,000)
+        fc.integer({ min: 1, max: 600 }),
         (paras, codeLines) => {
           const code = Array.from({ length: codeLines }, (_, i) => `c${i}x`).join("\n");
           const mid = Math.floor(paras.length / 2);

@@ -252,17 +252,6 @@ describe("vault-rag CLI end to end", () => {
     expect(JSON.parse(run(["status", "--vault", vault, "--json"]).stdout).model).toBe("use-lite");
   });
 
-  it("measures the known-answer set: hybrid is at least as good as either mode alone", () => {
-    const r = run(["eval", path.resolve("examples/questions.jsonl"), "--vault", vault, "--json"]);
-    expect(r.code).toBe(0);
-    const { results } = JSON.parse(r.stdout) as {
-      results: { setting: { mode: string }; metrics: { ndcg10: number; recall10: number } }[];
-    };
-    const by = Object.fromEntries(results.map((x) => [x.setting.mode, x.metrics]));
-    expect(by.hybrid.ndcg10).toBeGreaterThanOrEqual(Math.max(by.keyword.ndcg10, by.dense.ndcg10));
-    expect(by.hybrid.ndcg10).toBeGreaterThan(0.85);
-  });
-
   it("moves a note's dates when only its time changed: date filters and status follow", () => {
     const bread = path.join(vault, "kitchen/Sourdough.md");
     const old = Math.floor(Date.now() / 1000) - 40 * DAY;

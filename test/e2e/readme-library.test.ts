@@ -68,7 +68,23 @@ describe("the README's library examples", () => {
     expect(a.code, a.stderr).toBe(0);
     const lines = a.stdout.split("\n");
     expect(a.stdout).toMatch(/^\[\n? *'electronics\/Pico W\.md:\d+ {2}Pico W/);
-    expect(Object.keys(JSON.parse(lines.find((l) => l.startsWith("{"))!))).toContain("start_line");
+    const hit = JSON.parse(lines.find((l) => l.startsWith("{"))!);
+    expect(Object.keys(hit)).toEqual([
+      "id",
+      "path",
+      "title",
+      "section",
+      "label",
+      "text",
+      "score",
+      "distance",
+      "start_line",
+      "end_line",
+      "tags",
+      "folder",
+      "top_folder",
+      "mtime",
+    ]);
     expect(a.stdout).toContain("The DRV8833 overheated [1]. ");
     expect(a.stdout).toMatch(/notes: 43,/);
     const b = await node(second, project);

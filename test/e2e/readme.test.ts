@@ -18,7 +18,7 @@ describe("the README's two commands, in order", () => {
     expect(fs.existsSync(path.join(exampleVaultCopy("vr-readme-").vault, ".vault-rag"))).toBe(false);
   });
 
-  it("CI runs the README's first command, then npm test, then the install test", () => {
+  it("CI runs the README's first command, then the lint, then npm test, then the install test", () => {
     const first = spawnSync(process.execPath, ["scripts/readme-first-command.mjs"], { encoding: "utf8" });
     expect(first.status).toBe(0);
     const readme = fs.readFileSync("README.md", "utf8");

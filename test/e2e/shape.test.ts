@@ -31,7 +31,7 @@ function readmeHit(): Record<string, unknown> {
 }
 
 describe("one shape of hit", () => {
-  it("is the same, field for field, from the CLI's --json, the library (hitJson) and MCP, and as the README shows it", async () => {
+  it("is the same, field for field, from the CLI's --json, the library's search() hits and MCP, and as the README shows it", async () => {
     const query = "how do the SMARS motors work";
     const fromCli = JSON.parse(
       cli([
@@ -52,9 +52,12 @@ describe("one shape of hit", () => {
     );
     const { openVault, hitJson } = await import(path.resolve("dist/index.js"));
     const notes = await openVault(vault);
-    const fromLibrary = (
-      await notes.search(query, { topK: 4, tags: ["robots"], since: "365d", minRatio: 0.1 })
-    ).hits.map(hitJson);
+    const { hits: fromLibrary } = await notes.search(query, {
+      topK: 4,
+      tags: ["robots"],
+      since: "365d",
+      minRatio: 0.1,
+    });
     await notes.close();
     const res = (await client.callTool({
       name: "search",
@@ -62,8 +65,14 @@ describe("one shape of hit", () => {
     })) as { content: { text: string }[] };
     const fromMcp = JSON.parse(res.content[0].text);
     expect(fromCli.length).toBeGreaterThan(1);
+    // the library's hits themselves: their keys, their JSON and their values are the CLI's
+    expect(fromLibrary.map((h: object) => Object.keys(h))).toEqual(fromCli.map((h: object) => Object.keys(h)));
+    expect(JSON.parse(JSON.stringify(fromLibrary))).toEqual(fromCli);
     expect(fromLibrary).toEqual(fromCli);
     expect(fromMcp).toEqual(fromCli);
+    // the nested shape still works for code written against it, and hitJson gives the same object
+    expect(fromLibrary.map((h: any) => h.meta.start_line)).toEqual(fromCli.map((h: any) => h.start_line));
+    expect(fromLibrary.map(hitJson)).toEqual(fromCli);
     const keys = Object.keys(readmeHit());
     for (const h of fromCli) expect(Object.keys(h)).toEqual(keys);
     for (const [k, v] of Object.entries(readmeHit())) expect(typeof fromCli[0][k], k).toBe(typeof v);
@@ -99,6 +108,45 @@ describe("one shape of hit", () => {
     const top = await call({ top_folder: "robots" });
     expect(top.length).toBeGreaterThan(0);
     for (const h of top) expect(h.top_folder).toBe("robots");
-    expect(await call({ until: "2000-01-01" })).toEqual({ hits: [], reason: "no chunk passes the filters" });
+    expect(await call({ until: "2000-01-01" })).toEqual({ hits: [], reason: "no chunk passes the filters", hints: [] });
+  });
+
+  it("with no hits, the CLI, the library and MCP give the same reason and hints", async () => {
+    const cases: { flags: string[]; lib: object; mcp: object; hints: string[] }[] = [
+      {
+        flags: ["--folder", "Robots"],
+        lib: { folder: "Robots" },
+        mcp: { folder: "Robots" },
+        hints: ['vault-rag: no folder "Robots" in the index — did you mean --folder "robots"?'],
+      },
+      {
+        flags: ["--tag", "picoo"],
+        lib: { tags: ["picoo"] },
+        mcp: { tags: ["picoo"] },
+        hints: ['vault-rag: no note has the tag "picoo" — closest tags: "pico"; list them with `vault-rag tags`'],
+      },
+    ];
+    const { openVault } = await import(path.resolve("dist/index.js"));
+    const notes = await openVault(vault);
+    try {
+      for (const c of cases) {
+        const r = cli(["search", "--vault", vault, ...c.flags, "motor"]);
+        expect(r.status).toBe(1);
+        const [noResults, ...cliHints] = r.stderr.trim().split("\n");
+        expect(cliHints).toEqual(c.hints);
+        const reason = noResults.replace(/^no results: /, "");
+        expect(reason).not.toBe(noResults);
+        const lib = await notes.search("motor", c.lib);
+        expect({ hits: lib.hits, reason: lib.reason, hints: lib.hints }).toEqual({ hits: [], reason, hints: c.hints });
+        const res = (await client.callTool({ name: "search", arguments: { query: "motor", ...c.mcp } })) as {
+          content: { text: string }[];
+          isError?: boolean;
+        };
+        expect(res.isError).toBeFalsy();
+        expect(JSON.parse(res.content[0].text)).toEqual({ hits: [], reason, hints: c.hints });
+      }
+    } finally {
+      await notes.close();
+    }
   });
 });

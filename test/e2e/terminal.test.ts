@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { BIN, exampleVaultCopy } from "./helpers.js";
@@ -66,6 +67,7 @@ describe("hits a terminal can use", () => {
     expect(plain.stdout).not.toContain(ESC);
     const tty = onTty(args);
     expect(tty.code).toBe(0);
+    tty.out = tty.out.replace(/\x1b\]8;;[^\x1b]*\x1b\\/g, ""); // the links, checked under "hyperlinks"
     expect(tty.out).toContain(
       `${ESC}35mrobots/SMARS.md${ESC}0m:${ESC}32m19${ESC}0m  ${ESC}1;36mSMARS Robot > SMARS > Motor wiring${ESC}0m`,
     );
@@ -80,6 +82,44 @@ describe("hits a terminal can use", () => {
     expect(bad.stderr.split("\n")[0]).toBe(
       "vault-rag: error: option '--color <when>' argument 'sometimes' is invalid. Allowed choices are auto, always, never.",
     );
+  });
+});
+
+describe("hyperlinks", () => {
+  const OSC8 = "\x1b]8;;";
+  const ST = "\x1b\\";
+
+  it("make path:line an OSC 8 link to the note in Obsidian on a terminal with colour, and never elsewhere", () => {
+    const args = ["search", "--vault", vault, "-k", "1", "--mode", "keyword", "DRV8833 wiring"];
+    const url = "obsidian://open?vault=vault&file=robots%2FSMARS.md";
+    expect(onTty(args).out).toContain(
+      `${OSC8}${url}${ST}${ESC}35mrobots/SMARS.md${ESC}0m:${ESC}32m19${ESC}0m${OSC8}${ST}  ${ESC}1;36mSMARS Robot`,
+    );
+    for (const off of [
+      onTty([...args, "--color", "never"]).out,
+      onTty(args, { NO_COLOR: "1" }).out,
+      run(args).stdout,
+      run([...args, "--color", "always"]).stdout, // colour into a pipe or file, but no links
+    ])
+      expect(off).not.toContain(OSC8);
+    expect(run([...args, "--color", "never"]).stdout.split("\n")[0]).toBe(
+      "robots/SMARS.md:19  SMARS Robot > SMARS > Motor wiring",
+    );
+  });
+
+  it("link to the file itself in a folder that is not an Obsidian vault, encoded", async () => {
+    const { noteLinker, osc8 } = await import("../../src/cli/hyperlink.js");
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vr-links-"));
+    const plain = path.join(dir, "my notes");
+    const obsidian = path.join(dir, "Café notes");
+    fs.mkdirSync(plain);
+    fs.mkdirSync(path.join(obsidian, ".obsidian"), { recursive: true });
+    expect(noteLinker(plain)("kitchen/Crêpes.md")).toBe(`file://${dir}/my%20notes/kitchen/Cr%C3%AApes.md`);
+    expect(noteLinker(obsidian)("kitchen/Crêpes.md")).toBe(
+      "obsidian://open?vault=Caf%C3%A9%20notes&file=kitchen%2FCr%C3%AApes.md",
+    );
+    expect(osc8("file:///a.md", "a.md:3")).toBe("\x1b]8;;file:///a.md\x1b\\a.md:3\x1b]8;;\x1b\\");
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 });
 

@@ -219,7 +219,7 @@ describe("wasm backend kernels", () => {
     ) as number[][];
     const rt = await loadUseLite();
     const mine = await rt.run(texts.map((t) => rt.tokenizer.encode(t).slice(0, 128)));
-    // the README quotes the largest difference measured here (3·10⁻⁷); the test allows 10⁻⁶
+    // the README quotes the largest difference measured here (2.1·10⁻⁷, under 3·10⁻⁷); the test allows 10⁻⁶
     let largest = 0;
     mine.forEach((v, i) => {
       const cos = v.reduce((s, x, j) => s + x * stock[i][j], 0);
@@ -266,9 +266,13 @@ describe("wasm backend kernels", () => {
     ]);
     const rt = await loadUseLite();
     const mine = await rt.run([...texts, "k3s"].map((t) => rt.tokenizer.encode(t).slice(0, 128)));
+    let largest = 0;
     mine.forEach((v, i) => {
       expect(v.reduce((s, x, j) => s + x * out.v[i][j], 0)).toBeGreaterThan(0.99999);
-      expect(Math.max(...v.map((x, j) => Math.abs(x - out.v[i][j])))).toBeLessThan(1e-5);
+      largest = Math.max(largest, ...v.map((x, j) => Math.abs(x - out.v[i][j])));
     });
+    // the README's bound covers this path too: measured 2.5·10⁻⁷, allowed 10⁻⁶
+    console.log(`kernels: largest difference without SIMD ${largest.toExponential(2)}`);
+    expect(largest).toBeLessThan(1e-6);
   });
 });

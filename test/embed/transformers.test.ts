@@ -1,12 +1,119 @@
-import { describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as transformers from "@huggingface/transformers";
 import { createEmbedder, transformersEmbedder, type TransformersModule } from "../../src/embed/index.js";
+import { BIN, exampleVaultCopy } from "../e2e/helpers.js";
+import { expectedTinyVector, TINY_DIMS, writeTinyBert } from "./tiny-bert.js";
 
 /**
- * The library itself is an optional install (≈470 MB with its ONNX runtime), so these tests load it
- * for real only to prove its absence is explained, and otherwise use a stand-in with the documented
- * surface (`env`, `pipeline`, `tolist()`) to check configuration and error translation.
+ * The real `@huggingface/transformers` (a devDependency here; users install it themselves) runs a
+ * tiny BERT-shaped model that tiny-bert.ts writes into a temporary folder, loaded as a user loads a
+ * model copied by hand: `--model-dir` and `--offline`. Nothing reaches the network: the tests that
+ * need a download to fail point the library's hub address at a loopback port.
  */
-function standIn(behaviour: { fail?: Error; dims?: number } = {}) {
+const real = transformers as unknown as TransformersModule & { env: { remoteHost: string } };
+let modelDir: string;
+beforeAll(() => {
+  modelDir = fs.mkdtempSync(path.join(os.tmpdir(), "vr-tiny-bert-"));
+  writeTinyBert(modelDir, "vault-rag/tiny-bert");
+});
+afterAll(() => fs.rmSync(modelDir, { recursive: true, force: true }));
+
+const norm = (v: Float32Array) => Math.hypot(...v);
+
+describe("Transformers.js provider, with the real library and a tiny local model", () => {
+  it("embeds through the real library: the model's own vectors, unit length, equal for equal texts", async () => {
+    const e = createEmbedder("transformers:vault-rag/tiny-bert", { modelDir, offline: true });
+    const [a, b, a2] = await e.embedDocuments(["Robot motors", "sourdough starter", "Robot motors"]);
+    expect(e.id).toBe("transformers:vault-rag/tiny-bert");
+    expect(e.dimensions).toBe(TINY_DIMS);
+    expect(a).toHaveLength(TINY_DIMS);
+    expect(norm(a)).toBeCloseTo(1, 6);
+    expect(norm(b)).toBeCloseTo(1, 6);
+    expect(Array.from(a2)).toEqual(Array.from(a));
+    expect(Math.max(...a.map((x, i) => Math.abs(x - b[i])))).toBeGreaterThan(0.05);
+    // WordPiece tokens, the ONNX graph and mean pooling, worked out without the library
+    const want = expectedTinyVector("robot motors");
+    for (let d = 0; d < TINY_DIMS; d++) expect(a[d]).toBeCloseTo(want[d], 5);
+    // a query (no prefix for this model family) is embedded as the same text is as a document
+    expect(Array.from(await e.embedQuery("sourdough starter"))).toEqual(Array.from(b));
+  });
+
+  it("in offline mode refuses a model missing from --model-dir with the product's error", async () => {
+    const e = createEmbedder("transformers:vault-rag/absent", { modelDir, offline: true });
+    await expect(e.embedQuery("x")).rejects.toThrow(
+      `vault-rag: model "vault-rag/absent" is not in ${modelDir} and downloads are off — run once with network access without --offline, or copy the model folder into --model-dir`,
+    );
+  });
+
+  it("explains a download that cannot connect (the hub address pointed at a closed loopback port)", async () => {
+    const host = real.env.remoteHost;
+    real.env.remoteHost = "http://127.0.0.1:9/";
+    try {
+      const e = transformersEmbedder("vault-rag/not-downloaded", { modelDir, load: async () => real });
+      await expect(e.embedQuery("x")).rejects.toThrow(
+        `vault-rag: cannot download model "vault-rag/not-downloaded" from the Hugging Face Hub (fetch failed) — check the network, or use --offline with a model already in ${modelDir}`,
+      );
+    } finally {
+      real.env.remoteHost = host;
+    }
+  });
+
+  it("explains a model name the hub does not have (a loopback server answering 404)", async () => {
+    const server = http.createServer((_req, res) => res.writeHead(404).end("Entry not found"));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const host = real.env.remoteHost;
+    real.env.remoteHost = `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
+    try {
+      const e = transformersEmbedder("Xenova/bge-smal", { modelDir, load: async () => real });
+      await expect(e.embedQuery("x")).rejects.toThrow(
+        'vault-rag: model "Xenova/bge-smal" was not found on the Hugging Face Hub — check the name (e.g. Xenova/bge-small-en-v1.5)',
+      );
+    } finally {
+      real.env.remoteHost = host;
+      server.close();
+    }
+  });
+
+  it("vault-rag index and search run on it, offline, from --model-dir", () => {
+    const { vault, elsewhere } = exampleVaultCopy("vr-tiny-bert-cli-");
+    const flags = ["--model", "transformers:vault-rag/tiny-bert", "--model-dir", modelDir, "--offline"];
+    const cli = (args: string[]) =>
+      spawnSync(process.execPath, [BIN, ...args], {
+        cwd: elsewhere,
+        env: { ...process.env, VAULT_RAG_VAULT: "", VAULT_RAG_DB: "" },
+        encoding: "utf8",
+      });
+    const index = cli(["index", vault, "--json", ...flags]);
+    expect(index.status, index.stderr).toBe(0);
+    expect(JSON.parse(index.stdout)).toMatchObject({ model: "transformers:vault-rag/tiny-bert" });
+    const search = cli(["search", "--vault", vault, "--mode", "dense", "--json", "robot motors", ...flags]);
+    expect(search.status, search.stderr).toBe(0);
+    const hits = JSON.parse(search.stdout);
+    expect(hits.length).toBeGreaterThan(0);
+    expect(hits[0].score).toBeGreaterThan(0);
+    fs.rmSync(path.dirname(vault), { recursive: true, force: true });
+  });
+
+  it("explains that the optional package is not installed (a real import that Node cannot resolve)", async () => {
+    const e = transformersEmbedder("Xenova/bge-small-en-v1.5", {
+      load: () => import("@huggingface/transformers-not-installed" as string) as Promise<TransformersModule>,
+    });
+    await expect(e.embedQuery("x")).rejects.toThrow(
+      "vault-rag: the transformers provider needs the @huggingface/transformers package — install it with `npm install @huggingface/transformers --ignore-scripts` (the skipped script only downloads optional GPU libraries)",
+    );
+  });
+});
+
+/**
+ * What the real library cannot show without a hub: how the provider sets `env` and which pooling
+ * and prefixes each model family gets. A stand-in with the library's documented surface records it.
+ */
+function standIn(behaviour: { dims?: number } = {}) {
   const calls: {
     task: string;
     model: string;
@@ -16,7 +123,6 @@ function standIn(behaviour: { fail?: Error; dims?: number } = {}) {
   const mod: TransformersModule = {
     env: { allowRemoteModels: true, allowLocalModels: true, localModelPath: "/models/", cacheDir: null },
     async pipeline(task, model, options) {
-      if (behaviour.fail) throw behaviour.fail;
       const call = { task, model, options, run: [] as { texts: string[]; options: unknown }[] };
       calls.push(call);
       return async (texts, opts) => {
@@ -30,14 +136,7 @@ function standIn(behaviour: { fail?: Error; dims?: number } = {}) {
   return { mod, calls };
 }
 
-describe("Transformers.js provider", () => {
-  it("explains that the optional package is not installed", async () => {
-    const e = createEmbedder("transformers:Xenova/bge-small-en-v1.5");
-    await expect(e.embedQuery("x")).rejects.toThrow(
-      "vault-rag: the transformers provider needs the @huggingface/transformers package — install it with `npm install @huggingface/transformers --ignore-scripts` (the skipped script only downloads optional GPU libraries)",
-    );
-  });
-
+describe("Transformers.js provider, configuration (a stand-in records it)", () => {
   it("configures env as documented and uses the model's pooling and prefixes", async () => {
     const { mod, calls } = standIn();
     const e = transformersEmbedder("Xenova/bge-small-en-v1.5", {
@@ -73,36 +172,5 @@ describe("Transformers.js provider", () => {
       options: { pooling: "mean", normalize: true },
     });
     expect(nomic.mod.env.allowRemoteModels).toBe(true);
-  });
-
-  it("says what to do when the model is missing offline, the network is down, or the name is wrong", async () => {
-    const missing = standIn({
-      fail: new Error(
-        '`local_files_only=true` or `env.allowRemoteModels=false` and file was not found locally at "/tmp/hf-cache/Xenova/bge-small-en-v1.5/config.json".',
-      ),
-    });
-    await expect(
-      transformersEmbedder("Xenova/bge-small-en-v1.5", {
-        offline: true,
-        cacheDir: "/tmp/hf-cache",
-        load: async () => missing.mod,
-      }).embedQuery("x"),
-    ).rejects.toThrow(
-      'vault-rag: model "Xenova/bge-small-en-v1.5" is not in the cache at /tmp/hf-cache and downloads are off — run once with network access without --offline, or copy the model folder into --model-dir',
-    );
-    const down = standIn({ fail: new TypeError("fetch failed") });
-    await expect(
-      transformersEmbedder("Xenova/bge-small-en-v1.5", { load: async () => down.mod }).embedQuery("x"),
-    ).rejects.toThrow(
-      'vault-rag: cannot download model "Xenova/bge-small-en-v1.5" from the Hugging Face Hub (fetch failed) — check the network, or use --offline with a model already in the Transformers.js cache',
-    );
-    const typo = standIn({
-      fail: new Error("Could not locate file: https://huggingface.co/Xenova/bge-smal/resolve/main/config.json"),
-    });
-    await expect(
-      transformersEmbedder("Xenova/bge-smal", { load: async () => typo.mod }).embedQuery("x"),
-    ).rejects.toThrow(
-      'vault-rag: model "Xenova/bge-smal" was not found on the Hugging Face Hub — check the name (e.g. Xenova/bge-small-en-v1.5)',
-    );
   });
 });

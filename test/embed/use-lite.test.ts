@@ -76,6 +76,26 @@ describe("bundled USE-lite model", () => {
     expect(cos(pooled[0], pooled[1])).toBeLessThan(0.99);
   });
 
+  it("once the pool is up, a small call runs on it too, so the calling thread stays free", async () => {
+    const before = process.env.VAULT_RAG_THREADS;
+    process.env.VAULT_RAG_THREADS = "2";
+    const pool = sharedPool()!;
+    if (before === undefined) delete process.env.VAULT_RAG_THREADS;
+    else process.env.VAULT_RAG_THREADS = before;
+    const run = pool.run;
+    const sizes: number[] = [];
+    pool.run = (ids) => (sizes.push(ids.length), run.call(pool, ids));
+    try {
+      const few = await useLiteEmbedder().embedDocuments(["sourdough starter", "motor driver", "k3s"]);
+      expect(sizes, "the three texts went to the pool").toEqual([3]);
+      const rt = await loadUseLite();
+      const direct = await rt.run(["sourdough starter", "motor driver", "k3s"].map((t) => rt.tokenizer.encode(t)));
+      few.forEach((v, i) => expect(cos(v, direct[i])).toBeGreaterThan(0.9999));
+    } finally {
+      pool.run = run;
+    }
+  });
+
   it("a worker that dies fails its batch with a clear error and is replaced for the next one", async () => {
     const rt = await loadUseLite();
     const ids = ["the SMARS motors", "sourdough starter"].map((t) => rt.tokenizer.encode(t));

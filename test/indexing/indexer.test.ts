@@ -80,7 +80,10 @@ describe("indexing pipeline", () => {
       { length: 9 },
       (_, i) => `Step ${i}: run \`git diff --exit-code README.md\` and read $? in the script.`,
     ).join(" ");
-    fs.writeFileSync(path.join(dir, "check-if-a-file-has-changed.md"), `# Check If A File Has Changed\n\n## In a script\n\n${para}\n`);
+    fs.writeFileSync(
+      path.join(dir, "check-if-a-file-has-changed.md"),
+      `# Check If A File Has Changed\n\n## In a script\n\n${para}\n`,
+    );
     const e = instrumented();
     const s = await indexVault(dir, path.join(dir, "w.db"), e);
     const store = SqliteStore.open(path.join(dir, "w.db"));

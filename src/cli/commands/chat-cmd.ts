@@ -11,6 +11,7 @@ import {
 import { VaultRagError } from "../../errors.js";
 import { buildFilter, SEARCH_DEFAULTS, type SearchMode } from "../../search/index.js";
 import { formatHits } from "../output.js";
+import { noteLinker, useLinks } from "../hyperlink.js";
 import { useColor } from "../color.js";
 import { locate, openForQuery } from "../open.js";
 import { err, out, stderrLogger } from "../io.js";
@@ -122,8 +123,11 @@ export async function runChat(o: ChatFlags): Promise<void> {
     state.lastMs = performance.now() - t;
     if (!ctx.hits.length) return out(`no results: ${ctx.reason}`);
     state.lastSources = ctx.sources;
-    if (!llm)
-      return out(formatHits(ctx.hits, { query: question, color: useColor(o.color, process.stdout), numbered: true }));
+    if (!llm) {
+      const color = useColor(o.color, process.stdout);
+      const link = useLinks(color, process.stdout) ? noteLinker(loc.vault) : undefined;
+      return out(formatHits(ctx.hits, { query: question, color, numbered: true, link }));
+    }
     const { answer, invalid, citedSources } = await answerContext(llm, ctx, {
       history: state.history.slice(-4),
       onToken: (tok) => process.stdout.write(tok),

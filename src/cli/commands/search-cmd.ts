@@ -3,6 +3,7 @@ import { hitJson, noResultHints, search, searchOptionsOf, type SearchRequest } f
 import { useColor } from "../color.js";
 import { locate, openForQuery } from "../open.js";
 import { formatHits } from "../output.js";
+import { noteLinker, useLinks } from "../hyperlink.js";
 import { err, out, stderrLogger } from "../io.js";
 
 /** The flags shared by commands that search. */
@@ -76,7 +77,10 @@ export async function runSearch(words: string[], o: SearchFlags): Promise<void> 
     const query = words.join(" ");
     const res = await search({ store, embedder }, query, options);
     if (o.json) out(JSON.stringify(res.hits.map(hitJson), null, 2));
-    else if (res.hits.length) out(formatHits(res.hits, { query, color, verbose: o.verbose }));
+    else if (res.hits.length) {
+      const link = useLinks(color, process.stdout) ? noteLinker(loc.vault) : undefined;
+      out(formatHits(res.hits, { query, color, verbose: o.verbose, link }));
+    }
     if (!res.hits.length) {
       err(`no results: ${res.reason}`);
       for (const h of await noResultHints(store, request)) err(h);

@@ -3,9 +3,9 @@ import { silentLogger } from "../../log.js";
 import { wasmSimd } from "../../wasm-simd.js";
 import type { EmbedProgress, Embedder } from "../types.js";
 import { loadTokenizer, loadUseLite } from "./model.js";
-import { sharedPool } from "./pool.js";
+import { sharedPool, startedPool } from "./pool.js";
 
-/** Below this many texts a call embeds on the calling thread (a pool costs a model load per thread). */
+/** Below this many texts a call embeds on the calling thread (a pool costs a model load per thread), unless the pool is already up. */
 export const POOL_MIN_TEXTS = 64;
 
 /** The model reads at most this many tokens and silently drops the rest. */
@@ -65,7 +65,9 @@ export function useLiteEmbedder(log: Logger = silentLogger): Embedder {
     normalized: true,
     async embedDocuments(texts: string[], onProgress?: EmbedProgress, labels?: string[]) {
       checkSimd();
-      const pool = texts.length >= POOL_MIN_TEXTS ? sharedPool() : undefined;
+      // a small call runs here, unless the pool is already up (its threads have the model loaded):
+      // then the pool takes it too, and this thread stays free to report progress and take Ctrl-C
+      const pool = texts.length >= POOL_MIN_TEXTS ? sharedPool() : startedPool();
       // with a pool this thread only tokenizes; without one it also runs the model
       const rt = pool ? { tokenizer: loadTokenizer(), run: (ids: number[][]) => pool.run(ids) } : await loadUseLite();
       const ids = texts.map((t, i) => {

@@ -120,6 +120,18 @@ export function threadCount(env: NodeJS.ProcessEnv = process.env): number {
   return Math.min(4, Math.max(1, os.availableParallelism?.() ?? os.cpus().length));
 }
 
+/**
+ * The process-wide pool if a large call has started it (its threads hold the model), else `undefined`.
+ *
+ * @example
+ * ```ts
+ * startedPool(); // undefined until sharedPool() ran
+ * ```
+ */
+export function startedPool(): UseLitePool | undefined {
+  return shared;
+}
+
 /** The process-wide pool, or `undefined` when threads are off (`VAULT_RAG_THREADS=0` or one core). */
 export function sharedPool(): UseLitePool | undefined {
   const n = threadCount();

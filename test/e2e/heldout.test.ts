@@ -1,0 +1,56 @@
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BIN, exampleVaultCopy } from "./helpers.js";
+
+/**
+ * Retrieval quality on a fresh, unedited copy of examples/vault, measured by `vault-rag eval`.
+ *
+ * test/fixtures/heldout-questions.jsonl was written after the search defaults were chosen, and no
+ * default has been chosen on it: the hybrid weight was tuned on examples/questions.jsonl, til and
+ * SciFact. Tune nothing on it, or these checks stop meaning anything.
+ */
+const HELD_OUT = "test/fixtures/heldout-questions.jsonl";
+let vault = "";
+let elsewhere = "";
+
+beforeAll(() => {
+  ({ vault, elsewhere } = exampleVaultCopy("vr-heldout-"));
+  const r = spawnSync(process.execPath, [BIN, "index", vault, "--quiet"], { cwd: elsewhere, encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`vault-rag index failed: ${r.stderr}`);
+}, 120_000);
+afterAll(() => fs.rmSync(path.dirname(vault), { recursive: true, force: true }));
+
+/** nDCG@10 of each mode, and the number of questions, from `vault-rag eval --json`. */
+function evalByMode(file: string) {
+  const r = spawnSync(process.execPath, [BIN, "eval", path.resolve(file), "--vault", vault, "--json"], {
+    cwd: elsewhere,
+    encoding: "utf8",
+  });
+  expect(r.status, r.stderr).toBe(0);
+  const { results } = JSON.parse(r.stdout) as {
+    results: { setting: { mode: string }; metrics: { ndcg10: number; queries: number } }[];
+  };
+  return Object.fromEntries(results.map((x) => [x.setting.mode, x.metrics]));
+}
+
+describe("retrieval quality on examples/vault", () => {
+  it("on held-out questions, hybrid loses at most one question's worth of nDCG@10 to the better single mode", () => {
+    const by = evalByMode(HELD_OUT);
+    const n = by.hybrid.queries;
+    expect(n).toBe(fs.readFileSync(HELD_OUT, "utf8").trim().split("\n").length);
+    const best = Math.max(by.keyword.ndcg10, by.dense.ndcg10);
+    console.log(
+      `held-out nDCG@10 (${n} questions): hybrid ${by.hybrid.ndcg10.toFixed(3)}, keyword ${by.keyword.ndcg10.toFixed(3)}, dense ${by.dense.ndcg10.toFixed(3)}`,
+    );
+    // Hybrid is not strictly above keyword here (0.950 against 0.955 when this test was written: one
+    // one-word question, "affordances", that dense search misses). What holds, and what this checks,
+    // is that fusion costs less than one question (1/n of the mean) against the better mode alone.
+    expect(by.hybrid.ndcg10).toBeGreaterThanOrEqual(best - 1 / n);
+  });
+
+  it("scores the known-answer set the weight was tuned on above 0.85 nDCG@10 with hybrid", () => {
+    expect(evalByMode("examples/questions.jsonl").hybrid.ndcg10).toBeGreaterThan(0.85);
+  });
+});
