@@ -130,7 +130,8 @@ export function createApp(o: AppOptions): Hono {
 
   if (o.cors) app.use("/api/*", cors({ origin: o.cors, allowHeaders: ["Content-Type", "Authorization"] }));
 
-  if (o.token) {
+  // `!== undefined`, not truthiness: an empty token must not switch the check off
+  if (o.token !== undefined) {
     const token = o.token;
     app.use("*", async (c, next) => {
       const given = c.req.query("token");

@@ -23,7 +23,7 @@ export interface ServeOptions extends OpenVaultOptions {
   llm?: string;
   /** An origin allowed to call the API from a browser; none when unset. */
   cors?: string;
-  /** The token a non-loopback bind requires (default: `VAULT_RAG_TOKEN`, else 32 random hex bytes). */
+  /** The token a non-loopback bind requires (default: `VAULT_RAG_TOKEN`, else 32 random hex bytes; at least 16 characters). */
   token?: string;
   log?: Logger;
   /** Told of each watch batch and error, one line each. */
@@ -41,6 +41,23 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** The shortest token a non-loopback bind accepts from `VAULT_RAG_TOKEN` (or the `token` option). */
+export const MIN_TOKEN_CHARS = 16;
+
+/**
+ * The token a non-loopback bind requires: the one given, else 32 random bytes in hex. An empty one
+ * counts as not given (it would otherwise switch the check off); a short one is refused.
+ */
+function tokenFor(given: string | undefined): string {
+  if (!given) return randomBytes(32).toString("hex");
+  if (given.length < MIN_TOKEN_CHARS)
+    throw new VaultRagError(
+      "usage",
+      `vault-rag: VAULT_RAG_TOKEN is ${given.length} characters — a token needs at least ${MIN_TOKEN_CHARS}; unset it to get a random one`,
+    );
+  return given;
+}
+
 /**
  * Starts `vault-rag serve`: the web app and the HTTP API over one vault, on loopback by default. A
  * non-loopback address gets a token, required on every request.
@@ -54,9 +71,7 @@ export interface RunningServer {
  */
 export async function startServer(vaultDir: string, opts: ServeOptions = {}): Promise<RunningServer> {
   const host = opts.host ?? SERVE_DEFAULTS.host;
-  const token = isLoopback(host)
-    ? undefined
-    : (opts.token ?? process.env.VAULT_RAG_TOKEN ?? randomBytes(32).toString("hex"));
+  const token = isLoopback(host) ? undefined : tokenFor(opts.token ?? process.env.VAULT_RAG_TOKEN);
   const vault = await openVault(vaultDir, opts);
   let indexing: IndexingState | undefined;
   let watcher: Watcher | undefined;
