@@ -255,12 +255,21 @@ export function createApp(o: AppOptions): Hono {
       const { question, budget, ...rest } = a;
       return streamSSE(c, async (stream) => {
         const send = (event: string, data: unknown) => stream.writeSSE({ event, data: JSON.stringify(data) });
+        // a client that goes away (as do all when the server closes) stops the model, which would
+        // otherwise go on generating an answer nobody reads, and keep the process from exiting
+        const stop = new AbortController();
+        const abort = () => stop.abort();
+        const gone = c.req.raw.signal;
+        gone.addEventListener("abort", abort, { once: true });
+        stream.onAbort(abort);
+        if (gone.aborted) abort();
         let pending: Promise<void> = Promise.resolve();
         try {
           const r = await v.ask(question, {
             ...searchRequestOf(rest),
             llm: o.llm,
             budgetTokens: budget,
+            signal: stop.signal,
             onSources: (sources) => void (pending = pending.then(() => send("sources", sources))),
             onToken: (t) => void (pending = pending.then(() => send("token", { text: t }))),
           });
@@ -268,7 +277,9 @@ export function createApp(o: AppOptions): Hono {
           await send("done", { answer: r.answer, cited: r.cited, invalid: r.invalid, model: r.model });
         } catch (e) {
           await pending;
-          await send("error", errorResponse(e).body);
+          if (!stop.signal.aborted) await send("error", errorResponse(e).body);
+        } finally {
+          gone.removeEventListener("abort", abort);
         }
       });
     },

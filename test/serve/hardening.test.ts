@@ -1,4 +1,6 @@
 import { spawnSync } from "node:child_process";
+import http from "node:http";
+import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exampleVaultCopy } from "../e2e/helpers.js";
 import { BIN, request, startServe, type Served } from "./helpers.js";
@@ -11,6 +13,50 @@ import { BIN, request, startServe, type Served } from "./helpers.js";
 
 let vault = "";
 let s: Served;
+
+/** An Ollama-protocol model that never stops: one token every 100 ms, until its client hangs up. */
+function endlessLlm(): Promise<{ base: string; open: () => number; requests: () => number; close(): Promise<void> }> {
+  let open = 0;
+  let requests = 0;
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      requests++;
+      open++;
+      res.writeHead(200, { "content-type": "application/x-ndjson" });
+      const t = setInterval(
+        () => res.write(JSON.stringify({ message: { role: "assistant", content: "more " }, done: false }) + "\n"),
+        100,
+      );
+      res.on("close", () => {
+        clearInterval(t);
+        open--;
+      });
+    });
+  });
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () =>
+      resolve({
+        base: `127.0.0.1:${(server.address() as net.AddressInfo).port}`,
+        open: () => open,
+        requests: () => requests,
+        close: () =>
+          new Promise<void>((r) => {
+            server.closeAllConnections();
+            server.close(() => r());
+          }),
+      }),
+    ),
+  );
+}
+
+const until = async (what: () => boolean, ms: number) => {
+  for (const t0 = Date.now(); Date.now() - t0 < ms;) {
+    if (what()) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return what();
+};
 
 beforeAll(async () => {
   ({ vault } = exampleVaultCopy("vr-serve-hard-"));
@@ -46,6 +92,62 @@ describe("the token off loopback", () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/^vault-rag: VAULT_RAG_TOKEN is 3 characters — a token needs at least 16/m);
     expect(r.stderr).not.toContain("abc");
+  });
+});
+
+describe("POST /api/ask and a client that goes away", () => {
+  it("stops the model's request when the client disconnects mid-stream, for each of many asks", async () => {
+    const llm = await endlessLlm();
+    const srv = await startServe(["--vault", vault, "--llm", "ollama:endless"], { OLLAMA_HOST: llm.base });
+    try {
+      const asks = Array.from({ length: 4 }, async () => {
+        const ctrl = new AbortController();
+        const res = await fetch(`${srv.origin}/api/ask`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ question: "why did the motors cut out?" }),
+          signal: ctrl.signal,
+        });
+        const reader = res.body!.getReader();
+        let seen = "";
+        while (!seen.includes("event: token")) seen += new TextDecoder().decode((await reader.read()).value);
+        ctrl.abort();
+      });
+      await Promise.all(asks);
+      expect(llm.requests()).toBe(4);
+      // every request to the model is closed soon after its client left
+      expect(await until(() => llm.open() === 0, 3000)).toBe(true);
+      // and the server still answers
+      expect((await request(srv.port, "/api/status")).status).toBe(200);
+      expect(srv.proc.exitCode).toBeNull();
+    } finally {
+      await srv.stop();
+      await llm.close();
+    }
+  });
+
+  it("stops on SIGTERM while an answer is streaming, closing the model's request", async () => {
+    const llm = await endlessLlm();
+    const srv = await startServe(["--vault", vault, "--llm", "ollama:endless"], { OLLAMA_HOST: llm.base });
+    try {
+      const res = await fetch(`${srv.origin}/api/ask`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ question: "why did the motors cut out?" }),
+      });
+      const reader = res.body!.getReader();
+      let seen = "";
+      while (!seen.includes("event: token")) seen += new TextDecoder().decode((await reader.read()).value);
+      const t0 = Date.now();
+      srv.proc.kill("SIGTERM");
+      expect(await until(() => srv.proc.exitCode !== null, 5000)).toBe(true);
+      expect(Date.now() - t0).toBeLessThan(5000);
+      expect(await until(() => llm.open() === 0, 2000)).toBe(true);
+      await reader.cancel().catch(() => {});
+    } finally {
+      if (srv.proc.exitCode === null) srv.proc.kill("SIGKILL");
+      await llm.close();
+    }
   });
 });
 
