@@ -113,7 +113,10 @@ export function createApp(o: AppOptions): Hono {
         },
         414,
       );
-    const host = c.req.header("host");
+    // the Host header, and the authority of an absolute-form target (`GET http://name/…`), which
+    // HTTP says wins over the header: both must name this server
+    const header = c.req.header("host");
+    const host = hostAllowed(header, o.host, o.port()) ? url.host : header;
     if (!hostAllowed(host, o.host, o.port()))
       return c.json(
         {

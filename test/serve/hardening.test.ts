@@ -14,6 +14,27 @@ import { BIN, request, startServe, type Served } from "./helpers.js";
 let vault = "";
 let s: Served;
 
+/** Sends raw bytes and reads until the server closes the connection (or `ms` pass). */
+function raw(port: number, bytes: string, ms = 5000): Promise<{ text: string; closedAfter: number }> {
+  return new Promise((resolve) => {
+    const t0 = performance.now();
+    let text = "";
+    const sock = net.connect(port, "127.0.0.1", () => sock.write(bytes));
+    const done = () => resolve({ text, closedAfter: performance.now() - t0 });
+    const timer = setTimeout(() => {
+      sock.destroy();
+      done();
+    }, ms);
+    sock.setEncoding("utf8");
+    sock.on("data", (d) => (text += d));
+    sock.on("close", () => {
+      clearTimeout(timer);
+      done();
+    });
+    sock.on("error", () => {});
+  });
+}
+
 /** An Ollama-protocol model that never stops: one token every 100 ms, until its client hangs up. */
 function endlessLlm(): Promise<{ base: string; open: () => number; requests: () => number; close(): Promise<void> }> {
   let open = 0;
@@ -147,6 +168,73 @@ describe("POST /api/ask and a client that goes away", () => {
     } finally {
       if (srv.proc.exitCode === null) srv.proc.kill("SIGKILL");
       await llm.close();
+    }
+  });
+});
+
+describe("slow clients", () => {
+  it("closes a connection whose headers never finish, and one whose body never finishes, with a JSON 408", async () => {
+    const [headers, body] = await Promise.all([
+      raw(s.port, `GET /api/status HTTP/1.1\r\nHost: 127.0.0.1:${s.port}\r\nX-Slow: `, 40_000),
+      raw(
+        s.port,
+        `POST /api/ask HTTP/1.1\r\nHost: 127.0.0.1:${s.port}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"question":`,
+        40_000,
+      ),
+    ]);
+    expect(headers.closedAfter).toBeLessThan(15_000);
+    expect(headers.text).toMatch(/^HTTP\/1\.1 408 /);
+    expect(JSON.parse(headers.text.split("\r\n\r\n")[1]).error).toMatch(/^vault-rag: the request took too long/);
+    expect(body.closedAfter).toBeLessThan(20_000);
+    expect(body.text).toMatch(/^HTTP\/1\.1 408 /);
+    expect((await request(s.port, "/api/status")).status).toBe(200);
+  }, 60_000);
+
+  it("still streams an answer for longer than the request timeouts (they bound the request, not the response)", async () => {
+    const llm = await endlessLlm();
+    const srv = await startServe(["--vault", vault, "--llm", "ollama:endless"], { OLLAMA_HOST: llm.base });
+    try {
+      const ctrl = new AbortController();
+      const res = await fetch(`${srv.origin}/api/ask`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ question: "why did the motors cut out?" }),
+        signal: ctrl.signal,
+      });
+      const reader = res.body!.getReader();
+      const t0 = Date.now();
+      let last = "";
+      while (Date.now() - t0 < 17_000) last = new TextDecoder().decode((await reader.read()).value);
+      expect(last).toContain("event: token");
+      ctrl.abort();
+    } finally {
+      await srv.stop();
+      await llm.close();
+    }
+  }, 60_000);
+});
+
+describe("the Host check", () => {
+  it("checks the authority of an absolute-form request target too, not only the Host header", async () => {
+    const r = await raw(
+      s.port,
+      `GET http://rebind.example:${s.port}/api/status HTTP/1.1\r\nHost: 127.0.0.1:${s.port}\r\nConnection: close\r\n\r\n`,
+    );
+    expect(r.text).toMatch(/^HTTP\/1\.1 403 /);
+    expect(r.text).toContain('refused a request for host \\"rebind.example');
+    const ok = await raw(
+      s.port,
+      `GET http://127.0.0.1:${s.port}/api/status HTTP/1.1\r\nHost: 127.0.0.1:${s.port}\r\nConnection: close\r\n\r\n`,
+    );
+    expect(ok.text).toMatch(/^HTTP\/1\.1 200 /);
+  });
+
+  it("answers a request without a usable Host header with a JSON error, not an empty 400", async () => {
+    for (const head of ["", `Host: a b\r\n`]) {
+      const r = await raw(s.port, `GET /api/status HTTP/1.1\r\n${head}Connection: close\r\n\r\n`);
+      expect(r.text, head).toMatch(/^HTTP\/1\.1 4\d\d /);
+      const body = r.text.slice(r.text.indexOf("\r\n\r\n") + 4);
+      expect(JSON.parse(body).error, head).toMatch(/^vault-rag: /);
     }
   });
 });
