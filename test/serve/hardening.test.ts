@@ -214,6 +214,32 @@ describe("slow clients", () => {
   }, 60_000);
 });
 
+describe("input that reached a 500", () => {
+  it("answers JSON nested thousands deep with a 400 that quotes a short form of it", async () => {
+    const deep = "[".repeat(5000) + "]".repeat(5000);
+    for (const body of [deep, `{"question": ${deep}}`, `{"question": "x", "where": ${deep}}`]) {
+      const r = await fetch(`${s.origin}/api/ask`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+      });
+      expect(r.status, body.slice(0, 40)).toBe(400);
+      const { error } = await r.json();
+      expect(error).toMatch(/^vault-rag: /);
+      expect(error).toMatch(/got \[\[\[\[.*…$/);
+      expect(error.length).toBeLessThan(300);
+    }
+  });
+
+  it("quotes a number too big to read as the client wrote it, not as null", async () => {
+    const big = "9".repeat(400);
+    const r = await request(s.port, `/api/search?q=x&top_k=${big}`);
+    expect(r.status).toBe(400);
+    expect(r.json.error).not.toContain("null");
+    expect(r.json.error).toMatch(/^vault-rag: top_k .*got "9999/);
+  });
+});
+
 describe("the Host check", () => {
   it("checks the authority of an absolute-form request target too, not only the Host header", async () => {
     const r = await raw(
