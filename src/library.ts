@@ -89,6 +89,8 @@ export interface VaultHandle {
         onToken?: (t: string) => void;
         /** Called with the sources once they are found, before the model is asked. */
         onSources?: (sources: Source[]) => void;
+        /** Aborting it stops the model (its request is closed) and rejects. */
+        signal?: AbortSignal;
       },
   ): Promise<{ answer: string; sources: Source[]; cited: number[]; invalid: number[]; model: string }>;
   /**
@@ -180,11 +182,12 @@ export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): 
       return runSearches(await open(), s);
     },
     async ask(question, o = {}) {
-      const { llm: spec, budgetTokens, onToken, onSources, ...request } = o;
+      const { llm: spec, budgetTokens, onToken, onSources, signal, ...request } = o;
       const c = await askContext(await open(), question, request, budgetTokens);
       onSources?.(c.sources);
       const { answer, sources, cited, invalid, model } = await answerContext(createLlm(spec ?? DEFAULT_LLM, opts), c, {
         onToken,
+        signal,
       });
       return { answer, sources, cited, invalid, model };
     },

@@ -13,7 +13,8 @@ export interface Answer {
 
 /**
  * Asks the model with an assembled context (system prompt, earlier turns, the sources and the
- * question), streaming tokens to `onToken`, and checks the citations of the reply.
+ * question), streaming tokens to `onToken`, and checks the citations of the reply. Aborting
+ * `signal` stops the model.
  *
  * @example
  * ```ts
@@ -24,14 +25,14 @@ export interface Answer {
 export async function answerWith(
   llm: Llm,
   ctx: { system: string; prompt: string; sources: Source[] },
-  opts: { history?: ChatMessage[]; onToken?: (t: string) => void } = {},
+  opts: { history?: ChatMessage[]; onToken?: (t: string) => void; signal?: AbortSignal } = {},
 ): Promise<Answer> {
   const messages: ChatMessage[] = [
     { role: "system", content: ctx.system },
     ...(opts.history ?? []),
     { role: "user", content: ctx.prompt },
   ];
-  const answer = await llm.chat(messages, opts.onToken);
+  const answer = await llm.chat(messages, opts.onToken, opts.signal);
   const { cited, invalid } = checkCitations(answer, ctx.sources.length);
   return { answer, cited, invalid, citedSources: ctx.sources.filter((s) => cited.includes(s.n)) };
 }

@@ -51,7 +51,7 @@ export async function askContext(
 export async function answerContext(
   llm: Llm,
   c: AskContext,
-  opts: { history?: ChatMessage[]; onToken?: (t: string) => void } = {},
+  opts: { history?: ChatMessage[]; onToken?: (t: string) => void; signal?: AbortSignal } = {},
 ): Promise<Answer & { sources: Source[]; model: string }> {
   if (!c.sources.length)
     return { answer: NOTHING_FOUND, cited: [], invalid: [], citedSources: [], sources: [], model: llm.id };

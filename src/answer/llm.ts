@@ -11,8 +11,11 @@ export interface ChatMessage {
 /** A chat model that streams its answer. */
 export interface Llm {
   readonly id: string;
-  /** Streams tokens to `onToken` and resolves with the whole answer. */
-  chat(messages: ChatMessage[], onToken?: (t: string) => void): Promise<string>;
+  /**
+   * Streams tokens to `onToken` and resolves with the whole answer. Aborting `signal` closes the
+   * request to the model (which then stops generating) and rejects.
+   */
+  chat(messages: ChatMessage[], onToken?: (t: string) => void, signal?: AbortSignal): Promise<string>;
   /** Checks that the server answers and has the model, without running it; throws the error a chat would. */
   check(): Promise<void>;
 }
@@ -70,17 +73,22 @@ async function post(
   body: unknown,
   headers: Record<string, string>,
   unreachable: string,
+  signal?: AbortSignal,
 ): Promise<Response> {
   try {
     return await fetch(url, {
       method: "POST",
       headers: { "content-type": "application/json", ...headers },
       body: JSON.stringify(body),
+      signal,
     });
   } catch {
-    throw new VaultRagError("llm_failed", unreachable);
+    throw new VaultRagError("llm_failed", signal?.aborted ? STOPPED : unreachable);
   }
 }
+
+/** Why a chat whose signal was aborted failed. */
+const STOPPED = "vault-rag: the answer was stopped before it finished (its request was cancelled)";
 
 async function errorText(res: Response): Promise<string> {
   const text = await res.text().catch(() => "");
@@ -157,12 +165,13 @@ export function ollamaLlm(model: string, host?: string): Llm {
           `vault-rag: Ollama at ${base} has no model "${model}" — run \`ollama pull ${model}\` or choose another with --llm`,
         );
     },
-    async chat(messages, onToken) {
+    async chat(messages, onToken, signal) {
       const res = await post(
         `${base}/api/chat`,
         { model, messages, stream: true },
         {},
         `vault-rag: Ollama is not reachable at ${base} — start it with \`ollama serve\` or choose another model with --llm`,
+        signal,
       );
       if (res.status === 404)
         throw new VaultRagError(
@@ -214,12 +223,13 @@ export function openAiLlm(model: string, baseUrl?: string, apiKey?: string): Llm
       const v1 = res.status === 404 ? missingV1(base) : undefined;
       if (v1) throw new VaultRagError("llm_failed", v1.replace("/chat/completions", "/models"));
     },
-    async chat(messages, onToken) {
+    async chat(messages, onToken, signal) {
       const res = await post(
         `${base}/chat/completions`,
         { model, messages, stream: true },
         key ? { authorization: `Bearer ${key}` } : {},
         unreachable,
+        signal,
       );
       const v1 = res.status === 404 ? missingV1(base) : undefined;
       if (v1) throw new VaultRagError("llm_failed", v1);

@@ -113,7 +113,10 @@ export function createApp(o: AppOptions): Hono {
         },
         414,
       );
-    const host = c.req.header("host");
+    // the Host header, and the authority of an absolute-form target (`GET http://name/…`), which
+    // HTTP says wins over the header: both must name this server
+    const header = c.req.header("host");
+    const host = hostAllowed(header, o.host, o.port()) ? url.host : header;
     if (!hostAllowed(host, o.host, o.port()))
       return c.json(
         {
@@ -130,7 +133,8 @@ export function createApp(o: AppOptions): Hono {
 
   if (o.cors) app.use("/api/*", cors({ origin: o.cors, allowHeaders: ["Content-Type", "Authorization"] }));
 
-  if (o.token) {
+  // `!== undefined`, not truthiness: an empty token must not switch the check off
+  if (o.token !== undefined) {
     const token = o.token;
     app.use("*", async (c, next) => {
       const given = c.req.query("token");
@@ -254,12 +258,21 @@ export function createApp(o: AppOptions): Hono {
       const { question, budget, ...rest } = a;
       return streamSSE(c, async (stream) => {
         const send = (event: string, data: unknown) => stream.writeSSE({ event, data: JSON.stringify(data) });
+        // a client that goes away (as do all when the server closes) stops the model, which would
+        // otherwise go on generating an answer nobody reads, and keep the process from exiting
+        const stop = new AbortController();
+        const abort = () => stop.abort();
+        const gone = c.req.raw.signal;
+        gone.addEventListener("abort", abort, { once: true });
+        stream.onAbort(abort);
+        if (gone.aborted) abort();
         let pending: Promise<void> = Promise.resolve();
         try {
           const r = await v.ask(question, {
             ...searchRequestOf(rest),
             llm: o.llm,
             budgetTokens: budget,
+            signal: stop.signal,
             onSources: (sources) => void (pending = pending.then(() => send("sources", sources))),
             onToken: (t) => void (pending = pending.then(() => send("token", { text: t }))),
           });
@@ -267,7 +280,9 @@ export function createApp(o: AppOptions): Hono {
           await send("done", { answer: r.answer, cited: r.cited, invalid: r.invalid, model: r.model });
         } catch (e) {
           await pending;
-          await send("error", errorResponse(e).body);
+          if (!stop.signal.aborted) await send("error", errorResponse(e).body);
+        } finally {
+          gone.removeEventListener("abort", abort);
         }
       });
     },

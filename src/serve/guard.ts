@@ -53,7 +53,8 @@ export function hostAllowed(header: string | undefined, host: string, port: numb
 }
 
 /**
- * Compares a presented token with the server's in constant time.
+ * Compares a presented token with the server's in constant time. An empty server token matches
+ * nothing.
  *
  * @example
  * ```ts
@@ -61,7 +62,7 @@ export function hostAllowed(header: string | undefined, host: string, port: numb
  * ```
  */
 export function tokenMatches(given: string | undefined, token: string): boolean {
-  if (given === undefined) return false;
+  if (given === undefined || token === "") return false;
   const a = Buffer.from(given);
   const b = Buffer.from(token);
   return a.length === b.length && timingSafeEqual(a, b);

@@ -6,6 +6,43 @@ export type ParamKind = "string" | "number" | "boolean" | "json" | "list";
 
 const bad = (message: string) => new VaultRagError("usage", `vault-rag: ${message}`);
 
+/** The most characters of a bad value an error message quotes. */
+const SHOWN_CHARS = 80;
+
+const cut = (s: string) => (s.length > SHOWN_CHARS ? `${s.slice(0, SHOWN_CHARS)}…` : s);
+
+/** A text as an error quotes it: in quotes, cut at {@link SHOWN_CHARS}. */
+const quoted = (s: string) => `"${cut(s)}"`;
+
+/**
+ * A value as an error quotes it: its JSON, cut at {@link SHOWN_CHARS}. Written by hand to that
+ * length, so that a value nested thousands deep (which `JSON.stringify` cannot write: it runs out
+ * of stack) is quoted too.
+ *
+ * @example
+ * ```ts
+ * shown([[1, 2], "x"]); // '[[1,2],"x"]'
+ * ```
+ */
+export function shown(value: unknown): string {
+  let out = "";
+  const walk = (v: unknown): void => {
+    if (out.length > SHOWN_CHARS) return;
+    if (Array.isArray(v)) {
+      out += "[";
+      v.forEach((x, i) => (i && (out += ","), walk(x)));
+      out += "]";
+    } else if (v !== null && typeof v === "object") {
+      out += "{";
+      Object.entries(v).forEach(([k, x], i) => ((out += `${i ? "," : ""}${JSON.stringify(k)}:`), walk(x)));
+      out += "}";
+    } else out += JSON.stringify(v) ?? String(v);
+  };
+  // the walk stops adding once past the limit, so it goes no deeper than SHOWN_CHARS levels
+  walk(value);
+  return cut(out);
+}
+
 /**
  * Reads a URL's query parameters into an object by a table of names and kinds (`name → [key, kind]`),
  * ready for a zod schema: numbers, booleans and JSON are parsed; a `list` parameter may repeat
@@ -39,16 +76,17 @@ export function readParams(
     if (values.length > 1) throw bad(`parameter "${name}" was given ${values.length} times — give it once`);
     const v = values[0];
     if (kind === "number") {
-      if (!/^-?\d+(\.\d+)?$/.test(v.trim())) throw bad(`${name} must be a number, got "${v}"`);
+      if (!/^-?\d+(\.\d+)?$/.test(v.trim())) throw bad(`${name} must be a number, got ${quoted(v)}`);
       out[key] = Number(v);
+      if (!Number.isFinite(out[key])) throw bad(`${name} is too big a number, got ${quoted(v)}`);
     } else if (kind === "boolean") {
-      if (!["true", "false", "1", "0", ""].includes(v)) throw bad(`${name} must be true or false, got "${v}"`);
+      if (!["true", "false", "1", "0", ""].includes(v)) throw bad(`${name} must be true or false, got ${quoted(v)}`);
       out[key] = v === "true" || v === "1" || v === "";
     } else if (kind === "json") {
       try {
         out[key] = JSON.parse(v);
       } catch {
-        throw bad(`${name} must be JSON, e.g. {"folder": "kitchen"}, got ${v}`);
+        throw bad(`${name} must be JSON, e.g. {"folder": "kitchen"}, got ${cut(v)}`);
       }
     } else out[key] = v;
   }
@@ -79,6 +117,6 @@ export function validate<S extends z.ZodType>(
   const name = first === undefined ? "" : [names[first] ?? first, ...rest].join(".");
   let value: unknown = input;
   for (const p of issue.path) value = (value as Record<PropertyKey, unknown> | undefined)?.[p as PropertyKey];
-  const got = value === undefined ? "nothing" : JSON.stringify(value);
+  const got = value === undefined ? "nothing" : shown(value);
   throw bad(`${name ? `${name}: ` : ""}${issue.message.replace(/^Invalid input: /, "")}, got ${got}`);
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
+import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { serve } from "@hono/node-server";
+import { getRequestListener } from "@hono/node-server";
 import { embedderForIndex, watchVault, type Watcher } from "../indexing/index.js";
 import { openVault, type OpenVaultOptions, type VaultHandle } from "../library.js";
 import type { Logger } from "../log.js";
@@ -23,7 +24,7 @@ export interface ServeOptions extends OpenVaultOptions {
   llm?: string;
   /** An origin allowed to call the API from a browser; none when unset. */
   cors?: string;
-  /** The token a non-loopback bind requires (default: `VAULT_RAG_TOKEN`, else 32 random hex bytes). */
+  /** The token a non-loopback bind requires (default: `VAULT_RAG_TOKEN`, else 32 random hex bytes; at least 16 characters). */
   token?: string;
   log?: Logger;
   /** Told of each watch batch and error, one line each. */
@@ -41,6 +42,26 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** An address as it goes in a URL: an IPv6 one in brackets. */
+const shownHost = (host: string) => (host.includes(":") ? `[${host}]` : host);
+
+/** The shortest token a non-loopback bind accepts from `VAULT_RAG_TOKEN` (or the `token` option). */
+export const MIN_TOKEN_CHARS = 16;
+
+/**
+ * The token a non-loopback bind requires: the one given, else 32 random bytes in hex. An empty one
+ * counts as not given (it would otherwise switch the check off); a short one is refused.
+ */
+function tokenFor(given: string | undefined): string {
+  if (!given) return randomBytes(32).toString("hex");
+  if (given.length < MIN_TOKEN_CHARS)
+    throw new VaultRagError(
+      "usage",
+      `vault-rag: VAULT_RAG_TOKEN is ${given.length} characters — a token needs at least ${MIN_TOKEN_CHARS}; unset it to get a random one`,
+    );
+  return given;
+}
+
 /**
  * Starts `vault-rag serve`: the web app and the HTTP API over one vault, on loopback by default. A
  * non-loopback address gets a token, required on every request.
@@ -54,9 +75,7 @@ export interface RunningServer {
  */
 export async function startServer(vaultDir: string, opts: ServeOptions = {}): Promise<RunningServer> {
   const host = opts.host ?? SERVE_DEFAULTS.host;
-  const token = isLoopback(host)
-    ? undefined
-    : (opts.token ?? process.env.VAULT_RAG_TOKEN ?? randomBytes(32).toString("hex"));
+  const token = isLoopback(host) ? undefined : tokenFor(opts.token ?? process.env.VAULT_RAG_TOKEN);
   const vault = await openVault(vaultDir, opts);
   let indexing: IndexingState | undefined;
   let watcher: Watcher | undefined;
@@ -72,12 +91,31 @@ export async function startServer(vaultDir: string, opts: ServeOptions = {}): Pr
     indexing: () => indexing,
     watching: !!opts.watch,
   });
-  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, port, hostname: host }, (info: AddressInfo) => {
-      port = info.port;
-      resolve(s);
-    });
-    s.once("error", (e: Error & { code?: string }) =>
+  // what Node or the adapter refuses before the app sees it (a Host header that is no host name, a
+  // backslash in the path) still gets a JSON error
+  const listener = getRequestListener(app.fetch, {
+    hostname: host,
+    errorHandler: (e) =>
+      Response.json(
+        {
+          error: `vault-rag: the request cannot be read (${(e as Error)?.message ?? String(e)}) — send an HTTP request to http://${shownHost(host)}:${port}/`,
+          code: "usage",
+        },
+        { status: 400 },
+      ),
+  });
+  const server = http.createServer(
+    {
+      headersTimeout: SERVE_DEFAULTS.headersMs,
+      requestTimeout: SERVE_DEFAULTS.requestMs,
+      connectionsCheckingInterval: 1000,
+      // no Host header is refused by the app's Host check, with a JSON error, not Node's bare 400
+      requireHostHeader: false,
+    },
+    listener,
+  );
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", (e: Error & { code?: string }) =>
       reject(
         new VaultRagError(
           "usage",
@@ -85,19 +123,28 @@ export async function startServer(vaultDir: string, opts: ServeOptions = {}): Pr
         ),
       ),
     );
-  });
-  // a request Node cannot parse (not HTTP, headers over 16 KB) still gets a JSON error, never a crash
-  server.on("clientError", (e: Error & { code?: string }, socket) => {
-    if (!socket.writable) return void socket.destroy();
-    const big = e.code === "HPE_HEADER_OVERFLOW";
-    const body = JSON.stringify({
-      error: big
-        ? "vault-rag: the request's headers (or its URL) are over 16 KB — send less"
-        : `vault-rag: the request is not HTTP that this server reads (${e.code ?? e.message})`,
-      code: "usage",
+    server.listen(port, host, () => {
+      port = (server.address() as AddressInfo).port;
+      resolve();
     });
+  });
+  // a request Node cannot parse (not HTTP, headers over 16 KB) or that is too slow still gets a JSON
+  // error, never a crash; nothing is written into a response already under way on the connection
+  server.on("clientError", (e: Error & { code?: string }, socket) => {
+    const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent;
+    if (!socket.writable || inFlight) return void socket.destroy();
+    const [status, error] =
+      e.code === "HPE_HEADER_OVERFLOW"
+        ? ["431 Request Header Fields Too Large", "the request's headers (or its URL) are over 16 KB — send less"]
+        : e.code === "ERR_HTTP_REQUEST_TIMEOUT"
+          ? [
+              "408 Request Timeout",
+              `the request took too long to arrive (over ${SERVE_DEFAULTS.headersMs / 1000} s for its headers or ${SERVE_DEFAULTS.requestMs / 1000} s in all) — send it at once`,
+            ]
+          : ["400 Bad Request", `the request is not HTTP that this server reads (${e.code ?? e.message})`];
+    const body = JSON.stringify({ error: `vault-rag: ${error}`, code: "usage" });
     socket.end(
-      `HTTP/1.1 ${big ? "431 Request Header Fields Too Large" : "400 Bad Request"}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
   });
   if (opts.watch) {
@@ -118,9 +165,8 @@ export async function startServer(vaultDir: string, opts: ServeOptions = {}): Pr
       },
     });
   }
-  const shownHost = host.includes(":") ? `[${host}]` : host;
   return {
-    url: `http://${shownHost}:${port}/${token ? `?token=${token}` : ""}`,
+    url: `http://${shownHost(host)}:${port}/${token ? `?token=${token}` : ""}`,
     port,
     token,
     vault,

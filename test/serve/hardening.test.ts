@@ -1,0 +1,292 @@
+import { spawnSync } from "node:child_process";
+import http from "node:http";
+import net from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { exampleVaultCopy } from "../e2e/helpers.js";
+import { BIN, request, startServe, type Served } from "./helpers.js";
+
+/**
+ * The review's findings on `vault-rag serve`, each against the real server over loopback: a token
+ * that fails open, an LLM left generating for a client that has gone, connections held open by a
+ * slow client, input that reached a 500, and request targets that skipped the Host check.
+ */
+
+let vault = "";
+let s: Served;
+
+/** Sends raw bytes and reads until the server closes the connection (or `ms` pass). */
+function raw(port: number, bytes: string, ms = 5000): Promise<{ text: string; closedAfter: number }> {
+  return new Promise((resolve) => {
+    const t0 = performance.now();
+    let text = "";
+    const sock = net.connect(port, "127.0.0.1", () => sock.write(bytes));
+    const done = () => resolve({ text, closedAfter: performance.now() - t0 });
+    const timer = setTimeout(() => {
+      sock.destroy();
+      done();
+    }, ms);
+    sock.setEncoding("utf8");
+    sock.on("data", (d) => (text += d));
+    sock.on("close", () => {
+      clearTimeout(timer);
+      done();
+    });
+    sock.on("error", () => {});
+  });
+}
+
+/** An Ollama-protocol model that never stops: one token every 100 ms, until its client hangs up. */
+function endlessLlm(): Promise<{ base: string; open: () => number; requests: () => number; close(): Promise<void> }> {
+  let open = 0;
+  let requests = 0;
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      requests++;
+      open++;
+      res.writeHead(200, { "content-type": "application/x-ndjson" });
+      const t = setInterval(
+        () => res.write(JSON.stringify({ message: { role: "assistant", content: "more " }, done: false }) + "\n"),
+        100,
+      );
+      res.on("close", () => {
+        clearInterval(t);
+        open--;
+      });
+    });
+  });
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () =>
+      resolve({
+        base: `127.0.0.1:${(server.address() as net.AddressInfo).port}`,
+        open: () => open,
+        requests: () => requests,
+        close: () =>
+          new Promise<void>((r) => {
+            server.closeAllConnections();
+            server.close(() => r());
+          }),
+      }),
+    ),
+  );
+}
+
+const until = async (what: () => boolean, ms: number) => {
+  for (const t0 = Date.now(); Date.now() - t0 < ms;) {
+    if (what()) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return what();
+};
+
+beforeAll(async () => {
+  ({ vault } = exampleVaultCopy("vr-serve-hard-"));
+  expect(spawnSync(process.execPath, [BIN, "index", vault, "--quiet"]).status).toBe(0);
+  s = await startServe(["--vault", vault]);
+}, 120_000);
+afterAll(async () => {
+  await s?.stop();
+});
+
+describe("the token off loopback", () => {
+  it("does not fail open when VAULT_RAG_TOKEN is set but empty: a random token is required instead", async () => {
+    const wide = await startServe(["--vault", vault, "--host", "0.0.0.0"], { VAULT_RAG_TOKEN: "" });
+    try {
+      expect(wide.token).toMatch(/^[0-9a-f]{64}$/);
+      const none = await request(wide.port, "/api/note?path=SMARS");
+      expect(none.status).toBe(401);
+      expect(none.text).not.toContain("SMARS");
+      expect(
+        (await request(wide.port, "/api/status", { headers: { authorization: `Bearer ${wide.token}` } })).status,
+      ).toBe(200);
+    } finally {
+      await wide.stop();
+    }
+  });
+
+  it("refuses to start with a VAULT_RAG_TOKEN too short to guard anything", () => {
+    const r = spawnSync(process.execPath, [BIN, "serve", "--vault", vault, "--host", "0.0.0.0", "--port", "0"], {
+      encoding: "utf8",
+      env: { ...process.env, VAULT_RAG_TOKEN: "abc" },
+      timeout: 20_000,
+    });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^vault-rag: VAULT_RAG_TOKEN is 3 characters — a token needs at least 16/m);
+    expect(r.stderr).not.toContain("abc");
+  });
+});
+
+describe("POST /api/ask and a client that goes away", () => {
+  it("stops the model's request when the client disconnects mid-stream, for each of many asks", async () => {
+    const llm = await endlessLlm();
+    const srv = await startServe(["--vault", vault, "--llm", "ollama:endless"], { OLLAMA_HOST: llm.base });
+    try {
+      const asks = Array.from({ length: 4 }, async () => {
+        const ctrl = new AbortController();
+        const res = await fetch(`${srv.origin}/api/ask`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ question: "why did the motors cut out?" }),
+          signal: ctrl.signal,
+        });
+        const reader = res.body!.getReader();
+        let seen = "";
+        while (!seen.includes("event: token")) seen += new TextDecoder().decode((await reader.read()).value);
+        ctrl.abort();
+      });
+      await Promise.all(asks);
+      expect(llm.requests()).toBe(4);
+      // every request to the model is closed soon after its client left
+      expect(await until(() => llm.open() === 0, 3000)).toBe(true);
+      // and the server still answers
+      expect((await request(srv.port, "/api/status")).status).toBe(200);
+      expect(srv.proc.exitCode).toBeNull();
+    } finally {
+      await srv.stop();
+      await llm.close();
+    }
+  });
+
+  it("stops on SIGTERM while an answer is streaming, closing the model's request", async () => {
+    const llm = await endlessLlm();
+    const srv = await startServe(["--vault", vault, "--llm", "ollama:endless"], { OLLAMA_HOST: llm.base });
+    try {
+      const res = await fetch(`${srv.origin}/api/ask`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ question: "why did the motors cut out?" }),
+      });
+      const reader = res.body!.getReader();
+      let seen = "";
+      while (!seen.includes("event: token")) seen += new TextDecoder().decode((await reader.read()).value);
+      const t0 = Date.now();
+      srv.proc.kill("SIGTERM");
+      expect(await until(() => srv.proc.exitCode !== null, 5000)).toBe(true);
+      expect(Date.now() - t0).toBeLessThan(5000);
+      expect(await until(() => llm.open() === 0, 2000)).toBe(true);
+      await reader.cancel().catch(() => {});
+    } finally {
+      if (srv.proc.exitCode === null) srv.proc.kill("SIGKILL");
+      await llm.close();
+    }
+  });
+});
+
+describe("slow clients", () => {
+  it("closes a connection whose headers never finish, and one whose body never finishes, with a JSON 408", async () => {
+    const [headers, body] = await Promise.all([
+      raw(s.port, `GET /api/status HTTP/1.1\r\nHost: 127.0.0.1:${s.port}\r\nX-Slow: `, 40_000),
+      raw(
+        s.port,
+        `POST /api/ask HTTP/1.1\r\nHost: 127.0.0.1:${s.port}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"question":`,
+        40_000,
+      ),
+    ]);
+    expect(headers.closedAfter).toBeLessThan(15_000);
+    expect(headers.text).toMatch(/^HTTP\/1\.1 408 /);
+    expect(JSON.parse(headers.text.split("\r\n\r\n")[1]).error).toMatch(/^vault-rag: the request took too long/);
+    expect(body.closedAfter).toBeLessThan(20_000);
+    expect(body.text).toMatch(/^HTTP\/1\.1 408 /);
+    expect((await request(s.port, "/api/status")).status).toBe(200);
+  }, 60_000);
+
+  it("still streams an answer for longer than the request timeouts (they bound the request, not the response)", async () => {
+    const llm = await endlessLlm();
+    const srv = await startServe(["--vault", vault, "--llm", "ollama:endless"], { OLLAMA_HOST: llm.base });
+    try {
+      const ctrl = new AbortController();
+      const res = await fetch(`${srv.origin}/api/ask`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ question: "why did the motors cut out?" }),
+        signal: ctrl.signal,
+      });
+      const reader = res.body!.getReader();
+      const t0 = Date.now();
+      let last = "";
+      while (Date.now() - t0 < 17_000) last = new TextDecoder().decode((await reader.read()).value);
+      expect(last).toContain("event: token");
+      ctrl.abort();
+    } finally {
+      await srv.stop();
+      await llm.close();
+    }
+  }, 60_000);
+});
+
+describe("input that reached a 500", () => {
+  it("answers JSON nested thousands deep with a 400 that quotes a short form of it", async () => {
+    const deep = "[".repeat(5000) + "]".repeat(5000);
+    for (const body of [deep, `{"question": ${deep}}`, `{"question": "x", "where": ${deep}}`]) {
+      const r = await fetch(`${s.origin}/api/ask`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+      });
+      expect(r.status, body.slice(0, 40)).toBe(400);
+      const { error } = await r.json();
+      expect(error).toMatch(/^vault-rag: /);
+      expect(error).toMatch(/got \[\[\[\[.*…$/);
+      expect(error.length).toBeLessThan(300);
+    }
+  });
+
+  it("quotes a number too big to read as the client wrote it, not as null", async () => {
+    const big = "9".repeat(400);
+    const r = await request(s.port, `/api/search?q=x&top_k=${big}`);
+    expect(r.status).toBe(400);
+    expect(r.json.error).not.toContain("null");
+    expect(r.json.error).toMatch(/^vault-rag: top_k .*got "9999/);
+  });
+});
+
+describe("the Host check", () => {
+  it("checks the authority of an absolute-form request target too, not only the Host header", async () => {
+    const r = await raw(
+      s.port,
+      `GET http://rebind.example:${s.port}/api/status HTTP/1.1\r\nHost: 127.0.0.1:${s.port}\r\nConnection: close\r\n\r\n`,
+    );
+    expect(r.text).toMatch(/^HTTP\/1\.1 403 /);
+    expect(r.text).toContain('refused a request for host \\"rebind.example');
+    const ok = await raw(
+      s.port,
+      `GET http://127.0.0.1:${s.port}/api/status HTTP/1.1\r\nHost: 127.0.0.1:${s.port}\r\nConnection: close\r\n\r\n`,
+    );
+    expect(ok.text).toMatch(/^HTTP\/1\.1 200 /);
+  });
+
+  it("answers a request without a usable Host header with a JSON error, not an empty 400", async () => {
+    for (const head of ["", `Host: a b\r\n`]) {
+      const r = await raw(s.port, `GET /api/status HTTP/1.1\r\n${head}Connection: close\r\n\r\n`);
+      expect(r.text, head).toMatch(/^HTTP\/1\.1 4\d\d /);
+      const body = r.text.slice(r.text.indexOf("\r\n\r\n") + 4);
+      expect(JSON.parse(body).error, head).toMatch(/^vault-rag: /);
+    }
+  });
+});
+
+describe("paths that lead out of the vault", () => {
+  it("refuses symlinks to files and folders outside, and NUL bytes, on /api/note and /api/related", async () => {
+    const fs = await import("node:fs");
+    const path = await import("node:path");
+    const outside = path.join(path.dirname(vault), "outside");
+    fs.mkdirSync(outside, { recursive: true });
+    fs.writeFileSync(path.join(outside, "secret.md"), "# Secret\n\nTOPSECRET\n");
+    fs.symlinkSync(path.join(outside, "secret.md"), path.join(vault, "leak.md"));
+    fs.symlinkSync(outside, path.join(vault, "outdir"));
+    try {
+      for (const p of ["leak.md", "leak", "outdir/secret.md", "outdir/secret", "secret", "robots\0/SMARS.md", "\0"]) {
+        for (const ep of ["note", "related"]) {
+          const r = await request(s.port, `/api/${ep}?path=${encodeURIComponent(p)}`);
+          expect(r.status, `${ep} ${JSON.stringify(p)}`).toBeGreaterThanOrEqual(400);
+          expect(r.status, `${ep} ${JSON.stringify(p)}`).toBeLessThan(500);
+          expect(r.text).not.toContain("TOPSECRET");
+          expect(r.json.error).toMatch(/^vault-rag: /);
+        }
+      }
+    } finally {
+      fs.rmSync(path.join(vault, "leak.md"));
+      fs.rmSync(path.join(vault, "outdir"));
+    }
+  });
+});
