@@ -1,6 +1,7 @@
 import { VaultRagError } from "../errors.js";
 import { normaliseWhere, pooledVector, type Store, type StoreRecord } from "../store/index.js";
-import { linkTargets } from "../vault/index.js";
+// the module itself, not the vault barrel: the barrel loads markdown-it and yaml (+150 ms on every cold search)
+import { linkTargets } from "../vault/links.js";
 
 /** Options of {@link relatedNotes}. */
 export interface RelatedOptions {
