@@ -118,5 +118,32 @@ export function validate<S extends z.ZodType>(
   let value: unknown = input;
   for (const p of issue.path) value = (value as Record<PropertyKey, unknown> | undefined)?.[p as PropertyKey];
   const got = value === undefined ? "nothing" : shown(value);
+  const rule = ruleOf(issue, first);
+  if (rule && name) throw bad(`${name} ${rule}, got ${got}`);
   throw bad(`${name ? `${name}: ` : ""}${issue.message.replace(/^Invalid input: /, "")}, got ${got}`);
+}
+
+/** Fields that are fractions from 0 to 1; every other number field is a whole number. */
+const FRACTIONS = new Set(["min_ratio"]);
+
+/** What a field must be, in the CLI's words (`must be a whole number of at least 1`), or undefined for zod's own. */
+function ruleOf(issue: z.core.$ZodIssue, field: string | undefined): string | undefined {
+  const fraction = field !== undefined && FRACTIONS.has(field);
+  switch (issue.code) {
+    case "too_small":
+      if (issue.origin === "string") return "must not be empty";
+      if (issue.origin === "number")
+        return fraction ? "must be between 0 and 1" : `must be a whole number of at least ${issue.minimum}`;
+      return undefined;
+    case "too_big":
+      if (issue.origin === "number")
+        return fraction ? "must be between 0 and 1" : `must be a whole number of at most ${issue.maximum}`;
+      return undefined;
+    case "invalid_type":
+      return issue.expected === "int" ? "must be a whole number" : undefined;
+    case "invalid_value":
+      return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
+    default:
+      return undefined;
+  }
 }
