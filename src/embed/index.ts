@@ -1,6 +1,7 @@
 export type { Embedder, EmbedProgress } from "./types.js";
 export { passageWindows, windowOptions, WINDOW_OVERLAP_TOKENS, type WindowOptions } from "./windows.js";
 export { createEmbedder, DEFAULT_MODEL, type EmbedderOptions } from "./registry.js";
+export { rememberQueries, REMEMBERED_QUERIES } from "./remember.js";
 export { useLiteEmbedder, USE_LITE_MAX_TOKENS } from "./use-lite/embedder.js";
 export { loadUseLite } from "./use-lite/model.js";
 export { UseTokenizer } from "./use-lite/tokenizer.js";

@@ -1,4 +1,4 @@
-import { createEmbedder, type Embedder, type EmbedderOptions } from "../embed/index.js";
+import { createEmbedder, rememberQueries, type Embedder, type EmbedderOptions } from "../embed/index.js";
 import { VaultRagError } from "../errors.js";
 import {
   displayLocation,
@@ -83,5 +83,6 @@ export async function openIfIndexed(
     await store.close();
     throw modelMismatch(shown, manifest, opts.model);
   }
-  return { store, embedder: createEmbedder(modelSpecOf(manifest), opts), manifest };
+  // a process that searches (library, MCP, serve, chat) embeds a question asked again only once
+  return { store, embedder: rememberQueries(createEmbedder(modelSpecOf(manifest), opts)), manifest };
 }
