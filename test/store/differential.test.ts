@@ -30,15 +30,8 @@ function dataset(seed: number): { batch: { note: NoteEntry; records: StoreRecord
   });
   const byPath = new Map<string, StoreRecord[]>();
   recs.forEach((r, i) => {
-    const m = meta({
-      path: r.path,
-      mtime: r.mtime,
-      word_count: r.word_count,
-      ordinal: r.ordinal,
-      tags: r.tags,
-      links: r.links,
-      hash: `h${seed}-${i}`,
-    });
+    const { text: _text, ...fields } = r; // the record's metadata is all but its text
+    const m = meta({ ...fields, hash: `h${seed}-${i}` });
     const v = Float32Array.from(vectors[i]);
     if (v.every((x) => Math.abs(x) < 1e-3)) v[0] = 1; // a zero vector has no direction
     const list = byPath.get(r.path) ?? [];

@@ -148,15 +148,8 @@ describe("SQLite filters match the reference evaluator", () => {
           n++;
           const byPath = new Map<string, { id: string; m: RecordMetadata; text: string }[]>();
           recs.forEach((r, i) => {
-            const m = meta({
-              path: r.path,
-              mtime: r.mtime,
-              word_count: r.word_count,
-              ordinal: r.ordinal,
-              tags: r.tags,
-              links: r.links,
-              hash: `h${i}`,
-            });
+            const { text: _text, ...fields } = r; // the record's metadata is all but its text
+            const m = meta({ ...fields, hash: `h${i}` });
             const list = byPath.get(r.path) ?? [];
             list.push({ id: `${n}-${i}`, m, text: r.text });
             byPath.set(r.path, list);
