@@ -5,18 +5,24 @@ import { describe, expect, inject, it } from "vitest";
 import { CHROMA_MISSING, needs } from "./needs.js";
 import { openVault } from "../src/index.js";
 
+/** A new vault of two notes: a tagged one in kitchen/ about bread, and one at the top about servers. */
+function twoNotes(prefix: string): string {
+  const vault = path.join(fs.mkdtempSync(path.join(os.tmpdir(), prefix)), "notes");
+  fs.mkdirSync(path.join(vault, "kitchen"), { recursive: true });
+  fs.writeFileSync(
+    path.join(vault, "kitchen/Bread.md"),
+    "---\ntags: [baking]\n---\n# Bread\n\nSourdough starter fed with flour and water, then baked in a Dutch oven.\n",
+  );
+  fs.writeFileSync(
+    path.join(vault, "Servers.md"),
+    "# Servers\n\nKubernetes pods restart on their own; ingress controllers need care.\n",
+  );
+  return vault;
+}
+
 describe("library API", () => {
   it("indexes, searches with the CLI's filters and defaults, and reports status", async () => {
-    const vault = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "vr-lib-")), "notes");
-    fs.mkdirSync(path.join(vault, "kitchen"), { recursive: true });
-    fs.writeFileSync(
-      path.join(vault, "kitchen/Bread.md"),
-      "---\ntags: [baking]\n---\n# Bread\n\nSourdough starter fed with flour and water, then baked in a Dutch oven.\n",
-    );
-    fs.writeFileSync(
-      path.join(vault, "Servers.md"),
-      "# Servers\n\nKubernetes pods restart on their own; ingress controllers need care.\n",
-    );
+    const vault = twoNotes("vr-lib-");
     const v = await openVault(vault);
     expect((await v.status()).notes).toBe(0);
     const summary = await v.index();
@@ -43,16 +49,7 @@ describe("library API", () => {
   it.skipIf(!!CHROMA_MISSING)(
     needs("works the same on a Chroma server: index, search with filters, tags, folders, status", CHROMA_MISSING),
     async () => {
-      const vault = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "vr-lib-chroma-")), "notes");
-      fs.mkdirSync(path.join(vault, "kitchen"), { recursive: true });
-      fs.writeFileSync(
-        path.join(vault, "kitchen/Bread.md"),
-        "---\ntags: [baking]\n---\n# Bread\n\nSourdough starter fed with flour and water, then baked in a Dutch oven.\n",
-      );
-      fs.writeFileSync(
-        path.join(vault, "Servers.md"),
-        "# Servers\n\nKubernetes pods restart on their own; ingress controllers need care.\n",
-      );
+      const vault = twoNotes("vr-lib-chroma-");
       const db = `${inject("chromaUrl").replace(/^http:/, "chroma:")}/library-${Date.now()}`;
       const v = await openVault(vault, { db });
       expect(await v.status()).toMatchObject({ notes: 0, index: db });

@@ -71,6 +71,20 @@ function endlessLlm(): Promise<{ base: string; open: () => number; requests: () 
   );
 }
 
+/** Asks the motors question and reads the stream until the first token; returns the reader to go on with. */
+async function askUntilFirstToken(origin: string, signal?: AbortSignal) {
+  const res = await fetch(`${origin}/api/ask`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ question: "why did the motors cut out?" }),
+    signal,
+  });
+  const reader = res.body!.getReader();
+  let seen = "";
+  while (!seen.includes("event: token")) seen += new TextDecoder().decode((await reader.read()).value);
+  return reader;
+}
+
 const until = async (what: () => boolean, ms: number) => {
   for (const t0 = Date.now(); Date.now() - t0 < ms;) {
     if (what()) return true;
@@ -123,15 +137,7 @@ describe("POST /api/ask and a client that goes away", () => {
     try {
       const asks = Array.from({ length: 4 }, async () => {
         const ctrl = new AbortController();
-        const res = await fetch(`${srv.origin}/api/ask`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ question: "why did the motors cut out?" }),
-          signal: ctrl.signal,
-        });
-        const reader = res.body!.getReader();
-        let seen = "";
-        while (!seen.includes("event: token")) seen += new TextDecoder().decode((await reader.read()).value);
+        await askUntilFirstToken(srv.origin, ctrl.signal);
         ctrl.abort();
       });
       await Promise.all(asks);
@@ -151,14 +157,7 @@ describe("POST /api/ask and a client that goes away", () => {
     const llm = await endlessLlm();
     const srv = await startServe(["--vault", vault, "--llm", "ollama:endless"], { OLLAMA_HOST: llm.base });
     try {
-      const res = await fetch(`${srv.origin}/api/ask`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ question: "why did the motors cut out?" }),
-      });
-      const reader = res.body!.getReader();
-      let seen = "";
-      while (!seen.includes("event: token")) seen += new TextDecoder().decode((await reader.read()).value);
+      const reader = await askUntilFirstToken(srv.origin);
       const t0 = Date.now();
       srv.proc.kill("SIGTERM");
       expect(await until(() => srv.proc.exitCode !== null, 5000)).toBe(true);
@@ -195,13 +194,7 @@ describe("slow clients", () => {
     const srv = await startServe(["--vault", vault, "--llm", "ollama:endless"], { OLLAMA_HOST: llm.base });
     try {
       const ctrl = new AbortController();
-      const res = await fetch(`${srv.origin}/api/ask`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ question: "why did the motors cut out?" }),
-        signal: ctrl.signal,
-      });
-      const reader = res.body!.getReader();
+      const reader = await askUntilFirstToken(srv.origin, ctrl.signal);
       const t0 = Date.now();
       let last = "";
       while (Date.now() - t0 < 17_000) last = new TextDecoder().decode((await reader.read()).value);
