@@ -81,4 +81,15 @@ export {
   type RelatedOptions,
   type RelatedResult,
 } from "./search/index.js";
-export { startServer, type ServeOptions, type RunningServer } from "./serve/server.js";
+export type { ServeOptions, RunningServer } from "./serve/server.js";
+/**
+ * Starts `vault-rag serve` in this process (see `serve/server.ts`). Loaded on first use, so that
+ * `import "vault-rag"` does not load the web server (hono, zod) for callers that only search.
+ *
+ * @example
+ * ```ts
+ * const server = await startServer("/home/me/notes", { port: 4321 });
+ * ```
+ */
+export const startServer: typeof import("./serve/server.js").startServer = async (...args) =>
+  (await import("./serve/server.js")).startServer(...args);

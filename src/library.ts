@@ -150,23 +150,34 @@ export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): 
   const db = resolveDb(vault, opts.db);
   const shown = displayLocation(db);
   const storeOpts = { ...opts.chroma, sidecarDir: sidecarDirFor(vault) };
-  let store: Store | undefined;
-  let embedder: Embedder | undefined;
   const fix = { missing: `run \`vault-rag index ${vault}\` first`, unfinished: "call index() first" };
-  const open = async () => {
-    if (!store) {
-      const opened = await openForQuery(db, { ...opts, store: storeOpts, fix });
-      embedder = opened.embedder;
-      store = opened.store;
-    }
-    return { store: store!, embedder: embedder! };
+  type Opened = { store: Store; embedder: Embedder; manifest: Manifest };
+  // the open index, opened once however many first calls arrive together (the web app asks for
+  // tags and folders at once); forgotten when there is no index yet, or opening failed
+  let opening: Promise<Opened | undefined> | undefined;
+  const once = (how: typeof openIfIndexed) =>
+    (opening ??= how(db, { ...opts, store: storeOpts, fix }).then(
+      (o) => {
+        if (!o) opening = undefined;
+        return o;
+      },
+      (err) => {
+        opening = undefined;
+        throw err;
+      },
+    ));
+  // no index yet: openForQuery refuses in the same words as everywhere else
+  const open = async (): Promise<Opened> => ((await once(openIfIndexed)) ?? (await once(openForQuery)))!;
+  const shut = async () => {
+    const was = opening;
+    opening = undefined;
+    await (await was?.catch(() => undefined))?.store.close();
   };
   return {
     vault,
     db: shown,
     async index(o = {}) {
-      await store?.close();
-      store = undefined;
+      await shut();
       return indexVault(vault, db, await embedderForIndex(db, { ...opts, store: storeOpts }), {
         ...o,
         store: storeOpts,
@@ -192,22 +203,19 @@ export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): 
       return { answer, sources, cited, invalid, model };
     },
     async status() {
-      if (!store) {
-        const opened = await openIfIndexed(db, { ...opts, store: storeOpts, fix });
-        if (!opened)
-          return {
-            vault,
-            index: shown,
-            model: null,
-            dimensions: 0,
-            notes: 0,
-            chunks: 0,
-            lastIndexed: null,
-            stale: staleInVault(vault, new Map()),
-          };
-        ({ store, embedder } = opened);
-      }
-      return indexStatus(vault, store, (await store.manifest())!);
+      const opened = await once(openIfIndexed);
+      if (!opened)
+        return {
+          vault,
+          index: shown,
+          model: null,
+          dimensions: 0,
+          notes: 0,
+          chunks: 0,
+          lastIndexed: null,
+          stale: staleInVault(vault, new Map()),
+        };
+      return indexStatus(vault, opened.store, (await opened.store.manifest())!);
     },
     async related(note, o = {}) {
       return relatedNotes((await open()).store, note, o);
@@ -222,8 +230,7 @@ export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): 
       return (await open()).store.listFolders();
     },
     async close() {
-      await store?.close();
-      store = undefined;
+      await shut();
     },
   };
 }

@@ -75,16 +75,3 @@ export function formatHits(hits: Hit[], opts: FormatOptions = {}): string {
     })
     .join("\n");
 }
-
-/**
- * The one JSON shape of a hit, on every interface: the CLI's `--json`, the library's `notes.search()` hits and the
- * MCP `search` tool. Flat, snake_case, every metadata field a filter can name.
- *
- * @example
- * ```ts
- * hitJson(hit);
- * // { id: "robots/SMARS.md#3", path: "robots/SMARS.md", title: "SMARS Robot", section: "SMARS Robot > SMARS > Motors",
- * //   label: "…", text: "…", score: 0.93, distance: 0.07, start_line: 12, end_line: 20, tags: ["robots"], folder: "robots", top_folder: "robots", mtime: 1767225600 }
- * ```
- */
-export { hitJson } from "../search/hit-json.js";

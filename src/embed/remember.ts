@@ -18,8 +18,9 @@ export const REMEMBERED_QUERIES = 128;
  */
 export function rememberQueries(embedder: Embedder, size = REMEMBERED_QUERIES): Embedder {
   const kept = new Map<string, Promise<Float32Array>>();
-  return {
-    ...embedder,
+  // delegates everything else to the embedder itself: a getter (an HTTP provider's `dimensions`,
+  // known after its first reply) keeps answering live
+  return Object.assign(Object.create(embedder) as Embedder, {
     async embedQuery(text: string): Promise<Float32Array> {
       let v = kept.get(text);
       if (v)
@@ -32,5 +33,5 @@ export function rememberQueries(embedder: Embedder, size = REMEMBERED_QUERIES): 
       while (kept.size > size) kept.delete(kept.keys().next().value!);
       return (await v).slice();
     },
-  };
+  });
 }

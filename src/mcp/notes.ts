@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { VaultRagError } from "../errors.js";
-import { scanBlocks, splitFrontmatter, walkVault, whyNotWalked } from "../vault/index.js";
+import { linkTargets, scanBlocks, splitFrontmatter, walkVault, whyNotWalked } from "../vault/index.js";
 
 /** The most `get_note` returns, in characters (about 10,000 tokens); longer text is cut with a mark. */
 export const GET_NOTE_MAX_CHARS = 40_000;
@@ -57,18 +57,11 @@ export function resolveNote(vault: string, name: string): { path: string; file: 
   const rel = name.trim().replace(/^\.\//, "").replace(/\\/g, "/");
   if (path.isAbsolute(rel) || /^[a-zA-Z]:[\\/]/.test(rel)) refuse(name, "it is absolute");
   if (rel.split("/").includes("..")) refuse(name, "it leaves the vault");
-  const files = walkVault(vault).map((f) => f.path);
-  const want = rel.replace(/\.md$/i, "");
-  const stem = (p: string) => p.replace(/\.md$/i, "");
-  const exact = files.filter((p) => stem(p) === want);
-  const loose = exact.length ? exact : files.filter((p) => stem(p).toLowerCase() === want.toLowerCase());
-  const found = loose.length
-    ? loose
-    : files.filter((p) =>
-        stem(p)
-          .toLowerCase()
-          .endsWith("/" + want.toLowerCase()),
-      );
+  // the same rule as a wikilink: exact, then any case, then the end of a path
+  const found = linkTargets(
+    walkVault(vault).map((f) => f.path),
+    rel,
+  );
   if (found.length === 1) return { path: found[0], file: safeNotePath(vault, found[0]) };
   if (found.length > 1)
     throw new VaultRagError(

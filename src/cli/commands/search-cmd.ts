@@ -48,11 +48,6 @@ export function searchRequest(o: SearchFlags): SearchRequest {
   };
 }
 
-/** Turns search flags into `search()` options. */
-export function searchOptions(o: SearchFlags) {
-  return searchOptionsOf(searchRequest(o));
-}
-
 /**
  * `vault-rag search <query...>`. Hits go to stdout (`path:line  breadcrumb` and a snippet, coloured
  * on a terminal); no hits exit 1, as grep and ripgrep do, with hints on stderr.
