@@ -7,9 +7,6 @@ import { hitJson } from "../search/index.js";
 import { GET_NOTE_MAX_CHARS } from "./notes.js";
 import { getNoteInput, relatedInput, searchInput, searchRequestOf } from "./schemas.js";
 
-export { searchInput, getNoteInput, relatedInput, searchRequestOf } from "./schemas.js";
-export { safeNotePath, resolveNote, capText, sectionText, readNoteText, GET_NOTE_MAX_CHARS } from "./notes.js";
-
 type ToolResult = { content: { type: "text"; text: string }[]; isError?: boolean };
 
 const text = (value: unknown): ToolResult => ({

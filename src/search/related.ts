@@ -60,6 +60,9 @@ const passage = (r: { id: string; text: string; meta: StoreRecord["meta"] }): Re
   text: r.text,
 });
 
+/** The paths of the index's notes, sorted (so an ambiguous name lists its notes in order). */
+const notePaths = async (store: Store) => [...(await store.notes()).keys()].sort();
+
 /**
  * Finds the note a name means among the notes of the index, as a wikilink does (`robots/SMARS.md`,
  * `robots/SMARS`, `SMARS`, any case); a name that fits none or several is refused, saying which.
@@ -69,9 +72,12 @@ const passage = (r: { id: string; text: string; meta: StoreRecord["meta"] }): Re
  * await indexedNote(store, "smars"); // "robots/SMARS.md"
  * ```
  */
-export async function indexedNote(store: Store, name: string): Promise<string> {
-  const paths = [...(await store.notes()).keys()].sort();
-  const found = linkTargets(paths, name);
+export async function indexedNote(
+  store: Store,
+  name: string,
+  paths?: readonly string[], // the index's note paths, when the caller has read them already
+): Promise<string> {
+  const found = linkTargets(paths ?? (await notePaths(store)), name);
   if (found.length === 1) return found[0];
   if (found.length > 1)
     throw new VaultRagError(
@@ -92,8 +98,12 @@ export async function indexedNote(store: Store, name: string): Promise<string> {
  * await linkedNotes(store, "robots/SMARS.md"); // Set { "daily/2026-03-14.md", "robots/Motor drivers.md" }
  * ```
  */
-export async function linkedNotes(store: Store, note: string): Promise<Set<string>> {
-  const paths = [...(await store.notes()).keys()];
+export async function linkedNotes(
+  store: Store,
+  note: string,
+  paths?: readonly string[], // the index's note paths, when the caller has read them already
+): Promise<Set<string>> {
+  paths ??= await notePaths(store);
   const out = new Set<string>();
   const noteStem = note.replace(/\.md$/i, "").toLowerCase();
   for (const { path, links } of await store.noteLinks()) {
@@ -127,8 +137,9 @@ export async function relatedNotes(store: Store, name: string, opts: RelatedOpti
   const k = opts.k ?? RELATED_DEFAULTS.k;
   if (!Number.isInteger(k) || k < 1)
     throw new VaultRagError("usage", `vault-rag: k must be a whole number of at least 1, got ${k}`);
-  const note = await indexedNote(store, name);
-  const linked = await linkedNotes(store, note);
+  const paths = await notePaths(store); // read once for both
+  const note = await indexedNote(store, name, paths);
+  const linked = await linkedNotes(store, note, paths);
   const chunks = (await store.get({ path: note, includeVectors: true })).filter((r) => r.windows.length);
   if (!chunks.length) return { note, related: [], reason: `"${note}" has no text in the index to compare` };
   // the note's own chunks are dropped here rather than by a filter, which would cost a pass over

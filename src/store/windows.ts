@@ -25,6 +25,22 @@ export function checkWindows(r: StoreRecord, dims: number | undefined): void {
 }
 
 /**
+ * Refuses a query vector whose length is not the index's (a query embedded by another model).
+ *
+ * @example
+ * ```ts
+ * checkQueryVector(new Float32Array(384), 512, "notes/.vault-rag/index.db"); // throws model_mismatch
+ * ```
+ */
+export function checkQueryVector(vector: Float32Array, dims: number | undefined, location: string): void {
+  if (dims !== undefined && vector.length !== dims)
+    throw new VaultRagError(
+      "model_mismatch",
+      `vault-rag: query vector has ${vector.length} dimensions but the index at ${location} holds ${dims}-d vectors — query with the model that built the index`,
+    );
+}
+
+/**
  * A chunk's one dense vector: its windows' vectors averaged and normalised. A chunk of one window
  * keeps its vector as it is.
  *

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { ChromaClient, Collection } from "chromadb";
-import { checkWindows, pooledVector } from "../windows.js";
+import { checkQueryVector, checkWindows, pooledVector } from "../windows.js";
 import { VaultRagError } from "../../errors.js";
 import { silentLogger, type Logger } from "../../log.js";
 import { SqliteStore } from "../sqlite/sqlite-store.js";
@@ -394,12 +394,7 @@ export class ChromaStore implements Store {
   }
 
   async queryDense(vector: Float32Array, k: number, filter: QueryFilter = {}): Promise<ScoredRecord[]> {
-    const dims = this.readManifest()?.embedder.dimensions;
-    if (dims !== undefined && vector.length !== dims)
-      throw new VaultRagError(
-        "model_mismatch",
-        `vault-rag: query vector has ${vector.length} dimensions but the index at ${this.location} holds ${dims}-d vectors — query with the model that built the index`,
-      );
+    checkQueryVector(vector, this.readManifest()?.embedder.dimensions, this.location);
     const total = (await this.count()).chunks;
     if (!total) return [];
     const { where, whereDocument } = toChromaFilter(filter);

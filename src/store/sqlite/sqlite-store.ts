@@ -20,7 +20,7 @@ import { cjkBigrams } from "./cjk.js";
 import { toFtsQuery } from "./fts-query.js";
 import { DenseIndex } from "./dense-index.js";
 import { MetaColumns } from "./meta-columns.js";
-import { checkWindows, pooledVector } from "../windows.js";
+import { checkQueryVector, checkWindows, pooledVector } from "../windows.js";
 import type { WhereNode } from "../where.js";
 import { compileDocRegex } from "../regex.js";
 
@@ -429,11 +429,7 @@ export class SqliteStore implements Store {
     return this.db
       .transaction(() => {
         const index = this.denseIndex();
-        if (index.size && vector.length !== index.dims)
-          throw new VaultRagError(
-            "model_mismatch",
-            `vault-rag: query vector has ${vector.length} dimensions but the index at ${this.location} holds ${index.dims}-d vectors — query with the model that built the index`,
-          );
+        checkQueryVector(vector, index.size ? index.dims : undefined, this.location);
         let allowed: Set<number> | Uint8Array | undefined;
         if (filter.where && !filter.whereDocument) {
           allowed = this.metaMask(index, filter.where);
