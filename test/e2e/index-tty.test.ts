@@ -7,8 +7,8 @@ import { BIN, exampleVaultCopy } from "./helpers.js";
 const sh = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 const env = { ...process.env, VAULT_RAG_VAULT: "", VAULT_RAG_DB: "" };
 
-/** Adds `n` notes of distinct prose, so that a first index takes several batches. */
-function addNotes(vault: string, n: number): void {
+/** Adds `n` notes of `length` words of distinct prose, so that a first index takes several batches. */
+function addNotes(vault: string, n: number, length = 70): void {
   const words =
     "motor battery sensor garden bread river mountain cable solder yeast compost seed tomato pump valve relay timer circuit voltage current resistor sketch paint canvas novel chapter poem harbor bridge tunnel".split(
       " ",
@@ -16,7 +16,7 @@ function addNotes(vault: string, n: number): void {
   fs.mkdirSync(path.join(vault, "gen"));
   for (let k = 0; k < n; k++) {
     let s = `# Generated ${k}\n\n`;
-    for (let w = 0; w < 70; w++) s += words[(k * 7 + w * w) % words.length] + (w % 12 === 11 ? ". " : " ");
+    for (let w = 0; w < length; w++) s += words[(k * 7 + w * w) % words.length] + (w % 12 === 11 ? ". " : " ");
     fs.writeFileSync(path.join(vault, "gen", `note ${k}.md`), s + "\n");
   }
 }
@@ -83,11 +83,11 @@ describe("index on a terminal", () => {
 
   it("off a terminal prints whole progress lines every 5 s, never silent and never mixed with warnings", () => {
     const { vault } = exampleVaultCopy("vr-piped-");
-    addNotes(vault, 150);
+    addNotes(vault, 150, 200); // 200 words a note (two windows each): the run outlasts 10 s on an idle machine
     const r = spawnSync(process.execPath, [BIN, "index", vault], { env, encoding: "utf8" });
     expect(r.status, r.stderr).toBe(0);
     const seconds = Number(/ in (\d+\.\d) s$/m.exec(r.stdout)![1]);
-    // a run too short to show a line would prove nothing: add notes above if the machine got faster
+    // a run too short to show a line would prove nothing: add notes or words above if the machine got faster
     expect(seconds, "the run must last over 10 s to show progress lines").toBeGreaterThan(10);
     expect(r.stderr).not.toMatch(/[\r\x1b]/); // no bar, no cursor codes, no colour
     const lines = r.stderr.trimEnd().split("\n");
