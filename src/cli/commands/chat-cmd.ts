@@ -9,7 +9,7 @@ import {
   type Source,
 } from "../../answer/index.js";
 import { VaultRagError } from "../../errors.js";
-import { buildFilter, SEARCH_DEFAULTS, type SearchMode } from "../../search/index.js";
+import { buildFilter, SEARCH_DEFAULTS, withSearchDefaults, type SearchMode } from "../../search/index.js";
 import { formatHits } from "../output.js";
 import { noteLinker, useLinks } from "../hyperlink.js";
 import { useColor } from "../color.js";
@@ -169,9 +169,7 @@ export async function runChat(o: ChatFlags): Promise<void> {
         out(`k: ${state.k}`);
         break;
       case "mode":
-        if (!["dense", "keyword", "hybrid"].includes(arg))
-          throw new VaultRagError("usage", `vault-rag: unknown mode "${arg}" — use dense, keyword or hybrid`);
-        state.mode = arg as SearchMode;
+        state.mode = withSearchDefaults({ mode: arg as SearchMode }).mode; // validates, with the usual message
         out(`mode: ${state.mode}`);
         break;
       case "sources":
