@@ -17,6 +17,41 @@ export interface UseLiteRuntime {
 }
 
 let loading: Promise<UseLiteRuntime> | undefined;
+
+const K = "module_apply_default/Encoder_en/KonaTransformer/";
+/** The graph's two data-dependent nodes (`Where`), fed from JS instead: see {@link staticTopology}. */
+const CLIP_WHERE = `${K}ClipToMaxLength/Where`;
+const MASK_WHERE = `${K}Encode/TransformerStack/Layer_1/TransformerLayer/FFN/StoreMask/Where`;
+const MAX_LENGTH = `${K}ClipToMaxLength/Less/y`;
+const PADDING = `${K}Encode/SparseToDense/default_value`;
+const OUTPUT = "module_apply_default/Encoder_en/hidden_layers/l2_normalize";
+/** The model's own constants (checked at load): sequence length and the padding id. */
+const USE_MAX_LENGTH = 128;
+const USE_PADDING = -1;
+
+/**
+ * The model's graph with its two `Where` nodes turned into inputs. `Where` has a data-dependent
+ * shape, which makes TensorFlow.js run the whole graph through its asynchronous executor; without
+ * it the synchronous one runs, with the same vectors bit for bit: a one-line question embeds in
+ * 16.3 ms instead of 20.6 (medians here). The run function computes both from the token ids.
+ */
+function staticTopology(topology: { node: { name: string; op: string; input?: string[]; attr?: unknown }[] }) {
+  const node = topology.node.map((n) =>
+    n.name === CLIP_WHERE || n.name === MASK_WHERE
+      ? {
+          name: n.name,
+          op: "Placeholder",
+          attr: {
+            dtype: { type: "DT_INT32" },
+            shape: { shape: { dim: [{ size: "-1" }, { size: n.name === CLIP_WHERE ? "1" : "2" }] } },
+          },
+        }
+      : n,
+  );
+  if (node.filter((n) => n.op === "Placeholder").length !== 4)
+    throw new Error(`the model's graph is not the one this package was built for`);
+  return { ...topology, node };
+}
 let tokenizer: UseTokenizer | undefined;
 
 /**
@@ -109,9 +144,12 @@ async function load(): Promise<UseLiteRuntime> {
     at += sizes[k];
   }
   const model = await converter.loadGraphModel(
-    tf.io.fromMemory({ modelTopology: modelJson.modelTopology, weightSpecs: specs, weightData }),
+    tf.io.fromMemory({ modelTopology: staticTopology(modelJson.modelTopology), weightSpecs: specs, weightData }),
   );
   if (simd) markModelWeights(simd, Object.values(model.weights).flat());
+  const constant = (name: string) => model.weights[name]?.[0]?.dataSync()[0];
+  if (constant(MAX_LENGTH) !== USE_MAX_LENGTH || constant(PADDING) !== USE_PADDING)
+    throw new Error(`the model's constants are not those of the package version this was built for`);
   const tokenizer = loadTokenizer();
   const run = async (tokenIds: number[][]): Promise<Float32Array[]> => {
     const idx: number[] = [];
@@ -124,12 +162,25 @@ async function load(): Promise<UseLiteRuntime> {
         vals.push(id);
       });
     });
-    const indices = tf.tensor2d(idx, [idx.length / 2, 2], "int32");
-    const values = tf.tensor1d(vals, "int32");
-    const out = (await model.executeAsync({ indices, values })) as import("@tensorflow/tfjs-core").Tensor;
-    const data = (await out.data()) as Float32Array;
-    indices.dispose();
-    values.dispose();
+    const n = vals.length;
+    // what the two `Where` nodes would compute: the entries within the model's length (all of them
+    // when inputs are cut to 128 tokens) and, of those, the token positions (ids are never padding)
+    const kept: number[] = [];
+    const positions: number[] = [];
+    for (let e = 0; e < n; e++)
+      if (idx[2 * e + 1] < USE_MAX_LENGTH) {
+        kept.push(e);
+        positions.push(idx[2 * e], idx[2 * e + 1]);
+      }
+    const feeds = {
+      indices: tf.tensor2d(idx, [n, 2], "int32"),
+      values: tf.tensor1d(vals, "int32"),
+      [CLIP_WHERE]: tf.tensor2d(kept, [kept.length, 1], "int32"),
+      [MASK_WHERE]: tf.tensor2d(positions, [kept.length, 2], "int32"),
+    };
+    const out = model.execute(feeds, OUTPUT) as import("@tensorflow/tfjs-core").Tensor;
+    const data = out.dataSync() as Float32Array;
+    for (const t of Object.values(feeds)) t.dispose();
     out.dispose();
     const dims = data.length / tokenIds.length;
     return tokenIds.map((_, i) => data.slice(i * dims, (i + 1) * dims));
