@@ -21,6 +21,12 @@ export interface EmbedderOptions {
   offline?: boolean;
   cacheDir?: string;
   modelDir?: string;
+  /**
+   * The bundled model embeds questions on a worker thread of its own, started (and its model loaded)
+   * at once, so a question's embedding runs beside its keyword search. For long-lived processes
+   * (`serve`, MCP); ignored where threads are off (`VAULT_RAG_THREADS` below 2, or one core).
+   */
+  queryThread?: boolean;
   log?: Logger;
 }
 
@@ -37,7 +43,8 @@ export function createEmbedder(spec: string = DEFAULT_MODEL, opts: EmbedderOptio
   const log = opts.log ?? silentLogger;
   const [provider, ...rest] = spec.split(":");
   const model = rest.join(":");
-  if (provider === "use-lite" || spec === "use-lite:universal-sentence-encoder-lite") return useLiteEmbedder(log);
+  if (provider === "use-lite" || spec === "use-lite:universal-sentence-encoder-lite")
+    return useLiteEmbedder(log, { queryThread: opts.queryThread });
   if (provider === "ollama" && model) return ollamaEmbedder(model, { host: opts.ollamaHost, log });
   if (provider === "openai" && model)
     return openAiEmbedder(model, { baseUrl: opts.openaiBaseUrl, apiKey: opts.openaiApiKey, log });

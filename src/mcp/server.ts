@@ -31,7 +31,8 @@ export async function createMcpServer(
   vaultDir: string,
   opts: { db?: string } = {},
 ): Promise<{ server: McpServer; vault: VaultHandle }> {
-  const v = await openVault(vaultDir, { db: opts.db });
+  // a long-lived process: questions are embedded on a thread of their own, beside the keyword search
+  const v = await openVault(vaultDir, { db: opts.db, queryThread: true });
   const server = new McpServer({ name: "vault-rag", version: "0.1.0" });
   server.registerTool(
     "search",

