@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { DenseIndex, EXACT_SCAN_LIMIT } from "../../src/store/sqlite/dense-index.js";
 import { Int8Matrix } from "../../src/store/sqlite/simd-dot.js";
 import { rng } from "../../bench/gen.js";
@@ -178,6 +178,37 @@ describe("dense index", () => {
     const few = new Set([...third].slice(0, 3000));
     expect(fromFile.search(qf, 10, few)).toEqual(idx.search(qf, 10, few));
     fromFile.close();
+  });
+
+  it("reads rows from a snapshot file one by one until it has read as many as it holds, then the whole matrix once", () => {
+    const r = rng(5);
+    const n = EXACT_SCAN_LIMIT + 1000;
+    const dims = 16;
+    const rows = Array.from({ length: n }, () => Float32Array.from({ length: dims }, () => r() - 0.5));
+    const idx = DenseIndex.fromRows(
+      rows.map((v, i) => [i + 1, blob(v)]),
+      dims,
+    );
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "vr-snap-")), "index.db.vectors");
+    fs.writeFileSync(file, idx.toBuffer("k"));
+    const fromFile = DenseIndex.fromFile(file, "k")!;
+    const reads = vi.spyOn(fs, "readSync");
+    try {
+      const perQuery: number[] = [];
+      for (let t = 0; t < 30; t++) {
+        const q = Float32Array.from({ length: dims }, () => r() - 0.5);
+        const before = reads.mock.calls.length;
+        expect(fromFile.search(q, 10)).toEqual(idx.search(q, 10));
+        perQuery.push(reads.mock.calls.length - before);
+      }
+      // each query rescores 256 rows: 23 queries read them one by one (5,888 ≤ 6,000), the 24th
+      // passes the count and reads the matrix whole, and later ones read nothing
+      expect(perQuery.slice(0, 23).every((c) => c === 256)).toBe(true);
+      expect(perQuery.slice(24)).toEqual([0, 0, 0, 0, 0, 0]);
+    } finally {
+      reads.mockRestore();
+      fromFile.close();
+    }
   });
 
   it("falls back to plain loops on a host without WebAssembly SIMD, with the same neighbours", () => {
