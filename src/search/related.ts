@@ -1,7 +1,7 @@
 import { VaultRagError } from "../errors.js";
 import { normaliseWhere, pooledVector, type Store, type StoreRecord } from "../store/index.js";
 // the module itself, not the vault barrel: the barrel loads markdown-it and yaml (+150 ms on every cold search)
-import { linkTargets } from "../vault/links.js";
+import { linkStem, linkTargets } from "../vault/links.js";
 
 /** Options of {@link relatedNotes}. */
 export interface RelatedOptions {
@@ -113,7 +113,7 @@ export async function linkedNotes(
         continue;
       }
       // cheap test first: a link can only mean this note if it ends with its name
-      const want = link.replace(/\.md$/i, "").toLowerCase();
+      const want = linkStem(link).toLowerCase();
       if ((noteStem === want || noteStem.endsWith("/" + want)) && linkTargets(paths, link).includes(note))
         out.add(path);
     }

@@ -5,4 +5,4 @@ export { readNote, readVaultFile, isSkippedFile } from "./read.js";
 export { normaliseTags, findInlineRefs, frontmatterList } from "./tags.js";
 export { splitFrontmatter } from "./frontmatter.js";
 export { parseInline, scanBlocks, type BlockScan } from "./markdown.js";
-export { linkTargets } from "./links.js";
+export { linkStem, linkTargets } from "./links.js";

@@ -1,4 +1,21 @@
 /**
+ * A link target as {@link linkTargets} compares it with note paths: trimmed, forward slashes, no
+ * leading `./` or `/`, no `.md`.
+ *
+ * @example
+ * ```ts
+ * linkStem(" ./robots\\SMARS.md "); // "robots/SMARS"
+ * ```
+ */
+export function linkStem(target: string): string {
+  return target
+    .trim()
+    .replace(/\\/g, "/")
+    .replace(/^\.?\//, "")
+    .replace(/\.md$/i, "");
+}
+
+/**
  * Resolves a wikilink target (`Sourdough`, `kitchen/Sourdough`, `sourdough.md`) to the notes it can
  * mean among vault-relative paths, the way Obsidian does: the path with or without `.md`, exactly,
  * else case-insensitively, else as the end of a path (`Folder/Note`, or a file name alone). Returns
@@ -12,12 +29,7 @@
  */
 export function linkTargets(paths: readonly string[], target: string): string[] {
   const stem = (p: string) => p.replace(/\.md$/i, "");
-  const want = stem(
-    target
-      .trim()
-      .replace(/^\.?\//, "")
-      .replace(/\\/g, "/"),
-  );
+  const want = linkStem(target);
   if (!want) return [];
   const exact = paths.filter((p) => stem(p) === want);
   if (exact.length) return exact;

@@ -53,4 +53,21 @@ for (const backend of BACKENDS)
       expect((await relatedNotes(s, "r/SMARS.md", { unlinkedOnly: true })).related).toEqual([]);
       await s.close();
     });
+
+    it("counts a link to a note written with ./, a leading slash, backslashes or .md as a link to it", async () => {
+      const { store: s } = await backend.fresh();
+      const linking = ["./r/SMARS", "/r/SMARS.md", "r\\SMARS", " SMARS.md "];
+      await s.upsertNotes([
+        {
+          note: note("r/SMARS.md"),
+          records: [record("s0", meta({ path: "r/SMARS.md", hash: "s0" }), vec(1, 0, 0, 0))],
+        },
+        ...linking.map((link, i) => ({
+          note: note(`d/${i}.md`),
+          records: [record(`d${i}`, meta({ path: `d/${i}.md`, links: [link], hash: `d${i}` }), vec(0, 1, 0, 0))],
+        })),
+      ]);
+      expect([...(await linkedNotes(s, "r/SMARS.md"))].sort()).toEqual(["d/0.md", "d/1.md", "d/2.md", "d/3.md"]);
+      await s.close();
+    });
   });
