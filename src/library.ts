@@ -50,7 +50,8 @@ export interface VaultStatus {
   notes: number;
   chunks: number;
   lastIndexed: string | null;
-  stale: number;
+  /** Notes changed on disk since they were indexed; `null` when not counted (`countStale: false`). */
+  stale: number | null;
 }
 
 /**
@@ -104,7 +105,16 @@ export interface VaultHandle {
    * ```
    */
   searches(s: Search | Search[]): Promise<SearchResults>;
-  status(): Promise<VaultStatus>;
+  /**
+   * The index's model, size and age, and how many notes changed since (a walk of the vault: pass
+   * `countStale: false` to skip it, as `serve` does while it is indexing).
+   *
+   * @example
+   * ```ts
+   * (await notes.status()).stale; // 3
+   * ```
+   */
+  status(opts?: { countStale?: boolean }): Promise<VaultStatus>;
   /**
    * The notes nearest in meaning to a note (a path or a name, as a wikilink finds it), from the
    * vectors already in the index, each with its best-matching pair of passages.
@@ -202,7 +212,8 @@ export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): 
       });
       return { answer, sources, cited, invalid, model };
     },
-    async status() {
+    async status(o = {}) {
+      const count = o.countStale ?? true;
       const opened = await once(openIfIndexed);
       if (!opened)
         return {
@@ -213,9 +224,9 @@ export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): 
           notes: 0,
           chunks: 0,
           lastIndexed: null,
-          stale: staleInVault(vault, new Map()),
+          stale: count ? staleInVault(vault, new Map()) : null,
         };
-      return indexStatus(vault, opened.store, (await opened.store.manifest())!);
+      return indexStatus(vault, opened.store, (await opened.store.manifest())!, count);
     },
     async related(note, o = {}) {
       return relatedNotes((await open()).store, note, o);
@@ -244,7 +255,12 @@ export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): 
  * (await indexStatus("/home/me/notes", store, manifest)).stale; // 3
  * ```
  */
-export async function indexStatus(vault: string, store: Store, manifest: Manifest): Promise<VaultStatus> {
+export async function indexStatus(
+  vault: string,
+  store: Store,
+  manifest: Manifest,
+  countStale = true,
+): Promise<VaultStatus> {
   const c = await store.count();
   return {
     vault,
@@ -254,7 +270,7 @@ export async function indexStatus(vault: string, store: Store, manifest: Manifes
     notes: c.notes,
     chunks: c.chunks,
     lastIndexed: manifest.updatedAt,
-    stale: await staleCount(vault, store),
+    stale: countStale ? await staleCount(vault, store) : null,
   };
 }
 

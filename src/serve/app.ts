@@ -85,7 +85,7 @@ const fail = (c: Context, e: unknown) => {
  * @example
  * ```ts
  * const app = createApp({ vault: await openVault("/home/me/notes"), host: "127.0.0.1", port: () => 4321, llm: "ollama:llama3.2", assets: loadAssets() });
- * const res = await app.request("/api/search?q=motors", { headers: { host: "127.0.0.1:4321" } });
+ * const res = await app.request("http://127.0.0.1:4321/api/search?q=motors", { headers: { host: "127.0.0.1:4321" } });
  * ```
  */
 export function createApp(o: AppOptions): Hono {
@@ -190,11 +190,17 @@ export function createApp(o: AppOptions): Hono {
   const noParams = (c: Context) => readParams(new URL(c.req.url).searchParams, {});
   app.get("/api/tags", async (c) => (noParams(c), c.json(await v.tags())));
   app.get("/api/folders", async (c) => (noParams(c), c.json(await v.folders())));
+  let lastStale = 0;
   app.get("/api/status", async (c) => {
     noParams(c);
     let status;
     try {
-      status = await v.status();
+      // while this server indexes, the web app asks every second: the count of changed notes (a
+      // walk of the whole vault) is the last one taken, not taken again
+      const busy = !!o.indexing?.();
+      status = await v.status({ countStale: !busy });
+      if (status.stale === null) status = { ...status, stale: lastStale };
+      else lastStale = status.stale;
     } catch (e) {
       // a first index being built (by --watch, or by another process) holds the lock: say so
       if (!(e instanceof VaultRagError) || e.code !== "index_locked") throw e;
