@@ -231,6 +231,7 @@ export function createApp(o: AppOptions): Hono {
     });
   });
 
+  let asking = 0; // answers being written now (at most SERVE_DEFAULTS.asks)
   app.post(
     "/api/ask",
     bodyLimit({
@@ -262,6 +263,15 @@ export function createApp(o: AppOptions): Hono {
       const a = validate(askInput, body);
       tooLong("question", a.question);
       const { question, budget, ...rest } = a;
+      if (asking >= SERVE_DEFAULTS.asks)
+        return c.json(
+          {
+            error: `vault-rag: ${asking} answers are being written already, the most this server writes at once — ask again when one is done`,
+            code: "busy",
+          },
+          429,
+        );
+      asking++;
       return streamSSE(c, async (stream) => {
         const send = (event: string, data: unknown) => stream.writeSSE({ event, data: JSON.stringify(data) });
         // a client that goes away (as do all when the server closes) stops the model, which would
@@ -288,6 +298,7 @@ export function createApp(o: AppOptions): Hono {
           await pending;
           if (!stop.signal.aborted) await send("error", errorResponse(e).body);
         } finally {
+          asking--;
           gone.removeEventListener("abort", abort);
         }
       });

@@ -10,6 +10,9 @@
  *   request (15 s; 64 KB needs far less), before it gets a 408 and is cut off, so that slow clients
  *   cannot hold connections open (Node's defaults are 60 s and 5 minutes). They bound the request,
  *   not the response: an answer streams for as long as the model takes.
+ * - `asks`: answers written at once (4). A local model writes one answer at a time anyway; more
+ *   asks would only queue on it, each holding a connection, so a client (or a page left open in many
+ *   tabs) that floods `POST /api/ask` gets a 429 at once instead.
  */
 export const SERVE_DEFAULTS = {
   port: 4321,
@@ -19,4 +22,5 @@ export const SERVE_DEFAULTS = {
   textChars: 2000,
   headersMs: 10_000,
   requestMs: 15_000,
+  asks: 4,
 } as const;

@@ -153,6 +153,44 @@ describe("POST /api/ask and a client that goes away", () => {
     }
   });
 
+  it("writes at most four answers at once: a fifth ask gets a JSON 429 at once, and is taken when one is done", async () => {
+    const llm = await endlessLlm();
+    const srv = await startServe(["--vault", vault, "--llm", "ollama:endless"], { OLLAMA_HOST: llm.base });
+    try {
+      const ctrls = Array.from({ length: 4 }, () => new AbortController());
+      await Promise.all(ctrls.map((c) => askUntilFirstToken(srv.origin, c.signal)));
+      const ask = () =>
+        fetch(`${srv.origin}/api/ask`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ question: "why did the motors cut out?" }),
+        });
+      const fifth = await ask();
+      expect(fifth.status).toBe(429);
+      expect(await fifth.json()).toEqual({
+        error:
+          "vault-rag: 4 answers are being written already, the most this server writes at once — ask again when one is done",
+        code: "busy",
+      });
+      expect(llm.requests(), "the refused ask never reached the model").toBe(4);
+      ctrls[0].abort();
+      expect(await until(() => llm.open() === 3, 3000)).toBe(true);
+      // the slot is freed once the server has seen its answer stop (just after the model's request closed)
+      let again = await ask();
+      for (let i = 0; again.status === 429 && i < 20; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        again = await ask();
+      }
+      expect(again.status, "an ask is taken again").toBe(200);
+      expect(await until(() => llm.requests() === 5, 3000)).toBe(true);
+      await again.body!.cancel();
+      for (const c of ctrls) c.abort();
+    } finally {
+      await srv.stop();
+      await llm.close();
+    }
+  });
+
   it("stops on SIGTERM while an answer is streaming, closing the model's request", async () => {
     const llm = await endlessLlm();
     const srv = await startServe(["--vault", vault, "--llm", "ollama:endless"], { OLLAMA_HOST: llm.base });
