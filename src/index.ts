@@ -23,7 +23,14 @@ export {
   type WhereDocument,
   type Manifest,
 } from "./store/index.js";
-export { indexVault, type IndexSummary, type IndexOptions } from "./indexing/index.js";
+export {
+  batchLine,
+  indexVault,
+  type IndexSummary,
+  type IndexOptions,
+  type Watcher,
+  type WatchOptions,
+} from "./indexing/index.js";
 export {
   search,
   buildFilter,

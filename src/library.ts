@@ -8,8 +8,11 @@ import {
   openForQuery,
   openIfIndexed,
   staleInVault,
+  watchVault,
   type IndexOptions,
   type IndexSummary,
+  type Watcher,
+  type WatchOptions,
 } from "./indexing/index.js";
 import {
   relatedNotes,
@@ -69,6 +72,17 @@ export interface VaultHandle {
   readonly vault: string;
   readonly db: string;
   index(opts?: Omit<IndexOptions, "log"> & { log?: IndexOptions["log"] }): Promise<IndexSummary>;
+  /**
+   * Keeps the index fresh as notes change (an incremental pass now, then one after each burst of
+   * changes), while the handle goes on searching. Close the watcher before the handle.
+   *
+   * @example
+   * ```ts
+   * const w = await notes.watch({ onBatch: (s) => console.log(batchLine(s)) });
+   * await w.close();
+   * ```
+   */
+  watch(opts?: Omit<WatchOptions, "store">): Promise<Watcher>;
   /**
    * Searches the vault with the CLI's defaults. Each hit is flat, as the CLI's `--json` prints it
    * (`hit.start_line`, `hit.tags`); `hit.meta` still holds the record's full metadata.
@@ -189,6 +203,12 @@ export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): 
     async index(o = {}) {
       await shut();
       return indexVault(vault, db, await embedderForIndex(db, { ...opts, store: storeOpts }), {
+        ...o,
+        store: storeOpts,
+      });
+    },
+    async watch(o = {}) {
+      return watchVault(vault, db, await embedderForIndex(db, { ...opts, store: storeOpts, log: o.log }), {
         ...o,
         store: storeOpts,
       });

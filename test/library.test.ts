@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, inject, it } from "vitest";
 import { CHROMA_MISSING, needs } from "./needs.js";
-import { openVault } from "../src/index.js";
+import { batchLine, openVault } from "../src/index.js";
 
 /** A new vault of two notes: a tagged one in kitchen/ about bread, and one at the top about servers. */
 function twoNotes(prefix: string): string {
@@ -44,6 +44,26 @@ describe("library API", () => {
     await expect(openVault(path.join(vault, "missing"))).rejects.toThrow(
       `vault-rag: vault folder "${path.join(vault, "missing")}" does not exist — pass the folder that holds your notes`,
     );
+  });
+
+  it("watches: a note saved while the handle is open is found by its next search, and batches are reported", async () => {
+    const vault = twoNotes("vr-lib-watch-");
+    const v = await openVault(vault);
+    await v.index();
+    const batches: string[] = [];
+    let batchSeen = () => {};
+    const w = await v.watch({ onBatch: (s) => (batches.push(batchLine(s)), batchSeen()) });
+    try {
+      await w.idle();
+      const next = new Promise<void>((r) => (batchSeen = r));
+      fs.writeFileSync(path.join(vault, "Kettle.md"), "# Kettle\n\nDescale the kettle with citric acid every month.\n");
+      await next;
+      expect((await v.search("kettle descaling")).hits[0].path).toBe("Kettle.md");
+      expect(batches.at(-1)).toMatch(/^1 added, 0 updated, 0 deleted \(\d+ embedded, 0 from cache\) in \d+\.\d\d s$/);
+    } finally {
+      await w.close();
+      await v.close();
+    }
   });
 
   it.skipIf(!!CHROMA_MISSING)(

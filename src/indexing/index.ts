@@ -1,7 +1,7 @@
 export { indexVault, type IndexOptions, type IndexSummary, type IndexPhase } from "./indexer.js";
 export { manifestFor, modelMismatch, sameModel, modelSpecOf, indexModelSpec, embedderForIndex } from "./manifest.js";
 export { acquireLock, lockHolder } from "./lock.js";
-export { watchVault, WATCH_DEFAULTS, type Watcher, type WatchOptions } from "./watch.js";
+export { batchLine, watchVault, WATCH_DEFAULTS, type Watcher, type WatchOptions } from "./watch.js";
 export { checkIndex, checkChromaIndex, type CheckReport } from "./check.js";
 export { migrateIndex, type MigrateSummary } from "./migrate.js";
 export { openForQuery, openIfIndexed, type OpenFix } from "./open-query.js";

@@ -22,6 +22,18 @@ export interface WatchOptions {
 
 export const WATCH_DEFAULTS = { debounceMs: 300 };
 
+/**
+ * One line for a watch batch, as `vault-rag watch` and `serve --watch` print it (after a time).
+ *
+ * @example
+ * ```ts
+ * batchLine(summary); // "1 added, 0 updated, 0 deleted (2 embedded, 0 from cache) in 0.41 s"
+ * ```
+ */
+export function batchLine(s: IndexSummary): string {
+  return `${s.added} added, ${s.updated} updated, ${s.deleted} deleted (${s.embedded} embedded, ${s.cached} from cache) in ${s.seconds.toFixed(2)} s`;
+}
+
 /** A running watcher. */
 export interface Watcher {
   /** Resolves when the index has caught up with every change seen so far. */

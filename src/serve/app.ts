@@ -11,7 +11,7 @@ import { hitJson } from "../search/index.js";
 import type { WebAssets } from "./assets.js";
 import { SERVE_DEFAULTS } from "./defaults.js";
 import { errorResponse } from "./errors.js";
-import { hostAllowed, presentedToken, TOKEN_COOKIE, tokenMatches } from "./guard.js";
+import { hostAllowed, presentedToken, shownHost, TOKEN_COOKIE, tokenMatches } from "./guard.js";
 import { readParams, validate, type ParamKind } from "./params.js";
 
 /** How far an indexing pass (`serve --watch`) has got, for `GET /api/status`. */
@@ -120,7 +120,7 @@ export function createApp(o: AppOptions): Hono {
     if (!hostAllowed(host, o.host, o.port()))
       return c.json(
         {
-          error: `vault-rag: refused a request for host "${host ?? ""}" — this server answers only ${o.host}:${o.port()} (a guard against DNS rebinding); open http://${o.host.includes(":") ? `[${o.host}]` : o.host}:${o.port()}/`,
+          error: `vault-rag: refused a request for host "${host ?? ""}" — this server answers only ${o.host}:${o.port()} (a guard against DNS rebinding); open http://${shownHost(o.host)}:${o.port()}/`,
           code: "forbidden",
         },
         403,

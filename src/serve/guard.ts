@@ -17,6 +17,18 @@ export function isLoopback(host: string): boolean {
 }
 
 /**
+ * An address as it goes in a URL: an IPv6 one in brackets.
+ *
+ * @example
+ * ```ts
+ * shownHost("::1"); // "[::1]"
+ * ```
+ */
+export function shownHost(host: string): string {
+  return host.includes(":") ? `[${host}]` : host;
+}
+
+/**
  * Whether an address means every interface (`0.0.0.0`, `::`): no single Host header names it.
  *
  * @example

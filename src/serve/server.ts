@@ -2,17 +2,16 @@ import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
-import { embedderForIndex, watchVault, type Watcher } from "../indexing/index.js";
+import { batchLine, type Watcher } from "../indexing/index.js";
 import { openVault, type OpenVaultOptions, type VaultHandle } from "../library.js";
 import type { Logger } from "../log.js";
 import { silentLogger } from "../log.js";
 import { DEFAULT_LLM } from "../answer/index.js";
 import { VaultRagError } from "../errors.js";
-import { resolveDb, sidecarDirFor } from "../config.js";
 import { createApp, type IndexingState } from "./app.js";
 import { loadAssets } from "./assets.js";
 import { SERVE_DEFAULTS } from "./defaults.js";
-import { isLoopback } from "./guard.js";
+import { isLoopback, shownHost } from "./guard.js";
 
 /** Options of {@link startServer}; defaults in {@link SERVE_DEFAULTS}. */
 export interface ServeOptions extends OpenVaultOptions {
@@ -41,9 +40,6 @@ export interface RunningServer {
   vault: VaultHandle;
   close(): Promise<void>;
 }
-
-/** An address as it goes in a URL: an IPv6 one in brackets. */
-const shownHost = (host: string) => (host.includes(":") ? `[${host}]` : host);
 
 /** The shortest token a non-loopback bind accepts from `VAULT_RAG_TOKEN` (or the `token` option). */
 export const MIN_TOKEN_CHARS = 16;
@@ -150,16 +146,12 @@ export async function startServer(vaultDir: string, opts: ServeOptions = {}): Pr
     );
   });
   if (opts.watch) {
-    const log = opts.log ?? silentLogger;
-    const db = resolveDb(vault.vault, opts.db);
-    const store = { ...opts.chroma, sidecarDir: sidecarDirFor(vault.vault) };
-    watcher = await watchVault(vault.vault, db, await embedderForIndex(db, { ...opts, store, log }), {
-      log,
-      store,
+    watcher = await vault.watch({
+      log: opts.log ?? silentLogger,
       onProgress: (phase, done, total) => void (indexing = { phase, done, total }),
       onBatch: (s) => {
         indexing = undefined;
-        opts.report?.(`${s.added} added, ${s.updated} updated, ${s.deleted} deleted in ${s.seconds.toFixed(2)} s`);
+        opts.report?.(batchLine(s));
       },
       onError: (e) => {
         indexing = undefined;

@@ -1,11 +1,6 @@
-import { embedderForIndex, watchVault, type IndexSummary } from "../../indexing/index.js";
+import { batchLine, embedderForIndex, watchVault } from "../../indexing/index.js";
 import { err, out, stderrLogger } from "../io.js";
 import { locate } from "../open.js";
-
-/** One line for a batch. */
-export function batchLine(s: IndexSummary): string {
-  return `${new Date().toISOString()} ${s.added} added, ${s.updated} updated, ${s.deleted} deleted (${s.embedded} embedded, ${s.cached} from cache) in ${s.seconds.toFixed(2)} s`;
-}
 
 /**
  * Starts watching a vault, reporting each batch to `report`; returns the watcher. Used by
@@ -22,7 +17,11 @@ export async function startWatch(
     log,
     store: loc.store,
     onBatch: (s, changed) =>
-      report(o.json ? JSON.stringify({ time: new Date().toISOString(), changed, ...s }) : batchLine(s)),
+      report(
+        o.json
+          ? JSON.stringify({ time: new Date().toISOString(), changed, ...s })
+          : `${new Date().toISOString()} ${batchLine(s)}`,
+      ),
     onError: (e) => err((e as Error).message),
   });
   return { loc, watcher };
