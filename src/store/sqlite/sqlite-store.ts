@@ -78,12 +78,12 @@ export interface SqliteStoreOptions {
   /** How long to wait for another writer, in ms. Default 10 000. */
   busyTimeoutMs?: number;
   /**
-   * Store vectors. Default true. `false` keeps only notes, chunks, metadata and the BM25 index:
-   * the Chroma store's local keyword sidecar, whose vectors live on the server. `"cache"` also keeps
-   * the window vectors it is given, as an embedding cache only (no dense queries): the sidecar, since
-   * the server holds one pooled vector per chunk and a rebuild would otherwise embed long passages again.
+   * `"cache"`: the Chroma store's local sidecar. It keeps notes, chunks, metadata and the BM25 index,
+   * and the window vectors it is given as an embedding cache only (no dense queries): the server
+   * holds one pooled vector per chunk, and a rebuild would otherwise embed long passages again.
+   * Unset: a full store, dense queries included.
    */
-  vectors?: boolean | "cache";
+  vectors?: "cache";
 }
 
 /** What {@link SqliteStore.integrity} found in the store's tables. */
@@ -206,12 +206,7 @@ export class SqliteStore implements Store {
         `vault-rag: cannot open the index at ${file}: ${e.message}${e.code === "SQLITE_CANTOPEN" ? " — check the folder is writable" : ""}`,
       );
     }
-    const store = new SqliteStore(
-      file,
-      db,
-      opts.vectors !== false && opts.vectors !== "cache",
-      opts.vectors === "cache",
-    );
+    const store = new SqliteStore(file, db, opts.vectors !== "cache", opts.vectors === "cache");
     db.function("vr_regexp", { deterministic: true }, (pattern: unknown, text: unknown) =>
       compileDocRegex(String(pattern)).test(String(text)) ? 1 : 0,
     );
@@ -264,8 +259,8 @@ export class SqliteStore implements Store {
             m.hash,
             r.text,
           );
-          if (this.withVectors || this.windowCache)
-            for (const w of r.windows) insWindow.run(info.lastInsertRowid, w.hash, vectorToBlob(w.vector));
+          // a full store keeps its windows for dense queries, the sidecar as a cache: both keep them
+          for (const w of r.windows) insWindow.run(info.lastInsertRowid, w.hash, vectorToBlob(w.vector));
           insFts.run(info.lastInsertRowid, m.title, aliases, m.section, r.text);
         }
         upNote.run(note.path, note.hash, note.mtime, note.size);
@@ -568,7 +563,6 @@ export class SqliteStore implements Store {
    */
   async cachedVectors(model: string, hashes: string[]): Promise<Map<string, Float32Array>> {
     const out = new Map<string, Float32Array>();
-    if (!this.withVectors && !this.windowCache) return out;
     // a cache for another store (the Chroma sidecar) leaves the model check to its owner
     const m = this.readManifest();
     if (!this.windowCache && (!m || `${m.embedder.provider}:${m.embedder.model}` !== model)) return out;
