@@ -53,9 +53,12 @@ export interface VaultStatus {
   notes: number;
   chunks: number;
   lastIndexed: string | null;
-  /** Notes changed on disk since they were indexed; `null` when not counted (`countStale: false`). */
-  stale: number | null;
+  /** Notes changed on disk since they were indexed. */
+  stale: number;
 }
+
+/** A {@link VaultStatus} that may have been taken without counting changed notes (`stale: null`). */
+export type VaultStatusMaybeCounted = Omit<VaultStatus, "stale"> & { stale: number | null };
 
 /**
  * What {@link VaultHandle.search} returns: hits in the one shape the CLI's `--json` and MCP give,
@@ -128,7 +131,8 @@ export interface VaultHandle {
    * (await notes.status()).stale; // 3
    * ```
    */
-  status(opts?: { countStale?: boolean }): Promise<VaultStatus>;
+  status(opts?: { countStale?: true }): Promise<VaultStatus>;
+  status(opts: { countStale?: boolean }): Promise<VaultStatusMaybeCounted>;
   /**
    * The notes nearest in meaning to a note (a path or a name, as a wikilink finds it), from the
    * vectors already in the index, each with its best-matching pair of passages.
@@ -202,16 +206,16 @@ export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): 
     db: shown,
     async index(o = {}) {
       await shut();
-      return indexVault(vault, db, await embedderForIndex(db, { ...opts, store: storeOpts }), {
+      // the question thread is for searching: an indexing embedder never starts it
+      return indexVault(vault, db, await embedderForIndex(db, { ...opts, queryThread: false, store: storeOpts }), {
         ...o,
         store: storeOpts,
       });
     },
     async watch(o = {}) {
-      return watchVault(vault, db, await embedderForIndex(db, { ...opts, store: storeOpts, log: o.log }), {
-        ...o,
-        store: storeOpts,
-      });
+      const log = o.log ?? opts.log;
+      const embedder = await embedderForIndex(db, { ...opts, queryThread: false, store: storeOpts, log });
+      return watchVault(vault, db, embedder, { ...o, log, store: storeOpts });
     },
     async search(question, o = {}) {
       const ctx = await open();
@@ -232,7 +236,7 @@ export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): 
       });
       return { answer, sources, cited, invalid, model };
     },
-    async status(o = {}) {
+    status: (async (o: { countStale?: boolean } = {}): Promise<VaultStatusMaybeCounted> => {
       const count = o.countStale ?? true;
       const opened = await once(openIfIndexed);
       if (!opened)
@@ -246,8 +250,8 @@ export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): 
           lastIndexed: null,
           stale: count ? staleInVault(vault, new Map()) : null,
         };
-      return indexStatus(vault, opened.store, (await opened.store.manifest())!, count);
-    },
+      return indexStatus(vault, opened.store, (await opened.store.manifest())!, { countStale: count });
+    }) as VaultHandle["status"],
     async related(note, o = {}) {
       return relatedNotes((await open()).store, note, o);
     },
@@ -275,12 +279,19 @@ export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): 
  * (await indexStatus("/home/me/notes", store, manifest)).stale; // 3
  * ```
  */
+export async function indexStatus(vault: string, store: Store, manifest: Manifest): Promise<VaultStatus>;
 export async function indexStatus(
   vault: string,
   store: Store,
   manifest: Manifest,
-  countStale = true,
-): Promise<VaultStatus> {
+  opts: { countStale?: boolean },
+): Promise<VaultStatusMaybeCounted>;
+export async function indexStatus(
+  vault: string,
+  store: Store,
+  manifest: Manifest,
+  { countStale = true }: { countStale?: boolean } = {},
+): Promise<VaultStatusMaybeCounted> {
   const c = await store.count();
   return {
     vault,

@@ -190,7 +190,7 @@ export function createApp(o: AppOptions): Hono {
   const noParams = (c: Context) => readParams(new URL(c.req.url).searchParams, {});
   app.get("/api/tags", async (c) => (noParams(c), c.json(await v.tags())));
   app.get("/api/folders", async (c) => (noParams(c), c.json(await v.folders())));
-  let lastStale = 0;
+  let lastStale: number | undefined; // the last count of changed notes
   app.get("/api/status", async (c) => {
     noParams(c);
     let status;
@@ -198,9 +198,9 @@ export function createApp(o: AppOptions): Hono {
       // while this server indexes, the web app asks every second: the count of changed notes (a
       // walk of the whole vault) is the last one taken, not taken again
       const busy = !!o.indexing?.();
-      status = await v.status({ countStale: !busy });
-      if (status.stale === null) status = { ...status, stale: lastStale };
-      else lastStale = status.stale;
+      const taken = await v.status({ countStale: !busy || lastStale === undefined });
+      status = { ...taken, stale: taken.stale ?? lastStale ?? 0 };
+      lastStale = status.stale;
     } catch (e) {
       // a first index being built (by --watch, or by another process) holds the lock: say so
       if (!(e instanceof VaultRagError) || e.code !== "index_locked") throw e;
@@ -270,6 +270,7 @@ export function createApp(o: AppOptions): Hono {
             code: "busy",
           },
           429,
+          { "Retry-After": "1" },
         );
       asking++;
       return streamSSE(c, async (stream) => {

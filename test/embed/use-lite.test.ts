@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
@@ -114,6 +115,23 @@ describe("bundled USE-lite model", () => {
     }
   });
 
+  it("with queryThread, a process that asks nothing exits at once: the thread's warm-up does not hold it", () => {
+    const built = path.resolve("dist/embed/index.js");
+    expect(fs.existsSync(built), `${built} is missing — run \`npm run build\` (npm test does it)`).toBe(true);
+    // the warm-up loads the model on the thread (about half a second); the process must not wait for it
+    const script = `import { useLiteEmbedder } from ${JSON.stringify(built)};
+      import { queryPool } from ${JSON.stringify(path.resolve("dist/embed/use-lite/pool.js"))};
+      useLiteEmbedder(undefined, { queryThread: true });
+      let warmed = false;
+      queryPool().workers[0].on("message", () => (warmed = true));
+      process.on("exit", () => process.stdout.write(JSON.stringify({ threads: queryPool().workers.length, warmed })));`;
+    const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], {
+      env: { ...process.env, VAULT_RAG_THREADS: "2" },
+      encoding: "utf8",
+    });
+    expect(JSON.parse(out)).toEqual({ threads: 1, warmed: false });
+  });
+
   it("gives the same vectors from the worker pool as on the calling thread, in input order", async () => {
     // two threads even on a one-core machine, so the pool really runs (with fewer it is off)
     const before = process.env.VAULT_RAG_THREADS;
@@ -165,7 +183,7 @@ describe("bundled USE-lite model", () => {
       const dead = pool.workers[0];
       await dead.terminate(); // as a crash, an out-of-memory kill or process.exit in the worker would
       await expect(doomed).rejects.toThrow(
-        /^vault-rag: an embedding worker thread stopped \(exit code \d+\) before finishing its batch/,
+        /^vault-rag: an embedding worker thread stopped \(exit code \d+\) before it finished — try again; VAULT_RAG_THREADS=0 embeds on the main thread instead$/,
       );
       expect(pool.workers).toHaveLength(0);
       const vectors = await pool.run(ids);

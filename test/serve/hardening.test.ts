@@ -167,6 +167,7 @@ describe("POST /api/ask and a client that goes away", () => {
         });
       const fifth = await ask();
       expect(fifth.status).toBe(429);
+      expect(fifth.headers.get("retry-after")).toBe("1");
       expect(await fifth.json()).toEqual({
         error:
           "vault-rag: 4 answers are being written already, the most this server writes at once — ask again when one is done",

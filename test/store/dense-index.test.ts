@@ -204,6 +204,8 @@ describe("dense index", () => {
       // each query rescores 256 rows: 23 queries read them one by one (5,888 ≤ 6,000), the 24th
       // passes the count and reads the matrix whole, and later ones read nothing
       expect(perQuery.slice(0, 23).every((c) => c === 256)).toBe(true);
+      // the 24th: 112 rows one by one (23 × 256 + 112 = 6,000), then the matrix in one read
+      expect(perQuery[23]).toBe(6000 - 23 * 256 + 1);
       expect(perQuery.slice(24)).toEqual([0, 0, 0, 0, 0, 0]);
     } finally {
       reads.mockRestore();

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { SqliteStore } from "../../src/store/index.js";
+import { normaliseWhere, SqliteStore } from "../../src/store/index.js";
 import { meta, openStore, record, tmpDb, vec } from "./helpers.js";
 
 const note = (p: string) => ({ path: p, hash: `h-${p}`, mtime: 1, size: 1 });
@@ -59,6 +59,39 @@ describe("SQLite store", () => {
     await s.deleteNotes(["k/ramen.md"]);
     expect(s.db.prepare("SELECT count(*) FROM fts WHERE fts MATCH 'shoyu'").pluck().get()).toBe(0);
     expect(s.db.prepare("SELECT count(*) FROM fts_docsize").pluck().get()).toBe(0);
+    await s.close();
+  });
+
+  it("cuts a keyword query without a filter to the same best rows, ties to the older row, as one with a filter every row passes", async () => {
+    const s = await openStore();
+    // 300 matching notes: 100 of each of three lengths, so many tie; inserted in scrambled order
+    const ids = Array.from({ length: 300 }, (_, i) => (i * 7919) % 300);
+    await s.upsertNotes(
+      ids.map((i) => ({
+        note: note(`n/${i}.md`),
+        records: [
+          record(
+            `c${i}`,
+            meta({ path: `n/${i}.md`, title: `note ${i}`, hash: `h${i}` }),
+            vec(1, 0, 0, 0),
+            `the starter ${"flour ".repeat(i % 3)}and water`,
+          ),
+        ],
+      })),
+    );
+    const everyRow = { where: normaliseWhere({ word_count: { $gte: 0 } }) };
+    for (const k of [1, 10, 150, 299, 400]) {
+      const plain = await s.queryKeyword("starter flour", k);
+      const filtered = await s.queryKeyword("starter flour", k, everyRow);
+      expect(plain.map((r) => [r.id, r.distance])).toEqual(filtered.map((r) => [r.id, r.distance]));
+      expect(plain).toHaveLength(Math.min(k, 300));
+    }
+    // within a tie, the row stored first comes first
+    const all = await s.queryKeyword("starter flour", 300);
+    const order = new Map(ids.map((i, n) => [`c${i}`, n]));
+    for (let j = 1; j < all.length; j++)
+      if (all[j].distance === all[j - 1].distance)
+        expect(order.get(all[j].id)!).toBeGreaterThan(order.get(all[j - 1].id)!);
     await s.close();
   });
 

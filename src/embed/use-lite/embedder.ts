@@ -47,8 +47,9 @@ export function batchesByLength(ids: number[][]): { order: number[]; batches: nu
 export function useLiteEmbedder(log: Logger = silentLogger, opts: { queryThread?: boolean } = {}): Embedder {
   let checked = false;
   const questions = opts.queryThread ? queryPool() : undefined;
-  // load the model on the thread now, not on the first question (a failure is reported by that question)
-  questions?.run([[]]).catch(() => undefined);
+  // load the model on the thread now, not on the first question (a failure is reported by that
+  // question); the thread is process-wide, and idle it never keeps the process alive
+  questions?.run([[]], { hold: false }).catch(() => undefined);
   /** Once per embedder: say so when the model must run without WebAssembly SIMD. */
   const checkSimd = () => {
     if (checked) return;

@@ -7,6 +7,8 @@ import { VaultRagError } from "../../errors.js";
 interface Pending {
   resolve: (v: Float32Array[]) => void;
   reject: (e: Error) => void;
+  /** Keeps the process alive until done (a warm-up does not). */
+  hold: boolean;
 }
 
 /** One worker thread and the jobs it holds. */
@@ -64,9 +66,14 @@ export class UseLitePool {
       const p = slot.jobs.get(msg.id);
       if (!p) return;
       slot.jobs.delete(msg.id);
-      if (slot.jobs.size === 0) slot.worker.unref();
+      this.holdIfBusy(slot);
       if (msg.error || !msg.flat)
-        return p.reject(new VaultRagError("embed_failed", `vault-rag: the embedding worker failed: ${msg.error}`));
+        return p.reject(
+          new VaultRagError(
+            "embed_failed",
+            `vault-rag: the embedding worker failed: ${msg.error?.replace(/^vault-rag: /, "")}`,
+          ),
+        );
       const dims = msg.flat.length / msg.count!;
       p.resolve(Array.from({ length: msg.count! }, (_, k) => msg.flat!.subarray(k * dims, (k + 1) * dims)));
     });
@@ -81,7 +88,7 @@ export class UseLitePool {
             "embed_failed",
             this.closing
               ? "vault-rag: the embedding pool was closed before this batch finished"
-              : `vault-rag: an embedding worker thread stopped (${why}) before finishing its batch — run again; VAULT_RAG_THREADS=0 embeds on the main thread instead`,
+              : `vault-rag: an embedding worker thread stopped (${why}) before it finished — try again; VAULT_RAG_THREADS=0 embeds on the main thread instead`,
           ),
         );
       slot.jobs.clear();
@@ -90,17 +97,25 @@ export class UseLitePool {
     return slot;
   }
 
-  /** Embeds one batch of token ids on an idle worker (starting one if all are busy), else the least busy. */
-  run(tokenIds: number[][]): Promise<Float32Array[]> {
+  /** A worker with work to hold keeps the process alive (or a pending await would be dropped); an idle one does not. */
+  private holdIfBusy(slot: Slot): void {
+    if ([...slot.jobs.values()].some((j) => j.hold)) slot.worker.ref();
+    else slot.worker.unref();
+  }
+
+  /**
+   * Embeds one batch of token ids on an idle worker (starting one if all are busy), else the least
+   * busy. `hold: false` (a warm-up) does not keep the process alive while it runs.
+   */
+  run(tokenIds: number[][], { hold = true }: { hold?: boolean } = {}): Promise<Float32Array[]> {
     let pick: Slot | undefined;
     for (const s of this.slots) if (!pick || s.jobs.size < pick.jobs.size) pick = s;
     if (!pick || (pick.jobs.size > 0 && this.slots.length < this.size)) pick = this.start();
     const slot = pick;
     const id = this.nextId++;
-    // a busy worker keeps the process alive (or a pending await would be dropped); an idle one does not
-    slot.worker.ref();
     return new Promise((resolve, reject) => {
-      slot.jobs.set(id, { resolve, reject });
+      slot.jobs.set(id, { resolve, reject, hold });
+      this.holdIfBusy(slot);
       slot.worker.postMessage({ id, tokenIds });
     });
   }

@@ -242,9 +242,10 @@ export class DenseIndex {
       m = this.matrix;
       o = i * d;
     } else if (++this.rowReads > this.size) {
-      // a long-lived process (serve, chat, MCP) has by now read as many rows as the matrix holds:
-      // read it whole once, and later queries score from memory (no read per rescored row, which
-      // cost 1.6 ms of a warm search at 10,000 notes); a one-shot search never gets here
+      // as many rows read one by one as the matrix holds (a long-lived process: serve, chat, MCP;
+      // or one search whose rescoring pool, max(256, 8k), outnumbers the rows): read it whole once,
+      // and later queries score from memory (no read per rescored row, which cost 1.6 ms of a warm
+      // search at 10,000 notes). It then holds the float rows, as a freshly built index does.
       m = this.floats();
       o = i * d;
     } else {

@@ -527,12 +527,12 @@ export class SqliteStore implements Store {
     const bm25 = `bm25(fts, ${w.title}, ${w.aliases}, ${w.section}, ${w.body})`;
     // without a filter the best rows are picked inside the keyword index and only they are joined
     // to their chunks (5.6 → 3.9 ms on a common three-word query at 10,000 notes); a filter needs
-    // the chunk's columns before the cut
+    // the chunk's columns before the cut. Ties go to the older row, in both.
     const sql = cond.sql
       ? `SELECT ${COLUMNS}, ${bm25} AS d FROM fts JOIN chunks c ON c.rowid = fts.rowid
-      WHERE fts MATCH ? AND ${cond.sql} ORDER BY d LIMIT ?`
-      : `SELECT ${COLUMNS}, f.d FROM (SELECT rowid, ${bm25} AS d FROM fts WHERE fts MATCH ? ORDER BY d LIMIT ?) f
-      JOIN chunks c ON c.rowid = f.rowid ORDER BY f.d`;
+      WHERE fts MATCH ? AND ${cond.sql} ORDER BY d, c.rowid LIMIT ?`
+      : `SELECT ${COLUMNS}, f.d FROM (SELECT rowid, ${bm25} AS d FROM fts WHERE fts MATCH ? ORDER BY d, rowid LIMIT ?) f
+      JOIN chunks c ON c.rowid = f.rowid ORDER BY f.d, f.rowid`;
     const rows = this.db.prepare(sql).all(match, ...cond.params, Math.max(1, Math.floor(k))) as Row[];
     return rows.map((r) => ({ id: r.id, text: r.text, meta: rowMeta(r), distance: r.d! }));
   }
