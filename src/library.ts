@@ -31,8 +31,7 @@ import {
   type SearchResults,
 } from "./search/index.js";
 import { displayLocation, type ChromaConnectOptions, type Manifest, type Store } from "./store/index.js";
-import { assertVaultFolder } from "./vault/index.js";
-import { readNoteText } from "./mcp/notes.js";
+import { assertVaultFolder, readNoteText } from "./vault/index.js";
 
 /** Options of {@link openVault}. */
 export interface OpenVaultOptions extends EmbedderOptions {

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { VaultRagError } from "../errors.js";
 import { openVault, type VaultHandle } from "../library.js";
 import { hitJson } from "../search/index.js";
-import { GET_NOTE_MAX_CHARS } from "./notes.js";
+import { GET_NOTE_MAX_CHARS } from "../vault/index.js";
 import { getNoteInput, relatedInput, searchInput, searchRequestOf } from "./schemas.js";
 
 type ToolResult = { content: { type: "text"; text: string }[]; isError?: boolean };

@@ -1,7 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { VaultRagError } from "../errors.js";
-import { linkTargets, scanBlocks, splitFrontmatter, walkVault, whyNotWalked } from "../vault/index.js";
+import { splitFrontmatter } from "./frontmatter.js";
+import { linkTargets } from "./links.js";
+import { scanBlocks } from "./markdown.js";
+import { walkVault, whyNotWalked } from "./walk.js";
 
 /** The most `get_note` returns, in characters (about 10,000 tokens); longer text is cut with a mark. */
 export const GET_NOTE_MAX_CHARS = 40_000;

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { capText, GET_NOTE_MAX_CHARS, resolveNote } from "../../src/mcp/notes.js";
+import { capText, GET_NOTE_MAX_CHARS, resolveNote } from "../../src/vault/index.js";
 
 describe("get_note's notes", () => {
   it("cuts a long note at the named size, at a line end, with a clear mark", () => {
