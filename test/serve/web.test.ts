@@ -96,6 +96,12 @@ describe.skipIf(!!missing)(needs("the web app in headless Chromium", missing), (
     );
     expect(await shownPaths(page)).toEqual(hits.map((h: any) => h.path));
     await page.screenshot({ path: path.join(SHOTS, "search-light.png") });
+    const dark = await freshPage(1200, "dark");
+    await dark.fill("#q", "motor driver");
+    await dark.waitForSelector("#hits .hit mark");
+    expect(await dark.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe("rgb(22, 23, 27)");
+    await dark.screenshot({ path: path.join(SHOTS, "search-dark.png") });
+    await dark.close();
     expect(external).toEqual([]);
   });
 
