@@ -127,7 +127,7 @@ function cutNote(note: Note, src: Lines, opts: ChunkOptionsWithDefaults): Chunk[
   const endSection = () => {
     if (!pieces.length) return;
     drafts.length = 0;
-    packSection(trail, level, pieces, opts.maxWords, opts.overlapWords, drafts);
+    packSection(trail, level, pieces, opts.maxWords, opts.overlapWords, opts.minWords, drafts);
     for (const d of drafts) merger.push(d);
     pieces.length = 0;
   };
@@ -333,15 +333,19 @@ function packSection(
   pieces: Piece[],
   max: number,
   overlap: number,
+  min: number,
   out: Draft[],
 ): void {
   let cur: Draft = { trail, level, pieces: [], words: 0 };
+  let before: Draft | undefined; // the section's previous run, when it has been cut
+  let carried = 0;
   for (const piece of pieces) {
     if (cur.pieces.length && cur.words + piece.words > max) {
       out.push(cur);
+      before = cur;
       // carry the last words of the previous chunk as overlap (never from a code block)
       const carry: Piece[] = [];
-      let carried = 0;
+      carried = 0;
       const last = cur.pieces[cur.pieces.length - 1];
       if (!last.atomic && overlap > 0 && piece.words + Math.min(overlap, last.words) <= max) {
         const { tail, count, all } = lastWords(last.text, overlap);
@@ -361,6 +365,14 @@ function packSection(
     }
     cur.pieces.push(piece);
     cur.words += piece.words;
+  }
+  // a short last run of a long section ("h/t Jake Worth" after 200 words) joins the run before
+  // it (under max + min words) rather than standing alone as a passage that says nothing
+  if (before && cur.words - carried < min) {
+    const own = cur.pieces.slice(carried ? 1 : 0);
+    before.pieces.push(...own);
+    before.words += cur.words - carried;
+    return;
   }
   if (cur.pieces.length) out.push(cur);
 }

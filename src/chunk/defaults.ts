@@ -16,7 +16,7 @@ export interface ChunkOptions {
   maxWords?: number;
   /** Words repeated at the start of the next piece when a section is split. */
   overlapWords?: number;
-  /** Sections smaller than this are merged into a neighbour. */
+  /** Sections smaller than this are merged into a neighbour; so is a shorter last run of a long section. */
   minWords?: number;
   /** A code block or table stays whole up to this many words; a longer one is cut at line ends. */
   maxBlockWords?: number;
@@ -34,7 +34,7 @@ export const CHUNK_DEFAULTS: ChunkOptionsWithDefaults = {
 };
 
 /** Bumped whenever chunk boundaries or ids change for the same input; stored in the index manifest. */
-export const CHUNKER_VERSION = "5";
+export const CHUNKER_VERSION = "6";
 
 /**
  * Fills in defaults and checks the values.

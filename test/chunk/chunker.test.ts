@@ -102,6 +102,25 @@ describe("chunker", () => {
     for (const c of cut) expect(c.text.trim()).toMatch(/(^# Long\n\n)?Sentence \d+ .*\.$/s);
   });
 
+  it("joins a short last run of a long section to the run before it, instead of a passage that says nothing", () => {
+    const para = (n: number) =>
+      Array.from(
+        { length: 7 },
+        (_, i) => `Paragraph ${n} sentence ${i} drops a commit in a rebase with an interactive edit.`,
+      ).join(" ");
+    // the heading and two 98-word paragraphs make 199 words: a 3-word paragraph after them would be cut off alone
+    const body = `# Dropping commits\n\n${para(1)}\n\n${para(2)}\n\nh/t Jake Worth\n`;
+    const chunks = chunkNote(note(body));
+    expect(chunks).toHaveLength(1);
+    expect(chunks[0].meta.word_count).toBe(202);
+    expect(chunks[0].text).toMatch(/interactive edit\.\n\nh\/t Jake Worth$/);
+    expect(chunks[0].meta.end_line).toBe(7);
+    // a last run of minWords (30) or more stands on its own
+    const kept = chunkNote(note(body.replace("h/t Jake Worth", "h/t " + "Jake Worth ".repeat(15).trim())));
+    expect(kept.map((c) => c.meta.word_count)).toEqual([199, 31]);
+    expect(kept[1].text).toMatch(/^h\/t Jake/);
+  });
+
   it("never leaves a heading with no text as a chunk of its own", () => {
     const big = Array.from(
       { length: 30 },
@@ -120,7 +139,8 @@ describe("chunker", () => {
       maxBlockWords: 500,
     });
     expect(chunks.length).toBeGreaterThan(1);
-    for (const c of chunks) expect(c.meta.word_count).toBeLessThanOrEqual(200);
+    // under maxWords, or under maxWords + minWords where a short last piece joined the one before
+    for (const c of chunks) expect(c.meta.word_count).toBeLessThanOrEqual(200 + 30);
     // every line is in exactly one chunk, whole
     for (const l of lines) expect(chunks.filter((c) => c.text.split("\n").includes(l))).toHaveLength(1);
     expect(() => chunkNote(note("x"), { maxWords: 200, maxBlockWords: 100 })).toThrow(
