@@ -40,7 +40,7 @@ describe("vault-rag CLI end to end", () => {
     );
   });
 
-  it("refuses to index a folder that does not exist, or a file, and creates nothing", () => {
+  it("refuses to index or watch a folder that does not exist, or a file, and creates nothing", () => {
     const missing = path.join(elsewhere, "no", "such", "folder");
     const r = run(["index", missing]);
     expect(r.code).toBe(2);
@@ -48,6 +48,18 @@ describe("vault-rag CLI end to end", () => {
       `vault-rag: vault folder "${missing}" does not exist — pass the folder that holds your notes`,
     );
     expect(fs.existsSync(path.join(elsewhere, "no"))).toBe(false);
+    // watch says so too, and stops: it does not print the error and then wait for ever
+    const w = spawnSync(process.execPath, [BIN, "watch", missing], {
+      cwd: elsewhere,
+      encoding: "utf8",
+      timeout: 20_000,
+    });
+    expect(w.signal, "watch exited by itself").toBeNull();
+    expect(w.status).toBe(2);
+    expect(w.stdout).toBe("");
+    expect(w.stderr.trim()).toBe(
+      `vault-rag: vault folder "${missing}" does not exist — pass the folder that holds your notes`,
+    );
     const note = path.join(vault, "Welcome.md");
     const file = run(["index", note]);
     expect(file.code).toBe(2);

@@ -1,6 +1,7 @@
 import { batchLine, embedderForIndex, watchVault } from "../../indexing/index.js";
 import { err, out, stderrLogger } from "../io.js";
 import { locate } from "../open.js";
+import { assertVaultFolder } from "../../vault/index.js";
 
 /**
  * Starts watching a vault, reporting each batch to `report`; returns the watcher. Used by
@@ -12,6 +13,7 @@ export async function startWatch(
   report: (line: string) => void,
 ) {
   const loc = locate({ vault: vaultArg, db: o.db });
+  assertVaultFolder(loc.vault); // before watching: a missing folder is an error, not a wait
   const log = stderrLogger(!!o.verbose);
   const watcher = await watchVault(loc.vault, loc.db, await embedderForIndex(loc.db, { store: loc.store, log }), {
     log,
