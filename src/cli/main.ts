@@ -15,6 +15,11 @@ const int = (name: string) => (v: string) => {
   if (!/^\d+$/.test(v)) throw new InvalidArgumentError(`${name} must be a whole number, got "${v}"`);
   return Number(v);
 };
+const port = (v: string) => {
+  if (!/^\d+$/.test(v) || Number(v) > 65535)
+    throw new InvalidArgumentError(`--port must be a whole number from 0 to 65535, got "${v}"`);
+  return Number(v);
+};
 const ratio = (v: string) => {
   const n = Number(v);
   if (!(n >= 0 && n <= 1) || v.trim() === "")
@@ -316,7 +321,7 @@ export function buildProgram(): Command {
     .description("Serve a local web app and HTTP API for the vault (search, ask, related notes)")
     .option("--vault <dir>", "vault folder")
     .option("--db <path>", "index file, or chroma://host:port/<collection>")
-    .option("--port <n>", "port to listen on (0: any free port)", int("--port"), 4321)
+    .option("--port <n>", "port to listen on (0: any free port)", port, 4321)
     .option("--host <address>", "address to bind; another than loopback requires the printed token", "127.0.0.1")
     .option("--watch", "also keep the index fresh as notes change (and build it if there is none)")
     .option("--llm <spec>", "chat model for ask: ollama:<model> or openai:<model>", DEFAULT_LLM)

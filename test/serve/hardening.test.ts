@@ -128,6 +128,18 @@ describe("the token off loopback", () => {
     expect(r.stderr).toMatch(/^vault-rag: VAULT_RAG_TOKEN is 3 characters — a token needs at least 16/m);
     expect(r.stderr).not.toContain("abc");
   });
+
+  it("refuses a port out of range with a usage error, not a stack trace", () => {
+    for (const bad of ["99999", "65536", "-1", "abc"]) {
+      const r = spawnSync(process.execPath, [BIN, "serve", "--vault", vault, "--port", bad], {
+        encoding: "utf8",
+        timeout: 20_000,
+      });
+      expect(r.status, bad).toBe(2);
+      expect(r.stderr, bad).toContain(`--port must be a whole number from 0 to 65535, got "${bad}"`);
+      expect(r.stderr, bad).not.toMatch(/\n\s+at /);
+    }
+  });
 });
 
 describe("POST /api/ask and a client that goes away", () => {
