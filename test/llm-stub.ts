@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 export interface LlmStub {
   /** `127.0.0.1:<port>`, for OLLAMA_HOST (or `http://${base}/v1` for OPENAI_BASE_URL). */
   base: string;
+  /** The chat requests it received (POSTs). */
   requests: { url: string; body: any }[];
   close(): Promise<void>;
 }
@@ -22,7 +23,8 @@ export function startLlmStub(): Promise<LlmStub> {
     req.on("data", (d) => (raw += d));
     req.on("end", async () => {
       const body = JSON.parse(raw || "{}");
-      requests.push({ url: req.url!, body });
+      // the chat requests only: the check before a chat (GET /api/tags, GET /v1/models) gets a 404 below
+      if (req.method === "POST") requests.push({ url: req.url!, body });
       const pieces =
         body.model === "bad-cite"
           ? ["The N20 motors stall [1]", " and the moon is cheese [9]."]

@@ -41,7 +41,8 @@ export async function askContext(
 
 /**
  * The second half: the model's answer from an {@link AskContext}, citations checked; with no
- * sources the model is not called and the answer is {@link NOTHING_FOUND}.
+ * sources the model is not called and the answer is {@link NOTHING_FOUND}. The model's server is
+ * checked first ({@link Llm.check}: a few seconds at most), so one that does not answer fails at once.
  *
  * @example
  * ```ts
@@ -55,5 +56,8 @@ export async function answerContext(
 ): Promise<Answer & { sources: Source[]; model: string }> {
   if (!c.sources.length)
     return { answer: NOTHING_FOUND, cited: [], invalid: [], citedSources: [], sources: [], model: llm.id };
+  // a server that takes the connection but never answers fails here within seconds; the chat
+  // itself has no time limit, since a local model may think for minutes before its first token
+  await llm.check();
   return { ...(await answerWith(llm, c, opts)), sources: c.sources, model: llm.id };
 }

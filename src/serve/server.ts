@@ -6,7 +6,7 @@ import { batchLine, type Watcher } from "../indexing/index.js";
 import { openVault, type OpenVaultOptions, type VaultHandle } from "../library.js";
 import type { Logger } from "../log.js";
 import { silentLogger } from "../log.js";
-import { DEFAULT_LLM } from "../answer/index.js";
+import { createLlm, DEFAULT_LLM } from "../answer/index.js";
 import { VaultRagError } from "../errors.js";
 import { createApp, type IndexingState } from "./app.js";
 import { loadAssets } from "./assets.js";
@@ -74,6 +74,7 @@ export async function startServer(vaultDir: string, opts: ServeOptions = {}): Pr
   const token = isLoopback(host) ? undefined : tokenFor(opts.token ?? process.env.VAULT_RAG_TOKEN);
   // questions are embedded on a thread of their own, beside the keyword search (warm search p50 at
   // 10,000 notes: see `npm run bench`)
+  createLlm(opts.llm ?? DEFAULT_LLM, opts); // an --llm that names no provider is a usage error now, not at the first ask
   const vault = await openVault(vaultDir, { ...opts, queryThread: true });
   let indexing: IndexingState | undefined;
   let watcher: Watcher | undefined;

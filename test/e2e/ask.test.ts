@@ -203,13 +203,29 @@ describe("vault-rag chat", () => {
 });
 
 describe("vault-rag ask --llm openai:…", () => {
+  it("fails with the unreachable message when the model's server takes the connection and never answers", async () => {
+    const net = await import("node:net");
+    const mute = net.createServer(() => {});
+    await new Promise<void>((r) => mute.listen(0, "127.0.0.1", () => r()));
+    const port = (mute.address() as import("node:net").AddressInfo).port;
+    try {
+      const r = await runAsync(["ask", "why did the motors cut out"], { OLLAMA_HOST: `127.0.0.1:${port}` });
+      expect(r.code).toBe(1);
+      expect(r.stderr.trim()).toBe(
+        `vault-rag: Ollama is not reachable at http://127.0.0.1:${port} — start it with \`ollama serve\` or choose another model with --llm`,
+      );
+    } finally {
+      mute.close();
+    }
+  }, 60_000);
+
   it("names a base URL without /v1 as the likely cause of a 404", async () => {
     const r = await runAsync(["ask", "--llm", "openai:stub", "why did the motors cut out"], {
       OPENAI_BASE_URL: `http://${base}`,
     });
     expect(r.code).toBe(1);
     expect(r.stderr.trim()).toBe(
-      `vault-rag: http://${base}/chat/completions does not exist (HTTP 404) — the base URL "http://${base}" lacks /v1, which most OpenAI-compatible servers need: set OPENAI_BASE_URL=http://${base}/v1`,
+      `vault-rag: http://${base}/models does not exist (HTTP 404) — the base URL "http://${base}" lacks /v1, which most OpenAI-compatible servers need: set OPENAI_BASE_URL=http://${base}/v1`,
     );
     const ok = await runAsync(["ask", "--llm", "openai:stub", "why did the motors cut out"], {
       OPENAI_BASE_URL: `http://${base}/v1`,

@@ -260,28 +260,51 @@ describe("POST /api/ask", () => {
     });
   });
 
-  it("reports an LLM it cannot reach as an error event with the CLI's message", async () => {
+  it("reports a chat model it cannot reach, or one that takes the connection and never answers, as an error event after the sources", async () => {
     const closed = await new Promise<number>((r) => {
       const srv = net.createServer().listen(0, "127.0.0.1", () => {
         const port = (srv.address() as net.AddressInfo).port;
         srv.close(() => r(port));
       });
     });
-    const other = await startServe(["--vault", vault], { OLLAMA_HOST: `127.0.0.1:${closed}` });
+    // takes the connection, never says a word
+    const mute = net.createServer(() => {});
+    await new Promise<void>((r) => mute.listen(0, "127.0.0.1", () => r()));
+    const mutePort = (mute.address() as net.AddressInfo).port;
     try {
-      const res = await fetch(`${other.origin}/api/ask`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ question: "why did the motors cut out" }),
-      });
-      const events = await readSse(res);
-      expect(events.map((e) => e.event)).toEqual(["sources", "error"]);
-      expect(events[1].data.code).toBe("llm_failed");
-      expect(events[1].data.error).toMatch(/^vault-rag: Ollama is not reachable at http:\/\/127\.0\.0\.1:\d+/);
+      for (const port of [closed, mutePort]) {
+        const other = await startServe(["--vault", vault], { OLLAMA_HOST: `127.0.0.1:${port}` });
+        try {
+          const res = await fetch(`${other.origin}/api/ask`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ question: "why did the motors cut out" }),
+          });
+          const events = await readSse(res); // ends: the check before the chat gives up within seconds
+          expect(events.map((e) => e.event)).toEqual(["sources", "error"]);
+          expect(events[1].data).toEqual({
+            error: `vault-rag: Ollama is not reachable at http://127.0.0.1:${port} — start it with \`ollama serve\` or choose another model with --llm`,
+            code: "llm_failed",
+          });
+          // each failed ask gives its slot back: four more fail the same way, not with a 429
+          if (port === closed)
+            for (let i = 0; i < 4; i++) {
+              const again = await fetch(`${other.origin}/api/ask`, {
+                method: "POST",
+                headers: { "content-type": "application/json" },
+                body: JSON.stringify({ question: `and again ${i}` }),
+              });
+              expect(again.status).toBe(200);
+              expect((await readSse(again)).map((e) => e.event)).toEqual(["sources", "error"]);
+            }
+        } finally {
+          await other.stop();
+        }
+      }
     } finally {
-      await other.stop();
+      mute.close();
     }
-  });
+  }, 60_000);
 });
 
 describe("safe by default", () => {

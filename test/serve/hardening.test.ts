@@ -41,6 +41,9 @@ function endlessLlm(): Promise<{ base: string; open: () => number; requests: () 
   let requests = 0;
   const server = http.createServer((req, res) => {
     req.resume();
+    // the check before an ask lists the models, as Ollama does at once
+    if (req.method === "GET" && req.url === "/api/tags")
+      return void req.on("end", () => res.end(JSON.stringify({ models: [{ name: "endless" }] })));
     req.on("end", () => {
       requests++;
       open++;
@@ -127,6 +130,17 @@ describe("the token off loopback", () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/^vault-rag: VAULT_RAG_TOKEN is 3 characters — a token needs at least 16/m);
     expect(r.stderr).not.toContain("abc");
+  });
+
+  it("refuses an --llm that names no provider at start-up, as ask does", () => {
+    const r = spawnSync(process.execPath, [BIN, "serve", "--vault", vault, "--port", "0", "--llm", "foo"], {
+      encoding: "utf8",
+      timeout: 20_000,
+    });
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim()).toBe(
+      'vault-rag: unknown --llm "foo" — use ollama:<model> (e.g. ollama:llama3.2) or openai:<model>',
+    );
   });
 
   it("refuses a port out of range with a usage error, not a stack trace", () => {
