@@ -163,8 +163,9 @@ export function createApp(o: AppOptions): Hono {
     const a = validate(searchInput, raw, { query: "q", tags: "tag" });
     tooLong("search query", a.query);
     const { query, ...rest } = a;
-    const { hits, reason } = await v.search(query, searchRequestOf(rest));
-    return c.json(hits.length ? { hits: hits.map(hitJson) } : { hits: [], reason });
+    const { hits, reason, hints } = await v.search(query, searchRequestOf(rest));
+    // no hits: why, and the hints the CLI prints and MCP returns (the folder or tag that exists)
+    return c.json(hits.length ? { hits: hits.map(hitJson) } : { hits: [], reason, hints: hints ?? [] });
   });
 
   app.get("/api/note", async (c) => {
@@ -260,7 +261,7 @@ export function createApp(o: AppOptions): Hono {
       } catch (e) {
         throw new VaultRagError("usage", `vault-rag: the request body is not JSON (${(e as Error).message})`);
       }
-      const a = validate(askInput, body);
+      const a = validate(askInput, body, {}, "body");
       tooLong("question", a.question);
       const { question, budget, ...rest } = a;
       if (asking >= SERVE_DEFAULTS.asks)

@@ -63,9 +63,11 @@ export function readParams(
     const spec = Object.hasOwn(table, name) ? table[name] : undefined;
     if (!spec)
       throw bad(
-        `unknown parameter "${name}" — use ${Object.keys(table)
-          .map((n) => `"${n}"`)
-          .join(", ")}`,
+        Object.keys(table).length
+          ? `unknown parameter "${name}" — use ${Object.keys(table)
+              .map((n) => `"${n}"`)
+              .join(", ")}`
+          : `unknown parameter "${name}" — this endpoint takes none`,
       );
     const [key, kind] = spec;
     const values = params.getAll(name);
@@ -96,7 +98,7 @@ export function readParams(
 /**
  * Validates input with a zod schema; the first problem becomes a `usage` error in the CLI's
  * wording, naming the parameter and quoting the bad value. `names` maps a schema key back to the
- * name the client used (`query` → `q`).
+ * name the client used (`query` → `q`); `from` says where a missing one goes (`?path=…`, or the JSON body).
  *
  * @example
  * ```ts
@@ -107,6 +109,7 @@ export function validate<S extends z.ZodType>(
   schema: S,
   input: unknown,
   names: Record<string, string> = {},
+  from: "query" | "body" = "query",
 ): z.infer<S> {
   const r = schema.safeParse(input);
   if (r.success) return r.data;
@@ -117,11 +120,24 @@ export function validate<S extends z.ZodType>(
   const name = first === undefined ? "" : [names[first] ?? first, ...rest].join(".");
   let value: unknown = input;
   for (const p of issue.path) value = (value as Record<PropertyKey, unknown> | undefined)?.[p as PropertyKey];
+  if (value === undefined && issue.code === "invalid_type" && name)
+    throw bad(`${name} is required — ${from === "query" ? `give it as ?${name}=…` : `add "${name}" to the JSON body`}`);
   const got = value === undefined ? "nothing" : shown(value);
   const rule = ruleOf(issue, first);
   if (rule && name) throw bad(`${name} ${rule}, got ${got}`);
   throw bad(`${name ? `${name}: ` : ""}${issue.message.replace(/^Invalid input: /, "")}, got ${got}`);
 }
+
+/** What a value of each type must be, in the CLI's words. */
+const TYPE_RULES: Record<string, string | undefined> = {
+  int: "must be a whole number",
+  number: "must be a number",
+  string: "must be text",
+  boolean: "must be true or false",
+  array: "must be a list",
+  record: "must be a JSON object",
+  object: "must be a JSON object",
+};
 
 /** Fields that are fractions from 0 to 1; every other number field is a whole number. */
 const FRACTIONS = new Set(["min_ratio"]);
@@ -140,7 +156,7 @@ function ruleOf(issue: z.core.$ZodIssue, field: string | undefined): string | un
         return fraction ? "must be between 0 and 1" : `must be a whole number of at most ${issue.maximum}`;
       return undefined;
     case "invalid_type":
-      return issue.expected === "int" ? "must be a whole number" : undefined;
+      return TYPE_RULES[issue.expected];
     case "invalid_value":
       return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
     default:

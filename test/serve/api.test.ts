@@ -58,6 +58,13 @@ describe("GET /api/search", () => {
     expect(none.status).toBe(200);
     expect(none.json.hits).toEqual([]);
     expect(typeof none.json.reason).toBe("string");
+    // the hints the CLI prints for the same search
+    const wrongCase = await get("/api/search?q=starter&folder=Kitchen");
+    expect(wrongCase.json).toEqual({
+      hits: [],
+      reason: "no chunk passes the filters",
+      hints: ['vault-rag: no folder "Kitchen" in the index — did you mean --folder "kitchen"?'],
+    });
   });
 
   it("refuses bad input with a 400 and a JSON error in the CLI's wording", async () => {
@@ -72,6 +79,11 @@ describe("GET /api/search", () => {
       ["/api/search?q=x&mode=fast", /^vault-rag: mode must be one of "dense", "keyword", "hybrid", got "fast"$/],
       ["/api/search?q=x&q=y", /^vault-rag: parameter "q" was given 2 times/],
       ["/api/search?q=x&colour=red", /^vault-rag: unknown parameter "colour" — use "q", "top_k"/],
+      ["/api/tags?x=1", /^vault-rag: unknown parameter "x" — this endpoint takes none$/],
+      ["/api/status?x=1", /^vault-rag: unknown parameter "x" — this endpoint takes none$/],
+      ["/api/note", /^vault-rag: path is required — give it as \?path=…$/],
+      ["/api/related", /^vault-rag: path is required — give it as \?path=…$/],
+      ["/api/search?q=x&where=%5B%5D", /^vault-rag: where must be a JSON object, got \[\]$/],
       ["/api/search?q=x&where=%7Bnope", /^vault-rag: where must be JSON/],
       ["/api/search?q=x&where=%7B%22size%22%3A1%7D", /^vault-rag: unknown metadata field "size"/],
       ["/api/search?q=x&since=yesterdayish", /^vault-rag: cannot read the time "yesterdayish"/],
@@ -249,6 +261,9 @@ describe("POST /api/ask", () => {
     await bad("[1,2]", 400, /^vault-rag: .*got \[1,2\]$/);
     await bad(JSON.stringify({ question: "x", llm: "openai:gpt-4o" }), 400, /^vault-rag: unknown field "llm"$/);
     await bad(JSON.stringify({ question: "" }), 400, /^vault-rag: question must not be empty, got ""$/);
+    await bad("{}", 400, /^vault-rag: question is required — add "question" to the JSON body$/);
+    await bad(JSON.stringify({ question: 5 }), 400, /^vault-rag: question must be text, got 5$/);
+    await bad(JSON.stringify({ question: "x", tags: "robots" }), 400, /^vault-rag: tags must be a list, got "robots"$/);
     await bad(JSON.stringify({ question: "x".repeat(2001) }), 400, /^vault-rag: the question is 2001 characters/);
     await bad(
       JSON.stringify({ question: "x", pad: "y".repeat(70_000) }),
