@@ -16,7 +16,16 @@ const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 7 * 8
 export function parseWhen(value: string, now: number = Math.floor(Date.now() / 1000)): number {
   const v = value.trim();
   const rel = /^(\d+)\s*([smhdwy])$/i.exec(v);
-  if (rel) return now - Number(rel[1]) * UNITS[rel[2].toLowerCase()];
+  if (rel) {
+    const t = now - Number(rel[1]) * UNITS[rel[2].toLowerCase()];
+    // before the year 1 no note was written; past it, the number reads as milliseconds downstream
+    if (t < -62_135_596_800)
+      throw new VaultRagError(
+        "usage",
+        `vault-rag: the duration "${value}" reaches back before the year 1 — use a shorter one, like 90d or 10y`,
+      );
+    return t;
+  }
   if (/^\d{4}-\d{2}-\d{2}$/.test(v)) {
     const [y, m, d] = v.split("-").map(Number);
     const t = new Date(y, m - 1, d).getTime();

@@ -169,6 +169,10 @@ describe("buildFilter and parseWhen", () => {
       'vault-rag: cannot read the time "last tuesday" — use a duration like 90d, 2w or 12h, a date like 2026-06-01, or an ISO time',
     );
     expect(() => parseWhen("2026-02-31")).toThrow(/cannot read the time "2026-02-31"/);
+    expect(parseWhen("2000y", now)).toBe(now - 2000 * 365 * 86400);
+    expect(() => parseWhen("99999999999d", now)).toThrow(
+      'vault-rag: the duration "99999999999d" reaches back before the year 1 — use a shorter one, like 90d or 10y',
+    );
   });
   it("never throws anything but a vault-rag error, and always returns seconds (property)", () => {
     fc.assert(
