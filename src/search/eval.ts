@@ -71,18 +71,19 @@ export function averageMetrics(scores: Omit<Metrics, "queries" | "p50Ms">[], tim
   };
 }
 
-const readJsonl = (file: string) =>
+const readJsonl = (file: string, kind = "a BEIR file") =>
   fs
     .readFileSync(file, "utf8")
     .split("\n")
-    .filter((l) => l.trim())
-    .map((l, i) => {
+    .map((l, i) => ({ l, n: i + 1 }))
+    .filter(({ l }) => l.trim())
+    .map(({ l, n }) => {
       try {
         return JSON.parse(l) as Record<string, string>;
       } catch {
         throw new VaultRagError(
           "usage",
-          `vault-rag: ${file} line ${i + 1} is not JSON — a BEIR file holds one JSON object per line`,
+          `vault-rag: ${file} line ${n} is not JSON — ${kind} holds one JSON object per line`,
         );
       }
     });
@@ -144,7 +145,13 @@ export function prepareBeir(dir: string, cacheRoot = defaultCacheRoot()): { vaul
 export function readKnownAnswers(file: string): Qrels {
   const queries: Qrels["queries"] = [];
   const relevant = new Map<string, Set<string>>();
-  readJsonl(file).forEach((row, i) => {
+  const rows = readJsonl(file, "a known-answer file");
+  if (!rows.length)
+    throw new VaultRagError(
+      "usage",
+      `vault-rag: ${file} holds no questions — write one JSON object per line, like {"question": "how do I save power", "paths": ["electronics/Pico W.md"]}`,
+    );
+  rows.forEach((row, i) => {
     const r = row as unknown as { question?: string; paths?: string[]; kind?: string; filter?: Where };
     if (!r.question || !Array.isArray(r.paths) || !r.paths.length)
       throw new VaultRagError(

@@ -50,6 +50,20 @@ describe("retrieval quality on examples/vault", () => {
     expect(by.hybrid.ndcg10).toBeGreaterThanOrEqual(best - 1 / n);
   });
 
+  it("warns about expected paths that are no note in the index, and counts one question in the singular", () => {
+    const file = path.join(path.dirname(vault), "one.jsonl");
+    fs.writeFileSync(file, '{"question": "sourdough starter", "paths": ["kitchen/Sourdough.md", "Kitchen/nope.md"]}\n');
+    const r = spawnSync(process.execPath, [BIN, "eval", file, "--vault", vault, "--modes", "keyword"], {
+      cwd: elsewhere,
+      encoding: "utf8",
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      'vault-rag: 1 expected path is not a note in the index ("Kitchen/nope.md") — paths are vault-relative, like "electronics/Pico W.md"; questions expecting only these score 0',
+    );
+    expect(r.stdout).toContain("(1 question)");
+  });
+
   it("scores the known-answer set the weight was tuned on above 0.85 nDCG@10 with hybrid", () => {
     expect(evalByMode("examples/questions.jsonl").hybrid.ndcg10).toBeGreaterThan(0.85);
   });

@@ -51,6 +51,14 @@ describe("benchmark files", () => {
       `vault-rag: ${file} line 2 needs "question" and a non-empty "paths" list`,
     );
     expect(readKnownAnswers(path.resolve("examples/questions.jsonl")).queries.length).toBeGreaterThanOrEqual(40);
+    fs.writeFileSync(file, '{"question": "a", "paths": ["x.md"]}\n\n{nope\n');
+    expect(() => readKnownAnswers(file)).toThrow(
+      `vault-rag: ${file} line 3 is not JSON — a known-answer file holds one JSON object per line`,
+    );
+    fs.writeFileSync(file, "\n");
+    expect(() => readKnownAnswers(file)).toThrow(
+      `vault-rag: ${file} holds no questions — write one JSON object per line, like {"question": "how do I save power", "paths": ["electronics/Pico W.md"]}`,
+    );
   });
 
   it("reads a question's filter as a where object, and names the line of a bad one", () => {

@@ -85,10 +85,23 @@ export async function runEval(target: string, o: EvalFlags): Promise<void> {
   } else {
     loc = locate({ vault: o.vault, db: o.db });
     qrels = readKnownAnswers(abs);
-    title = `${path.basename(abs)} over ${loc.vault} (${qrels.queries.length} questions)`;
+    const n = qrels.queries.length;
+    title = `${path.basename(abs)} over ${loc.vault} (${n} question${n === 1 ? "" : "s"})`;
   }
   const { store, embedder } = await openForQuery(loc, { log: silentLogger });
   try {
+    // an expected path that is no note in the index can never be found: say so, or it scores 0 silently
+    const indexed = new Set((await store.notes()).keys());
+    const unknown = [...new Set([...qrels.relevant.values()].flatMap((ps) => [...ps]))].filter((p) => !indexed.has(p));
+    if (unknown.length)
+      err(
+        `vault-rag: ${unknown.length} expected path${unknown.length === 1 ? " is" : "s are"} not a note in the index (${unknown
+          .slice(0, 3)
+          .map((p) => `"${p}"`)
+          .join(
+            ", ",
+          )}${unknown.length > 3 ? ", …" : ""}) — paths are vault-relative, like "electronics/Pico W.md"; questions expecting only these score 0`,
+      );
     const results = await evaluate({ store, embedder }, qrels, settings);
     if (o.json) {
       out(JSON.stringify({ title, results }, null, 2));
