@@ -98,7 +98,7 @@ describe("hostile input", () => {
     expect((await cli(["index", vault, "--model", "ollama:stub-embed", "--quiet"], env)).code).toBe(0);
     const db = path.join(vault, ".vault-rag", "index.db");
     fs.truncateSync(db, Math.floor(fs.statSync(db).size / 2));
-    const message = `vault-rag: the index at ${db} is damaged (database disk image is malformed) — run \`vault-rag index --full\` to rebuild it from the notes`;
+    const message = `vault-rag: the index at ${db} is damaged (database disk image is malformed) — run \`vault-rag index ${vault} --full\` to rebuild it from the notes`;
     for (const args of [
       ["index", vault, "--quiet"],
       ["check", vault, "--repair"],

@@ -4,6 +4,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { normaliseWhere, SqliteStore } from "../../src/store/index.js";
+import { damaged, rebuildCommand } from "../../src/store/sqlite/sqlite-store.js";
 import { meta, openStore, record, tmpDb, vec } from "./helpers.js";
 
 const note = (p: string) => ({ path: p, hash: `h-${p}`, mtime: 1, size: 1 });
@@ -143,6 +144,15 @@ describe("SQLite store", () => {
       badVectors: 0,
     });
     await d.close();
+  });
+
+  it("names a rebuild that rebuilds this very file: of its vault in the default place, else with --db", () => {
+    expect(rebuildCommand("/home/me/notes/.vault-rag/index.db")).toBe("vault-rag index /home/me/notes --full");
+    expect(rebuildCommand("/home/me/my notes/.vault-rag/index.db")).toBe('vault-rag index "/home/me/my notes" --full');
+    expect(rebuildCommand("/tmp/bad.db")).toBe("vault-rag index <vault> --full --db /tmp/bad.db");
+    expect(damaged("/tmp/bad.db", new Error("file is not a database")).message).toBe(
+      "vault-rag: the index at /tmp/bad.db is damaged (file is not a database) — run `vault-rag index <vault> --full --db /tmp/bad.db` to rebuild it from the notes",
+    );
   });
 
   it("rebuilds the keyword index on repair, dropping nothing that is whole", async () => {

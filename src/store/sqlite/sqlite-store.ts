@@ -181,7 +181,7 @@ export class SqliteStore implements Store {
         if (version !== SCHEMA_VERSION && version !== 2)
           throw new VaultRagError(
             "index_outdated",
-            `vault-rag: the index at ${file} has storage version ${version}; this vault-rag needs ${SCHEMA_VERSION} — run \`vault-rag index --full\` to rebuild it`,
+            `vault-rag: the index at ${file} has storage version ${version}; this vault-rag needs ${SCHEMA_VERSION} — run \`${rebuildCommand(file)}\` to rebuild it`,
           );
         db.transaction(() => {
           db.exec(SCHEMA);
@@ -722,9 +722,27 @@ function diskFull(file: string): VaultRagError {
 export function damaged(file: string, err: Error): VaultRagError {
   return new VaultRagError(
     "index_damaged",
-    `vault-rag: the index at ${file} is damaged (${err.message}) — run \`vault-rag index --full\` to rebuild it from the notes`,
+    `vault-rag: the index at ${file} is damaged (${err.message}) — run \`${rebuildCommand(file)}\` to rebuild it from the notes`,
     { cause: err },
   );
+}
+
+/**
+ * The command that rebuilds the index at `file`: of its vault when the file is in the default
+ * place (`<vault>/.vault-rag/index.db`), else with `--db`, so that running it rebuilds this file.
+ *
+ * @example
+ * ```ts
+ * rebuildCommand("/home/me/notes/.vault-rag/index.db"); // "vault-rag index /home/me/notes --full"
+ * rebuildCommand("/tmp/my index.db"); // 'vault-rag index <vault> --full --db "/tmp/my index.db"'
+ * ```
+ */
+export function rebuildCommand(file: string): string {
+  const q = (p: string) => (/[\s"'$`\\]/.test(p) ? JSON.stringify(p) : p);
+  const abs = path.resolve(file);
+  if (path.basename(abs) === "index.db" && path.basename(path.dirname(abs)) === ".vault-rag")
+    return `vault-rag index ${q(path.dirname(path.dirname(abs)))} --full`;
+  return `vault-rag index <vault> --full --db ${q(abs)}`;
 }
 
 function readOnly(file: string): VaultRagError {
