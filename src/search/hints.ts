@@ -1,39 +1,6 @@
 import type { Store } from "../store/index.js";
+import { closest } from "../closest.js";
 import type { FilterOptions } from "./filter.js";
-
-/** Edit distance (Levenshtein), for "closest" suggestions. */
-function distance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++)
-      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = cur;
-  }
-  return prev[b.length];
-}
-
-/**
- * The names closest to `want` (edit distance, a name that contains it or is contained first), at most `n`.
- *
- * @example
- * ```ts
- * closest("picoo", ["pico", "robots", "photo"]); // ["pico", "photo"]
- * ```
- */
-export function closest(want: string, names: string[], n = 3): string[] {
-  const w = want.toLowerCase();
-  return names
-    .map((name) => {
-      const l = name.toLowerCase();
-      const d = distance(w, l) - (l.includes(w) || w.includes(l) ? 2 : 0);
-      return { name, d };
-    })
-    .filter((x) => x.d <= Math.max(2, Math.floor(w.length / 2)))
-    .sort((a, b) => a.d - b.d || a.name.localeCompare(b.name))
-    .slice(0, n)
-    .map((x) => x.name);
-}
 
 const quoted = (xs: string[]) => xs.map((x) => `"${x}"`).join(", ");
 

@@ -22,7 +22,8 @@ export {
   type SearchRow,
 } from "./api.js";
 export { hitJson, flatHit, type HitJson, type FlatHit } from "./hit-json.js";
-export { noResultHints, closest } from "./hints.js";
+export { noResultHints } from "./hints.js";
+export { closest, closestNotes } from "../closest.js";
 export {
   relatedNotes,
   indexedNote,

@@ -5,6 +5,7 @@ import { splitFrontmatter } from "./frontmatter.js";
 import { linkTargets } from "./links.js";
 import { scanBlocks } from "./markdown.js";
 import { walkVault, whyNotWalked } from "./walk.js";
+import { noteFix } from "../closest.js";
 
 /** The most `get_note` returns, in characters (about 10,000 tokens); longer text is cut with a mark. */
 export const GET_NOTE_MAX_CHARS = 40_000;
@@ -61,10 +62,8 @@ export function resolveNote(vault: string, name: string): { path: string; file: 
   if (path.isAbsolute(rel) || /^[a-zA-Z]:[\\/]/.test(rel)) refuse(name, "it is absolute");
   if (rel.split("/").includes("..")) refuse(name, "it leaves the vault");
   // the same rule as a wikilink: exact, then any case, then the end of a path
-  const found = linkTargets(
-    walkVault(vault).map((f) => f.path),
-    rel,
-  );
+  const all = walkVault(vault).map((f) => f.path);
+  const found = linkTargets(all, rel);
   if (found.length === 1) return { path: found[0], file: safeNotePath(vault, found[0]) };
   if (found.length > 1)
     throw new VaultRagError(
@@ -80,10 +79,7 @@ export function resolveNote(vault: string, name: string): { path: string; file: 
       `${whyNotWalked(vault, candidate) ?? "it is not a note vault-rag indexes"}, and only indexed notes are served`,
     );
   }
-  throw new VaultRagError(
-    "usage",
-    `vault-rag: no note "${name}" in the vault — give a path like robots/SMARS.md or a note's name, or find notes with search`,
-  );
+  throw new VaultRagError("usage", `vault-rag: no note "${name}" in the vault — ${noteFix(name, all, "vault")}`);
 }
 
 /**

@@ -122,7 +122,7 @@ describe("vault-rag mcp", () => {
     expect(textOf(await client.callTool({ name: "get_note", arguments: { path: "welcome" } }))).toMatch(/^# Welcome/);
     const missing = await client.callTool({ name: "get_note", arguments: { path: "Nothing like it" } });
     expect(textOf(missing)).toBe(
-      'vault-rag: no note "Nothing like it" in the vault — give a path like robots/SMARS.md or a note\'s name, or find notes with search',
+      'vault-rag: no note "Nothing like it" in the vault — give a vault-relative path like "daily/2026-03-02.md" or a note\'s name; find notes with search',
     );
   });
 

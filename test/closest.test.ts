@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { closestNotes, noteFix } from "../src/closest.js";
+
+const paths = [
+  "robots/SMARS.md",
+  "robots/SMARS Quad.md",
+  "kitchen/Sourdough.md",
+  "git/stash-everything.md",
+  "Inbox.md",
+];
+
+describe("closest notes", () => {
+  it("finds notes by a misspelt or re-spaced name, and by a path", () => {
+    expect(closestNotes("sourdoug", paths)).toEqual(["kitchen/Sourdough.md"]);
+    expect(closestNotes("stash everything", paths)).toEqual(["git/stash-everything.md"]);
+    expect(closestNotes("robots/smars quad", paths)).toEqual(["robots/SMARS Quad.md", "robots/SMARS.md"]);
+    expect(closestNotes("kubernetes", paths)).toEqual([]);
+  });
+
+  it("says how to fix a name: the closest notes, else a path of the vault's own, else that there are no notes", () => {
+    expect(noteFix("sourdoug", paths)).toBe('did you mean "kitchen/Sourdough.md"?');
+    expect(noteFix("kubernetes", paths)).toBe(
+      `give a vault-relative path like "git/stash-everything.md" or a note's name; find notes with search`,
+    );
+    expect(noteFix("x", [])).toBe("the index has no notes yet: run `vault-rag index` first");
+    expect(noteFix("x", [], "vault")).toBe("the vault has no Markdown notes yet");
+  });
+});
