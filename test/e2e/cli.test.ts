@@ -277,9 +277,13 @@ describe("vault-rag CLI end to end", () => {
     expect(paths(["--until", "30d"])).toContain("kitchen/Sourdough.md");
   });
 
-  it("prints the chunks of a note", () => {
+  it("prints the chunks of a note given by path or by name, and names the closest note for a misspelt one", () => {
     const r = run(["chunks", vault, "--note", "robots/SMARS.md"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("── SMARS Robot > SMARS > Motor wiring  (robots/SMARS.md:");
+    expect(run(["chunks", vault, "--note", "smars"]).stdout).toBe(r.stdout);
+    const miss = run(["chunks", vault, "--note", "sourdoug"]);
+    expect(miss.code).toBe(2);
+    expect(miss.stderr.trim()).toBe(`vault-rag: no note "sourdoug" in ${vault} — did you mean "kitchen/Sourdough.md"?`);
   });
 });

@@ -1,6 +1,7 @@
 import { chunkNote } from "../../chunk/index.js";
 import { VaultRagError } from "../../errors.js";
-import { readNote, walkVault } from "../../vault/index.js";
+import { linkTargets, readNote, walkVault } from "../../vault/index.js";
+import { noteFix } from "../../closest.js";
 import { locate } from "../open.js";
 import { out, stderrLogger } from "../io.js";
 
@@ -8,12 +9,24 @@ import { out, stderrLogger } from "../io.js";
 export async function runChunks(vaultArg: string | undefined, o: { note?: string; json?: boolean }): Promise<void> {
   const loc = locate({ vault: vaultArg });
   const log = stderrLogger(false);
-  const files = walkVault(loc.vault, log).filter((f) => !o.note || f.path === o.note);
-  if (o.note && !files.length)
-    throw new VaultRagError(
-      "usage",
-      `vault-rag: no note "${o.note}" in ${loc.vault} — give a vault-relative path like robots/SMARS.md`,
-    );
+  const walked = walkVault(loc.vault, log);
+  let files = walked;
+  if (o.note) {
+    // a path or a name, found as a wikilink finds it (as related and get_note do)
+    const paths = walked.map((f) => f.path);
+    const found = linkTargets(paths, o.note);
+    if (found.length > 1)
+      throw new VaultRagError(
+        "usage",
+        `vault-rag: "${o.note}" could be ${found.map((p) => `"${p}"`).join(" or ")} — give the path of the one you mean`,
+      );
+    if (!found.length)
+      throw new VaultRagError(
+        "usage",
+        `vault-rag: no note "${o.note}" in ${loc.vault} — ${noteFix(o.note, paths, "vault")}`,
+      );
+    files = walked.filter((f) => f.path === found[0]);
+  }
   const all = [];
   for (const f of files) {
     const note = readNote(f, log);
