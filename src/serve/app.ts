@@ -309,6 +309,23 @@ export function createApp(o: AppOptions): Hono {
   app.on(["PUT", "PATCH", "DELETE"], "/api/*", (c) =>
     c.json({ error: `vault-rag: ${c.req.method} is not supported — the API only reads`, code: "usage" }, 405),
   );
+  // the GET endpoints asked with POST (and POST /api/ask with GET): a 405 that names the method to use
+  for (const [route, method] of [
+    ["/api/search", "GET"],
+    ["/api/note", "GET"],
+    ["/api/related", "GET"],
+    ["/api/tags", "GET"],
+    ["/api/folders", "GET"],
+    ["/api/status", "GET"],
+    ["/api/ask", "POST"],
+  ] as const)
+    app.on(method === "GET" ? ["POST"] : ["GET"], route, (c) =>
+      c.json(
+        { error: `vault-rag: ${route} takes ${method}, not ${c.req.method} — send ${method} ${route}`, code: "usage" },
+        405,
+        { Allow: method },
+      ),
+    );
 
   const page = (c: Context, body: string, type: string) => {
     c.header("Content-Type", type);

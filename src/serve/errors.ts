@@ -27,7 +27,10 @@ export function errorResponse(e: unknown): { status: 400 | 404 | 500 | 502 | 503
   switch (e.code) {
     case "usage":
     case "filter_invalid":
-      return { status: /^vault-rag: no (note|heading) "/.test(e.message) ? 404 : 400, body };
+      // a note or heading that is not there is a 404, with the code the unknown-endpoint 404 has
+      return /^vault-rag: no (note|heading) "/.test(e.message)
+        ? { status: 404, body: { ...body, code: "not_found" } }
+        : { status: 400, body };
     case "no_index":
     case "index_locked":
       return { status: 503, body };

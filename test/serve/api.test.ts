@@ -127,6 +127,7 @@ describe("GET /api/note, /api/tags, /api/folders, /api/status", () => {
     const missing = await get("/api/note?path=Nonexistent");
     expect(missing.status).toBe(404);
     expect(missing.json.error).toMatch(/^vault-rag: no note "Nonexistent" in the vault/);
+    expect(missing.json.code).toBe("not_found");
     const heading = await get("/api/note?path=sourdough&heading=Nope");
     expect(heading.status).toBe(404);
     expect(heading.json.error).toBe('vault-rag: no heading "Nope" in "kitchen/Sourdough.md"');
@@ -146,12 +147,22 @@ describe("GET /api/note, /api/tags, /api/folders, /api/status", () => {
     expect(r.json.notes).toBe(43);
   });
 
-  it("answers an unknown endpoint with a JSON 404 and a write method with a 405", async () => {
+  it("answers an unknown endpoint with a JSON 404, and a write method or the wrong one with a 405", async () => {
     const r = await get("/api/notes");
     expect(r.status).toBe(404);
     expect(r.json.error).toMatch(/^vault-rag: no endpoint GET \/api\/notes — the API has GET \/api\/search/);
     const del = await request(s.port, "/api/note?path=x", { method: "DELETE" });
     expect(del.status).toBe(405);
+    const post = await request(s.port, "/api/search?q=x", { method: "POST" });
+    expect(post.status).toBe(405);
+    expect(post.headers.allow).toBe("GET");
+    expect(post.json).toEqual({
+      error: "vault-rag: /api/search takes GET, not POST — send GET /api/search",
+      code: "usage",
+    });
+    const getAsk = await get("/api/ask");
+    expect(getAsk.status).toBe(405);
+    expect(getAsk.json.error).toBe("vault-rag: /api/ask takes POST, not GET — send POST /api/ask");
   });
 });
 
