@@ -123,15 +123,16 @@ describe("indexing pipeline", () => {
     // an upgrade that changes the cut, stopped after its first batch...
     await pretendOld();
     for (let i = 0; i < 12; i++) fs.appendFileSync(path.join(dir, `n${String(i).padStart(3, "0")}.md`), "");
+    // 8-word pieces, each kept apart (minWords 0), so the new cut needs more than one model call
     const crash = instrumented(2);
-    await expect(indexVault(dir, db, crash, { batchNotes: 4, chunk: { maxWords: 8 } })).rejects.toThrow(
+    await expect(indexVault(dir, db, crash, { batchNotes: 4, chunk: { maxWords: 8, minWords: 0 } })).rejects.toThrow(
       "model crashed on this batch",
     );
     const mid = SqliteStore.open(db);
     expect((await mid.manifest())!.chunkerVersion).toBe("3");
     await mid.close();
     // ...is finished by the next run: every note is re-chunked, and the manifest then says so
-    const resumed = await indexVault(dir, db, instrumented(), { batchNotes: 4, chunk: { maxWords: 8 } });
+    const resumed = await indexVault(dir, db, instrumented(), { batchNotes: 4, chunk: { maxWords: 8, minWords: 0 } });
     expect(resumed).toMatchObject({ updated: 12, unchanged: 0 });
     const done = SqliteStore.open(db);
     expect((await done.manifest())!.chunkerVersion).toBe(CHUNKER_VERSION);
