@@ -59,7 +59,9 @@ describe("library API", () => {
       fs.writeFileSync(path.join(vault, "Kettle.md"), "# Kettle\n\nDescale the kettle with citric acid every month.\n");
       await next;
       expect((await v.search("kettle descaling")).hits[0].path).toBe("Kettle.md");
-      expect(batches.at(-1)).toMatch(/^1 added, 0 updated, 0 deleted \(\d+ embedded, 0 from cache\) in \d+\.\d\d s$/);
+      expect(batches.at(-1)).toMatch(
+        /^1 added, 0 updated, 0 deleted \(\d+ windows embedded, 0 from cache\) in \d+\.\d\d s$/,
+      );
     } finally {
       await w.close();
       await v.close();

@@ -27,11 +27,11 @@ export const WATCH_DEFAULTS = { debounceMs: 300 };
  *
  * @example
  * ```ts
- * batchLine(summary); // "1 added, 0 updated, 0 deleted (2 embedded, 0 from cache) in 0.41 s"
+ * batchLine(summary); // "1 added, 0 updated, 0 deleted (2 windows embedded, 0 from cache) in 0.41 s"
  * ```
  */
 export function batchLine(s: IndexSummary): string {
-  return `${s.added} added, ${s.updated} updated, ${s.deleted} deleted (${s.embedded} embedded, ${s.cached} from cache) in ${s.seconds.toFixed(2)} s`;
+  return `${s.added} added, ${s.updated} updated, ${s.deleted} deleted (${s.embedded} windows embedded, ${s.cached} from cache) in ${s.seconds.toFixed(2)} s`;
 }
 
 /** A running watcher. */

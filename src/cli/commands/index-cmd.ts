@@ -88,7 +88,7 @@ export async function runIndex(vaultArg: string | undefined, o: IndexFlags): Pro
     out(
       `indexed ${loc.vault} → ${summary.dbPath}\n` +
         `notes: ${summary.added} added, ${summary.updated} updated, ${summary.deleted} deleted, ${summary.unchanged} unchanged${summary.skipped ? `, ${summary.skipped} skipped` : ""}${summary.failed ? `, ${summary.failed} failed` : ""}\n` +
-        `chunks: ${summary.chunks} in the index (${summary.embedded} embedded, ${summary.cached} from cache) in ${summary.seconds.toFixed(1)} s`,
+        `chunks: ${summary.chunks} in the index (${summary.embedded} windows embedded, ${summary.cached} from cache) in ${summary.seconds.toFixed(1)} s`,
     );
   } catch (e) {
     bar.stop();
