@@ -11,10 +11,13 @@ import { DEFAULT_LLM } from "../answer/llm.js";
 import { err } from "./io.js";
 import type { SearchFlags } from "./commands/search-cmd.js";
 
-const int = (name: string) => (v: string) => {
-  if (!/^\d+$/.test(v)) throw new InvalidArgumentError(`${name} must be a whole number, got "${v}"`);
-  return Number(v);
-};
+const int =
+  (name: string, min = 0) =>
+  (v: string) => {
+    if (!/^\d+$/.test(v) || Number(v) < min)
+      throw new InvalidArgumentError(`${name} must be a whole number${min ? ` of at least ${min}` : ""}, got "${v}"`);
+    return Number(v);
+  };
 const port = (v: string) => {
   if (!/^\d+$/.test(v) || Number(v) > 65535)
     throw new InvalidArgumentError(`--port must be a whole number from 0 to 65535, got "${v}"`);
@@ -50,12 +53,12 @@ export function addSearchFlags(cmd: Command): Command {
       "--db <path>",
       "index file or chroma://host:port/<collection> (default: $VAULT_RAG_DB, else <vault>/.vault-rag/index.db)",
     )
-    .option("-k, --top-k <n>", "number of results", int("--top-k"), SEARCH_DEFAULTS.topK)
-    .option("--per-note <n>", "at most this many chunks from one note", int("--per-note"), SEARCH_DEFAULTS.perNote)
+    .option("-k, --top-k <n>", "number of results", int("--top-k", 1), SEARCH_DEFAULTS.topK)
+    .option("--per-note <n>", "at most this many chunks from one note", int("--per-note", 1), SEARCH_DEFAULTS.perNote)
     .option(
       "--oversample <n>",
       "candidates fetched per result before the per-note cap",
-      int("--oversample"),
+      int("--oversample", 1),
       SEARCH_DEFAULTS.oversample,
     )
     .option("--tag <tag>", "only notes with this tag (repeat for several, all must match)", collect)
@@ -302,7 +305,7 @@ export function buildProgram(): Command {
     .argument("<note>", "a vault-relative path or a note's name, as a wikilink finds it")
     .option("--vault <dir>", "vault folder")
     .option("--db <path>", "index file, or chroma://host:port/<collection>")
-    .option("-k, --top-k <n>", "number of notes", int("--top-k"), 5)
+    .option("-k, --top-k <n>", "number of notes", int("--top-k", 1), 5)
     .option("--unlinked", "only notes not already linked from or to it (link suggestions)")
     .option("--json", "print JSON")
     .addOption(

@@ -58,6 +58,21 @@ function tokenFor(given: string | undefined): string {
   return given;
 }
 
+/** An origin for `--cors`: scheme, host and port, nothing more (a browser sends exactly that). */
+function checkOrigin(origin: string): void {
+  let url: URL | undefined;
+  try {
+    url = new URL(origin);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !["http:", "https:"].includes(url.protocol) || url.origin !== origin)
+    throw new VaultRagError(
+      "usage",
+      `vault-rag: --cors "${origin}" is not an origin — give one like http://localhost:5173 (scheme, host and port; no path or trailing slash)`,
+    );
+}
+
 /**
  * Starts `vault-rag serve`: the web app and the HTTP API over one vault, on loopback by default. A
  * non-loopback address gets a token, required on every request.
@@ -75,6 +90,7 @@ export async function startServer(vaultDir: string, opts: ServeOptions = {}): Pr
   // questions are embedded on a thread of their own, beside the keyword search (warm search p50 at
   // 10,000 notes: see `npm run bench`)
   createLlm(opts.llm ?? DEFAULT_LLM, opts); // an --llm that names no provider is a usage error now, not at the first ask
+  if (opts.cors !== undefined) checkOrigin(opts.cors);
   const vault = await openVault(vaultDir, { ...opts, queryThread: true });
   let indexing: IndexingState | undefined;
   let watcher: Watcher | undefined;

@@ -68,6 +68,14 @@ describe("vault-rag CLI end to end", () => {
     );
   });
 
+  it("names a count flag the same way whether its value is too small, negative or not a number", () => {
+    for (const k of ["0", "-3", "abc"]) {
+      const r = run(["search", "--vault", vault, "-k", k, "motors"]);
+      expect(r.code, k).toBe(2);
+      expect(r.stderr, k).toContain(`--top-k must be a whole number of at least 1, got "${k}"`);
+    }
+  });
+
   it("refuses an index address it cannot open, naming where it came from", () => {
     const a = run(["search", "--vault", vault, "--db", "ftp://host/notes", "motors"]);
     expect(a.code).toBe(2);

@@ -143,6 +143,19 @@ describe("the token off loopback", () => {
     );
   });
 
+  it("refuses a --cors value that is not an origin, at start-up", () => {
+    for (const bad of ["notanorigin", "http://localhost:5173/", "ftp://x.org"]) {
+      const r = spawnSync(process.execPath, [BIN, "serve", "--vault", vault, "--port", "0", "--cors", bad], {
+        encoding: "utf8",
+        timeout: 20_000,
+      });
+      expect(r.status, bad).toBe(2);
+      expect(r.stderr.trim(), bad).toBe(
+        `vault-rag: --cors "${bad}" is not an origin — give one like http://localhost:5173 (scheme, host and port; no path or trailing slash)`,
+      );
+    }
+  });
+
   it("refuses a port out of range with a usage error, not a stack trace", () => {
     for (const bad of ["99999", "65536", "-1", "abc"]) {
       const r = spawnSync(process.execPath, [BIN, "serve", "--vault", vault, "--port", bad], {
