@@ -195,6 +195,9 @@ export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): 
     ));
   // no index yet: openForQuery refuses in the same words as everywhere else
   const open = async (): Promise<Opened> => ((await once(openIfIndexed)) ?? (await once(openForQuery)))!;
+  // the question thread is for searching: an indexing embedder never starts it
+  const indexingEmbedder = (log = opts.log) =>
+    embedderForIndex(db, { ...opts, queryThread: false, store: storeOpts, log });
   const shut = async () => {
     const was = opening;
     opening = undefined;
@@ -205,16 +208,11 @@ export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): 
     db: shown,
     async index(o = {}) {
       await shut();
-      // the question thread is for searching: an indexing embedder never starts it
-      return indexVault(vault, db, await embedderForIndex(db, { ...opts, queryThread: false, store: storeOpts }), {
-        ...o,
-        store: storeOpts,
-      });
+      return indexVault(vault, db, await indexingEmbedder(), { ...o, store: storeOpts });
     },
     async watch(o = {}) {
       const log = o.log ?? opts.log;
-      const embedder = await embedderForIndex(db, { ...opts, queryThread: false, store: storeOpts, log });
-      return watchVault(vault, db, embedder, { ...o, log, store: storeOpts });
+      return watchVault(vault, db, await indexingEmbedder(log), { ...o, log, store: storeOpts });
     },
     async search(question, o = {}) {
       const ctx = await open();

@@ -1,8 +1,7 @@
 import { VaultRagError } from "../errors.js";
 import { normaliseWhere, pooledVector, type Store, type StoreRecord } from "../store/index.js";
 // the module itself, not the vault barrel: the barrel loads markdown-it and yaml (+150 ms on every cold search)
-import { linkStem, linkTargets } from "../vault/links.js";
-import { noteFix } from "../closest.js";
+import { linkStem, linkTargets, oneNote } from "../vault/links.js";
 
 /** Options of {@link relatedNotes}. */
 export interface RelatedOptions {
@@ -78,15 +77,7 @@ export async function indexedNote(
   name: string,
   paths?: readonly string[], // the index's note paths, when the caller has read them already
 ): Promise<string> {
-  const all = paths ?? (await notePaths(store));
-  const found = linkTargets(all, name);
-  if (found.length === 1) return found[0];
-  if (found.length > 1)
-    throw new VaultRagError(
-      "usage",
-      `vault-rag: "${name}" could be ${found.map((p) => `"${p}"`).join(" or ")} — give the path of the one you mean`,
-    );
-  throw new VaultRagError("usage", `vault-rag: no note "${name}" in the index — ${noteFix(name, all)}`);
+  return oneNote(paths ?? (await notePaths(store)), name, { in: "the index", kind: "index" });
 }
 
 /**

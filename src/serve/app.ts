@@ -93,15 +93,30 @@ export function createApp(o: AppOptions): Hono {
   const v = o.vault;
 
   app.onError((e, c) => fail(c, e));
-  app.notFound((c) =>
-    c.json(
+  app.notFound((c) => {
+    const pathname = new URL(c.req.url).pathname;
+    // an endpoint asked with another method than its own (POST /api/search, GET /api/ask): a 405
+    // that names it, read from the routes themselves
+    const own = pathname.startsWith("/api/")
+      ? [...new Set(app.routes.filter((r) => r.path === pathname && r.method !== "ALL").map((r) => r.method))]
+      : [];
+    if (own.length)
+      return c.json(
+        {
+          error: `vault-rag: ${pathname} takes ${own.join(" or ")}, not ${c.req.method} — send ${own[0]} ${pathname}`,
+          code: "usage",
+        },
+        405,
+        { Allow: own.join(", ") },
+      );
+    return c.json(
       {
-        error: `vault-rag: no endpoint ${c.req.method} ${new URL(c.req.url).pathname} — the API has GET /api/search, POST /api/ask, GET /api/note, GET /api/related, GET /api/tags, GET /api/folders and GET /api/status`,
+        error: `vault-rag: no endpoint ${c.req.method} ${pathname} — the API has GET /api/search, POST /api/ask, GET /api/note, GET /api/related, GET /api/tags, GET /api/folders and GET /api/status`,
         code: "not_found",
       },
       404,
-    ),
-  );
+    );
+  });
 
   app.use("*", async (c, next) => {
     const url = new URL(c.req.url);
@@ -200,7 +215,7 @@ export function createApp(o: AppOptions): Hono {
       // walk of the whole vault) is the last one taken, not taken again
       const busy = !!o.indexing?.();
       const taken = await v.status({ countStale: !busy || lastStale === undefined });
-      status = { ...taken, stale: taken.stale ?? lastStale ?? 0 };
+      status = { ...taken, stale: taken.stale ?? lastStale! }; // counted above when there is no last count
       lastStale = status.stale;
     } catch (e) {
       // a first index being built (by --watch, or by another process) holds the lock: say so
@@ -309,23 +324,6 @@ export function createApp(o: AppOptions): Hono {
   app.on(["PUT", "PATCH", "DELETE"], "/api/*", (c) =>
     c.json({ error: `vault-rag: ${c.req.method} is not supported — the API only reads`, code: "usage" }, 405),
   );
-  // the GET endpoints asked with POST (and POST /api/ask with GET): a 405 that names the method to use
-  for (const [route, method] of [
-    ["/api/search", "GET"],
-    ["/api/note", "GET"],
-    ["/api/related", "GET"],
-    ["/api/tags", "GET"],
-    ["/api/folders", "GET"],
-    ["/api/status", "GET"],
-    ["/api/ask", "POST"],
-  ] as const)
-    app.on(method === "GET" ? ["POST"] : ["GET"], route, (c) =>
-      c.json(
-        { error: `vault-rag: ${route} takes ${method}, not ${c.req.method} — send ${method} ${route}`, code: "usage" },
-        405,
-        { Allow: method },
-      ),
-    );
 
   const page = (c: Context, body: string, type: string) => {
     c.header("Content-Type", type);

@@ -87,10 +87,10 @@ function checkOrigin(origin: string): void {
 export async function startServer(vaultDir: string, opts: ServeOptions = {}): Promise<RunningServer> {
   const host = opts.host ?? SERVE_DEFAULTS.host;
   const token = isLoopback(host) ? undefined : tokenFor(opts.token ?? process.env.VAULT_RAG_TOKEN);
-  // questions are embedded on a thread of their own, beside the keyword search (warm search p50 at
-  // 10,000 notes: see `npm run bench`)
   createLlm(opts.llm ?? DEFAULT_LLM, opts); // an --llm that names no provider is a usage error now, not at the first ask
   if (opts.cors !== undefined) checkOrigin(opts.cors);
+  // questions are embedded on a thread of their own, beside the keyword search (warm search p50 at
+  // 10,000 notes: see `npm run bench`)
   const vault = await openVault(vaultDir, { ...opts, queryThread: true });
   let indexing: IndexingState | undefined;
   let watcher: Watcher | undefined;

@@ -5,5 +5,5 @@ export { readNote, readVaultFile, isSkippedFile } from "./read.js";
 export { normaliseTags, findInlineRefs, frontmatterList } from "./tags.js";
 export { splitFrontmatter } from "./frontmatter.js";
 export { parseInline, scanBlocks, type BlockScan } from "./markdown.js";
-export { linkStem, linkTargets } from "./links.js";
+export { linkStem, linkTargets, oneNote } from "./links.js";
 export { capText, GET_NOTE_MAX_CHARS, readNoteText, resolveNote, safeNotePath, sectionText } from "./note-text.js";

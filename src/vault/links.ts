@@ -1,3 +1,6 @@
+import { noteFix } from "../closest.js";
+import { VaultRagError } from "../errors.js";
+
 /**
  * A link target as {@link linkTargets} compares it with note paths: trimmed, forward slashes, no
  * leading `./` or `/`, no `.md`.
@@ -41,4 +44,33 @@ export function linkTargets(paths: readonly string[], target: string): string[] 
       .toLowerCase()
       .endsWith("/" + lower),
   );
+}
+
+/**
+ * The one note a name means among `paths`, found as {@link linkTargets} finds it, or a `usage`
+ * error that says why not: the notes an ambiguous name fits, or the closest ones to a name that fits
+ * none ({@link noteFix}). `unmatched` runs first when none fits, to refuse with a better reason.
+ *
+ * @example
+ * ```ts
+ * oneNote(["kitchen/Sourdough.md"], "sourdough", { in: "the index", kind: "index" }); // "kitchen/Sourdough.md"
+ * oneNote(["kitchen/Sourdough.md"], "sourdoug", { in: "the index", kind: "index" });
+ * // throws: vault-rag: no note "sourdoug" in the index — did you mean "kitchen/Sourdough.md"?
+ * ```
+ */
+export function oneNote(
+  paths: readonly string[],
+  name: string,
+  where: { in: string; kind: "index" | "vault" },
+  unmatched?: () => void,
+): string {
+  const found = linkTargets(paths, name);
+  if (found.length === 1) return found[0];
+  if (found.length > 1)
+    throw new VaultRagError(
+      "usage",
+      `vault-rag: "${name}" could be ${found.map((p) => `"${p}"`).join(" or ")} — give the path of the one you mean`,
+    );
+  unmatched?.();
+  throw new VaultRagError("usage", `vault-rag: no note "${name}" in ${where.in} — ${noteFix(name, paths, where.kind)}`);
 }

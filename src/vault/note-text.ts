@@ -2,10 +2,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { VaultRagError } from "../errors.js";
 import { splitFrontmatter } from "./frontmatter.js";
-import { linkTargets } from "./links.js";
+import { oneNote } from "./links.js";
 import { scanBlocks } from "./markdown.js";
 import { walkVault, whyNotWalked } from "./walk.js";
-import { noteFix } from "../closest.js";
 
 /** The most `get_note` returns, in characters (about 10,000 tokens); longer text is cut with a mark. */
 export const GET_NOTE_MAX_CHARS = 40_000;
@@ -62,24 +61,23 @@ export function resolveNote(vault: string, name: string): { path: string; file: 
   if (path.isAbsolute(rel) || /^[a-zA-Z]:[\\/]/.test(rel)) refuse(name, "it is absolute");
   if (rel.split("/").includes("..")) refuse(name, "it leaves the vault");
   // the same rule as a wikilink: exact, then any case, then the end of a path
-  const all = walkVault(vault).map((f) => f.path);
-  const found = linkTargets(all, rel);
-  if (found.length === 1) return { path: found[0], file: safeNotePath(vault, found[0]) };
-  if (found.length > 1)
-    throw new VaultRagError(
-      "usage",
-      `vault-rag: "${name}" could be ${found.map((p) => `"${p}"`).join(" or ")} — give the path of the one you mean`,
-    );
-  // not an indexed note: say why, if the file is there
-  for (const candidate of [rel, `${rel}.md`]) {
-    if (!fs.existsSync(path.resolve(vault, candidate))) continue;
-    safeNotePath(vault, candidate);
-    refuse(
-      name,
-      `${whyNotWalked(vault, candidate) ?? "it is not a note vault-rag indexes"}, and only indexed notes are served`,
-    );
-  }
-  throw new VaultRagError("usage", `vault-rag: no note "${name}" in the vault — ${noteFix(name, all, "vault")}`);
+  const found = oneNote(
+    walkVault(vault).map((f) => f.path),
+    name, // found as rel is (linkTargets reads both alike); named in errors as the caller wrote it
+    { in: "the vault", kind: "vault" },
+    () => {
+      // not an indexed note: say why, if the file is there
+      for (const candidate of [rel, `${rel}.md`]) {
+        if (!fs.existsSync(path.resolve(vault, candidate))) continue;
+        safeNotePath(vault, candidate);
+        refuse(
+          name,
+          `${whyNotWalked(vault, candidate) ?? "it is not a note vault-rag indexes"}, and only indexed notes are served`,
+        );
+      }
+    },
+  );
+  return { path: found, file: safeNotePath(vault, found) };
 }
 
 /**

@@ -1,7 +1,5 @@
 import { chunkNote } from "../../chunk/index.js";
-import { VaultRagError } from "../../errors.js";
-import { linkTargets, readNote, walkVault } from "../../vault/index.js";
-import { noteFix } from "../../closest.js";
+import { oneNote, readNote, walkVault } from "../../vault/index.js";
 import { locate } from "../open.js";
 import { out, stderrLogger } from "../io.js";
 
@@ -13,19 +11,12 @@ export async function runChunks(vaultArg: string | undefined, o: { note?: string
   let files = walked;
   if (o.note) {
     // a path or a name, found as a wikilink finds it (as related and get_note do)
-    const paths = walked.map((f) => f.path);
-    const found = linkTargets(paths, o.note);
-    if (found.length > 1)
-      throw new VaultRagError(
-        "usage",
-        `vault-rag: "${o.note}" could be ${found.map((p) => `"${p}"`).join(" or ")} — give the path of the one you mean`,
-      );
-    if (!found.length)
-      throw new VaultRagError(
-        "usage",
-        `vault-rag: no note "${o.note}" in ${loc.vault} — ${noteFix(o.note, paths, "vault")}`,
-      );
-    files = walked.filter((f) => f.path === found[0]);
+    const one = oneNote(
+      walked.map((f) => f.path),
+      o.note,
+      { in: loc.vault, kind: "vault" },
+    );
+    files = walked.filter((f) => f.path === one);
   }
   const all = [];
   for (const f of files) {

@@ -110,9 +110,8 @@ export function useLiteEmbedder(log: Logger = silentLogger, opts: { queryThread?
     },
     async embedQuery(text: string) {
       checkSimd();
-      if (questions) return (await questions.run([loadTokenizer().encode(text).slice(0, USE_LITE_MAX_TOKENS)]))[0];
-      const rt = await loadUseLite();
-      const [v] = await rt.run([rt.tokenizer.encode(text).slice(0, USE_LITE_MAX_TOKENS)]);
+      const ids = [loadTokenizer().encode(text).slice(0, USE_LITE_MAX_TOKENS)];
+      const [v] = await (questions ?? (await loadUseLite())).run(ids);
       return v;
     },
   };

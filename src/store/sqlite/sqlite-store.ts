@@ -137,9 +137,8 @@ export class SqliteStore implements Store {
   private constructor(
     file: string,
     db: Database.Database,
-    private readonly withVectors: boolean,
-    /** Window vectors are kept when given, as a cache, but not required and never queried. */
-    private readonly windowCache = false,
+    /** The Chroma sidecar: window vectors are kept when given, as a cache, but not required and never queried. */
+    private readonly windowCache: boolean,
   ) {
     this.location = file;
     this.db = db;
@@ -206,7 +205,7 @@ export class SqliteStore implements Store {
         `vault-rag: cannot open the index at ${file}: ${e.message}${e.code === "SQLITE_CANTOPEN" ? " — check the folder is writable" : ""}`,
       );
     }
-    const store = new SqliteStore(file, db, opts.vectors !== "cache", opts.vectors === "cache");
+    const store = new SqliteStore(file, db, opts.vectors === "cache");
     db.function("vr_regexp", { deterministic: true }, (pattern: unknown, text: unknown) =>
       compileDocRegex(String(pattern)).test(String(text)) ? 1 : 0,
     );
@@ -239,7 +238,7 @@ export class SqliteStore implements Store {
         }
         for (const r of records) {
           const m = r.meta;
-          if (this.withVectors) checkWindows(r, dims);
+          if (!this.windowCache) checkWindows(r, dims);
           const aliases = encodeList(m.aliases);
           const info = ins.run(
             r.id,
@@ -347,7 +346,7 @@ export class SqliteStore implements Store {
       })[];
     }
     const windows =
-      query.includeVectors && this.withVectors
+      query.includeVectors && !this.windowCache
         ? this.db.prepare("SELECT hash, vector FROM windows WHERE chunk = ? ORDER BY rowid")
         : undefined;
     return rows.map((r) => ({
@@ -419,7 +418,7 @@ export class SqliteStore implements Store {
   }
 
   async queryDense(vector: Float32Array, k: number, filter: QueryFilter = {}): Promise<ScoredRecord[]> {
-    if (!this.withVectors) throw new Error(`vault-rag: the store at ${this.location} was opened without vectors`);
+    if (this.windowCache) throw new Error(`vault-rag: the store at ${this.location} was opened without vectors`);
     // one read transaction: the filter, the vectors and the rows come from one snapshot
     return this.db
       .transaction(() => {
