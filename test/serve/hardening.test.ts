@@ -96,6 +96,28 @@ const until = async (what: () => boolean, ms: number) => {
   return what();
 };
 
+/** Runs `serve` on the test vault with these flags, as a process that should refuse to start. */
+const serveRefusing = (args: string[], env: Record<string, string> = {}) =>
+  spawnSync(process.execPath, [BIN, "serve", "--vault", vault, ...args], {
+    encoding: "utf8",
+    env: { ...process.env, ...env },
+    timeout: 20_000,
+  });
+
+/** A server whose chat model never stops (see endlessLlm), for `body`; both are stopped after it. */
+async function withEndlessModel(
+  body: (srv: Served, llm: Awaited<ReturnType<typeof endlessLlm>>) => Promise<void>,
+): Promise<void> {
+  const llm = await endlessLlm();
+  const srv = await startServe(["--vault", vault, "--llm", "ollama:endless"], { OLLAMA_HOST: llm.base });
+  try {
+    await body(srv, llm);
+  } finally {
+    await srv.stop(); // at once when the body stopped it
+    await llm.close();
+  }
+}
+
 beforeAll(async () => {
   ({ vault } = exampleVaultCopy("vr-serve-hard-"));
   expect(spawnSync(process.execPath, [BIN, "index", vault, "--quiet"]).status).toBe(0);
@@ -122,21 +144,14 @@ describe("the token off loopback", () => {
   });
 
   it("refuses to start with a VAULT_RAG_TOKEN too short to guard anything", () => {
-    const r = spawnSync(process.execPath, [BIN, "serve", "--vault", vault, "--host", "0.0.0.0", "--port", "0"], {
-      encoding: "utf8",
-      env: { ...process.env, VAULT_RAG_TOKEN: "abc" },
-      timeout: 20_000,
-    });
+    const r = serveRefusing(["--host", "0.0.0.0", "--port", "0"], { VAULT_RAG_TOKEN: "abc" });
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/^vault-rag: VAULT_RAG_TOKEN is 3 characters — a token needs at least 16/m);
     expect(r.stderr).not.toContain("abc");
   });
 
   it("refuses an --llm that names no provider at start-up, as ask does", () => {
-    const r = spawnSync(process.execPath, [BIN, "serve", "--vault", vault, "--port", "0", "--llm", "foo"], {
-      encoding: "utf8",
-      timeout: 20_000,
-    });
+    const r = serveRefusing(["--port", "0", "--llm", "foo"]);
     expect(r.status).toBe(2);
     expect(r.stderr.trim()).toBe(
       'vault-rag: unknown --llm "foo" — use ollama:<model> (e.g. ollama:llama3.2) or openai:<model>',
@@ -145,10 +160,7 @@ describe("the token off loopback", () => {
 
   it("refuses a --cors value that is not an origin, at start-up", () => {
     for (const bad of ["notanorigin", "http://localhost:5173/", "ftp://x.org"]) {
-      const r = spawnSync(process.execPath, [BIN, "serve", "--vault", vault, "--port", "0", "--cors", bad], {
-        encoding: "utf8",
-        timeout: 20_000,
-      });
+      const r = serveRefusing(["--port", "0", "--cors", bad]);
       expect(r.status, bad).toBe(2);
       expect(r.stderr.trim(), bad).toBe(
         `vault-rag: --cors "${bad}" is not an origin — give one like http://localhost:5173 (scheme, host and port; no path or trailing slash)`,
@@ -158,10 +170,7 @@ describe("the token off loopback", () => {
 
   it("refuses a port out of range with a usage error, not a stack trace", () => {
     for (const bad of ["99999", "65536", "-1", "abc"]) {
-      const r = spawnSync(process.execPath, [BIN, "serve", "--vault", vault, "--port", bad], {
-        encoding: "utf8",
-        timeout: 20_000,
-      });
+      const r = serveRefusing(["--port", bad]);
       expect(r.status, bad).toBe(2);
       expect(r.stderr, bad).toContain(`--port must be a whole number from 0 to 65535, got "${bad}"`);
       expect(r.stderr, bad).not.toMatch(/\n\s+at /);
@@ -171,9 +180,7 @@ describe("the token off loopback", () => {
 
 describe("POST /api/ask and a client that goes away", () => {
   it("stops the model's request when the client disconnects mid-stream, for each of many asks", async () => {
-    const llm = await endlessLlm();
-    const srv = await startServe(["--vault", vault, "--llm", "ollama:endless"], { OLLAMA_HOST: llm.base });
-    try {
+    await withEndlessModel(async (srv, llm) => {
       const asks = Array.from({ length: 4 }, async () => {
         const ctrl = new AbortController();
         await askUntilFirstToken(srv.origin, ctrl.signal);
@@ -186,16 +193,11 @@ describe("POST /api/ask and a client that goes away", () => {
       // and the server still answers
       expect((await request(srv.port, "/api/status")).status).toBe(200);
       expect(srv.proc.exitCode).toBeNull();
-    } finally {
-      await srv.stop();
-      await llm.close();
-    }
+    });
   });
 
   it("writes at most four answers at once: a fifth ask gets a JSON 429 at once, and is taken when one is done", async () => {
-    const llm = await endlessLlm();
-    const srv = await startServe(["--vault", vault, "--llm", "ollama:endless"], { OLLAMA_HOST: llm.base });
-    try {
+    await withEndlessModel(async (srv, llm) => {
       const ctrls = Array.from({ length: 4 }, () => new AbortController());
       await Promise.all(ctrls.map((c) => askUntilFirstToken(srv.origin, c.signal)));
       const ask = () =>
@@ -225,16 +227,11 @@ describe("POST /api/ask and a client that goes away", () => {
       expect(await until(() => llm.requests() === 5, 3000)).toBe(true);
       await again.body!.cancel();
       for (const c of ctrls) c.abort();
-    } finally {
-      await srv.stop();
-      await llm.close();
-    }
+    });
   });
 
   it("stops on SIGTERM while an answer is streaming, closing the model's request", async () => {
-    const llm = await endlessLlm();
-    const srv = await startServe(["--vault", vault, "--llm", "ollama:endless"], { OLLAMA_HOST: llm.base });
-    try {
+    await withEndlessModel(async (srv, llm) => {
       const reader = await askUntilFirstToken(srv.origin);
       const t0 = Date.now();
       srv.proc.kill("SIGTERM");
@@ -242,10 +239,7 @@ describe("POST /api/ask and a client that goes away", () => {
       expect(Date.now() - t0).toBeLessThan(5000);
       expect(await until(() => llm.open() === 0, 2000)).toBe(true);
       await reader.cancel().catch(() => {});
-    } finally {
-      if (srv.proc.exitCode === null) srv.proc.kill("SIGKILL");
-      await llm.close();
-    }
+    });
   });
 });
 
@@ -268,9 +262,7 @@ describe("slow clients", () => {
   }, 60_000);
 
   it("still streams an answer for longer than the request timeouts (they bound the request, not the response)", async () => {
-    const llm = await endlessLlm();
-    const srv = await startServe(["--vault", vault, "--llm", "ollama:endless"], { OLLAMA_HOST: llm.base });
-    try {
+    await withEndlessModel(async (srv) => {
       const ctrl = new AbortController();
       const reader = await askUntilFirstToken(srv.origin, ctrl.signal);
       const t0 = Date.now();
@@ -278,10 +270,7 @@ describe("slow clients", () => {
       while (Date.now() - t0 < 17_000) last = new TextDecoder().decode((await reader.read()).value);
       expect(last).toContain("event: token");
       ctrl.abort();
-    } finally {
-      await srv.stop();
-      await llm.close();
-    }
+    });
   }, 60_000);
 });
 
