@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { VaultRagError } from "../errors.js";
 import { diversify } from "./rank.js";
-import { fuse } from "./search.js";
+import { fuse, retrieve, withSearchDefaults } from "./search.js";
 import { SEARCH_DEFAULTS, type SearchMode } from "./types.js";
 import { normaliseWhere, type Where } from "../store/index.js";
 
@@ -190,12 +190,15 @@ export interface EvalSetting {
   fusion?: "linear" | "rrf";
   alpha?: number;
   rrfK?: number;
+  /** Rank by the keyword list before its WordNet expansion (default: as a search does, expanded). */
+  expand?: boolean;
 }
 
 /**
- * Runs every query once against the store (one query embedding, one dense and one BM25 list of
- * `pool` candidates, with the question's own filter when it has one) and scores each setting on
- * those lists, so sweeps cost no extra retrieval. Items are note paths; each note counts once (its
+ * Runs every query once against the store through the search's own {@link retrieve} (one query
+ * embedding, one dense and one BM25 list of `pool` candidates — the search's default depth — with
+ * the question's own filter when it has one, and the keyword list expanded as a search expands
+ * it) and scores each setting on those lists, so sweeps cost no extra retrieval. Items are note paths; each note counts once (its
  * best chunk). Each setting's p50 is the time its mode waits for: BM25 alone, embedding plus kNN,
  * or both.
  */
@@ -205,7 +208,7 @@ export async function evaluate(
   settings: EvalSetting[],
   opts: { pool?: number; depth?: number; onProgress?: (done: number, total: number) => void } = {},
 ): Promise<{ setting: EvalSetting; metrics: Metrics; byKind: Record<string, Metrics> }[]> {
-  const pool = opts.pool ?? 300;
+  const pool = opts.pool ?? SEARCH_DEFAULTS.pool;
   const depth = opts.depth ?? 100;
   const scores = settings.map(() => [] as { kind?: string; s: ReturnType<typeof scoreRanking> }[]);
   // time per mode: what a search in that mode waits for (keyword: BM25; dense: embed + kNN; hybrid: both)
@@ -214,10 +217,15 @@ export async function evaluate(
   for (const q of qrels.queries) {
     const filter = { where: normaliseWhere(q.where) };
     const t0 = performance.now();
-    const vector = await ctx.embedder.embedQuery(q.text);
-    const dense = await ctx.store.queryDense(vector, pool, filter);
+    const { dense } = await retrieve(ctx, q.text, withSearchDefaults({ mode: "dense" }), filter, pool);
     const t2 = performance.now();
-    const keyword = await ctx.store.queryKeyword(q.text, pool, filter);
+    const { keyword, plainKeyword } = await retrieve(
+      ctx,
+      q.text,
+      withSearchDefaults({ mode: "keyword" }),
+      filter,
+      pool,
+    );
     const t3 = performance.now();
     times.keyword.push(t3 - t2);
     times.dense.push(t2 - t0);
@@ -227,7 +235,7 @@ export async function evaluate(
       const hits = fuse(
         { mode: st.mode, fusion: st.fusion ?? "linear", alpha: st.alpha ?? SEARCH_DEFAULTS.alpha, rrfK: st.rrfK ?? 60 },
         dense,
-        keyword,
+        st.expand === false ? plainKeyword : keyword,
       );
       const ranked = diversify(hits, depth, 1).map((h) => h.path);
       scores[i].push({ kind: q.kind, s: scoreRanking(ranked, relevant) });

@@ -7,6 +7,7 @@ import {
   type ScoredRecord,
   type Store,
 } from "../store/index.js";
+import { planExpansion, type ExpansionPlan } from "./expand.js";
 import { diversify, dropStragglers, linearFusion, rrf, type Ranked } from "./rank.js";
 import {
   SEARCH_DEFAULTS,
@@ -29,6 +30,7 @@ export function withSearchDefaults(opts: SearchOptions = {}): SearchOptionsWithD
   int("top-k", o.topK, 1);
   int("oversample", o.oversample, 1);
   int("per-note", o.perNote, 1);
+  int("pool", o.pool, 1);
   if (!["dense", "keyword", "hybrid"].includes(o.mode))
     throw new VaultRagError("usage", `vault-rag: unknown mode "${o.mode}" — use dense, keyword or hybrid`);
   if (!["linear", "rrf"].includes(o.fusion))
@@ -48,7 +50,8 @@ export interface SearchContext {
 
 /**
  * Searches the index in plain words. Asks the store for `topK × oversample` candidates (never more
- * than it holds) with the filters applied before ranking, fuses dense and BM25 in hybrid mode,
+ * than it holds; `pool` per list in hybrid mode) with the filters applied before ranking, widens
+ * the keyword query with synonyms when its words miss ({@link retrieve}), fuses dense and BM25 in hybrid mode,
  * diversifies (at most `perNote` per note, backfilled when there are too few notes) and optionally
  * drops stragglers below `minRatio ×` the best score.
  *
@@ -75,26 +78,7 @@ export async function search(ctx: SearchContext, question: string, options: Sear
       timings,
     };
   const n = Math.max(1, Math.min(o.topK * o.oversample, total));
-
-  let dense: ScoredRecord[] = [];
-  let keyword: ScoredRecord[] = [];
-  const t0 = performance.now();
-  // start embedding first: on a cold start the model loads while the keyword query runs
-  const vectorPromise = o.mode !== "keyword" ? ctx.embedder.embedQuery(question) : undefined;
-  vectorPromise?.catch(() => undefined);
-  if (o.mode !== "dense") {
-    const t = performance.now();
-    keyword = await ctx.store.queryKeyword(question, o.mode === "hybrid" ? Math.max(n, 50) : n, filter);
-    timings.retrieveMs += performance.now() - t;
-  }
-  if (vectorPromise) {
-    await ctx.store.warmDense?.();
-    const vector = await vectorPromise;
-    timings.embedMs = performance.now() - t0 - timings.retrieveMs;
-    const t2 = performance.now();
-    dense = await ctx.store.queryDense(vector, o.mode === "hybrid" ? Math.max(n, 50) : n, filter);
-    timings.retrieveMs += performance.now() - t2;
-  }
+  const { dense, keyword } = await retrieve(ctx, question, o, filter, n, timings);
   const ranked = fuse(o, dense, keyword).slice(0, n);
   let hits = diversify(ranked, o.topK, o.perNote);
   if (o.minRatio !== undefined) hits = dropStragglers(hits, o.minRatio);
@@ -104,6 +88,64 @@ export async function search(ctx: SearchContext, question: string, options: Sear
       ? "no chunk passes the filters"
       : "no chunk matches the query";
   return { hits, reason, timings };
+}
+
+/** The ranked lists a search fuses: dense and keyword candidates, and the keyword list before expansion. */
+export interface Retrieved {
+  dense: ScoredRecord[];
+  keyword: ScoredRecord[];
+  /** The keyword list of the question's own words (the same list as `keyword` when nothing was added). */
+  plainKeyword: ScoredRecord[];
+  expansion?: ExpansionPlan;
+}
+
+/**
+ * Asks the store for a search's candidates: `n` per list in a single mode, and at least
+ * `o.pool` per list for a hybrid fusion; the keyword list widened by WordNet synonyms when
+ * `o.expand` is on and the best keyword hit holds few of the question's words
+ * ({@link planExpansion}). `search()` and `vault-rag eval` both rank what this returns, so
+ * eval measures what a search does.
+ *
+ * @example
+ * ```ts
+ * const { dense, keyword } = await retrieve(ctx, "bring back a lost commit", withSearchDefaults(), {}, 18);
+ * ```
+ */
+export async function retrieve(
+  ctx: SearchContext,
+  question: string,
+  o: SearchOptionsWithDefaults,
+  filter: QueryFilter,
+  n: number,
+  timings: { embedMs: number; retrieveMs: number } = { embedMs: 0, retrieveMs: 0 },
+): Promise<Retrieved> {
+  const depth = o.mode === "hybrid" ? Math.max(n, o.pool) : n;
+  let dense: ScoredRecord[] = [];
+  let keyword: ScoredRecord[] = [];
+  let plainKeyword: ScoredRecord[] = [];
+  let expansion: ExpansionPlan | undefined;
+  const t0 = performance.now();
+  // start embedding first: on a cold start the model loads while the keyword query runs
+  const vectorPromise = o.mode !== "keyword" ? ctx.embedder.embedQuery(question) : undefined;
+  vectorPromise?.catch(() => undefined);
+  if (o.mode !== "dense") {
+    const t = performance.now();
+    keyword = plainKeyword = await ctx.store.queryKeyword(question, depth, filter);
+    if (o.expand) {
+      expansion = await planExpansion(ctx.store, question, keyword[0]);
+      if (expansion) keyword = await ctx.store.queryKeyword(question, depth, filter, expansion);
+    }
+    timings.retrieveMs += performance.now() - t;
+  }
+  if (vectorPromise) {
+    await ctx.store.warmDense?.();
+    const vector = await vectorPromise;
+    timings.embedMs = performance.now() - t0 - timings.retrieveMs;
+    const t2 = performance.now();
+    dense = await ctx.store.queryDense(vector, depth, filter);
+    timings.retrieveMs += performance.now() - t2;
+  }
+  return { dense, keyword, plainKeyword, expansion };
 }
 
 /** Turns the store's ranked lists into hits for the mode. */

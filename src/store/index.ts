@@ -1,4 +1,14 @@
-export type { Store, StoreRecord, NoteEntry, ScoredRecord, Manifest, QueryFilter, StoreCounts } from "./types.js";
+export type {
+  Store,
+  StoreRecord,
+  NoteEntry,
+  ScoredRecord,
+  Manifest,
+  QueryFilter,
+  StoreCounts,
+  KeywordExpansion,
+  KeywordStats,
+} from "./types.js";
 export { SCHEMA_VERSION } from "./types.js";
 export type { RecordMetadata, MetaField } from "./schema.js";
 export { STRING_FIELDS, NUMBER_FIELDS, LIST_FIELDS, ALL_FIELDS, fieldKind } from "./schema.js";
@@ -19,7 +29,7 @@ export {
   type SqliteIntegrity,
   type SqliteRepair,
 } from "./sqlite/sqlite-store.js";
-export { toFtsQuery } from "./sqlite/fts-query.js";
+export { toFtsQuery, queryTerms } from "./sqlite/fts-query.js";
 export { STOPWORDS } from "./stopwords.js";
 export {
   CHROMA_MISSING,

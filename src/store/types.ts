@@ -66,6 +66,23 @@ export interface StoreCounts {
  * SQLite store and the Chroma store implement it. Every method is async, whatever the backend, so a
  * caller always awaits and never guesses.
  */
+/** Phrases a keyword query ranks by beside the question's own words, at a weight (a query expansion). */
+export interface KeywordExpansion {
+  /** Plain words or phrases ("sum", "add up"); each matches as a phrase, through the index's stemmer. */
+  phrases: string[];
+  /** Weight of their BM25 beside the question's (1 would count them as the question's own words). */
+  weight: number;
+}
+
+/** See {@link Store.keywordStats}. */
+export interface KeywordStats {
+  chunks: number;
+  /** Chunks holding each phrase, at most the `cap` asked for. */
+  counts: number[];
+  /** Whether the chunk asked about holds each phrase (all false without an id). */
+  inChunk: boolean[];
+}
+
 export interface Store {
   /** Absolute location (file path or URL). */
   readonly location: string;
@@ -84,8 +101,17 @@ export interface Store {
   noteLinks(): Promise<{ path: string; links: string[] }[]>;
   /** The k nearest records among those that pass the filter (filtering happens before ranking). */
   queryDense(vector: Float32Array, k: number, filter?: QueryFilter): Promise<ScoredRecord[]>;
-  /** The k best BM25 matches among those that pass the filter. */
-  queryKeyword(text: string, k: number, filter?: QueryFilter): Promise<ScoredRecord[]>;
+  /**
+   * The k best BM25 matches among those that pass the filter. With `expansion`, a chunk scores its
+   * BM25 for `text` plus `expansion.weight ×` its BM25 for the expansion's phrases, and a chunk
+   * that holds only expansion phrases is a match too.
+   */
+  queryKeyword(text: string, k: number, filter?: QueryFilter, expansion?: KeywordExpansion): Promise<ScoredRecord[]>;
+  /**
+   * What the keyword index knows of some phrases: how many chunks it holds, how many hold each
+   * phrase (counting stops at `cap`), and whether chunk `id` holds it.
+   */
+  keywordStats(phrases: string[], opts?: { id?: string; cap?: number }): Promise<KeywordStats>;
   manifest(): Promise<Manifest | undefined>;
   setManifest(m: Manifest): Promise<void>;
   /** Cached vectors by (model, window-text hash). */

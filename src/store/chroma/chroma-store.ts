@@ -8,6 +8,8 @@ import { silentLogger, type Logger } from "../../log.js";
 import { SqliteStore } from "../sqlite/sqlite-store.js";
 import {
   SCHEMA_VERSION,
+  type KeywordExpansion,
+  type KeywordStats,
   type Manifest,
   type NoteEntry,
   type QueryFilter,
@@ -416,8 +418,17 @@ export class ChromaStore implements Store {
     }));
   }
 
-  async queryKeyword(text: string, k: number, filter: QueryFilter = {}): Promise<ScoredRecord[]> {
-    return this.sidecar.queryKeyword(text, k, filter);
+  async queryKeyword(
+    text: string,
+    k: number,
+    filter: QueryFilter = {},
+    expansion?: KeywordExpansion,
+  ): Promise<ScoredRecord[]> {
+    return this.sidecar.queryKeyword(text, k, filter, expansion);
+  }
+
+  async keywordStats(phrases: string[], opts?: { id?: string; cap?: number }): Promise<KeywordStats> {
+    return this.sidecar.keywordStats(phrases, opts);
   }
 
   async manifest(): Promise<Manifest | undefined> {

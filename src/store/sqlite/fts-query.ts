@@ -16,17 +16,42 @@ const TOKEN_RE = /[\p{L}\p{N}]+(?:['’\-_.][\p{L}\p{N}]+)*/gu;
  * ```
  */
 export function toFtsQuery(text: string): string | undefined {
+  const terms = queryTerms(text);
+  if (!terms.length) return undefined;
+  return phraseQuery(terms);
+}
+
+/**
+ * The terms a keyword query ranks by, as {@link toFtsQuery} quotes them: lower-cased, stopwords
+ * dropped (unless nothing else is left), identifiers and CJK runs as space-separated phrases.
+ *
+ * @example
+ * ```ts
+ * queryTerms("how do I save power? 2-factor"); // ["save", "power", "2 factor"]
+ * ```
+ */
+export function queryTerms(text: string): string[] {
   const tokens = (text.normalize("NFKC").toLowerCase().match(TOKEN_RE) ?? []).map((t) => t.replace(/['’]/g, ""));
   const kept = tokens.filter((t) => !STOPWORDS.has(t));
   const chosen = kept.length ? kept : tokens;
   // hyphenated and dotted identifiers become phrases; CJK runs become bigram phrases, as indexed
-  const terms = [
+  return [
     ...new Set(
       chosen.map((t) =>
         hasCjk(t) ? cjkBigrams(t).trim().replace(/\s+/g, " ") : t.split(/[-_.]/).filter(Boolean).join(" "),
       ),
     ),
   ].filter(Boolean);
-  if (!terms.length) return undefined;
-  return terms.map((t) => `"${t}"`).join(" OR ");
+}
+
+/**
+ * An FTS5 query matching any of the phrases, each quoted so that nothing in it is FTS5 syntax.
+ *
+ * @example
+ * ```ts
+ * phraseQuery(["add up", 'say "hi"']); // '"add up" OR "say ""hi"""'
+ * ```
+ */
+export function phraseQuery(phrases: string[]): string {
+  return phrases.map((t) => `"${t.replace(/"/g, '""')}"`).join(" OR ");
 }

@@ -7,6 +7,8 @@ import { makeDir } from "../../make-dir.js";
 import type { RecordMetadata } from "../schema.js";
 import {
   SCHEMA_VERSION,
+  type KeywordExpansion,
+  type KeywordStats,
   type Manifest,
   type NoteEntry,
   type QueryFilter,
@@ -17,7 +19,7 @@ import {
 } from "../types.js";
 import { compileDocument, compileWhere, decodeList, encodeList, type SqlCondition } from "./compile.js";
 import { cjkBigrams } from "./cjk.js";
-import { toFtsQuery } from "./fts-query.js";
+import { phraseQuery, toFtsQuery } from "./fts-query.js";
 import { DenseIndex } from "./dense-index.js";
 import { MetaColumns } from "./meta-columns.js";
 import { checkQueryVector, checkWindows, pooledVector } from "../windows.js";
@@ -518,12 +520,35 @@ export class SqliteStore implements Store {
     return id ?? "unknown";
   }
 
-  async queryKeyword(text: string, k: number, filter: QueryFilter = {}): Promise<ScoredRecord[]> {
+  async queryKeyword(
+    text: string,
+    k: number,
+    filter: QueryFilter = {},
+    expansion?: KeywordExpansion,
+  ): Promise<ScoredRecord[]> {
     const match = toFtsQuery(text);
     if (!match) return [];
     const cond = filterSql(filter);
     const w = BM25_WEIGHTS;
     const bm25 = `bm25(fts, ${w.title}, ${w.aliases}, ${w.section}, ${w.body})`;
+    const limit = Math.max(1, Math.floor(k));
+    const phrases = expansion && expansion.weight > 0 ? expansion.phrases.filter((p) => p.trim()) : [];
+    if (phrases.length) {
+      // every chunk that matches the question or an expansion phrase, scored by the sum; exact
+      // (no cut before the sum), since the expansion's matches are few: each phrase is held by at
+      // most a small share of the chunks (see search/expand.ts)
+      // the best k are cut before the chunks' text is read
+      const sql = `WITH s AS (SELECT r, sum(d) AS d FROM (
+          SELECT rowid AS r, ${bm25} AS d FROM fts WHERE fts MATCH ?
+          UNION ALL SELECT rowid AS r, ? * ${bm25} AS d FROM fts WHERE fts MATCH ?) GROUP BY r),
+        top AS (SELECT s.r, s.d FROM s ${cond.sql ? `JOIN chunks c ON c.rowid = s.r WHERE ${cond.sql}` : ""}
+          ORDER BY s.d, s.r LIMIT ?)
+        SELECT ${COLUMNS}, top.d AS d FROM top JOIN chunks c ON c.rowid = top.r ORDER BY top.d, top.r`;
+      const rows = this.db
+        .prepare(sql)
+        .all(match, expansion!.weight, phraseQuery(phrases), ...cond.params, limit) as Row[];
+      return rows.map((r) => ({ id: r.id, text: r.text, meta: rowMeta(r), distance: r.d! }));
+    }
     // without a filter the best rows are picked inside the keyword index and only they are joined
     // to their chunks (5.6 → 3.9 ms on a common three-word query at 10,000 notes); a filter needs
     // the chunk's columns before the cut. Ties go to the older row, in both.
@@ -532,8 +557,34 @@ export class SqliteStore implements Store {
       WHERE fts MATCH ? AND ${cond.sql} ORDER BY d, c.rowid LIMIT ?`
       : `SELECT ${COLUMNS}, f.d FROM (SELECT rowid, ${bm25} AS d FROM fts WHERE fts MATCH ? ORDER BY d, rowid LIMIT ?) f
       JOIN chunks c ON c.rowid = f.rowid ORDER BY f.d, f.rowid`;
-    const rows = this.db.prepare(sql).all(match, ...cond.params, Math.max(1, Math.floor(k))) as Row[];
+    const rows = this.db.prepare(sql).all(match, ...cond.params, limit) as Row[];
     return rows.map((r) => ({ id: r.id, text: r.text, meta: rowMeta(r), distance: r.d! }));
+  }
+
+  async keywordStats(phrases: string[], opts: { id?: string; cap?: number } = {}): Promise<KeywordStats> {
+    return this.db
+      .transaction((): KeywordStats => {
+        const chunks = this.db.prepare("SELECT count(*) FROM chunks").pluck().get() as number;
+        const cap = opts.cap === undefined ? -1 : Math.max(0, Math.floor(opts.cap));
+        const count = this.db.prepare("SELECT count(*) FROM (SELECT 1 FROM fts WHERE fts MATCH ? LIMIT ?)").pluck();
+        const row =
+          opts.id === undefined
+            ? undefined
+            : (this.db.prepare("SELECT rowid FROM chunks WHERE id = ?").pluck().get(opts.id) as number | undefined);
+        // the rowid cast: a JS number binds as REAL, and FTS5 then drops the rowid constraint
+        const holds = this.db
+          .prepare("SELECT count(*) FROM fts WHERE fts MATCH ? AND rowid = CAST(? AS INTEGER)")
+          .pluck();
+        const counts: number[] = [];
+        const inChunk: boolean[] = [];
+        for (const p of phrases) {
+          const q = p.trim() ? phraseQuery([p]) : undefined;
+          counts.push(q ? (count.get(q, cap) as number) : 0);
+          inChunk.push(q !== undefined && row !== undefined && (holds.get(q, row) as number) > 0);
+        }
+        return { chunks, counts, inChunk };
+      })
+      .deferred();
   }
 
   async manifest(): Promise<Manifest | undefined> {

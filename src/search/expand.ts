@@ -1,0 +1,108 @@
+import { queryTerms, STOPWORDS, type KeywordExpansion, type ScoredRecord, type Store } from "../store/index.js";
+import { baseForms, WordNet } from "./wordnet.js";
+
+/**
+ * Query expansion defaults, in one place. Chosen in the ranking lab (bench/lab/) on til, SciFact
+ * and examples/questions.jsonl together, and confirmed with `vault-rag eval --sweep`, whose
+ * "no synonyms" rows rank the same lists without expansion (nDCG@10, hybrid α 0.65): til 0.754 →
+ * 0.768, examples 0.918 → 0.922, SciFact unchanged (0.692). Tried and not kept: 1, 2 or 5 senses,
+ * weights 0.3 and 1, a share cap of 10% or none, hypernyms, weighting each word's synonyms by
+ * their number, and a cap on how many senses a word may have (all at or below these on til).
+ */
+export const EXPANSION_DEFAULTS = {
+  /** Senses of a word whose synonyms are used, per part of speech (WordNet lists the most frequent first). */
+  senses: 3,
+  /** Weight of the synonyms' BM25 beside the question's own words, when the best keyword hit holds none of them. */
+  weight: 0.5,
+  /** A synonym held by more than this share of the chunks is too common to say anything. */
+  maxShare: 0.05,
+};
+export type ExpansionOptionsWithDefaults = typeof EXPANSION_DEFAULTS;
+
+/** What {@link planExpansion} found: the phrases to add and their weight, with the evidence. */
+export interface ExpansionPlan extends KeywordExpansion {
+  /** IDF-weighted share of the question's terms that the best keyword hit holds (0–1). */
+  coverage: number;
+}
+
+const WORD_RE = /[a-z0-9]+/g;
+let shared: WordNet | undefined;
+
+/** The WordNet database, opened once per process. */
+export function sharedWordNet(): WordNet {
+  return (shared ??= WordNet.open());
+}
+
+/**
+ * WordNet synonyms of a question's words (and of two-word phrases in it: "add up", "bail out"),
+ * as the keyword index would match them: nouns, verbs and adjectives, the first `senses` senses of
+ * each, single words or phrases of plain words, none a stopword, none a word of the question, and
+ * none a clipped form or an inflection of the word itself ("pot" for "potentiometer", "counting"
+ * for "count"). In WordNet's order, each once.
+ *
+ * @example
+ * ```ts
+ * synonymCandidates(sharedWordNet(), "total up a column of figures", 3); // ["sum", "aggregate", "amount", ...]
+ * ```
+ */
+export function synonymCandidates(wn: WordNet, question: string, senses: number): string[] {
+  const words = question.normalize("NFKC").toLowerCase().match(WORD_RE) ?? [];
+  const own = new Set(words);
+  const sources = [...new Set(words.filter((w) => !STOPWORDS.has(w) && /[a-z]/.test(w)))];
+  for (let i = 0; i + 1 < words.length; i++) sources.push(`${words[i]}_${words[i + 1]}`, `${words[i]}-${words[i + 1]}`);
+  const out = new Set<string>();
+  for (const source of sources)
+    for (const lemma of baseForms(wn, source))
+      for (const synonym of wn.synonyms(lemma, senses)) {
+        const parts = synonym.split(/[_-]/);
+        if (parts.some((p) => !/^[a-z0-9]+$/.test(p) || STOPWORDS.has(p))) continue;
+        if (parts.length === 1 && (own.has(parts[0]) || source.startsWith(parts[0]) || parts[0].startsWith(lemma)))
+          continue;
+        out.add(parts.join(" "));
+      }
+  return [...out];
+}
+
+/**
+ * Decides a keyword query's expansion from its first results. The question's own words are
+ * trusted as far as the best keyword hit holds them: `weight × (1 − coverage)`, with coverage the
+ * IDF-weighted share of the question's terms in that hit. A question whose words all meet in one
+ * passage is not expanded; one whose words the notes do not use ("tallying", "hogging") leans
+ * on WordNet synonyms that the vault does use, and that are rare enough to mean something.
+ * Returns `undefined` when there is nothing to add.
+ *
+ * @example
+ * ```ts
+ * const first = await store.queryKeyword(q, 300);
+ * const plan = await planExpansion(store, q, first[0]);
+ * if (plan) hits = await store.queryKeyword(q, 300, {}, plan);
+ * ```
+ */
+export async function planExpansion(
+  store: Store,
+  question: string,
+  best: ScoredRecord | undefined,
+  o: ExpansionOptionsWithDefaults = EXPANSION_DEFAULTS,
+  wn: WordNet = sharedWordNet(),
+): Promise<ExpansionPlan | undefined> {
+  const terms = queryTerms(question);
+  if (!terms.length) return undefined;
+  const own = await store.keywordStats(terms, { id: best?.id });
+  const n = own.chunks;
+  let held = 0;
+  let all = 0;
+  terms.forEach((_, i) => {
+    const idf = Math.log(1 + (n - own.counts[i] + 0.5) / (own.counts[i] + 0.5));
+    all += idf;
+    if (own.inChunk[i]) held += idf;
+  });
+  const coverage = all > 0 ? held / all : 1;
+  const weight = o.weight * Math.max(0, 1 - coverage);
+  if (weight <= 0) return undefined;
+  const candidates = synonymCandidates(wn, question, o.senses);
+  if (!candidates.length) return undefined;
+  const cap = Math.floor(o.maxShare * n) + 1;
+  const { counts } = await store.keywordStats(candidates, { cap });
+  const phrases = candidates.filter((_, i) => counts[i] > 0 && counts[i] < cap);
+  return phrases.length ? { phrases, weight, coverage } : undefined;
+}

