@@ -18,9 +18,7 @@ t = performance.now();
 for (const q of qs) synonymCandidates(wn, q.text, 3);
 console.log("candidates warm", ((performance.now() - t) / qs.length).toFixed(2), "ms/q");
 t = performance.now();
-for (const q of qs) {
-  const k = await store.queryKeyword(q.text, 300);
-}
+for (const q of qs) await store.queryKeyword(q.text, 300);
 console.log("kw query", ((performance.now() - t) / qs.length).toFixed(2), "ms/q");
 t = performance.now();
 for (const q of qs) {

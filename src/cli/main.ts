@@ -73,6 +73,7 @@ export function addSearchFlags(cmd: Command): Command {
       json("--where-document"),
     )
     .option("--min-ratio <r>", "drop hits scoring below r × the best hit's score", ratio)
+    .option("--no-expand", "keyword matching on the question's own words only: no WordNet synonyms")
     .addOption(
       new Option("--mode <mode>", "retrieval mode")
         .choices(["dense", "keyword", "hybrid"])
@@ -375,6 +376,12 @@ export function buildProgram(): Command {
 }
 
 async function main(): Promise<void> {
+  // a reader that stops early (`vault-rag search … | head -1`) closes the pipe: stop quietly, as
+  // grep does, instead of a stack trace (the index is safe: every write is a transaction)
+  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+    if (e.code !== "EPIPE") throw e;
+    process.exit(0);
+  });
   const program = buildProgram();
   try {
     await program.parseAsync(process.argv);

@@ -78,7 +78,7 @@ export async function search(ctx: SearchContext, question: string, options: Sear
       timings,
     };
   const n = Math.max(1, Math.min(o.topK * o.oversample, total));
-  const { dense, keyword } = await retrieve(ctx, question, o, filter, n, timings);
+  const { dense, keyword, expansion } = await retrieve(ctx, question, o, filter, n, timings);
   const ranked = fuse(o, dense, keyword).slice(0, n);
   let hits = diversify(ranked, o.topK, o.perNote);
   if (o.minRatio !== undefined) hits = dropStragglers(hits, o.minRatio);
@@ -87,7 +87,12 @@ export async function search(ctx: SearchContext, question: string, options: Sear
     : filter.where || filter.whereDocument
       ? "no chunk passes the filters"
       : "no chunk matches the query";
-  return { hits, reason, timings };
+  return {
+    hits,
+    reason,
+    timings,
+    ...(expansion ? { expansion: { phrases: expansion.phrases, weight: expansion.weight } } : {}),
+  };
 }
 
 /** The ranked lists a search fuses: dense and keyword candidates, and the keyword list before expansion. */

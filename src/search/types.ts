@@ -83,4 +83,6 @@ export interface SearchResult {
   hits: Hit[];
   reason?: string;
   timings: { embedMs: number; retrieveMs: number };
+  /** The WordNet synonyms the keyword query also ranked by, and their weight, when it was widened. */
+  expansion?: { phrases: string[]; weight: number };
 }

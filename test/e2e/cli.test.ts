@@ -178,6 +178,37 @@ describe("vault-rag CLI end to end", () => {
     ]);
   });
 
+  it("widens a keyword search with WordNet synonyms, says which with --verbose, and not with --no-expand", () => {
+    // no note says "vacation"; one says "holiday", WordNet's synonym
+    const plain = run(["search", "--vault", vault, "--mode", "keyword", "--no-expand", "--verbose", "vacation"]);
+    expect(plain.code).toBe(1);
+    expect(plain.stderr).toContain("no results: no chunk matches the query");
+    expect(plain.stderr).not.toContain("synonyms");
+    const widened = run(["search", "--vault", vault, "--mode", "keyword", "--verbose", "-k", "1", "vacation"]);
+    expect(widened.code).toBe(0);
+    expect(widened.stderr).toContain("synonyms (weight 0.50): holiday\n");
+    const [hit] = nonEmpty(json(["search", "--vault", vault, "--mode", "keyword", "-k", "1", "vacation"]));
+    expect(hit.text.toLowerCase()).toContain("holiday");
+  });
+
+  it("stops quietly with exit 0 when the reader of its output goes away (| head), as grep does", () => {
+    for (const args of [
+      ["chunks", vault, "--note", "robots/SMARS.md"],
+      ["search", "--vault", vault, "-k", "20", "motor"],
+    ]) {
+      const r = spawnSync(
+        "bash",
+        ["-c", `"${process.execPath}" "${BIN}" "$@" | true; echo "exit \${PIPESTATUS[0]}"`, "x", ...args],
+        {
+          cwd: elsewhere,
+          encoding: "utf8",
+        },
+      );
+      expect(r.stdout.trim()).toBe("exit 0");
+      expect(r.stderr).toBe("");
+    }
+  });
+
   it("reports errors with their exit codes", () => {
     const where = run(["search", "--vault", vault, "--where", '{"tags": {"$in": ["pico"]}}', "x"]);
     expect(where.code).toBe(2);

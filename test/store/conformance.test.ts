@@ -213,6 +213,71 @@ for (const backend of BACKENDS)
       await s.close();
     });
 
+    it("adds an expansion's phrases at their weight: a chunk scores the sum, and one with only a synonym matches too", async () => {
+      const { store: s } = await backend.fresh();
+      const texts: [string, string, string][] = [
+        ["a", "a/one.md", "Tally the rows of a table."],
+        ["b", "a/two.md", "Count rows fast with an estimate; count them once."],
+        ["c", "b/three.md", "Sum a column of numbers, then add up the rest."],
+        ["d", "b/four.md", "Nothing about any of it."],
+      ];
+      await s.upsertNotes(
+        texts.map(([id, p, text]) => ({
+          note: note(p),
+          records: [record(id, meta({ path: p, title: "t", section: "t" }), vec(1, 0, 0, 0), text)],
+        })),
+      );
+      const plain = await s.queryKeyword("tally rows", 10);
+      expect(ids(plain)).toEqual(["a", "b"]);
+      const expanded = await s.queryKeyword("tally rows", 10, {}, { phrases: ["count", "add up"], weight: 0.5 });
+      expect(ids(expanded).sort()).toEqual(["a", "b", "c"]);
+      // b's score is its own BM25 plus half its BM25 for the synonyms: lower (better) than alone
+      const alone = plain.find((h) => h.id === "b")!.distance;
+      const bExpanded = expanded.find((h) => h.id === "b")!;
+      const synonymsOnly = await s.queryKeyword("count add up", 10);
+      const bSynonyms = (await s.queryKeyword("count", 10)).find((h) => h.id === "b")!.distance;
+      expect(synonymsOnly.length).toBeGreaterThan(0);
+      expect(bExpanded.distance).toBeCloseTo(alone + 0.5 * bSynonyms, 6);
+      expect(expanded.map((h) => h.distance)).toEqual([...expanded.map((h) => h.distance)].sort((x, y) => x - y));
+      // a filter applies to the synonyms' matches as well, and k cuts the sum
+      expect(
+        ids(
+          await s.queryKeyword(
+            "tally rows",
+            10,
+            { where: normaliseWhere({ folder: "b" }) },
+            { phrases: ["count", "add up"], weight: 0.5 },
+          ),
+        ),
+      ).toEqual(["c"]);
+      expect(await s.queryKeyword("tally rows", 1, {}, { phrases: ["count"], weight: 0.5 })).toHaveLength(1);
+      // weight 0, or no phrases, is the plain query
+      expect(ids(await s.queryKeyword("tally rows", 10, {}, { phrases: ["count"], weight: 0 }))).toEqual(ids(plain));
+      expect(ids(await s.queryKeyword("tally rows", 10, {}, { phrases: [], weight: 1 }))).toEqual(ids(plain));
+      await s.close();
+    });
+
+    it("counts the chunks holding each phrase, stops counting at the cap, and says which phrases a chunk holds", async () => {
+      const { store: s } = await backend.fresh();
+      await s.upsertNotes(
+        ["x1", "x2", "x3"].map((id, i) => ({
+          note: note(`n${i}.md`),
+          records: [
+            record(id, meta({ path: `n${i}.md` }), vec(1, 0, 0, 0), i ? "a common word here" : "common rarity, add up"),
+          ],
+        })),
+      );
+      const st = await s.keywordStats(["common", "rarity", "add up", "absent", ""], { id: "x1" });
+      expect(st).toEqual({ chunks: 3, counts: [3, 1, 1, 0, 0], inChunk: [true, true, true, false, false] });
+      expect(await s.keywordStats(["common", "rarity"], { cap: 2, id: "x2" })).toEqual({
+        chunks: 3,
+        counts: [2, 1],
+        inChunk: [true, false],
+      });
+      expect((await s.keywordStats(["common"])).inChunk).toEqual([false]);
+      await s.close();
+    });
+
     it("finds words inside Chinese and Japanese runs, and forgets them when the note is replaced or deleted", async () => {
       const { store: s } = await backend.fresh();
       await s.upsertNotes([

@@ -22,6 +22,8 @@ export interface SearchFlags {
   whereDocument?: Record<string, unknown>;
   minRatio?: number;
   mode: "dense" | "keyword" | "hybrid";
+  /** `--no-expand` makes it false. */
+  expand?: boolean;
   json?: boolean;
   verbose?: boolean;
   model?: string;
@@ -45,6 +47,7 @@ export function searchRequest(o: SearchFlags): SearchRequest {
     whereDocument: o.whereDocument,
     minRatio: o.minRatio,
     mode: o.mode,
+    expand: o.expand,
   };
 }
 
@@ -81,7 +84,11 @@ export async function runSearch(words: string[], o: SearchFlags): Promise<void> 
       for (const h of await noResultHints(store, request)) err(h);
       process.exitCode = 1;
     }
-    if (o.verbose) err(`embed ${res.timings.embedMs.toFixed(0)} ms, retrieve ${res.timings.retrieveMs.toFixed(0)} ms`);
+    if (o.verbose) {
+      if (res.expansion)
+        err(`synonyms (weight ${res.expansion.weight.toFixed(2)}): ${res.expansion.phrases.join(", ")}`);
+      err(`embed ${res.timings.embedMs.toFixed(0)} ms, retrieve ${res.timings.retrieveMs.toFixed(0)} ms`);
+    }
   } finally {
     await store.close();
   }

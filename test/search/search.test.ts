@@ -1,0 +1,93 @@
+import { describe, expect, it } from "vitest";
+import { useLiteEmbedder } from "../../src/embed/index.js";
+import { evaluate } from "../../src/search/eval.js";
+import { search, SEARCH_DEFAULTS } from "../../src/search/index.js";
+import { SqliteStore, type NoteEntry, type Store } from "../../src/store/index.js";
+import { meta, tmpDb } from "../store/helpers.js";
+
+const WORDS = "motor starter flour bread wiring sensor garden tomato solder battery pump relay".split(" ");
+
+/** A store of `n` one-chunk notes over a small vocabulary, each with a fixed pseudo-random 512-d vector. */
+async function manyNotes(n: number): Promise<SqliteStore> {
+  const s = SqliteStore.open(tmpDb(), { create: true });
+  await s.setManifest({
+    schemaVersion: 1,
+    embedder: {
+      provider: "use-lite",
+      model: "m",
+      dimensions: 512,
+      documentPrefix: "",
+      queryPrefix: "",
+      normalized: true,
+    },
+    chunkerVersion: "x",
+    createdAt: "",
+    updatedAt: "",
+  });
+  let seed = 7;
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * 2 - 1;
+  const batch = [];
+  for (let i = 0; i < n; i++) {
+    const v = Float32Array.from({ length: 512 }, rnd);
+    const norm = Math.hypot(...v);
+    for (let j = 0; j < v.length; j++) v[j] /= norm;
+    const text = Array.from({ length: 6 }, (_, k) => WORDS[(i * 7 + k * 3 + (i % 5) * k) % WORDS.length]).join(" ");
+    const p = `n/${String(i).padStart(4, "0")}.md`;
+    const note: NoteEntry = { path: p, hash: p, mtime: 1, size: 1 };
+    batch.push({ note, records: [{ id: `c${i}`, text, meta: meta({ path: p }), windows: [{ hash: p, vector: v }] }] });
+  }
+  await s.upsertNotes(batch);
+  return s;
+}
+
+/** Records the k of each query the store is asked. */
+function spying(store: Store): { store: Store; asked: { dense: number[]; keyword: number[] } } {
+  const asked = { dense: [] as number[], keyword: [] as number[] };
+  const spy = Object.create(store) as Store;
+  spy.queryDense = (v, k, f) => (asked.dense.push(k), store.queryDense(v, k, f));
+  spy.queryKeyword = (t, k, f, e) => (asked.keyword.push(k), store.queryKeyword(t, k, f, e));
+  return { store: spy, asked };
+}
+
+describe("search", () => {
+  const embedder = useLiteEmbedder();
+
+  it("fuses `pool` candidates from each list in hybrid mode, and only topK × oversample in a single mode", async () => {
+    const real = await manyNotes(40);
+    const { store, asked } = spying(real);
+    await search({ store, embedder }, "motor wiring", { topK: 3 });
+    expect(asked.dense).toEqual([SEARCH_DEFAULTS.pool]);
+    expect(asked.keyword.every((k) => k === SEARCH_DEFAULTS.pool)).toBe(true);
+    asked.dense.length = asked.keyword.length = 0;
+    await search({ store, embedder }, "motor wiring", { topK: 3, pool: 20 });
+    expect(asked.dense).toEqual([20]);
+    asked.dense.length = asked.keyword.length = 0;
+    await search({ store, embedder }, "motor wiring", { topK: 3, mode: "keyword" });
+    expect(asked.dense).toEqual([]);
+    expect(asked.keyword.every((k) => k === 9)).toBe(true);
+    await expect(search({ store, embedder }, "motor", { pool: 0 })).rejects.toThrow(
+      "vault-rag: pool must be a whole number of at least 1, got 0",
+    );
+    await real.close();
+  });
+
+  it("ranks what eval scores: on more chunks than the pool, eval finds each search's first hit first", async () => {
+    const store = await manyNotes(SEARCH_DEFAULTS.pool + 150);
+    const questions = ["motor wiring", "bread starter flour", "garden tomato pump", "solder the battery relay"];
+    const queries = [];
+    const relevant = new Map<string, Set<string>>();
+    for (const [i, q] of questions.entries()) {
+      const { hits } = await search({ store, embedder }, q, { topK: 1 });
+      queries.push({ id: String(i), text: q });
+      relevant.set(String(i), new Set([hits[0].path]));
+    }
+    const [hybrid] = await evaluate({ store, embedder }, { queries, relevant }, [{ label: "h", mode: "hybrid" }]);
+    expect(hybrid.metrics.recall1).toBe(1);
+    // and a search that fused fewer candidates would rank differently here (what searches did before)
+    const shallow = await Promise.all(
+      questions.map(async (q) => (await search({ store, embedder }, q, { topK: 1, pool: 50 })).hits[0].path),
+    );
+    expect(shallow.filter((p, i) => !relevant.get(String(i))!.has(p)).length).toBeGreaterThan(0);
+    await store.close();
+  });
+});
