@@ -40,6 +40,7 @@ export {
   rrf,
   linearFusion,
   SEARCH_DEFAULTS,
+  EXPANSION_DEFAULTS,
   hitJson,
   flatHit,
   searchOptionsOf,

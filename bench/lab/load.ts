@@ -6,6 +6,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { prepareBeir, readKnownAnswers, type Qrels } from "../../src/search/eval.js";
 import { useLiteEmbedder } from "../../src/embed/index.js";
+import { planExpansion } from "../../src/search/expand.js";
 import { normaliseWhere, matchesWhere, SqliteStore, type WhereNode } from "../../src/store/index.js";
 import { pooledVector } from "../../src/store/windows.js";
 import { decodeList } from "../../src/store/sqlite/compile.js";
@@ -34,6 +35,8 @@ export interface LabQuery {
   relevant: Set<string>;
   /** FTS5 bm25 results over the filtered chunks, best first: chunk index and score (higher better). */
   kw: { i: number; s: number }[];
+  /** the keyword list as a search ranks it: expanded with WordNet synonyms when its words miss */
+  kwx: { i: number; s: number }[];
   /** the chunks that pass the filter */
   allowed: (i: number) => boolean;
 }
@@ -129,6 +132,8 @@ export async function loadLab(name: string, target: string, vault?: string, pool
     }
     const where = normaliseWhere(q.where);
     const kwRecs = await store.queryKeyword(q.text, pool, { where });
+    const plan = await planExpansion(store, q.text, kwRecs[0]);
+    const kwxRecs = plan ? await store.queryKeyword(q.text, pool, { where }, plan) : kwRecs;
     const idToIndex = new Map(chunks.map((c, i) => [c.id, i]));
     const allowed = where ? (i: number) => matchesWhere(where, chunks[i].meta) : () => true;
     queries.push({
@@ -139,6 +144,7 @@ export async function loadLab(name: string, target: string, vault?: string, pool
       vec: Float32Array.from(v),
       relevant: qrels.relevant.get(q.id)!,
       kw: kwRecs.map((r) => ({ i: idToIndex.get(r.id)!, s: -r.distance })),
+      kwx: kwxRecs.map((r) => ({ i: idToIndex.get(r.id)!, s: -r.distance })),
       allowed,
     });
   }

@@ -4,7 +4,7 @@ const [name, target, vault] = process.argv.slice(2);
 const lab = await loadLab(name, target, vault);
 const alphas = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.65, 0.7, 0.8, 0.9, 1];
 const runs = alphas.map((a) =>
-  evaluateRun(lab, (q) => notesOf(lab, fuseLinear([denseList(lab, q), q.kw], [1 - a, a]))),
+  evaluateRun(lab, (q) => notesOf(lab, fuseLinear([denseList(lab, q), q.kwx], [1 - a, a]))),
 );
 const best = lab.queries.map((_, qi) => Math.max(...runs.map((r) => r.per[qi])));
 const kinds: Record<string, number[]> = {};

@@ -42,6 +42,12 @@ export const searchInput = z
       .describe("drop hits scoring below this ratio × the best hit's score"),
     where: z.record(z.string(), z.unknown()).optional().describe("a Chroma where filter"),
     where_document: z.record(z.string(), z.unknown()).optional().describe("a Chroma whereDocument filter"),
+    expand: z
+      .boolean()
+      .optional()
+      .describe(
+        `widen the keyword query with WordNet synonyms when its words miss (default ${SEARCH_DEFAULTS.expand}); false: the question's own words only`,
+      ),
   })
   .strict();
 
@@ -84,5 +90,6 @@ export function searchRequestOf(a: Omit<z.infer<typeof searchInput>, "query">): 
     minRatio: a.min_ratio,
     where: a.where,
     whereDocument: a.where_document,
+    expand: a.expand,
   };
 }

@@ -28,7 +28,14 @@ export interface ExpansionPlan extends KeywordExpansion {
 const WORD_RE = /[a-z0-9]+/g;
 let shared: WordNet | undefined;
 
-/** The WordNet database, opened once per process. */
+/**
+ * The WordNet database, opened once per process.
+ *
+ * @example
+ * ```ts
+ * sharedWordNet().synonyms("tally", 1); // ["run", "match", "fit", "correspond", "check", ...]: a sense per part of speech
+ * ```
+ */
 export function sharedWordNet(): WordNet {
   return (shared ??= WordNet.open());
 }
@@ -64,6 +71,36 @@ export function synonymCandidates(wn: WordNet, question: string, senses: number)
 }
 
 /**
+ * How much of a question a keyword hit holds: the share of the question's terms in it, each
+ * weighted by its IDF in the keyword index (`ln(1 + (N − n + 0.5) / (n + 0.5))`), so the rare
+ * words count most. No hit holds nothing (0); a question with no terms is held whole (1).
+ *
+ * @example
+ * ```ts
+ * const [best] = await store.queryKeyword("tallying rows", 1);
+ * (await keywordCoverage(store, "tallying rows", best)).coverage; // e.g. 0.31: "rows" but not "tallying"
+ * ```
+ */
+export async function keywordCoverage(
+  store: Store,
+  question: string,
+  hit: ScoredRecord | undefined,
+): Promise<{ coverage: number; chunks: number }> {
+  const terms = queryTerms(question);
+  if (!terms.length) return { coverage: 1, chunks: 0 };
+  const own = await store.keywordStats(terms, { id: hit?.id });
+  const n = own.chunks;
+  let held = 0;
+  let all = 0;
+  terms.forEach((_, i) => {
+    const idf = Math.log(1 + (n - own.counts[i] + 0.5) / (own.counts[i] + 0.5));
+    all += idf;
+    if (own.inChunk[i]) held += idf;
+  });
+  return { coverage: all > 0 ? held / all : 1, chunks: n };
+}
+
+/**
  * Decides a keyword query's expansion from its first results. The question's own words are
  * trusted as far as the best keyword hit holds them: `weight × (1 − coverage)`, with coverage the
  * IDF-weighted share of the question's terms in that hit. A question whose words all meet in one
@@ -85,20 +122,9 @@ export async function planExpansion(
   o: ExpansionOptionsWithDefaults = EXPANSION_DEFAULTS,
   wn: WordNet = sharedWordNet(),
 ): Promise<ExpansionPlan | undefined> {
-  const terms = queryTerms(question);
-  if (!terms.length) return undefined;
-  const own = await store.keywordStats(terms, { id: best?.id });
-  const n = own.chunks;
-  let held = 0;
-  let all = 0;
-  terms.forEach((_, i) => {
-    const idf = Math.log(1 + (n - own.counts[i] + 0.5) / (own.counts[i] + 0.5));
-    all += idf;
-    if (own.inChunk[i]) held += idf;
-  });
-  const coverage = all > 0 ? held / all : 1;
+  const { coverage, chunks: n } = await keywordCoverage(store, question, best);
   const weight = o.weight * Math.max(0, 1 - coverage);
-  if (weight <= 0) return undefined;
+  if (weight <= 0 || !n) return undefined;
   const candidates = synonymCandidates(wn, question, o.senses);
   if (!candidates.length) return undefined;
   const cap = Math.floor(o.maxShare * n) + 1;

@@ -1,6 +1,16 @@
 export type { Hit, SearchMode, SearchOptions, SearchOptionsWithDefaults, SearchResult, FusionMethod } from "./types.js";
 export { SEARCH_DEFAULTS } from "./types.js";
-export { search, withSearchDefaults, fuse, type SearchContext } from "./search.js";
+export { search, withSearchDefaults, fuse, retrieve, type SearchContext, type Retrieved } from "./search.js";
+export {
+  EXPANSION_DEFAULTS,
+  keywordCoverage,
+  planExpansion,
+  sharedWordNet,
+  synonymCandidates,
+  type ExpansionPlan,
+  type ExpansionOptionsWithDefaults,
+} from "./expand.js";
+export { WordNet, baseForms, WORDNET_POS, type WordNetPos } from "./wordnet.js";
 export { diversify, dropStragglers, rrf, rrfScore, linearFusion, type Ranked, type RrfTerm } from "./rank.js";
 export { buildFilter, parseWhen, andWhere, searchOptionsOf, type FilterOptions, type SearchRequest } from "./filter.js";
 export {

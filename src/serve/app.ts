@@ -54,6 +54,7 @@ const SEARCH_PARAMS: Record<string, [string, ParamKind]> = {
   min_ratio: ["min_ratio", "number"],
   where: ["where", "json"],
   where_document: ["where_document", "json"],
+  expand: ["expand", "boolean"],
 };
 
 /** The body of `POST /api/ask`: the question and the search arguments of MCP `search`, and a prompt budget. */

@@ -105,11 +105,22 @@ export interface Store {
    * The k best BM25 matches among those that pass the filter. With `expansion`, a chunk scores its
    * BM25 for `text` plus `expansion.weight ×` its BM25 for the expansion's phrases, and a chunk
    * that holds only expansion phrases is a match too.
+   *
+   * @example
+   * ```ts
+   * await store.queryKeyword("vacation", 6, {}, { phrases: ["holiday"], weight: 0.5 }); // notes that say "holiday"
+   * ```
    */
   queryKeyword(text: string, k: number, filter?: QueryFilter, expansion?: KeywordExpansion): Promise<ScoredRecord[]>;
   /**
    * What the keyword index knows of some phrases: how many chunks it holds, how many hold each
    * phrase (counting stops at `cap`), and whether chunk `id` holds it.
+   *
+   * @example
+   * ```ts
+   * await store.keywordStats(["sourdough", "add up"], { id: hit.id, cap: 50 });
+   * // { chunks: 75, counts: [3, 0], inChunk: [true, false] }
+   * ```
    */
   keywordStats(phrases: string[], opts?: { id?: string; cap?: number }): Promise<KeywordStats>;
   manifest(): Promise<Manifest | undefined>;

@@ -83,7 +83,7 @@ describe("index on a terminal", () => {
 
   it("off a terminal prints whole progress lines every 5 s, never silent and never mixed with warnings", () => {
     const { vault } = exampleVaultCopy("vr-piped-");
-    addNotes(vault, 150, 200); // 200 words a note (two windows each): the run outlasts 10 s on an idle machine
+    addNotes(vault, 250, 200); // 200 words a note (two windows each): the run outlasts 10 s on an idle machine (150 took 7.8 s on a fast day)
     const r = spawnSync(process.execPath, [BIN, "index", vault], { env, encoding: "utf8" });
     expect(r.status, r.stderr).toBe(0);
     const seconds = Number(/ in (\d+\.\d) s$/m.exec(r.stdout)![1]);
@@ -106,7 +106,7 @@ describe("index on a terminal", () => {
     ]);
     // stdout holds the summary alone
     expect(r.stdout).toMatch(
-      /^indexed .+\nnotes: 193 added, 0 updated, 0 deleted, 0 unchanged\nchunks: \d+ in the index .+\n$/,
+      /^indexed .+\nnotes: 293 added, 0 updated, 0 deleted, 0 unchanged\nchunks: \d+ in the index .+\n$/,
     );
   }, 240_000);
 

@@ -91,7 +91,8 @@ describe("one shape of hit", () => {
     );
     const missing = flags
       .filter((f) => !notSearch.has(f))
-      .map((f) => (f === "tag" ? "tags" : f.replace(/-/g, "_")))
+      // a negated flag (--no-expand) is its positive argument (expand: false)
+      .map((f) => (f === "tag" ? "tags" : f.replace(/^no-/, "").replace(/-/g, "_")))
       .filter((p) => !props.includes(p));
     expect(missing).toEqual([]);
   });

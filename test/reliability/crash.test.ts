@@ -12,7 +12,9 @@ let vault = "";
 let env: Record<string, string> = {};
 
 beforeAll(async () => {
-  stub = await startEmbedStub(40); // ~8 s of "embedding" per full build: room for every kill to land mid-way
+  // ~16 s of "embedding" per full build: room for every kill to land mid-way (at 40 ms a request, a
+  // fast day finished the build after 12 of the 20 kills)
+  stub = await startEmbedStub(80);
   env = { OLLAMA_HOST: stub.host };
   vault = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "vr-crash-")), "vault");
   generateVault(vault, NOTES, 99);

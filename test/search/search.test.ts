@@ -3,6 +3,7 @@ import { useLiteEmbedder } from "../../src/embed/index.js";
 import { evaluate } from "../../src/search/eval.js";
 import { search, SEARCH_DEFAULTS } from "../../src/search/index.js";
 import { SqliteStore, type NoteEntry, type Store } from "../../src/store/index.js";
+import { testManifest } from "../store/backends.js";
 import { meta, tmpDb } from "../store/helpers.js";
 
 const WORDS = "motor starter flour bread wiring sensor garden tomato solder battery pump relay".split(" ");
@@ -10,20 +11,7 @@ const WORDS = "motor starter flour bread wiring sensor garden tomato solder batt
 /** A store of `n` one-chunk notes over a small vocabulary, each with a fixed pseudo-random 512-d vector. */
 async function manyNotes(n: number): Promise<SqliteStore> {
   const s = SqliteStore.open(tmpDb(), { create: true });
-  await s.setManifest({
-    schemaVersion: 1,
-    embedder: {
-      provider: "use-lite",
-      model: "m",
-      dimensions: 512,
-      documentPrefix: "",
-      queryPrefix: "",
-      normalized: true,
-    },
-    chunkerVersion: "x",
-    createdAt: "",
-    updatedAt: "",
-  });
+  await s.setManifest(testManifest(512));
   let seed = 7;
   const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * 2 - 1;
   const batch = [];

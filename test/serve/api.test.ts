@@ -35,6 +35,7 @@ describe("GET /api/search", () => {
       ["q=how+do+the+SMARS+motors+work", []],
       ["q=save+power&tag=pico&top_k=3", ["--tag", "pico", "-k", "3"]],
       ["q=bread&folder=kitchen&mode=keyword", ["--folder", "kitchen", "--mode", "keyword"]],
+      ["q=vacation&mode=keyword", ["--mode", "keyword"]],
       [
         `q=motors&where=${encodeURIComponent('{"word_count": {"$gt": 40}}')}&per_note=1`,
         ["--where", '{"word_count": {"$gt": 40}}', "--per-note", "1"],
@@ -48,6 +49,17 @@ describe("GET /api/search", () => {
       expect(r.json.hits.length).toBeGreaterThan(0);
       expect(r.json.hits).toEqual(JSON.parse(c.stdout));
     }
+  });
+
+  it("takes expand=false as the CLI takes --no-expand: the question's own words only", async () => {
+    // no note says "vacation"; WordNet's "holiday" finds one
+    expect((await get("/api/search?q=vacation&mode=keyword")).json.hits.length).toBeGreaterThan(0);
+    const plain = await get("/api/search?q=vacation&mode=keyword&expand=false");
+    expect(plain.json).toEqual({ hits: [], reason: "no chunk matches the query", hints: [] });
+    expect(cli("search", "--vault", vault, "--mode", "keyword", "--no-expand", "vacation").status).toBe(1);
+    expect((await get("/api/search?q=vacation&expand=maybe")).json.error).toBe(
+      'vault-rag: expand must be true or false, got "maybe"',
+    );
   });
 
   it("applies a tag filter to every hit, and says why there are none", async () => {
