@@ -16,6 +16,8 @@ export const EXPANSION_DEFAULTS = {
   weight: 0.5,
   /** A synonym held by more than this share of the chunks is too common to say anything. */
   maxShare: 0.05,
+  /** At most this many synonyms are looked up in the index (a long question has hundreds). */
+  maxCandidates: 100,
 };
 export type ExpansionOptionsWithDefaults = typeof EXPANSION_DEFAULTS;
 
@@ -27,9 +29,11 @@ export interface ExpansionPlan extends KeywordExpansion {
 
 const WORD_RE = /[a-z0-9]+/g;
 let shared: WordNet | undefined;
+let problem: string | undefined;
 
 /**
- * The WordNet database, opened once per process.
+ * The WordNet database, opened once per process. Throws the `vault-rag:` error that says why when
+ * it cannot be read ({@link wordNetProblem} then gives the same message).
  *
  * @example
  * ```ts
@@ -37,7 +41,26 @@ let shared: WordNet | undefined;
  * ```
  */
 export function sharedWordNet(): WordNet {
-  return (shared ??= WordNet.open());
+  if (shared) return shared;
+  try {
+    return (shared = WordNet.open());
+  } catch (err) {
+    problem = (err as Error).message;
+    throw err;
+  }
+}
+
+/**
+ * Why searches run without synonyms in this process, if they do: the WordNet database could not
+ * be read (a broken install). A search never fails for it; `--verbose` prints this.
+ *
+ * @example
+ * ```ts
+ * wordNetProblem(); // undefined, or "vault-rag: cannot read the WordNet database at … — reinstall vault-rag, or search with --no-expand"
+ * ```
+ */
+export function wordNetProblem(): string | undefined {
+  return problem;
 }
 
 /**
@@ -120,12 +143,21 @@ export async function planExpansion(
   question: string,
   best: ScoredRecord | undefined,
   o: ExpansionOptionsWithDefaults = EXPANSION_DEFAULTS,
-  wn: WordNet = sharedWordNet(),
+  wordnet?: WordNet,
 ): Promise<ExpansionPlan | undefined> {
   const { coverage, chunks: n } = await keywordCoverage(store, question, best);
   const weight = o.weight * Math.max(0, 1 - coverage);
   if (weight <= 0 || !n) return undefined;
-  const candidates = synonymCandidates(wn, question, o.senses);
+  let wn = wordnet;
+  if (!wn) {
+    if (problem) return undefined;
+    try {
+      wn = sharedWordNet();
+    } catch {
+      return undefined; // searched without synonyms; wordNetProblem() says why
+    }
+  }
+  const candidates = synonymCandidates(wn, question, o.senses).slice(0, o.maxCandidates);
   if (!candidates.length) return undefined;
   const cap = Math.floor(o.maxShare * n) + 1;
   const { counts } = await store.keywordStats(candidates, { cap });

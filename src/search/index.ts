@@ -7,6 +7,7 @@ export {
   planExpansion,
   sharedWordNet,
   synonymCandidates,
+  wordNetProblem,
   type ExpansionPlan,
   type ExpansionOptionsWithDefaults,
 } from "./expand.js";

