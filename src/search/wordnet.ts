@@ -128,18 +128,37 @@ export class WordNet {
   }
 
   /**
+   * The lemma's first `senses` senses in each part of speech: their words (lower-cased, `_` for
+   * the space of a phrase) and gloss, most frequent sense first.
+   *
+   * @example
+   * ```ts
+   * WordNet.open().senseList("tally", 1)[0]; // { pos: "noun", words: ["run", "tally"], gloss: "the score in a game..." }
+   * ```
+   */
+  senseList(lemma: string, senses: number): { pos: WordNetPos; words: string[]; gloss: string }[] {
+    const out: { pos: WordNetPos; words: string[]; gloss: string }[] = [];
+    for (const [pos, offsets] of this.senses(lemma))
+      for (const off of offsets.slice(0, senses)) {
+        // synset_offset lex_filenum ss_type w_cnt word lex_id [word lex_id...] p_cnt ... | gloss
+        const line = this.data.get(pos)!.lineAt(Number(off));
+        const f = line.split(" ");
+        const count = parseInt(f[3], 16);
+        const words: string[] = [];
+        for (let i = 0; i < count; i++) words.push(f[4 + 2 * i].replace(/\(.*\)$/, "").toLowerCase());
+        const bar = line.indexOf(" | ");
+        out.push({ pos, words, gloss: bar >= 0 ? line.slice(bar + 3).trim() : "" });
+      }
+    return out;
+  }
+
+  /**
    * The other words of the lemma's first `senses` senses in each part of speech, lower-cased, with
    * `_` for the space of a phrase ("add_up"), in WordNet's order.
    */
   synonyms(lemma: string, senses: number): string[] {
     const out = new Set<string>();
-    for (const [pos, offsets] of this.senses(lemma))
-      for (const off of offsets.slice(0, senses)) {
-        // synset_offset lex_filenum ss_type w_cnt word lex_id [word lex_id...] p_cnt ...
-        const f = this.data.get(pos)!.lineAt(Number(off)).split(" ");
-        const words = parseInt(f[3], 16);
-        for (let i = 0; i < words; i++) out.add(f[4 + 2 * i].replace(/\(.*\)$/, "").toLowerCase());
-      }
+    for (const s of this.senseList(lemma, senses)) for (const w of s.words) out.add(w);
     out.delete(lemma);
     return [...out];
   }
