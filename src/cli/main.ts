@@ -375,13 +375,19 @@ export function buildProgram(): Command {
   return program;
 }
 
+let outputClosed = false;
+
 async function main(): Promise<void> {
   // a reader that stops early (`vault-rag search … | head -1`) closes the pipe: stop quietly, as
-  // grep does, instead of a stack trace (the index is safe: every write is a transaction)
-  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
-    if (e.code !== "EPIPE") throw e;
-    process.exit(0);
-  });
+  // grep does, instead of a stack trace. Later writes are dropped, and a long-running command
+  // (index, watch, serve) is told to stop as by Ctrl-C, so it saves its work and frees its lock.
+  for (const stream of [process.stdout, process.stderr])
+    stream.on("error", (e: NodeJS.ErrnoException) => {
+      if (outputClosed) return; // writes after the pipe closed fail too: nobody reads them
+      if (e.code !== "EPIPE") throw e;
+      outputClosed = true;
+      process.emit("SIGINT", "SIGINT");
+    });
   const program = buildProgram();
   try {
     await program.parseAsync(process.argv);

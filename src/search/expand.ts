@@ -1,11 +1,19 @@
-import { queryTerms, STOPWORDS, type KeywordExpansion, type ScoredRecord, type Store } from "../store/index.js";
+import {
+  queryTerms,
+  queryTokens,
+  STOPWORDS,
+  type KeywordExpansion,
+  type ScoredRecord,
+  type Store,
+} from "../store/index.js";
+import { VaultRagError } from "../errors.js";
 import { baseForms, WordNet } from "./wordnet.js";
 
 /**
  * Query expansion defaults, in one place. Chosen in the ranking lab (bench/lab/) on til, SciFact
  * and examples/questions.jsonl together, and confirmed with `vault-rag eval --sweep`, whose
- * "no synonyms" rows rank the same lists without expansion (nDCG@10, hybrid α 0.65): til 0.754 →
- * 0.768, examples 0.918 → 0.922, SciFact unchanged (0.692). Tried and not kept: 1, 2 or 5 senses,
+ * "no synonyms" rows rank the same lists without expansion (nDCG@10, hybrid α 0.65): til 0.755 →
+ * 0.769, examples 0.918 → 0.922, SciFact unchanged (0.692). Tried and not kept: 1, 2 or 5 senses,
  * weights 0.3 and 1, a share cap of 10% or none, hypernyms, weighting each word's synonyms by
  * their number, and a cap on how many senses a word may have (all at or below these on til).
  */
@@ -27,13 +35,13 @@ export interface ExpansionPlan extends KeywordExpansion {
   coverage: number;
 }
 
-const WORD_RE = /[a-z0-9]+/g;
 let shared: WordNet | undefined;
 let problem: string | undefined;
 
 /**
- * The WordNet database, opened once per process. Throws the `vault-rag:` error that says why when
- * it cannot be read ({@link wordNetProblem} then gives the same message).
+ * The WordNet database, opened once per process and kept open for its life (six read-only file
+ * descriptors; do not close it). Throws the `vault-rag:` error that says why when it cannot be
+ * read ({@link wordNetProblem} then gives the same message, and later calls do not retry).
  *
  * @example
  * ```ts
@@ -42,6 +50,7 @@ let problem: string | undefined;
  */
 export function sharedWordNet(): WordNet {
   if (shared) return shared;
+  if (problem) throw new VaultRagError("io", problem);
   try {
     return (shared = WordNet.open());
   } catch (err) {
@@ -56,7 +65,7 @@ export function sharedWordNet(): WordNet {
  *
  * @example
  * ```ts
- * wordNetProblem(); // undefined, or "vault-rag: cannot read the WordNet database at … — reinstall vault-rag, or search with --no-expand"
+ * wordNetProblem(); // undefined, or "vault-rag: cannot read the WordNet database at … — reinstall vault-rag, or turn synonyms off (--no-expand; …)"
  * ```
  */
 export function wordNetProblem(): string | undefined {
@@ -76,21 +85,51 @@ export function wordNetProblem(): string | undefined {
  * ```
  */
 export function synonymCandidates(wn: WordNet, question: string, senses: number): string[] {
-  const words = question.normalize("NFKC").toLowerCase().match(WORD_RE) ?? [];
+  const words = questionWords(question);
   const own = new Set(words);
-  const sources = [...new Set(words.filter((w) => !STOPWORDS.has(w) && /[a-z]/.test(w)))];
-  for (let i = 0; i + 1 < words.length; i++) sources.push(`${words[i]}_${words[i + 1]}`, `${words[i]}-${words[i + 1]}`);
-  const out = new Set<string>();
-  for (const source of sources)
+  const sources = [...new Set(words.filter((w) => !STOPWORDS.has(w) && /[a-z]/.test(w) && w.length > 1))].slice(
+    0,
+    MAX_SOURCE_WORDS,
+  );
+  const pairs = new Set<string>();
+  for (let i = 0; i + 1 < words.length && pairs.size < 2 * MAX_SOURCE_WORDS; i++)
+    pairs.add(`${words[i]}_${words[i + 1]}`).add(`${words[i]}-${words[i + 1]}`);
+  const out = new Map<string, string[]>(); // phrase → its base forms, to drop a second inflection of one word
+  const taken = new Set<string>();
+  for (const source of [...sources, ...pairs])
     for (const lemma of baseForms(wn, source))
       for (const synonym of wn.synonyms(lemma, senses)) {
         const parts = synonym.split(/[_-]/);
         if (parts.some((p) => !/^[a-z0-9]+$/.test(p) || STOPWORDS.has(p))) continue;
         if (parts.length === 1 && (own.has(parts[0]) || source.startsWith(parts[0]) || parts[0].startsWith(lemma)))
           continue;
-        out.add(parts.join(" "));
+        const phrase = parts.join(" ");
+        if (out.has(phrase)) continue;
+        // "count" and "counting" are one stem in the keyword index: the second would count it twice
+        const forms = parts.length === 1 ? baseForms(wn, phrase) : [phrase];
+        if (forms.some((f) => taken.has(f))) continue;
+        out.set(phrase, forms);
+        for (const f of forms) taken.add(f);
+        taken.add(phrase);
       }
-  return [...out];
+  return [...out.keys()];
+}
+
+/** At most this many distinct words of a question (and twice as many word pairs) are looked up in WordNet. */
+const MAX_SOURCE_WORDS = 32;
+
+/**
+ * A question's words as WordNet can look them up: lower-cased ASCII words, a hyphenated or dotted
+ * identifier as its parts; a word with another letter ("résumé", "Größe") or an apostrophe
+ * ("don't", "won't") is left out whole, not cut into fragments that mean something else.
+ */
+function questionWords(question: string): string[] {
+  const out: string[] = [];
+  for (const token of queryTokens(question)) {
+    if (/['’]/.test(token) || /[^a-z0-9\-_.]/.test(token)) continue;
+    for (const part of token.split(/[-_.]/)) if (part) out.push(part);
+  }
+  return out;
 }
 
 /**
@@ -159,7 +198,8 @@ export async function planExpansion(
   }
   const candidates = synonymCandidates(wn, question, o.senses).slice(0, o.maxCandidates);
   if (!candidates.length) return undefined;
-  const cap = Math.floor(o.maxShare * n) + 1;
+  // a synonym one passage holds is always rare enough, however small the vault
+  const cap = Math.max(2, Math.floor(o.maxShare * n) + 1);
   const { counts } = await store.keywordStats(candidates, { cap });
   const phrases = candidates.filter((_, i) => counts[i] > 0 && counts[i] < cap);
   return phrases.length ? { phrases, weight, coverage } : undefined;

@@ -61,7 +61,7 @@ class DictFile {
   }
 }
 
-/** How far apart the sampled keys of an index file are: 1,100 samples over WordNet's three index files. */
+/** How far apart the sampled keys of an index file are: 752 samples over WordNet's three index files. */
 const SAMPLE_BYTES = 8192;
 
 /**
@@ -82,9 +82,14 @@ export class WordNet {
   private readonly lookups = new Map<string, Map<WordNetPos, string[]>>();
 
   private constructor(dir: string) {
-    for (const pos of WORDNET_POS) {
-      this.index.set(pos, new DictFile(path.join(dir, `index.${pos}`)));
-      this.data.set(pos, new DictFile(path.join(dir, `data.${pos}`)));
+    try {
+      for (const pos of WORDNET_POS) {
+        this.index.set(pos, new DictFile(path.join(dir, `index.${pos}`)));
+        this.data.set(pos, new DictFile(path.join(dir, `data.${pos}`)));
+      }
+    } catch (err) {
+      this.close(); // the files opened before the one that failed
+      throw err;
     }
   }
 
@@ -96,8 +101,8 @@ export class WordNet {
       return new WordNet(where);
     } catch (err) {
       throw new VaultRagError(
-        "usage",
-        `vault-rag: cannot read the WordNet database${where ? ` at ${where}` : ""} (${(err as Error).message}) — reinstall vault-rag, or search with --no-expand`,
+        "io",
+        `vault-rag: cannot read the WordNet database${where ? ` at ${where}` : ""} (${(err as Error).message}) — reinstall vault-rag, or turn synonyms off (--no-expand; expand: false in MCP and the API)`,
       );
     }
   }

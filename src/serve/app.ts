@@ -179,9 +179,14 @@ export function createApp(o: AppOptions): Hono {
     const a = validate(searchInput, raw, { query: "q", tags: "tag" });
     tooLong("search query", a.query);
     const { query, ...rest } = a;
-    const { hits, reason, hints } = await v.search(query, searchRequestOf(rest));
-    // no hits: why, and the hints the CLI prints and MCP returns (the folder or tag that exists)
-    return c.json(hits.length ? { hits: hits.map(hitJson) } : { hits: [], reason, hints: hints ?? [] });
+    const { hits, reason, hints, expansion } = await v.search(query, searchRequestOf(rest));
+    // no hits: why, and the hints the CLI prints and MCP returns (the folder or tag that exists);
+    // hits found through synonyms say which, as --verbose does
+    return c.json(
+      hits.length
+        ? { hits: hits.map(hitJson), ...(expansion ? { expansion } : {}) }
+        : { hits: [], reason, hints: hints ?? [] },
+    );
   });
 
   app.get("/api/note", async (c) => {

@@ -29,7 +29,7 @@ export {
   type SqliteIntegrity,
   type SqliteRepair,
 } from "./sqlite/sqlite-store.js";
-export { toFtsQuery, queryTerms } from "./sqlite/fts-query.js";
+export { toFtsQuery, queryTerms, queryTokens } from "./sqlite/fts-query.js";
 export { STOPWORDS } from "./stopwords.js";
 export {
   CHROMA_MISSING,

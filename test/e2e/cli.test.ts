@@ -201,7 +201,7 @@ describe("vault-rag CLI end to end", () => {
     expect(r.stderr).not.toContain("synonyms (weight");
     expect(r.stderr).toMatch(
       new RegExp(
-        `^synonyms: off — cannot read the WordNet database at ${missing.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} \\(.*\\) — reinstall vault-rag, or search with --no-expand$`,
+        `^synonyms: off — cannot read the WordNet database at ${missing.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} \\(.*\\) — reinstall vault-rag, or turn synonyms off \\(--no-expand; expand: false in MCP and the API\\)$`,
         "m",
       ),
     );
@@ -229,6 +229,19 @@ describe("vault-rag CLI end to end", () => {
       expect(r.stdout.trim()).toBe("exit 0");
       expect(r.stderr).toBe("");
     }
+    // the same when it is stderr whose reader goes away (--verbose writes there)
+    const r = spawnSync(
+      "bash",
+      [
+        "-c",
+        `"${process.execPath}" "${BIN}" search --vault "$1" --verbose motor 2>&1 >/dev/null | true; echo "exit \${PIPESTATUS[0]}"`,
+        "x",
+        vault,
+      ],
+      { cwd: elsewhere, encoding: "utf8" },
+    );
+    expect(r.stdout.trim()).toBe("exit 0");
+    expect(r.stderr).toBe("");
   });
 
   it("reports errors with their exit codes", () => {

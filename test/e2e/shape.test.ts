@@ -110,6 +110,17 @@ describe("one shape of hit", () => {
     expect(top.length).toBeGreaterThan(0);
     for (const h of top) expect(h.top_folder).toBe("robots");
     expect(await call({ until: "2000-01-01" })).toEqual({ hits: [], reason: "no chunk passes the filters", hints: [] });
+    // expand: false is --no-expand: no note says "vacation", one says "holiday"
+    const widened = await call({ query: "vacation", mode: "keyword" });
+    expect(widened.length).toBeGreaterThan(0);
+    expect(widened).toEqual(
+      JSON.parse(cli(["search", "--vault", vault, "--json", "--mode", "keyword", "vacation"]).stdout),
+    );
+    expect(await call({ query: "vacation", mode: "keyword", expand: false })).toEqual({
+      hits: [],
+      reason: "no chunk matches the query",
+      hints: [],
+    });
   });
 
   it("with no hits, the CLI, the library and MCP give the same reason and hints", async () => {

@@ -69,9 +69,18 @@ describe("WordNet", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vr-wn-"));
     expect(() => WordNet.open(dir)).toThrow(
       new RegExp(
-        `^vault-rag: cannot read the WordNet database at ${dir} \\(.*index\\.noun.*\\) — reinstall vault-rag, or search with --no-expand$`,
+        `^vault-rag: cannot read the WordNet database at ${dir} \\(.*index\\.noun.*\\) — reinstall vault-rag, or turn synonyms off \\(--no-expand; expand: false in MCP and the API\\)$`,
       ),
     );
     expect(WORDNET_POS).toEqual(["noun", "verb", "adj"]);
+  });
+
+  it("closes what it opened when a later file of the database is missing", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vr-wn-half-"));
+    for (const f of ["index.noun", "data.noun"]) fs.copyFileSync(path.join(DICT, f), path.join(dir, f));
+    const open = () => fs.readdirSync("/proc/self/fd").length;
+    const before = open();
+    for (let i = 0; i < 20; i++) expect(() => WordNet.open(dir)).toThrow(/index\.verb/);
+    expect(open()).toBe(before);
   });
 });

@@ -52,8 +52,11 @@ describe("GET /api/search", () => {
   });
 
   it("takes expand=false as the CLI takes --no-expand: the question's own words only", async () => {
-    // no note says "vacation"; WordNet's "holiday" finds one
-    expect((await get("/api/search?q=vacation&mode=keyword")).json.hits.length).toBeGreaterThan(0);
+    // no note says "vacation"; WordNet's "holiday" finds one, and the answer says so
+    const widened = await get("/api/search?q=vacation&mode=keyword");
+    expect(widened.json.hits.length).toBeGreaterThan(0);
+    expect(widened.json.expansion).toEqual({ phrases: ["holiday"], weight: 0.5 });
+    expect((await get("/api/search?q=sourdough+starter")).json.expansion).toBeUndefined();
     const plain = await get("/api/search?q=vacation&mode=keyword&expand=false");
     expect(plain.json).toEqual({ hits: [], reason: "no chunk matches the query", hints: [] });
     expect(cli("search", "--vault", vault, "--mode", "keyword", "--no-expand", "vacation").status).toBe(1);

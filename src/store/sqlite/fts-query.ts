@@ -31,8 +31,10 @@ export function toFtsQuery(text: string): string | undefined {
  * ```
  */
 export function queryTerms(text: string): string[] {
-  const tokens = (text.normalize("NFKC").toLowerCase().match(TOKEN_RE) ?? []).map((t) => t.replace(/['’]/g, ""));
-  const kept = tokens.filter((t) => !STOPWORDS.has(t));
+  const raw = queryTokens(text);
+  // a contraction is a stopword as written ("won't"), not once its apostrophe is gone ("wont")
+  const tokens = raw.map((t) => t.replace(/['’]/g, ""));
+  const kept = tokens.filter((t, i) => !STOPWORDS.has(t) && !STOPWORDS.has(raw[i].replace(/’/g, "'")));
   const chosen = kept.length ? kept : tokens;
   // hyphenated and dotted identifiers become phrases; CJK runs become bigram phrases, as indexed
   return [
@@ -42,6 +44,19 @@ export function queryTerms(text: string): string[] {
       ),
     ),
   ].filter(Boolean);
+}
+
+/**
+ * The words of a text as the keyword index reads them: NFKC, lower-cased, runs of letters and
+ * digits joined by an apostrophe, hyphen, underscore or dot ("don't", "2-factor", "v1.2").
+ *
+ * @example
+ * ```ts
+ * queryTokens("Don't use v1.2!"); // ["don't", "use", "v1.2"]
+ * ```
+ */
+export function queryTokens(text: string): string[] {
+  return text.normalize("NFKC").toLowerCase().match(TOKEN_RE) ?? [];
 }
 
 /**
