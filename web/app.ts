@@ -299,7 +299,7 @@ async function runSearch(): Promise<void> {
     return;
   }
   state.textContent = "Searching…";
-  let r: { hits: Hit[]; reason?: string };
+  let r: { hits: Hit[]; reason?: string; expansion?: { phrases: string[]; weight: number } };
   try {
     r = await api(`/api/search?${filterParams(new URLSearchParams({ q, top_k: "12" }))}`);
   } catch (e) {
@@ -309,10 +309,19 @@ async function runSearch(): Promise<void> {
     return;
   }
   if (seq !== searchSeq) return;
-  const ts = terms(q);
+  // the synonyms the search also ranked by are highlighted too, and named: a hit that says
+  // "holiday" for a question about a vacation should not look like a mistake
+  const synonyms = r.expansion?.phrases ?? [];
+  const ts = [...terms(q), ...synonyms.flatMap((p) => terms(p))];
   list.replaceChildren(...r.hits.map((h, i) => hitItem(h, i, ts)));
+  const also = synonyms.length
+    ? `, also matching ${synonyms
+        .slice(0, 5)
+        .map((p) => `“${p}”`)
+        .join(", ")}${synonyms.length > 5 ? ` and ${synonyms.length - 5} more` : ""}`
+    : "";
   state.textContent = r.hits.length
-    ? `${r.hits.length} passages`
+    ? `${r.hits.length} passages${also}`
     : `No results for “${q}”${r.reason ? `: ${r.reason}` : ""}.`;
 }
 

@@ -105,6 +105,24 @@ describe.skipIf(!!missing)(needs("the web app in headless Chromium", missing), (
     expect(external).toEqual([]);
   });
 
+  it("names the synonyms a search also matched, and highlights them in the snippets", async () => {
+    const p = await freshPage();
+    await p.fill("#q", "vacation");
+    await p.waitForSelector("#hits .hit");
+    const r = await api("/api/search?q=vacation&top_k=12");
+    expect(r.expansion.phrases).toContain("holiday");
+    await p.waitForFunction(() => /also matching/.test(document.getElementById("result-state")!.textContent!));
+    expect(await p.textContent("#result-state")).toMatch(/^\d+ passages, also matching “holiday”/);
+    const marks = await p.$$eval("#hits mark", (els) => els.map((e) => e.textContent!.toLowerCase()));
+    expect(marks).toContain("holiday");
+    expect(await shownPaths(p)).toEqual(r.hits.map((h: { path: string }) => h.path));
+    await p.screenshot({ path: path.join(SHOTS, "search-synonyms.png") });
+    // a search whose words all meet in a passage names nothing more
+    await p.fill("#q", "motor driver");
+    await p.waitForFunction(() => /^\d+ passages$/.test(document.getElementById("result-state")!.textContent!));
+    await p.close();
+  });
+
   it("narrows to a tag with its chip, and widens again when the chip is pressed off", async () => {
     const before = await shownPaths(page);
     const chip = page.locator("#tag-chips .chip", { hasText: /^#electronics$/ });
