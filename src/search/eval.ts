@@ -212,7 +212,15 @@ export async function evaluate(
   const depth = opts.depth ?? 100;
   const scores = settings.map(() => [] as { kind?: string; s: ReturnType<typeof scoreRanking> }[]);
   // time per mode: what a search in that mode waits for (keyword: BM25; dense: embed + kNN; hybrid: both)
-  const times: Record<SearchMode, number[]> = { keyword: [], dense: [], hybrid: [] };
+  // "-plain": the same without the keyword query's synonyms, timed on a query of its own
+  const times: Record<string, number[]> = {
+    keyword: [],
+    dense: [],
+    hybrid: [],
+    "keyword-plain": [],
+    "hybrid-plain": [],
+  };
+  const anyPlain = settings.some((st) => st.expand === false);
   let done = 0;
   for (const q of qrels.queries) {
     const filter = { where: normaliseWhere(q.where) };
@@ -230,6 +238,13 @@ export async function evaluate(
     times.keyword.push(t3 - t2);
     times.dense.push(t2 - t0);
     times.hybrid.push(t3 - t0);
+    if (anyPlain) {
+      const t4 = performance.now();
+      await retrieve(ctx, q.text, withSearchDefaults({ mode: "keyword", expand: false }), filter, pool);
+      const plainMs = performance.now() - t4;
+      times["keyword-plain"].push(plainMs);
+      times["hybrid-plain"].push(t2 - t0 + plainMs);
+    }
     const relevant = qrels.relevant.get(q.id)!;
     settings.forEach((st, i) => {
       const hits = fuse(
@@ -245,7 +260,7 @@ export async function evaluate(
   return settings.map((setting, i) => {
     const byKind: Record<string, Metrics> = {};
     const kinds = [...new Set(scores[i].map((x) => x.kind).filter((k): k is string => !!k))];
-    const t = times[setting.mode];
+    const t = times[setting.expand === false && setting.mode !== "dense" ? `${setting.mode}-plain` : setting.mode];
     for (const k of kinds)
       byKind[k] = averageMetrics(
         scores[i].filter((x) => x.kind === k).map((x) => x.s),

@@ -77,7 +77,8 @@ export function wordNetProblem(): string | undefined {
  * as the keyword index would match them: nouns, verbs and adjectives, the first `senses` senses of
  * each, single words or phrases of plain words, none a stopword, none a word of the question, and
  * none a clipped form or an inflection of the word itself ("pot" for "potentiometer", "counting"
- * for "count"). In WordNet's order, each once.
+ * for "count") or of another word of the question, and one inflection of a stem. No proper names.
+ * In WordNet's order, each once.
  *
  * @example
  * ```ts
@@ -95,7 +96,9 @@ export function synonymCandidates(wn: WordNet, question: string, senses: number)
   for (let i = 0; i + 1 < words.length && pairs.size < 2 * MAX_SOURCE_WORDS; i++)
     pairs.add(`${words[i]}_${words[i + 1]}`).add(`${words[i]}-${words[i + 1]}`);
   const out = new Map<string, string[]>(); // phrase → its base forms, to drop a second inflection of one word
-  const taken = new Set<string>();
+  // a synonym that is a form of the question's own word ("branching", from "fork", in a question
+  // about a branch) would only weigh that word again
+  const taken = new Set<string>(words.flatMap((w) => [w, ...baseForms(wn, w)]));
   for (const source of [...sources, ...pairs])
     for (const lemma of baseForms(wn, source))
       for (const synonym of wn.synonyms(lemma, senses)) {

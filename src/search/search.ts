@@ -91,7 +91,15 @@ export async function search(ctx: SearchContext, question: string, options: Sear
     hits,
     reason,
     timings,
-    ...(expansion ? { expansion: { phrases: expansion.phrases, weight: expansion.weight } } : {}),
+    ...(expansion
+      ? {
+          expansion: {
+            phrases: expansion.phrases,
+            weight: Math.round(expansion.weight * 1000) / 1000,
+            coverage: Math.round(expansion.coverage * 1000) / 1000,
+          },
+        }
+      : {}),
   };
 }
 

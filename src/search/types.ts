@@ -83,6 +83,10 @@ export interface SearchResult {
   hits: Hit[];
   reason?: string;
   timings: { embedMs: number; retrieveMs: number };
-  /** The WordNet synonyms the keyword query also ranked by, and their weight, when it was widened. */
-  expansion?: { phrases: string[]; weight: number };
+  /**
+   * The WordNet synonyms the keyword query also ranked by, when it was widened: their weight beside
+   * the question's own words (1), and the share of the question the best keyword hit held
+   * (coverage), both to 3 decimals.
+   */
+  expansion?: { phrases: string[]; weight: number; coverage: number };
 }

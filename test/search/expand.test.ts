@@ -27,6 +27,24 @@ describe("query expansion", () => {
     expect(synonymCandidates(wn, "the of and", 3)).toEqual([]);
   });
 
+  it("offers no proper names, no form of another word of the question, and no fragments of words it cannot read whole", () => {
+    // "stop" is also Chicago, the card game; "lines" is also Maya Lin
+    expect(wn.synonyms("stop", 3)).not.toContain("chicago");
+    expect(synonymCandidates(wn, "git stops asking", 3)).not.toContain("chicago");
+    expect(synonymCandidates(wn, "count the lines", 3)).not.toContain("maya lin");
+    // "branching" (from "fork") would only weigh "branch" again
+    expect(synonymCandidates(wn, "fork", 3)).toContain("branching");
+    expect(synonymCandidates(wn, "fetch a branch from someone else's fork", 3)).not.toContain("branching");
+    // contractions and accented words are left out whole, not cut into "don" → "wear"
+    expect(synonymCandidates(wn, "don't", 3)).toEqual([]);
+    expect(synonymCandidates(wn, "won't", 3)).toEqual([]);
+    expect(synonymCandidates(wn, "résumé naïve", 3)).toEqual([]);
+    // one inflection per stem: "count" from "tally", not "counting" as well
+    const tally = synonymCandidates(wn, "tallying", 3);
+    expect(tally).toContain("count");
+    expect(tally).not.toContain("counting");
+  });
+
   it("expands only as far as the best keyword hit misses the question, with synonyms the index holds but not everywhere", async () => {
     const s = await openStore();
     const texts = [

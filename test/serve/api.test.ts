@@ -55,7 +55,7 @@ describe("GET /api/search", () => {
     // no note says "vacation"; WordNet's "holiday" finds one, and the answer says so
     const widened = await get("/api/search?q=vacation&mode=keyword");
     expect(widened.json.hits.length).toBeGreaterThan(0);
-    expect(widened.json.expansion).toEqual({ phrases: ["holiday"], weight: 0.5 });
+    expect(widened.json.expansion).toEqual({ phrases: ["holiday"], weight: 0.5, coverage: 0 });
     expect((await get("/api/search?q=sourdough+starter")).json.expansion).toBeUndefined();
     const plain = await get("/api/search?q=vacation&mode=keyword&expand=false");
     expect(plain.json).toEqual({ hits: [], reason: "no chunk matches the query", hints: [] });

@@ -84,7 +84,9 @@ export async function runSearch(words: string[], o: SearchFlags): Promise<void> 
     if (o.json) out(JSON.stringify(res.hits.map(hitJson), null, 2));
     else if (res.hits.length) {
       const link = useLinks(color, process.stdout) ? noteLinker(loc.vault) : undefined;
-      out(formatHits(res.hits, { query, color, verbose: o.verbose, link }));
+      // the synonyms a search also matched are marked too: a hit that says "holiday" for "vacation"
+      const marked = res.expansion ? `${query} ${res.expansion.phrases.join(" ")}` : query;
+      out(formatHits(res.hits, { query: marked, color, verbose: o.verbose, link }));
     }
     if (!res.hits.length) {
       err(`no results: ${res.reason}`);
@@ -92,10 +94,14 @@ export async function runSearch(words: string[], o: SearchFlags): Promise<void> 
       process.exitCode = 1;
     }
     if (o.verbose) {
-      if (res.expansion)
-        err(`synonyms (weight ${res.expansion.weight.toFixed(2)}): ${res.expansion.phrases.join(", ")}`);
       const off = wordNetProblem();
-      if (off && o.expand !== false) err(`synonyms: off — ${off.replace(/^vault-rag: /, "")}`);
+      if (o.expand === false) err("synonyms: off (--no-expand)");
+      else if (off) err(`synonyms: off — ${off.replace(/^vault-rag: /, "")}`);
+      else if (res.expansion)
+        err(
+          `synonyms: ${res.expansion.phrases.join(", ")} (weight ${res.expansion.weight.toFixed(2)} beside the question's words: the best keyword hit holds ${Math.round(res.expansion.coverage * 100)}% of them)`,
+        );
+      else if (o.mode !== "dense") err("synonyms: none needed (the best keyword hit holds the question's words)");
       err(`embed ${res.timings.embedMs.toFixed(0)} ms, retrieve ${res.timings.retrieveMs.toFixed(0)} ms`);
     }
   } finally {

@@ -31,16 +31,23 @@ export function toFtsQuery(text: string): string | undefined {
  * ```
  */
 export function queryTerms(text: string): string[] {
-  const raw = queryTokens(text);
-  // a contraction is a stopword as written ("won't"), not once its apostrophe is gone ("wont")
-  const tokens = raw.map((t) => t.replace(/['’]/g, ""));
-  const kept = tokens.filter((t, i) => !STOPWORDS.has(t) && !STOPWORDS.has(raw[i].replace(/’/g, "'")));
-  const chosen = kept.length ? kept : tokens;
-  // hyphenated and dotted identifiers become phrases; CJK runs become bigram phrases, as indexed
+  const raw = queryTokens(text).map((t) => t.replace(/’/g, "'"));
+  // a contraction is a stopword as written ("won't"); a possessive is its word ("someone's" →
+  // "someone"), which the index holds for both "someone" and "someone's"
+  const words = raw.map((t) => t.replace(/'s$/, ""));
+  const kept = words.filter((t, i) => !STOPWORDS.has(raw[i]) && !STOPWORDS.has(t));
+  const chosen = kept.length ? kept : words;
+  // identifiers with - _ . or ' become phrases, as the index splits them ("2-factor" → "2 factor",
+  // "couldn't" → "couldn t"); CJK runs become bigram phrases, as indexed
   return [
     ...new Set(
       chosen.map((t) =>
-        hasCjk(t) ? cjkBigrams(t).trim().replace(/\s+/g, " ") : t.split(/[-_.]/).filter(Boolean).join(" "),
+        hasCjk(t)
+          ? cjkBigrams(t).trim().replace(/\s+/g, " ")
+          : t
+              .split(/[-_.']/)
+              .filter(Boolean)
+              .join(" "),
       ),
     ),
   ].filter(Boolean);

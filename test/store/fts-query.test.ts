@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { queryTerms, toFtsQuery, type NoteEntry } from "../../src/store/index.js";
+import { meta, openStore, record, vec } from "./helpers.js";
+
+const note = (p: string): NoteEntry => ({ path: p, hash: `h-${p}`, mtime: 1, size: 1 });
+
+describe("keyword query terms", () => {
+  it("drops stopwords, contractions as written, and reads a possessive as its word", () => {
+    expect(queryTerms("how do I save power? 2-factor")).toEqual(["save", "power", "2 factor"]);
+    // "won't" is a stopword as written; it used to be searched as "wont", which no note holds
+    expect(queryTerms("why won't the motors start")).toEqual(["motors", "start"]);
+    expect(queryTerms("why won’t the motors start")).toEqual(["motors", "start"]);
+    expect(queryTerms("someone else's fork")).toEqual(["someone", "else", "fork"]);
+    // only stopwords: they are kept, as the index splits them ("couldn't" → "couldn t")
+    expect(queryTerms("couldn't")).toEqual(["couldn t"]);
+    expect(toFtsQuery('AND "NEAR" 2-factor')).toBe('"near" OR "2 factor"');
+  });
+
+  it("finds a note by a contraction alone, as it is written there", async () => {
+    const s = await openStore();
+    await s.upsertNotes([
+      { note: note("a.md"), records: [record("a", meta({ path: "a.md" }), vec(1, 0, 0, 0), "It couldn't start.")] },
+      { note: note("b.md"), records: [record("b", meta({ path: "b.md" }), vec(1, 0, 0, 0), "It could start.")] },
+    ]);
+    expect((await s.queryKeyword("couldn't", 5)).map((h) => h.id)).toEqual(["a"]);
+    await s.close();
+  });
+});
