@@ -59,6 +59,15 @@ export function sharedWordNet(): WordNet {
   }
 }
 
+/** The shared WordNet, or `undefined` when it cannot be read ({@link wordNetProblem} says why). */
+function readableWordNet(): WordNet | undefined {
+  try {
+    return sharedWordNet();
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Why searches run without synonyms in this process, if they do: the WordNet database could not
  * be read (a broken install). A search never fails for it; `--verbose` prints this.
@@ -87,7 +96,6 @@ export function wordNetProblem(): string | undefined {
  */
 export function synonymCandidates(wn: WordNet, question: string, senses: number): string[] {
   const words = questionWords(question);
-  const own = new Set(words);
   const sources = [...new Set(words.filter((w) => !STOPWORDS.has(w) && /[a-z]/.test(w) && w.length > 1))].slice(
     0,
     MAX_SOURCE_WORDS,
@@ -95,27 +103,25 @@ export function synonymCandidates(wn: WordNet, question: string, senses: number)
   const pairs = new Set<string>();
   for (let i = 0; i + 1 < words.length && pairs.size < 2 * MAX_SOURCE_WORDS; i++)
     pairs.add(`${words[i]}_${words[i + 1]}`).add(`${words[i]}-${words[i + 1]}`);
-  const out = new Map<string, string[]>(); // phrase → its base forms, to drop a second inflection of one word
-  // a synonym that is a form of the question's own word ("branching", from "fork", in a question
-  // about a branch) would only weigh that word again
+  const out = new Set<string>();
+  // the question's words, the synonyms taken, and the base forms of both: a synonym that is one of
+  // them or a form of one ("branching", from "fork", in a question about a branch; "counting" beside
+  // "count", one stem in the keyword index) would only weigh that word again
   const taken = new Set<string>(words.flatMap((w) => [w, ...baseForms(wn, w)]));
   for (const source of [...sources, ...pairs])
     for (const lemma of baseForms(wn, source))
       for (const synonym of wn.synonyms(lemma, senses)) {
         const parts = synonym.split(/[_-]/);
         if (parts.some((p) => !/^[a-z0-9]+$/.test(p) || STOPWORDS.has(p))) continue;
-        if (parts.length === 1 && (own.has(parts[0]) || source.startsWith(parts[0]) || parts[0].startsWith(lemma)))
-          continue;
+        if (parts.length === 1 && (source.startsWith(parts[0]) || parts[0].startsWith(lemma))) continue;
         const phrase = parts.join(" ");
-        if (out.has(phrase)) continue;
-        // "count" and "counting" are one stem in the keyword index: the second would count it twice
-        const forms = parts.length === 1 ? baseForms(wn, phrase) : [phrase];
-        if (forms.some((f) => taken.has(f))) continue;
-        out.set(phrase, forms);
-        for (const f of forms) taken.add(f);
+        const forms = parts.length === 1 ? baseForms(wn, phrase) : [];
+        if (taken.has(phrase) || forms.some((f) => taken.has(f))) continue;
+        out.add(phrase);
         taken.add(phrase);
+        for (const f of forms) taken.add(f);
       }
-  return [...out.keys()];
+  return [...out];
 }
 
 /** At most this many distinct words of a question (and twice as many word pairs) are looked up in WordNet. */
@@ -190,15 +196,8 @@ export async function planExpansion(
   const { coverage, chunks: n } = await keywordCoverage(store, question, best);
   const weight = o.weight * Math.max(0, 1 - coverage);
   if (weight <= 0 || !n) return undefined;
-  let wn = wordnet;
-  if (!wn) {
-    if (problem) return undefined;
-    try {
-      wn = sharedWordNet();
-    } catch {
-      return undefined; // searched without synonyms; wordNetProblem() says why
-    }
-  }
+  const wn = wordnet ?? readableWordNet();
+  if (!wn) return undefined; // searched without synonyms; wordNetProblem() says why
   const candidates = synonymCandidates(wn, question, o.senses).slice(0, o.maxCandidates);
   if (!candidates.length) return undefined;
   // a synonym one passage holds is always rare enough, however small the vault

@@ -109,6 +109,8 @@ export interface Retrieved {
   keyword: ScoredRecord[];
   /** The keyword list of the question's own words (the same list as `keyword` when nothing was added). */
   plainKeyword: ScoredRecord[];
+  /** How long the query for {@link plainKeyword} took, in ms (what a search without synonyms waits for). */
+  plainKeywordMs: number;
   expansion?: ExpansionPlan;
 }
 
@@ -136,6 +138,7 @@ export async function retrieve(
   let dense: ScoredRecord[] = [];
   let keyword: ScoredRecord[] = [];
   let plainKeyword: ScoredRecord[] = [];
+  let plainKeywordMs = 0;
   let expansion: ExpansionPlan | undefined;
   const t0 = performance.now();
   // start embedding first: on a cold start the model loads while the keyword query runs
@@ -144,6 +147,7 @@ export async function retrieve(
   if (o.mode !== "dense") {
     const t = performance.now();
     keyword = plainKeyword = await ctx.store.queryKeyword(question, depth, filter);
+    plainKeywordMs = performance.now() - t;
     if (o.expand) {
       expansion = await planExpansion(ctx.store, question, keyword[0]);
       if (expansion) keyword = await ctx.store.queryKeyword(question, depth, filter, expansion);
@@ -158,7 +162,7 @@ export async function retrieve(
     dense = await ctx.store.queryDense(vector, depth, filter);
     timings.retrieveMs += performance.now() - t2;
   }
-  return { dense, keyword, plainKeyword, expansion };
+  return { dense, keyword, plainKeyword, plainKeywordMs, expansion };
 }
 
 /** Turns the store's ranked lists into hits for the mode. */

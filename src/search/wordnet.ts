@@ -27,14 +27,9 @@ class DictFile {
     }
     return out;
   }
-  /** The offset of the first line that starts after `offset` (or the file's size). */
+  /** The offset of the first line that starts after `offset` (or the file's size); latin1 is a byte a character. */
   nextLine(offset: number): number {
-    for (let at = offset; at < this.size; at += this.buf.length) {
-      const n = fs.readSync(this.fd, this.buf, 0, this.buf.length, at);
-      const nl = this.buf.indexOf(10);
-      if (nl >= 0 && nl < n) return at + nl + 1;
-    }
-    return this.size;
+    return Math.min(this.size, offset + this.lineAt(offset).length + 1);
   }
   /** The text of [from, to). */
   text(from: number, to: number): string {

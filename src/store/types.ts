@@ -61,11 +61,6 @@ export interface StoreCounts {
   chunks: number;
 }
 
-/**
- * The storage interface. It knows nothing of Markdown or embedding models; both the embedded
- * SQLite store and the Chroma store implement it. Every method is async, whatever the backend, so a
- * caller always awaits and never guesses.
- */
 /** Phrases a keyword query ranks by beside the question's own words, at a weight (a query expansion). */
 export interface KeywordExpansion {
   /** Plain words or phrases ("sum", "add up"); each matches as a phrase, through the index's stemmer. */
@@ -83,6 +78,11 @@ export interface KeywordStats {
   inChunk: boolean[];
 }
 
+/**
+ * The storage interface. It knows nothing of Markdown or embedding models; both the embedded
+ * SQLite store and the Chroma store implement it. Every method is async, whatever the backend, so a
+ * caller always awaits and never guesses.
+ */
 export interface Store {
   /** Absolute location (file path or URL). */
   readonly location: string;

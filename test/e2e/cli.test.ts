@@ -220,34 +220,22 @@ describe("vault-rag CLI end to end", () => {
   });
 
   it("stops quietly with exit 0 when the reader of its output goes away (| head), as grep does", () => {
-    for (const args of [
-      ["chunks", vault, "--note", "robots/SMARS.md"],
-      ["search", "--vault", vault, "-k", "20", "motor"],
-    ]) {
-      const r = spawnSync(
+    // the CLI's output piped into a reader that exits at once; `redirect` picks the stream piped
+    const piped = (args: string[], redirect = "") =>
+      spawnSync(
         "bash",
-        ["-c", `"${process.execPath}" "${BIN}" "$@" | true; echo "exit \${PIPESTATUS[0]}"`, "x", ...args],
-        {
-          cwd: elsewhere,
-          encoding: "utf8",
-        },
+        ["-c", `"${process.execPath}" "${BIN}" "$@" ${redirect}| true; echo "exit \${PIPESTATUS[0]}"`, "x", ...args],
+        { cwd: elsewhere, encoding: "utf8" },
       );
+    for (const r of [
+      piped(["chunks", vault, "--note", "robots/SMARS.md"]),
+      piped(["search", "--vault", vault, "-k", "20", "motor"]),
+      // the same when it is stderr whose reader goes away (--verbose writes there)
+      piped(["search", "--vault", vault, "--verbose", "motor"], "2>&1 >/dev/null "),
+    ]) {
       expect(r.stdout.trim()).toBe("exit 0");
       expect(r.stderr).toBe("");
     }
-    // the same when it is stderr whose reader goes away (--verbose writes there)
-    const r = spawnSync(
-      "bash",
-      [
-        "-c",
-        `"${process.execPath}" "${BIN}" search --vault "$1" --verbose motor 2>&1 >/dev/null | true; echo "exit \${PIPESTATUS[0]}"`,
-        "x",
-        vault,
-      ],
-      { cwd: elsewhere, encoding: "utf8" },
-    );
-    expect(r.stdout.trim()).toBe("exit 0");
-    expect(r.stderr).toBe("");
   });
 
   it("reports errors with their exit codes", () => {

@@ -534,10 +534,9 @@ export class SqliteStore implements Store {
     const limit = Math.max(1, Math.floor(k));
     const phrases = expansion && expansion.weight > 0 ? expansion.phrases.filter((p) => p.trim()) : [];
     if (phrases.length) {
-      // every chunk that matches the question or an expansion phrase, scored by the sum; exact
-      // (no cut before the sum), since the expansion's matches are few: each phrase is held by at
-      // most a small share of the chunks (see search/expand.ts)
-      // the best k are cut before the chunks' text is read
+      // every chunk that matches the question or an expansion phrase, scored by the sum; exact (no
+      // cut before the sum: each phrase is held by a small share of the chunks, see
+      // search/expand.ts), and the best k are cut before the chunks' text is read
       const sql = `WITH s AS (SELECT r, sum(d) AS d FROM (
           SELECT rowid AS r, ${bm25} AS d FROM fts WHERE fts MATCH ?
           UNION ALL SELECT rowid AS r, ? * ${bm25} AS d FROM fts WHERE fts MATCH ?) GROUP BY r),
