@@ -190,9 +190,15 @@ describe("vault-rag CLI end to end", () => {
       "synonyms: holiday (weight 0.50 beside the question's words: the best keyword hit holds 0% of them)\n",
     );
     expect(plain.stderr).toContain("synonyms: off (--no-expand)\n");
-    // a question whose words all meet in one passage needs none, and says so
+    // a question whose words all meet in one passage gets none, and says so
     const covered = run(["search", "--vault", vault, "--verbose", "-k", "1", "sourdough starter"]);
-    expect(covered.stderr).toContain("synonyms: none needed (the best keyword hit holds the question's words)\n");
+    const none =
+      "synonyms: none added (the best keyword hit holds the question's words, or the notes use none of their synonyms)\n";
+    expect(covered.stderr).toContain(none);
+    // nor one whose missing word has no synonym in the notes: it said "none needed" there too, untruly
+    const zebra = run(["search", "--vault", vault, "--mode", "keyword", "--verbose", "-k", "1", "zebra sourdough"]);
+    expect(zebra.stderr).toContain(none);
+    expect(zebra.stderr).not.toContain("synonyms: zebra");
     const [hit] = nonEmpty(json(["search", "--vault", vault, "--mode", "keyword", "-k", "1", "vacation"]));
     expect(hit.text.toLowerCase()).toContain("holiday");
   });

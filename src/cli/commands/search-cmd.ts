@@ -101,7 +101,11 @@ export async function runSearch(words: string[], o: SearchFlags): Promise<void> 
         err(
           `synonyms: ${res.expansion.phrases.join(", ")} (weight ${res.expansion.weight.toFixed(2)} beside the question's words: the best keyword hit holds ${Math.round(res.expansion.coverage * 100)}% of them)`,
         );
-      else if (o.mode !== "dense") err("synonyms: none needed (the best keyword hit holds the question's words)");
+      else if (o.mode !== "dense")
+        // no plan: the best hit holds every word, or no synonym of the missing ones is in the notes
+        err(
+          "synonyms: none added (the best keyword hit holds the question's words, or the notes use none of their synonyms)",
+        );
       err(`embed ${res.timings.embedMs.toFixed(0)} ms, retrieve ${res.timings.retrieveMs.toFixed(0)} ms`);
     }
   } finally {
