@@ -20,10 +20,11 @@ function fts(q: (typeof lab.queries)[number], match: string): Scored {
   }
   return out.slice(0, 300);
 }
+const SPAN = Number(process.env.SPAN ?? 1);
 const pairs = (q: string) => {
   const t = queryTerms(q).filter((x) => !x.includes(" "));
   const out: [string, string][] = [];
-  for (let i = 0; i + 1 < t.length; i++) out.push([t[i], t[i + 1]]);
+  for (let i = 0; i + 1 < t.length; i++) for (let j = i + 1; j <= i + SPAN && j < t.length; j++) out.push([t[i], t[j]]);
   return out;
 };
 const grid: [number, number, number][] = JSON.parse(process.env.GRID ?? "[[0.1,0.05,8]]");

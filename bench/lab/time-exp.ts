@@ -30,6 +30,6 @@ t = performance.now();
 for (const q of qs) {
   const k = await store.queryKeyword(q.text, 300);
   const p = await planExpansion(store, q.text, k[0]);
-  if (p) await store.queryKeyword(q.text, 300, {}, p);
+  if (p) await store.queryKeyword(q.text, 300, {}, { expansion: p });
 }
 console.log("kw + plan + expanded", ((performance.now() - t) / qs.length).toFixed(2), "ms/q");

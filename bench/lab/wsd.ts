@@ -83,7 +83,7 @@ async function kwFor(q: (typeof lab.queries)[number], keep: (c: Cand, all: Cand[
   }
   const plan = plans.get(cacheKey);
   if (!plan) return q.kw;
-  const recs = await store.queryKeyword(q.text, 300, { where: q.where }, plan);
+  const recs = await store.queryKeyword(q.text, 300, { where: q.where }, { expansion: plan });
   const idx = new Map(lab.chunks.map((c, i) => [c.id, i]));
   return recs.map((r) => ({ i: idx.get(r.id)!, s: -r.distance }));
 }

@@ -183,7 +183,7 @@ export async function keywordCoverage(
  * ```ts
  * const first = await store.queryKeyword(q, 300);
  * const plan = await planExpansion(store, q, first[0]);
- * if (plan) hits = await store.queryKeyword(q, 300, {}, plan);
+ * if (plan) hits = await store.queryKeyword(q, 300, {}, { expansion: plan });
  * ```
  */
 export async function planExpansion(

@@ -39,6 +39,8 @@ export function withSearchDefaults(opts: SearchOptions = {}): SearchOptionsWithD
     throw new VaultRagError("usage", `vault-rag: min-ratio must be between 0 and 1, got ${o.minRatio}`);
   if (!(o.alpha >= 0 && o.alpha <= 1))
     throw new VaultRagError("usage", `vault-rag: alpha must be between 0 and 1, got ${o.alpha}`);
+  if (!(o.proximity >= 0 && o.proximity <= 1))
+    throw new VaultRagError("usage", `vault-rag: proximity must be between 0 and 1, got ${o.proximity}`);
   return o;
 }
 
@@ -116,9 +118,9 @@ export interface Retrieved {
 
 /**
  * Asks the store for a search's candidates: `n` per list in a single mode, and at least
- * `o.pool` per list for a hybrid fusion; the keyword list widened by WordNet synonyms when
- * `o.expand` is on and the best keyword hit holds few of the question's words
- * ({@link planExpansion}). `search()` and `vault-rag eval` both rank what this returns, so
+ * `o.pool` per list for a hybrid fusion; the keyword list ranked also by how near the question's
+ * adjacent words stand (`o.proximity`), and widened by WordNet synonyms when `o.expand` is on and
+ * the best keyword hit holds few of the question's words ({@link planExpansion}). `search()` and `vault-rag eval` both rank what this returns, so
  * eval measures what a search does.
  *
  * @example
@@ -146,11 +148,12 @@ export async function retrieve(
   vectorPromise?.catch(() => undefined);
   if (o.mode !== "dense") {
     const t = performance.now();
-    keyword = plainKeyword = await ctx.store.queryKeyword(question, depth, filter);
+    const proximity = o.proximity;
+    keyword = plainKeyword = await ctx.store.queryKeyword(question, depth, filter, { proximity });
     plainKeywordMs = performance.now() - t;
     if (o.expand) {
       expansion = await planExpansion(ctx.store, question, keyword[0]);
-      if (expansion) keyword = await ctx.store.queryKeyword(question, depth, filter, expansion);
+      if (expansion) keyword = await ctx.store.queryKeyword(question, depth, filter, { expansion, proximity });
     }
     timings.retrieveMs += performance.now() - t;
   }

@@ -41,6 +41,11 @@ export interface SearchOptions {
   pool?: number;
   /** Widen the keyword query with WordNet synonyms when the best keyword hit holds few of the question's words. */
   expand?: boolean;
+  /**
+   * Weight, beside the question's own BM25, of the BM25 of adjacent question words that stand
+   * within a few words of each other in a passage ("last commit" in "the last few commits"); 0: off.
+   */
+  proximity?: number;
 }
 
 export type SearchOptionsWithDefaults = Required<Omit<SearchOptions, "where" | "whereDocument" | "minRatio">> &
@@ -62,6 +67,11 @@ export type SearchOptionsWithDefaults = Required<Omit<SearchOptions, "where" | "
  * `pool` 300 is the depth those figures were measured at (searches took 50 until session 7, which
  * ranked below what eval reported: til 0.734 against 0.754). `expand`: see search/expand.ts.
  *
+ * `proximity` 0.2 (session 8, sequential dependence's unordered windows, `bench/lab/sdm.ts`; weights
+ * 0 / 0.15 / 0.2 / 0.25 / 0.35 at α 0.65): til 0.769 / 0.773 / 0.778 / 0.778 / 0.775, SciFact
+ * 0.692 / 0.693 / 0.692 / 0.688 / –, examples 0.922 / 0.923 / 0.923 / 0.923 / 0.923, held-out
+ * 0.951 at every weight. Adjacent-word phrases instead of windows cost SciFact (0.679).
+ *
  * On questions never used for tuning (test/fixtures/heldout-questions.jsonl, 42 over examples/vault)
  * α 0.65 gives 0.950 against keyword 0.955 and dense 0.677: within one question of keyword, not above
  * it (a one-word question, "affordances"; test/e2e/heldout.test.ts checks that margin).
@@ -76,6 +86,7 @@ export const SEARCH_DEFAULTS: SearchOptionsWithDefaults = {
   rrfK: 60,
   pool: 300,
   expand: true,
+  proximity: 0.2,
 };
 
 /** The result of a search: hits, and why there are none when there are none. */

@@ -7,6 +7,7 @@ export type {
   QueryFilter,
   StoreCounts,
   KeywordExpansion,
+  KeywordRanking,
   KeywordStats,
 } from "./types.js";
 export { SCHEMA_VERSION } from "./types.js";
@@ -29,7 +30,7 @@ export {
   type SqliteIntegrity,
   type SqliteRepair,
 } from "./sqlite/sqlite-store.js";
-export { toFtsQuery, queryTerms, queryTokens } from "./sqlite/fts-query.js";
+export { toFtsQuery, queryTerms, queryTokens, proximityQuery, NEAR_WINDOW } from "./sqlite/fts-query.js";
 export { STOPWORDS } from "./stopwords.js";
 export {
   CHROMA_MISSING,

@@ -69,6 +69,17 @@ export interface KeywordExpansion {
   weight: number;
 }
 
+/** How a keyword query ranks beyond the question's own words (see {@link Store.queryKeyword}). */
+export interface KeywordRanking {
+  /** Phrases (synonyms) ranked beside the question's words. */
+  expansion?: KeywordExpansion;
+  /**
+   * Weight of the BM25 of adjacent question words that stand near each other in the chunk (within
+   * `NEAR_WINDOW` tokens, in either order), beside the question's own BM25; 0 or absent: off.
+   */
+  proximity?: number;
+}
+
 /** See {@link Store.keywordStats}. */
 export interface KeywordStats {
   chunks: number;
@@ -102,16 +113,18 @@ export interface Store {
   /** The k nearest records among those that pass the filter (filtering happens before ranking). */
   queryDense(vector: Float32Array, k: number, filter?: QueryFilter): Promise<ScoredRecord[]>;
   /**
-   * The k best BM25 matches among those that pass the filter. With `expansion`, a chunk scores its
-   * BM25 for `text` plus `expansion.weight ×` its BM25 for the expansion's phrases, and a chunk
-   * that holds only expansion phrases is a match too.
+   * The k best BM25 matches among those that pass the filter. With `ranking.expansion`, a chunk
+   * scores its BM25 for `text` plus `expansion.weight ×` its BM25 for the expansion's phrases, and a
+   * chunk that holds only expansion phrases is a match too. With `ranking.proximity`, a chunk also
+   * scores that weight × its BM25 for pairs of adjacent question words found near each other.
    *
    * @example
    * ```ts
-   * await store.queryKeyword("vacation", 6, {}, { phrases: ["holiday"], weight: 0.5 }); // notes that say "holiday"
+   * await store.queryKeyword("vacation", 6, {}, { expansion: { phrases: ["holiday"], weight: 0.5 } }); // notes that say "holiday"
+   * await store.queryKeyword("undo last commit", 6, {}, { proximity: 0.2 }); // "last commit" together first
    * ```
    */
-  queryKeyword(text: string, k: number, filter?: QueryFilter, expansion?: KeywordExpansion): Promise<ScoredRecord[]>;
+  queryKeyword(text: string, k: number, filter?: QueryFilter, ranking?: KeywordRanking): Promise<ScoredRecord[]>;
   /**
    * What the keyword index knows of some phrases: how many chunks it holds, how many hold each
    * phrase (counting stops at `cap`), and whether chunk `id` holds it.

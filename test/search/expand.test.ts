@@ -80,7 +80,7 @@ describe("query expansion", () => {
     expect(none.coverage).toBe(0);
     expect(none.weight).toBe(EXPANSION_DEFAULTS.weight);
     // and the expanded query now finds the note that says "count"
-    const hits = await s.queryKeyword("tally", 5, {}, none);
+    const hits = await s.queryKeyword("tally", 5, {}, { expansion: none });
     expect(hits.map((h) => h.id)).toEqual(["c1"]);
     expect(await s.queryKeyword("tally", 5)).toEqual([]);
     await s.close();

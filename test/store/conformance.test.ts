@@ -229,7 +229,12 @@ for (const backend of BACKENDS)
       );
       const plain = await s.queryKeyword("tally rows", 10);
       expect(ids(plain)).toEqual(["a", "b"]);
-      const expanded = await s.queryKeyword("tally rows", 10, {}, { phrases: ["count", "add up"], weight: 0.5 });
+      const expanded = await s.queryKeyword(
+        "tally rows",
+        10,
+        {},
+        { expansion: { phrases: ["count", "add up"], weight: 0.5 } },
+      );
       expect(ids(expanded).sort()).toEqual(["a", "b", "c"]);
       // b's score is its own BM25 plus half its BM25 for the synonyms: lower (better) than alone
       const alone = plain.find((h) => h.id === "b")!.distance;
@@ -246,19 +251,60 @@ for (const backend of BACKENDS)
             "tally rows",
             10,
             { where: normaliseWhere({ folder: "b" }) },
-            { phrases: ["count", "add up"], weight: 0.5 },
+            { expansion: { phrases: ["count", "add up"], weight: 0.5 } },
           ),
         ),
       ).toEqual(["c"]);
       // k cuts after the sum: with the synonym weighing 3, "b" (which says "count" twice) overtakes "a",
       // which is first on the question's own words
       expect(ids(plain)[0]).toBe("a");
-      const heavy = { phrases: ["count"], weight: 3 };
+      const heavy = { expansion: { phrases: ["count"], weight: 3 } };
       expect(ids(await s.queryKeyword("tally rows", 10, {}, heavy))[0]).toBe("b");
       expect(ids(await s.queryKeyword("tally rows", 1, {}, heavy))).toEqual(["b"]);
       // weight 0, or no phrases, is the plain query
-      expect(ids(await s.queryKeyword("tally rows", 10, {}, { phrases: ["count"], weight: 0 }))).toEqual(ids(plain));
-      expect(ids(await s.queryKeyword("tally rows", 10, {}, { phrases: [], weight: 1 }))).toEqual(ids(plain));
+      expect(ids(await s.queryKeyword("tally rows", 10, {}, { expansion: { phrases: ["count"], weight: 0 } }))).toEqual(
+        ids(plain),
+      );
+      expect(ids(await s.queryKeyword("tally rows", 10, {}, { expansion: { phrases: [], weight: 1 } }))).toEqual(
+        ids(plain),
+      );
+      await s.close();
+    });
+
+    it("adds the BM25 of adjacent question words that stand near each other at the proximity weight", async () => {
+      const { store: s } = await backend.fresh();
+      // both hold "last" and "commit" once and are as long; only "a" holds them near each other
+      const texts: [string, string][] = [
+        ["a", "Undo the last commit and keep the files around for later."],
+        ["b", "The last thing to check before you commit: the files around."],
+        ["c", "Nothing about any of it here at all, none whatsoever."],
+      ];
+      await s.upsertNotes(
+        texts.map(([id, text]) => ({
+          note: note(`${id}.md`),
+          records: [record(id, meta({ path: `${id}.md`, title: "t", section: "t" }), vec(1, 0, 0, 0), text)],
+        })),
+      );
+      const plain = await s.queryKeyword("last commit", 10);
+      const near = await s.queryKeyword("last commit", 10, {}, { proximity: 0.5 });
+      expect(ids(near)).toEqual(["a", "b"]);
+      const d = (l: typeof plain, id: string) => l.find((h) => h.id === id)!.distance;
+      // the far pair is scored as without proximity; the near one gains half its NEAR BM25
+      expect(d(near, "b")).toBeCloseTo(d(plain, "b"), 9);
+      expect(d(near, "a")).toBeLessThan(d(plain, "a"));
+      expect(d(plain, "a")).toBeCloseTo(d(plain, "b"), 9);
+      // with synonyms too, each part adds: the near pair's gain stays the same
+      const both = await s.queryKeyword(
+        "last commit",
+        10,
+        {},
+        { proximity: 0.5, expansion: { phrases: ["undo"], weight: 1 } },
+      );
+      const syn = await s.queryKeyword("last commit", 10, {}, { expansion: { phrases: ["undo"], weight: 1 } });
+      expect(d(both, "a") - d(syn, "a")).toBeCloseTo(d(near, "a") - d(plain, "a"), 9);
+      // weight 0 and one-word questions are the plain query
+      expect(await s.queryKeyword("last commit", 10, {}, { proximity: 0 })).toEqual(plain);
+      expect(await s.queryKeyword("commit", 10, {}, { proximity: 0.5 })).toEqual(await s.queryKeyword("commit", 10));
       await s.close();
     });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { queryTerms, toFtsQuery, type NoteEntry } from "../../src/store/index.js";
+import { proximityQuery, queryTerms, toFtsQuery, type NoteEntry } from "../../src/store/index.js";
 import { meta, openStore, record, vec } from "./helpers.js";
 
 const note = (p: string): NoteEntry => ({ path: p, hash: `h-${p}`, mtime: 1, size: 1 });
@@ -24,5 +24,15 @@ describe("keyword query terms", () => {
     ]);
     expect((await s.queryKeyword("couldn't", 5)).map((h) => h.id)).toEqual(["a"]);
     await s.close();
+  });
+
+  it("pairs each question word with the next one left after stopwords, quoted, and nothing for one word or phrases alone", () => {
+    expect(proximityQuery("undo the last commit")).toBe('NEAR("undo" "last", 4) OR NEAR("last" "commit", 4)');
+    // user text never becomes FTS5 syntax; phrase terms take no part
+    expect(proximityQuery('NEAR AND 2-factor "OR" login', 2)).toBe('NEAR("near" "login", 2)');
+    expect(proximityQuery("sourdough")).toBeUndefined();
+    expect(proximityQuery("2-factor v1.2")).toBeUndefined();
+    // a question of stopwords alone is searched by them (see queryTerms), and so paired
+    expect(proximityQuery("to be")).toBe('NEAR("to" "be", 4)');
   });
 });

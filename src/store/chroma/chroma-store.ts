@@ -8,7 +8,7 @@ import { silentLogger, type Logger } from "../../log.js";
 import { SqliteStore } from "../sqlite/sqlite-store.js";
 import {
   SCHEMA_VERSION,
-  type KeywordExpansion,
+  type KeywordRanking,
   type KeywordStats,
   type Manifest,
   type NoteEntry,
@@ -422,9 +422,9 @@ export class ChromaStore implements Store {
     text: string,
     k: number,
     filter: QueryFilter = {},
-    expansion?: KeywordExpansion,
+    ranking?: KeywordRanking,
   ): Promise<ScoredRecord[]> {
-    return this.sidecar.queryKeyword(text, k, filter, expansion);
+    return this.sidecar.queryKeyword(text, k, filter, ranking);
   }
 
   async keywordStats(phrases: string[], opts?: { id?: string; cap?: number }): Promise<KeywordStats> {

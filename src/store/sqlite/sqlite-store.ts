@@ -7,7 +7,7 @@ import { makeDir } from "../../make-dir.js";
 import type { RecordMetadata } from "../schema.js";
 import {
   SCHEMA_VERSION,
-  type KeywordExpansion,
+  type KeywordRanking,
   type KeywordStats,
   type Manifest,
   type NoteEntry,
@@ -19,7 +19,7 @@ import {
 } from "../types.js";
 import { compileDocument, compileWhere, decodeList, encodeList, type SqlCondition } from "./compile.js";
 import { cjkBigrams } from "./cjk.js";
-import { phraseQuery, toFtsQuery } from "./fts-query.js";
+import { phraseQuery, proximityQuery, toFtsQuery } from "./fts-query.js";
 import { DenseIndex } from "./dense-index.js";
 import { MetaColumns } from "./meta-columns.js";
 import { checkQueryVector, checkWindows, pooledVector } from "../windows.js";
@@ -524,7 +524,7 @@ export class SqliteStore implements Store {
     text: string,
     k: number,
     filter: QueryFilter = {},
-    expansion?: KeywordExpansion,
+    ranking: KeywordRanking = {},
   ): Promise<ScoredRecord[]> {
     const match = toFtsQuery(text);
     if (!match) return [];
@@ -532,20 +532,27 @@ export class SqliteStore implements Store {
     const w = BM25_WEIGHTS;
     const bm25 = `bm25(fts, ${w.title}, ${w.aliases}, ${w.section}, ${w.body})`;
     const limit = Math.max(1, Math.floor(k));
+    // the parts a chunk's score sums beside the question's own BM25: synonym phrases, near pairs
+    const extra: { weight: number; match: string }[] = [];
+    const { expansion, proximity } = ranking;
     const phrases = expansion && expansion.weight > 0 ? expansion.phrases.filter((p) => p.trim()) : [];
-    if (phrases.length) {
+    if (phrases.length) extra.push({ weight: expansion!.weight, match: phraseQuery(phrases) });
+    const near = proximity && proximity > 0 ? proximityQuery(text) : undefined;
+    if (near) extra.push({ weight: proximity!, match: near });
+    if (extra.length) {
       // every chunk that matches the question or an expansion phrase, scored by the sum; exact (no
       // cut before the sum: each phrase is held by a small share of the chunks, see
-      // search/expand.ts), and the best k are cut before the chunks' text is read
+      // search/expand.ts, and a near pair only matches where the question does), and the best k are
+      // cut before the chunks' text is read
       const sql = `WITH s AS (SELECT r, sum(d) AS d FROM (
           SELECT rowid AS r, ${bm25} AS d FROM fts WHERE fts MATCH ?
-          UNION ALL SELECT rowid AS r, ? * ${bm25} AS d FROM fts WHERE fts MATCH ?) GROUP BY r),
+          ${extra.map(() => `UNION ALL SELECT rowid AS r, ? * ${bm25} AS d FROM fts WHERE fts MATCH ?`).join("\n          ")}) GROUP BY r),
         top AS (SELECT s.r, s.d FROM s ${cond.sql ? `JOIN chunks c ON c.rowid = s.r WHERE ${cond.sql}` : ""}
           ORDER BY s.d, s.r LIMIT ?)
         SELECT ${COLUMNS}, top.d AS d FROM top JOIN chunks c ON c.rowid = top.r ORDER BY top.d, top.r`;
       const rows = this.db
         .prepare(sql)
-        .all(match, expansion!.weight, phraseQuery(phrases), ...cond.params, limit) as Row[];
+        .all(match, ...extra.flatMap((e) => [e.weight, e.match]), ...cond.params, limit) as Row[];
       return rows.map((r) => ({ id: r.id, text: r.text, meta: rowMeta(r), distance: r.d! }));
     }
     // without a filter the best rows are picked inside the keyword index and only they are joined
