@@ -26,16 +26,25 @@ for (const [term, doc, col] of lab.db.prepare("SELECT term, doc, col FROM temp.v
 const N = lab.chunks.length;
 const avg = len.reduce((a, b) => a + b, 0) / N;
 const tok = new Database(":memory:");
-tok.exec("CREATE VIRTUAL TABLE t USING fts5(x, tokenize = 'porter unicode61 remove_diacritics 2'); CREATE VIRTUAL TABLE tv USING fts5vocab(t, 'instance')");
+tok.exec(
+  "CREATE VIRTUAL TABLE t USING fts5(x, tokenize = 'porter unicode61 remove_diacritics 2'); CREATE VIRTUAL TABLE tv USING fts5vocab(t, 'instance')",
+);
 function stems(q: string): string[][] {
   // each query term (a phrase when it has spaces) as its stemmed tokens
   return queryTerms(q).map((t) => {
     tok.exec("DELETE FROM t");
     tok.prepare("INSERT INTO t(x) VALUES (?)").run(t);
-    return (tok.prepare("SELECT term FROM tv ORDER BY offset").pluck().all() as string[]);
+    return tok.prepare("SELECT term FROM tv ORDER BY offset").pluck().all() as string[];
   });
 }
-const qstems = new Map(lab.queries.map((q) => [q.id, stems(q.text).filter((s) => s.length === 1).map((s) => s[0])]));
+const qstems = new Map(
+  lab.queries.map((q) => [
+    q.id,
+    stems(q.text)
+      .filter((s) => s.length === 1)
+      .map((s) => s[0]),
+  ]),
+);
 function bm25(q: (typeof lab.queries)[number], k1: number, b: number): Scored {
   const m = new Map<number, number>();
   for (const t of new Set(qstems.get(q.id)!)) {
@@ -49,10 +58,21 @@ function bm25(q: (typeof lab.queries)[number], k1: number, b: number): Scored {
       m.set(i, (m.get(i) ?? 0) + s);
     }
   }
-  return [...m].map(([i, s]) => ({ i, s })).sort((x, y) => y.s - x.s || x.i - y.i).slice(0, 300);
+  return [...m]
+    .map(([i, s]) => ({ i, s }))
+    .sort((x, y) => y.s - x.s || x.i - y.i)
+    .slice(0, 300);
 }
-console.log(name, "fts5 kw", fmt(evaluateRun(lab, (q) => notesOf(lab, q.kw))), "\n   hybrid", fmt(evaluateRun(lab, (q) => notesOf(lab, fuseLinear([denseList(lab, q), q.kw], [0.35, 0.65])))));
-const grid: [number, number][] = JSON.parse(process.env.GRID ?? "[[1.2,0.75],[1.2,0.5],[1.2,0.3],[0.9,0.4],[1.5,0.75],[2,0.75],[0.9,0.75]]");
+console.log(
+  name,
+  "fts5 kw",
+  fmt(evaluateRun(lab, (q) => notesOf(lab, q.kw))),
+  "\n   hybrid",
+  fmt(evaluateRun(lab, (q) => notesOf(lab, fuseLinear([denseList(lab, q), q.kw], [0.35, 0.65])))),
+);
+const grid: [number, number][] = JSON.parse(
+  process.env.GRID ?? "[[1.2,0.75],[1.2,0.5],[1.2,0.3],[0.9,0.4],[1.5,0.75],[2,0.75],[0.9,0.75]]",
+);
 for (const [k1, b] of grid) {
   const kw = evaluateRun(lab, (q) => notesOf(lab, bm25(q, k1, b)));
   const hy = evaluateRun(lab, (q) => notesOf(lab, fuseLinear([denseList(lab, q), bm25(q, k1, b)], [0.35, 0.65])));

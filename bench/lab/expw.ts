@@ -22,10 +22,32 @@ for (const f of factors) {
   for (const q of lab.queries) {
     const plain = await store.queryKeyword(q.text, 300, { where: q.where }, { proximity: prox });
     const plan = await planExpansion(store, q.text, plain[0]);
-    const recs = plan && f > 0 ? await store.queryKeyword(q.text, 300, { where: q.where }, { proximity: prox, expansion: { ...plan, weight: plan.weight * f } }) : plain;
-    lists.set(`${f}:${q.id}`, recs.map((r) => ({ i: idToIndex.get(r.id)!, s: -r.distance })));
+    const recs =
+      plan && f > 0
+        ? await store.queryKeyword(
+            q.text,
+            300,
+            { where: q.where },
+            { proximity: prox, expansion: { ...plan, weight: plan.weight * f } },
+          )
+        : plain;
+    lists.set(
+      `${f}:${q.id}`,
+      recs.map((r) => ({ i: idToIndex.get(r.id)!, s: -r.distance })),
+    );
   }
   for (const a of alphas)
-    console.log(name, "prox", prox, "f", f, "a", a, fmt(evaluateRun(lab, (q) => notesOf(lab, fuseLinear([denseList(lab, q), lists.get(`${f}:${q.id}`)!], [1 - a, a])))));
+    console.log(
+      name,
+      "prox",
+      prox,
+      "f",
+      f,
+      "a",
+      a,
+      fmt(
+        evaluateRun(lab, (q) => notesOf(lab, fuseLinear([denseList(lab, q), lists.get(`${f}:${q.id}`)!], [1 - a, a]))),
+      ),
+    );
 }
 await store.close();

@@ -17,7 +17,7 @@ function units(text: string): string[] {
       continue;
     }
     for (const para of p.split(/\n\s*\n/))
-      for (const s of para.replace(/\s+/g, " ").split(/(?<=[.!?:])\s+(?=[A-Z`"'(\[])/))
+      for (const s of para.replace(/\s+/g, " ").split(/(?<=[.!?:])\s+(?=[A-Z`"'([])/))
         if (s.trim().split(/\s+/).length >= 3) out.push(s.trim());
   }
   return out.length ? out : [text];
@@ -52,9 +52,21 @@ const list = (q: (typeof lab.queries)[number], lam: number, top: number) => {
   return out.sort((a, b) => b.s - a.s).slice(0, 300);
 };
 console.log(name, "dense pooled", fmt(evaluateRun(lab, (q) => notesOf(lab, denseList(lab, q)))));
-console.log(name, "hybrid pooled", fmt(evaluateRun(lab, (q) => notesOf(lab, fuseLinear([denseList(lab, q), q.kwx], [0.35, 0.65])))));
+console.log(
+  name,
+  "hybrid pooled",
+  fmt(evaluateRun(lab, (q) => notesOf(lab, fuseLinear([denseList(lab, q), q.kwx], [0.35, 0.65])))),
+);
 for (const top of [1, 2])
   for (const lam of [0.3, 0.5, 0.7, 1]) {
     console.log(name, "top", top, "lam", lam, "dense", fmt(evaluateRun(lab, (q) => notesOf(lab, list(q, lam, top)))));
-    console.log(name, "top", top, "lam", lam, "hybrid", fmt(evaluateRun(lab, (q) => notesOf(lab, fuseLinear([list(q, lam, top), q.kwx], [0.35, 0.65])))));
+    console.log(
+      name,
+      "top",
+      top,
+      "lam",
+      lam,
+      "hybrid",
+      fmt(evaluateRun(lab, (q) => notesOf(lab, fuseLinear([list(q, lam, top), q.kwx], [0.35, 0.65])))),
+    );
   }
