@@ -7,6 +7,7 @@ import Database from "better-sqlite3";
 import { prepareBeir, readKnownAnswers, type Qrels } from "../../src/search/eval.js";
 import { useLiteEmbedder } from "../../src/embed/index.js";
 import { planExpansion } from "../../src/search/expand.js";
+import { SEARCH_DEFAULTS } from "../../src/search/types.js";
 import { normaliseWhere, matchesWhere, SqliteStore, type WhereNode } from "../../src/store/index.js";
 import { pooledVector } from "../../src/store/windows.js";
 import { decodeList } from "../../src/store/sqlite/compile.js";
@@ -37,6 +38,8 @@ export interface LabQuery {
   kw: { i: number; s: number }[];
   /** the keyword list as a search ranks it: expanded with WordNet synonyms when its words miss */
   kwx: { i: number; s: number }[];
+  /** the keyword list a search ranks: synonyms as `kwx`, and near pairs at the default weight */
+  kws: { i: number; s: number }[];
   /** the chunks that pass the filter */
   allowed: (i: number) => boolean;
 }
@@ -133,7 +136,13 @@ export async function loadLab(name: string, target: string, vault?: string, pool
     const where = normaliseWhere(q.where);
     const kwRecs = await store.queryKeyword(q.text, pool, { where });
     const plan = await planExpansion(store, q.text, kwRecs[0]);
-    const kwxRecs = plan ? await store.queryKeyword(q.text, pool, { where }, plan) : kwRecs;
+    const kwxRecs = plan ? await store.queryKeyword(q.text, pool, { where }, { expansion: plan }) : kwRecs;
+    const proximity = SEARCH_DEFAULTS.proximity;
+    const kwsPlain = await store.queryKeyword(q.text, pool, { where }, { proximity });
+    const splan = await planExpansion(store, q.text, kwsPlain[0]);
+    const kwsRecs = splan
+      ? await store.queryKeyword(q.text, pool, { where }, { expansion: splan, proximity })
+      : kwsPlain;
     const idToIndex = new Map(chunks.map((c, i) => [c.id, i]));
     const allowed = where ? (i: number) => matchesWhere(where, chunks[i].meta) : () => true;
     queries.push({
@@ -145,6 +154,7 @@ export async function loadLab(name: string, target: string, vault?: string, pool
       relevant: qrels.relevant.get(q.id)!,
       kw: kwRecs.map((r) => ({ i: idToIndex.get(r.id)!, s: -r.distance })),
       kwx: kwxRecs.map((r) => ({ i: idToIndex.get(r.id)!, s: -r.distance })),
+      kws: kwsRecs.map((r) => ({ i: idToIndex.get(r.id)!, s: -r.distance })),
       allowed,
     });
   }

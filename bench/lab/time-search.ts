@@ -1,4 +1,4 @@
-// Retrieval cost of a search (question vectors embedded beforehand), by pool depth and expansion.
+// Retrieval cost of a search (question vectors embedded beforehand), by pool depth, expansion and near pairs.
 import { useLiteEmbedder, type Embedder } from "../../src/embed/index.js";
 import { readKnownAnswers } from "../../src/search/eval.js";
 import { search } from "../../src/search/index.js";
@@ -11,10 +11,10 @@ const vecs = new Map<string, Float32Array>();
 for (const q of qs) vecs.set(q, await real.embedQuery(q));
 const embedder = { ...real, embedQuery: async (t: string) => vecs.get(t)! } as Embedder;
 for (const [label, opts] of [
-  ["pool 50, no synonyms", { pool: 50, expand: false }],
-  ["pool 300, no synonyms", { pool: 300, expand: false }],
-  ["pool 300, synonyms", { pool: 300, expand: true }],
-  ["pool 100, synonyms", { pool: 100, expand: true }],
+  ["pool 300, no synonyms", { pool: 300, expand: false, proximity: 0 }],
+  ["pool 300, synonyms", { pool: 300, expand: true, proximity: 0 }],
+  ["pool 300, syn + near", { pool: 300, expand: true, proximity: 0.2 }],
+  ["pool 300, near", { pool: 300, expand: false, proximity: 0.2 }],
 ] as const) {
   for (const q of qs.slice(0, 10)) await search({ store, embedder }, q, opts);
   const times: number[] = [];
