@@ -25,8 +25,17 @@ beforeAll(() => {
   ({ vault, elsewhere } = exampleVaultCopy("vr-e2e-", "my vault"));
 }, 60_000);
 
+/** A hit as `search --json` prints it (the fields these tests read). */
+interface JsonHit {
+  path: string;
+  text: string;
+  tags: string[];
+  folder: string;
+  top_folder: string;
+}
+
 /** The hits, after checking there are some: a loop over no hits checks nothing. */
-function nonEmpty<T>(hits: T[]): T[] {
+function nonEmpty(hits: JsonHit[]): JsonHit[] {
   expect(hits.length, "expected at least one hit").toBeGreaterThan(0);
   return hits;
 }

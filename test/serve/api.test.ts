@@ -16,7 +16,11 @@ let s: Served;
 const get = (target: string, headers: Record<string, string> = {}) => request(s.port, target, { headers });
 const cli = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8" });
 const post = (body: string | Buffer, headers: Record<string, string> = { "content-type": "application/json" }) =>
-  fetch(`${s.origin}/api/ask`, { method: "POST", headers, body });
+  fetch(`${s.origin}/api/ask`, {
+    method: "POST",
+    headers,
+    body: typeof body === "string" ? body : new Uint8Array(body),
+  });
 
 beforeAll(async () => {
   ({ vault } = exampleVaultCopy("vr-serve-api-"));
