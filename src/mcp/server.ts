@@ -1,11 +1,13 @@
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { VaultRagError } from "../errors.js";
 import { openVault, type VaultHandle } from "../library.js";
 import { hitJson } from "../search/index.js";
 import { GET_NOTE_MAX_CHARS } from "../vault/index.js";
 import { getNoteInput, relatedInput, searchInput, searchRequestOf } from "./schemas.js";
+import { validate } from "./validate.js";
 
 type ToolResult = { content: { type: "text"; text: string }[]; isError?: boolean };
 
@@ -13,77 +15,93 @@ const text = (value: unknown): ToolResult => ({
   content: [{ type: "text", text: typeof value === "string" ? value : JSON.stringify(value, null, 2) }],
 });
 
+const failure = (message: string): ToolResult => ({ content: [{ type: "text", text: message }], isError: true });
+
 /** Runs a tool body, turning vault-rag errors into results the agent can read. */
 async function guarded(fn: () => Promise<unknown>): Promise<ToolResult> {
   try {
     return text(await fn());
   } catch (e) {
-    if (e instanceof VaultRagError) return { content: [{ type: "text", text: e.message }], isError: true };
+    if (e instanceof VaultRagError) return failure(e.message);
     throw e;
   }
 }
 
+/** A tool: what it does, its arguments' schema, and its body, given validated arguments. */
+interface Tool<S extends z.ZodType = z.ZodType> {
+  description: string;
+  input: S;
+  run: (args: z.infer<S>) => Promise<unknown>;
+}
+
+const tool = <S extends z.ZodType>(description: string, input: S, run: (args: z.infer<S>) => Promise<unknown>) =>
+  ({ description, input, run }) as Tool;
+
 /**
  * Builds the MCP server for a vault: `search`, `get_note`, `related`, `list_tags`, `list_folders`, `status`.
- * Every parameter is validated (unknown ones are errors); defaults are the CLI's.
+ * Every parameter is validated (unknown ones are errors), with the HTTP API's validation and wording
+ * (`vault-rag: top_k must be a whole number, got "many"`); defaults are the CLI's.
+ *
+ * The SDK's low-level `Server` and not its `McpServer`: `McpServer` validates the arguments itself
+ * and answers a bad one with its own multi-line text ("Input validation error: Invalid arguments for
+ * tool search: …"), before any vault-rag code runs.
+ *
+ * @example
+ * ```ts
+ * const { server } = await createMcpServer("/home/me/notes");
+ * await server.connect(new StdioServerTransport());
+ * ```
  */
 export async function createMcpServer(
   vaultDir: string,
   opts: { db?: string } = {},
-): Promise<{ server: McpServer; vault: VaultHandle }> {
+): Promise<{ server: Server; vault: VaultHandle }> {
   // a long-lived process: questions are embedded on a thread of their own, beside the keyword search
   const v = await openVault(vaultDir, { db: opts.db, queryThread: true });
-  const server = new McpServer({ name: "vault-rag", version: "0.1.0" });
-  server.registerTool(
-    "search",
-    {
-      description:
-        "Search the user's notes (hybrid dense + BM25). Returns hits as the CLI's --json does: id, path, title, section, label, text, score, distance, start_line, end_line, tags, folder, top_folder, mtime. With no hits: {hits: [], reason, hints}, the hints naming the folder or tag that exists.",
-      inputSchema: searchInput,
-    },
-    async (a) =>
-      guarded(async () => {
+  const noArgs = z.object({}).strict();
+  const tools: Record<string, Tool> = {
+    search: tool(
+      "Search the user's notes (hybrid dense + BM25). Returns hits as the CLI's --json does: id, path, title, section, label, text, score, distance, start_line, end_line, tags, folder, top_folder, mtime. With no hits: {hits: [], reason, hints}, the hints naming the folder or tag that exists.",
+      searchInput,
+      async (a) => {
         const { hits, reason, hints } = await v.search(a.query, searchRequestOf(a));
         // no hits: why, and the CLI's hints (a folder in another case, a tag no note has), as text
         return hits.length ? hits.map(hitJson) : { hits: [], reason, hints };
-      }),
-  );
-  server.registerTool(
-    "get_note",
-    {
-      description: `Read a note (or one section of it) by its vault-relative path or its name, as a wikilink finds it (robots/SMARS.md, robots/SMARS, SMARS). Only notes the index holds are served; text over ${GET_NOTE_MAX_CHARS} characters is cut, with a mark.`,
-      inputSchema: getNoteInput,
-    },
-    async (a) =>
-      guarded(async () => {
-        return (await v.note(a.path, { heading: a.heading })).text;
-      }),
-  );
-  server.registerTool(
-    "related",
-    {
-      description:
-        "Notes nearest in meaning to a note (by path or name), from the index's vectors, each with its best-matching pair of passages (source, target) and whether the notes already link; unlinked_only gives link suggestions.",
-      inputSchema: relatedInput,
-    },
-    async (a) => guarded(async () => v.related(a.path, { k: a.k, unlinkedOnly: a.unlinked_only })),
-  );
-  const noArgs = z.object({}).strict();
-  server.registerTool(
-    "list_tags",
-    { description: "Tags used in the notes, with how many notes carry each.", inputSchema: noArgs },
-    async () => guarded(() => v.tags()),
-  );
-  server.registerTool(
-    "list_folders",
-    { description: "Folders of the vault, with how many notes each holds.", inputSchema: noArgs },
-    async () => guarded(() => v.folders()),
-  );
-  server.registerTool(
-    "status",
-    { description: "The index: path, model, counts, last indexed, notes changed since.", inputSchema: noArgs },
-    async () => guarded(() => v.status()),
-  );
+      },
+    ),
+    get_note: tool(
+      `Read a note (or one section of it) by its vault-relative path or its name, as a wikilink finds it (robots/SMARS.md, robots/SMARS, SMARS). Only notes the index holds are served; text over ${GET_NOTE_MAX_CHARS} characters is cut, with a mark.`,
+      getNoteInput,
+      async (a) => (await v.note(a.path, { heading: a.heading })).text,
+    ),
+    related: tool(
+      "Notes nearest in meaning to a note (by path or name), from the index's vectors, each with its best-matching pair of passages (source, target) and whether the notes already link; unlinked_only gives link suggestions.",
+      relatedInput,
+      async (a) => v.related(a.path, { k: a.k, unlinkedOnly: a.unlinked_only }),
+    ),
+    list_tags: tool("Tags used in the notes, with how many notes carry each.", noArgs, () => v.tags()),
+    list_folders: tool("Folders of the vault, with how many notes each holds.", noArgs, () => v.folders()),
+    status: tool("The index: path, model, counts, last indexed, notes changed since.", noArgs, () => v.status()),
+  };
+  const server = new Server({ name: "vault-rag", version: "0.1.0" }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: Object.entries(tools).map(([name, t]) => ({
+      name,
+      description: t.description,
+      inputSchema: z.toJSONSchema(t.input, { io: "input" }) as { type: "object" },
+    })),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const { name, arguments: args } = request.params;
+    const t = Object.hasOwn(tools, name) ? tools[name] : undefined;
+    if (!t)
+      return failure(
+        `vault-rag: unknown tool "${name}" — use ${Object.keys(tools)
+          .map((n) => `"${n}"`)
+          .join(", ")}`,
+      );
+    return guarded(async () => t.run(validate(t.input, args ?? {}, {}, "arguments")));
+  });
   return { server, vault: v };
 }
 

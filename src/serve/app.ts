@@ -12,7 +12,8 @@ import type { WebAssets } from "./assets.js";
 import { SERVE_DEFAULTS } from "./defaults.js";
 import { errorResponse } from "./errors.js";
 import { hostAllowed, presentedToken, shownHost, TOKEN_COOKIE, tokenMatches } from "./guard.js";
-import { readParams, validate, type ParamKind } from "./params.js";
+import { validate } from "../mcp/validate.js";
+import { readParams, type ParamKind } from "./params.js";
 
 /** How far an indexing pass (`serve --watch`) has got, for `GET /api/status`. */
 export interface IndexingState {

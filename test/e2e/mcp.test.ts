@@ -30,8 +30,15 @@ beforeAll(async () => {
 afterAll(async () => client?.close());
 
 describe("vault-rag mcp", () => {
-  it("lists its tools", async () => {
+  it("lists its tools, each with its arguments' JSON Schema", async () => {
     const { tools } = await client.listTools();
+    const search = tools.find((t) => t.name === "search")!;
+    expect(search.inputSchema).toMatchObject({
+      type: "object",
+      required: ["query"],
+      additionalProperties: false,
+      properties: { query: { type: "string", minLength: 1 }, top_k: { type: "integer", minimum: 1, maximum: 50 } },
+    });
     expect(tools.map((t) => t.name).sort()).toEqual([
       "get_note",
       "list_folders",
@@ -74,12 +81,25 @@ describe("vault-rag mcp", () => {
   });
 
   it("refuses unknown or malformed parameters", async () => {
-    const unknown = await client.callTool({ name: "search", arguments: { query: "motors", colour: "red" } });
-    expect(unknown.isError).toBe(true);
-    expect(textOf(unknown)).toMatch(/colour/);
-    const bad = await client.callTool({ name: "search", arguments: { query: "motors", top_k: "many" } });
-    expect(bad.isError).toBe(true);
-    expect(textOf(bad)).toMatch(/top_k/);
+    // in the HTTP API's words, one line each, not the SDK's multi-line validation report
+    for (const [name, args, message] of [
+      ["search", { query: "motors", colour: "red" }, 'vault-rag: unknown field "colour"'],
+      ["search", { query: "motors", top_k: "many" }, 'vault-rag: top_k must be a number, got "many"'],
+      ["search", { query: "motors", top_k: 500 }, "vault-rag: top_k must be a whole number of at most 50, got 500"],
+      ["search", {}, 'vault-rag: query is required — add "query" to the tool\'s arguments'],
+      ["search", { query: "" }, 'vault-rag: query must not be empty, got ""'],
+      ["related", { path: "SMARS", unlinked_only: "yes" }, 'vault-rag: unlinked_only must be true or false, got "yes"'],
+      ["status", { verbose: true }, 'vault-rag: unknown field "verbose"'],
+      [
+        "delete_notes",
+        {},
+        'vault-rag: unknown tool "delete_notes" — use "search", "get_note", "related", "list_tags", "list_folders", "status"',
+      ],
+    ] as const) {
+      const r = await client.callTool({ name, arguments: args });
+      expect(r.isError, JSON.stringify(args)).toBe(true);
+      expect(textOf(r)).toBe(message);
+    }
   });
 
   it("reads a note or one section, and refuses paths that leave the vault", async () => {

@@ -1,0 +1,126 @@
+/**
+ * Validation of tool and API arguments against the zod schemas of ./schemas.ts, with errors in the
+ * CLI's wording (`vault-rag: top_k must be a whole number of at most 50, got 500`). The MCP server
+ * and the HTTP API both validate through {@link validate}, so a bad value reads the same on both.
+ * This file loads zod only.
+ */
+import type { z } from "zod";
+import { VaultRagError } from "../errors.js";
+
+/** A `usage` error: `vault-rag: ` and the message. */
+export const bad = (message: string) => new VaultRagError("usage", `vault-rag: ${message}`);
+
+/** The most characters of a bad value an error message quotes. */
+const SHOWN_CHARS = 80;
+
+/** A text cut at {@link SHOWN_CHARS}, with a mark. */
+export const cut = (s: string) => (s.length > SHOWN_CHARS ? `${s.slice(0, SHOWN_CHARS)}…` : s);
+
+/** A text as an error quotes it: in quotes, cut at {@link SHOWN_CHARS}. */
+export const quoted = (s: string) => `"${cut(s)}"`;
+
+/**
+ * A value as an error quotes it: its JSON, cut at {@link SHOWN_CHARS}. Written by hand to that
+ * length, so that a value nested thousands deep (which `JSON.stringify` cannot write: it runs out
+ * of stack) is quoted too.
+ *
+ * @example
+ * ```ts
+ * shown([[1, 2], "x"]); // '[[1,2],"x"]'
+ * ```
+ */
+export function shown(value: unknown): string {
+  let out = "";
+  const walk = (v: unknown): void => {
+    if (out.length > SHOWN_CHARS) return;
+    if (Array.isArray(v)) {
+      out += "[";
+      v.forEach((x, i) => (i && (out += ","), walk(x)));
+      out += "]";
+    } else if (v !== null && typeof v === "object") {
+      out += "{";
+      Object.entries(v).forEach(([k, x], i) => ((out += `${i ? "," : ""}${JSON.stringify(k)}:`), walk(x)));
+      out += "}";
+    } else out += JSON.stringify(v) ?? String(v);
+  };
+  // the walk stops adding once past the limit, so it goes no deeper than SHOWN_CHARS levels
+  walk(value);
+  return cut(out);
+}
+
+/**
+ * Validates input with a zod schema; the first problem becomes a `usage` error in the CLI's
+ * wording, naming the parameter and quoting the bad value. `names` maps a schema key back to the
+ * name the client used (`query` → `q`); `from` says where a missing one goes (`?path=…`, the JSON
+ * body, or an MCP tool's arguments).
+ *
+ * @example
+ * ```ts
+ * validate(searchInput, { query: "x", top_k: 500 }); // throws: vault-rag: top_k is too big: expected number to be <=50, got 500
+ * ```
+ */
+export function validate<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  names: Record<string, string> = {},
+  from: "query" | "body" | "arguments" = "query",
+): z.infer<S> {
+  const r = schema.safeParse(input);
+  if (r.success) return r.data;
+  const issue = r.error.issues[0];
+  if (issue.code === "unrecognized_keys")
+    throw bad(`unknown field ${issue.keys.map((k) => `"${names[k] ?? k}"`).join(", ")}`);
+  const [first, ...rest] = issue.path.map(String);
+  const name = first === undefined ? "" : [names[first] ?? first, ...rest].join(".");
+  let value: unknown = input;
+  for (const p of issue.path) value = (value as Record<PropertyKey, unknown> | undefined)?.[p as PropertyKey];
+  if (value === undefined && issue.code === "invalid_type" && name)
+    throw bad(`${name} is required — ${MISSING_FIX[from](name)}`);
+  const got = value === undefined ? "nothing" : shown(value);
+  const rule = ruleOf(issue, first);
+  if (rule && name) throw bad(`${name} ${rule}, got ${got}`);
+  throw bad(`${name ? `${name}: ` : ""}${issue.message.replace(/^Invalid input: /, "")}, got ${got}`);
+}
+
+/** Where a missing field goes, by where the input came from. */
+const MISSING_FIX = {
+  query: (name: string) => `give it as ?${name}=…`,
+  body: (name: string) => `add "${name}" to the JSON body`,
+  arguments: (name: string) => `add "${name}" to the tool's arguments`,
+};
+
+/** What a value of each type must be, in the CLI's words. */
+const TYPE_RULES: Record<string, string | undefined> = {
+  int: "must be a whole number",
+  number: "must be a number",
+  string: "must be text",
+  boolean: "must be true or false",
+  array: "must be a list",
+  record: "must be a JSON object",
+  object: "must be a JSON object",
+};
+
+/** Fields that are fractions from 0 to 1; every other number field is a whole number. */
+const FRACTIONS = new Set(["min_ratio"]);
+
+/** What a field must be, in the CLI's words (`must be a whole number of at least 1`), or undefined for zod's own. */
+function ruleOf(issue: z.core.$ZodIssue, field: string | undefined): string | undefined {
+  const fraction = field !== undefined && FRACTIONS.has(field);
+  switch (issue.code) {
+    case "too_small":
+      if (issue.origin === "string") return "must not be empty";
+      if (issue.origin === "number")
+        return fraction ? "must be between 0 and 1" : `must be a whole number of at least ${issue.minimum}`;
+      return undefined;
+    case "too_big":
+      if (issue.origin === "number")
+        return fraction ? "must be between 0 and 1" : `must be a whole number of at most ${issue.maximum}`;
+      return undefined;
+    case "invalid_type":
+      return TYPE_RULES[issue.expected];
+    case "invalid_value":
+      return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
+    default:
+      return undefined;
+  }
+}
