@@ -192,6 +192,8 @@ export interface EvalSetting {
   rrfK?: number;
   /** Rank by the keyword list before its WordNet expansion (default: as a search does, expanded). */
   expand?: boolean;
+  /** false: rank by a keyword list without near pairs (default: as a search does, with them). */
+  proximity?: boolean;
 }
 
 /**
@@ -212,14 +214,11 @@ export async function evaluate(
   const depth = opts.depth ?? 100;
   const scores = settings.map(() => [] as { kind?: string; s: ReturnType<typeof scoreRanking> }[]);
   // time per mode: what a search in that mode waits for (keyword: BM25; dense: embed + kNN; hybrid: both)
-  // "-plain": the same without the keyword query's synonyms (its first query, timed on its own)
-  const times: Record<string, number[]> = {
-    keyword: [],
-    dense: [],
-    hybrid: [],
-    "keyword-plain": [],
-    "hybrid-plain": [],
-  };
+  // "-plain": the same without the keyword query's synonyms (its first query, timed on its own);
+  // "-far": without near pairs (keyword queries of their own, run only when a setting asks)
+  const times: Record<string, number[]> = {};
+  const time = (key: string, ms: number) => (times[key] ??= []).push(ms);
+  const far = settings.some((st) => st.proximity === false);
   let done = 0;
   for (const q of qrels.queries) {
     const filter = { where: normaliseWhere(q.where) };
@@ -234,17 +233,28 @@ export async function evaluate(
       pool,
     );
     const t3 = performance.now();
-    times.keyword.push(t3 - t2);
-    times.dense.push(t2 - t0);
-    times.hybrid.push(t3 - t0);
-    times["keyword-plain"].push(plainKeywordMs);
-    times["hybrid-plain"].push(t2 - t0 + plainKeywordMs);
+    time("keyword", t3 - t2);
+    time("dense", t2 - t0);
+    time("hybrid", t3 - t0);
+    time("keyword-plain", plainKeywordMs);
+    time("hybrid-plain", t2 - t0 + plainKeywordMs);
+    const apart = far
+      ? await retrieve(ctx, q.text, withSearchDefaults({ mode: "keyword", proximity: 0 }), filter, pool)
+      : undefined;
+    if (apart) {
+      const ms = performance.now() - t3;
+      time("keyword-far", ms);
+      time("hybrid-far", t2 - t0 + ms);
+      time("keyword-far-plain", apart.plainKeywordMs);
+      time("hybrid-far-plain", t2 - t0 + apart.plainKeywordMs);
+    }
     const relevant = qrels.relevant.get(q.id)!;
     settings.forEach((st, i) => {
+      const lists = st.proximity === false ? apart! : { keyword, plainKeyword };
       const hits = fuse(
         { mode: st.mode, fusion: st.fusion ?? "linear", alpha: st.alpha ?? SEARCH_DEFAULTS.alpha, rrfK: st.rrfK ?? 60 },
         dense,
-        st.expand === false ? plainKeyword : keyword,
+        st.expand === false ? lists.plainKeyword : lists.keyword,
       );
       const ranked = diversify(hits, depth, 1).map((h) => h.path);
       scores[i].push({ kind: q.kind, s: scoreRanking(ranked, relevant) });
@@ -254,7 +264,12 @@ export async function evaluate(
   return settings.map((setting, i) => {
     const byKind: Record<string, Metrics> = {};
     const kinds = [...new Set(scores[i].map((x) => x.kind).filter((k): k is string => !!k))];
-    const t = times[setting.expand === false && setting.mode !== "dense" ? `${setting.mode}-plain` : setting.mode];
+    const t =
+      times[
+        setting.mode === "dense"
+          ? "dense"
+          : `${setting.mode}${setting.proximity === false ? "-far" : ""}${setting.expand === false ? "-plain" : ""}`
+      ];
     for (const k of kinds)
       byKind[k] = averageMetrics(
         scores[i].filter((x) => x.kind === k).map((x) => x.s),

@@ -90,4 +90,29 @@ describe("search", () => {
     expect(shallow.filter((p, i) => !relevant.get(String(i))!.has(p)).length).toBeGreaterThan(0);
     await store.close();
   });
+
+  it("scores its rows without synonyms or without near pairs on the lists such searches rank", async () => {
+    const store = await manyNotes(SEARCH_DEFAULTS.pool + 150);
+    const questions = ["motor wiring", "bread starter flour", "vacation pump", "solder the battery relay"];
+    const queries = questions.map((text, i) => ({ id: String(i), text }));
+    for (const [off, setting] of [
+      [{ expand: false }, { expand: false }],
+      [{ proximity: 0 }, { proximity: false }],
+      [
+        { expand: false, proximity: 0 },
+        { expand: false, proximity: false },
+      ],
+    ] as const)
+      for (const mode of ["keyword", "hybrid"] as const) {
+        const relevant = new Map<string, Set<string>>();
+        for (const [i, q] of questions.entries())
+          relevant.set(
+            String(i),
+            new Set([(await search({ store, embedder }, q, { topK: 1, mode, ...off })).hits[0].path]),
+          );
+        const [row] = await evaluate({ store, embedder }, { queries, relevant }, [{ label: "x", mode, ...setting }]);
+        expect(row.metrics.recall1, `${mode} ${JSON.stringify(off)}`).toBe(1);
+      }
+    await store.close();
+  });
 });

@@ -31,15 +31,16 @@ export interface EvalFlags {
 export function evalSettings(modes: SearchMode[], sweep: boolean): EvalSetting[] {
   const out: EvalSetting[] = evalSettingsFor(modes);
   if (sweep) {
-    if (modes.includes("keyword")) out.push({ label: "keyword, no synonyms", mode: "keyword", expand: false });
-    if (modes.includes("hybrid"))
-      out.push({
-        label: "hybrid, no synonyms",
-        mode: "hybrid",
-        fusion: "linear",
-        alpha: evalSettingsFor(["hybrid"])[0].alpha,
-        expand: false,
-      });
+    const alpha = evalSettingsFor(["hybrid"])[0].alpha;
+    // what the keyword list's two additions bring: each row leaves one out
+    for (const [what, off] of [
+      ["no synonyms", { expand: false }],
+      ["no near pairs", { proximity: false }],
+    ] as const) {
+      if (modes.includes("keyword")) out.push({ label: `keyword, ${what}`, mode: "keyword", ...off });
+      if (modes.includes("hybrid"))
+        out.push({ label: `hybrid, ${what}`, mode: "hybrid", fusion: "linear", alpha, ...off });
+    }
     for (const alpha of [0.3, 0.4, 0.5, 0.6, 0.65, 0.7, 0.75, 0.8, 0.9])
       out.push({ label: `linear α=${alpha}`, mode: "hybrid", fusion: "linear", alpha });
     for (const alpha of [0.5, 0.7, 0.9])
