@@ -169,6 +169,14 @@ export function dot(a: Float32Array, b: Float32Array): number {
   return s;
 }
 
+/** A vector scaled to length 1 (a zero vector stays zero). */
+export function unit(v: Float32Array): Float32Array {
+  let n = 0;
+  for (const x of v) n += x * x;
+  n = Math.sqrt(n) || 1;
+  return v.map((x) => x / n);
+}
+
 /** Dense scores (cosine) of every allowed chunk, best first, top `pool`. */
 export function denseList(lab: Lab, q: LabQuery, pool = 300, vec = q.vec): { i: number; s: number }[] {
   const out: { i: number; s: number }[] = [];

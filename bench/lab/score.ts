@@ -1,5 +1,5 @@
 import { scoreRanking } from "../../src/search/eval.js";
-import type { Lab, LabQuery } from "./load.js";
+import { denseList, type Lab, type LabQuery } from "./load.js";
 
 export type Scored = { i: number; s: number }[];
 
@@ -64,4 +64,18 @@ export function fmt(r: Report): string {
       .map(([k, v]) => `${k}:${v.toFixed(3)}`)
       .join(" ")
   );
+}
+
+/**
+ * Today's hybrid on a lab, to build ideas on: each question's dense list (computed once), the
+ * default fusion of it with the search's keyword list (`kws`) at `alpha`, and a printer of a run.
+ */
+export function baseline(lab: Lab, alpha = 0.65) {
+  const dense = new Map(lab.queries.map((q) => [q.id, denseList(lab, q)]));
+  const base = (q: LabQuery) => fuseLinear([dense.get(q.id)!, q.kws], [1 - alpha, alpha]);
+  const show = (label: string, run: (q: LabQuery) => string[]) =>
+    console.log(lab.name, label.padEnd(34), fmt(evaluateRun(lab, run)));
+  const sortS = (l: Scored) => l.sort((a, b) => b.s - a.s || a.i - b.i);
+  show("baseline", (q) => notesOf(lab, base(q)));
+  return { dense, base, show, sortS };
 }

@@ -1,20 +1,15 @@
 // Helper-session experiments (not shipped): note aggregation, max-over-windows dense, gated vector
 // PRF, dense-only query-distribution normalisation, and a coordination-level bonus.
 // IDEA=all|agg|win|prf|dnorm|coord   (run from /work/main)
-import { loadLab, dot, denseList, type LabQuery } from "./load.js";
-import { evaluateRun, fmt, fuseLinear, notesOf, type Scored } from "./score.js";
+import { loadLab, dot, unit, denseList, type LabQuery } from "./load.js";
+import { baseline, evaluateRun, fmt, fuseLinear, notesOf, type Scored } from "./score.js";
 import { queryTerms } from "../../src/store/index.js";
 
 const [name, target, vault] = process.argv.slice(2);
 const IDEA = process.env.IDEA ?? "all";
 const lab = await loadLab(name, target, vault);
 const A = 0.65;
-const sortS = (l: Scored) => l.sort((a, b) => b.s - a.s || a.i - b.i);
-const dense = new Map(lab.queries.map((q) => [q.id, denseList(lab, q)]));
-const base = (q: LabQuery) => fuseLinear([dense.get(q.id)!, q.kws], [1 - A, A]);
-const show = (label: string, run: (q: LabQuery) => string[]) =>
-  console.log(name, label.padEnd(34), fmt(evaluateRun(lab, run)));
-show("baseline", (q) => notesOf(lab, base(q)));
+const { dense, base, show, sortS } = baseline(lab, A);
 const on = (k: string) => IDEA === "all" || IDEA.split(",").includes(k);
 
 // 1. note-level aggregation -------------------------------------------------------------------
@@ -81,15 +76,12 @@ if (on("win")) {
 
 // 3. confidence-gated vector PRF ----------------------------------------------------------------
 if (on("prf")) {
-  const norm = (v: Float32Array) => {
-    let n = 0;
-    for (const x of v) n += x * x;
-    n = Math.sqrt(n) || 1;
-    return v.map((x) => x / n);
-  };
-  for (const k of [1, 2])
-    for (const margin of [0, 0.05, 0.1, 0.2])
-      for (const beta of [0.3, 0.6]) {
+  // the finer grid of the note: K='[1]' MARGINS='[0.1,0.15,0.2,0.25,0.3]' BETAS='[0.2,0.3,0.45,0.6,1]'
+  const grid = (name: string, fallback: number[]): number[] =>
+    JSON.parse(process.env[name] ?? JSON.stringify(fallback));
+  for (const k of grid("K", [1, 2]))
+    for (const margin of grid("MARGINS", [0, 0.05, 0.1, 0.2]))
+      for (const beta of grid("BETAS", [0.3, 0.6])) {
         let fired = 0;
         const r = evaluateRun(lab, (q) => {
           const f = base(q);
@@ -100,7 +92,7 @@ if (on("prf")) {
             const cv = lab.chunks[f[j].i].vec;
             for (let d = 0; d < v.length; d++) v[d] += (beta / k) * cv[d];
           }
-          const d2 = denseList(lab, q, 300, norm(v));
+          const d2 = denseList(lab, q, 300, unit(v));
           return notesOf(lab, fuseLinear([d2, q.kws], [1 - A, A]));
         });
         console.log(name, `prf k${k} margin${margin} beta${beta}`.padEnd(34), fmt(r), "fired", fired);

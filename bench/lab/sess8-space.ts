@@ -6,8 +6,8 @@
 //  smooth: cluster-hypothesis score regularisation (Diaz 2005) on the fused top K: each chunk's
 //          fused score mixed with the similarity-weighted mean of its top-K neighbours' scores.
 // IDEA=all|center|smooth
-import { loadLab, dot, denseList, type LabQuery } from "./load.js";
-import { evaluateRun, fmt, fuseLinear, notesOf, type Scored } from "./score.js";
+import { loadLab, dot, type LabQuery } from "./load.js";
+import { baseline, fuseLinear, notesOf, type Scored } from "./score.js";
 
 const [name, target, vault] = process.argv.slice(2);
 const IDEA = process.env.IDEA ?? "all";
@@ -15,12 +15,7 @@ const on = (k: string) => IDEA === "all" || IDEA.split(",").includes(k);
 const lab = await loadLab(name, target, vault);
 const A = 0.65;
 const D = lab.dims;
-const sortS = (l: Scored) => l.sort((a, b) => b.s - a.s || a.i - b.i);
-const dense = new Map(lab.queries.map((q) => [q.id, denseList(lab, q)]));
-const base = (q: LabQuery) => fuseLinear([dense.get(q.id)!, q.kws], [1 - A, A]);
-const show = (label: string, run: (q: LabQuery) => string[]) =>
-  console.log(name, label.padEnd(34), fmt(evaluateRun(lab, run)));
-show("baseline", (q) => notesOf(lab, base(q)));
+const { dense, base, show, sortS } = baseline(lab, A);
 show("dense only", (q) => notesOf(lab, dense.get(q.id)!));
 
 const normalise = (v: Float32Array) => {
