@@ -30,7 +30,14 @@ export {
   type SqliteIntegrity,
   type SqliteRepair,
 } from "./sqlite/sqlite-store.js";
-export { toFtsQuery, queryTerms, queryTokens, proximityQuery, NEAR_WINDOW } from "./sqlite/fts-query.js";
+export {
+  toFtsQuery,
+  queryTerms,
+  queryTokens,
+  proximityQuery,
+  proximityPairs,
+  NEAR_WINDOW,
+} from "./sqlite/fts-query.js";
 export { STOPWORDS } from "./stopwords.js";
 export {
   CHROMA_MISSING,

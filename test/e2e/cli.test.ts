@@ -204,6 +204,13 @@ describe("vault-rag CLI end to end", () => {
     const none =
       "synonyms: none added (the best keyword hit holds the question's words, or the notes use none of their synonyms)\n";
     expect(covered.stderr).toContain(none);
+    // and names the near pairs it ranked by, or that there were none to make
+    expect(covered.stderr).toContain(
+      "near pairs: sourdough·starter (each 0.2 × its BM25 where both words stand within 4 words of each other)\n",
+    );
+    expect(widened.stderr).toContain("near pairs: none (fewer than two words to pair)\n");
+    const dense = run(["search", "--vault", vault, "--mode", "dense", "--verbose", "-k", "1", "sourdough starter"]);
+    expect(dense.stderr).not.toContain("near pairs");
     // nor one whose missing word has no synonym in the notes: it said "none needed" there too, untruly
     const zebra = run(["search", "--vault", vault, "--mode", "keyword", "--verbose", "-k", "1", "zebra sourdough"]);
     expect(zebra.stderr).toContain(none);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { proximityQuery, queryTerms, toFtsQuery, type NoteEntry } from "../../src/store/index.js";
+import { proximityPairs, proximityQuery, queryTerms, toFtsQuery, type NoteEntry } from "../../src/store/index.js";
 import { meta, openStore, record, vec } from "./helpers.js";
 
 const note = (p: string): NoteEntry => ({ path: p, hash: `h-${p}`, mtime: 1, size: 1 });
@@ -27,6 +27,10 @@ describe("keyword query terms", () => {
   });
 
   it("pairs each question word with the next one left after stopwords, quoted, and nothing for one word or phrases alone", () => {
+    expect(proximityPairs("undo the last commit")).toEqual([
+      ["undo", "last"],
+      ["last", "commit"],
+    ]);
     expect(proximityQuery("undo the last commit")).toBe('NEAR("undo" "last", 4) OR NEAR("last" "commit", 4)');
     // user text never becomes FTS5 syntax; phrase terms take no part
     expect(proximityQuery('NEAR AND 2-factor "OR" login', 2)).toBe('NEAR("near" "login", 2)');

@@ -1,9 +1,10 @@
-import { ChromaStore } from "../../store/index.js";
+import { ChromaStore, NEAR_WINDOW, proximityPairs } from "../../store/index.js";
 import {
   hitJson,
   noResultHints,
   search,
   searchOptionsOf,
+  SEARCH_DEFAULTS,
   wordNetProblem,
   type SearchRequest,
 } from "../../search/index.js";
@@ -106,6 +107,14 @@ export async function runSearch(words: string[], o: SearchFlags): Promise<void> 
         err(
           "synonyms: none added (the best keyword hit holds the question's words, or the notes use none of their synonyms)",
         );
+      if (o.mode !== "dense") {
+        const pairs = proximityPairs(query);
+        err(
+          pairs.length
+            ? `near pairs: ${pairs.map((p) => p.join("·")).join(", ")} (each ${SEARCH_DEFAULTS.proximity} × its BM25 where both words stand within ${NEAR_WINDOW} words of each other)`
+            : "near pairs: none (fewer than two words to pair)",
+        );
+      }
       err(`embed ${res.timings.embedMs.toFixed(0)} ms, retrieve ${res.timings.retrieveMs.toFixed(0)} ms`);
     }
   } finally {

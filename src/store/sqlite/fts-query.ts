@@ -88,10 +88,25 @@ export function phraseQuery(phrases: string[]): string {
 export const NEAR_WINDOW = 4;
 
 /**
- * An FTS5 query matching chunks where two adjacent terms of the question stand within `window`
- * tokens of each other, in either order. Adjacent means next to each other once stopwords are
- * dropped ("undo the last commit" pairs "undo" with "last" and "last" with "commit"). Phrase terms
- * (`2-factor`) take no part. Returns `undefined` for fewer than two words.
+ * The pairs of adjacent terms of a question that near-pair ranking looks for: next to each other
+ * once stopwords are dropped ("undo the last commit" pairs "undo" with "last" and "last" with
+ * "commit"); phrase terms (`2-factor`) take no part.
+ *
+ * @example
+ * ```ts
+ * proximityPairs("undo the last commit"); // [["undo", "last"], ["last", "commit"]]
+ * ```
+ */
+export function proximityPairs(text: string): [string, string][] {
+  const words = queryTerms(text).filter((t) => !t.includes(" "));
+  const out: [string, string][] = [];
+  for (let i = 0; i + 1 < words.length; i++) out.push([words[i], words[i + 1]]);
+  return out;
+}
+
+/**
+ * An FTS5 query matching chunks where a pair of {@link proximityPairs} stands within `window`
+ * tokens, in either order. Returns `undefined` for fewer than two words.
  *
  * @example
  * ```ts
@@ -100,9 +115,9 @@ export const NEAR_WINDOW = 4;
  * ```
  */
 export function proximityQuery(text: string, window = NEAR_WINDOW): string | undefined {
-  const words = queryTerms(text).filter((t) => !t.includes(" "));
-  const pairs = new Set<string>();
-  for (let i = 0; i + 1 < words.length; i++)
-    pairs.add(`NEAR(${phraseQuery([words[i]])} ${phraseQuery([words[i + 1]])}, ${Math.max(0, Math.floor(window))})`);
-  return pairs.size ? [...pairs].join(" OR ") : undefined;
+  const pairs = proximityPairs(text);
+  const w = Math.max(0, Math.floor(window));
+  return pairs.length
+    ? pairs.map(([a, b]) => `NEAR(${phraseQuery([a])} ${phraseQuery([b])}, ${w})`).join(" OR ")
+    : undefined;
 }
