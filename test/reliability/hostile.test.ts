@@ -1,3 +1,4 @@
+import Database from "better-sqlite3";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -86,6 +87,42 @@ describe("hostile input", () => {
     expect(JSON.parse((await cli(["status", ...args], env)).stdout).stale).toBe(1);
     expect(JSON.parse((await cli(["check", ...args], env)).stdout).stale).toBe(1);
   }, 120_000);
+
+  it("never writes to a --db file that is not an index: a note or another program's database is left as it was", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vr-foreign-"));
+    const vault = path.join(dir, "vault");
+    fs.mkdirSync(vault);
+    fs.writeFileSync(path.join(vault, "a.md"), "# A\n\nA note about motors.\n");
+    const note = path.join(dir, "precious.md");
+    fs.writeFileSync(note, "# Precious\n\nnot an index\n");
+    const other = path.join(dir, "other.db");
+    const o = new Database(other);
+    o.exec("CREATE TABLE orders (id INTEGER); INSERT INTO orders VALUES (7);");
+    o.close();
+    const fix =
+      "nothing was changed; point --db at an index or at a new path to build one there (an index that was overwritten: delete it, then run `vault-rag index`)";
+    const env = { OLLAMA_HOST: stub.host };
+    for (const [file, why] of [
+      [note, "it is not a SQLite database"],
+      [other, "a SQLite database without vault-rag's tables; it holds orders"],
+    ]) {
+      const before = fs.readFileSync(file);
+      for (const args of [
+        ["search", "--vault", vault, "--db", file, "motors"],
+        ["index", vault, "--db", file, "--model", "ollama:stub-embed", "--quiet"],
+        ["index", vault, "--full", "--db", file, "--model", "ollama:stub-embed", "--quiet"],
+      ]) {
+        const r = await cli(args, env);
+        expect(r.code, args.join(" ")).toBe(2);
+        expect(r.stderr.trim(), args.join(" ")).toBe(`vault-rag: ${file} is not a vault-rag index (${why}) — ${fix}`);
+      }
+      expect(fs.readFileSync(file).equals(before)).toBe(true);
+    }
+    // an empty file is a new index
+    const empty = path.join(dir, "empty.db");
+    fs.writeFileSync(empty, "");
+    expect((await cli(["index", vault, "--db", empty, "--model", "ollama:stub-embed", "--quiet"], env)).code).toBe(0);
+  });
 
   it("names the way out of a truncated index, and index --full rebuilds it", async () => {
     const vault = fs.mkdtempSync(path.join(os.tmpdir(), "vr-damaged-"));

@@ -161,6 +161,10 @@ export class SqliteStore implements Store {
         );
       }
     }
+    // a file that is not an index (a note, someone else's database) is refused before SQLite or
+    // a rebuild writes to it: `--db notes.md` must never turn a note into an index
+    const foreign = notAnIndexReason(file);
+    if (foreign) throw notAnIndex(file, foreign);
     // a reader of an index it may not write (a read-only file or folder) opens it read-only; a
     // writer then gets the read-only error from its first write, with nothing changed
     if (!opts.readonly && !opts.create && !writable(file)) opts = { ...opts, readonly: true };
@@ -168,13 +172,22 @@ export class SqliteStore implements Store {
     try {
       db = new Database(file, { readonly: !!opts.readonly, fileMustExist: !opts.create });
       db.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 10_000}`);
+      // before any pragma that writes (WAL mode rewrites the header): another program's database stays as it was
+      const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[];
+      if (tables.length && !tables.includes("meta")) {
+        db.close();
+        throw notAnIndex(
+          file,
+          `a SQLite database without vault-rag's tables; it holds ${tables.slice(0, 3).join(", ")}`,
+        );
+      }
       if (!opts.readonly) {
         db.pragma("journal_mode = WAL");
         db.pragma("synchronous = NORMAL");
         db.pragma("cache_size = -65536"); // 64 MB: index upkeep during large batches
       }
       if (!opts.readonly) {
-        const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").pluck().get();
+        const hasMeta = tables.includes("meta");
         const old = hasMeta
           ? (db.prepare("SELECT value FROM meta WHERE key = 'manifest'").pluck().get() as string | undefined)
           : undefined;
@@ -763,6 +776,45 @@ function diskFull(file: string): VaultRagError {
   return new VaultRagError(
     "io",
     `vault-rag: the disk holding ${file} is full — nothing from this batch was written; free some space and run again`,
+  );
+}
+
+/** The first bytes of every SQLite database file. */
+const SQLITE_HEADER = "SQLite format 3\u0000";
+
+/**
+ * Why a file is no vault-rag index, judged by its first bytes (an empty file is a new index), or
+ * undefined when it may be one.
+ */
+function notAnIndexReason(file: string): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(file, "r");
+    const head = Buffer.alloc(SQLITE_HEADER.length);
+    const n = fs.readSync(fd, head, 0, head.length, 0);
+    if (n === 0) return undefined;
+    return head.toString("latin1", 0, n) === SQLITE_HEADER ? undefined : "it is not a SQLite database";
+  } catch {
+    return undefined; // unreadable: SQLite's own error says why
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
+/**
+ * The refusal of a file that is not an index at all: nothing is written to it, and no rebuild is
+ * offered over it.
+ *
+ * @example
+ * ```ts
+ * throw notAnIndex("/home/me/notes/todo.md", "it is not a SQLite database");
+ * // vault-rag: /home/me/notes/todo.md is not a vault-rag index (it is not a SQLite database) — nothing was changed; …
+ * ```
+ */
+export function notAnIndex(file: string, why: string): VaultRagError {
+  return new VaultRagError(
+    "usage",
+    `vault-rag: ${file} is not a vault-rag index (${why}) — nothing was changed; point --db at an index or at a new path to build one there (an index that was overwritten: delete it, then run \`vault-rag index\`)`,
   );
 }
 
