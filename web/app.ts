@@ -86,11 +86,11 @@ const STOP = new Set(
   ),
 );
 
-/** The words of a query worth marking in a snippet. */
+/** The words of a query worth marking in a snippet: at most 64, none over 64 letters (as the CLI's). */
 function terms(q: string): string[] {
-  return [...new Set(q.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}_-]*/gu) ?? [])].filter(
-    (t) => t.length > 1 && !STOP.has(t),
-  );
+  return [...new Set(q.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}_-]*/gu) ?? [])]
+    .filter((t) => t.length > 1 && t.length <= 64 && !STOP.has(t))
+    .slice(0, 64);
 }
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

@@ -64,7 +64,15 @@ const STOP = new Set(
 );
 
 /**
- * The words of a query worth highlighting: lowercased, without stop words and one-letter words.
+ * Longest word a highlight looks for, and most words it looks for: a longer word is in no note
+ * worth marking, and a pattern of one 13,000-letter word overflowed V8's regex compiler (a crash).
+ */
+const HIGHLIGHT_MAX_WORD = 64;
+const HIGHLIGHT_MAX_WORDS = 64;
+
+/**
+ * The words of a query worth highlighting: lowercased, without stop words, one-letter words and
+ * words over {@link HIGHLIGHT_MAX_WORD} letters; the first {@link HIGHLIGHT_MAX_WORDS}.
  *
  * @example
  * ```ts
@@ -73,7 +81,8 @@ const STOP = new Set(
  */
 export function queryTerms(query: string): string[] {
   const words = query.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}_-]*/gu) ?? [];
-  return [...new Set(words.filter((w) => w.length > 1 && !STOP.has(w)))];
+  const kept = words.filter((w) => w.length > 1 && w.length <= HIGHLIGHT_MAX_WORD && !STOP.has(w));
+  return [...new Set(kept)].slice(0, HIGHLIGHT_MAX_WORDS);
 }
 
 /** A regular expression for the terms at word starts, a plural `s` optional ("motor" finds "motors", "motors" finds "motor"). */

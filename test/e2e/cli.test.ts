@@ -137,6 +137,14 @@ describe("vault-rag CLI end to end", () => {
     expect(greedy.filter((h: { path: string }) => h.path === "robots/SMARS.md").length).toBeGreaterThanOrEqual(4);
   });
 
+  it("searches for a question of one 30,000-letter word as for any other, highlighting only words of a sane length", () => {
+    // a pattern of the whole word overflowed the regex compiler: exit 1 and a stack trace
+    const r = run(["search", "--vault", vault, "-k", "1", `motors ${"x".repeat(30_000)}`]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^robots\//);
+  });
+
   it("applies every filter flag", () => {
     const pico = json(["search", "--vault", vault, "--tag", "pico", "how do I save power"]);
     expect(pico.length).toBeGreaterThan(0);
