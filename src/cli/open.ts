@@ -4,6 +4,7 @@ import { resolveDb, resolveVault, sidecarDirFor } from "../config.js";
 import type { Embedder, EmbedderOptions } from "../embed/index.js";
 import { openForQuery as openIndexForQuery } from "../indexing/open-query.js";
 import type { Logger } from "../log.js";
+import { assertVaultFolder } from "../vault/index.js";
 import { displayLocation, type Manifest, type OpenStoreOptions, type Store } from "../store/index.js";
 
 /** Where a command works: the vault folder and the index location (an absolute path or a Chroma address). */
@@ -47,5 +48,11 @@ export async function openForQuery(
   loc: Location,
   opts: { model?: string; log: Logger } & EmbedderOptions,
 ): Promise<{ store: Store; embedder: Embedder; manifest: Manifest }> {
-  return openIndexForQuery(loc.db, { ...opts, store: { ...loc.store, log: opts.log } });
+  try {
+    return await openIndexForQuery(loc.db, { ...opts, store: { ...loc.store, log: opts.log } });
+  } catch (err) {
+    // no index because there is no such vault: say that, not "run vault-rag index" on a mistyped path
+    if (err instanceof VaultRagError && err.code === "no_index") assertVaultFolder(loc.vault);
+    throw err;
+  }
 }

@@ -47,6 +47,18 @@ describe("vault-rag CLI end to end", () => {
     expect(r.stderr.trim()).toBe(
       `vault-rag: no index at ${path.join(vault, ".vault-rag/index.db")} — run \`vault-rag index <vault>\` first`,
     );
+    // a mistyped vault is named as such, not as a vault to index
+    const missing = path.join(elsewhere, "no-such-vault");
+    for (const args of [
+      ["search", "--vault", missing, "motors"],
+      ["status", missing],
+    ]) {
+      const m = run(args);
+      expect(m.code, args.join(" ")).toBe(2);
+      expect(m.stderr.trim()).toBe(
+        `vault-rag: vault folder "${missing}" does not exist — pass the folder that holds your notes`,
+      );
+    }
   });
 
   it("refuses to index or watch a folder that does not exist, or a file, and creates nothing", () => {
