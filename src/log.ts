@@ -16,7 +16,8 @@ export type WarningCode =
   | "lock_stale"
   | "sidecar_rebuilt"
   | "wasm_simd_unavailable"
-  | "index_damaged";
+  | "index_damaged"
+  | "vault_empty";
 
 /** What a warning carries besides its message. */
 export interface WarningDetail {

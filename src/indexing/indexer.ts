@@ -166,6 +166,12 @@ async function indexInto(
   const t0 = performance.now();
   const files = walkVault(vault, log);
   const known = await store.notes();
+  // an empty index of an empty folder is most often the wrong folder: say so, and go on (a new vault is empty too)
+  if (!files.length && !known.size)
+    log.warn(
+      "vault_empty",
+      `vault-rag: no Markdown notes in ${vault} (none ending in .md, outside .vault-ragignore and hidden folders) — check that this is the folder that holds your notes`,
+    );
   let manifest = await store.manifest();
   const chunkerChanged = manifest && manifest.chunkerVersion !== CHUNKER_VERSION;
   const summary: IndexSummary = {

@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { BIN, DAY, exampleVaultCopy } from "./helpers.js";
@@ -59,6 +60,17 @@ describe("vault-rag CLI end to end", () => {
         `vault-rag: vault folder "${missing}" does not exist — pass the folder that holds your notes`,
       );
     }
+  });
+
+  it("warns when a folder to index holds no notes at all, and still indexes it", () => {
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), "vr-empty-"));
+    const r = run(["index", empty]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(
+      `warning: no Markdown notes in ${empty} (none ending in .md, outside .vault-ragignore and hidden folders) — check that this is the folder that holds your notes\n`,
+    );
+    fs.writeFileSync(path.join(empty, "a.md"), "# A\n\nA first note.\n");
+    expect(run(["index", empty]).stderr).not.toContain("no Markdown notes");
   });
 
   it("refuses to index or watch a folder that does not exist, or a file, and creates nothing", () => {
