@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import path from "node:path";
 import { VaultRagError } from "../errors.js";
 import { resolveDb, resolveVault, sidecarDirFor } from "../config.js";
@@ -55,4 +56,29 @@ export async function openForQuery(
     if (err instanceof VaultRagError && err.code === "no_index") assertVaultFolder(loc.vault);
     throw err;
   }
+}
+
+/**
+ * A note as the user named it on the command line, with an absolute path inside the vault (what a
+ * shell's tab completion gives) made vault-relative; any other name is returned as it was, for the
+ * wikilink rules to find (or refuse). Only the CLI does this: MCP and the API take vault-relative
+ * paths alone.
+ *
+ * @example
+ * ```ts
+ * noteArgument("/home/me/notes", "/home/me/notes/kitchen/Sourdough.md"); // "kitchen/Sourdough.md"
+ * noteArgument("/home/me/notes", "Sourdough"); // "Sourdough"
+ * ```
+ */
+export function noteArgument(vault: string, name: string): string {
+  if (!path.isAbsolute(name)) return name;
+  const real = (p: string) => {
+    try {
+      return fs.realpathSync(p);
+    } catch {
+      return path.resolve(p);
+    }
+  };
+  const rel = path.relative(real(vault), real(name));
+  return rel && !rel.startsWith("..") && !path.isAbsolute(rel) ? rel.split(path.sep).join("/") : name;
 }

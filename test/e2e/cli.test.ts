@@ -404,6 +404,13 @@ describe("vault-rag CLI end to end", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("── SMARS Robot > SMARS > Motor wiring  (robots/SMARS.md:");
     expect(run(["chunks", vault, "--note", "smars"]).stdout).toBe(r.stdout);
+    // an absolute path inside the vault (a shell's completion) is that note; one outside is no note
+    expect(run(["chunks", vault, "--note", path.join(vault, "robots/SMARS.md")]).stdout).toBe(r.stdout);
+    const related = run(["related", "--vault", vault, "--json", path.join(vault, "robots/SMARS.md")]);
+    expect(related.code, related.stderr).toBe(0);
+    expect(JSON.parse(related.stdout).length).toBeGreaterThan(0);
+    const outside = path.join(elsewhere, "SMARS.md");
+    expect(run(["chunks", vault, "--note", outside]).stderr).toMatch(/^vault-rag: no note ".*SMARS\.md" in /);
     const miss = run(["chunks", vault, "--note", "sourdoug"]);
     expect(miss.code).toBe(2);
     expect(miss.stderr.trim()).toBe(`vault-rag: no note "sourdoug" in ${vault} — did you mean "kitchen/Sourdough.md"?`);

@@ -1,6 +1,6 @@
 import { chunkNote } from "../../chunk/index.js";
 import { oneNote, readNote, walkVault } from "../../vault/index.js";
-import { locate } from "../open.js";
+import { locate, noteArgument } from "../open.js";
 import { out, stderrLogger } from "../io.js";
 
 /** `vault-rag chunks [vault]`: how the notes are cut. */
@@ -13,7 +13,7 @@ export async function runChunks(vaultArg: string | undefined, o: { note?: string
     // a path or a name, found as a wikilink finds it (as related and get_note do)
     const one = oneNote(
       walked.map((f) => f.path),
-      o.note,
+      noteArgument(loc.vault, o.note),
       { in: loc.vault, kind: "vault" },
     );
     files = walked.filter((f) => f.path === one);

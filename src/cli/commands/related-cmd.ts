@@ -1,6 +1,6 @@
 import { relatedNotes, type RelatedResult } from "../../search/index.js";
 import { paint, useColor } from "../color.js";
-import { locate, openForQuery } from "../open.js";
+import { locate, noteArgument, openForQuery } from "../open.js";
 import { snippet } from "../output.js";
 import { err, out, stderrLogger } from "../io.js";
 
@@ -48,7 +48,7 @@ export async function runRelated(note: string, o: RelatedFlags): Promise<void> {
   const loc = locate(o);
   const { store } = await openForQuery(loc, { log: stderrLogger(false) });
   try {
-    const r = await relatedNotes(store, note, { k: o.topK, unlinkedOnly: o.unlinked });
+    const r = await relatedNotes(store, noteArgument(loc.vault, note), { k: o.topK, unlinkedOnly: o.unlinked });
     if (o.json) out(JSON.stringify(r.related, null, 2));
     else if (r.related.length) out(formatRelated(r, useColor(o.color, process.stdout)));
     if (!r.related.length) {
