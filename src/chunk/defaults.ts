@@ -33,8 +33,12 @@ export const CHUNK_DEFAULTS: ChunkOptionsWithDefaults = {
   maxBlockWords: 1000,
 };
 
-/** Bumped whenever chunk boundaries or ids change for the same input; stored in the index manifest. */
-export const CHUNKER_VERSION = "6";
+/**
+ * Bumped whenever chunk boundaries, ids or the metadata a note yields change for the same input;
+ * stored in the index manifest, so the next `index` re-chunks every note (re-using every vector
+ * whose window text is unchanged). 7: Markdown links to notes count as links.
+ */
+export const CHUNKER_VERSION = "7";
 
 /**
  * Fills in defaults and checks the values.

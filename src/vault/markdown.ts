@@ -26,7 +26,7 @@ export interface BlockScan {
   texts: string[];
   /** Per top-level block: never split it (a fence, code or HTML block, or a container holding code). */
   atomic: boolean[];
-  /** Inline text of every paragraph or heading, at any depth, that holds `#` or `[[` (tag and link sources). */
+  /** Inline text of every paragraph or heading, at any depth, that holds `#` or `[` (tag and link sources). */
   refTexts: string[];
 }
 
@@ -120,7 +120,7 @@ function readTokens(tokens: Token[], count: number, lineOffset: number, continue
     } else if (depth > 0 && current >= 0 && (t.type === "fence" || t.type === "code_block")) {
       scan.atomic[current] = true; // a fence inside a callout, list or quote: keep the container whole
     }
-    if (t.type === "inline" && (t.content.includes("#") || t.content.includes("[["))) scan.refTexts.push(t.content);
+    if (t.type === "inline" && (t.content.includes("#") || t.content.includes("["))) scan.refTexts.push(t.content);
     depth += t.nesting;
   }
 }

@@ -41,7 +41,8 @@ export function parseNote(path: string, text: string, mtime: number, log: Logger
   const aliases = [...new Set(frontmatterList(data.aliases ?? data.alias, false))];
   // line endings normalised once, here: the tag scan and the chunker then read the same string (one parse)
   const body = fm.body.includes("\r") ? fm.body.replace(/\r\n?/g, "\n") : fm.body;
-  const inline = findInlineRefs(body);
+  // Markdown links are relative to the note's folder; wikilinks to the vault
+  const inline = findInlineRefs(body, path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "");
   const tags = normaliseTags([...frontmatterList(data.tags ?? data.tag), ...inline.tags]);
   return {
     path,

@@ -1,3 +1,4 @@
+import path from "node:path";
 import { parseInline, scanBlocks, type Token } from "./markdown.js";
 
 /**
@@ -53,29 +54,54 @@ export interface InlineRefs {
 }
 
 /**
- * Finds inline `#tags` and `[[wikilinks]]` in Markdown, outside code fences, inline code, links
- * and URLs. Headings are parsed as headings, so `# Title` is never a tag; `#ff0000` is a colour.
+ * Finds inline `#tags` and links to other notes in Markdown, outside code fences, inline code and
+ * URLs: `[[wikilinks]]` (their target as written) and Markdown links to a note
+ * (`[text](../unix/Some note.md)`, resolved against `folder`, the note's own vault-relative folder,
+ * to a vault-relative path). Headings are parsed as headings, so `# Title` is never a tag;
+ * `#ff0000` is a colour.
  *
  * @example
  * ```ts
  * findInlineRefs("Uses #pico/w and [[Battery#Current|power]]; `#not`").tags; // ["pico/w"]
+ * findInlineRefs("See [the fallback](../unix/fallback.md#top).", "neovim").links; // ["unix/fallback.md"]
  * ```
  */
-export function findInlineRefs(body: string): InlineRefs {
+export function findInlineRefs(body: string, folder = ""): InlineRefs {
   const tags: string[] = [];
   const links: string[] = [];
-  if (!body.includes("#") && !body.includes("[[")) return { tags, links };
-  for (const content of scanBlocks(body).refTexts) scanInline(content, tags, links);
+  if (!body.includes("#") && !body.includes("[")) return { tags, links };
+  for (const content of scanBlocks(body).refTexts) scanInline(content, tags, links, folder);
   return { tags, links: [...new Set(links)] };
 }
 
-function scanInline(content: string, tags: string[], links: string[]): void {
+/**
+ * The vault-relative note a Markdown link's href points at, or undefined: a relative (or
+ * vault-rooted `/`) path to a `.md` file that stays inside the vault; URLs, anchors alone and other
+ * files are not note links.
+ */
+function markdownLinkTarget(href: string, folder: string): string | undefined {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(href) || href.startsWith("#")) return undefined;
+  let target = href.split("#")[0].split("?")[0];
+  try {
+    target = decodeURIComponent(target);
+  } catch {
+    // a stray % is part of the name
+  }
+  if (!/\.md$/i.test(target)) return undefined;
+  const joined = path.posix.normalize(target.startsWith("/") ? target.slice(1) : path.posix.join(folder, target));
+  return joined.startsWith("../") || joined === ".." || path.posix.isAbsolute(joined) ? undefined : joined;
+}
+
+function scanInline(content: string, tags: string[], links: string[], folder: string): void {
   const top = parseInline(content)[0];
   const children: Token[] = top?.children ?? [];
   let depthInLink = 0;
   for (const child of children) {
-    if (child.type === "link_open") depthInLink++;
-    else if (child.type === "link_close") depthInLink = Math.max(0, depthInLink - 1);
+    if (child.type === "link_open") {
+      depthInLink++;
+      const target = markdownLinkTarget(child.attrGet("href") ?? "", folder);
+      if (target) links.push(target);
+    } else if (child.type === "link_close") depthInLink = Math.max(0, depthInLink - 1);
     else if (child.type === "text" && depthInLink === 0) scanText(child.content, tags, links);
     else if ((child.type === "softbreak" || child.type === "hardbreak") && depthInLink === 0)
       scanText(" ", tags, links);

@@ -67,6 +67,26 @@ describe("inline tags and links", () => {
     expect(refs.links).toEqual(["Battery", "diagram.png"]);
   });
 
+  it("counts Markdown links to notes as links, resolved against the note's folder to vault-relative paths", () => {
+    const body = [
+      "See [the fallback](../unix/fallback%20value.md#top), [a sibling](sibling.md) and [root](/git/undo.md).",
+      "Not notes: [site](https://x.org/a.md), [a picture](pic.png), [an anchor](#top), [out](../../away.md), `[code](code.md)`.",
+      "- [in a list](list.md)",
+      "```",
+      "[fenced](fenced.md)",
+      "```",
+    ].join("\n");
+    expect(findInlineRefs(body, "neovim").links).toEqual([
+      "unix/fallback value.md",
+      "neovim/sibling.md",
+      "git/undo.md",
+      "neovim/list.md",
+    ]);
+    // parseNote gives the folder: a note at the top resolves to the top
+    expect(parseNote("top.md", "[a](b.md) and [[Wiki]]", 0).links).toEqual(["b.md", "Wiki"]);
+    expect(parseNote("a/b/n.md", "[up](../c.md)", 0).links).toEqual(["a/c.md"]);
+  });
+
   it("lowercases, dedupes and adds parents of nested tags", () => {
     expect(parseNote("a.md", "---\ntags: [A/B]\n---\n#a/b #A #c/d/e", 0).tags).toEqual([
       "a/b",
