@@ -86,11 +86,15 @@ const STOP = new Set(
   ),
 );
 
-/** The words of a query worth marking in a snippet: at most 64, none over 64 letters (as the CLI's). */
+/** Longest word a highlight looks for, and most words: the CLI's limits (src/cli/color.ts). */
+const MARK_MAX_WORD = 64;
+const MARK_MAX_WORDS = 64;
+
+/** The words of a query worth marking in a snippet. */
 function terms(q: string): string[] {
   return [...new Set(q.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}_-]*/gu) ?? [])]
-    .filter((t) => t.length > 1 && t.length <= 64 && !STOP.has(t))
-    .slice(0, 64);
+    .filter((t) => t.length > 1 && t.length <= MARK_MAX_WORD && !STOP.has(t))
+    .slice(0, MARK_MAX_WORDS);
 }
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

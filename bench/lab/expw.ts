@@ -1,18 +1,13 @@
 // The synonyms' weight beside near pairs: the search's keyword list (near pairs at `PROX`, synonyms
 // at `f ×` their planned weight) fused with the dense list, for a few f.
-import path from "node:path";
 import { loadLab, denseList } from "./load.js";
 import { evaluateRun, fmt, fuseLinear, notesOf } from "./score.js";
 import { planExpansion } from "../../src/search/expand.js";
 import { SqliteStore } from "../../src/store/index.js";
-import { prepareBeir } from "../../src/search/eval.js";
 
 const [name, target, vault] = process.argv.slice(2);
 const lab = await loadLab(name, target, vault);
-const dbFile = target.endsWith(".jsonl")
-  ? path.join(vault!, ".vault-rag", "index.db")
-  : path.join(prepareBeir(target).vault, ".vault-rag", "index.db");
-const store = SqliteStore.open(dbFile, { readonly: true });
+const store = SqliteStore.open(lab.db.name, { readonly: true });
 const idToIndex = new Map(lab.chunks.map((c, i) => [c.id, i]));
 const prox = Number(process.env.PROX ?? 0.2);
 const factors: number[] = JSON.parse(process.env.F ?? "[0.6,0.8,1,1.2,1.5]");

@@ -37,20 +37,11 @@ if (process.env.DIAG) {
     );
   const avg = (k: (f: (typeof rows)[number]["f"]) => number) =>
     (rows.reduce((x, r) => x + k(r.f), 0) / rows.length).toFixed(3);
-  console.log(
-    "mean dz",
-    avg((f) => f.d.z),
-    "kz",
-    avg((f) => f.k.z),
-    "dgap",
-    avg((f) => f.d.gap),
-    "kgap",
-    avg((f) => f.k.gap),
-    "dz10",
-    avg((f) => f.d.z10),
-    "kz10",
-    avg((f) => f.k.z10),
-  );
+  const means = (["z", "gap", "z10"] as const).flatMap((m) => [
+    [`d${m}`, avg((f) => f.d[m])],
+    [`k${m}`, avg((f) => f.k[m])],
+  ]);
+  console.log("mean", means.map(([n, v]) => `${n} ${v}`).join(" "));
 }
 // α = 0.65 + c * (kfeature - dfeature - offset), clamped; offset = the set-free constant below
 const grid: [string, number, number][] = JSON.parse(

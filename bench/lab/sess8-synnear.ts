@@ -1,20 +1,15 @@
 // Near pairs through synonyms: for adjacent question words (a, b), NEAR(s, b) and NEAR(a, s) for
 // each single-word synonym s of a (or b) that the search's expansion took, at weight W × the plan's
 // synonym weight, added to the search's keyword list (kws). GRID='[W, ...]'.
-import path from "node:path";
 import { loadLab, denseList } from "./load.js";
 import { baseline, fuseLinear, notesOf, type Scored } from "./score.js";
 import { planExpansion, sharedWordNet, synonymCandidates } from "../../src/search/expand.js";
-import { prepareBeir } from "../../src/search/eval.js";
 import { SqliteStore, queryTerms, NEAR_WINDOW } from "../../src/store/index.js";
 
 const [name, target, vault] = process.argv.slice(2);
 const lab = await loadLab(name, target, vault);
 const { show } = baseline(lab);
-const dbFile = target.endsWith(".jsonl")
-  ? path.join(vault!, ".vault-rag", "index.db")
-  : path.join(prepareBeir(target).vault, ".vault-rag", "index.db");
-const store = SqliteStore.open(dbFile, { readonly: true });
+const store = SqliteStore.open(lab.db.name, { readonly: true });
 const wn = sharedWordNet();
 const stmt = lab.db.prepare(
   "SELECT rowid AS r, -bm25(fts, 4, 4, 2, 1) AS s FROM fts WHERE fts MATCH ? ORDER BY s DESC LIMIT 3000",

@@ -1,4 +1,4 @@
-import { hashText, type Note } from "../vault/index.js";
+import { hashText, noteFolder, type Note } from "../vault/index.js";
 import { withChunkDefaults, type ChunkOptions, type ChunkOptionsWithDefaults } from "./defaults.js";
 import { walkSections } from "./sections.js";
 import type { Chunk, ChunkMeta } from "./types.js";
@@ -148,7 +148,7 @@ function cutNote(note: Note, src: Lines, opts: ChunkOptionsWithDefaults): Chunk[
 
 /** Turns final drafts of one note into chunks (breadcrumb, embed text, hashes, metadata). */
 function chunkBuilder(note: Note, body: string): (d: Draft, ordinal: number) => Chunk {
-  const folder = note.path.includes("/") ? note.path.slice(0, note.path.lastIndexOf("/")) : "";
+  const folder = noteFolder(note.path);
   const topFolder = note.path.includes("/") ? note.path.slice(0, note.path.indexOf("/")) : "";
   const offset = note.bodyStartLine;
   let trailOf: string[] | undefined;

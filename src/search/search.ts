@@ -148,7 +148,7 @@ export async function retrieve(
   vectorPromise?.catch(() => undefined);
   if (o.mode !== "dense") {
     const t = performance.now();
-    const proximity = o.proximity;
+    const { proximity } = o;
     keyword = plainKeyword = await ctx.store.queryKeyword(question, depth, filter, { proximity });
     plainKeywordMs = performance.now() - t;
     if (o.expand) {

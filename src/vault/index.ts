@@ -1,6 +1,6 @@
 export type { Note, VaultFile } from "./types.js";
 export { walkVault, assertVaultFolder, whyNotWalked, SKIPPED_FOLDERS, IGNORE_FILE } from "./walk.js";
-export { parseNote, hashText } from "./note.js";
+export { parseNote, hashText, noteFolder } from "./note.js";
 export { readNote, readVaultFile, isSkippedFile } from "./read.js";
 export { normaliseTags, findInlineRefs, frontmatterList } from "./tags.js";
 export { splitFrontmatter } from "./frontmatter.js";

@@ -42,7 +42,7 @@ export function parseNote(path: string, text: string, mtime: number, log: Logger
   // line endings normalised once, here: the tag scan and the chunker then read the same string (one parse)
   const body = fm.body.includes("\r") ? fm.body.replace(/\r\n?/g, "\n") : fm.body;
   // Markdown links are relative to the note's folder; wikilinks to the vault
-  const inline = findInlineRefs(body, path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "");
+  const inline = findInlineRefs(body, noteFolder(path));
   const tags = normaliseTags([...frontmatterList(data.tags ?? data.tag), ...inline.tags]);
   return {
     path,
@@ -69,4 +69,19 @@ const oneShot = (crypto as unknown as { hash?: (alg: string, data: string, enc: 
  */
 export function hashText(text: string): string {
   return oneShot ? oneShot("sha256", text, "hex") : crypto.createHash("sha256").update(text).digest("hex");
+}
+
+/**
+ * The folder of a vault-relative note path, "" at the top: what the chunk's `folder` field holds
+ * and what a Markdown link in the note is relative to.
+ *
+ * @example
+ * ```ts
+ * noteFolder("projects/robots/SMARS.md"); // "projects/robots"
+ * noteFolder("Welcome.md");               // ""
+ * ```
+ */
+export function noteFolder(path: string): string {
+  const slash = path.lastIndexOf("/");
+  return slash < 0 ? "" : path.slice(0, slash);
 }
