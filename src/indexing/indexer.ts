@@ -10,11 +10,20 @@ import {
   openExisting,
   openStore,
   type NoteEntry,
+  type NoteLink,
   type OpenStoreOptions,
   type Store,
   type StoreRecord,
 } from "../store/index.js";
-import { assertVaultFolder, hashText, readVaultFile, walkVault, type VaultFile } from "../vault/index.js";
+import {
+  assertVaultFolder,
+  hashText,
+  linkResolver,
+  readVaultFile,
+  walkVault,
+  type Note,
+  type VaultFile,
+} from "../vault/index.js";
 import { acquireLock } from "./lock.js";
 import { manifestFor, modelMismatch, modelSpecOf, sameModel } from "./manifest.js";
 
@@ -197,6 +206,18 @@ async function indexInto(
   }
   const onDisk = new Set(files.map((f) => f.path));
   const gone = [...known.keys()].filter((p) => !onDisk.has(p));
+  // links resolve against the notes on disk now (a wikilink names a note, a Markdown link a path);
+  // one that fits no single note waits, and is resolved again once the notes change (below)
+  const resolveAll = linkResolver(files.map((f) => f.path));
+  const resolve = (written: string) => {
+    const fits = resolveAll(written);
+    return fits.length === 1 ? fits[0] : undefined;
+  };
+  const linksOf = (note: Note): NoteLink[] =>
+    note.linkTexts.map((l) => {
+      const target = resolve(l.target);
+      return { written: l.target, ...(target ? { target } : {}), text: l.text };
+    });
   opts.onProgress?.("scan", files.length, files.length);
   // a vanished note whose content turns up under a new path was renamed or moved: its vectors are
   // re-pointed, nothing is embedded (even when the new file name changes the title in the breadcrumb)
@@ -229,7 +250,7 @@ async function indexInto(
   /** Reads and chunks a batch of notes, finds cached vectors, and starts embedding the rest. */
   const prepare = async (budget: number) => {
     const slice: VaultFile[] = [];
-    const batch: { note: NoteEntry; records: StoreRecord[] }[] = [];
+    const batch: { note: NoteEntry; records: StoreRecord[]; links: NoteLink[] }[] = [];
     const pending: { record: StoreRecord; plan: WindowPlan; label: string }[] = [];
     let windows = 0;
     while (cursor < todo.length && slice.length < batchNotes && windows < budget) {
@@ -277,7 +298,7 @@ async function indexInto(
       );
       windows += plans.reduce((n, p) => n + p.length, 0);
       seen.chunks += records.length;
-      batch.push({ note: noteEntry, records });
+      batch.push({ note: noteEntry, records, links: linksOf(note) });
       if (entry) summary.updated++;
       else summary.added++;
     }
@@ -367,6 +388,16 @@ async function indexInto(
   }
   if (gone.length) await store.deleteNotes(gone);
   summary.deleted = gone.length;
+  // after the notes are stored, so that an interrupted run resolves again on the next
+  await store.resolveLinks(
+    hashText(
+      files
+        .map((f) => f.path)
+        .sort()
+        .join("\n"),
+    ),
+    resolve,
+  );
   if (!manifest || chunkerChanged) {
     // nothing was embedded (empty vault or all cached): still record what built the index
     if (!manifest && embedder.dimensions === 0) await embedder.embedQuery("dimension probe");

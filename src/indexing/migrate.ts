@@ -23,7 +23,7 @@ export interface MigrateSummary {
 
 /**
  * Copies an index to another backend (SQLite file ⇄ Chroma collection) without embedding anything:
- * vectors, texts, metadata, note hashes and the manifest. The target must be new or empty. Counts
+ * vectors, texts, metadata, note hashes, links with their backlink text and the manifest. The target must be new or empty. Counts
  * are verified at the end (on a Chroma target, against the server's own count).
  *
  * @example
@@ -81,11 +81,13 @@ export async function migrateIndex(
         if (!list) byPath.set(r.meta.path, (list = []));
         list.push(r);
       }
+      const links = await source.linkTexts();
       const batchNotes = opts.batchNotes ?? 256;
       for (let i = 0; i < notes.length; i += batchNotes) {
         const batch = notes.slice(i, i + batchNotes).map((note: NoteEntry) => ({
           note,
           records: (byPath.get(note.path) ?? []).sort((a, b) => a.meta.ordinal - b.meta.ordinal),
+          links: links.get(note.path),
         }));
         await target.upsertNotes(batch);
         opts.onProgress?.(Math.min(i + batchNotes, notes.length), notes.length);

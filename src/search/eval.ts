@@ -6,7 +6,7 @@ import { VaultRagError } from "../errors.js";
 import { diversify } from "./rank.js";
 import { fuse, retrieve, withSearchDefaults } from "./search.js";
 import { SEARCH_DEFAULTS, type SearchMode } from "./types.js";
-import { normaliseWhere, type Where } from "../store/index.js";
+import { normaliseWhere, type ScoredRecord, type Where } from "../store/index.js";
 
 /** A retrieval benchmark: queries with their relevant item ids. */
 export interface Qrels {
@@ -194,6 +194,13 @@ export interface EvalSetting {
   expand?: boolean;
   /** false: rank by a keyword list without near pairs (default: as a search does, with them). */
   proximity?: boolean;
+  /** false: rank by a keyword list without backlink text (default: as a search does, with it). */
+  backlinks?: boolean;
+}
+
+/** The keyword list a setting ranks: "" as a search ranks it, else what it leaves out ("far", "unlinked", "far-unlinked"). */
+function keywordVariant(st: EvalSetting): string {
+  return [st.proximity === false && "far", st.backlinks === false && "unlinked"].filter(Boolean).join("-");
 }
 
 /**
@@ -215,10 +222,11 @@ export async function evaluate(
   const scores = settings.map(() => [] as { kind?: string; s: ReturnType<typeof scoreRanking> }[]);
   // time per mode: what a search in that mode waits for (keyword: BM25; dense: embed + kNN; hybrid: both)
   // "-plain": the same without the keyword query's synonyms (its first query, timed on its own);
-  // "-far": without near pairs (keyword queries of their own, run only when a setting asks)
+  // "-far", "-unlinked": without near pairs, without backlink text (keyword queries of their own,
+  // run only when a setting asks)
   const times: Record<string, number[]> = {};
   const time = (key: string, ms: number) => (times[key] ??= []).push(ms);
-  const far = settings.some((st) => st.proximity === false);
+  const variants = [...new Set(settings.map(keywordVariant).filter(Boolean))];
   let done = 0;
   for (const q of qrels.queries) {
     const filter = { where: normaliseWhere(q.where) };
@@ -238,23 +246,37 @@ export async function evaluate(
     time("hybrid", t3 - t0);
     time("keyword-plain", plainKeywordMs);
     time("hybrid-plain", t2 - t0 + plainKeywordMs);
-    const apart = far
-      ? await retrieve(ctx, q.text, withSearchDefaults({ mode: "keyword", proximity: 0 }), filter, pool)
-      : undefined;
-    if (apart) {
-      const ms = performance.now() - t3;
-      time("keyword-far", ms);
-      time("hybrid-far", t2 - t0 + ms);
-      time("keyword-far-plain", apart.plainKeywordMs);
-      time("hybrid-far-plain", t2 - t0 + apart.plainKeywordMs);
+    const lists = new Map<string, { keyword: ScoredRecord[]; plainKeyword: ScoredRecord[] }>([
+      ["", { keyword, plainKeyword }],
+    ]);
+    for (const v of variants) {
+      const t4 = performance.now();
+      const off = v.split("-");
+      const other = await retrieve(
+        ctx,
+        q.text,
+        withSearchDefaults({
+          mode: "keyword",
+          ...(off.includes("far") ? { proximity: 0 } : {}),
+          ...(off.includes("unlinked") ? { backlinks: 0 } : {}),
+        }),
+        filter,
+        pool,
+      );
+      const ms = performance.now() - t4;
+      lists.set(v, other);
+      time(`keyword-${v}`, ms);
+      time(`hybrid-${v}`, t2 - t0 + ms);
+      time(`keyword-${v}-plain`, other.plainKeywordMs);
+      time(`hybrid-${v}-plain`, t2 - t0 + other.plainKeywordMs);
     }
     const relevant = qrels.relevant.get(q.id)!;
     settings.forEach((st, i) => {
-      const lists = st.proximity === false ? apart! : { keyword, plainKeyword };
+      const list = lists.get(keywordVariant(st))!;
       const hits = fuse(
         { mode: st.mode, fusion: st.fusion ?? "linear", alpha: st.alpha ?? SEARCH_DEFAULTS.alpha, rrfK: st.rrfK ?? 60 },
         dense,
-        st.expand === false ? lists.plainKeyword : lists.keyword,
+        st.expand === false ? list.plainKeyword : list.keyword,
       );
       const ranked = diversify(hits, depth, 1).map((h) => h.path);
       scores[i].push({ kind: q.kind, s: scoreRanking(ranked, relevant) });
@@ -268,7 +290,7 @@ export async function evaluate(
       times[
         setting.mode === "dense"
           ? "dense"
-          : `${setting.mode}${setting.proximity === false ? "-far" : ""}${setting.expand === false ? "-plain" : ""}`
+          : [setting.mode, keywordVariant(setting), setting.expand === false && "plain"].filter(Boolean).join("-")
       ];
     for (const k of kinds)
       byKind[k] = averageMetrics(

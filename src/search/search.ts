@@ -41,6 +41,8 @@ export function withSearchDefaults(opts: SearchOptions = {}): SearchOptionsWithD
     throw new VaultRagError("usage", `vault-rag: alpha must be between 0 and 1, got ${o.alpha}`);
   if (!(o.proximity >= 0 && o.proximity <= 1))
     throw new VaultRagError("usage", `vault-rag: proximity must be between 0 and 1, got ${o.proximity}`);
+  if (!(o.backlinks >= 0 && o.backlinks <= 1))
+    throw new VaultRagError("usage", `vault-rag: backlinks must be between 0 and 1, got ${o.backlinks}`);
   return o;
 }
 
@@ -148,12 +150,13 @@ export async function retrieve(
   vectorPromise?.catch(() => undefined);
   if (o.mode !== "dense") {
     const t = performance.now();
-    const { proximity } = o;
-    keyword = plainKeyword = await ctx.store.queryKeyword(question, depth, filter, { proximity });
+    const { proximity, backlinks } = o;
+    keyword = plainKeyword = await ctx.store.queryKeyword(question, depth, filter, { proximity, backlinks });
     plainKeywordMs = performance.now() - t;
     if (o.expand) {
       expansion = await planExpansion(ctx.store, question, keyword[0]);
-      if (expansion) keyword = await ctx.store.queryKeyword(question, depth, filter, { expansion, proximity });
+      if (expansion)
+        keyword = await ctx.store.queryKeyword(question, depth, filter, { expansion, proximity, backlinks });
     }
     timings.retrieveMs += performance.now() - t;
   }

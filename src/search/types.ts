@@ -46,6 +46,11 @@ export interface SearchOptions {
    * within a few words of each other in a passage ("last commit" in "the last few commits"); 0: off.
    */
   proximity?: number;
+  /**
+   * Weight, beside the question's own BM25, of the BM25 of a note's backlink text: the sentences
+   * in which other notes link to it, added to each of its chunks; 0: off.
+   */
+  backlinks?: number;
 }
 
 export type SearchOptionsWithDefaults = Required<Omit<SearchOptions, "where" | "whereDocument" | "minRatio">> &
@@ -72,6 +77,12 @@ export type SearchOptionsWithDefaults = Required<Omit<SearchOptions, "where" | "
  * 0.692 / 0.693 / 0.692 / 0.688 / –, examples 0.922 / 0.923 / 0.923 / 0.923 / 0.923, held-out
  * 0.951 at every weight. Adjacent-word phrases instead of windows cost SciFact (0.679).
  *
+ * `backlinks` 0.1 (session 9, `bench/lab/sess9-blw.ts`; hybrid at weights 0 / 0.1 / 0.2 / 0.3 / 0.5):
+ * til 0.7782 / 0.7788 / 0.7788 / 0.7788 / 0.7788 (keyword alone falls 0.732 → 0.727 from 0.3),
+ * examples 0.9228 / 0.9222 / 0.9217 / 0.9219 / 0.9218, held-out 0.951 / 0.959 / 0.959 / 0.961 /
+ * 0.970, SciFact (no links) 0.691 throughout. The held-out set gains most from heavier weights;
+ * the dev sets, which choose, are flat or best at 0.1.
+ *
  * On questions never used for tuning (test/fixtures/heldout-questions.jsonl, 42 over examples/vault)
  * α 0.65 gives 0.950 against keyword 0.955 and dense 0.677: within one question of keyword, not above
  * it (a one-word question, "affordances"; test/e2e/heldout.test.ts checks that margin).
@@ -87,6 +98,7 @@ export const SEARCH_DEFAULTS: SearchOptionsWithDefaults = {
   pool: 300,
   expand: true,
   proximity: 0.2,
+  backlinks: 0.1,
 };
 
 /** The result of a search: hits, and why there are none when there are none. */

@@ -2,6 +2,7 @@ export type {
   Store,
   StoreRecord,
   NoteEntry,
+  NoteLink,
   ScoredRecord,
   Manifest,
   QueryFilter,

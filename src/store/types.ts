@@ -16,6 +16,16 @@ export interface StoreRecord {
   windows: StoredWindow[];
 }
 
+/** A link out of a note with the sentence around it: part of the backlink text of the note it points to. */
+export interface NoteLink {
+  /** The target as the note wrote it: a wikilink's name (`Sourdough`), a Markdown link's vault path. */
+  written: string;
+  /** The vault path it resolves to; absent while no single note fits. */
+  target?: string;
+  /** The sentence that holds the link, links shown as their display text. */
+  text: string;
+}
+
 /** A note as the store tracks it for incremental indexing. */
 export interface NoteEntry {
   path: string;
@@ -78,6 +88,11 @@ export interface KeywordRanking {
    * `NEAR_WINDOW` tokens, in either order), beside the question's own BM25; 0 or absent: off.
    */
   proximity?: number;
+  /**
+   * Weight of backlink text: the BM25 of the words other notes use where they link to a note (see
+   * {@link NoteLink}), added to each of its chunks. 0 or absent: not ranked.
+   */
+  backlinks?: number;
 }
 
 /** See {@link Store.keywordStats}. */
@@ -97,8 +112,8 @@ export interface KeywordStats {
 export interface Store {
   /** Absolute location (file path or URL). */
   readonly location: string;
-  /** Replaces the chunks of each note in one transaction; `records` may be empty. */
-  upsertNotes(batch: { note: NoteEntry; records: StoreRecord[] }[]): Promise<void>;
+  /** Replaces the chunks of each note, and its links out (none when absent), in one transaction; `records` may be empty. */
+  upsertNotes(batch: { note: NoteEntry; records: StoreRecord[]; links?: NoteLink[] }[]): Promise<void>;
   deleteNotes(paths: string[]): Promise<void>;
   /** Records a note's new size and mtime when its content is unchanged: its chunks stay, with the new mtime. */
   touchNote(note: NoteEntry): Promise<void>;
@@ -108,6 +123,14 @@ export interface Store {
   count(): Promise<StoreCounts>;
   listTags(): Promise<{ tag: string; notes: number }[]>;
   listFolders(): Promise<{ folder: string; notes: number }[]>;
+  /** Every note's links out with their sentences, as `upsertNotes` was given them. */
+  linkTexts(): Promise<Map<string, NoteLink[]>>;
+  /**
+   * Resolves every stored link again when the vault's notes changed since the last call (`key`
+   * names the set of notes): a note created after the notes that link to it gets their text.
+   * Returns whether anything was re-resolved.
+   */
+  resolveLinks(key: string, resolve: (written: string) => string | undefined): Promise<boolean>;
   /** Every note that has wikilinks, with their targets as written (`Sourdough`, `kitchen/Sourdough`), each once. */
   noteLinks(): Promise<{ path: string; links: string[] }[]>;
   /** The k nearest records among those that pass the filter (filtering happens before ranking). */

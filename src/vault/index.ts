@@ -1,9 +1,10 @@
 export type { Note, VaultFile } from "./types.js";
+export type { LinkText } from "./link-text.js";
 export { walkVault, assertVaultFolder, whyNotWalked, SKIPPED_FOLDERS, IGNORE_FILE } from "./walk.js";
 export { parseNote, hashText, noteFolder } from "./note.js";
 export { readNote, readVaultFile, isSkippedFile } from "./read.js";
 export { normaliseTags, findInlineRefs, frontmatterList } from "./tags.js";
 export { splitFrontmatter } from "./frontmatter.js";
 export { parseInline, scanBlocks, type BlockScan } from "./markdown.js";
-export { linkStem, linkTargets, oneNote } from "./links.js";
+export { linkResolver, linkStem, linkTargets, oneNote } from "./links.js";
 export { capText, GET_NOTE_MAX_CHARS, readNoteText, resolveNote, safeNotePath, sectionText } from "./note-text.js";

@@ -31,19 +31,43 @@ export function linkStem(target: string): string {
  * ```
  */
 export function linkTargets(paths: readonly string[], target: string): string[] {
-  const stem = (p: string) => p.replace(/\.md$/i, "");
-  const want = linkStem(target);
-  if (!want) return [];
-  const exact = paths.filter((p) => stem(p) === want);
-  if (exact.length) return exact;
-  const lower = want.toLowerCase();
-  const loose = paths.filter((p) => stem(p).toLowerCase() === lower);
-  if (loose.length) return loose;
-  return paths.filter((p) =>
-    stem(p)
-      .toLowerCase()
-      .endsWith("/" + lower),
-  );
+  return linkResolver(paths)(target);
+}
+
+/**
+ * {@link linkTargets} for many links against one set of notes: the notes are read once into maps,
+ * and each link then resolves in constant time (an index run resolves every link of the vault).
+ *
+ * @example
+ * ```ts
+ * const resolve = linkResolver(["kitchen/Sourdough.md", "robots/SMARS.md"]);
+ * resolve("sourdough"); // ["kitchen/Sourdough.md"]
+ * resolve("robots/smars"); // ["robots/SMARS.md"]
+ * ```
+ */
+export function linkResolver(paths: readonly string[]): (target: string) => string[] {
+  const exact = new Map<string, string[]>();
+  const loose = new Map<string, string[]>();
+  const ends = new Map<string, string[]>();
+  const add = (m: Map<string, string[]>, k: string, p: string) => {
+    const list = m.get(k);
+    if (list) list.push(p);
+    else m.set(k, [p]);
+  };
+  for (const p of paths) {
+    const stem = p.replace(/\.md$/i, "");
+    add(exact, stem, p);
+    const lower = stem.toLowerCase();
+    add(loose, lower, p);
+    // every ending after a "/": "a/b/Note" ends in "b/note" and in "note"
+    for (let i = lower.indexOf("/"); i >= 0; i = lower.indexOf("/", i + 1)) add(ends, lower.slice(i + 1), p);
+  }
+  return (target) => {
+    const want = linkStem(target);
+    if (!want) return [];
+    const lower = want.toLowerCase();
+    return [...(exact.get(want) ?? loose.get(lower) ?? ends.get(lower) ?? [])];
+  };
 }
 
 /**

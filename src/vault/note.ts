@@ -50,6 +50,7 @@ export function parseNote(path: string, text: string, mtime: number, log: Logger
     aliases,
     tags,
     links: inline.links,
+    linkTexts: inline.linkTexts,
     mtime: Math.floor(mtime),
     body,
     bodyStartLine: fm.bodyStartLine,

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { linkSentences, type LinkSpan, type LinkText } from "./link-text.js";
 import { parseInline, scanBlocks, type Token } from "./markdown.js";
 
 /**
@@ -51,6 +52,8 @@ const WIKILINK_RE = /!?\[\[([^\]\n]*?)\]\]/g;
 export interface InlineRefs {
   tags: string[];
   links: string[];
+  /** Each link with the sentence around it (see {@link linkSentences}), in order. */
+  linkTexts: LinkText[];
 }
 
 /**
@@ -64,14 +67,17 @@ export interface InlineRefs {
  * ```ts
  * findInlineRefs("Uses #pico/w and [[Battery#Current|power]]; `#not`").tags; // ["pico/w"]
  * findInlineRefs("See [the fallback](../unix/fallback.md#top).", "neovim").links; // ["unix/fallback.md"]
+ * findInlineRefs("Bake it as [[Sourdough|the loaf]] says. Then rest.").linkTexts;
+ * // [{ target: "Sourdough", text: "Bake it as the loaf says." }]
  * ```
  */
 export function findInlineRefs(body: string, folder = ""): InlineRefs {
   const tags: string[] = [];
   const links: string[] = [];
-  if (!body.includes("#") && !body.includes("[")) return { tags, links };
-  for (const content of scanBlocks(body).refTexts) scanInline(content, tags, links, folder);
-  return { tags, links: [...new Set(links)] };
+  const linkTexts: LinkText[] = [];
+  if (!body.includes("#") && !body.includes("[")) return { tags, links, linkTexts };
+  for (const content of scanBlocks(body).refTexts) scanInline(content, tags, links, folder, linkTexts);
+  return { tags, links: [...new Set(links)], linkTexts };
 }
 
 /**
@@ -92,20 +98,50 @@ function markdownLinkTarget(href: string, folder: string): string | undefined {
   return joined.startsWith("../") || joined === ".." || path.posix.isAbsolute(joined) ? undefined : joined;
 }
 
-function scanInline(content: string, tags: string[], links: string[], folder: string): void {
+function scanInline(content: string, tags: string[], links: string[], folder: string, texts: LinkText[]): void {
   const top = parseInline(content)[0];
   const children: Token[] = top?.children ?? [];
   let depthInLink = 0;
+  // the block as a reader sees it (links as their text), and where each link stands in it
+  let plain = "";
+  const spans: LinkSpan[] = [];
+  let open: { start: number; target?: string } | undefined;
   for (const child of children) {
     if (child.type === "link_open") {
       depthInLink++;
       const target = markdownLinkTarget(child.attrGet("href") ?? "", folder);
       if (target) links.push(target);
-    } else if (child.type === "link_close") depthInLink = Math.max(0, depthInLink - 1);
-    else if (child.type === "text" && depthInLink === 0) scanText(child.content, tags, links);
-    else if ((child.type === "softbreak" || child.type === "hardbreak") && depthInLink === 0)
-      scanText(" ", tags, links);
+      if (depthInLink === 1) open = { start: plain.length, target };
+    } else if (child.type === "link_close") {
+      depthInLink = Math.max(0, depthInLink - 1);
+      if (depthInLink === 0 && open?.target) spans.push({ start: open.start, end: plain.length, target: open.target });
+      if (depthInLink === 0) open = undefined;
+    } else if (child.type === "text" && depthInLink === 0) {
+      scanText(child.content, tags, links);
+      plain = readWikilinks(child.content, plain, spans);
+    } else if (child.type === "text" || child.type === "code_inline") plain += child.content;
+    else if (child.type === "softbreak" || child.type === "hardbreak") {
+      if (depthInLink === 0) scanText(" ", tags, links);
+      plain += " ";
+    }
   }
+  if (spans.length) texts.push(...linkSentences(plain, spans));
+}
+
+/** Appends `text` to `plain` with each wikilink as its display text, and records where each stands. */
+function readWikilinks(text: string, plain: string, spans: LinkSpan[]): string {
+  let at = 0;
+  for (const m of text.matchAll(WIKILINK_RE)) {
+    plain += text.slice(at, m.index);
+    at = m.index! + m[0].length;
+    const [written, display] = m[1].split("|");
+    const target = written.split("#")[0].split("^")[0].trim();
+    if (m[0].startsWith("!")) continue; // an embed shows the note, not words about it
+    const shown = (display ?? "").trim() || target.split("/").pop()!;
+    if (target) spans.push({ start: plain.length, end: plain.length + shown.length, target });
+    plain += shown;
+  }
+  return plain + text.slice(at);
 }
 
 function scanText(text: string, tags: string[], links: string[]): void {

@@ -1,3 +1,5 @@
+import type { LinkText } from "./link-text.js";
+
 /** A parsed note: everything later rooms need, nothing about how it was read. */
 export interface Note {
   /** Vault-relative path with `/` separators, e.g. `robots/SMARS.md`. */
@@ -9,6 +11,8 @@ export interface Note {
   tags: string[];
   /** Wikilink targets (`[[Note#Heading|alias]]` gives `Note`), deduplicated in order. */
   links: string[];
+  /** Each link (wikilink or Markdown link to a note) with the sentence that holds it, in order. */
+  linkTexts: LinkText[];
   /** Modification time in Unix seconds (integer). */
   mtime: number;
   /** The note text after the frontmatter, with `\n` line endings. */

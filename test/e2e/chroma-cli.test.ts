@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { CHROMA_MISSING, needs } from "../needs.js";
 import { BIN, exampleVaultCopy } from "./helpers.js";
+import { SqliteStore } from "../../src/store/index.js";
 
 /**
  * The whole CLI against a real Chroma server: the same vault indexed into SQLite and into a
@@ -125,7 +126,7 @@ describe.skipIf(!!CHROMA_MISSING)(needs("vault-rag CLI on a Chroma server", CHRO
     expect(json(["status", "--vault", vault, "--db", chroma])).toMatchObject({ notes: 43, stale: 0 });
   });
 
-  it("migrates an index between backends without re-embedding, and refuses a target that holds one", () => {
+  it("migrates an index between backends without re-embedding, and refuses a target that holds one", async () => {
     json(["index", vault]); // bring the file up to date with the edit
     const target = collection();
     const m = json(["migrate", "--vault", vault, "--to", target]);
@@ -142,6 +143,16 @@ describe.skipIf(!!CHROMA_MISSING)(needs("vault-rag CLI on a Chroma server", CHRO
       chunks: m.chunks,
     });
     expect(json(["index", vault, "--db", file])).toMatchObject({ unchanged: 43, embedded: 0 });
+    // the links' sentences (backlink text) went there and back with the chunks
+    const links = async (db: string) => {
+      const s = SqliteStore.open(db, { readonly: true });
+      const l = await s.linkTexts();
+      await s.close();
+      return l;
+    };
+    const original = await links(path.join(vault, ".vault-rag/index.db"));
+    expect(original.size).toBeGreaterThan(5);
+    expect(await links(file)).toEqual(original);
     const again = run(["migrate", "--vault", vault, "--to", target]);
     expect(again.code).toBe(2);
     expect(again.stderr.trim()).toBe(

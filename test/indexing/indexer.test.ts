@@ -164,3 +164,39 @@ describe("indexing pipeline", () => {
     await after.close();
   });
 });
+
+describe("backlink text", () => {
+  it("files each link's sentence under the note it points to, resolves links to notes created later, and drops the text when the link goes", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vr-backlinks-"));
+    const db = path.join(dir, ".vault-rag", "index.db");
+    fs.mkdirSync(path.join(dir, "kitchen"));
+    fs.writeFileSync(path.join(dir, "kitchen", "Bread.md"), "# Bread\n\nFlour, water and salt, baked hot.\n");
+    fs.writeFileSync(
+      path.join(dir, "Diary.md"),
+      "# Diary\n\nMy [[Bread|levain loaf]] rose overnight. The [[Starter]] wants feeding on rye.\n",
+    );
+    const embedder = useLiteEmbedder();
+    await indexVault(dir, db, embedder);
+    const linked = async (word: string) => {
+      const s = SqliteStore.open(db, { readonly: true });
+      const hits = await s.queryKeyword(word, 10, {}, { backlinks: 0.5 });
+      await s.close();
+      return [...new Set(hits.map((h) => h.meta.path))];
+    };
+    // the diary holds the words itself; Bread holds none of them, and is found by what the diary says of it
+    expect((await linked("levain")).sort()).toEqual(["Diary.md", "kitchen/Bread.md"]);
+    // "rye" is said of Starter, which no note is yet: only the diary itself holds the word
+    expect(await linked("rye")).toEqual(["Diary.md"]);
+    // the note is created; the diary, unchanged, is not re-read, yet its words now count for Starter
+    fs.writeFileSync(path.join(dir, "kitchen", "Starter.md"), "# Starter\n\nFlour and water, kept warm.\n");
+    const s2 = await indexVault(dir, db, embedder);
+    expect(s2).toMatchObject({ added: 1, unchanged: 2 });
+    expect((await linked("rye")).sort()).toEqual(["Diary.md", "kitchen/Starter.md"]);
+    // the diary edited without its links: nothing it said stays behind
+    fs.writeFileSync(path.join(dir, "Diary.md"), "# Diary\n\nMy levain loaf rose overnight, fed on rye.\n");
+    fs.utimesSync(path.join(dir, "Diary.md"), new Date(), new Date(Date.now() + 5000));
+    await indexVault(dir, db, embedder);
+    expect(await linked("levain")).toEqual(["Diary.md"]);
+    expect(await linked("rye")).toEqual(["Diary.md"]);
+  });
+});

@@ -25,7 +25,14 @@ async function manyNotes(n: number): Promise<SqliteStore> {
       (i % 97 === 0 ? " holiday" : "");
     const p = `n/${String(i).padStart(4, "0")}.md`;
     const note: NoteEntry = { path: p, hash: p, mtime: 1, size: 1 };
-    batch.push({ note, records: [{ id: `c${i}`, text, meta: meta({ path: p }), windows: [{ hash: p, vector: v }] }] });
+    // every eleventh note links to the next in words of the questions below: backlink text
+    const next = `n/${String(i + 1).padStart(4, "0")}.md`;
+    const links = i % 11 === 0 ? [{ written: next, target: next, text: "motor wiring for the battery relay" }] : [];
+    batch.push({
+      note,
+      records: [{ id: `c${i}`, text, meta: meta({ path: p }), windows: [{ hash: p, vector: v }] }],
+      links,
+    });
   }
   await s.upsertNotes(batch);
   return s;
@@ -59,6 +66,9 @@ describe("search", () => {
     await expect(search({ store, embedder }, "motor", { pool: 0 })).rejects.toThrow(
       "vault-rag: pool must be a whole number of at least 1, got 0",
     );
+    await expect(search({ store, embedder }, "motor", { backlinks: 2 })).rejects.toThrow(
+      "vault-rag: backlinks must be between 0 and 1, got 2",
+    );
     await real.close();
   });
 
@@ -91,16 +101,17 @@ describe("search", () => {
     await store.close();
   });
 
-  it("scores its rows without synonyms or without near pairs on the lists such searches rank", async () => {
+  it("scores its rows without synonyms, near pairs or backlink text on the lists such searches rank", async () => {
     const store = await manyNotes(SEARCH_DEFAULTS.pool + 150);
     const questions = ["motor wiring", "bread starter flour", "vacation pump", "solder the battery relay"];
     const queries = questions.map((text, i) => ({ id: String(i), text }));
     for (const [off, setting] of [
       [{ expand: false }, { expand: false }],
       [{ proximity: 0 }, { proximity: false }],
+      [{ backlinks: 0 }, { backlinks: false }],
       [
-        { expand: false, proximity: 0 },
-        { expand: false, proximity: false },
+        { expand: false, proximity: 0, backlinks: 0 },
+        { expand: false, proximity: false, backlinks: false },
       ],
     ] as const)
       for (const mode of ["keyword", "hybrid"] as const) {
@@ -113,6 +124,10 @@ describe("search", () => {
         const [row] = await evaluate({ store, embedder }, { queries, relevant }, [{ label: "x", mode, ...setting }]);
         expect(row.metrics.recall1, `${mode} ${JSON.stringify(off)}`).toBe(1);
       }
+    // backlink text moves these lists: without it, another note leads
+    const top = async (o: { backlinks?: number }) =>
+      (await search({ store, embedder }, "motor wiring", { topK: 1, mode: "keyword", ...o })).hits[0].path;
+    expect(await top({ backlinks: 0 })).not.toBe(await top({}));
     await store.close();
   });
 });

@@ -308,6 +308,65 @@ for (const backend of BACKENDS)
       await s.close();
     });
 
+    it("ranks every chunk of a linked note by the words other notes link to it with, and keeps that text as links change", async () => {
+      const { store: s } = await backend.fresh();
+      const sourdough = (id: string, ordinal: number, text: string) =>
+        record(
+          id,
+          meta({ path: "Sourdough.md", title: "Sourdough", section: "s", ordinal, hash: id }),
+          vec(1, 0, 0, 0),
+          text,
+        );
+      const diary = record(
+        "d1",
+        meta({ path: "Diary.md", title: "Diary", section: "d" }),
+        vec(0, 1, 0, 0),
+        "Notes from today.",
+      );
+      const levain = { written: "Sourdough", target: "Sourdough.md", text: "My levain loaf rose overnight." };
+      await s.upsertNotes([
+        {
+          note: note("Sourdough.md"),
+          records: [sourdough("s1", 0, "Flour, water and salt."), sourdough("s2", 1, "Bake at 250 degrees.")],
+        },
+        { note: note("Diary.md"), records: [diary], links: [levain] },
+      ]);
+      // neither chunk of the note says "levain"; the diary's sentence about it does, and counts for both
+      expect(await s.queryKeyword("levain", 10)).toEqual([]);
+      const linked = await s.queryKeyword("levain", 10, {}, { backlinks: 0.5 });
+      expect(ids(linked).sort()).toEqual(["s1", "s2"]);
+      expect(linked[0].distance).toBeCloseTo(linked[1].distance, 9);
+      expect(linked[0].distance).toBeLessThan(0);
+      // beside a chunk's own words, the backlink text adds its weighted BM25
+      const own = await s.queryKeyword("levain bake", 10);
+      const both = await s.queryKeyword("levain bake", 10, {}, { backlinks: 0.5 });
+      expect(ids(own)).toEqual(["s2"]);
+      expect(ids(both)).toEqual(["s2", "s1"]);
+      expect(both[0].distance).toBeCloseTo(own[0].distance + linked[0].distance, 9);
+      expect(await s.queryKeyword("levain", 10, {}, { backlinks: 0 })).toEqual([]);
+      expect(await s.linkTexts()).toEqual(new Map([["Diary.md", [levain]]]));
+      // a filter applies to the linked note's chunks as to any others
+      const onlyS2 = normaliseWhere({ ordinal: 1 });
+      expect(ids(await s.queryKeyword("levain", 10, { where: onlyS2 }, { backlinks: 0.5 }))).toEqual(["s2"]);
+      // the diary rewritten without the link: its words about the note are gone
+      await s.upsertNotes([{ note: note("Diary.md", "h2"), records: [diary] }]);
+      expect(await s.queryKeyword("levain", 10, {}, { backlinks: 0.5 })).toEqual([]);
+      expect(await s.linkTexts()).toEqual(new Map());
+      // a link to a note that no single note fitted waits unresolved, and counts once it resolves
+      const waiting = { written: "sourdough", text: "My levain loaf rose overnight." };
+      await s.upsertNotes([{ note: note("Diary.md", "h3"), records: [diary], links: [waiting] }]);
+      expect(await s.queryKeyword("levain", 10, {}, { backlinks: 0.5 })).toEqual([]);
+      const resolve = (w: string) => (w.toLowerCase() === "sourdough" ? "Sourdough.md" : undefined);
+      expect(await s.resolveLinks("notes-1", resolve)).toBe(true);
+      expect(ids(await s.queryKeyword("levain", 10, {}, { backlinks: 0.5 })).sort()).toEqual(["s1", "s2"]);
+      // the same set of notes again: nothing to do
+      expect(await s.resolveLinks("notes-1", () => undefined)).toBe(false);
+      // the linking note deleted: so is what it said
+      await s.deleteNotes(["Diary.md"]);
+      expect(await s.queryKeyword("levain", 10, {}, { backlinks: 0.5 })).toEqual([]);
+      await s.close();
+    });
+
     it("counts the chunks holding each phrase, stops counting at the cap, and says which phrases a chunk holds", async () => {
       const { store: s } = await backend.fresh();
       await s.upsertNotes(

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { linkStem, linkTargets } from "../../src/vault/index.js";
+import fc from "fast-check";
+import { linkResolver, linkStem, linkTargets } from "../../src/vault/index.js";
 
 const paths = ["r/SMARS.md", "kitchen/Sourdough.md", "a/Note.md", "b/Note.md", "Inbox.md"];
 
@@ -21,5 +22,42 @@ describe("wikilink targets", () => {
     expect(linkTargets(paths, "Missing")).toEqual([]);
     // the end of a path only at a folder boundary: "ote" is not "Note"
     expect(linkTargets(paths, "ote")).toEqual([]);
+  });
+});
+
+describe("linkResolver", () => {
+  // the rule written out as plainly as it reads: exact stem, else any case, else the end of a path
+  const reference = (all: string[], target: string): string[] => {
+    const stem = (p: string) => p.replace(/\.md$/i, "");
+    const want = linkStem(target);
+    if (!want) return [];
+    const exact = all.filter((p) => stem(p) === want);
+    if (exact.length) return exact;
+    const loose = all.filter((p) => stem(p).toLowerCase() === want.toLowerCase());
+    if (loose.length) return loose;
+    return all.filter((p) =>
+      stem(p)
+        .toLowerCase()
+        .endsWith("/" + want.toLowerCase()),
+    );
+  };
+
+  it("resolves every link as the plain rule does, on generated vaults and links", () => {
+    const part = fc.constantFrom("a", "A", "b", "note", "Note", "x y");
+    const notePath = fc.array(part, { minLength: 1, maxLength: 3 }).map((ps) => ps.join("/") + ".md");
+    const link = fc.tuple(
+      fc.array(part, { minLength: 0, maxLength: 3 }),
+      fc.constantFrom("", ".md", ".MD"),
+      fc.constantFrom("", "./", "/"),
+    );
+    fc.assert(
+      fc.property(fc.uniqueArray(notePath, { maxLength: 12 }), fc.array(link, { maxLength: 8 }), (all, links) => {
+        const resolve = linkResolver(all);
+        for (const [ps, ext, lead] of links) {
+          const target = lead + ps.join("/") + ext;
+          expect(resolve(target), target).toEqual(reference(all, target));
+        }
+      }),
+    );
   });
 });

@@ -87,6 +87,31 @@ describe("inline tags and links", () => {
     expect(parseNote("a/b/n.md", "[up](../c.md)", 0).links).toEqual(["a/c.md"]);
   });
 
+  it("keeps the sentence around each link, links shown as their display text, for the linked note's backlink text", () => {
+    const body = [
+      "# Bread",
+      "Mix well. Bake it as [[kitchen/Sourdough#Method|the levain loaf]] says, with [salt](../pantry/Salt.md)! Rest it.",
+      "",
+      "- Also see [[Starter]] and `code`, ![[photo.png]] not a word.",
+      "```",
+      "[[Fenced]] is code",
+      "```",
+      `${"word ".repeat(300)}[[Far]] ${"more ".repeat(300)}`,
+    ].join("\n");
+    const texts = findInlineRefs(body, "notes").linkTexts;
+    expect(texts.slice(0, 3)).toEqual([
+      { target: "kitchen/Sourdough", text: "Bake it as the levain loaf says, with salt!" },
+      { target: "pantry/Salt.md", text: "Bake it as the levain loaf says, with salt!" },
+      { target: "Starter", text: "Also see Starter and code, not a word." },
+    ]);
+    // a sentence that never ends is cut 200 characters either side of the link
+    expect(texts[3].target).toBe("Far");
+    expect(texts[3].text).toBe(`${"word ".repeat(40).trim()} Far ${"more ".repeat(40).trim()}`);
+    expect(texts).toHaveLength(4);
+    expect(parseNote("a.md", "No links here.", 0).linkTexts).toEqual([]);
+    expect(parseNote("a/b.md", "See [c](c.md).", 0).linkTexts).toEqual([{ target: "a/c.md", text: "See c." }]);
+  });
+
   it("lowercases, dedupes and adds parents of nested tags", () => {
     expect(parseNote("a.md", "---\ntags: [A/B]\n---\n#a/b #A #c/d/e", 0).tags).toEqual([
       "a/b",

@@ -36,6 +36,7 @@ export function evalSettings(modes: SearchMode[], sweep: boolean): EvalSetting[]
     for (const [what, off] of [
       ["no synonyms", { expand: false }],
       ["no near pairs", { proximity: false }],
+      ["no backlink text", { backlinks: false }],
     ] as const) {
       if (modes.includes("keyword")) out.push({ label: `keyword, ${what}`, mode: "keyword", ...off });
       if (modes.includes("hybrid"))

@@ -12,6 +12,7 @@ import {
   type KeywordStats,
   type Manifest,
   type NoteEntry,
+  type NoteLink,
   type QueryFilter,
   type ScoredRecord,
   type Store,
@@ -245,7 +246,7 @@ export class ChromaStore implements Store {
     await this.markSynced();
   }
 
-  async upsertNotes(batch: { note: NoteEntry; records: StoreRecord[] }[]): Promise<void> {
+  async upsertNotes(batch: { note: NoteEntry; records: StoreRecord[]; links?: NoteLink[] }[]): Promise<void> {
     const dims = this.readManifest()?.embedder.dimensions;
     for (const { records } of batch) {
       for (const r of records) {
@@ -393,6 +394,16 @@ export class ChromaStore implements Store {
 
   async noteLinks(): Promise<{ path: string; links: string[] }[]> {
     return this.sidecar.noteLinks();
+  }
+
+  // backlink text lives in the sidecar alone: a rebuilt sidecar has none until the next index run,
+  // which re-reads every note (the rebuilt notes have no hash) and sends their links again
+  async linkTexts(): Promise<Map<string, NoteLink[]>> {
+    return this.sidecar.linkTexts();
+  }
+
+  async resolveLinks(key: string, resolve: (written: string) => string | undefined): Promise<boolean> {
+    return this.sidecar.resolveLinks(key, resolve);
   }
 
   async queryDense(vector: Float32Array, k: number, filter: QueryFilter = {}): Promise<ScoredRecord[]> {

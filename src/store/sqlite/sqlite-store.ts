@@ -11,6 +11,7 @@ import {
   type KeywordStats,
   type Manifest,
   type NoteEntry,
+  type NoteLink,
   type QueryFilter,
   type ScoredRecord,
   type Store,
@@ -19,6 +20,7 @@ import {
 } from "../types.js";
 import { compileDocument, compileWhere, decodeList, encodeList, type SqlCondition } from "./compile.js";
 import { cjkBigrams } from "./cjk.js";
+import { BACKLINK_SCHEMA, backlinkMatch, hasBacklinks, readLinks, relink, writeLinks } from "./backlinks.js";
 import { phraseQuery, proximityQuery, toFtsQuery } from "./fts-query.js";
 import { DenseIndex } from "./dense-index.js";
 import { MetaColumns } from "./meta-columns.js";
@@ -198,7 +200,7 @@ export class SqliteStore implements Store {
             `vault-rag: the index at ${file} has storage version ${version}; this vault-rag needs ${SCHEMA_VERSION} — run \`${rebuildCommand(file)}\` to rebuild it`,
           );
         db.transaction(() => {
-          db.exec(SCHEMA);
+          db.exec(SCHEMA + BACKLINK_SCHEMA);
           if (version === 2 && old) {
             if (db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'vectors'").pluck().get())
               db.exec(UPGRADE_FROM_2);
@@ -229,7 +231,7 @@ export class SqliteStore implements Store {
     return store;
   }
 
-  async upsertNotes(batch: { note: NoteEntry; records: StoreRecord[] }[]): Promise<void> {
+  async upsertNotes(batch: { note: NoteEntry; records: StoreRecord[]; links?: NoteLink[] }[]): Promise<void> {
     const { delFts, delVectors, delChunks } = this.deleteStatements();
     const ins = this.db.prepare(
       `INSERT INTO chunks (id, path, title, section, folder, top_folder, mtime, word_count, ordinal, start_line, end_line, tags, links, aliases, hash, text)
@@ -279,6 +281,10 @@ export class SqliteStore implements Store {
         }
         upNote.run(note.path, note.hash, note.mtime, note.size);
       }
+      writeLinks(
+        this.db,
+        batch.map((b) => ({ source: b.note.path, links: b.links })),
+      );
     });
   }
 
@@ -292,7 +298,24 @@ export class SqliteStore implements Store {
         delChunks.run(p);
         delNote.run(p);
       }
+      writeLinks(
+        this.db,
+        paths.map((source) => ({ source })),
+      );
     });
+  }
+
+  async linkTexts(): Promise<Map<string, NoteLink[]>> {
+    return hasBacklinks(this.db) ? readLinks(this.db) : new Map();
+  }
+
+  async resolveLinks(key: string, resolve: (written: string) => string | undefined): Promise<boolean> {
+    let changed = false;
+    // not a new generation: the chunks are as they were, only the keyword index's backlink text moved
+    this.write(() => {
+      changed = relink(this.db, key, resolve);
+    }, false);
+    return changed;
   }
 
   async touchNote(note: NoteEntry): Promise<void> {
@@ -552,20 +575,29 @@ export class SqliteStore implements Store {
     if (phrases.length) extra.push({ weight: expansion!.weight, match: phraseQuery(phrases) });
     const near = proximity && proximity > 0 ? proximityQuery(text) : undefined;
     if (near) extra.push({ weight: proximity!, match: near });
-    if (extra.length) {
-      // every chunk that matches the question or an expansion phrase, scored by the sum; exact (no
-      // cut before the sum: each phrase is held by a small share of the chunks, see
-      // search/expand.ts, and a near pair only matches where the question does), and the best k are
-      // cut before the chunks' text is read
+    const linked = ranking.backlinks && ranking.backlinks > 0 && this.anyBacklinks();
+    if (extra.length || linked) {
+      // every chunk that matches the question or an expansion phrase, or whose note's backlink text
+      // matches the question, scored by the sum; exact (no cut before the sum: each phrase is held
+      // by a small share of the chunks, see search/expand.ts, a near pair only matches where the
+      // question does, and few notes are linked to), and the best k are cut before the chunks'
+      // text is read
       const sql = `WITH s AS (SELECT r, sum(d) AS d FROM (
           SELECT rowid AS r, ${bm25} AS d FROM fts WHERE fts MATCH ?
-          ${extra.map(() => `UNION ALL SELECT rowid AS r, ? * ${bm25} AS d FROM fts WHERE fts MATCH ?`).join("\n          ")}) GROUP BY r),
+          ${extra.map(() => `UNION ALL SELECT rowid AS r, ? * ${bm25} AS d FROM fts WHERE fts MATCH ?`).join("\n          ")}
+          ${linked ? `UNION ALL ${backlinkMatch}` : ""}) GROUP BY r),
         top AS (SELECT s.r, s.d FROM s ${cond.sql ? `JOIN chunks c ON c.rowid = s.r WHERE ${cond.sql}` : ""}
           ORDER BY s.d, s.r LIMIT ?)
         SELECT ${COLUMNS}, top.d AS d FROM top JOIN chunks c ON c.rowid = top.r ORDER BY top.d, top.r`;
       const rows = this.db
         .prepare(sql)
-        .all(match, ...extra.flatMap((e) => [e.weight, e.match]), ...cond.params, limit) as Row[];
+        .all(
+          match,
+          ...extra.flatMap((e) => [e.weight, e.match]),
+          ...(linked ? [ranking.backlinks, match] : []),
+          ...cond.params,
+          limit,
+        ) as Row[];
       return rows.map((r) => ({ id: r.id, text: r.text, meta: rowMeta(r), distance: r.d! }));
     }
     // without a filter the best rows are picked inside the keyword index and only they are joined
@@ -578,6 +610,11 @@ export class SqliteStore implements Store {
       JOIN chunks c ON c.rowid = f.rowid ORDER BY f.d, f.rowid`;
     const rows = this.db.prepare(sql).all(match, ...cond.params, limit) as Row[];
     return rows.map((r) => ({ id: r.id, text: r.text, meta: rowMeta(r), distance: r.d! }));
+  }
+
+  /** Whether any note has backlink text (an index from before backlink text has not even the table). */
+  private anyBacklinks(): boolean {
+    return hasBacklinks(this.db) && !!this.db.prepare("SELECT 1 FROM backlink_notes LIMIT 1").pluck().get();
   }
 
   async keywordStats(phrases: string[], opts: { id?: string; cap?: number } = {}): Promise<KeywordStats> {

@@ -1,0 +1,128 @@
+import type Database from "better-sqlite3";
+import type { NoteLink } from "../types.js";
+
+/**
+ * The backlink text of each note: the words other notes use where they link to it (a link's
+ * display text and the sentence around it). This module owns three tables:
+ *
+ * - `link_texts`: one row per link out of a note, its target as written, the note it resolves to
+ *   (NULL while no single note fits) and its sentence;
+ * - `backlink_notes` and `backlink_fts`: one keyword document per linked note, every sentence that
+ *   links to it, which a keyword query ranks beside the chunks' own text (see {@link backlinkMatch}).
+ */
+export const BACKLINK_SCHEMA = `
+CREATE TABLE IF NOT EXISTS link_texts (rowid INTEGER PRIMARY KEY, source TEXT NOT NULL, written TEXT NOT NULL, target TEXT, text TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS link_texts_source ON link_texts(source);
+CREATE INDEX IF NOT EXISTS link_texts_target ON link_texts(target);
+CREATE TABLE IF NOT EXISTS backlink_notes (rowid INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE);
+CREATE VIRTUAL TABLE IF NOT EXISTS backlink_fts USING fts5(text, tokenize = 'porter unicode61 remove_diacritics 2');
+`;
+
+/** The meta key under which the last {@link relink} records the set of notes it resolved against. */
+const LINKS_KEY = "links_key";
+
+/** Whether an index has the tables (an index written before them, opened read-only, has not). */
+export function hasBacklinks(db: Database.Database): boolean {
+  return !!db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'backlink_fts'").pluck().get();
+}
+
+/**
+ * Replaces the links out of each note (none when `links` is absent) and re-files the backlink
+ * text of every note they pointed or now point to. Runs inside the caller's transaction.
+ */
+export function writeLinks(db: Database.Database, notes: { source: string; links?: readonly NoteLink[] }[]): void {
+  const touched = new Set<string>();
+  const old = db.prepare("SELECT DISTINCT target FROM link_texts WHERE source = ? AND target IS NOT NULL").pluck();
+  const del = db.prepare("DELETE FROM link_texts WHERE source = ?");
+  const ins = db.prepare("INSERT INTO link_texts (source, written, target, text) VALUES (?, ?, ?, ?)");
+  for (const { source, links } of notes) {
+    for (const t of old.all(source) as string[]) touched.add(t);
+    del.run(source);
+    for (const l of links ?? []) {
+      // a note's words about itself say nothing new about it
+      const target = l.target === source ? null : (l.target ?? null);
+      ins.run(source, l.written, target, l.text);
+      if (target) touched.add(target);
+    }
+  }
+  refile(db, touched);
+}
+
+/**
+ * Re-resolves every stored link against the vault's notes when they changed since the last call
+ * (`key` names the set of notes, e.g. a hash of their paths): a note created after the notes that
+ * link to it gets their text now. Returns whether anything was re-resolved. Runs inside the
+ * caller's transaction.
+ */
+export function relink(db: Database.Database, key: string, resolve: (written: string) => string | undefined): boolean {
+  const was = db.prepare("SELECT value FROM meta WHERE key = ?").pluck().get(LINKS_KEY);
+  if (was === key) return false;
+  const touched = new Set<string>();
+  const rows = db.prepare("SELECT rowid, source, written, target FROM link_texts").all() as {
+    rowid: number;
+    source: string;
+    written: string;
+    target: string | null;
+  }[];
+  const set = db.prepare("UPDATE link_texts SET target = ? WHERE rowid = ?");
+  for (const r of rows) {
+    const found = resolve(r.written);
+    const next = found === undefined || found === r.source ? null : found;
+    if (next === r.target) continue;
+    set.run(next, r.rowid);
+    if (r.target) touched.add(r.target);
+    if (next) touched.add(next);
+  }
+  refile(db, touched);
+  db.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(
+    LINKS_KEY,
+    key,
+  );
+  return true;
+}
+
+/** Every note's links out, as {@link writeLinks} was given them (for `migrate`). */
+export function readLinks(db: Database.Database): Map<string, NoteLink[]> {
+  const out = new Map<string, NoteLink[]>();
+  for (const r of db.prepare("SELECT source, written, target, text FROM link_texts ORDER BY rowid").all() as {
+    source: string;
+    written: string;
+    target: string | null;
+    text: string;
+  }[]) {
+    let list = out.get(r.source);
+    if (!list) out.set(r.source, (list = []));
+    list.push({ written: r.written, ...(r.target ? { target: r.target } : {}), text: r.text });
+  }
+  return out;
+}
+
+/**
+ * The part of a keyword query that scores backlink text: every chunk of a note whose backlink
+ * document matches, at `weight` × that document's BM25 (negative, as FTS5 gives it: lower is
+ * better). Its two parameters are the weight and the FTS5 match expression.
+ */
+export const backlinkMatch = `SELECT c.rowid AS r, ? * bm25(backlink_fts) AS d FROM backlink_fts
+          JOIN backlink_notes b ON b.rowid = backlink_fts.rowid JOIN chunks c ON c.path = b.path WHERE backlink_fts MATCH ?`;
+
+/** Rebuilds the backlink document of each note in `targets` from the link rows that resolve to it. */
+function refile(db: Database.Database, targets: Set<string>): void {
+  if (!targets.size) return;
+  const idOf = db.prepare("SELECT rowid FROM backlink_notes WHERE path = ?").pluck();
+  const texts = db.prepare("SELECT text FROM link_texts WHERE target = ? ORDER BY rowid").pluck();
+  const delDoc = db.prepare("DELETE FROM backlink_fts WHERE rowid = ?");
+  const delNote = db.prepare("DELETE FROM backlink_notes WHERE rowid = ?");
+  const insNote = db.prepare("INSERT INTO backlink_notes (path) VALUES (?)");
+  const insDoc = db.prepare("INSERT INTO backlink_fts (rowid, text) VALUES (?, vr_fts(?))");
+  for (const t of targets) {
+    let id = idOf.get(t) as number | undefined;
+    if (id !== undefined) delDoc.run(id);
+    const text = (texts.all(t) as string[]).join("\n");
+    if (!text) {
+      if (id !== undefined) delNote.run(id);
+      continue;
+    }
+    if (id === undefined) id = Number(insNote.run(t).lastInsertRowid);
+    insDoc.run(id, text);
+  }
+}
