@@ -18,7 +18,7 @@ import {
 import {
   assertVaultFolder,
   hashText,
-  linkResolver,
+  noteLinkResolver,
   readVaultFile,
   walkVault,
   type Note,
@@ -208,14 +208,14 @@ async function indexInto(
   const gone = [...known.keys()].filter((p) => !onDisk.has(p));
   // links resolve against the notes on disk now (a wikilink names a note, a Markdown link a path);
   // one that fits no single note waits, and is resolved again once the notes change (below)
-  const resolveAll = linkResolver(files.map((f) => f.path));
-  const resolve = (written: string) => {
-    const fits = resolveAll(written);
-    return fits.length === 1 ? fits[0] : undefined;
+  const fits = noteLinkResolver(files.map((f) => f.path));
+  const resolve = (written: string, source: string) => {
+    const found = fits(written, source);
+    return found.length === 1 ? found[0] : undefined;
   };
   const linksOf = (note: Note): NoteLink[] =>
     note.linkTexts.map((l) => {
-      const target = resolve(l.target);
+      const target = resolve(l.target, note.path);
       return { written: l.target, ...(target ? { target } : {}), text: l.text };
     });
   opts.onProgress?.("scan", files.length, files.length);
@@ -388,16 +388,10 @@ async function indexInto(
   }
   if (gone.length) await store.deleteNotes(gone);
   summary.deleted = gone.length;
-  // after the notes are stored, so that an interrupted run resolves again on the next
-  await store.resolveLinks(
-    hashText(
-      files
-        .map((f) => f.path)
-        .sort()
-        .join("\n"),
-    ),
-    resolve,
-  );
+  // after the notes are stored, so that an interrupted run resolves again on the next; the key
+  // names the rules too (bump its first line when noteLinkResolver reads links another way)
+  const linkKey = hashText(["link rules 1", ...files.map((f) => f.path).sort()].join("\n"));
+  await store.resolveLinks(linkKey, resolve);
   if (!manifest || chunkerChanged) {
     // nothing was embedded (empty vault or all cached): still record what built the index
     if (!manifest && embedder.dimensions === 0) await embedder.embedQuery("dimension probe");

@@ -130,7 +130,7 @@ export interface Store {
    * names the set of notes): a note created after the notes that link to it gets their text.
    * Returns whether anything was re-resolved.
    */
-  resolveLinks(key: string, resolve: (written: string) => string | undefined): Promise<boolean>;
+  resolveLinks(key: string, resolve: (written: string, source: string) => string | undefined): Promise<boolean>;
   /** Every note that has wikilinks, with their targets as written (`Sourdough`, `kitchen/Sourdough`), each once. */
   noteLinks(): Promise<{ path: string; links: string[] }[]>;
   /** The k nearest records among those that pass the filter (filtering happens before ranking). */

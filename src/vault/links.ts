@@ -71,6 +71,32 @@ export function linkResolver(paths: readonly string[]): (target: string) => stri
 }
 
 /**
+ * The notes a link out of `source` can mean among `paths` (several when its name is ambiguous):
+ * by {@link linkResolver}'s rules, and for a Markdown link that fits no note relative to its
+ * note's folder (`[x](git/undo.md)` written in `git/a.md` reads `git/git/undo.md`), the same path
+ * from the vault's top, as Obsidian reads it.
+ *
+ * @example
+ * ```ts
+ * const resolve = noteLinkResolver(["git/undo.md", "kitchen/Sourdough.md"]);
+ * resolve("Sourdough", "Diary.md"); // ["kitchen/Sourdough.md"]
+ * resolve("git/git/undo.md", "git/a.md"); // ["git/undo.md"]
+ * ```
+ */
+export function noteLinkResolver(paths: readonly string[]): (written: string, source: string) => string[] {
+  const all = linkResolver(paths);
+  const exact = new Set(paths);
+  return (written, source) => {
+    const fits = all(written);
+    if (fits.length) return fits;
+    const folder = source.includes("/") ? source.slice(0, source.lastIndexOf("/")) : "";
+    if (!folder || !/\.md$/i.test(written) || !written.startsWith(folder + "/")) return [];
+    const fromTop = written.slice(folder.length + 1);
+    return exact.has(fromTop) ? [fromTop] : [];
+  };
+}
+
+/**
  * The one note a name means among `paths`, found as {@link linkTargets} finds it, or a `usage`
  * error that says why not: the notes an ambiguous name fits, or the closest ones to a name that fits
  * none ({@link noteFix}). `unmatched` runs first when none fits, to refuse with a better reason.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { linkResolver, linkStem, linkTargets } from "../../src/vault/index.js";
+import { linkResolver, linkStem, linkTargets, noteLinkResolver } from "../../src/vault/index.js";
 
 const paths = ["r/SMARS.md", "kitchen/Sourdough.md", "a/Note.md", "b/Note.md", "Inbox.md"];
 
@@ -59,5 +59,33 @@ describe("linkResolver", () => {
         }
       }),
     );
+  });
+});
+
+describe("noteLinkResolver", () => {
+  const resolve = noteLinkResolver([
+    "git/undo.md",
+    "undo.md",
+    "Nope.md",
+    "kitchen/Sourdough.md",
+    "a/Note.md",
+    "b/Note.md",
+  ]);
+
+  it("reads a Markdown link relative to its note first, then from the vault's top, as Obsidian does", () => {
+    // [x](undo.md) in git/a.md: relative, so git/undo.md, though undo.md exists at the top
+    expect(resolve("git/undo.md", "git/a.md")).toEqual(["git/undo.md"]);
+    // [x](git/undo.md) in git/a.md reads git/git/undo.md, which is no note: from the top it is
+    expect(resolve("git/git/undo.md", "git/a.md")).toEqual(["git/undo.md"]);
+    // a link that climbs out with ../ has no top-level reading; neither has a note at the top
+    expect(resolve("a/b.md", "a/c/n.md")).toEqual([]);
+    expect(resolve("missing.md", "top.md")).toEqual([]);
+  });
+
+  it("resolves wikilinks by their own rules only, giving every note an ambiguous name fits", () => {
+    expect(resolve("sourdough", "Diary.md")).toEqual(["kitchen/Sourdough.md"]);
+    expect(resolve("Note", "x.md")).toEqual(["a/Note.md", "b/Note.md"]);
+    // no top-level reading of a wikilink: git/Nope is not Nope
+    expect(resolve("git/Nope", "git/a.md")).toEqual([]);
   });
 });

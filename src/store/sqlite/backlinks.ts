@@ -54,7 +54,11 @@ export function writeLinks(db: Database.Database, notes: { source: string; links
  * link to it gets their text now. Returns whether anything was re-resolved. Runs inside the
  * caller's transaction.
  */
-export function relink(db: Database.Database, key: string, resolve: (written: string) => string | undefined): boolean {
+export function relink(
+  db: Database.Database,
+  key: string,
+  resolve: (written: string, source: string) => string | undefined,
+): boolean {
   const was = db.prepare("SELECT value FROM meta WHERE key = ?").pluck().get(LINKS_KEY);
   if (was === key) return false;
   const touched = new Set<string>();
@@ -66,7 +70,7 @@ export function relink(db: Database.Database, key: string, resolve: (written: st
   }[];
   const set = db.prepare("UPDATE link_texts SET target = ? WHERE rowid = ?");
   for (const r of rows) {
-    const found = resolve(r.written);
+    const found = resolve(r.written, r.source);
     const next = found === undefined || found === r.source ? null : found;
     if (next === r.target) continue;
     set.run(next, r.rowid);

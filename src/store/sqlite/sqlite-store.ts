@@ -309,7 +309,7 @@ export class SqliteStore implements Store {
     return hasBacklinks(this.db) ? readLinks(this.db) : new Map();
   }
 
-  async resolveLinks(key: string, resolve: (written: string) => string | undefined): Promise<boolean> {
+  async resolveLinks(key: string, resolve: (written: string, source: string) => string | undefined): Promise<boolean> {
     let changed = false;
     // not a new generation: the chunks are as they were, only the keyword index's backlink text moved
     this.write(() => {
