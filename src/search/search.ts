@@ -65,6 +65,10 @@ export interface SearchContext {
  * hits[0].label; // "SMARS Robot > SMARS > Motor wiring"
  * ```
  */
+/** A letter, a digit or a pictograph (an emoji is something to search for; punctuation alone is not). */
+const WORDLIKE = /[\p{L}\p{N}\p{Extended_Pictographic}]/u;
+const shortly = (text: string) => (text.length > 40 ? text.slice(0, 40) + "…" : text);
+
 export async function search(ctx: SearchContext, question: string, options: SearchOptions = {}): Promise<SearchResult> {
   const o = withSearchDefaults(options);
   const filter: QueryFilter = {
@@ -74,6 +78,12 @@ export async function search(ctx: SearchContext, question: string, options: Sear
   const timings = { embedMs: 0, retrieveMs: 0 };
   if (!question.trim())
     throw new VaultRagError("usage", `vault-rag: the search query is empty — type what you are looking for`);
+  // "???" or "--": nothing to match and nothing for the model to read, so any hit would be noise
+  if (!WORDLIKE.test(question))
+    throw new VaultRagError(
+      "usage",
+      `vault-rag: the search query ${JSON.stringify(shortly(question.trim()))} has no words in it — type what you are looking for`,
+    );
   const total = (await ctx.store.count()).chunks;
   if (total === 0)
     return {

@@ -66,6 +66,16 @@ describe("search", () => {
     await expect(search({ store, embedder }, "motor", { pool: 0 })).rejects.toThrow(
       "vault-rag: pool must be a whole number of at least 1, got 0",
     );
+    for (const [q, shown] of [
+      ["???", "???"],
+      [" -- ", "--"],
+      ["!".repeat(50), "!".repeat(40) + "…"],
+    ])
+      await expect(search({ store, embedder }, q)).rejects.toThrow(
+        `vault-rag: the search query ${JSON.stringify(shown)} has no words in it — type what you are looking for`,
+      );
+    // a word, a number or an emoji is something to look for
+    for (const q of ["42", "🍞", "é?"]) expect((await search({ store, embedder }, q)).hits.length).toBeGreaterThan(0);
     await expect(search({ store, embedder }, "motor", { backlinks: 2 })).rejects.toThrow(
       "vault-rag: backlinks must be between 0 and 1, got 2",
     );

@@ -90,6 +90,10 @@ describe("GET /api/search", () => {
     const cases: [string, RegExp][] = [
       ["/api/search", /^vault-rag: the search query is empty/],
       ["/api/search?q=", /^vault-rag: q must not be empty, got ""$/],
+      [
+        "/api/search?q=%3F%3F%3F",
+        /^vault-rag: the search query "\?\?\?" has no words in it — type what you are looking for$/,
+      ],
       ["/api/search?q=x&top_k=abc", /^vault-rag: top_k must be a number, got "abc"$/],
       ["/api/search?q=x&top_k=500", /^vault-rag: top_k must be a whole number of at most 50, got 500$/],
       ["/api/search?q=x&per_note=0", /^vault-rag: per_note must be a whole number of at least 1, got 0$/],
