@@ -1,6 +1,6 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, ListToolsRequestSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { VaultRagError } from "../errors.js";
 import { openVault, type VaultHandle } from "../library.js";
@@ -108,5 +108,43 @@ export async function createMcpServer(
 /** `vault-rag mcp`: serves the vault over stdio. Nothing but the protocol goes to stdout. */
 export async function serveMcp(vaultDir: string, opts: { db?: string } = {}): Promise<void> {
   const { server } = await createMcpServer(vaultDir, opts);
-  await server.connect(new StdioServerTransport());
+  const transport = new StdioServerTransport();
+  // the SDK drops a line it cannot read without a word; JSON-RPC 2.0 answers it (id null), so a
+  // client that sent it learns why nothing came back
+  server.onerror = (err) => {
+    const answer = lineError(err);
+    if (answer) void transport.send({ jsonrpc: "2.0", id: null, error: answer } as unknown as JSONRPCMessage);
+    else if (/ReadBuffer exceeded maximum size/.test(err.message)) {
+      // the SDK closes the transport: say why on stderr, and end with an error
+      process.stderr.write(
+        "vault-rag: a message on stdin ran over 10 MB without a line break — the MCP server stops; send one JSON-RPC 2.0 message per line\n",
+      );
+      process.exitCode = 1;
+    }
+  };
+  await server.connect(transport);
+}
+
+/**
+ * The JSON-RPC error for a line on stdin that is not a message: -32700 for text that is not JSON,
+ * -32600 for JSON that is not a JSON-RPC 2.0 message; undefined for any other error.
+ *
+ * @example
+ * ```ts
+ * lineError(new SyntaxError("Unexpected token")); // { code: -32700, message: "vault-rag: a line on stdin is not JSON — …" }
+ * ```
+ */
+export function lineError(err: Error): { code: number; message: string } | undefined {
+  if (err instanceof SyntaxError)
+    return {
+      code: -32700,
+      message: "vault-rag: a line on stdin is not JSON — send one JSON-RPC 2.0 message per line",
+    };
+  if (err instanceof z.ZodError || err.name === "ZodError")
+    return {
+      code: -32600,
+      message:
+        'vault-rag: a line on stdin is not a JSON-RPC 2.0 message — send {"jsonrpc": "2.0", "id": 1, "method": …}',
+    };
+  return undefined;
 }

@@ -195,4 +195,55 @@ describe("vault-rag mcp --watch", () => {
       await live.close();
     }
   }, 60_000);
+
+  it("answers a line that is not JSON, or not JSON-RPC, with the protocol's error, and stops with a reason on a message over 10 MB", async () => {
+    const { spawn } = await import("node:child_process");
+    const raw = (input: string | Buffer, waitMs: number) =>
+      new Promise<{ stdout: string; stderr: string; code: number | null }>((resolve) => {
+        const p = spawn(process.execPath, [BIN, "mcp", "--vault", vault]);
+        let stdout = "";
+        let stderr = "";
+        p.stdout.on("data", (d) => (stdout += d));
+        p.stderr.on("data", (d) => (stderr += d));
+        p.stdin.on("error", () => {}); // the server may stop reading first
+        p.stdin.write(input);
+        const timer = setTimeout(() => p.stdin.end(), waitMs);
+        p.on("close", (code) => {
+          clearTimeout(timer);
+          resolve({ stdout, stderr, code });
+        });
+      });
+    const r = await raw('not json\n{"hello": 1}\n{"jsonrpc": "2.0", "id": 7, "method": "ping"}\n', 3000);
+    expect(
+      r.stdout
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l)),
+    ).toEqual([
+      {
+        jsonrpc: "2.0",
+        id: null,
+        error: {
+          code: -32700,
+          message: "vault-rag: a line on stdin is not JSON — send one JSON-RPC 2.0 message per line",
+        },
+      },
+      {
+        jsonrpc: "2.0",
+        id: null,
+        error: {
+          code: -32600,
+          message:
+            'vault-rag: a line on stdin is not a JSON-RPC 2.0 message — send {"jsonrpc": "2.0", "id": 1, "method": …}',
+        },
+      },
+      { jsonrpc: "2.0", id: 7, result: {} },
+    ]);
+    const big = await raw(Buffer.alloc(11 * 1024 * 1024, "x"), 20_000);
+    expect(big.code).toBe(1);
+    expect(big.stdout).toBe("");
+    expect(big.stderr.trim()).toBe(
+      "vault-rag: a message on stdin ran over 10 MB without a line break — the MCP server stops; send one JSON-RPC 2.0 message per line",
+    );
+  }, 60_000);
 });
