@@ -155,6 +155,26 @@ describe("SQLite store", () => {
     );
   });
 
+  it("drops on repair what a dropped note said of others (its backlink text)", async () => {
+    const file = tmpDb();
+    const s = await openStore(file);
+    const says = { written: "a", target: "a.md", text: "the levain loaf" };
+    await s.upsertNotes([
+      { note: note("a.md"), records: [record("a0", meta({ path: "a.md" }), vec(1, 0, 0, 0), "flour")] },
+      { note: note("c.md"), records: [record("c0", meta({ path: "c.md" }), vec(1, 0, 0, 0), "diary")], links: [says] },
+    ]);
+    expect((await s.queryKeyword("levain", 5, {}, { backlinks: 0.5 })).map((h) => h.id)).toEqual(["a0"]);
+    await s.close();
+    const raw = new Database(file);
+    raw.prepare("DELETE FROM notes WHERE path = 'c.md'").run();
+    raw.close();
+    const d = SqliteStore.open(file);
+    expect(await d.repair()).toEqual({ orphanVectors: 0, droppedNotes: 1 });
+    expect(await d.queryKeyword("levain", 5, {}, { backlinks: 0.5 })).toEqual([]);
+    expect(await d.linkTexts()).toEqual(new Map());
+    await d.close();
+  });
+
   it("rebuilds the keyword index on repair, dropping nothing that is whole", async () => {
     const s = await openStore();
     await s.upsertNotes([

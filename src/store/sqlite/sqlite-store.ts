@@ -749,6 +749,15 @@ export class SqliteStore implements Store {
         delN.run(p);
       }
       fixed.droppedNotes = paths.length;
+      // what a note that is gone said about others goes with it (the next index says it again)
+      const unheld = this.db
+        .prepare("SELECT DISTINCT source FROM link_texts WHERE source NOT IN (SELECT path FROM notes)")
+        .pluck()
+        .all() as string[];
+      writeLinks(
+        this.db,
+        unheld.map((source) => ({ source })),
+      );
       // rebuild the keyword index from the chunks (as indexed: through vr_fts)
       this.db.prepare("INSERT INTO fts (fts) VALUES ('delete-all')").run();
       this.db
