@@ -1,4 +1,4 @@
-// Retrieval cost of a search (question vectors embedded beforehand), by pool depth, expansion and near pairs.
+// Retrieval cost of a search (question vectors embedded beforehand), by pool depth, expansion, near pairs and backlink text.
 import { useLiteEmbedder, type Embedder } from "../../src/embed/index.js";
 import { readKnownAnswers } from "../../src/search/eval.js";
 import { search } from "../../src/search/index.js";
@@ -15,6 +15,10 @@ for (const [label, opts] of [
   ["pool 300, synonyms", { pool: 300, expand: true, proximity: 0 }],
   ["pool 300, syn + near", { pool: 300, expand: true, proximity: 0.2 }],
   ["pool 300, near", { pool: 300, expand: false, proximity: 0.2 }],
+  ["defaults, no backlinks", { backlinks: 0 }],
+  ["defaults", {}],
+  ["defaults, no backlinks", { backlinks: 0 }],
+  ["defaults", {}],
 ] as const) {
   for (const q of qs.slice(0, 10)) await search({ store, embedder }, q, opts);
   const times: number[] = [];
