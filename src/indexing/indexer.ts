@@ -209,14 +209,15 @@ async function indexInto(
   // links resolve against the notes on disk now (a wikilink names a note, a Markdown link a path);
   // one that fits no single note waits, and is resolved again once the notes change (below)
   const fits = noteLinkResolver(files.map((f) => f.path));
-  const resolve = (written: string, source: string) => {
-    const found = fits(written, source);
+  const resolve = (link: NoteLink, source: string) => {
+    const found = fits(link.written, source, link.markdown);
     return found.length === 1 ? found[0] : undefined;
   };
   const linksOf = (note: Note): NoteLink[] =>
     note.linkTexts.map((l) => {
-      const target = resolve(l.target, note.path);
-      return { written: l.target, ...(target ? { target } : {}), text: l.text };
+      const link: NoteLink = { written: l.target, text: l.text, ...(l.markdown ? { markdown: true as const } : {}) };
+      const target = resolve(link, note.path);
+      return target ? { ...link, target } : link;
     });
   opts.onProgress?.("scan", files.length, files.length);
   // a vanished note whose content turns up under a new path was renamed or moved: its vectors are
@@ -388,9 +389,10 @@ async function indexInto(
   }
   if (gone.length) await store.deleteNotes(gone);
   summary.deleted = gone.length;
-  // after the notes are stored, so that an interrupted run resolves again on the next; the key
-  // names the rules too (bump its first line when noteLinkResolver reads links another way)
-  const linkKey = hashText(["link rules 1", ...files.map((f) => f.path).sort()].join("\n"));
+  // after the notes are stored; any links written since the last relink (by this run, or by one
+  // that was interrupted) make it resolve them all again. The key names the rules too (bump its
+  // first line when noteLinkResolver reads links another way)
+  const linkKey = hashText(["link rules 2", ...files.map((f) => f.path).sort()].join("\n"));
   await store.resolveLinks(linkKey, resolve);
   if (!manifest || chunkerChanged) {
     // nothing was embedded (empty vault or all cached): still record what built the index

@@ -115,11 +115,11 @@ export async function serveMcp(vaultDir: string, opts: { db?: string } = {}): Pr
     const answer = lineError(err);
     if (answer) void transport.send({ jsonrpc: "2.0", id: null, error: answer } as unknown as JSONRPCMessage);
     else if (/ReadBuffer exceeded maximum size/.test(err.message)) {
-      // the SDK closes the transport: say why on stderr, and end with an error
+      // the SDK closes the transport, but a watcher (mcp --watch) would keep the process up: end it
       process.stderr.write(
         "vault-rag: a message on stdin ran over 10 MB without a line break — the MCP server stops; send one JSON-RPC 2.0 message per line\n",
       );
-      process.exitCode = 1;
+      process.exit(1);
     }
   };
   await server.connect(transport);
@@ -127,7 +127,7 @@ export async function serveMcp(vaultDir: string, opts: { db?: string } = {}): Pr
 
 /**
  * The JSON-RPC error for a line on stdin that is not a message: -32700 for text that is not JSON,
- * -32600 for JSON that is not a JSON-RPC 2.0 message; undefined for any other error.
+ * -32600 for JSON that is not a JSON-RPC 2.0 message; undefined for a blank line and any other error.
  *
  * @example
  * ```ts
@@ -135,6 +135,8 @@ export async function serveMcp(vaultDir: string, opts: { db?: string } = {}): Pr
  * ```
  */
 export function lineError(err: Error): { code: number; message: string } | undefined {
+  // a blank line (what JSON.parse calls the end of its input) is no message, and asks no answer
+  if (err instanceof SyntaxError && /^Unexpected end of JSON input/.test(err.message)) return undefined;
   if (err instanceof SyntaxError)
     return {
       code: -32700,

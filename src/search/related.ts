@@ -1,7 +1,7 @@
 import { VaultRagError } from "../errors.js";
 import { normaliseWhere, pooledVector, type Store, type StoreRecord } from "../store/index.js";
 // the module itself, not the vault barrel: the barrel loads markdown-it and yaml (+150 ms on every cold search)
-import { noteLinkResolver, oneNote } from "../vault/links.js";
+import { linkStem, linkTargets, oneNote } from "../vault/links.js";
 
 /** Options of {@link relatedNotes}. */
 export interface RelatedOptions {
@@ -94,14 +94,20 @@ export async function linkedNotes(
   paths?: readonly string[], // the index's note paths, when the caller has read them already
 ): Promise<Set<string>> {
   paths ??= await notePaths(store);
-  const resolve = noteLinkResolver(paths);
   const out = new Set<string>();
-  for (const { path, links } of await store.noteLinks())
+  const noteStem = note.replace(/\.md$/i, "").toLowerCase();
+  for (const { path, links } of await store.noteLinks()) {
     for (const link of links) {
-      const targets = resolve(link, path);
-      if (path === note) for (const t of targets) out.add(t);
-      else if (targets.includes(note)) out.add(path);
+      if (path === note) {
+        for (const t of linkTargets(paths, link)) out.add(t);
+        continue;
+      }
+      // cheap test first: a link can only mean this note if it ends with its name
+      const want = linkStem(link).toLowerCase();
+      if ((noteStem === want || noteStem.endsWith("/" + want)) && linkTargets(paths, link).includes(note))
+        out.add(path);
     }
+  }
   out.delete(note);
   return out;
 }

@@ -52,6 +52,10 @@ export interface SearchContext {
   embedder: Embedder;
 }
 
+/** A letter, a digit or a pictograph (an emoji is something to search for; punctuation alone is not). */
+const WORDLIKE = /[\p{L}\p{N}\p{Extended_Pictographic}]/u;
+const shortly = (text: string) => (text.length > 40 ? text.slice(0, 40) + "…" : text);
+
 /**
  * Searches the index in plain words. Asks the store for `topK × oversample` candidates (never more
  * than it holds; `pool` per list in hybrid mode) with the filters applied before ranking, widens
@@ -65,10 +69,6 @@ export interface SearchContext {
  * hits[0].label; // "SMARS Robot > SMARS > Motor wiring"
  * ```
  */
-/** A letter, a digit or a pictograph (an emoji is something to search for; punctuation alone is not). */
-const WORDLIKE = /[\p{L}\p{N}\p{Extended_Pictographic}]/u;
-const shortly = (text: string) => (text.length > 40 ? text.slice(0, 40) + "…" : text);
-
 export async function search(ctx: SearchContext, question: string, options: SearchOptions = {}): Promise<SearchResult> {
   const o = withSearchDefaults(options);
   const filter: QueryFilter = {

@@ -24,6 +24,8 @@ export interface NoteLink {
   target?: string;
   /** The sentence that holds the link, links shown as their display text. */
   text: string;
+  /** A Markdown link (a path), not a wikilink (a name): resolvers may read it in more ways. */
+  markdown?: true;
 }
 
 /** A note as the store tracks it for incremental indexing. */
@@ -126,11 +128,11 @@ export interface Store {
   /** Every note's links out with their sentences, as `upsertNotes` was given them. */
   linkTexts(): Promise<Map<string, NoteLink[]>>;
   /**
-   * Resolves every stored link again when the vault's notes changed since the last call (`key`
-   * names the set of notes): a note created after the notes that link to it gets their text.
-   * Returns whether anything was re-resolved.
+   * Resolves every stored link again unless the last call had the same `key` (which names the set
+   * of notes) and no links were written since: a note created after the notes that link to it gets
+   * their text. Returns whether it re-resolved.
    */
-  resolveLinks(key: string, resolve: (written: string, source: string) => string | undefined): Promise<boolean>;
+  resolveLinks(key: string, resolve: (link: NoteLink, source: string) => string | undefined): Promise<boolean>;
   /** Every note that has wikilinks, with their targets as written (`Sourdough`, `kitchen/Sourdough`), each once. */
   noteLinks(): Promise<{ path: string; links: string[] }[]>;
   /** The k nearest records among those that pass the filter (filtering happens before ranking). */

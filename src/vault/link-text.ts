@@ -4,6 +4,8 @@ export interface LinkText {
   target: string;
   /** The sentence that holds the link, with every link in it shown as its display text. */
   text: string;
+  /** A Markdown link (`[text](path.md)`), which Obsidian also reads from the vault's top; absent for a wikilink. */
+  markdown?: true;
 }
 
 /** Where a link's display text stands in a block's plain text. */
@@ -11,10 +13,14 @@ export interface LinkSpan {
   start: number;
   end: number;
   target: string;
+  markdown?: true;
 }
 
 /** At most this many characters of a sentence on each side of the link: a run-on list stays a phrase. */
 export const LINK_TEXT_REACH = 200;
+
+/** At most this many links of one note keep their sentence (each different pair of target and sentence once). */
+export const MAX_LINK_TEXTS = 1000;
 
 const sentences = new Intl.Segmenter("en", { granularity: "sentence" });
 
@@ -30,17 +36,50 @@ const sentences = new Intl.Segmenter("en", { granularity: "sentence" });
  * ```
  */
 export function linkSentences(plain: string, spans: readonly LinkSpan[]): LinkText[] {
-  const bounds: [number, number][] = [];
-  for (const s of sentences.segment(plain)) bounds.push([s.index, s.index + s.segment.length]);
-  return spans.map((span) => {
-    let from = span.start;
-    let to = span.end;
-    for (const [a, b] of bounds) {
-      if (b > span.start && a <= span.start) from = a;
-      if (a < span.end && b >= span.end) to = b;
-    }
-    from = Math.max(from, span.start - LINK_TEXT_REACH);
-    to = Math.min(to, span.end + LINK_TEXT_REACH);
-    return { target: span.target, text: plain.slice(from, to).replace(/\s+/g, " ").trim() };
+  const reachOf = (span: LinkSpan) => ({
+    from: span.start - LINK_TEXT_REACH,
+    // a display text longer than the reach counts up to the reach
+    to: Math.min(span.end, span.start + LINK_TEXT_REACH) + LINK_TEXT_REACH,
   });
+  const out = (span: LinkSpan, from: number, to: number): LinkText => ({
+    target: span.target,
+    text: plain.slice(from, to).replace(/\s+/g, " ").trim(),
+    ...(span.markdown ? { markdown: true as const } : {}),
+  });
+  if (plain.length > WHOLE_BLOCK_CHARS)
+    // V8's segmenter slows with the length of the text (a 400 KB paragraph took seconds): a long
+    // block is read only around each link, as far as the reach goes
+    return spans.map((span) => {
+      const r = reachOf(span);
+      const at = Math.max(0, r.from);
+      const [from, to] = sentenceAround(plain.slice(at, r.to), span.start - at, span.end - at);
+      return out(span, at + from, at + to);
+    });
+  const bounds = boundsOf(plain);
+  // spans come in reading order, so one pass over the sentences serves them all
+  let i = 0;
+  return spans.map((span) => {
+    while (i < bounds.length - 1 && bounds[i][1] <= span.start) i++;
+    let j = i;
+    while (j < bounds.length - 1 && bounds[j][1] < span.end) j++;
+    const r = reachOf(span);
+    return out(span, Math.max(bounds[i]?.[0] ?? 0, r.from), Math.min(bounds[j]?.[1] ?? plain.length, r.to));
+  });
+}
+
+/** Blocks up to this long are cut into sentences whole; longer ones only around each link. */
+const WHOLE_BLOCK_CHARS = 4000;
+
+function boundsOf(text: string): [number, number][] {
+  const bounds: [number, number][] = [];
+  for (const s of sentences.segment(text)) bounds.push([s.index, s.index + s.segment.length]);
+  return bounds;
+}
+
+/** The start of the sentence holding `start` and the end of the one holding `end`, in `text`. */
+function sentenceAround(text: string, start: number, end: number): [number, number] {
+  const bounds = boundsOf(text);
+  const first = bounds.find(([, b]) => b > start) ?? [0, text.length];
+  const last = bounds.find(([, b]) => b >= end) ?? [0, text.length];
+  return [first[0], last[1]];
 }

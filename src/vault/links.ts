@@ -72,25 +72,27 @@ export function linkResolver(paths: readonly string[]): (target: string) => stri
 
 /**
  * The notes a link out of `source` can mean among `paths` (several when its name is ambiguous):
- * by {@link linkResolver}'s rules, and for a Markdown link that fits no note relative to its
- * note's folder (`[x](git/undo.md)` written in `git/a.md` reads `git/git/undo.md`), the same path
- * from the vault's top, as Obsidian reads it.
+ * by {@link linkResolver}'s rules, and for a Markdown link (`markdown`) that fits no note relative
+ * to its note's folder (`[x](git/undo.md)` written in `git/a.md` reads `git/git/undo.md`), the
+ * same path from the vault's top, as Obsidian reads it. A wikilink never has that second reading.
  *
  * @example
  * ```ts
  * const resolve = noteLinkResolver(["git/undo.md", "kitchen/Sourdough.md"]);
  * resolve("Sourdough", "Diary.md"); // ["kitchen/Sourdough.md"]
- * resolve("git/git/undo.md", "git/a.md"); // ["git/undo.md"]
+ * resolve("git/git/undo.md", "git/a.md", true); // ["git/undo.md"]
  * ```
  */
-export function noteLinkResolver(paths: readonly string[]): (written: string, source: string) => string[] {
+export function noteLinkResolver(
+  paths: readonly string[],
+): (written: string, source: string, markdown?: boolean) => string[] {
   const all = linkResolver(paths);
   const exact = new Set(paths);
-  return (written, source) => {
+  return (written, source, markdown) => {
     const fits = all(written);
-    if (fits.length) return fits;
+    if (fits.length || !markdown) return fits;
     const folder = source.includes("/") ? source.slice(0, source.lastIndexOf("/")) : "";
-    if (!folder || !/\.md$/i.test(written) || !written.startsWith(folder + "/")) return [];
+    if (!folder || !written.startsWith(folder + "/")) return [];
     const fromTop = written.slice(folder.length + 1);
     return exact.has(fromTop) ? [fromTop] : [];
   };

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { linkSentences, type LinkSpan, type LinkText } from "./link-text.js";
+import { linkSentences, MAX_LINK_TEXTS, type LinkSpan, type LinkText } from "./link-text.js";
 import { parseInline, scanBlocks, type Token } from "./markdown.js";
 
 /**
@@ -77,7 +77,15 @@ export function findInlineRefs(body: string, folder = ""): InlineRefs {
   const linkTexts: LinkText[] = [];
   if (!body.includes("#") && !body.includes("[")) return { tags, links, linkTexts };
   for (const content of scanBlocks(body).refTexts) scanInline(content, tags, links, folder, linkTexts);
-  return { tags, links: [...new Set(links)], linkTexts };
+  // each target and sentence once (a list of "[[x]] [[x]] …" says one thing), and at most MAX_LINK_TEXTS
+  const seen = new Set<string>();
+  const unique = linkTexts.filter((l) => {
+    const key = `${l.target}\u0000${l.text}`;
+    if (seen.has(key) || seen.size >= MAX_LINK_TEXTS) return false;
+    seen.add(key);
+    return true;
+  });
+  return { tags, links: [...new Set(links)], linkTexts: unique };
 }
 
 /**
@@ -114,7 +122,8 @@ function scanInline(content: string, tags: string[], links: string[], folder: st
       if (depthInLink === 1) open = { start: plain.length, target };
     } else if (child.type === "link_close") {
       depthInLink = Math.max(0, depthInLink - 1);
-      if (depthInLink === 0 && open?.target) spans.push({ start: open.start, end: plain.length, target: open.target });
+      if (depthInLink === 0 && open?.target)
+        spans.push({ start: open.start, end: plain.length, target: open.target, markdown: true });
       if (depthInLink === 0) open = undefined;
     } else if (child.type === "text" && depthInLink === 0) {
       scanText(child.content, tags, links);
@@ -125,7 +134,9 @@ function scanInline(content: string, tags: string[], links: string[], folder: st
       plain += " ";
     }
   }
-  if (spans.length) texts.push(...linkSentences(plain, spans));
+  // twice the links a note keeps, before duplicates go: a note of thousands of links costs no more
+  const room = 2 * MAX_LINK_TEXTS - texts.length;
+  if (spans.length && room > 0) texts.push(...linkSentences(plain, spans.slice(0, room)));
 }
 
 /** Appends `text` to `plain` with each wikilink as its display text, and records where each stands. */

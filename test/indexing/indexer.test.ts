@@ -198,5 +198,26 @@ describe("backlink text", () => {
     await indexVault(dir, db, embedder);
     expect(await linked("levain")).toEqual(["Diary.md"]);
     expect(await linked("rye")).toEqual(["Diary.md"]);
+    // a linking note renamed: its links move with it, once, and Starter's text comes back
+    fs.writeFileSync(path.join(dir, "Diary.md"), "# Diary\n\nThe [[Starter]] wants feeding on rye.\n");
+    fs.utimesSync(path.join(dir, "Diary.md"), new Date(), new Date(Date.now() + 10_000));
+    await indexVault(dir, db, embedder);
+    fs.renameSync(path.join(dir, "Diary.md"), path.join(dir, "Journal.md"));
+    await indexVault(dir, db, embedder);
+    const s = SqliteStore.open(db, { readonly: true });
+    expect(await s.linkTexts()).toEqual(
+      new Map([
+        [
+          "Journal.md",
+          [{ written: "Starter", target: "kitchen/Starter.md", text: "The Starter wants feeding on rye." }],
+        ],
+      ]),
+    );
+    await s.close();
+    expect((await linked("rye")).sort()).toEqual(["Journal.md", "kitchen/Starter.md"]);
+    // the linked note deleted: nothing is said of a note that is gone
+    fs.rmSync(path.join(dir, "kitchen", "Starter.md"));
+    await indexVault(dir, db, embedder);
+    expect(await linked("rye")).toEqual(["Journal.md"]);
   });
 });

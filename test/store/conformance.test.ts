@@ -356,11 +356,21 @@ for (const backend of BACKENDS)
       const waiting = { written: "sourdough", text: "My levain loaf rose overnight." };
       await s.upsertNotes([{ note: note("Diary.md", "h3"), records: [diary], links: [waiting] }]);
       expect(await s.queryKeyword("levain", 10, {}, { backlinks: 0.5 })).toEqual([]);
-      const resolve = (w: string) => (w.toLowerCase() === "sourdough" ? "Sourdough.md" : undefined);
+      const resolve = (l: { written: string }) =>
+        l.written.toLowerCase() === "sourdough" ? "Sourdough.md" : undefined;
       expect(await s.resolveLinks("notes-1", resolve)).toBe(true);
       expect(ids(await s.queryKeyword("levain", 10, {}, { backlinks: 0.5 })).sort()).toEqual(["s1", "s2"]);
-      // the same set of notes again: nothing to do
+      // the same set of notes again, and no links written since: nothing to do
       expect(await s.resolveLinks("notes-1", () => undefined)).toBe(false);
+      // links written since (the note rewritten, as an interrupted run may leave it): all resolved again
+      await s.upsertNotes([{ note: note("Diary.md", "h4"), records: [diary], links: [waiting] }]);
+      expect(await s.resolveLinks("notes-1", resolve)).toBe(true);
+      expect(ids(await s.queryKeyword("levain", 10, {}, { backlinks: 0.5 })).sort()).toEqual(["s1", "s2"]);
+      // the linked note deleted: what was said of it ranks nothing (and goes once links resolve again)
+      await s.deleteNotes(["Sourdough.md"]);
+      expect(await s.queryKeyword("levain", 10, {}, { backlinks: 0.5 })).toEqual([]);
+      expect(await s.resolveLinks("notes-2", () => undefined)).toBe(true);
+      expect([...(await s.linkTexts()).get("Diary.md")!]).toEqual([waiting]);
       // the linking note deleted: so is what it said
       await s.deleteNotes(["Diary.md"]);
       expect(await s.queryKeyword("levain", 10, {}, { backlinks: 0.5 })).toEqual([]);

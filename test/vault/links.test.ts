@@ -74,18 +74,20 @@ describe("noteLinkResolver", () => {
 
   it("reads a Markdown link relative to its note first, then from the vault's top, as Obsidian does", () => {
     // [x](undo.md) in git/a.md: relative, so git/undo.md, though undo.md exists at the top
-    expect(resolve("git/undo.md", "git/a.md")).toEqual(["git/undo.md"]);
+    expect(resolve("git/undo.md", "git/a.md", true)).toEqual(["git/undo.md"]);
     // [x](git/undo.md) in git/a.md reads git/git/undo.md, which is no note: from the top it is
-    expect(resolve("git/git/undo.md", "git/a.md")).toEqual(["git/undo.md"]);
+    expect(resolve("git/git/undo.md", "git/a.md", true)).toEqual(["git/undo.md"]);
     // a link that climbs out with ../ has no top-level reading; neither has a note at the top
-    expect(resolve("a/b.md", "a/c/n.md")).toEqual([]);
-    expect(resolve("missing.md", "top.md")).toEqual([]);
+    expect(resolve("a/b.md", "a/c/n.md", true)).toEqual([]);
+    expect(resolve("missing.md", "top.md", true)).toEqual([]);
   });
 
   it("resolves wikilinks by their own rules only, giving every note an ambiguous name fits", () => {
     expect(resolve("sourdough", "Diary.md")).toEqual(["kitchen/Sourdough.md"]);
     expect(resolve("Note", "x.md")).toEqual(["a/Note.md", "b/Note.md"]);
-    // no top-level reading of a wikilink: git/Nope is not Nope
+    // no top-level reading of a wikilink, with or without .md: git/Nope is not Nope
     expect(resolve("git/Nope", "git/a.md")).toEqual([]);
+    expect(resolve("git/git/undo.md", "git/a.md")).toEqual([]);
+    expect(resolve("git/Nope.md", "git/a.md")).toEqual([]);
   });
 });

@@ -101,7 +101,7 @@ describe("inline tags and links", () => {
     const texts = findInlineRefs(body, "notes").linkTexts;
     expect(texts.slice(0, 3)).toEqual([
       { target: "kitchen/Sourdough", text: "Bake it as the levain loaf says, with salt!" },
-      { target: "pantry/Salt.md", text: "Bake it as the levain loaf says, with salt!" },
+      { target: "pantry/Salt.md", text: "Bake it as the levain loaf says, with salt!", markdown: true },
       { target: "Starter", text: "Also see Starter and code, not a word." },
     ]);
     // a sentence that never ends is cut 200 characters either side of the link
@@ -109,7 +109,14 @@ describe("inline tags and links", () => {
     expect(texts[3].text).toBe(`${"word ".repeat(40).trim()} Far ${"more ".repeat(40).trim()}`);
     expect(texts).toHaveLength(4);
     expect(parseNote("a.md", "No links here.", 0).linkTexts).toEqual([]);
-    expect(parseNote("a/b.md", "See [c](c.md).", 0).linkTexts).toEqual([{ target: "a/c.md", text: "See c." }]);
+    expect(parseNote("a/b.md", "See [c](c.md).", 0).linkTexts).toEqual([
+      { target: "a/c.md", text: "See c.", markdown: true },
+    ]);
+    // the same target in the same words counts once, however often it is written
+    expect(findInlineRefs("[[x]] [[x]] [[x]], and [[y]].").linkTexts).toEqual([
+      { target: "x", text: "x x x, and y." },
+      { target: "y", text: "x x x, and y." },
+    ]);
   });
 
   it("lowercases, dedupes and adds parents of nested tags", () => {

@@ -402,7 +402,7 @@ export class ChromaStore implements Store {
     return this.sidecar.linkTexts();
   }
 
-  async resolveLinks(key: string, resolve: (written: string, source: string) => string | undefined): Promise<boolean> {
+  async resolveLinks(key: string, resolve: (link: NoteLink, source: string) => string | undefined): Promise<boolean> {
     return this.sidecar.resolveLinks(key, resolve);
   }
 

@@ -5,13 +5,13 @@ import type { NoteLink } from "../types.js";
  * The backlink text of each note: the words other notes use where they link to it (a link's
  * display text and the sentence around it). This module owns three tables:
  *
- * - `link_texts`: one row per link out of a note, its target as written, the note it resolves to
- *   (NULL while no single note fits) and its sentence;
+ * - `link_texts`: one row per link out of a note, its target as written, whether it is a Markdown
+ *   link, the note it resolves to (NULL while no single note fits) and its sentence;
  * - `backlink_notes` and `backlink_fts`: one keyword document per linked note, every sentence that
  *   links to it, which a keyword query ranks beside the chunks' own text (see {@link backlinkMatch}).
  */
 export const BACKLINK_SCHEMA = `
-CREATE TABLE IF NOT EXISTS link_texts (rowid INTEGER PRIMARY KEY, source TEXT NOT NULL, written TEXT NOT NULL, target TEXT, text TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS link_texts (rowid INTEGER PRIMARY KEY, source TEXT NOT NULL, written TEXT NOT NULL, markdown INTEGER NOT NULL, target TEXT, text TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS link_texts_source ON link_texts(source);
 CREATE INDEX IF NOT EXISTS link_texts_target ON link_texts(target);
 CREATE TABLE IF NOT EXISTS backlink_notes (rowid INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE);
@@ -20,6 +20,12 @@ CREATE VIRTUAL TABLE IF NOT EXISTS backlink_fts USING fts5(text, tokenize = 'por
 
 /** The meta key under which the last {@link relink} records the set of notes it resolved against. */
 const LINKS_KEY = "links_key";
+
+/**
+ * At most this many characters of sentences make a note's backlink document (the first written):
+ * a note linked from every daily note still costs a bounded re-index when one of them changes.
+ */
+export const BACKLINK_DOC_MAX_CHARS = 100_000;
 
 /** Whether an index has the tables (an index written before them, opened read-only, has not). */
 export function hasBacklinks(db: Database.Database): boolean {
@@ -34,43 +40,48 @@ export function writeLinks(db: Database.Database, notes: { source: string; links
   const touched = new Set<string>();
   const old = db.prepare("SELECT DISTINCT target FROM link_texts WHERE source = ? AND target IS NOT NULL").pluck();
   const del = db.prepare("DELETE FROM link_texts WHERE source = ?");
-  const ins = db.prepare("INSERT INTO link_texts (source, written, target, text) VALUES (?, ?, ?, ?)");
+  const ins = db.prepare("INSERT INTO link_texts (source, written, markdown, target, text) VALUES (?, ?, ?, ?, ?)");
   for (const { source, links } of notes) {
     for (const t of old.all(source) as string[]) touched.add(t);
     del.run(source);
     for (const l of links ?? []) {
       // a note's words about itself say nothing new about it
       const target = l.target === source ? null : (l.target ?? null);
-      ins.run(source, l.written, target, l.text);
+      ins.run(source, l.written, l.markdown ? 1 : 0, target, l.text);
       if (target) touched.add(target);
     }
   }
   refile(db, touched);
+  // links were written with what their writer knew of the notes: the next relink checks them all,
+  // so an interrupted run that saw other notes leaves nothing resolved against them
+  db.prepare("DELETE FROM meta WHERE key = ?").run(LINKS_KEY);
 }
 
 /**
- * Re-resolves every stored link against the vault's notes when they changed since the last call
- * (`key` names the set of notes, e.g. a hash of their paths): a note created after the notes that
- * link to it gets their text now. Returns whether anything was re-resolved. Runs inside the
- * caller's transaction.
+ * Re-resolves every stored link against the vault's notes unless the last call had the same `key`
+ * (which names the set of notes, e.g. a hash of their paths) and no links were written since: a
+ * note created after the notes that link to it gets their text now. Returns whether it re-resolved.
+ * Runs inside the caller's transaction.
  */
 export function relink(
   db: Database.Database,
   key: string,
-  resolve: (written: string, source: string) => string | undefined,
+  resolve: (link: NoteLink, source: string) => string | undefined,
 ): boolean {
   const was = db.prepare("SELECT value FROM meta WHERE key = ?").pluck().get(LINKS_KEY);
   if (was === key) return false;
   const touched = new Set<string>();
-  const rows = db.prepare("SELECT rowid, source, written, target FROM link_texts").all() as {
+  const rows = db.prepare("SELECT rowid, source, written, markdown, target, text FROM link_texts").all() as {
     rowid: number;
     source: string;
     written: string;
+    markdown: number;
     target: string | null;
+    text: string;
   }[];
   const set = db.prepare("UPDATE link_texts SET target = ? WHERE rowid = ?");
   for (const r of rows) {
-    const found = resolve(r.written, r.source);
+    const found = resolve(linkOf(r), r.source);
     const next = found === undefined || found === r.source ? null : found;
     if (next === r.target) continue;
     set.run(next, r.rowid);
@@ -88,17 +99,37 @@ export function relink(
 /** Every note's links out, as {@link writeLinks} was given them (for `migrate`). */
 export function readLinks(db: Database.Database): Map<string, NoteLink[]> {
   const out = new Map<string, NoteLink[]>();
-  for (const r of db.prepare("SELECT source, written, target, text FROM link_texts ORDER BY rowid").all() as {
+  for (const r of db.prepare("SELECT source, written, markdown, target, text FROM link_texts ORDER BY rowid").all() as {
     source: string;
     written: string;
+    markdown: number;
     target: string | null;
     text: string;
   }[]) {
     let list = out.get(r.source);
     if (!list) out.set(r.source, (list = []));
-    list.push({ written: r.written, ...(r.target ? { target: r.target } : {}), text: r.text });
+    list.push(linkOf(r));
   }
   return out;
+}
+
+/** Rebuilds every note's backlink document from the link rows (`check --repair`). */
+export function refileAll(db: Database.Database): void {
+  db.prepare("DELETE FROM backlink_fts").run();
+  db.prepare("DELETE FROM backlink_notes").run();
+  refile(
+    db,
+    new Set(db.prepare("SELECT DISTINCT target FROM link_texts WHERE target IS NOT NULL").pluck().all() as string[]),
+  );
+}
+
+function linkOf(r: { written: string; markdown: number; target: string | null; text: string }): NoteLink {
+  return {
+    written: r.written,
+    ...(r.target ? { target: r.target } : {}),
+    text: r.text,
+    ...(r.markdown ? { markdown: true as const } : {}),
+  };
 }
 
 /**
@@ -121,7 +152,11 @@ function refile(db: Database.Database, targets: Set<string>): void {
   for (const t of targets) {
     let id = idOf.get(t) as number | undefined;
     if (id !== undefined) delDoc.run(id);
-    const text = (texts.all(t) as string[]).join("\n");
+    let text = "";
+    for (const one of texts.iterate(t) as Iterable<string>) {
+      if (text.length + one.length + 1 > BACKLINK_DOC_MAX_CHARS) break;
+      text += (text ? "\n" : "") + one;
+    }
     if (!text) {
       if (id !== undefined) delNote.run(id);
       continue;

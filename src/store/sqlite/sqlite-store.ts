@@ -20,7 +20,7 @@ import {
 } from "../types.js";
 import { compileDocument, compileWhere, decodeList, encodeList, type SqlCondition } from "./compile.js";
 import { cjkBigrams } from "./cjk.js";
-import { BACKLINK_SCHEMA, backlinkMatch, hasBacklinks, readLinks, relink, writeLinks } from "./backlinks.js";
+import { BACKLINK_SCHEMA, backlinkMatch, hasBacklinks, readLinks, refileAll, relink, writeLinks } from "./backlinks.js";
 import { phraseQuery, proximityQuery, toFtsQuery } from "./fts-query.js";
 import { DenseIndex } from "./dense-index.js";
 import { MetaColumns } from "./meta-columns.js";
@@ -309,7 +309,7 @@ export class SqliteStore implements Store {
     return hasBacklinks(this.db) ? readLinks(this.db) : new Map();
   }
 
-  async resolveLinks(key: string, resolve: (written: string, source: string) => string | undefined): Promise<boolean> {
+  async resolveLinks(key: string, resolve: (link: NoteLink, source: string) => string | undefined): Promise<boolean> {
     let changed = false;
     // not a new generation: the chunks are as they were, only the keyword index's backlink text moved
     this.write(() => {
@@ -758,6 +758,7 @@ export class SqliteStore implements Store {
         this.db,
         unheld.map((source) => ({ source })),
       );
+      refileAll(this.db);
       // rebuild the keyword index from the chunks (as indexed: through vr_fts)
       this.db.prepare("INSERT INTO fts (fts) VALUES ('delete-all')").run();
       this.db
