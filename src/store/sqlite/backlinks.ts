@@ -10,7 +10,7 @@ import type { NoteLink } from "../types.js";
  * - `backlink_notes` and `backlink_fts`: one keyword document per linked note, every sentence that
  *   links to it, which a keyword query ranks beside the chunks' own text (see {@link backlinkMatch}).
  */
-export const BACKLINK_SCHEMA = `
+const BACKLINK_SCHEMA = `
 CREATE TABLE IF NOT EXISTS link_texts (rowid INTEGER PRIMARY KEY, source TEXT NOT NULL, written TEXT NOT NULL, markdown INTEGER NOT NULL, target TEXT, text TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS link_texts_source ON link_texts(source);
 CREATE INDEX IF NOT EXISTS link_texts_target ON link_texts(target);
@@ -26,6 +26,13 @@ const LINKS_KEY = "links_key";
  * a note linked from every daily note still costs a bounded re-index when one of them changes.
  */
 export const BACKLINK_DOC_MAX_CHARS = 100_000;
+
+/** Creates the tables, and adds what an index written by an earlier build of them lacks. */
+export function createBacklinkTables(db: Database.Database): void {
+  db.exec(BACKLINK_SCHEMA);
+  const columns = db.prepare("SELECT name FROM pragma_table_info('link_texts')").pluck().all() as string[];
+  if (!columns.includes("markdown")) db.exec("ALTER TABLE link_texts ADD COLUMN markdown INTEGER NOT NULL DEFAULT 0");
+}
 
 /** Whether an index has the tables (an index written before them, opened read-only, has not). */
 export function hasBacklinks(db: Database.Database): boolean {

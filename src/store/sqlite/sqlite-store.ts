@@ -20,7 +20,15 @@ import {
 } from "../types.js";
 import { compileDocument, compileWhere, decodeList, encodeList, type SqlCondition } from "./compile.js";
 import { cjkBigrams } from "./cjk.js";
-import { BACKLINK_SCHEMA, backlinkMatch, hasBacklinks, readLinks, refileAll, relink, writeLinks } from "./backlinks.js";
+import {
+  backlinkMatch,
+  createBacklinkTables,
+  hasBacklinks,
+  readLinks,
+  refileAll,
+  relink,
+  writeLinks,
+} from "./backlinks.js";
 import { phraseQuery, proximityQuery, toFtsQuery } from "./fts-query.js";
 import { DenseIndex } from "./dense-index.js";
 import { MetaColumns } from "./meta-columns.js";
@@ -200,7 +208,8 @@ export class SqliteStore implements Store {
             `vault-rag: the index at ${file} has storage version ${version}; this vault-rag needs ${SCHEMA_VERSION} — run \`${rebuildCommand(file)}\` to rebuild it`,
           );
         db.transaction(() => {
-          db.exec(SCHEMA + BACKLINK_SCHEMA);
+          db.exec(SCHEMA);
+          createBacklinkTables(db);
           if (version === 2 && old) {
             if (db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'vectors'").pluck().get())
               db.exec(UPGRADE_FROM_2);
