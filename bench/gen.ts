@@ -44,7 +44,7 @@ function zipfSampler(r: () => number): () => string {
   };
 }
 
-/** Writes a generated vault of `n` notes (3 sections each) under `dir`. */
+/** Writes a generated vault of `n` notes (3 sections each; every other one links to another) under `dir`. */
 export function generateVault(dir: string, n: number, seed = 7): void {
   const r = rng(seed);
   const word = zipfSampler(r);
@@ -60,7 +60,9 @@ export function generateVault(dir: string, n: number, seed = 7): void {
       `## ${word()}`,
       sentence(30) + " " + sentence(15),
       `## ${word()} #tag${i % 7}`,
-      sentence(25),
+      // every other note links to another in its last sentence, as notes do (backlink text); the
+      // sentence stays 25 words long either way
+      i % 2 ? `${sentence(12).slice(0, -1)} [[note ${Math.floor(r() * n)}]] ${sentence(11)}` : sentence(25),
     ].join("\n\n");
     fs.writeFileSync(path.join(dir, folder, `note ${i}.md`), body + "\n");
   }

@@ -73,13 +73,16 @@ export async function serveBench(o: { bin: string; vault: string; notes: number;
     }
     // retrieval alone (the vectors are remembered now), with and without near pairs (proximity 0),
     // in turns that swap which goes first: what near pairs cost, against the peer in the same run
+    // and without backlink text (backlinks 0)
     const near: number[] = [];
     const apart: number[] = [];
+    const unlinked: number[] = [];
     for (let i = 10; i < 60; i++) {
       const q = `${words[i % words.length]} ${words[(i * 7 + 3) % words.length]} ${i}`;
       const runs = [
         [{}, near],
         [{ proximity: 0 }, apart],
+        [{ backlinks: 0 }, unlinked],
       ] as const;
       for (const [opts, into] of i % 2 ? [...runs].reverse() : runs) {
         const t = performance.now();
@@ -88,11 +91,11 @@ export async function serveBench(o: { bin: string; vault: string; notes: number;
       }
     }
     await v.close();
-    for (const xs of [direct, near, apart]) xs.sort((a, b) => a - b);
+    for (const xs of [direct, near, apart, unlinked]) xs.sort((a, b) => a - b);
     times.sort((a, b) => a - b);
     const p = (x: number, xs = times) => xs[Math.min(xs.length - 1, Math.floor((xs.length - 1) * x))];
     o.line(
-      `serve  ${path.basename(o.vault)} (${o.notes} notes): listening ${Math.round(listening)} ms after start, first page load (page, script, style, status, tags, folders) ${Math.round(pageLoaded)} ms; first search ${Math.round(firstSearch)} ms; warm API search p50 ${p(0.5).toFixed(1)} ms, p95 ${p(0.95).toFixed(1)} ms (${times.length} distinct queries); asked again with another option p50 ${p(0.5, again).toFixed(1)} ms; the same searches through the library in process p50 ${p(0.5, direct).toFixed(1)} ms; their retrieval alone p50 ${p(0.5, near).toFixed(1)} ms, without near pairs ${p(0.5, apart).toFixed(1)} ms (×${(p(0.5, near) / p(0.5, apart)).toFixed(2)}); load average ${os.loadavg()[0].toFixed(1)}`,
+      `serve  ${path.basename(o.vault)} (${o.notes} notes): listening ${Math.round(listening)} ms after start, first page load (page, script, style, status, tags, folders) ${Math.round(pageLoaded)} ms; first search ${Math.round(firstSearch)} ms; warm API search p50 ${p(0.5).toFixed(1)} ms, p95 ${p(0.95).toFixed(1)} ms (${times.length} distinct queries); asked again with another option p50 ${p(0.5, again).toFixed(1)} ms; the same searches through the library in process p50 ${p(0.5, direct).toFixed(1)} ms; their retrieval alone p50 ${p(0.5, near).toFixed(1)} ms, without near pairs ${p(0.5, apart).toFixed(1)} ms (×${(p(0.5, near) / p(0.5, apart)).toFixed(2)}), without backlink text ${p(0.5, unlinked).toFixed(1)} ms (×${(p(0.5, near) / p(0.5, unlinked)).toFixed(2)}); load average ${os.loadavg()[0].toFixed(1)}`,
     );
   } finally {
     proc.kill("SIGTERM");
