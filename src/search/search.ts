@@ -52,6 +52,15 @@ export interface SearchContext {
   embedder: Embedder;
 }
 
+/** How many hits `diversify` can take from `hits` without going over `perNote` for any note. */
+function cappedCount(hits: { path: string }[], perNote: number): number {
+  const counts = new Map<string, number>();
+  for (const h of hits) counts.set(h.path, Math.min(perNote, (counts.get(h.path) ?? 0) + 1));
+  let n = 0;
+  for (const c of counts.values()) n += c;
+  return n;
+}
+
 /** A letter, a digit or a pictograph (an emoji is something to search for; punctuation alone is not). */
 const WORDLIKE = /[\p{L}\p{N}\p{Extended_Pictographic}]/u;
 const shortly = (text: string) => (text.length > 40 ? text.slice(0, 40) + "…" : text);
@@ -92,8 +101,21 @@ export async function search(ctx: SearchContext, question: string, options: Sear
       timings,
     };
   const n = Math.max(1, Math.min(o.topK * o.oversample, total));
-  const { dense, keyword, expansion } = await retrieve(ctx, question, o, filter, n, timings);
-  const ranked = fuse(o, dense, keyword).slice(0, n);
+  let { dense, keyword, expansion } = await retrieve(ctx, question, o, filter, n, timings);
+  let ranked = fuse(o, dense, keyword);
+  // the per-note cap is filled from every candidate the lists brought (a hybrid brings `pool`); a
+  // single mode that brought only n, too few notes to fill the cap, asks again as deep as a hybrid
+  if (o.mode !== "hybrid" && ranked.length >= n && n < total && cappedCount(ranked, o.perNote) < o.topK) {
+    ({ dense, keyword, expansion } = await retrieve(
+      ctx,
+      question,
+      o,
+      filter,
+      Math.min(total, Math.max(n, o.pool)),
+      timings,
+    ));
+    ranked = fuse(o, dense, keyword);
+  }
   let hits = diversify(ranked, o.topK, o.perNote);
   if (o.minRatio !== undefined) hits = dropStragglers(hits, o.minRatio);
   const reason = hits.length

@@ -111,6 +111,44 @@ describe("search", () => {
     await store.close();
   });
 
+  it("fills the per-note cap from notes deeper than topK × oversample before it backfills from one note", async () => {
+    const store = SqliteStore.open(tmpDb(), { create: true });
+    await store.setManifest(testManifest(512));
+    const v = (k: number) => Float32Array.from({ length: 512 }, (_, j) => (j === k ? 1 : 0));
+    // twenty chunks of one note say "hyperbola" twice; two other notes say it once, among more words
+    const big = Array.from({ length: 20 }, (_, i) => ({
+      id: `big${i}`,
+      text: `hyperbola hyperbola ${i}`,
+      meta: meta({ path: "big.md", ordinal: i, hash: `big${i}` }),
+      windows: [{ hash: `big${i}`, vector: v(i) }],
+    }));
+    const one = (p: string, k: number) => ({
+      note: { path: p, hash: p, mtime: 1, size: 1 },
+      records: [
+        {
+          id: p,
+          text: "the hyperbola and its asymptotes, foci and more",
+          meta: meta({ path: p }),
+          windows: [{ hash: p, vector: v(k) }],
+        },
+      ],
+    });
+    await store.upsertNotes([
+      { note: { path: "big.md", hash: "big", mtime: 1, size: 1 }, records: big },
+      one("b.md", 30),
+      one("c.md", 31),
+    ]);
+    for (const mode of ["keyword", "hybrid"] as const) {
+      const { hits } = await search({ store, embedder }, "hyperbola", { mode, topK: 3, perNote: 1 });
+      expect(hits.map((h) => h.path).sort(), mode).toEqual(["b.md", "big.md", "c.md"]);
+    }
+    // with too few notes to fill it, the cap still backfills (as documented)
+    const { hits } = await search({ store, embedder }, "hyperbola", { mode: "keyword", topK: 5, perNote: 1 });
+    expect(hits).toHaveLength(5);
+    expect(new Set(hits.map((h) => h.path))).toEqual(new Set(["big.md", "b.md", "c.md"]));
+    await store.close();
+  });
+
   it("scores its rows without synonyms, near pairs or backlink text on the lists such searches rank", async () => {
     const store = await manyNotes(SEARCH_DEFAULTS.pool + 150);
     const questions = ["motor wiring", "bread starter flour", "vacation pump", "solder the battery relay"];
