@@ -17,7 +17,8 @@ export type WarningCode =
   | "sidecar_rebuilt"
   | "wasm_simd_unavailable"
   | "index_damaged"
-  | "vault_empty";
+  | "vault_empty"
+  | "links_truncated";
 
 /** What a warning carries besides its message. */
 export interface WarningDetail {

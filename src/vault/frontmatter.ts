@@ -51,7 +51,12 @@ export function splitFrontmatter(text: string): Frontmatter {
       } catch (err) {
         const yerr = err as YAMLParseError;
         const relLine = yerr.linePos?.[0]?.line ?? 1;
-        const msg = (yerr.message ?? String(err)).split("\n")[0];
+        // the YAML library ends its first line with its own "at line L, column C:" before a code
+        // frame; the warning gives the file's line itself
+        const msg = (yerr.message ?? String(err))
+          .split("\n")[0]
+          .replace(/ at line \d+, column \d+:?\s*$/, "")
+          .replace(/:\s*$/, "");
         return { data: {}, body, bodyStartLine, error: { message: msg, line: relLine + 1 } };
       }
     }

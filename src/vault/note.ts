@@ -44,12 +44,23 @@ export function parseNote(path: string, text: string, mtime: number, log: Logger
   // Markdown links are relative to the note's folder; wikilinks to the vault
   const inline = findInlineRefs(body, noteFolder(path));
   const tags = normaliseTags([...frontmatterList(data.tags ?? data.tag), ...inline.tags]);
+  // every chunk carries its note's links (filters and related read them there): a note of
+  // thousands keeps the first MAX_NOTE_LINKS, so that its index does not grow as chunks × links
+  let links = inline.links;
+  if (links.length > MAX_NOTE_LINKS) {
+    log.warn(
+      "links_truncated",
+      `vault-rag: "${path}" links to ${links.length} notes; the first ${MAX_NOTE_LINKS} are kept as its links`,
+      { path, links: links.length },
+    );
+    links = links.slice(0, MAX_NOTE_LINKS);
+  }
   return {
     path,
     title,
     aliases,
     tags,
-    links: inline.links,
+    links,
     linkTexts: inline.linkTexts,
     mtime: Math.floor(mtime),
     body,
@@ -57,6 +68,9 @@ export function parseNote(path: string, text: string, mtime: number, log: Logger
     hash: hashText(text),
   };
 }
+
+/** At most this many distinct links of a note are kept as its `links` (see `links_truncated`). */
+export const MAX_NOTE_LINKS = 1000;
 
 const oneShot = (crypto as unknown as { hash?: (alg: string, data: string, enc: string) => string }).hash;
 

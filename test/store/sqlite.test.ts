@@ -155,6 +155,28 @@ describe("SQLite store", () => {
     );
   });
 
+  it("gives every linking note's first sentence a place in a full backlink document", async () => {
+    const s = await openStore();
+    const to = (text: string) => ({ written: "go", target: "go.md", text });
+    // one note says 130,000 characters about go.md, more than a document holds; another says one word later
+    const many = Array.from({ length: 325 }, (_, i) =>
+      to(`sentence ${i} ${"word ".repeat(78)}${i === 324 ? "zanzibar" : ""}`),
+    );
+    await s.upsertNotes([
+      { note: note("go.md"), records: [record("g0", meta({ path: "go.md" }), vec(1, 0, 0, 0), "a language")] },
+      { note: note("spam.md"), records: [record("s0", meta({ path: "spam.md" }), vec(1, 0, 0, 0), "x")], links: many },
+      {
+        note: note("later.md"),
+        records: [record("l0", meta({ path: "later.md" }), vec(1, 0, 0, 0), "y")],
+        links: [to("plonkitude")],
+      },
+    ]);
+    expect((await s.queryKeyword("plonkitude", 5, {}, { backlinks: 0.5 })).map((h) => h.id)).toEqual(["g0"]);
+    // and the document stops at its cap: the last of the many sentences is not in it
+    expect(await s.queryKeyword("zanzibar", 5, {}, { backlinks: 0.5 })).toEqual([]);
+    await s.close();
+  });
+
   it("drops on repair what a dropped note said of others (its backlink text)", async () => {
     const file = tmpDb();
     const s = await openStore(file);

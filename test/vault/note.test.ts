@@ -40,6 +40,8 @@ describe("frontmatter", () => {
     expect(log.warnings[0].message).toMatch(
       /^vault-rag: invalid frontmatter in "work\/Broken\.md" at line \d+: .* — the note is indexed without it$/,
     );
+    // the YAML library's own "at line L, column C:" (before a code frame it leaves out) is not repeated
+    expect(log.warnings[0].message).not.toMatch(/column|: —/);
   });
 
   it("handles a note that is only frontmatter, an empty note, CRLF and a BOM", () => {
@@ -117,6 +119,19 @@ describe("inline tags and links", () => {
       { target: "x", text: "x x x, and y." },
       { target: "y", text: "x x x, and y." },
     ]);
+  });
+
+  it("keeps the first thousand links of a note, and says so with links_truncated", () => {
+    const log = collectingLogger();
+    const body = Array.from({ length: 1500 }, (_, i) => `[[n${i}]]`).join(" ");
+    const note = parseNote("hub.md", body, 0, log);
+    expect(note.links).toHaveLength(1000);
+    expect(note.links.slice(0, 2)).toEqual(["n0", "n1"]);
+    expect(log.warnings.map((w) => [w.code, w.message])).toEqual([
+      ["links_truncated", 'vault-rag: "hub.md" links to 1500 notes; the first 1000 are kept as its links'],
+    ]);
+    expect(parseNote("few.md", "[[a]] [[b]]", 0, log).links).toEqual(["a", "b"]);
+    expect(log.warnings).toHaveLength(1);
   });
 
   it("lowercases, dedupes and adds parents of nested tags", () => {

@@ -22,8 +22,9 @@ CREATE VIRTUAL TABLE IF NOT EXISTS backlink_fts USING fts5(text, tokenize = 'por
 const LINKS_KEY = "links_key";
 
 /**
- * At most this many characters of sentences make a note's backlink document (the first written):
- * a note linked from every daily note still costs a bounded re-index when one of them changes.
+ * At most this many characters of sentences make a note's backlink document (each linking note's
+ * first sentence first): a note linked from every daily note still costs a bounded re-index when
+ * one of them changes.
  */
 export const BACKLINK_DOC_MAX_CHARS = 100_000;
 
@@ -151,7 +152,13 @@ export const backlinkMatch = `SELECT c.rowid AS r, ? * bm25(backlink_fts) AS d F
 function refile(db: Database.Database, targets: Set<string>): void {
   if (!targets.size) return;
   const idOf = db.prepare("SELECT rowid FROM backlink_notes WHERE path = ?").pluck();
-  const texts = db.prepare("SELECT text FROM link_texts WHERE target = ? ORDER BY rowid").pluck();
+  // each linking note's first sentence before any note's second: one note of many links to this
+  // one cannot fill the document alone
+  const texts = db
+    .prepare(
+      "SELECT text FROM link_texts WHERE target = ? ORDER BY row_number() OVER (PARTITION BY source ORDER BY rowid), rowid",
+    )
+    .pluck();
   const delDoc = db.prepare("DELETE FROM backlink_fts WHERE rowid = ?");
   const delNote = db.prepare("DELETE FROM backlink_notes WHERE rowid = ?");
   const insNote = db.prepare("INSERT INTO backlink_notes (path) VALUES (?)");
