@@ -213,9 +213,11 @@ export function fuse(
   const byId = new Map<string, ScoredRecord>();
   for (const r of [...dense, ...keyword]) if (!byId.has(r.id)) byId.set(r.id, r);
   const kList: Ranked[] = keyword.map((r) => ({ id: r.id, score: -r.distance }));
+  // a chunk in both lists is kept as the dense list gave it: the keyword list's mark goes with it
+  const linked = new Set(keyword.filter((r) => r.backlinked).map((r) => r.id));
   if (o.mode === "keyword") {
     const best = kList[0]?.score || 1;
-    return kList.map((r) => toHit(byId.get(r.id)!, 1 - r.score / best));
+    return kList.map((r) => toHit(byId.get(r.id)!, 1 - r.score / best, linked.has(r.id) || undefined));
   }
   const dList: Ranked[] = dense.map((r) => ({ id: r.id, score: 1 - r.distance }));
   let fused: Ranked[];
@@ -230,10 +232,10 @@ export function fuse(
   } else {
     fused = linearFusion([dList, kList], [1 - o.alpha, o.alpha]);
   }
-  return fused.map((f) => toHit(byId.get(f.id)!, 1 - f.score));
+  return fused.map((f) => toHit(byId.get(f.id)!, 1 - f.score, linked.has(f.id) || undefined));
 }
 
-function toHit(r: ScoredRecord, distance: number): Hit {
+function toHit(r: ScoredRecord, distance: number, backlinked?: true): Hit {
   return {
     id: r.id,
     text: r.text,
@@ -244,5 +246,6 @@ function toHit(r: ScoredRecord, distance: number): Hit {
     score: Math.max(0, 1 - distance),
     label: r.meta.section || r.meta.title,
     meta: r.meta,
+    ...(backlinked ? { backlinked } : {}),
   };
 }

@@ -14,6 +14,8 @@ export interface Hit {
   /** The section breadcrumb, else the title. */
   label: string;
   meta: RecordMetadata;
+  /** The keyword list ranked this hit also by what other notes say where they link to its note. */
+  backlinked?: true;
 }
 
 export type SearchMode = "dense" | "keyword" | "hybrid";

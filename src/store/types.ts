@@ -43,6 +43,8 @@ export interface ScoredRecord {
   text: string;
   meta: RecordMetadata;
   distance: number;
+  /** Keyword: the note's backlink text matched too (see {@link KeywordRanking.backlinks}). */
+  backlinked?: true;
 }
 
 /** What the index was built with. A query must use the same embedder. */

@@ -243,6 +243,14 @@ describe("vault-rag CLI end to end", () => {
     expect(widened.stderr).toContain("near pairs: none (fewer than two words to pair)\n");
     const dense = run(["search", "--vault", vault, "--mode", "dense", "--verbose", "-k", "1", "sourdough starter"]);
     expect(dense.stderr).not.toContain("near pairs");
+    expect(dense.stderr).not.toContain("backlink text");
+    // no passage of Ramen says "chashu"; the knife note's link to it does, and --verbose says so
+    const linked = run(["search", "--vault", vault, "--mode", "keyword", "--verbose", "-k", "3", "chashu"]);
+    expect(linked.stdout).toMatch(/^kitchen\/Ramen\.md:/m);
+    expect(linked.stderr).toContain(
+      "backlink text: kitchen/Ramen.md also matched by what other notes say where they link to it (0.1 × that BM25)\n",
+    );
+    expect(widened.stderr).toContain("backlink text: no hit matched by what other notes say where they link to it\n");
     // nor one whose missing word has no synonym in the notes: it said "none needed" there too, untruly
     const zebra = run(["search", "--vault", vault, "--mode", "keyword", "--verbose", "-k", "1", "zebra sourdough"]);
     expect(zebra.stderr).toContain(none);

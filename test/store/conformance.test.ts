@@ -337,11 +337,14 @@ for (const backend of BACKENDS)
       expect(ids(linked).sort()).toEqual(["s1", "s2"]);
       expect(linked[0].distance).toBeCloseTo(linked[1].distance, 9);
       expect(linked[0].distance).toBeLessThan(0);
+      // and each says it was matched by backlink text; chunks matched by their own words alone do not
+      expect(linked.map((h) => h.backlinked)).toEqual([true, true]);
       // beside a chunk's own words, the backlink text adds its weighted BM25
       const own = await s.queryKeyword("levain bake", 10);
       const both = await s.queryKeyword("levain bake", 10, {}, { backlinks: 0.5 });
       expect(ids(own)).toEqual(["s2"]);
       expect(ids(both)).toEqual(["s2", "s1"]);
+      expect(own[0].backlinked).toBeUndefined();
       expect(both[0].distance).toBeCloseTo(own[0].distance + linked[0].distance, 9);
       expect(await s.queryKeyword("levain", 10, {}, { backlinks: 0 })).toEqual([]);
       expect(await s.linkTexts()).toEqual(new Map([["Diary.md", [levain]]]));

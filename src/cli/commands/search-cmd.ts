@@ -114,6 +114,12 @@ export async function runSearch(words: string[], o: SearchFlags): Promise<void> 
             ? `near pairs: ${pairs.map((p) => p.join("·")).join(", ")} (each ${SEARCH_DEFAULTS.proximity} × its BM25 where both words stand within ${NEAR_WINDOW} words of each other)`
             : "near pairs: none (fewer than two words to pair)",
         );
+        const by = [...new Set(res.hits.filter((h) => h.backlinked).map((h) => h.path))];
+        err(
+          by.length
+            ? `backlink text: ${by.join(", ")} also matched by what other notes say where they link to ${by.length === 1 ? "it" : "them"} (${SEARCH_DEFAULTS.backlinks} × that BM25)`
+            : "backlink text: no hit matched by what other notes say where they link to it",
+        );
       }
       err(`embed ${res.timings.embedMs.toFixed(0)} ms, retrieve ${res.timings.retrieveMs.toFixed(0)} ms`);
     }

@@ -143,9 +143,9 @@ function linkOf(r: { written: string; markdown: number; target: string | null; t
 /**
  * The part of a keyword query that scores backlink text: every chunk of a note whose backlink
  * document matches, at `weight` × that document's BM25 (negative, as FTS5 gives it: lower is
- * better). Its two parameters are the weight and the FTS5 match expression.
+ * better), marked `b` = 1. Its two parameters are the weight and the FTS5 match expression.
  */
-export const backlinkMatch = `SELECT c.rowid AS r, ? * bm25(backlink_fts) AS d FROM backlink_fts
+export const backlinkMatch = `SELECT c.rowid AS r, ? * bm25(backlink_fts) AS d, 1 AS b FROM backlink_fts
           JOIN backlink_notes b ON b.rowid = backlink_fts.rowid JOIN chunks c ON c.path = b.path WHERE backlink_fts MATCH ?`;
 
 /** Rebuilds the backlink document of each note in `targets` from the link rows that resolve to it. */

@@ -80,6 +80,8 @@ type Row = Omit<RecordMetadata, "tags" | "links" | "aliases"> & {
   aliases: string;
   text: string;
   d?: number;
+  /** 1 when the note's backlink text matched (keyword queries). */
+  b?: number;
 };
 
 /** Options for opening the SQLite store. */
@@ -591,13 +593,13 @@ export class SqliteStore implements Store {
       // by a small share of the chunks, see search/expand.ts, a near pair only matches where the
       // question does, and few notes are linked to), and the best k are cut before the chunks'
       // text is read
-      const sql = `WITH s AS (SELECT r, sum(d) AS d FROM (
-          SELECT rowid AS r, ${bm25} AS d FROM fts WHERE fts MATCH ?
-          ${extra.map(() => `UNION ALL SELECT rowid AS r, ? * ${bm25} AS d FROM fts WHERE fts MATCH ?`).join("\n          ")}
+      const sql = `WITH s AS (SELECT r, sum(d) AS d, max(b) AS b FROM (
+          SELECT rowid AS r, ${bm25} AS d, 0 AS b FROM fts WHERE fts MATCH ?
+          ${extra.map(() => `UNION ALL SELECT rowid AS r, ? * ${bm25} AS d, 0 AS b FROM fts WHERE fts MATCH ?`).join("\n          ")}
           ${linked ? `UNION ALL ${backlinkMatch}` : ""}) GROUP BY r),
-        top AS (SELECT s.r, s.d FROM s ${cond.sql ? `JOIN chunks c ON c.rowid = s.r WHERE ${cond.sql}` : ""}
+        top AS (SELECT s.r, s.d, s.b FROM s ${cond.sql ? `JOIN chunks c ON c.rowid = s.r WHERE ${cond.sql}` : ""}
           ORDER BY s.d, s.r LIMIT ?)
-        SELECT ${COLUMNS}, top.d AS d FROM top JOIN chunks c ON c.rowid = top.r ORDER BY top.d, top.r`;
+        SELECT ${COLUMNS}, top.d AS d, top.b AS b FROM top JOIN chunks c ON c.rowid = top.r ORDER BY top.d, top.r`;
       const rows = this.db
         .prepare(sql)
         .all(
@@ -607,7 +609,13 @@ export class SqliteStore implements Store {
           ...cond.params,
           limit,
         ) as Row[];
-      return rows.map((r) => ({ id: r.id, text: r.text, meta: rowMeta(r), distance: r.d! }));
+      return rows.map((r) => ({
+        id: r.id,
+        text: r.text,
+        meta: rowMeta(r),
+        distance: r.d!,
+        ...(r.b ? { backlinked: true as const } : {}),
+      }));
     }
     // without a filter the best rows are picked inside the keyword index and only they are joined
     // to their chunks (5.6 → 3.9 ms on a common three-word query at 10,000 notes); a filter needs
