@@ -6,8 +6,7 @@ import { VaultRagError } from "../errors.js";
 import { openVault, type VaultHandle } from "../library.js";
 import { hitJson } from "../search/index.js";
 import { GET_NOTE_MAX_CHARS } from "../vault/index.js";
-import { getNoteInput, relatedInput, searchInput, searchRequestOf } from "./schemas.js";
-import { validate } from "./validate.js";
+import { getNoteInput, relatedInput, searchInput, searchRequestOf, validate } from "../requests/index.js";
 
 type ToolResult = { content: { type: "text"; text: string }[]; isError?: boolean };
 

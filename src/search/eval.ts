@@ -203,6 +203,11 @@ function keywordVariant(st: EvalSetting): string {
   return [st.proximity === false && "far", st.backlinks === false && "unlinked"].filter(Boolean).join("-");
 }
 
+/** The search options of a setting's keyword list: what it leaves out, at weight 0. */
+function variantOptions(st: EvalSetting): { proximity?: number; backlinks?: number } {
+  return { ...(st.proximity === false ? { proximity: 0 } : {}), ...(st.backlinks === false ? { backlinks: 0 } : {}) };
+}
+
 /**
  * Runs every query once against the store through the search's own {@link retrieve} (one query
  * embedding, one dense and one BM25 list of `pool` candidates — the search's default depth — with
@@ -226,7 +231,7 @@ export async function evaluate(
   // run only when a setting asks)
   const times: Record<string, number[]> = {};
   const time = (key: string, ms: number) => (times[key] ??= []).push(ms);
-  const variants = [...new Set(settings.map(keywordVariant).filter(Boolean))];
+  const variants = new Map(settings.filter(keywordVariant).map((st) => [keywordVariant(st), variantOptions(st)]));
   let done = 0;
   for (const q of qrels.queries) {
     const filter = { where: normaliseWhere(q.where) };
@@ -249,20 +254,9 @@ export async function evaluate(
     const lists = new Map<string, { keyword: ScoredRecord[]; plainKeyword: ScoredRecord[] }>([
       ["", { keyword, plainKeyword }],
     ]);
-    for (const v of variants) {
+    for (const [v, off] of variants) {
       const t4 = performance.now();
-      const off = v.split("-");
-      const other = await retrieve(
-        ctx,
-        q.text,
-        withSearchDefaults({
-          mode: "keyword",
-          ...(off.includes("far") ? { proximity: 0 } : {}),
-          ...(off.includes("unlinked") ? { backlinks: 0 } : {}),
-        }),
-        filter,
-        pool,
-      );
+      const other = await retrieve(ctx, q.text, withSearchDefaults({ mode: "keyword", ...off }), filter, pool);
       const ms = performance.now() - t4;
       lists.set(v, other);
       time(`keyword-${v}`, ms);

@@ -9,6 +9,32 @@
  * ```
  */
 export function diversify<T extends { path: string }>(hits: T[], limit: number, perNote: number): T[] {
+  const { kept, skipped } = capPerNote(hits, limit, perNote);
+  if (kept.length < limit && skipped.length) {
+    const chosen = new Set(kept);
+    const backfill = skipped.slice(0, limit - kept.length);
+    for (const b of backfill) chosen.add(b);
+    // restore rank order
+    return hits.filter((h) => chosen.has(h));
+  }
+  return kept;
+}
+
+/**
+ * The first `limit` hits, in rank order, with no note more than `perNote` times (`kept`), and the
+ * hits passed over for it before the limit was reached (`skipped`): {@link diversify} before it
+ * backfills. `kept` shorter than `limit` means the hits hold too few notes.
+ *
+ * @example
+ * ```ts
+ * capPerNote([{ path: "a" }, { path: "a" }, { path: "b" }], 3, 1).kept; // [{ path: "a" }, { path: "b" }]
+ * ```
+ */
+export function capPerNote<T extends { path: string }>(
+  hits: T[],
+  limit: number,
+  perNote: number,
+): { kept: T[]; skipped: T[] } {
   const kept: T[] = [];
   const skipped: T[] = [];
   const counts = new Map<string, number>();
@@ -22,14 +48,7 @@ export function diversify<T extends { path: string }>(hits: T[], limit: number, 
     counts.set(h.path, n + 1);
     kept.push(h);
   }
-  if (kept.length < limit && skipped.length) {
-    const chosen = new Set(kept);
-    const backfill = skipped.slice(0, limit - kept.length);
-    for (const b of backfill) chosen.add(b);
-    // restore rank order
-    return hits.filter((h) => chosen.has(h));
-  }
-  return kept;
+  return { kept, skipped };
 }
 
 /**

@@ -8,7 +8,7 @@ import {
   type Store,
 } from "../store/index.js";
 import { planExpansion, type ExpansionPlan } from "./expand.js";
-import { diversify, dropStragglers, linearFusion, rrf, type Ranked } from "./rank.js";
+import { capPerNote, diversify, dropStragglers, linearFusion, rrf, type Ranked } from "./rank.js";
 import {
   SEARCH_DEFAULTS,
   type Hit,
@@ -50,15 +50,6 @@ export function withSearchDefaults(opts: SearchOptions = {}): SearchOptionsWithD
 export interface SearchContext {
   store: Store;
   embedder: Embedder;
-}
-
-/** How many hits `diversify` can take from `hits` without going over `perNote` for any note. */
-function cappedCount(hits: { path: string }[], perNote: number): number {
-  const counts = new Map<string, number>();
-  for (const h of hits) counts.set(h.path, Math.min(perNote, (counts.get(h.path) ?? 0) + 1));
-  let n = 0;
-  for (const c of counts.values()) n += c;
-  return n;
 }
 
 /** A letter, a digit or a pictograph (an emoji is something to search for; punctuation alone is not). */
@@ -105,7 +96,12 @@ export async function search(ctx: SearchContext, question: string, options: Sear
   let ranked = fuse(o, dense, keyword);
   // the per-note cap is filled from every candidate the lists brought (a hybrid brings `pool`); a
   // single mode that brought only n, too few notes to fill the cap, asks again as deep as a hybrid
-  if (o.mode !== "hybrid" && ranked.length >= n && n < total && cappedCount(ranked, o.perNote) < o.topK) {
+  if (
+    o.mode !== "hybrid" &&
+    ranked.length >= n &&
+    n < total &&
+    capPerNote(ranked, o.topK, o.perNote).kept.length < o.topK
+  ) {
     ({ dense, keyword, expansion } = await retrieve(
       ctx,
       question,

@@ -6,13 +6,12 @@ import { streamSSE } from "hono/streaming";
 import { z } from "zod";
 import { VaultRagError } from "../errors.js";
 import type { VaultHandle } from "../library.js";
-import { getNoteInput, relatedInput, searchInput, searchRequestOf } from "../mcp/schemas.js";
+import { getNoteInput, relatedInput, searchInput, searchRequestOf, validate } from "../requests/index.js";
 import { hitJson } from "../search/index.js";
 import type { WebAssets } from "./assets.js";
 import { SERVE_DEFAULTS } from "./defaults.js";
 import { errorResponse } from "./errors.js";
 import { hostAllowed, presentedToken, shownHost, TOKEN_COOKIE, tokenMatches } from "./guard.js";
-import { validate } from "../mcp/validate.js";
 import { readParams, type ParamKind } from "./params.js";
 
 /** How far an indexing pass (`serve --watch`) has got, for `GET /api/status`. */

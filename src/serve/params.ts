@@ -1,4 +1,4 @@
-import { bad, cut, quoted } from "../mcp/validate.js";
+import { bad, cut, quoted } from "../requests/index.js";
 
 /** How a query parameter is read: text, a number, true/false, JSON, or text that may repeat. */
 export type ParamKind = "string" | "number" | "boolean" | "json" | "list";

@@ -1,5 +1,6 @@
 import { noteFix } from "../closest.js";
 import { VaultRagError } from "../errors.js";
+import { noteFolder } from "./note.js";
 
 /**
  * A link target as {@link linkTargets} compares it with note paths: trimmed, forward slashes, no
@@ -91,7 +92,7 @@ export function noteLinkResolver(
   return (written, source, markdown) => {
     const fits = all(written);
     if (fits.length || !markdown) return fits;
-    const folder = source.includes("/") ? source.slice(0, source.lastIndexOf("/")) : "";
+    const folder = noteFolder(source);
     if (!folder || !written.startsWith(folder + "/")) return [];
     const fromTop = written.slice(folder.length + 1);
     return exact.has(fromTop) ? [fromTop] : [];

@@ -126,44 +126,50 @@ function scanInline(content: string, tags: string[], links: string[], folder: st
         spans.push({ start: open.start, end: plain.length, target: open.target, markdown: true });
       if (depthInLink === 0) open = undefined;
     } else if (child.type === "text" && depthInLink === 0) {
-      scanText(child.content, tags, links);
-      plain = readWikilinks(child.content, plain, spans);
+      const read = readWikilinks(child.content, plain, spans, links);
+      plain = read.plain;
+      scanTags(read.rest, tags);
     } else if (child.type === "text" || child.type === "code_inline") plain += child.content;
-    else if (child.type === "softbreak" || child.type === "hardbreak") {
-      if (depthInLink === 0) scanText(" ", tags, links);
-      plain += " ";
-    }
+    else if (child.type === "softbreak" || child.type === "hardbreak") plain += " ";
   }
   // twice the links a note keeps, before duplicates go: a note of thousands of links costs no more
   const room = 2 * MAX_LINK_TEXTS - texts.length;
   if (spans.length && room > 0) texts.push(...linkSentences(plain, spans.slice(0, room)));
 }
 
-/** Appends `text` to `plain` with each wikilink as its display text, and records where each stands. */
-function readWikilinks(text: string, plain: string, spans: LinkSpan[]): string {
+/**
+ * Reads the wikilinks of a text in one pass: each target (embeds too) goes to `links`; `plain`
+ * gets the text with each link as its display text, and `spans` where each link (not an embed)
+ * stands in it; `rest` is the text with every link blanked, for the tag scan (a link's
+ * `#Heading` is no tag).
+ */
+function readWikilinks(
+  text: string,
+  plain: string,
+  spans: LinkSpan[],
+  links: string[],
+): { plain: string; rest: string } {
   let at = 0;
+  let rest = "";
   for (const m of text.matchAll(WIKILINK_RE)) {
     plain += text.slice(at, m.index);
+    rest += text.slice(at, m.index) + " ";
     at = m.index! + m[0].length;
     const [written, display] = m[1].split("|");
     const target = written.split("#")[0].split("^")[0].trim();
+    if (target) links.push(target);
     if (m[0].startsWith("!")) continue; // an embed shows the note, not words about it
     const shown = (display ?? "").trim() || target.split("/").pop()!;
     if (target) spans.push({ start: plain.length, end: plain.length + shown.length, target });
     plain += shown;
   }
-  return plain + text.slice(at);
+  return { plain: plain + text.slice(at), rest: rest + text.slice(at) };
 }
 
-function scanText(text: string, tags: string[], links: string[]): void {
-  // wikilinks first: their `#Heading` part is not a tag
-  const withoutLinks = text.replace(WIKILINK_RE, (_m, inner: string) => {
-    const target = inner.split("|")[0].split("#")[0].split("^")[0].trim();
-    if (target) links.push(target);
-    return " ";
-  });
+/** The `#tags` of a text with its links already blanked, outside URLs. */
+function scanTags(text: string, tags: string[]): void {
   // URLs are not tag sources (`https://x.org/#anchor`)
-  const withoutUrls = withoutLinks.replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, " ");
+  const withoutUrls = text.replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, " ");
   for (const m of withoutUrls.matchAll(TAG_RE)) {
     const tag = m[2].replace(/\/+$/, "");
     if (!tag) continue;

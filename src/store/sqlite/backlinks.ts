@@ -79,14 +79,7 @@ export function relink(
   const was = db.prepare("SELECT value FROM meta WHERE key = ?").pluck().get(LINKS_KEY);
   if (was === key) return false;
   const touched = new Set<string>();
-  const rows = db.prepare("SELECT rowid, source, written, markdown, target, text FROM link_texts").all() as {
-    rowid: number;
-    source: string;
-    written: string;
-    markdown: number;
-    target: string | null;
-    text: string;
-  }[];
+  const rows = db.prepare(`SELECT rowid, ${LINK_COLUMNS} FROM link_texts`).all() as (LinkRow & { rowid: number })[];
   const set = db.prepare("UPDATE link_texts SET target = ? WHERE rowid = ?");
   for (const r of rows) {
     const found = resolve(linkOf(r), r.source);
@@ -107,13 +100,7 @@ export function relink(
 /** Every note's links out, as {@link writeLinks} was given them (for `migrate`). */
 export function readLinks(db: Database.Database): Map<string, NoteLink[]> {
   const out = new Map<string, NoteLink[]>();
-  for (const r of db.prepare("SELECT source, written, markdown, target, text FROM link_texts ORDER BY rowid").all() as {
-    source: string;
-    written: string;
-    markdown: number;
-    target: string | null;
-    text: string;
-  }[]) {
+  for (const r of db.prepare(`SELECT ${LINK_COLUMNS} FROM link_texts ORDER BY rowid`).all() as LinkRow[]) {
     let list = out.get(r.source);
     if (!list) out.set(r.source, (list = []));
     list.push(linkOf(r));
@@ -121,8 +108,12 @@ export function readLinks(db: Database.Database): Map<string, NoteLink[]> {
   return out;
 }
 
-/** Rebuilds every note's backlink document from the link rows (`check --repair`). */
-export function refileAll(db: Database.Database): void {
+/**
+ * `check --repair`: drops the links of notes the index no longer holds (the next index writes them
+ * again) and rebuilds every note's backlink document from the rows that are left.
+ */
+export function rebuildBacklinks(db: Database.Database): void {
+  db.prepare("DELETE FROM link_texts WHERE source NOT IN (SELECT path FROM notes)").run();
   db.prepare("DELETE FROM backlink_fts").run();
   db.prepare("DELETE FROM backlink_notes").run();
   refile(
@@ -131,7 +122,17 @@ export function refileAll(db: Database.Database): void {
   );
 }
 
-function linkOf(r: { written: string; markdown: number; target: string | null; text: string }): NoteLink {
+/** A `link_texts` row as read. */
+interface LinkRow {
+  source: string;
+  written: string;
+  markdown: number;
+  target: string | null;
+  text: string;
+}
+const LINK_COLUMNS = "source, written, markdown, target, text";
+
+function linkOf(r: LinkRow): NoteLink {
   return {
     written: r.written,
     ...(r.target ? { target: r.target } : {}),

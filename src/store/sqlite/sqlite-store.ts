@@ -25,7 +25,7 @@ import {
   createBacklinkTables,
   hasBacklinks,
   readLinks,
-  refileAll,
+  rebuildBacklinks,
   relink,
   writeLinks,
 } from "./backlinks.js";
@@ -631,8 +631,12 @@ export class SqliteStore implements Store {
 
   /** Whether any note has backlink text (an index from before backlink text has not even the table). */
   private anyBacklinks(): boolean {
-    return hasBacklinks(this.db) && !!this.db.prepare("SELECT 1 FROM backlink_notes LIMIT 1").pluck().get();
+    // the tables, once there, stay: looked up until seen, not on every query
+    this.backlinkTables ||= hasBacklinks(this.db);
+    return this.backlinkTables && !!this.db.prepare("SELECT 1 FROM backlink_notes LIMIT 1").pluck().get();
   }
+
+  private backlinkTables = false;
 
   async keywordStats(phrases: string[], opts: { id?: string; cap?: number } = {}): Promise<KeywordStats> {
     return this.db
@@ -767,15 +771,7 @@ export class SqliteStore implements Store {
       }
       fixed.droppedNotes = paths.length;
       // what a note that is gone said about others goes with it (the next index says it again)
-      const unheld = this.db
-        .prepare("SELECT DISTINCT source FROM link_texts WHERE source NOT IN (SELECT path FROM notes)")
-        .pluck()
-        .all() as string[];
-      writeLinks(
-        this.db,
-        unheld.map((source) => ({ source })),
-      );
-      refileAll(this.db);
+      rebuildBacklinks(this.db);
       // rebuild the keyword index from the chunks (as indexed: through vr_fts)
       this.db.prepare("INSERT INTO fts (fts) VALUES ('delete-all')").run();
       this.db

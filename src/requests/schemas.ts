@@ -1,5 +1,5 @@
 /**
- * The arguments of the MCP tools, as zod schemas. The HTTP API (`vault-rag serve`) validates its
+ * The arguments of the MCP tools and of the HTTP API, as zod schemas. The HTTP API (`vault-rag serve`) validates its
  * requests with the same schemas, so a parameter means the same thing, with the same limits, on
  * both. This file loads zod only (not the MCP SDK), so the web server starts fast.
  */
