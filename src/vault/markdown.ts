@@ -28,7 +28,15 @@ export interface BlockScan {
   atomic: boolean[];
   /** Inline text of every paragraph or heading, at any depth, that holds `#` or `[` (tag and link sources). */
   refTexts: string[];
+  /**
+   * The note's link reference definitions (`[label]: other.md`), as the parser files them: what
+   * {@link parseInline} needs to read `[text][label]` as a link. The first definition of a label wins.
+   */
+  references: LinkReferences;
 }
+
+/** Link reference definitions by normalised label, as markdown-it keeps them in its `env`. */
+export type LinkReferences = Record<string, { href: string; title: string }>;
 
 /** Characters per parse slice: small enough that its tokens die in the young generation (measured: 16–64 KB slices scan a dense 5 MB note in half the time of 256 KB ones). */
 export const SLICE_CHARS = 32 * 1024;
@@ -57,7 +65,15 @@ export function scanBlocks(text: string, sliceChars = SLICE_CHARS): BlockScan {
   // done once here so the line arithmetic below agrees with the parser's
   if (text.includes("\r")) text = text.replace(/\r\n?/g, "\n");
   if (text.includes("\0")) text = text.replace(/\0/g, "\uFFFD");
-  const scan: BlockScan = { lineCount: 1, starts: [], levels: [], texts: [], atomic: [], refTexts: [] };
+  const scan: BlockScan = {
+    lineCount: 1,
+    starts: [],
+    levels: [],
+    texts: [],
+    atomic: [],
+    refTexts: [],
+    references: {},
+  };
   let at = 0; // char offset of the current slice
   let line = 0; // its first line
   let size = sliceChars;
@@ -67,7 +83,8 @@ export function scanBlocks(text: string, sliceChars = SLICE_CHARS): BlockScan {
     if (end < text.length) end = text.indexOf("\n", end) + 1 || text.length;
     const final = end === text.length;
     const tokens: Token[] = [];
-    const state = new blockParser.block.State(at === 0 && final ? text : text.slice(at, end), blockParser, {}, tokens);
+    const env: { references?: LinkReferences } = {};
+    const state = new blockParser.block.State(at === 0 && final ? text : text.slice(at, end), blockParser, env, tokens);
     blockParser.block.tokenize(state, state.line, state.lineMax);
     // cut before the last top-level block or top-level list item: everything before it is final
     let cut = tokens.length;
@@ -90,6 +107,10 @@ export function scanBlocks(text: string, sliceChars = SLICE_CHARS): BlockScan {
       }
     }
     readTokens(tokens, cut, line, continues, scan);
+    // a definition is a top-level block, wholly before or after a cut: one after it is filed again by
+    // the next slice, with the same value
+    for (const [label, ref] of Object.entries(env.references ?? {}))
+      if (scan.references[label] === undefined) scan.references[label] = ref;
     if (final) break;
     const cutLine = tokens[cut].map![0];
     continues = tokens[cut].level === 1;
@@ -128,13 +149,15 @@ function readTokens(tokens: Token[], count: number, lineOffset: number, continue
 let lastScan: { text: string; sliceChars: number; scan: BlockScan } | undefined;
 
 /**
- * Inline tokens of one line of Markdown text (code spans, links, text...).
+ * Inline tokens of one line of Markdown text (code spans, links, text...). With the note's
+ * `references` ({@link BlockScan.references}), `[text][label]` and `[label]` read as the links they define.
  *
  * @example
  * ```ts
  * parseInline("see `#x` and #tag")[0].children!.map((t) => t.type); // ["text", "code_inline", "text"]
+ * parseInline("[the loaf][l]", scanBlocks("[l]: Sourdough.md\n").references)[0].children![0].attrGet("href"); // "Sourdough.md"
  * ```
  */
-export function parseInline(text: string): Token[] {
-  return inlineParser.parseInline(text, {});
+export function parseInline(text: string, references?: LinkReferences): Token[] {
+  return inlineParser.parseInline(text, references ? { references } : {});
 }

@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import type { Logger } from "../log.js";
 import { silentLogger } from "../log.js";
+import { excalidrawText, isExcalidraw } from "./excalidraw.js";
 import { splitFrontmatter } from "./frontmatter.js";
 import { findInlineRefs, frontmatterList, normaliseTags } from "./tags.js";
 import type { Note } from "./types.js";
@@ -8,7 +9,7 @@ import type { Note } from "./types.js";
 /**
  * Parses one note's text into a {@link Note}: frontmatter (title, tags, aliases), inline tags and
  * wikilinks. Invalid YAML never stops a note: the body is still used and a `frontmatter_invalid`
- * warning names the file and line.
+ * warning names the file and line. An Excalidraw drawing keeps only its words ({@link excalidrawText}).
  *
  * @example
  * ```ts
@@ -30,7 +31,12 @@ export function parseNote(path: string, text: string, mtime: number, log: Logger
     );
   }
   const data = fm.data;
-  const fileName = path.split("/").pop()!.replace(/\.md$/i, "");
+  const drawing = isExcalidraw(path, data);
+  // a drawing's name is its title without the plugin's `.excalidraw`
+  const fileName = path
+    .split("/")
+    .pop()!
+    .replace(drawing ? /(?:\.excalidraw)?\.md$/i : /\.md$/i, "");
   const rawTitle = data.title;
   const title =
     typeof rawTitle === "string" && rawTitle.trim()
@@ -40,7 +46,9 @@ export function parseNote(path: string, text: string, mtime: number, log: Logger
         : fileName;
   const aliases = [...new Set(frontmatterList(data.aliases ?? data.alias, false))];
   // line endings normalised once, here: the tag scan and the chunker then read the same string (one parse)
-  const body = fm.body.includes("\r") ? fm.body.replace(/\r\n?/g, "\n") : fm.body;
+  const unixBody = fm.body.includes("\r") ? fm.body.replace(/\r\n?/g, "\n") : fm.body;
+  // an Excalidraw drawing is searched by its words, not by its JSON
+  const body = drawing ? excalidrawText(unixBody) : unixBody;
   // Markdown links are relative to the note's folder; wikilinks to the vault
   const inline = findInlineRefs(body, noteFolder(path));
   const tags = normaliseTags([...frontmatterList(data.tags ?? data.tag), ...inline.tags]);

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { linkSentences, MAX_LINK_TEXTS, type LinkSpan, type LinkText } from "./link-text.js";
-import { parseInline, scanBlocks, type Token } from "./markdown.js";
+import { parseInline, scanBlocks, type LinkReferences, type Token } from "./markdown.js";
 
 /**
  * Normalises tag values from any source: strips `#`, lowercases, drops empties, and adds the
@@ -76,7 +76,8 @@ export function findInlineRefs(body: string, folder = ""): InlineRefs {
   const links: string[] = [];
   const linkTexts: LinkText[] = [];
   if (!body.includes("#") && !body.includes("[")) return { tags, links, linkTexts };
-  for (const content of scanBlocks(body).refTexts) scanInline(content, tags, links, folder, linkTexts);
+  const scan = scanBlocks(body);
+  for (const content of scan.refTexts) scanInline(content, tags, links, folder, linkTexts, scan.references);
   // each target and sentence once (a list of "[[x]] [[x]] …" says one thing), and at most MAX_LINK_TEXTS
   const seen = new Set<string>();
   const unique = linkTexts.filter((l) => {
@@ -90,8 +91,9 @@ export function findInlineRefs(body: string, folder = ""): InlineRefs {
 
 /**
  * The vault-relative note a Markdown link's href points at, or undefined: a relative (or
- * vault-rooted `/`) path to a `.md` file that stays inside the vault; URLs, anchors alone and other
- * files are not note links.
+ * vault-rooted `/`) path that stays inside the vault, to a `.md` file or to a name without an
+ * extension (`[setup](../guide/setup)`, as Obsidian and documentation sites write them), which
+ * gets `.md`; URLs, anchors alone, folders (`docs/`) and other files are not note links.
  */
 function markdownLinkTarget(href: string, folder: string): string | undefined {
   if (/^[a-z][a-z0-9+.-]*:/i.test(href) || href.startsWith("#")) return undefined;
@@ -101,13 +103,23 @@ function markdownLinkTarget(href: string, folder: string): string | undefined {
   } catch {
     // a stray % is part of the name
   }
+  const name = target.slice(target.lastIndexOf("/") + 1);
+  // a name a file can have, without a dot: `setup`, `Some note`; not `..`, `:key` or `a|b`
+  if (/^[^.:*?"<>|\\]+$/.test(name)) target += ".md";
   if (!/\.md$/i.test(target)) return undefined;
   const joined = path.posix.normalize(target.startsWith("/") ? target.slice(1) : path.posix.join(folder, target));
   return joined.startsWith("../") || joined === ".." || path.posix.isAbsolute(joined) ? undefined : joined;
 }
 
-function scanInline(content: string, tags: string[], links: string[], folder: string, texts: LinkText[]): void {
-  const top = parseInline(content)[0];
+function scanInline(
+  content: string,
+  tags: string[],
+  links: string[],
+  folder: string,
+  texts: LinkText[],
+  references: LinkReferences,
+): void {
+  const top = parseInline(content, references)[0];
   const children: Token[] = top?.children ?? [];
   let depthInLink = 0;
   // the block as a reader sees it (links as their text), and where each link stands in it

@@ -29,6 +29,40 @@ describe("frontmatter", () => {
     expect(parseNote("r/SMARS.md", "---\naliases:\n---\n", 0).aliases).toEqual([]);
   });
 
+  it("reads an Excalidraw drawing by its text elements, without the plugin's banner, block ids and drawing JSON", () => {
+    const drawing = [
+      "---",
+      "excalidraw-plugin: parsed",
+      "tags: [excalidraw]",
+      "---",
+      "==⚠  Switch to EXCALIDRAW VIEW in the MORE OPTIONS menu of this document. ⚠==",
+      "",
+      "# Text Elements",
+      "Hypervisor ^OauK8fFC",
+      "",
+      "Container runtime ^Gu0qENxn",
+      "",
+      "%%",
+      "# Drawing",
+      "```json",
+      '{ "type": "excalidraw", "elements": [{ "strokeColor": "#1e1e1e", "x": -536.17 }] }',
+      "```",
+      "%%",
+    ].join("\n");
+    const note = parseNote("Drawings/Virtualization.excalidraw.md", drawing, 0);
+    expect(note.title).toBe("Virtualization");
+    expect(note.tags).toEqual(["excalidraw"]);
+    expect(note.body).toBe("\n\n# Text Elements\nHypervisor\n\nContainer runtime\n\n");
+    // the body keeps its lines: a text element's line number (1-based) is its line in the file
+    expect(note.body.split("\n")[3]).toBe("Hypervisor");
+    expect(drawing.split("\n")[note.bodyStartLine - 1 + 3]).toBe("Hypervisor ^OauK8fFC");
+    // the frontmatter key alone marks a drawing; an ordinary note's %% comment and ^ids are its own
+    expect(parseNote("a.md", "---\nexcalidraw-plugin: raw\n---\nWords\n%%\n## Drawing\n{}\n%%\n", 0).body).toBe(
+      "Words\n",
+    );
+    const plain = "A thought ^id1\n%%\n# Drawing\nstill mine\n%%\n";
+    expect(parseNote("notes/plain.md", plain, 0).body).toBe(plain);
+  });
   it("indexes a note with invalid YAML by its body and warns with file and line", () => {
     const log = collectingLogger();
     const note = parseNote("work/Broken.md", "---\ntitle: ok\ntags: [work\n---\n# Body #inline\n", 0, log);
@@ -87,6 +121,35 @@ describe("inline tags and links", () => {
     // parseNote gives the folder: a note at the top resolves to the top
     expect(parseNote("top.md", "[a](b.md) and [[Wiki]]", 0).links).toEqual(["b.md", "Wiki"]);
     expect(parseNote("a/b/n.md", "[up](../c.md)", 0).links).toEqual(["a/c.md"]);
+  });
+
+  it("reads a Markdown link without an extension as a link to that note, and a folder or a dotted name as none", () => {
+    const body =
+      "See [setup](../guide/setup), [a page](Some%20page#part), [docs](../docs/), [a key](:key), [a tarball](dist/app.tar).";
+    expect(findInlineRefs(body, "notes").links).toEqual(["guide/setup.md", "notes/Some page.md"]);
+    expect(findInlineRefs("[how](setup).", "notes").linkTexts).toEqual([
+      { target: "notes/setup.md", text: "how.", markdown: true },
+    ]);
+  });
+
+  it("reads reference-style links to notes, defined anywhere in the note, with their sentence", () => {
+    const body = [
+      "Bake it as [the loaf][bread] says, then [Salt] it. A [missing][nowhere] label is text.",
+      "",
+      "[bread]: ../kitchen/Sourdough.md",
+      "[salt]: <../pantry/Salt.md> 'the salt note'",
+      "[bread]: ignored.md",
+      "[site]: https://x.org/a.md",
+    ].join("\n");
+    const refs = findInlineRefs(body, "notes");
+    expect(refs.links).toEqual(["kitchen/Sourdough.md", "pantry/Salt.md"]);
+    expect(refs.linkTexts).toEqual([
+      { target: "kitchen/Sourdough.md", text: "Bake it as the loaf says, then Salt it.", markdown: true },
+      { target: "pantry/Salt.md", text: "Bake it as the loaf says, then Salt it.", markdown: true },
+    ]);
+    // a note longer than one parse slice still finds a definition that sits in a later slice
+    const long = `Read [it][far].\n\n${"filler words here.\n\n".repeat(3000)}[far]: far.md\n`;
+    expect(findInlineRefs(long, "").links).toEqual(["far.md"]);
   });
 
   it("keeps the sentence around each link, links shown as their display text, for the linked note's backlink text", () => {
