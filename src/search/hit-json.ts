@@ -21,6 +21,8 @@ export interface HitJson {
   top_folder: string;
   /** Modification time of the note, Unix seconds. */
   mtime: number;
+  /** Present (true) when the note's backlink text matched the keyword query (see {@link Hit.backlinked}). */
+  backlinked?: true;
 }
 
 /**
@@ -51,6 +53,7 @@ export function hitJson(h: Hit): HitJson {
     folder: h.meta.folder,
     top_folder: h.meta.top_folder,
     mtime: h.meta.mtime,
+    ...(h.backlinked ? { backlinked: true as const } : {}),
   };
 }
 

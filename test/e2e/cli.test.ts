@@ -251,6 +251,12 @@ describe("vault-rag CLI end to end", () => {
       "backlink text: kitchen/Ramen.md also matched by what other notes say where they link to it (0.1 × that BM25)\n",
     );
     expect(widened.stderr).toContain("backlink text: no hit matched by what other notes say where they link to it\n");
+    // --json marks the same hit, and only it
+    const linkedJson = run(["search", "--vault", vault, "--mode", "keyword", "--json", "-k", "3", "chashu"]);
+    const marked = (JSON.parse(linkedJson.stdout) as { path: string; backlinked?: boolean }[]).filter(
+      (h) => h.backlinked,
+    );
+    expect(marked.map((h) => h.path)).toEqual(["kitchen/Ramen.md"]);
     // nor one whose missing word has no synonym in the notes: it said "none needed" there too, untruly
     const zebra = run(["search", "--vault", vault, "--mode", "keyword", "--verbose", "-k", "1", "zebra sourdough"]);
     expect(zebra.stderr).toContain(none);
