@@ -38,9 +38,10 @@ export const CHUNK_DEFAULTS: ChunkOptionsWithDefaults = {
  * stored in the index manifest, so the next `index` re-chunks every note (re-using every vector
  * whose window text is unchanged). 7: Markdown links to notes count as links. 8: each link's
  * sentence is stored as backlink text of the note it points to. 9: reference-style links
- * (`[text][label]`) and Markdown links without `.md` (`[setup](guide/setup)`) count as links; an Excalidraw drawing is read without its drawing data.
+ * (`[text][label]`) and Markdown links without `.md` (`[setup](guide/setup)`) count as links; an Excalidraw drawing is read without its drawing data. 10: `$$` display math is one block (no
+ * setext headings made of its `=` lines).
  */
-export const CHUNKER_VERSION = "9";
+export const CHUNKER_VERSION = "10";
 
 /**
  * Fills in defaults and checks the values.

@@ -1,5 +1,6 @@
 import MarkdownIt from "markdown-it";
 import type Token from "markdown-it/lib/token.mjs";
+import { mathBlock, type MathEnv } from "./math-block.js";
 
 /*
  * One CommonMark parser (markdown-it) for the whole project. markdown-it was chosen over
@@ -9,6 +10,10 @@ import type Token from "markdown-it/lib/token.mjs";
  */
 const blockParser = new MarkdownIt("commonmark", { html: true });
 blockParser.core.ruler.disable(["inline", "text_join"]);
+// Obsidian's display math: a `$$` block is one block, never a setext heading or two paragraphs
+blockParser.block.ruler.before("fence", "math_block", mathBlock, {
+  alt: ["paragraph", "reference", "blockquote", "list"],
+});
 
 const inlineParser = new MarkdownIt("commonmark", { html: true, linkify: false });
 
@@ -24,7 +29,7 @@ export interface BlockScan {
   levels: number[];
   /** Per top-level block: heading text (trimmed) for headings, "" otherwise. */
   texts: string[];
-  /** Per top-level block: never split it (a fence, code or HTML block, or a container holding code). */
+  /** Per top-level block: never split it (a fence, code, HTML or `$$` math block, or a container holding code or math). */
   atomic: boolean[];
   /** Inline text of every paragraph or heading, at any depth, that holds `#` or `[` (tag and link sources). */
   refTexts: string[];
@@ -83,9 +88,14 @@ export function scanBlocks(text: string, sliceChars = SLICE_CHARS): BlockScan {
     if (end < text.length) end = text.indexOf("\n", end) + 1 || text.length;
     const final = end === text.length;
     const tokens: Token[] = [];
-    const env: { references?: LinkReferences } = {};
+    const env: { references?: LinkReferences } & MathEnv = {};
     const state = new blockParser.block.State(at === 0 && final ? text : text.slice(at, end), blockParser, env, tokens);
+    env.rootLines = state.lineMax;
     blockParser.block.tokenize(state, state.line, state.lineMax);
+    if (env.ranOut && !final) {
+      size *= 2; // a `$$` whose closing line may lie past this slice: read a longer one
+      continue;
+    }
     // cut before the last top-level block or top-level list item: everything before it is final
     let cut = tokens.length;
     if (!final) {
@@ -137,9 +147,15 @@ function readTokens(tokens: Token[], count: number, lineOffset: number, continue
       const heading = t.type === "heading_open";
       scan.levels.push(heading ? Number(t.tag.slice(1)) : 0);
       scan.texts.push(heading ? (tokens[i + 1]?.content ?? "").trim() : "");
-      scan.atomic.push(t.type === "fence" || t.type === "code_block" || t.type === "html_block");
-    } else if (depth > 0 && current >= 0 && (t.type === "fence" || t.type === "code_block")) {
-      scan.atomic[current] = true; // a fence inside a callout, list or quote: keep the container whole
+      scan.atomic.push(
+        t.type === "fence" || t.type === "code_block" || t.type === "html_block" || t.type === "math_block",
+      );
+    } else if (
+      depth > 0 &&
+      current >= 0 &&
+      (t.type === "fence" || t.type === "code_block" || t.type === "math_block")
+    ) {
+      scan.atomic[current] = true; // a fence or math inside a callout, list or quote: keep the container whole
     }
     if (t.type === "inline" && (t.content.includes("#") || t.content.includes("["))) scan.refTexts.push(t.content);
     depth += t.nesting;

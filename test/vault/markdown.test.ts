@@ -34,6 +34,12 @@ const mdLine = fc.oneof(
     "[[Link#Heading|alias]] #x/y",
     "\r",
     "a\0b",
+    "$$",
+    "$$ x = 1 $$",
+    "a = b $$",
+    "  $$",
+    "> $$",
+    "$$a$$ and more",
   ),
   fc.lorem({ maxCount: 12 }),
   fc.string({ maxLength: 30 }),
@@ -64,6 +70,49 @@ describe("block scan", () => {
       ),
       { numRuns: Number(process.env.FUZZ_RUNS ?? 1000) },
     );
+  });
+
+  it("reads $$ display math as one block: its = and --- lines are no headings, its blank lines no break, its # no tag", () => {
+    const text = [
+      "# Determinants",
+      "The determinant is given by:",
+      "$$",
+      "\\det M",
+      "=",
+      "",
+      "\\begin{vmatrix} a & #b \\end{vmatrix}",
+      "---",
+      "$$",
+      "After the block.",
+      "",
+      "- an item",
+      "  $$",
+      "  x",
+      "  =",
+      "  $$",
+      "> [!note] In a callout",
+      "> $$ y = 2 $$",
+      "",
+      "## Next",
+    ].join("\n");
+    const scan = scanBlocks(text);
+    // the heading, the paragraph, the math (it interrupts the paragraph), the paragraph after it,
+    // the list and the callout, which hold math and so are kept whole, and the next heading
+    expect(scan.starts).toEqual([0, 1, 2, 9, 11, 16, 19]);
+    expect(scan.levels).toEqual([1, 0, 0, 0, 0, 0, 2]);
+    expect(scan.atomic).toEqual([false, false, true, false, true, true, false]);
+    expect(scan.refTexts).toEqual(["[!note] In a callout"]); // not the math's "#b"
+  });
+
+  it("reads a $$ that is never closed, or only after 200 lines, as text, and keeps the headings after it", () => {
+    const unclosed = scanBlocks("$$ 5 a month\n\n# Budget\n\ntext\n");
+    expect(unclosed.levels).toEqual([0, 1, 0]);
+    expect(unclosed.atomic).toEqual([false, false, false]);
+    const far = scanBlocks("$$\n" + "x\n".repeat(250) + "$$\n");
+    expect(far.starts).toEqual([0]); // one paragraph of text
+    expect(far.atomic).toEqual([false]);
+    // inline math in a paragraph stays in the paragraph
+    expect(scanBlocks("$$a$$ and more\n=\n").levels).toEqual([1]);
   });
 
   it("reads one long list in slices cut at its items, as one block", () => {
