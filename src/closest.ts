@@ -15,23 +15,31 @@ function distance(a: string, b: string): number {
 }
 
 /**
- * The names closest to `want` (edit distance, a name that contains it or is contained first), at most `n`.
+ * The names closest to `want`, at most `n`: the name itself in another case first, then names that
+ * contain it or that it contains (shorter first), then names within a small edit distance; and
+ * only those about as close as the best, so a near-exact match does not bring far ones with it.
  *
  * @example
  * ```ts
  * closest("picoo", ["pico", "robots", "photo"]); // ["pico", "photo"]
+ * closest("stash", ["git/stash-everything", "git/stashing-untracked-files", "vim/splits"]);
+ * // ["git/stash-everything", "git/stashing-untracked-files"]
  * ```
  */
 export function closest(want: string, names: string[], n = 3): string[] {
   const w = want.toLowerCase();
-  return names
+  if (!w) return [];
+  const scored = names
     .map((name) => {
       const l = name.toLowerCase();
-      const d = distance(w, l) - (l.includes(w) || w.includes(l) ? 2 : 0);
-      return { name, d };
+      const d = l === w ? 0 : l.includes(w) || w.includes(l) ? 1 : distance(w, l);
+      return { name, d, gap: Math.abs(l.length - w.length) };
     })
-    .filter((x) => x.d <= Math.max(2, Math.floor(w.length / 2)))
-    .sort((a, b) => a.d - b.d || a.name.localeCompare(b.name))
+    .filter((x) => x.d <= Math.max(2, Math.floor(w.length / 2)));
+  const best = Math.min(...scored.map((x) => x.d));
+  return scored
+    .filter((x) => x.d <= best + 2)
+    .sort((a, b) => a.d - b.d || a.gap - b.gap || a.name.localeCompare(b.name))
     .slice(0, n)
     .map((x) => x.name);
 }

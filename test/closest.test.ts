@@ -17,6 +17,26 @@ describe("closest notes", () => {
     expect(closestNotes("kubernetes", paths)).toEqual([]);
   });
 
+  it("offers only the notes about as close as the best: a re-spaced name alone, notes holding a word by length", () => {
+    const til = [
+      "git/resetting-a-reset.md",
+      "git/renaming-a-branch.md",
+      "elixir/reversing-a-list.md",
+      "git/stash-everything.md",
+      "git/stashing-untracked-files.md",
+      "git/stash-a-single-untracked-file.md",
+      "git/show-stash.md",
+    ];
+    // before, the two far names came along with the right one
+    expect(closestNotes("Resetting A Reset", til)).toEqual(["git/resetting-a-reset.md"]);
+    expect(closestNotes("stash", til)).toEqual([
+      "git/show-stash.md",
+      "git/stash-everything.md",
+      "git/stashing-untracked-files.md",
+    ]);
+    expect(closestNotes("", til)).toEqual([]);
+  });
+
   it("says how to fix a name: the closest notes, else a path of the vault's own, else that there are no notes", () => {
     expect(noteFix("sourdoug", paths)).toBe('did you mean "kitchen/Sourdough.md"?');
     expect(noteFix("kubernetes", paths)).toBe(

@@ -1,7 +1,7 @@
-// The bundled model is case-sensitive ("Prevent Sleep…" and "prevent sleep…" meet at cosine 0.77).
+// What the model reads of a passage. The bundled model is case-sensitive ("Prevent Sleep…" and "prevent sleep…" meet at cosine 0.77).
 // Re-embeds a vault's windows and its questions with a case rule applied to both, and prints dense
 // and hybrid nDCG@10 (α 0.65, the search's keyword list). Not shipped.
-// npx tsx bench/lab/sess10-case.ts til ../shared/bench/til/questions.jsonl /tmp/til lower
+// npx tsx bench/lab/sess10-embedtext.ts til ../shared/bench/til/questions.jsonl /tmp/til lower|plain
 import fs from "node:fs";
 import { walkVault, readNote } from "../../src/vault/index.js";
 import { chunkNote } from "../../src/chunk/index.js";
@@ -19,9 +19,18 @@ const wo = windowOptions(e)!;
 const RULES: Record<string, (t: string) => string> = {
   same: (t) => t,
   lower: (t) => t.toLowerCase(),
+  // what a reader sees of the Markdown: link text without its URL, no bare URLs, no backticks or emphasis marks
+  plain: (t) =>
+    t
+      .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
+      .replace(/\[\[([^\]|]*\|)?([^\]]*)\]\]/g, "$2")
+      .replace(/<?https?:\/\/[^\s)>]+>?/g, " ")
+      .replace(/`+/g, "")
+      .replace(/(\*\*|__)(?=\S)|(?<=\S)(\*\*|__)/g, "")
+      .replace(/[ \t]+/g, " "),
 };
 const f = RULES[variant];
-const cacheFile = `/tmp/lab-case-${name}-${variant}.json`;
+const cacheFile = `/tmp/lab-embedtext-${name}-${variant}.json`;
 let byId: Record<string, number[]> = {};
 if (fs.existsSync(cacheFile)) byId = JSON.parse(fs.readFileSync(cacheFile, "utf8"));
 else {
@@ -58,8 +67,9 @@ const QRULES: Record<string, (t: string) => string> = {
   cap: (t) => t.charAt(0).toUpperCase() + t.slice(1),
   capq: (t) => { const s = t.charAt(0).toUpperCase() + t.slice(1).trim(); return /[.?!]$/.test(s) ? s : s + "?"; },
 };
-const qf = QRULES[process.env.QRULE ?? variant];
-for (const q of lab.queries) q.vec = await e.embedQuery(qf(q.text));
+const qf = QRULES[process.env.QRULE ?? (variant === "lower" ? "lower" : "same")];
+if (QRULES[process.env.QRULE ?? variant] !== RULES.same || variant === "lower")
+  for (const q of lab.queries) q.vec = await e.embedQuery(qf(q.text));
 const dl = (q: LabQuery) => {
   const out: { i: number; s: number }[] = [];
   lab.chunks.forEach((c, i) => {
