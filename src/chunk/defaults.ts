@@ -39,9 +39,10 @@ export const CHUNK_DEFAULTS: ChunkOptionsWithDefaults = {
  * whose window text is unchanged). 7: Markdown links to notes count as links. 8: each link's
  * sentence is stored as backlink text of the note it points to. 9: reference-style links
  * (`[text][label]`) and Markdown links without `.md` (`[setup](guide/setup)`) count as links; an Excalidraw drawing is read without its drawing data. 10: `$$` display math is one block (no
- * setext headings made of its `=` lines).
+ * setext headings made of its `=` lines). 11: headings read as a reader sees them in breadcrumbs
+ * (no `{#id}`, inline HTML or emphasis marks), and a heading's `{#id}` is no tag.
  */
-export const CHUNKER_VERSION = "10";
+export const CHUNKER_VERSION = "11";
 
 /**
  * Fills in defaults and checks the values.

@@ -37,7 +37,8 @@ export function splitFrontmatter(text: string): Frontmatter {
       const body = eol < 0 ? "" : src.slice(eol + 1);
       const bodyStartLine = line + 1;
       try {
-        const parsed: unknown = yamlText.trim() === "" ? {} : parseYaml(yamlText, { uniqueKeys: false });
+        const parsed: unknown =
+          yamlText.trim() === "" ? {} : parseYaml(yamlText, { uniqueKeys: false, logLevel: "error" });
         if (parsed === null || parsed === undefined) return { data: {}, body, bodyStartLine };
         if (typeof parsed !== "object" || Array.isArray(parsed)) {
           return {

@@ -146,7 +146,7 @@ function readTokens(tokens: Token[], count: number, lineOffset: number, continue
       scan.starts.push(t.map[0] + lineOffset);
       const heading = t.type === "heading_open";
       scan.levels.push(heading ? Number(t.tag.slice(1)) : 0);
-      scan.texts.push(heading ? (tokens[i + 1]?.content ?? "").trim() : "");
+      scan.texts.push(heading ? headingText(tokens[i + 1]?.content ?? "") : "");
       scan.atomic.push(
         t.type === "fence" || t.type === "code_block" || t.type === "html_block" || t.type === "math_block",
       );
@@ -157,12 +157,43 @@ function readTokens(tokens: Token[], count: number, lineOffset: number, continue
     ) {
       scan.atomic[current] = true; // a fence or math inside a callout, list or quote: keep the container whole
     }
-    if (t.type === "inline" && (t.content.includes("#") || t.content.includes("["))) scan.refTexts.push(t.content);
+    if (t.type === "inline" && (t.content.includes("#") || t.content.includes("["))) {
+      // a heading's `{#id}` is no tag
+      const content = tokens[i - 1]?.type === "heading_open" ? t.content.replace(HEADING_ATTRS, "") : t.content;
+      if (content.includes("#") || content.includes("[")) scan.refTexts.push(content);
+    }
     depth += t.nesting;
   }
 }
 
 let lastScan: { text: string; sliceChars: number; scan: BlockScan } | undefined;
+
+// a trailing attribute block: `{#basic-usage}` (VitePress, MkDocs, Pandoc), `{: #id .class}` (kramdown)
+const HEADING_ATTRS = /\s*\{:?\s*[#.][^{}\n]*\}\s*$/;
+// characters that may be Markdown or HTML in a heading; a heading without any is its own text
+const INLINE_MARKUP = /[\\*_`<&[!]/;
+
+/**
+ * A heading as a reader sees it, for breadcrumbs and for finding a section by name: without a
+ * trailing attribute block (`{#basic-usage}`), inline HTML (`<sup class="badge" />`), emphasis
+ * marks, backticks or escapes, and a link as its text.
+ *
+ * @example
+ * ```ts
+ * headingText("Basic Usage {#basic-usage}"); // "Basic Usage"
+ * headingText("`<script setup>` **Props** <sup class=\"vt-badge\" />"); // "<script setup> Props"
+ * ```
+ */
+export function headingText(raw: string): string {
+  const text = raw.replace(HEADING_ATTRS, "").trim();
+  if (!INLINE_MARKUP.test(text)) return text;
+  let out = "";
+  for (const t of parseInline(text)[0]?.children ?? [])
+    if (t.type === "text" || t.type === "code_inline") out += t.content;
+    else if (t.type === "softbreak" || t.type === "hardbreak") out += " ";
+    else if (t.type === "image") out += t.content;
+  return out.replace(/\s+/g, " ").trim() || text;
+}
 
 /**
  * Inline tokens of one line of Markdown text (code spans, links, text...). With the note's

@@ -3,7 +3,7 @@ import path from "node:path";
 import { VaultRagError } from "../errors.js";
 import { splitFrontmatter } from "./frontmatter.js";
 import { oneNote } from "./links.js";
-import { scanBlocks } from "./markdown.js";
+import { headingText, scanBlocks } from "./markdown.js";
 import { walkVault, whyNotWalked } from "./walk.js";
 
 /** The most `get_note` returns, in characters (about 10,000 tokens); longer text is cut with a mark. */
@@ -111,10 +111,8 @@ export function sectionText(body: string, heading: string): string | undefined {
   const heads = scan.starts
     .map((line, b) => ({ line, level: scan.levels[b], text: scan.texts[b] }))
     .filter((h) => h.level > 0);
-  const want = heading
-    .replace(/^#+\s*/, "")
-    .trim()
-    .toLowerCase();
+  // as the heading reads (`Basic Usage`), or as it is written (`Basic Usage {#basic-usage}`)
+  const want = headingText(heading.replace(/^#+\s*/, "")).toLowerCase();
   const i = heads.findIndex((h) => h.text.toLowerCase() === want);
   if (i < 0) return undefined;
   const next = heads.slice(i + 1).find((h) => h.level <= heads[i].level);

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { scanBlocks } from "../../src/vault/index.js";
+import { headingText, scanBlocks, sectionText } from "../../src/vault/index.js";
 
 // lines that open, close or continue every kind of block whose end a slice boundary could move
 const mdLine = fc.oneof(
@@ -113,6 +113,34 @@ describe("block scan", () => {
     expect(far.atomic).toEqual([false]);
     // inline math in a paragraph stays in the paragraph
     expect(scanBlocks("$$a$$ and more\n=\n").levels).toEqual([1]);
+  });
+
+  it("names a heading as a reader sees it: no {#id}, no inline HTML, emphasis, backticks or escapes", () => {
+    const body = [
+      "# Teleport {#teleport}",
+      "## Basic Usage {: #basic .wide}",
+      "text",
+      '## Deferred Teleport <sup class="vt-badge" data-text="3.5+" />',
+      "## `<script setup>` and **Props** and \\<Teleport> and [links](x.md)",
+      "## C# & F# #real",
+    ].join("\n");
+    const scan = scanBlocks(body);
+    expect(scan.texts.filter(Boolean)).toEqual([
+      "Teleport",
+      "Basic Usage",
+      "Deferred Teleport",
+      "<script setup> and Props and <Teleport> and links",
+      "C# & F# #real",
+    ]);
+    // the tag scan reads headings without their ids
+    expect(scan.refTexts).toEqual([
+      "`<script setup>` and **Props** and \\<Teleport> and [links](x.md)",
+      "C# & F# #real",
+    ]);
+    // a section is found by its heading as it reads, or as it is written
+    expect(sectionText(body, "basic usage")).toBe("## Basic Usage {: #basic .wide}\ntext");
+    expect(sectionText(body, "## Basic Usage {: #basic .wide}")).toBe("## Basic Usage {: #basic .wide}\ntext");
+    expect(headingText("<br>")).toBe("<br>"); // nothing but markup: the heading as written
   });
 
   it("reads one long list in slices cut at its items, as one block", () => {

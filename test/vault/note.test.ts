@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { collectingLogger } from "../../src/log.js";
 import { findInlineRefs, parseNote, readNote, walkVault } from "../../src/vault/index.js";
 
@@ -84,6 +84,17 @@ describe("frontmatter", () => {
     const crlf = parseNote("a.md", "\uFEFF---\r\ntags: [x]\r\n---\r\n# H\r\ntext #t\r\n", 0);
     expect(crlf.tags).toEqual(["x", "t"]);
     expect(crlf.bodyStartLine).toBe(4);
+  });
+
+  it("reads a template's placeholder frontmatter (created: {{date}}) without a warning from the YAML parser on stderr", () => {
+    const warn = vi.spyOn(process, "emitWarning");
+    try {
+      const note = parseNote("Templates/Journal.md", "---\ncreated: {{date}}\ntags: [journal]\n---\n# {{title}}\n", 0);
+      expect(note.tags).toEqual(["journal"]);
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+    }
   });
 });
 
@@ -195,6 +206,13 @@ describe("inline tags and links", () => {
     ]);
     expect(parseNote("few.md", "[[a]] [[b]]", 0, log).links).toEqual(["a", "b"]);
     expect(log.warnings).toHaveLength(1);
+  });
+
+  it("takes no tag from a heading's {#id}", () => {
+    expect(findInlineRefs("## Basic Usage {#basic-usage}\n\nSee #real and {#inline}.\n").tags).toEqual([
+      "real",
+      "inline",
+    ]);
   });
 
   it("lowercases, dedupes and adds parents of nested tags", () => {
