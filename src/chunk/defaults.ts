@@ -40,9 +40,10 @@ export const CHUNK_DEFAULTS: ChunkOptionsWithDefaults = {
  * sentence is stored as backlink text of the note it points to. 9: reference-style links
  * (`[text][label]`) and Markdown links without `.md` (`[setup](guide/setup)`) count as links; an Excalidraw drawing is read without its drawing data. 10: `$$` display math is one block (no
  * setext headings made of its `=` lines). 11: headings read as a reader sees them in breadcrumbs
- * (no `{#id}`, inline HTML or emphasis marks), and a heading's `{#id}` is no tag.
+ * (no `{#id}`, inline HTML or emphasis marks), and a heading's `{#id}` is no tag. 12: a link to a documentation site's page (`setup.html`,
+ * `guide/`) is a link to the note it is built from (`setup.md`, `guide/index.md`).
  */
-export const CHUNKER_VERSION = "11";
+export const CHUNKER_VERSION = "12";
 
 /**
  * Fills in defaults and checks the values.

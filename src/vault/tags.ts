@@ -93,7 +93,8 @@ export function findInlineRefs(body: string, folder = ""): InlineRefs {
  * The vault-relative note a Markdown link's href points at, or undefined: a relative (or
  * vault-rooted `/`) path that stays inside the vault, to a `.md` file or to a name without an
  * extension (`[setup](../guide/setup)`, as Obsidian and documentation sites write them), which
- * gets `.md`; URLs, anchors alone, folders (`docs/`) and other files are not note links.
+ * gets `.md`; a page a documentation site builds (`setup.html` is `setup.md`, a folder `guide/` is
+ * `guide/index.md`). URLs, anchors alone and other files are not note links.
  */
 function markdownLinkTarget(href: string, folder: string): string | undefined {
   if (/^[a-z][a-z0-9+.-]*:/i.test(href) || href.startsWith("#")) return undefined;
@@ -106,6 +107,10 @@ function markdownLinkTarget(href: string, folder: string): string | undefined {
   const name = target.slice(target.lastIndexOf("/") + 1);
   // a name a file can have, without a dot: `setup`, `Some note`; not `..`, `:key` or `a|b`
   if (/^[^.:*?"<>|\\]+$/.test(name)) target += ".md";
+  // a documentation site's link to the page it builds from a note (`guide/setup.html`), and to a
+  // folder's page (`/examples/`, built from `examples/index.md`)
+  else if (/\.html?$/i.test(name)) target = target.replace(/\.html?$/i, ".md");
+  else if (!name && target.length > 1 && /[^./]\/$/.test(target)) target += "index.md";
   if (!/\.md$/i.test(target)) return undefined;
   const joined = path.posix.normalize(target.startsWith("/") ? target.slice(1) : path.posix.join(folder, target));
   return joined.startsWith("../") || joined === ".." || path.posix.isAbsolute(joined) ? undefined : joined;

@@ -134,10 +134,18 @@ describe("inline tags and links", () => {
     expect(parseNote("a/b/n.md", "[up](../c.md)", 0).links).toEqual(["a/c.md"]);
   });
 
-  it("reads a Markdown link without an extension as a link to that note, and a folder or a dotted name as none", () => {
+  it("reads a Markdown link without an extension, to a built .html page or to a folder's index as a link to that note", () => {
     const body =
-      "See [setup](../guide/setup), [a page](Some%20page#part), [docs](../docs/), [a key](:key), [a tarball](dist/app.tar).";
+      "See [setup](../guide/setup), [a page](Some%20page#part), [a key](:key), [a tarball](dist/app.tar), [up](../), [top](/).";
     expect(findInlineRefs(body, "notes").links).toEqual(["guide/setup.md", "notes/Some page.md"]);
+    // the pages a documentation site builds: `x.html` from `x.md`, a folder's from its `index.md`
+    const site =
+      "Read [composables](/guide/reusability/composables.html#x), [generics](../api/sfc.htm) and [the examples](/examples/).";
+    expect(findInlineRefs(site, "guide").links).toEqual([
+      "guide/reusability/composables.md",
+      "api/sfc.md",
+      "examples/index.md",
+    ]);
     expect(findInlineRefs("[how](setup).", "notes").linkTexts).toEqual([
       { target: "notes/setup.md", text: "how.", markdown: true },
     ]);
