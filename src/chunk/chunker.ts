@@ -340,7 +340,10 @@ function packSection(
   let before: Draft | undefined; // the section's previous run, when it has been cut
   let carried = 0;
   for (const piece of pieces) {
-    if (cur.pieces.length && cur.words + piece.words > max) {
+    // a run is cut once the next piece would take it past `max`, but not before it holds `min`
+    // words of its own: a heading, or a sentence that opens a list ("It has a few limitations:"),
+    // goes with the block after it, even a long code block or list, rather than stand alone
+    if (cur.pieces.length && cur.words + piece.words > max && cur.words - carried >= min) {
       out.push(cur);
       before = cur;
       // carry the last words of the previous chunk as overlap (never from a code block)

@@ -41,9 +41,10 @@ export const CHUNK_DEFAULTS: ChunkOptionsWithDefaults = {
  * (`[text][label]`) and Markdown links without `.md` (`[setup](guide/setup)`) count as links; an Excalidraw drawing is read without its drawing data. 10: `$$` display math is one block (no
  * setext headings made of its `=` lines). 11: headings read as a reader sees them in breadcrumbs
  * (no `{#id}`, inline HTML or emphasis marks), and a heading's `{#id}` is no tag. 12: a link to a documentation site's page (`setup.html`,
- * `guide/`) is a link to the note it is built from (`setup.md`, `guide/index.md`).
+ * `guide/`) is a link to the note it is built from (`setup.md`, `guide/index.md`). 13: a run of a section is not cut before it holds `minWords`
+ * of its own (a heading goes with the long list or code block after it).
  */
-export const CHUNKER_VERSION = "12";
+export const CHUNKER_VERSION = "13";
 
 /**
  * Fills in defaults and checks the values.

@@ -132,6 +132,22 @@ describe("chunker", () => {
     expect(chunks[0].text.startsWith("# Top")).toBe(true);
   });
 
+  it("keeps a heading, or a sentence that opens a list, with the long block after it", () => {
+    // an API page's section: a heading, then one list that holds code, over the size limit
+    const code = Array.from({ length: 60 }, (_, i) => `  const value${i} = compute(${i}, options, more);`).join("\n");
+    const list = `- **Details**\n\n  Memoize a sub-tree of the template.\n\n  \`\`\`js\n${code}\n  \`\`\`\n`;
+    const chunks = chunkNote(note(`# Directives\n\n## v-memo {#v-memo}\n\n${list}`));
+    expect(chunks).toHaveLength(1);
+    expect(chunks[0].text.startsWith("# Directives\n\n## v-memo {#v-memo}\n\n- **Details**")).toBe(true);
+    expect(chunks[0].meta.section).toBe("SMARS > Directives > v-memo");
+    // a short sentence that opens a long list stays with it, in a section cut in runs
+    const prose = Array.from({ length: 25 }, (_, i) => `Sentence ${i} of prose that fills the run.`).join(" ");
+    const items = Array.from({ length: 40 }, (_, i) => `- limitation ${i} of the API, in a few words`).join("\n");
+    const cut = chunkNote(note(`# Reactive\n\n${prose}\n\nThe API has a few limitations:\n\n${items}\n`));
+    const opener = cut.find((c) => c.text.includes("The API has a few limitations:"))!;
+    expect(opener.text).toContain("- limitation 0 of the API");
+    expect(cut.every((c) => countWords(c.text.replace(/^#+ .*$/gm, "")) >= 30)).toBe(true);
+  });
   it("keeps a code block whole up to maxBlockWords and cuts a longer one at line ends", () => {
     const lines = Array.from({ length: 300 }, (_, i) => `step ${i} of code`);
     const chunks = chunkNote(note(`# C\n\n\`\`\`\n${lines.join("\n")}\n\`\`\`\n`), {
