@@ -42,9 +42,10 @@ export const CHUNK_DEFAULTS: ChunkOptionsWithDefaults = {
  * setext headings made of its `=` lines). 11: headings read as a reader sees them in breadcrumbs
  * (no `{#id}`, inline HTML or emphasis marks), and a heading's `{#id}` is no tag. 12: a link to a documentation site's page (`setup.html`,
  * `guide/`) is a link to the note it is built from (`setup.md`, `guide/index.md`). 13: a run of a section is not cut before it holds `minWords`
- * of its own (a heading goes with the long list or code block after it).
+ * of its own (a heading goes with the long list or code block after it). 14: a folder's page (`index.md`,
+ * `README.md`) is titled by its first `#` heading, else its folder.
  */
-export const CHUNKER_VERSION = "13";
+export const CHUNKER_VERSION = "14";
 
 /**
  * Fills in defaults and checks the values.

@@ -3,6 +3,7 @@ import type { Logger } from "../log.js";
 import { silentLogger } from "../log.js";
 import { excalidrawText, isExcalidraw } from "./excalidraw.js";
 import { splitFrontmatter } from "./frontmatter.js";
+import { scanBlocks } from "./markdown.js";
 import { findInlineRefs, frontmatterList, normaliseTags } from "./tags.js";
 import type { Note } from "./types.js";
 
@@ -10,6 +11,8 @@ import type { Note } from "./types.js";
  * Parses one note's text into a {@link Note}: frontmatter (title, tags, aliases), inline tags and
  * wikilinks. Invalid YAML never stops a note: the body is still used and a `frontmatter_invalid`
  * warning names the file and line. An Excalidraw drawing keeps only its words ({@link excalidrawText}).
+ * The title is the frontmatter's `title`, else the file name; a folder's page (`index.md`,
+ * `README.md`) takes its first `#` heading, else its folder's name.
  *
  * @example
  * ```ts
@@ -37,18 +40,20 @@ export function parseNote(path: string, text: string, mtime: number, log: Logger
     .split("/")
     .pop()!
     .replace(drawing ? /(?:\.excalidraw)?\.md$/i : /\.md$/i, "");
+  const aliases = [...new Set(frontmatterList(data.aliases ?? data.alias, false))];
+  // line endings normalised once, here: the tag scan and the chunker then read the same string (one parse)
+  const unixBody = fm.body.includes("\r") ? fm.body.replace(/\r\n?/g, "\n") : fm.body;
+  // an Excalidraw drawing is searched by its words, not by its JSON
+  const body = drawing ? excalidrawText(unixBody) : unixBody;
   const rawTitle = data.title;
   const title =
     typeof rawTitle === "string" && rawTitle.trim()
       ? rawTitle.trim()
       : typeof rawTitle === "number"
         ? String(rawTitle)
-        : fileName;
-  const aliases = [...new Set(frontmatterList(data.aliases ?? data.alias, false))];
-  // line endings normalised once, here: the tag scan and the chunker then read the same string (one parse)
-  const unixBody = fm.body.includes("\r") ? fm.body.replace(/\r\n?/g, "\n") : fm.body;
-  // an Excalidraw drawing is searched by its words, not by its JSON
-  const body = drawing ? excalidrawText(unixBody) : unixBody;
+        : FOLDER_PAGE.test(fileName)
+          ? folderPageTitle(path, body, fileName)
+          : fileName;
   // Markdown links are relative to the note's folder; wikilinks to the vault
   const inline = findInlineRefs(body, noteFolder(path));
   const tags = normaliseTags([...frontmatterList(data.tags ?? data.tag), ...inline.tags]);
@@ -75,6 +80,18 @@ export function parseNote(path: string, text: string, mtime: number, log: Logger
     bodyStartLine: fm.bodyStartLine,
     hash: hashText(text),
   };
+}
+
+// the page of a folder, as documentation sites and some vaults name it: its file name says nothing
+const FOLDER_PAGE = /^(?:index|readme|_index)$/i;
+
+/** The title of a folder's page (`guide/index.md`): its first `#` heading, else its folder's name. */
+function folderPageTitle(path: string, body: string, fileName: string): string {
+  const scan = scanBlocks(body);
+  const h1 = scan.levels.indexOf(1);
+  if (h1 >= 0 && scan.texts[h1]) return scan.texts[h1];
+  const folder = noteFolder(path);
+  return folder ? folder.slice(folder.lastIndexOf("/") + 1) : fileName;
 }
 
 /** At most this many distinct links of a note are kept as its `links` (see `links_truncated`). */

@@ -29,6 +29,16 @@ describe("frontmatter", () => {
     expect(parseNote("r/SMARS.md", "---\naliases:\n---\n", 0).aliases).toEqual([]);
   });
 
+  it("titles a folder's page (index.md, README.md) by its first # heading, else by its folder", () => {
+    expect(parseNote("guide/index.md", "Intro\n\n# Getting Started {#start}\n\n## More\n", 0).title).toBe(
+      "Getting Started",
+    );
+    expect(parseNote("style-guide/README.md", "## Rules\n\ntext\n", 0).title).toBe("style-guide");
+    expect(parseNote("index.md", "no heading\n", 0).title).toBe("index");
+    expect(parseNote("guide/index.md", "---\ntitle: Guide\n---\n# Other\n", 0).title).toBe("Guide");
+    expect(parseNote("guide/indexes.md", "# Indexes in Postgres\n", 0).title).toBe("indexes");
+  });
+
   it("reads an Excalidraw drawing by its text elements, without the plugin's banner, block ids and drawing JSON", () => {
     const drawing = [
       "---",
