@@ -99,11 +99,16 @@ function terms(q: string): string[] {
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-/** A one-line snippet of a chunk (no heading lines), starting near the first matched term. */
+// HTML a reader does not see, as the CLI's snippets leave it out (src/cli/output.ts)
+const HTML_TAG =
+  /<[A-Za-z][\w.:-]*\s[^<>]*=[^<>]*>|<\/[A-Za-z][\w.:-]*\s*>|<(?:div|span|br|hr|p|sup|sub|details|summary)\s*\/?>/gi;
+
+/** A one-line snippet of a chunk (no heading lines or HTML tags), starting near the first matched term. */
 function snippetOf(text: string, ts: string[], width = 220): string {
   const body = text
     .replace(/^(\s*#{1,6}\s[^\n]*(\n+|$))+/, "")
     .replace(/^#{1,6}\s+/gm, "")
+    .replace(HTML_TAG, " ")
     .replace(/\s+/g, " ")
     .trim();
   if (!ts.length || body.length <= width) return body.length > width ? body.slice(0, width - 1) + "…" : body;

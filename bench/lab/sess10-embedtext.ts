@@ -65,7 +65,10 @@ console.log("missing", missing);
 const QRULES: Record<string, (t: string) => string> = {
   ...RULES,
   cap: (t) => t.charAt(0).toUpperCase() + t.slice(1),
-  capq: (t) => { const s = t.charAt(0).toUpperCase() + t.slice(1).trim(); return /[.?!]$/.test(s) ? s : s + "?"; },
+  capq: (t) => {
+    const s = t.charAt(0).toUpperCase() + t.slice(1).trim();
+    return /[.?!]$/.test(s) ? s : s + "?";
+  },
 };
 const qf = QRULES[process.env.QRULE ?? (variant === "lower" ? "lower" : "same")];
 if (QRULES[process.env.QRULE ?? variant] !== RULES.same || variant === "lower")
@@ -79,4 +82,10 @@ const dl = (q: LabQuery) => {
 };
 console.log(name, variant, process.env.QRULE ?? "", "dense ", fmt(evaluateRun(lab, (q) => notesOf(lab, dl(q)))));
 for (const a of [0.6, 0.65, 0.7])
-  console.log(name, variant, "hybrid", a, fmt(evaluateRun(lab, (q) => notesOf(lab, fuseLinear([dl(q), q.kws], [1 - a, a])))));
+  console.log(
+    name,
+    variant,
+    "hybrid",
+    a,
+    fmt(evaluateRun(lab, (q) => notesOf(lab, fuseLinear([dl(q), q.kws], [1 - a, a])))),
+  );

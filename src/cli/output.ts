@@ -2,21 +2,28 @@ import type { Hit } from "../search/index.js";
 import { paint as makePaint, queryTerms, termPattern, type Paint } from "./color.js";
 import { osc8 } from "./hyperlink.js";
 
-/** The body of a chunk on one line: no heading lines, whitespace collapsed. */
+// HTML a reader does not see: a tag with attributes (`<ScrimbaLink href="…" title="…">`,
+// `<sup class="badge" />`), a closing tag, a bare layout tag; `<script setup>` and `<Teleport>` stay
+const HTML_TAG =
+  /<[A-Za-z][\w.:-]*\s[^<>]*=[^<>]*>|<\/[A-Za-z][\w.:-]*\s*>|<(?:div|span|br|hr|p|sup|sub|details|summary)\s*\/?>/gi;
+
+/** The body of a chunk on one line: no heading lines or HTML tags, whitespace collapsed. */
 function flatBody(text: string): string {
   return text
     .replace(/^(\s*#{1,6}\s[^\n]*(\n+|$))+/, "")
+    .replace(HTML_TAG, " ")
     .replace(/\s+/g, " ")
     .trim();
 }
 
 /**
- * One-line snippet of a chunk's text, without the heading line. With a pattern, the snippet starts a
- * little before the first match when that lies beyond the first part of the text.
+ * One-line snippet of a chunk's text, without the heading line and HTML tags. With a pattern, the
+ * snippet starts a little before the first match when that lies beyond the first part of the text.
  *
  * @example
  * ```ts
  * snippet("## Motors\n\nTwo N20 motors.", 100); // "Two N20 motors."
+ * snippet('<div class="tip">Use <Teleport> here.</div>', 100); // "Use <Teleport> here."
  * ```
  */
 export function snippet(text: string, width = 100, pattern?: RegExp): string {
