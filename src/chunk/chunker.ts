@@ -137,8 +137,11 @@ function cutNote(note: Note, src: Lines, opts: ChunkOptionsWithDefaults): Chunk[
       trail = t;
       level = l;
     },
-    block(start, end, atomic) {
+    block(start, end, atomic, item) {
+      const first = pieces.length;
       unitPieces(src, start, end, atomic, opts.maxWords, opts.maxBlockWords, pieces);
+      // an item right below the one before it (a tight list) joins it with a line break, as written
+      if (item && pieces.length > first && start > 0 && !src.blank(start - 1)) pieces[first].join = "\n";
     },
   });
   endSection();
@@ -430,7 +433,10 @@ function joinPieces(pieces: Piece[], body: string): string {
   // blocks that follow each other in the body, one blank line apart: one slice of the body
   let verbatim = pieces[0].from >= 0;
   for (let i = 1; i < pieces.length && verbatim; i++)
-    verbatim = pieces[i].from >= 0 && pieces[i].join === "\n\n" && pieces[i].from === pieces[i - 1].to + 2;
+    verbatim =
+      pieces[i].from >= 0 &&
+      pieces[i].from === pieces[i - 1].to + pieces[i].join.length &&
+      (pieces[i].join === "\n\n" || pieces[i].join === "\n");
   if (verbatim) return body.slice(pieces[0].from, pieces[pieces.length - 1].to);
   let s = "";
   for (let i = 0; i < pieces.length; i++) {

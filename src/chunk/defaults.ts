@@ -43,9 +43,10 @@ export const CHUNK_DEFAULTS: ChunkOptionsWithDefaults = {
  * (no `{#id}`, inline HTML or emphasis marks), and a heading's `{#id}` is no tag. 12: a link to a documentation site's page (`setup.html`,
  * `guide/`) is a link to the note it is built from (`setup.md`, `guide/index.md`). 13: a run of a section is not cut before it holds `minWords`
  * of its own (a heading goes with the long list or code block after it). 14: a folder's page (`index.md`,
- * `README.md`) is titled by its first `#` heading, else its folder.
+ * `README.md`) is titled by its first `#` heading, else its folder. 15: a list that holds code is cut between
+ * its items, each kept whole, instead of being one block of up to `maxBlockWords`.
  */
-export const CHUNKER_VERSION = "14";
+export const CHUNKER_VERSION = "15";
 
 /**
  * Fills in defaults and checks the values.

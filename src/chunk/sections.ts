@@ -4,8 +4,12 @@ import { scanBlocks } from "../vault/index.js";
 export interface SectionVisitor {
   /** A heading opens a section: its trail below the title (e.g. ["SMARS", "Motor wiring"]) and level 1–6. */
   section(trail: string[], level: number): void;
-  /** A block of the current section: lines [start, end) of the body (0-based); `atomic`: never split it. */
-  block(start: number, end: number, atomic: boolean): void;
+  /**
+   * A block of the current section: lines [start, end) of the body (0-based); `atomic`: never split
+   * it; `item`: an item of a list that holds code, after the list's first (the list is cut at its
+   * items, each kept whole if it holds code).
+   */
+  block(start: number, end: number, atomic: boolean, item?: boolean): void;
 }
 
 /**
@@ -22,7 +26,7 @@ export interface SectionVisitor {
  * ```
  */
 export function walkSections(body: string, visit: SectionVisitor): void {
-  const { starts, levels, texts, atomic, lineCount } = scanBlocks(body);
+  const { starts, levels, texts, atomic, items, lineCount } = scanBlocks(body);
   const stack: { level: number; text: string }[] = [];
   const firstStart = starts.length ? starts[0] : lineCount;
   if (firstStart > 0) visit.block(0, firstStart, false);
@@ -38,6 +42,14 @@ export function walkSections(body: string, visit: SectionVisitor): void {
         level,
       );
     }
-    if (end > start) visit.block(start, end, atomic[b]);
+    const list = items[b];
+    if (list && list.starts.length > 1) {
+      // a list that holds code: its items, so that one item of code does not make the list one block
+      for (let i = 0; i < list.starts.length; i++) {
+        const from = i === 0 ? start : list.starts[i];
+        const to = i + 1 < list.starts.length ? list.starts[i + 1] : end;
+        if (to > from) visit.block(from, to, list.atomic[i], i > 0);
+      }
+    } else if (end > start) visit.block(start, end, atomic[b]);
   }
 }

@@ -34,10 +34,22 @@ export interface BlockScan {
   /** Inline text of every paragraph or heading, at any depth, that holds `#` or `[` (tag and link sources). */
   refTexts: string[];
   /**
+   * The items of each top-level list that holds code or math (by block index): each item's first
+   * line and whether it holds code itself. The chunker keeps such a list's items whole, not the
+   * whole list.
+   */
+  items: Record<number, ListItems>;
+  /**
    * The note's link reference definitions (`[label]: other.md`), as the parser files them: what
    * {@link parseInline} needs to read `[text][label]` as a link. The first definition of a label wins.
    */
   references: LinkReferences;
+}
+
+/** The items of one top-level list: each one's first line (0-based), and whether it holds code. */
+export interface ListItems {
+  starts: number[];
+  atomic: boolean[];
 }
 
 /** Link reference definitions by normalised label, as markdown-it keeps them in its `env`. */
@@ -77,6 +89,7 @@ export function scanBlocks(text: string, sliceChars = SLICE_CHARS): BlockScan {
     texts: [],
     atomic: [],
     refTexts: [],
+    items: {},
     references: {},
   };
   let at = 0; // char offset of the current slice
@@ -130,6 +143,8 @@ export function scanBlocks(text: string, sliceChars = SLICE_CHARS): BlockScan {
   }
   for (let i = text.indexOf("\n", at); i >= 0; i = text.indexOf("\n", i + 1)) line++;
   scan.lineCount = line + 1;
+  // only a list that holds code is cut at its items; any other is read as text
+  for (const b of Object.keys(scan.items)) if (!scan.atomic[Number(b)]) delete scan.items[Number(b)];
   lastScan = { text: raw, sliceChars, scan };
   return scan;
 }
@@ -143,6 +158,8 @@ function readTokens(tokens: Token[], count: number, lineOffset: number, continue
       current = scan.starts.length - 1; // the rest of the list the last slice cut: the same block
     } else if (depth === 0 && t.map && t.nesting >= 0) {
       current = scan.starts.length;
+      if (t.type === "bullet_list_open" || t.type === "ordered_list_open")
+        scan.items[current] = { starts: [], atomic: [] };
       scan.starts.push(t.map[0] + lineOffset);
       const heading = t.type === "heading_open";
       scan.levels.push(heading ? Number(t.tag.slice(1)) : 0);
@@ -156,6 +173,14 @@ function readTokens(tokens: Token[], count: number, lineOffset: number, continue
       (t.type === "fence" || t.type === "code_block" || t.type === "math_block")
     ) {
       scan.atomic[current] = true; // a fence or math inside a callout, list or quote: keep the container whole
+      const items = scan.items[current];
+      if (items?.atomic.length) items.atomic[items.atomic.length - 1] = true; // and the list item holding it
+    } else if (t.type === "list_item_open" && t.level === 1 && t.map && current >= 0) {
+      const items = scan.items[current];
+      if (items) {
+        items.starts.push(t.map[0] + lineOffset);
+        items.atomic.push(false);
+      }
     }
     if (t.type === "inline" && (t.content.includes("#") || t.content.includes("["))) {
       // a heading's `{#id}` is no tag

@@ -148,6 +148,27 @@ describe("chunker", () => {
     expect(opener.text).toContain("- limitation 0 of the API");
     expect(cut.every((c) => countWords(c.text.replace(/^#+ .*$/gm, "")) >= 30)).toBe(true);
   });
+  it("cuts a long list that holds code between its items, keeping each item and its code whole", () => {
+    // an API page: one list whose items each hold a code block, 600 words in all
+    const item = (name: string) =>
+      `- **${name}**\n\n  What ${name} does, in a sentence of plain words.\n\n  \`\`\`ts\n${Array.from(
+        { length: 12 },
+        (_, i) => `  const ${name}${i} = call(${i}, first, second, third, fourth);`,
+      ).join("\n")}\n  \`\`\`\n`;
+    const names = ["Type", "Details", "Example", "Caveats"];
+    const text = `# watch()\n\n${names.map(item).join("\n")}`;
+    const chunks = chunkNote(note(text));
+    expect(chunks.length).toBeGreaterThan(1);
+    for (const c of chunks) expect(c.meta.word_count).toBeLessThanOrEqual(200 + 30);
+    // every item, with its fence, lies in exactly one chunk, in order, and the chunks read as the note does
+    for (const n of names)
+      expect(chunks.filter((c) => c.text.includes(`- **${n}**`) && c.text.includes(`const ${n}11`))).toHaveLength(1);
+    expect(chunks.map((c) => c.text).join("\n\n")).toBe(text.trim());
+    // a short list with code stays one passage, written as it was
+    const short = "# Setup\n\n- Install:\n  ```sh\n  npm i\n  ```\n- Run it.\n";
+    expect(chunkNote(note(short)).map((c) => c.text)).toEqual([short.trim()]);
+  });
+
   it("keeps a code block whole up to maxBlockWords and cuts a longer one at line ends", () => {
     const lines = Array.from({ length: 300 }, (_, i) => `step ${i} of code`);
     const chunks = chunkNote(note(`# C\n\n\`\`\`\n${lines.join("\n")}\n\`\`\`\n`), {
