@@ -178,3 +178,33 @@ describe("no results", () => {
     expect(run(["folders", vault]).stdout).toContain("4  robots\n");
   });
 });
+
+describe("hits from notes changed since the index", () => {
+  it("says which hits come from notes edited or deleted since the last index, and nothing once it is fresh", () => {
+    const own = exampleVaultCopy("vr-stale-");
+    const env = { VAULT_RAG_VAULT: "", VAULT_RAG_DB: "" };
+    const cli = (args: string[]) =>
+      spawnSync(process.execPath, [BIN, ...args], {
+        cwd: own.elsewhere,
+        env: { ...process.env, ...env },
+        encoding: "utf8",
+      });
+    expect(cli(["index", own.vault, "--quiet"]).status).toBe(0);
+    const query = ["search", "--vault", own.vault, "-k", "3", "motor driver"];
+    const fresh = cli(query);
+    expect(fresh.status).toBe(0);
+    expect(fresh.stderr).toBe("");
+    const paths = [...fresh.stdout.matchAll(/^(\S+\.md):\d+/gm)].map((m) => m[1]);
+    expect(new Set(paths).size).toBeGreaterThanOrEqual(2);
+    const [edited, gone] = [...new Set(paths)];
+    fs.appendFileSync(path.join(own.vault, edited), "\nA line added after the index.\n");
+    fs.rmSync(path.join(own.vault, gone));
+    const stale = cli(query);
+    expect(stale.status).toBe(0);
+    expect(stale.stderr).toBe(
+      `vault-rag: hits come from a note changed since the last index ("${edited}") and a note deleted since ("${gone}") — run \`vault-rag index\` to refresh them\n`,
+    );
+    expect(cli(["index", own.vault, "--quiet"]).status).toBe(0);
+    expect(cli(query).stderr).toBe("");
+  });
+});

@@ -8,6 +8,7 @@ import {
   wordNetProblem,
   type SearchRequest,
 } from "../../search/index.js";
+import { staleHits, staleHitsWarning } from "../../indexing/index.js";
 import { useColor } from "../color.js";
 import { locate, openForQuery } from "../open.js";
 import { formatHits } from "../output.js";
@@ -88,6 +89,17 @@ export async function runSearch(words: string[], o: SearchFlags): Promise<void> 
       // the synonyms a search also matched are marked too: a hit that says "holiday" for "vacation"
       const marked = res.expansion ? `${query} ${res.expansion.phrases.join(" ")}` : query;
       out(formatHits(res.hits, { query: marked, color, verbose: o.verbose, link }));
+    }
+    // a hit from a note edited or deleted since the last index shows text the note no longer holds
+    if (res.hits.length) {
+      const warning = staleHitsWarning(
+        staleHits(
+          loc.vault,
+          res.hits.map((h) => h.path),
+          await store.notes(),
+        ),
+      );
+      if (warning) err(warning);
     }
     if (!res.hits.length) {
       err(`no results: ${res.reason}`);
