@@ -218,7 +218,7 @@ export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): 
       const ctx = await open();
       const res = await search(ctx, question, searchOptionsOf(o));
       const hits = res.hits.map(flatHit);
-      return hits.length ? { ...res, hits } : { ...res, hits, hints: await noResultHints(ctx.store, o) };
+      return hits.length ? { ...res, hits } : { ...res, hits, hints: await noResultHints(ctx.store, o, "request") };
     },
     async searches(s) {
       return runSearches(await open(), s);

@@ -8,23 +8,28 @@ const quoted = (xs: string[]) => xs.map((x) => `"${x}"`).join(", ");
  * Why a filtered search may have found nothing, as one-line hints that name the fix: a `folder` or
  * `topFolder` that exists only in another case ("did you mean …"), or not at all (the closest ones),
  * and a tag that no note has (the closest tags). Empty when the filters name things that exist.
+ * `for`: the CLI names its flags and commands; a request (the library, MCP, the HTTP API) names
+ * the filter.
  *
  * @example
  * ```ts
  * await noResultHints(store, { folder: "Robots", tags: ["picoo"] });
  * // ['vault-rag: no folder "Robots" in the index — did you mean --folder "robots"?',
  * //  'vault-rag: no note has the tag "picoo" — closest tags: "pico"; list them with `vault-rag tags`']
+ * await noResultHints(store, { folder: "Robots" }, "request");
+ * // ['vault-rag: no folder "Robots" in the index — did you mean the folder "robots"?']
  * ```
  */
-export async function noResultHints(store: Store, f: FilterOptions): Promise<string[]> {
+export async function noResultHints(store: Store, f: FilterOptions, to: "cli" | "request" = "cli"): Promise<string[]> {
+  const cli = to === "cli";
   const hints: string[] = [];
   const clean = (s: string) => s.replace(/^\/+|\/+$/g, "");
   if (f.folder !== undefined || f.topFolder !== undefined) {
     const folders = (await store.listFolders()).map((x) => x.folder);
     const tops = [...new Set(folders.map((x) => x.split("/")[0]))];
     for (const [flag, value, names] of [
-      ["--folder", f.folder, folders],
-      ["--top-folder", f.topFolder, tops],
+      [cli ? "--folder" : "the folder", f.folder, folders],
+      [cli ? "--top-folder" : "the top folder", f.topFolder, tops],
     ] as const) {
       if (value === undefined) continue;
       const want = clean(value);
@@ -38,7 +43,7 @@ export async function noResultHints(store: Store, f: FilterOptions): Promise<str
           names.filter((x) => x !== ""),
         );
         hints.push(
-          `vault-rag: no folder "${value}" in the index${near.length ? ` — closest: ${quoted(near)}` : ""}; list them with \`vault-rag folders\``,
+          `vault-rag: no folder "${value}" in the index${near.length ? ` — closest: ${quoted(near)}` : ""}${cli ? "; list them with `vault-rag folders`" : ""}`,
         );
       }
     }
@@ -51,7 +56,7 @@ export async function noResultHints(store: Store, f: FilterOptions): Promise<str
       if (have.has(want)) continue;
       const near = closest(want, tags);
       hints.push(
-        `vault-rag: no note has the tag "${t}"${near.length ? ` — closest tags: ${quoted(near)}` : ""}; list them with \`vault-rag tags\``,
+        `vault-rag: no note has the tag "${t}"${near.length ? ` — closest tags: ${quoted(near)}` : ""}${cli ? "; list them with `vault-rag tags`" : ""}`,
       );
     }
   }

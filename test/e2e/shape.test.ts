@@ -74,7 +74,9 @@ describe("one shape of hit", () => {
     expect(fromLibrary.map((h: any) => h.meta.start_line)).toEqual(fromCli.map((h: any) => h.start_line));
     expect(fromLibrary.map(hitJson)).toEqual(fromCli);
     const keys = Object.keys(readmeHit());
-    for (const h of fromCli) expect(Object.keys(h)).toEqual(keys);
+    // every hit has the README's keys; one the keyword query matched by backlink text also says so
+    for (const h of fromCli) expect(Object.keys(h)).toEqual(h.backlinked ? [...keys, "backlinked"] : keys);
+    for (const h of fromCli) expect(h.backlinked === undefined || h.backlinked === true).toBe(true);
     for (const [k, v] of Object.entries(readmeHit())) expect(typeof fromCli[0][k], k).toBe(typeof v);
   });
 
@@ -123,19 +125,22 @@ describe("one shape of hit", () => {
     });
   });
 
-  it("with no hits, the CLI, the library and MCP give the same reason and hints", async () => {
-    const cases: { flags: string[]; lib: object; mcp: object; hints: string[] }[] = [
+  it("with no hits, the CLI, the library and MCP give the same reason, and hints each in its own terms", async () => {
+    const cases: { flags: string[]; lib: object; mcp: object; hints: string[]; requestHints: string[] }[] = [
       {
         flags: ["--folder", "Robots"],
         lib: { folder: "Robots" },
         mcp: { folder: "Robots" },
         hints: ['vault-rag: no folder "Robots" in the index — did you mean --folder "robots"?'],
+        // a request names the filter, not the CLI's flag
+        requestHints: ['vault-rag: no folder "Robots" in the index — did you mean the folder "robots"?'],
       },
       {
         flags: ["--tag", "picoo"],
         lib: { tags: ["picoo"] },
         mcp: { tags: ["picoo"] },
         hints: ['vault-rag: no note has the tag "picoo" — closest tags: "pico"; list them with `vault-rag tags`'],
+        requestHints: ['vault-rag: no note has the tag "picoo" — closest tags: "pico"'],
       },
     ];
     const { openVault } = await import(path.resolve("dist/index.js"));
@@ -149,13 +154,17 @@ describe("one shape of hit", () => {
         const reason = noResults.replace(/^no results: /, "");
         expect(reason).not.toBe(noResults);
         const lib = await notes.search("motor", c.lib);
-        expect({ hits: lib.hits, reason: lib.reason, hints: lib.hints }).toEqual({ hits: [], reason, hints: c.hints });
+        expect({ hits: lib.hits, reason: lib.reason, hints: lib.hints }).toEqual({
+          hits: [],
+          reason,
+          hints: c.requestHints,
+        });
         const res = (await client.callTool({ name: "search", arguments: { query: "motor", ...c.mcp } })) as {
           content: { text: string }[];
           isError?: boolean;
         };
         expect(res.isError).toBeFalsy();
-        expect(JSON.parse(res.content[0].text)).toEqual({ hits: [], reason, hints: c.hints });
+        expect(JSON.parse(res.content[0].text)).toEqual({ hits: [], reason, hints: c.requestHints });
       }
     } finally {
       await notes.close();

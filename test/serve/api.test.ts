@@ -82,7 +82,7 @@ describe("GET /api/search", () => {
     expect(wrongCase.json).toEqual({
       hits: [],
       reason: "no chunk passes the filters",
-      hints: ['vault-rag: no folder "Kitchen" in the index — did you mean --folder "kitchen"?'],
+      hints: ['vault-rag: no folder "Kitchen" in the index — did you mean the folder "kitchen"?'],
     });
   });
 
