@@ -10,6 +10,41 @@ export interface DocRegex {
 const cache = new Map<string, DocRegex>();
 const CACHE_MAX = 256;
 
+/** The limits on `whereDocument` patterns, in one place. */
+export const REGEX_LIMITS = {
+  /**
+   * The most steps a pattern may compile to. Matching is linear in the text but costs up to one
+   * step per character, and counted repeats are written out (`\p{L}{1000}` is 1,002 steps): thirty
+   * of them held a 1 MB vault's server for 61 s. Everyday patterns compile to under 200
+   * (`DRV\d{4}` is 9).
+   */
+  steps: 1000,
+  /** How long the patterns of one query may run over an index's passages, in ms. */
+  budgetMs: 5000,
+};
+
+let deadline = Infinity;
+
+/**
+ * Runs `fn` (one query that tests `whereDocument` patterns) with a time budget: a pattern still
+ * testing passages after `ms` ({@link REGEX_LIMITS}) stops the query with a `filter_invalid` error that says so, so no
+ * filter can hold a server's only thread for long.
+ *
+ * @example
+ * ```ts
+ * withRegexBudget(() => db.prepare("SELECT rowid FROM chunks c WHERE vr_regexp(?, c.text)").all(p));
+ * ```
+ */
+export function withRegexBudget<T>(fn: () => T, ms = REGEX_LIMITS.budgetMs): T {
+  const outer = deadline;
+  deadline = Math.min(outer, performance.now() + ms);
+  try {
+    return fn();
+  } finally {
+    deadline = outer;
+  }
+}
+
 /**
  * Compiles a `whereDocument` `$regex`/`$not_regex` pattern on RE2JS, a linear-time engine (no
  * backtracking, so a pattern such as `^(a+)+$` cannot hang the process). Its dialect is that of
@@ -25,19 +60,49 @@ const CACHE_MAX = 256;
 export function compileDocRegex(pattern: string, op = "$regex"): DocRegex {
   let r = cache.get(pattern);
   if (r) return r;
+  let steps: number;
   try {
     const re = RE2JS.compile(pattern);
-    r = { test: (text: string) => re.test(text) };
+    steps = programSize(re);
+    r = {
+      test: (text: string) => {
+        if (performance.now() > deadline) throw overBudget(pattern);
+        return re.test(text);
+      },
+    };
   } catch (err) {
     throw refusal(pattern, op, (err as Error).message);
   }
+  if (steps > REGEX_LIMITS.steps)
+    throw new VaultRagError(
+      "filter_invalid",
+      `vault-rag: the regular expression ${shownPattern(pattern)} in whereDocument "${op}" is too large to run: ${steps.toLocaleString("en-US")} steps once its repeats are written out, at most ${REGEX_LIMITS.steps.toLocaleString("en-US")} — use smaller counted repeats (x{1000} is a thousand steps) or * and +`,
+    );
   if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
   cache.set(pattern, r);
   return r;
 }
 
+/** The number of instructions RE2JS compiled a pattern to (its program, which it keeps as `re2Input.prog`). */
+function programSize(re: RE2JS): number {
+  const prog = (re as unknown as { re2Input?: { prog?: { inst?: unknown[] } } }).re2Input?.prog;
+  return prog?.inst?.length ?? 0;
+}
+
+/** A pattern as a message quotes it: at most 120 characters. */
+function shownPattern(pattern: string): string {
+  return JSON.stringify(pattern.length > 120 ? `${pattern.slice(0, 120)}…` : pattern);
+}
+
+function overBudget(pattern: string): VaultRagError {
+  return new VaultRagError(
+    "filter_invalid",
+    `vault-rag: the regular expression ${shownPattern(pattern)} in whereDocument ran for over ${REGEX_LIMITS.budgetMs / 1000} s over the index's passages and was stopped — make it simpler, or narrow the search with where or another whereDocument clause`,
+  );
+}
+
 function refusal(pattern: string, op: string, reason: string): VaultRagError {
-  const shown = `the regular expression ${JSON.stringify(pattern)} in whereDocument "${op}"`;
+  const shown = `the regular expression ${shownPattern(pattern)} in whereDocument "${op}"`;
   const dialect = "which Chroma's regex dialect does not have";
   if (/`\(\?<?[=!]/.test(reason))
     return new VaultRagError(
@@ -53,6 +118,6 @@ function refusal(pattern: string, op: string, reason: string): VaultRagError {
   const why = reason.replace(/^error parsing regexp: /, "");
   return new VaultRagError(
     "filter_invalid",
-    `vault-rag: invalid regular expression ${JSON.stringify(pattern)} in whereDocument "${op}": ${why} — escape a special character with \\ to match it literally`,
+    `vault-rag: invalid regular expression ${shownPattern(pattern)} in whereDocument "${op}": ${why} — escape a special character with \\ to match it literally`,
   );
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { matchesDocument, normaliseWhereDocument } from "../../src/store/index.js";
+import { REGEX_LIMITS } from "../../src/store/regex.js";
 import { meta, openStore, record, vec } from "./helpers.js";
 
 const note = (p: string) => ({ path: p, hash: `h-${p}`, mtime: 1, size: 1 });
@@ -46,6 +47,50 @@ describe("whereDocument regular expressions run in linear time", () => {
           .sort(),
       ).toEqual(["longClean", "plain"]);
     }
+    await s.close();
+  });
+
+  it("refuses a pattern whose counted repeats write out to over 1,000 steps, word for word", () => {
+    expect(refusal({ $regex: "\\p{L}{1000}\\p{L}{1000}!" })).toBe(
+      'vault-rag: the regular expression "\\\\p{L}{1000}\\\\p{L}{1000}!" in whereDocument "$regex" is too large to run: 2,003 steps once its repeats are written out, at most 1,000 — use smaller counted repeats (x{1000} is a thousand steps) or * and +',
+    );
+    // a long pattern is quoted cut short
+    expect(refusal({ $regex: "(?s).{1,1000}".repeat(30) })).toMatch(
+      /^vault-rag: the regular expression "(\(\?s\)\.\{1,1000\}){9}\(\?s…" in whereDocument/,
+    );
+    expect(refusal({ $regex: "DRV\\d{4}|\\b(foo|bar|baz)\\b|(\\w+\\s){20}" })).toBe("no error");
+  });
+
+  it("stops a query whose patterns run past their time budget, with a filter error", async () => {
+    const s = await openStore();
+    await s.upsertNotes(
+      Array.from({ length: 50 }, (_, i) => ({
+        note: note(`n${i}.md`),
+        records: [record(`n${i}`, meta({ path: `n${i}.md` }), vec(1, 0, 0, 0), `motor ${"word ".repeat(2000)}`)],
+      })),
+    );
+    const wd = normaliseWhereDocument({ $regex: "(\\w+\\s){40}!" })!;
+    const limit = REGEX_LIMITS.budgetMs;
+    REGEX_LIMITS.budgetMs = 0;
+    try {
+      for (const query of [
+        () => s.queryDense(vec(1, 0, 0, 0), 5, { whereDocument: wd }),
+        () => s.queryKeyword("motor", 5, { whereDocument: wd }),
+      ]) {
+        const e = (await query().then(
+          () => new Error("no error"),
+          (x: Error) => x,
+        )) as Error & { code?: string };
+        expect(e.code).toBe("filter_invalid");
+        expect(e.message).toBe(
+          'vault-rag: the regular expression "(\\\\w+\\\\s){40}!" in whereDocument ran for over 0 s over the index\'s passages and was stopped — make it simpler, or narrow the search with where or another whereDocument clause',
+        );
+      }
+    } finally {
+      REGEX_LIMITS.budgetMs = limit;
+    }
+    // within the budget the same query runs, and finds nothing
+    expect(await s.queryDense(vec(1, 0, 0, 0), 5, { whereDocument: wd })).toEqual([]);
     await s.close();
   });
 

@@ -34,7 +34,7 @@ import { DenseIndex } from "./dense-index.js";
 import { MetaColumns } from "./meta-columns.js";
 import { checkQueryVector, checkWindows, pooledVector } from "../windows.js";
 import type { WhereNode } from "../where.js";
-import { compileDocRegex } from "../regex.js";
+import { compileDocRegex, withRegexBudget } from "../regex.js";
 
 /** BM25 column weights: title, aliases and breadcrumb weigh more than body text. */
 export const BM25_WEIGHTS = { title: 4, aliases: 4, section: 2, body: 1 };
@@ -468,7 +468,12 @@ export class SqliteStore implements Store {
 
   async queryDense(vector: Float32Array, k: number, filter: QueryFilter = {}): Promise<ScoredRecord[]> {
     if (this.windowCache) throw new Error(`vault-rag: the store at ${this.location} was opened without vectors`);
-    // one read transaction: the filter, the vectors and the rows come from one snapshot
+    // one read transaction: the filter, the vectors and the rows come from one snapshot; its
+    // whereDocument patterns run within their time budget
+    return withRegexBudget(() => this.denseRows(vector, k, filter));
+  }
+
+  private denseRows(vector: Float32Array, k: number, filter: QueryFilter): ScoredRecord[] {
     return this.db
       .transaction(() => {
         const index = this.denseIndex();
@@ -573,6 +578,11 @@ export class SqliteStore implements Store {
     filter: QueryFilter = {},
     ranking: KeywordRanking = {},
   ): Promise<ScoredRecord[]> {
+    // the filter's whereDocument patterns run within their time budget
+    return withRegexBudget(() => this.keywordRows(text, k, filter, ranking));
+  }
+
+  private keywordRows(text: string, k: number, filter: QueryFilter, ranking: KeywordRanking): ScoredRecord[] {
     const match = toFtsQuery(text);
     if (!match) return [];
     const cond = filterSql(filter);
