@@ -6,7 +6,15 @@ import { VaultRagError } from "../errors.js";
 import { openVault, type VaultHandle } from "../library.js";
 import { hitJson } from "../search/index.js";
 import { GET_NOTE_MAX_CHARS } from "../vault/index.js";
-import { getNoteInput, relatedInput, searchInput, searchRequestOf, validate } from "../requests/index.js";
+import {
+  getNoteInput,
+  quoted,
+  relatedInput,
+  searchInput,
+  searchRequestOf,
+  shown,
+  validate,
+} from "../requests/index.js";
 
 type ToolResult = { content: { type: "text"; text: string }[]; isError?: boolean };
 
@@ -122,6 +130,52 @@ export async function serveMcp(vaultDir: string, opts: { db?: string } = {}): Pr
     }
   };
   await server.connect(transport);
+  guardToolCalls(transport);
+}
+
+/**
+ * Answers a `tools/call` whose params are not a tool call (params missing or not an object, a name
+ * that is not text, arguments that are not an object) with JSON-RPC's -32602 and one line saying
+ * what to send, before the SDK, which answers with its validator's multi-line dump. `arguments:
+ * null` is read as none.
+ */
+function guardToolCalls(transport: StdioServerTransport): void {
+  const forward = transport.onmessage;
+  if (!forward) return;
+  transport.onmessage = (message: JSONRPCMessage) => {
+    const m = message as unknown as { method?: unknown; id?: string | number; params?: unknown };
+    if (m.method === "tools/call" && m.id !== undefined) {
+      const problem = toolCallProblem(m.params);
+      if (problem) {
+        void transport.send({ jsonrpc: "2.0", id: m.id, error: { code: -32602, message: problem } } as JSONRPCMessage);
+        return;
+      }
+      const p = m.params as { arguments?: unknown };
+      if (p.arguments === null) delete p.arguments;
+    }
+    forward(message);
+  };
+}
+
+/**
+ * What is wrong with the params of a `tools/call`, in one line, or undefined when they are a call.
+ *
+ * @example
+ * ```ts
+ * toolCallProblem({ name: "search", arguments: "motors" });
+ * // 'vault-rag: the arguments of tool "search" must be a JSON object, got "motors" — send {"name": "search", "arguments": {"query": …}}'
+ * ```
+ */
+export function toolCallProblem(params: unknown): string | undefined {
+  const isObject = (v: unknown) => typeof v === "object" && v !== null && !Array.isArray(v);
+  if (!isObject(params))
+    return `vault-rag: tools/call needs params {"name": …, "arguments": {…}}, got ${shown(params ?? null)}`;
+  const { name, arguments: args } = params as { name?: unknown; arguments?: unknown };
+  if (typeof name !== "string")
+    return `vault-rag: tools/call needs the tool's "name" as text, got ${shown(name ?? null)} — list the tools with tools/list`;
+  if (args !== undefined && args !== null && !isObject(args))
+    return `vault-rag: the arguments of tool ${quoted(name)} must be a JSON object, got ${shown(args)} — send {"name": ${shown(name)}, "arguments": {…}}`;
+  return undefined;
 }
 
 /**

@@ -3,5 +3,5 @@
  * arguments and the validation that words a bad value the CLI's way. Both interfaces import this
  * room, never each other. It loads zod only (not the MCP SDK), so the web server starts fast.
  */
-export { getNoteInput, relatedInput, searchInput, searchRequestOf } from "./schemas.js";
+export { getNoteInput, relatedInput, REQUEST_LIMITS, requestText, searchInput, searchRequestOf } from "./schemas.js";
 export { bad, cut, quoted, shown, validate } from "./validate.js";

@@ -6,10 +6,21 @@
 import { z } from "zod";
 import { RELATED_DEFAULTS, SEARCH_DEFAULTS, type SearchRequest } from "../search/index.js";
 
+/**
+ * The longest texts a request may hold, in characters, on MCP and the HTTP API alike: a search
+ * query or question (a 1 MB query took MCP 50 s, blocking every other call), and a name (a path,
+ * heading, folder, tag or date: a 9 MB path took 16 s to look up, and its error quoted all of it).
+ */
+export const REQUEST_LIMITS = { textChars: 2000, nameChars: 1000 };
+
+/** A query or question: not empty, at most {@link REQUEST_LIMITS}`.textChars`. */
+export const requestText = (what: string) => z.string().min(1).max(REQUEST_LIMITS.textChars).describe(what);
+const name = () => z.string().max(REQUEST_LIMITS.nameChars);
+
 /** The arguments of the `search` tool; the HTTP API validates its search parameters with it too. */
 export const searchInput = z
   .object({
-    query: z.string().min(1).describe("what to look for, in plain words"),
+    query: requestText("what to look for, in plain words"),
     top_k: z.number().int().min(1).max(50).optional().describe(`number of hits (default ${SEARCH_DEFAULTS.topK})`),
     per_note: z
       .number()
@@ -29,11 +40,11 @@ export const searchInput = z
       .enum(["dense", "keyword", "hybrid"])
       .optional()
       .describe(`retrieval mode (default ${SEARCH_DEFAULTS.mode})`),
-    tags: z.array(z.string().min(1)).optional().describe("only notes with all these tags"),
-    folder: z.string().optional().describe("only notes directly in this folder"),
-    top_folder: z.string().optional().describe("only notes under this top-level folder"),
-    since: z.string().optional().describe("only notes modified since: 90d, 2w, 12h, 2026-06-01 or an ISO time"),
-    until: z.string().optional().describe("only notes modified until (same forms as since)"),
+    tags: z.array(name().min(1)).max(100).optional().describe("only notes with all these tags"),
+    folder: name().optional().describe("only notes directly in this folder"),
+    top_folder: name().optional().describe("only notes under this top-level folder"),
+    since: name().optional().describe("only notes modified since: 90d, 2w, 12h, 2026-06-01 or an ISO time"),
+    until: name().optional().describe("only notes modified until (same forms as since)"),
     min_ratio: z
       .number()
       .min(0)
@@ -54,15 +65,15 @@ export const searchInput = z
 /** The arguments of the `get_note` tool (and of `GET /api/note`). */
 export const getNoteInput = z
   .object({
-    path: z.string().min(1).describe("vault-relative path or note name, e.g. robots/SMARS.md or SMARS"),
-    heading: z.string().optional().describe("only this section"),
+    path: name().min(1).describe("vault-relative path or note name, e.g. robots/SMARS.md or SMARS"),
+    heading: name().optional().describe("only this section"),
   })
   .strict();
 
 /** The arguments of the `related` tool (and of `GET /api/related`). */
 export const relatedInput = z
   .object({
-    path: z.string().min(1).describe("vault-relative path or note name, e.g. robots/SMARS.md or SMARS"),
+    path: name().min(1).describe("vault-relative path or note name, e.g. robots/SMARS.md or SMARS"),
     k: z.number().int().min(1).max(50).optional().describe(`number of notes (default ${RELATED_DEFAULTS.k})`),
     unlinked_only: z.boolean().optional().describe("only notes not already linked from or to it: link suggestions"),
   })

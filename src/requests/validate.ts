@@ -77,6 +77,10 @@ export function validate<S extends z.ZodType>(
   if (value === undefined && issue.code === "invalid_type" && name)
     throw bad(`${name} is required — ${MISSING_FIX[from](name)}`);
   const got = value === undefined ? "nothing" : shown(value);
+  if (issue.code === "too_big" && issue.origin === "string" && typeof value === "string")
+    throw bad(`${name} is ${value.length} characters, over the limit of ${issue.maximum} — shorten it`);
+  if (issue.code === "too_big" && issue.origin === "array" && Array.isArray(value))
+    throw bad(`${name} has ${value.length} values, over the limit of ${issue.maximum}`);
   const rule = ruleOf(issue, first);
   if (rule && name) throw bad(`${name} ${rule}, got ${got}`);
   throw bad(`${name ? `${name}: ` : ""}${issue.message.replace(/^Invalid input: /, "")}, got ${got}`);

@@ -6,7 +6,7 @@ import { streamSSE } from "hono/streaming";
 import { z } from "zod";
 import { VaultRagError } from "../errors.js";
 import type { VaultHandle } from "../library.js";
-import { getNoteInput, relatedInput, searchInput, searchRequestOf, validate } from "../requests/index.js";
+import { getNoteInput, relatedInput, requestText, searchInput, searchRequestOf, validate } from "../requests/index.js";
 import { hitJson } from "../search/index.js";
 import type { WebAssets } from "./assets.js";
 import { SERVE_DEFAULTS } from "./defaults.js";
@@ -61,18 +61,10 @@ const SEARCH_PARAMS: Record<string, [string, ParamKind]> = {
 export const askInput = searchInput
   .omit({ query: true })
   .extend({
-    question: z.string().min(1).describe("the question, in plain words"),
+    question: requestText("the question, in plain words"),
     budget: z.number().int().min(100).max(100_000).optional().describe("largest prompt, in estimated tokens"),
   })
   .strict();
-
-const tooLong = (what: string, s: string) => {
-  if (s.length > SERVE_DEFAULTS.textChars)
-    throw new VaultRagError(
-      "usage",
-      `vault-rag: the ${what} is ${s.length} characters, over the limit of ${SERVE_DEFAULTS.textChars} — shorten it`,
-    );
-};
 
 const fail = (c: Context, e: unknown) => {
   const { status, body } = errorResponse(e);
@@ -177,7 +169,6 @@ export function createApp(o: AppOptions): Hono {
     if (raw.query === undefined)
       throw new VaultRagError("usage", `vault-rag: the search query is empty — give it as ?q=…`);
     const a = validate(searchInput, raw, { query: "q", tags: "tag" });
-    tooLong("search query", a.query);
     const { query, ...rest } = a;
     const { hits, reason, hints, expansion } = await v.search(query, searchRequestOf(rest));
     // no hits: why, and the hints the CLI prints and MCP returns (the folder or tag that exists);
@@ -283,7 +274,6 @@ export function createApp(o: AppOptions): Hono {
         throw new VaultRagError("usage", `vault-rag: the request body is not JSON (${(e as Error).message})`);
       }
       const a = validate(askInput, body, {}, "body");
-      tooLong("question", a.question);
       const { question, budget, ...rest } = a;
       if (asking >= SERVE_DEFAULTS.asks)
         return c.json(

@@ -5,7 +5,7 @@
  * - `port`, `host`: where it listens; loopback, so nothing else on the network can reach it.
  * - `bodyBytes`: the largest request body (an ask is a question and a few filters: 64 KB is plenty).
  * - `urlChars`: the longest request target, path and query string (8 KB, a common proxy limit).
- * - `textChars`: the longest search query or question (2,000 characters).
+ * - the longest query, question and names: `REQUEST_LIMITS` in src/requests, shared with MCP.
  * - `headersMs`, `requestMs`: how long a client may take to send its headers (10 s), and its whole
  *   request (15 s; 64 KB needs far less), before it gets a 408 and is cut off, so that slow clients
  *   cannot hold connections open (Node's defaults are 60 s and 5 minutes). They bound the request,
@@ -19,7 +19,6 @@ export const SERVE_DEFAULTS = {
   host: "127.0.0.1",
   bodyBytes: 64 * 1024,
   urlChars: 8 * 1024,
-  textChars: 2000,
   headersMs: 10_000,
   requestMs: 15_000,
   asks: 4,

@@ -239,6 +239,48 @@ describe("vault-rag mcp --watch", () => {
       },
       { jsonrpc: "2.0", id: 7, result: {} },
     ]);
+    // a tools/call that is no tool call gets -32602 and one line; arguments: null reads as none
+    const call = (id: number, params?: unknown) =>
+      JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", ...(params === undefined ? {} : { params }) });
+    const calls = await raw(
+      [
+        call(1, { name: "search", arguments: "notanobject" }),
+        call(2),
+        call(3, { name: null, arguments: {} }),
+        call(4, { name: "list_tags", arguments: null }),
+        call(5, { name: "search", arguments: { query: "a".repeat(2001) } }),
+        call(6, { name: "get_note", arguments: { path: "x".repeat(9000) } }),
+      ].join("\n") + "\n",
+      4000,
+    );
+    const answers = calls.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    const byId = new Map(answers.map((a) => [a.id, a]));
+    expect(byId.get(1).error).toEqual({
+      code: -32602,
+      message:
+        'vault-rag: the arguments of tool "search" must be a JSON object, got "notanobject" — send {"name": "search", "arguments": {…}}',
+    });
+    expect(byId.get(2).error).toEqual({
+      code: -32602,
+      message: 'vault-rag: tools/call needs params {"name": …, "arguments": {…}}, got null',
+    });
+    expect(byId.get(3).error).toEqual({
+      code: -32602,
+      message: `vault-rag: tools/call needs the tool's "name" as text, got null — list the tools with tools/list`,
+    });
+    expect(byId.get(4).result.isError).toBeFalsy();
+    expect(JSON.parse(byId.get(4).result.content[0].text)).toContainEqual({ tag: "pico", notes: 3 });
+    // texts over their limits are refused in one short line, as the HTTP API refuses them
+    expect(byId.get(5).result).toEqual({
+      content: [{ type: "text", text: "vault-rag: query is 2001 characters, over the limit of 2000 — shorten it" }],
+      isError: true,
+    });
+    expect(byId.get(6).result.content[0].text).toBe(
+      "vault-rag: path is 9000 characters, over the limit of 1000 — shorten it",
+    );
     // it stops by itself, long before stdin would end
     const t = performance.now();
     const big = await raw(Buffer.alloc(11 * 1024 * 1024, "x"), 40_000);

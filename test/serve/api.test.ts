@@ -110,7 +110,7 @@ describe("GET /api/search", () => {
       ["/api/search?q=x&where=%7Bnope", /^vault-rag: where must be JSON/],
       ["/api/search?q=x&where=%7B%22size%22%3A1%7D", /^vault-rag: unknown metadata field "size"/],
       ["/api/search?q=x&since=yesterdayish", /^vault-rag: cannot read the time "yesterdayish"/],
-      [`/api/search?q=${"a".repeat(2001)}`, /^vault-rag: the search query is 2001 characters, over the limit of 2000/],
+      [`/api/search?q=${"a".repeat(2001)}`, /^vault-rag: q is 2001 characters, over the limit of 2000 — shorten it$/],
     ];
     for (const [target, message] of cases) {
       const r = await get(target);
@@ -298,7 +298,7 @@ describe("POST /api/ask", () => {
     await bad("{}", 400, /^vault-rag: question is required — add "question" to the JSON body$/);
     await bad(JSON.stringify({ question: 5 }), 400, /^vault-rag: question must be text, got 5$/);
     await bad(JSON.stringify({ question: "x", tags: "robots" }), 400, /^vault-rag: tags must be a list, got "robots"$/);
-    await bad(JSON.stringify({ question: "x".repeat(2001) }), 400, /^vault-rag: the question is 2001 characters/);
+    await bad(JSON.stringify({ question: "x".repeat(2001) }), 400, /^vault-rag: question is 2001 characters, over the limit of 2000 — shorten it$/);
     await bad(
       JSON.stringify({ question: "x", pad: "y".repeat(70_000) }),
       413,
