@@ -298,7 +298,11 @@ describe("POST /api/ask", () => {
     await bad("{}", 400, /^vault-rag: question is required — add "question" to the JSON body$/);
     await bad(JSON.stringify({ question: 5 }), 400, /^vault-rag: question must be text, got 5$/);
     await bad(JSON.stringify({ question: "x", tags: "robots" }), 400, /^vault-rag: tags must be a list, got "robots"$/);
-    await bad(JSON.stringify({ question: "x".repeat(2001) }), 400, /^vault-rag: question is 2001 characters, over the limit of 2000 — shorten it$/);
+    await bad(
+      JSON.stringify({ question: "x".repeat(2001) }),
+      400,
+      /^vault-rag: question is 2001 characters, over the limit of 2000 — shorten it$/,
+    );
     await bad(
       JSON.stringify({ question: "x", pad: "y".repeat(70_000) }),
       413,
