@@ -57,6 +57,36 @@ const WORDLIKE = /[\p{L}\p{N}\p{Extended_Pictographic}]/u;
 const shortly = (text: string) => (text.length > 40 ? text.slice(0, 40) + "…" : text);
 
 /**
+ * Checks a search as {@link search} does before it reads the index: the question, the options and
+ * the filters, each bad one a one-line error. For a caller that must refuse a bad request before it
+ * starts to answer (`POST /api/ask` streams its answer).
+ *
+ * @example
+ * ```ts
+ * checkSearch("motors", { where: { nope: 1 } }); // throws: vault-rag: unknown metadata field "nope" …
+ * ```
+ */
+export function checkSearch(
+  question: string,
+  options: SearchOptions = {},
+): { o: SearchOptionsWithDefaults; filter: QueryFilter } {
+  const o = withSearchDefaults(options);
+  const filter: QueryFilter = {
+    where: normaliseWhere(o.where),
+    whereDocument: normaliseWhereDocument(o.whereDocument),
+  };
+  if (!question.trim())
+    throw new VaultRagError("usage", `vault-rag: the search query is empty — type what you are looking for`);
+  // "???" or "--": nothing to match and nothing for the model to read, so any hit would be noise
+  if (!WORDLIKE.test(question))
+    throw new VaultRagError(
+      "usage",
+      `vault-rag: the search query ${JSON.stringify(shortly(question.trim()))} has no words in it — type what you are looking for`,
+    );
+  return { o, filter };
+}
+
+/**
  * Searches the index in plain words. Asks the store for `topK × oversample` candidates (never more
  * than it holds; `pool` per list in hybrid mode) with the filters applied before ranking, widens
  * the keyword query with synonyms when its words miss ({@link retrieve}), fuses dense and BM25 in hybrid mode,
@@ -70,20 +100,8 @@ const shortly = (text: string) => (text.length > 40 ? text.slice(0, 40) + "…" 
  * ```
  */
 export async function search(ctx: SearchContext, question: string, options: SearchOptions = {}): Promise<SearchResult> {
-  const o = withSearchDefaults(options);
-  const filter: QueryFilter = {
-    where: normaliseWhere(o.where),
-    whereDocument: normaliseWhereDocument(o.whereDocument),
-  };
+  const { o, filter } = checkSearch(question, options);
   const timings = { embedMs: 0, retrieveMs: 0 };
-  if (!question.trim())
-    throw new VaultRagError("usage", `vault-rag: the search query is empty — type what you are looking for`);
-  // "???" or "--": nothing to match and nothing for the model to read, so any hit would be noise
-  if (!WORDLIKE.test(question))
-    throw new VaultRagError(
-      "usage",
-      `vault-rag: the search query ${JSON.stringify(shortly(question.trim()))} has no words in it — type what you are looking for`,
-    );
   const total = (await ctx.store.count()).chunks;
   if (total === 0)
     return {

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { VaultRagError } from "../errors.js";
 import type { VaultHandle } from "../library.js";
 import { getNoteInput, relatedInput, requestText, searchInput, searchRequestOf, validate } from "../requests/index.js";
-import { hitJson } from "../search/index.js";
+import { checkSearch, hitJson, searchOptionsOf } from "../search/index.js";
 import type { WebAssets } from "./assets.js";
 import { SERVE_DEFAULTS } from "./defaults.js";
 import { errorResponse } from "./errors.js";
@@ -275,6 +275,8 @@ export function createApp(o: AppOptions): Hono {
       }
       const a = validate(askInput, body, {}, "body");
       const { question, budget, ...rest } = a;
+      // a bad filter is a 400 before the answer's stream starts, as /api/search answers it
+      checkSearch(question, searchOptionsOf(searchRequestOf(rest)));
       if (asking >= SERVE_DEFAULTS.asks)
         return c.json(
           {

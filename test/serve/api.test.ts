@@ -311,6 +311,11 @@ describe("POST /api/ask", () => {
     await bad("question=x", 415, /^vault-rag: POST \/api\/ask takes JSON/, {
       "content-type": "application/x-www-form-urlencoded",
     });
+    // a bad filter, date or question is a JSON 400 before any answer streams, as /api/search gives it
+    await bad(JSON.stringify({ question: "x", where: { nope: 1 } }), 400, /^vault-rag: unknown metadata field "nope"/);
+    await bad(JSON.stringify({ question: "x", where_document: { $regex: "(?=a)" } }), 400, /uses look-around/);
+    await bad(JSON.stringify({ question: "x", since: "yesterday" }), 400, /^vault-rag: .*"yesterday"/);
+    await bad(JSON.stringify({ question: "???" }), 400, /^vault-rag: the search query "\?\?\?" has no words in it/);
   });
 
   it("reports a chat model it cannot reach, or one that takes the connection and never answers, as an error event after the sources", async () => {
