@@ -213,6 +213,34 @@ describe("dense index", () => {
     }
   });
 
+  it("never scores a row that a large snapshot holds damaged: the snapshot is refused and removed", () => {
+    const r = rng(11);
+    const n = EXACT_SCAN_LIMIT + 100;
+    const dims = 16;
+    const idx = DenseIndex.fromRows(
+      Array.from({ length: n }, (_, i) => [i + 1, blob(Float32Array.from({ length: dims }, () => r() - 0.5))]),
+      dims,
+    );
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "vr-snap-")), "index.db.vectors");
+    const snap = idx.toBuffer("k");
+    // the float rows (read lazily, after row ids and norms) damaged in place
+    const floatsAt = snap.indexOf(10) + 1 + n * 8;
+    snap.fill(0xff, floatsAt, floatsAt + n * dims * 4);
+    fs.writeFileSync(file, snap);
+    const fromFile = DenseIndex.fromFile(file, "k")!;
+    expect(fromFile).toBeDefined(); // the parts read at once are whole
+    const q = Float32Array.from({ length: dims }, () => r() - 0.5);
+    expect(() => fromFile.search(q, 10)).toThrow(
+      `vault-rag: the vector cache ${file} held damaged vectors and was removed — search again; it is rebuilt from the index`,
+    );
+    expect(fs.existsSync(file)).toBe(false);
+    // the row ids or norms damaged: the snapshot is not read at all
+    const torn = idx.toBuffer("k");
+    torn.fill(0xff, torn.indexOf(10) + 1, torn.indexOf(10) + 1 + 64);
+    fs.writeFileSync(file, torn);
+    expect(DenseIndex.fromFile(file, "k")).toBeUndefined();
+  });
+
   it("falls back to plain loops on a host without WebAssembly SIMD, with the same neighbours", () => {
     // VAULT_RAG_WASM_SIMD=0 makes the host look as one without SIMD
     const script = `import { DenseIndex, EXACT_SCAN_LIMIT } from ${JSON.stringify(path.resolve("src/store/sqlite/dense-index.ts"))};

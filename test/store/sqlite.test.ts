@@ -40,6 +40,17 @@ describe("SQLite store", () => {
     const r2 = SqliteStore.open(file);
     expect((await r2.queryDense(vec(1, 0, 0, 0), 5)).map((h) => h.id)).toEqual(["a0", "b0"]);
     await r2.close();
+    // a snapshot damaged in place, its length unchanged: its checksums fail, and the vectors come from the index
+    const whole = fs.readFileSync(`${file}.vectors`);
+    const bad = Buffer.from(whole);
+    bad.fill(0xff, bad.indexOf(10) + 1);
+    fs.writeFileSync(`${file}.vectors`, bad);
+    const r3 = SqliteStore.open(file);
+    const hits = await r3.queryDense(vec(1, 0, 0, 0), 5);
+    expect(hits.map((h) => h.id)).toEqual(["a0", "b0"]);
+    expect(hits.every((h) => Number.isFinite(h.distance))).toBe(true);
+    await r3.close();
+    expect(fs.readFileSync(`${file}.vectors`).equals(bad)).toBe(false); // and it was written anew
   });
 
   it("removes a replaced or deleted note's rows from the external-content FTS index", async () => {

@@ -1,4 +1,6 @@
+import crypto from "node:crypto";
 import fs from "node:fs";
+import { VaultRagError } from "../../errors.js";
 import { Int8Matrix } from "./simd-dot.js";
 
 /**
@@ -30,6 +32,17 @@ interface RowFile {
   /** Byte offset of row 0. */
   offset: number;
   scratch: Float32Array;
+  /** The checksum of all rows, checked when they are read whole. */
+  rows?: string;
+  /** The snapshot's path. */
+  file: string;
+}
+
+/** A checksum of typed arrays' bytes (sha1, hex): a snapshot's header keeps one per part. */
+function digest(parts: ArrayBufferView[]): string {
+  const h = crypto.createHash("sha1");
+  for (const a of parts) h.update(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
+  return h.digest("hex");
 }
 
 /** Rows scored one by one from the snapshot file up to this many; beyond, the matrix is read whole. */
@@ -74,10 +87,22 @@ export class DenseIndex {
       const { fd, offset } = this.rowFile!;
       const m = new Float32Array(this.size * this.dims);
       readFully(fd, new Uint8Array(m.buffer), offset);
+      if (this.rowFile!.rows !== undefined && digest([m]) !== this.rowFile!.rows) throw this.damaged();
       this.matrix = m;
       this.close();
     }
     return this.matrix;
+  }
+
+  /** The snapshot's rows are damaged: the file is removed (it is a cache), and the error says so. */
+  private damaged(): VaultRagError {
+    const file = this.rowFile?.file;
+    this.close();
+    if (file) fs.rmSync(file, { force: true });
+    return new VaultRagError(
+      "index_damaged",
+      `vault-rag: the vector cache ${file ?? ""} held damaged vectors and was removed — search again; it is rebuilt from the index`,
+    );
   }
 
   /** Releases the snapshot file; an index whose rows were never read whole is then unusable. */
@@ -133,9 +158,12 @@ export class DenseIndex {
    */
   toBuffer(key: string): Buffer {
     const q = this.size > EXACT_SCAN_LIMIT ? this.quantized() : null;
-    const header = Buffer.from(JSON.stringify({ key, dims: this.dims, size: this.size, int8: !!q }) + "\n");
-    const pad = Buffer.alloc((4 - (header.length % 4)) % 4, 32);
     const view = (a: ArrayBufferView) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+    // checksums, so that a snapshot damaged in place (same length) is never read as vectors
+    const sum = digest([this.rowids, this.norms, ...(q ? [q.rowScales, q.bytes] : [])]);
+    const rows = digest([this.floats()]);
+    const header = Buffer.from(JSON.stringify({ key, dims: this.dims, size: this.size, int8: !!q, sum, rows }) + "\n");
+    const pad = Buffer.alloc((4 - (header.length % 4)) % 4, 32);
     const parts = [
       header.subarray(0, header.length - 1),
       pad,
@@ -175,9 +203,16 @@ export class DenseIndex {
       readFully(fd, new Uint8Array(norms.buffer), at + size * 4);
       readFully(fd, new Uint8Array(scales.buffer), at + floatBytes);
       readFully(fd, new Uint8Array(bytes.buffer), at + floatBytes + size * 4);
+      if (digest([rowids, norms, scales, bytes]) !== header.sum) return undefined;
       const int8 = Int8Matrix.fromQuantized(bytes, scales, size, dims);
       keep = true;
-      return new DenseIndex(dims, rowids, norms, { fd, offset: at + size * 8, scratch: new Float32Array(dims) }, int8);
+      return new DenseIndex(
+        dims,
+        rowids,
+        norms,
+        { fd, offset: at + size * 8, scratch: new Float32Array(dims), rows: header.rows, file },
+        int8,
+      );
     } catch {
       return undefined;
     } finally {
@@ -204,11 +239,14 @@ export class DenseIndex {
     const norms = new Float32Array(ab, at + size * 4, size);
     const matrix = new Float32Array(ab, at + size * 8, size * dims);
     let int8: Int8Matrix | undefined;
+    const parts: ArrayBufferView[] = [rowids, norms];
     if (header.int8) {
       const scales = new Float32Array(ab, at + floatBytes, size);
       const bytes = new Int8Array(ab, at + floatBytes + size * 4, size * dims);
+      parts.push(scales, bytes);
       int8 = Int8Matrix.fromQuantized(bytes, scales, size, dims);
     }
+    if (digest(parts) !== header.sum || digest([matrix]) !== header.rows) return undefined;
     return new DenseIndex(dims, rowids, norms, matrix, int8);
   }
 
@@ -266,7 +304,10 @@ export class DenseIndex {
       s3 += m[o + j + 3] * query[j + 3];
     }
     for (; j < d; j++) s0 += m[o + j] * query[j];
-    return 1 - (s0 + s1 + s2 + s3) / ((this.norms[i] || 1) * qn);
+    const distance = 1 - (s0 + s1 + s2 + s3) / ((this.norms[i] || 1) * qn);
+    // a row read from the snapshot that is no vector (a file damaged in place): never a NaN score
+    if (!Number.isFinite(distance) && this.rowFile) throw this.damaged();
+    return distance;
   }
 
   /**
@@ -449,10 +490,12 @@ function snapshotHeader(
   start: Buffer,
   length: number,
   key: string,
-): { dims: number; size: number; int8: boolean; floatBytes: number; body: number } | undefined {
+):
+  | { dims: number; size: number; int8: boolean; floatBytes: number; body: number; sum: string; rows: string }
+  | undefined {
   const nl = start.indexOf(10);
   if (nl < 0 || (nl + 1) % 4 !== 0) return undefined;
-  let header: { key: string; dims: number; size: number; int8?: boolean };
+  let header: { key: string; dims: number; size: number; int8?: boolean; sum?: string; rows?: string };
   try {
     header = JSON.parse(start.subarray(0, nl).toString("utf8"));
   } catch {
@@ -461,6 +504,7 @@ function snapshotHeader(
   const { dims, size } = header;
   const floatBytes = size * 4 * (2 + dims);
   const int8Bytes = header.int8 ? size * 4 + size * dims : 0;
-  if (header.key !== key || length !== nl + 1 + floatBytes + int8Bytes) return undefined;
-  return { dims, size, int8: !!header.int8, floatBytes, body: nl + 1 };
+  // a snapshot from before checksums is rewritten
+  if (header.key !== key || length !== nl + 1 + floatBytes + int8Bytes || !header.sum || !header.rows) return undefined;
+  return { dims, size, int8: !!header.int8, floatBytes, body: nl + 1, sum: header.sum, rows: header.rows };
 }
