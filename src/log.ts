@@ -9,6 +9,7 @@ export type WarningCode =
   | "note_skipped"
   | "note_unreadable"
   | "symlink_outside"
+  | "symlink_hidden"
   | "symlink_loop"
   | "input_truncated"
   | "chunk_oversized"

@@ -63,6 +63,18 @@ export function walkVault(root: string, log: Logger = silentLogger): VaultFile[]
         const st = fs.statSync(real);
         isDir = st.isDirectory();
         isFile = st.isFile();
+        // a link to what the vault leaves out (an ignored draft, .trash/) does not bring it back in
+        const target = path.relative(realRoot, real).split(path.sep).join("/");
+        if (target && hiddenPath(target, isDir, ig)) {
+          log.warn(
+            "symlink_hidden",
+            `vault-rag: skipped symlink "${childRel}" — it points to "${target}", which the vault leaves out`,
+            {
+              path: childRel,
+            },
+          );
+          continue;
+        }
         if (isDir) {
           if (visited.has(real)) {
             log.warn(
@@ -102,6 +114,15 @@ export function walkVault(root: string, log: Logger = silentLogger): VaultFile[]
   visit(realRoot, "");
   out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return out;
+}
+
+/** Whether a vault-relative path lies in what a walk never enters: a dot-folder, a skipped folder, or what the ignore file names. */
+function hiddenPath(rel: string, isDir: boolean, ig: Ignore): boolean {
+  const parts = rel.split("/");
+  const folders = isDir ? parts : parts.slice(0, -1);
+  if (folders.some((p) => p.startsWith(".") || SKIPPED_FOLDERS.includes(p))) return true;
+  for (let i = 1; i <= folders.length; i++) if (ig.ignores(folders.slice(0, i).join("/") + "/")) return true;
+  return !isDir && ig.ignores(rel);
 }
 
 /**

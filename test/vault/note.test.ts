@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { collectingLogger } from "../../src/log.js";
-import { findInlineRefs, parseNote, readNote, walkVault } from "../../src/vault/index.js";
+import { findInlineRefs, parseNote, readNote, resolveNote, walkVault } from "../../src/vault/index.js";
 
 describe("frontmatter", () => {
   it("reads tags as a list, a single string, or a comma/space separated string", () => {
@@ -245,7 +245,7 @@ describe("inline tags and links", () => {
 });
 
 describe("walker", () => {
-  it("skips dot-folders and ignored paths, survives symlink loops, refuses symlinks out of the vault", () => {
+  it("skips dot-folders and ignored paths, survives symlink loops, refuses symlinks out of the vault or into what it leaves out", () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), "vr-walk-"));
     const outside = fs.mkdtempSync(path.join(os.tmpdir(), "vr-out-"));
     fs.mkdirSync(path.join(root, "a/b"), { recursive: true });
@@ -260,10 +260,25 @@ describe("walker", () => {
     fs.writeFileSync(path.join(outside, "secret.md"), "x");
     fs.symlinkSync(root, path.join(root, "a/loop"));
     fs.symlinkSync(outside, path.join(root, "escape"));
+    // links to what the vault leaves out do not bring it back in; a link to a note it keeps is read
+    fs.symlinkSync(path.join(root, "drafts/d.md"), path.join(root, "leak.md"));
+    fs.symlinkSync(path.join(root, ".obsidian/x.md"), path.join(root, "a/settings.md"));
+    fs.symlinkSync(path.join(root, "drafts"), path.join(root, "a/drafts-too"));
+    fs.symlinkSync(path.join(root, "top.md"), path.join(root, "a/top-again.md"));
     const log = collectingLogger();
     const files = walkVault(root, log).map((f) => f.path);
-    expect(files).toEqual(["a/b/deep note.md", "top.md"]);
-    expect(log.warnings.map((w) => w.code).sort()).toEqual(["symlink_loop", "symlink_outside"]);
+    expect(files).toEqual(["a/b/deep note.md", "a/top-again.md", "top.md"]);
+    expect(log.warnings.map((w) => w.code).sort()).toEqual([
+      "symlink_hidden",
+      "symlink_hidden",
+      "symlink_hidden",
+      "symlink_loop",
+      "symlink_outside",
+    ]);
+    expect(log.warnings.map((w) => w.message)).toContain(
+      'vault-rag: skipped symlink "leak.md" — it points to "drafts/d.md", which the vault leaves out',
+    );
+    expect(() => resolveNote(root, "leak")).toThrow(/^vault-rag: /);
   });
 
   it("says what to do when the vault does not exist", () => {
