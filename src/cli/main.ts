@@ -389,6 +389,10 @@ async function main(): Promise<void> {
       process.emit("SIGINT", "SIGINT");
     });
   const program = buildProgram();
+  // search answers as grep and ripgrep do: 1 is "no hits", so any error is 2 (a damaged or
+  // unreadable index must not read as "nothing matched" to a script)
+  const grepLike = process.argv.slice(2).find((a) => !a.startsWith("-")) === "search";
+  const failed = (code: number) => (process.exitCode = grepLike && code === 1 ? 2 : code);
   try {
     await program.parseAsync(process.argv);
   } catch (e) {
@@ -398,7 +402,7 @@ async function main(): Promise<void> {
     }
     if (e instanceof VaultRagError) {
       err(e.message);
-      process.exitCode = exitCodeFor(e);
+      failed(exitCodeFor(e));
       return;
     }
     const code = (e as { code?: unknown }).code;
@@ -407,11 +411,11 @@ async function main(): Promise<void> {
       err(
         `vault-rag: the index is damaged (${(e as Error).message}) — run \`vault-rag index --full\` to rebuild it from the notes`,
       );
-      process.exitCode = 1;
+      failed(1);
       return;
     }
     err(`vault-rag: unexpected error: ${(e as Error).stack ?? e}`);
-    process.exitCode = 1;
+    failed(1);
   }
 }
 

@@ -1,6 +1,14 @@
 export type { Hit, SearchMode, SearchOptions, SearchOptionsWithDefaults, SearchResult, FusionMethod } from "./types.js";
 export { SEARCH_DEFAULTS } from "./types.js";
-export { search, checkSearch, withSearchDefaults, fuse, retrieve, type SearchContext, type Retrieved } from "./search.js";
+export {
+  search,
+  checkSearch,
+  withSearchDefaults,
+  fuse,
+  retrieve,
+  type SearchContext,
+  type Retrieved,
+} from "./search.js";
 export {
   EXPANSION_DEFAULTS,
   keywordCoverage,

@@ -386,6 +386,14 @@ describe("vault-rag CLI end to end", () => {
     expect(json(["search", "--vault", vault, "--folder", "archive", "compost"])[0].path).toBe("archive/Composting.md");
   });
 
+  it("names a folder given as the index file, and exits 2 from search for it, as grep exits for an error", () => {
+    const r = run(["search", "--vault", vault, "--db", elsewhere, "motors"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe(
+      `vault-rag: the index path ${elsewhere} is a folder — give the index file in it (${path.join(elsewhere, "index.db")}), or leave --db out to use <vault>/.vault-rag/index.db`,
+    );
+  });
+
   it("leaves the old index usable when a rebuild with another model fails", () => {
     const before = json(["search", "--vault", vault, "-k", "1", "DRV8833"]);
     const r = run(["index", vault, "--full", "--model", "ollama:nomic-embed-text", "--quiet"], {

@@ -143,7 +143,8 @@ describe("hostile input", () => {
       ["status", vault],
     ]) {
       const r = await cli(args, env);
-      expect(r.code, args.join(" ")).toBe(1);
+      // search exits 2 for an error, as grep does: its 1 means "no hits"
+      expect(r.code, args.join(" ")).toBe(args[0] === "search" ? 2 : 1);
       expect(r.stderr.trim(), args.join(" ")).toBe(message);
     }
     const full = await cli(["index", vault, "--full", "--model", "ollama:stub-embed", "--json"], env);

@@ -180,6 +180,11 @@ export class SqliteStore implements Store {
     // a reader of an index it may not write (a read-only file or folder) opens it read-only; a
     // writer then gets the read-only error from its first write, with nothing changed
     if (!opts.readonly && !opts.create && !writable(file)) opts = { ...opts, readonly: true };
+    if (isFolder(file))
+      throw new VaultRagError(
+        "usage",
+        `vault-rag: the index path ${file} is a folder — give the index file in it (${path.join(file, "index.db")}), or leave --db out to use <vault>/.vault-rag/index.db`,
+      );
     let db: Database.Database;
     try {
       db = new Database(file, { readonly: !!opts.readonly, fileMustExist: !opts.create });
@@ -226,6 +231,11 @@ export class SqliteStore implements Store {
       const e = err as Error & { code?: string };
       if (e instanceof VaultRagError) throw e;
       if (e.code === "SQLITE_READONLY") throw readOnly(file);
+      if (e.code === "SQLITE_READONLY_DIRECTORY" || e.code === "SQLITE_READONLY_CANTINIT")
+        throw new VaultRagError(
+          "io",
+          `vault-rag: cannot read the index at ${file}: its folder is read-only, and SQLite writes a shared-memory file beside an index even to read it — make ${path.dirname(file)} writable (searching changes nothing in the index), or search a copy of the vault`,
+        );
       if (e.code === "SQLITE_FULL") throw diskFull(file);
       if (e.code?.startsWith("SQLITE_CORRUPT") || e.code === "SQLITE_NOTADB") throw damaged(file, e);
       throw new VaultRagError(
@@ -921,6 +931,14 @@ export function rebuildCommand(file: string): string {
   if (path.basename(abs) === "index.db" && path.basename(path.dirname(abs)) === ".vault-rag")
     return `vault-rag index ${q(path.dirname(path.dirname(abs)))} --full`;
   return `vault-rag index <vault> --full --db ${q(abs)}`;
+}
+
+function isFolder(file: string): boolean {
+  try {
+    return fs.statSync(file).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function readOnly(file: string): VaultRagError {
