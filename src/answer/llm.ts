@@ -100,10 +100,18 @@ async function errorText(res: Response): Promise<string> {
   }
 }
 
-/** Reads a streamed body as text, chunk by chunk; a cut connection becomes a clear error. */
+/**
+ * The longest line a streamed answer may send: one NDJSON message or SSE field is a token or two,
+ * so a megabyte without a line break is a server that does not speak the protocol (which would
+ * otherwise grow the buffer without end).
+ */
+export const MAX_STREAM_LINE_CHARS = 1024 * 1024;
+
+/** Reads a streamed body as text, chunk by chunk; a cut connection, or a line without end, becomes a clear error. */
 async function* texts(res: Response, cut: string): AsyncGenerator<string> {
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
+  let open = 0; // characters since the last line break
   for (;;) {
     let chunk: ReadableStreamReadResult<Uint8Array>;
     try {
@@ -112,7 +120,17 @@ async function* texts(res: Response, cut: string): AsyncGenerator<string> {
       throw new VaultRagError("llm_failed", cut);
     }
     if (chunk.done) break;
-    yield decoder.decode(chunk.value, { stream: true });
+    const text = decoder.decode(chunk.value, { stream: true });
+    const nl = text.lastIndexOf("\n");
+    open = nl >= 0 ? text.length - nl - 1 : open + text.length;
+    if (open > MAX_STREAM_LINE_CHARS) {
+      await reader.cancel().catch(() => {});
+      throw new VaultRagError(
+        "llm_failed",
+        `vault-rag: the model server sent over ${MAX_STREAM_LINE_CHARS / 1024 / 1024} MB without a line break — it does not stream as Ollama or an OpenAI-compatible server does`,
+      );
+    }
+    yield text;
   }
   const rest = decoder.decode();
   if (rest) yield rest;
@@ -125,6 +143,11 @@ async function* texts(res: Response, cut: string): AsyncGenerator<string> {
 async function* lines(res: Response, cut: string): AsyncGenerator<string> {
   let buf = "";
   for await (const text of texts(res, cut)) {
+    // only the new text is searched for line breaks: a long line is not scanned again per chunk
+    if (!text.includes("\n")) {
+      buf += text;
+      continue;
+    }
     buf += text;
     let nl: number;
     while ((nl = buf.indexOf("\n")) >= 0) {

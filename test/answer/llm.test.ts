@@ -75,4 +75,16 @@ describe("streamed answers", () => {
       /^vault-rag: the answer from Ollama .* stopped before it finished/,
     );
   });
+
+  it("a server that streams a megabyte without a line break is refused, on both protocols, before it grows the buffer further", async () => {
+    const noBreak = Array.from({ length: 12 }, () => "x".repeat(100_000));
+    const message =
+      "vault-rag: the model server sent over 1 MB without a line break — it does not stream as Ollama or an OpenAI-compatible server does";
+    sent["/api/chat"] = noBreak;
+    await expect(ollamaLlm("m", base).chat([{ role: "user", content: "q" }])).rejects.toThrow(message);
+    sent["/v1/chat/completions"] = ["data: ", ...noBreak];
+    await expect(openAiLlm("m", `http://${base}/v1`, "k").chat([{ role: "user", content: "q" }])).rejects.toThrow(
+      message,
+    );
+  });
 });
