@@ -11,11 +11,14 @@ import { DEFAULT_LLM } from "../answer/llm.js";
 import { err } from "./io.js";
 import type { SearchFlags } from "./commands/search-cmd.js";
 
+/** The largest count a count flag takes (`--top-k 99999999999999999999` is no count). */
+const MAX_COUNT = 10_000;
+
 const int =
-  (name: string, min = 0) =>
+  (name: string, min = 0, max = MAX_COUNT) =>
   (v: string) => {
-    if (!/^\d+$/.test(v) || Number(v) < min)
-      throw new InvalidArgumentError(`${name} must be a whole number${min ? ` of at least ${min}` : ""}, got "${v}"`);
+    if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max)
+      throw new InvalidArgumentError(`${name} must be a whole number from ${min} to ${max}, got "${v}"`);
     return Number(v);
   };
 const port = (v: string) => {
@@ -95,7 +98,7 @@ export function addSearchFlags(cmd: Command): Command {
 function addAnswerFlags(cmd: Command): Command {
   return addSearchFlags(cmd)
     .option("--llm <spec>", "chat model: ollama:<model> or openai:<model>", DEFAULT_LLM)
-    .option("--budget <tokens>", "largest prompt, in estimated tokens", int("--budget"));
+    .option("--budget <tokens>", "largest prompt, in estimated tokens", int("--budget", 100, 100_000));
 }
 
 /** Builds the command-line program. */

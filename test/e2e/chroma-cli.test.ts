@@ -190,7 +190,7 @@ describe.skipIf(!!CHROMA_MISSING)(needs("vault-rag CLI on a Chroma server", CHRO
 
   it("explains an unreachable server and a missing collection", () => {
     const down = run(["search", "--vault", vault, "--db", "chroma://127.0.0.1:9/notes", "motor"]);
-    expect(down.code).toBe(1);
+    expect(down.code).toBe(2); // an error, not "no hits"
     expect(down.stderr.trim()).toBe(
       "vault-rag: Chroma is not reachable at http://127.0.0.1:9 — start it with `chroma run --path <dir> --port 9` or check --db",
     );

@@ -24,7 +24,7 @@ describe("chromadb is an optional install", () => {
     expect(typeof chroma.ChromaClient).toBe("function");
   });
 
-  it("the built CLI, where chromadb cannot be resolved, says so for a chroma:// index and exits 1", () => {
+  it("the built CLI, where chromadb cannot be resolved, says so for a chroma:// index and exits 2", () => {
     const { vault } = exampleVaultCopy("vr-nochroma-");
     // the built package in a folder whose node_modules holds every installed package but chromadb
     const pkg = fs.mkdtempSync(path.join(os.tmpdir(), "vr-nochroma-pkg-"));
@@ -40,7 +40,7 @@ describe("chromadb is an optional install", () => {
       { encoding: "utf8" },
     );
     expect(r.stderr.trim()).toBe(CHROMA_MISSING);
-    expect(r.status).toBe(1);
+    expect(r.status).toBe(2); // search: an error, not "no hits"
     // and the same folder with chromadb linked gets past loading (to a refused connection)
     fs.symlinkSync(path.resolve("node_modules/chromadb"), path.join(pkg, "node_modules/chromadb"));
     const withIt = spawnSync(

@@ -102,11 +102,15 @@ describe("vault-rag CLI end to end", () => {
   });
 
   it("names a count flag the same way whether its value is too small, negative or not a number", () => {
-    for (const k of ["0", "-3", "abc"]) {
+    for (const k of ["0", "-3", "abc", "1e9", "99999999999999999999", "10001"]) {
       const r = run(["search", "--vault", vault, "-k", k, "motors"]);
       expect(r.code, k).toBe(2);
-      expect(r.stderr, k).toContain(`--top-k must be a whole number of at least 1, got "${k}"`);
+      expect(r.stderr, k).toContain(`--top-k must be a whole number from 1 to 10000, got "${k}"`);
     }
+    // the prompt budget says its own range, the one the HTTP API has
+    expect(run(["ask", "--vault", vault, "--budget", "-1", "motors"]).stderr).toContain(
+      '--budget must be a whole number from 100 to 100000, got "-1"',
+    );
   });
 
   it("refuses an index address it cannot open, naming where it came from", () => {
