@@ -7,13 +7,38 @@ import { osc8 } from "./hyperlink.js";
 const HTML_TAG =
   /<[A-Za-z][\w.:-]*\s[^<>]*=[^<>]*>|<\/[A-Za-z][\w.:-]*\s*>|<(?:div|span|br|hr|p|sup|sub|details|summary)\s*\/?>/gi;
 
-/** The body of a chunk on one line: no heading lines or HTML tags, whitespace collapsed. */
+/** The body of a chunk on one line: no heading lines or HTML tags, whitespace collapsed, no control characters. */
 function flatBody(text: string): string {
-  return text
-    .replace(/^(\s*#{1,6}\s[^\n]*(\n+|$))+/, "")
-    .replace(HTML_TAG, " ")
-    .replace(/\s+/g, " ")
-    .trim();
+  return printable(
+    text
+      .replace(/^(\s*#{1,6}\s[^\n]*(\n+|$))+/, "")
+      .replace(HTML_TAG, " ")
+      .replace(/\s+/g, " ")
+      .trim(),
+  );
+}
+
+/**
+ * A text as one line of a terminal shows it safely: control characters (a line break in a file
+ * name, an escape sequence in a note) written as escapes, so a hit stays one line and a note
+ * cannot drive the terminal.
+ *
+ * @example
+ * ```ts
+ * printable("weird\nname.md"); // "weird\\nname.md"
+ * ```
+ */
+export function printable(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) =>
+    c === "\n"
+      ? "\\n"
+      : c === "\t"
+        ? "\\t"
+        : c === "\r"
+          ? "\\r"
+          : `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
+  );
 }
 
 /**
@@ -75,10 +100,10 @@ export function formatHits(hits: Hit[], opts: FormatOptions = {}): string {
   const mark = (s: string) => (pattern && p.on ? s.replace(pattern, (m) => p.match(m)) : s);
   return hits
     .map((h, i) => {
-      const at = `${p.path(h.path)}:${p.line(String(h.meta.start_line))}`;
+      const at = `${p.path(printable(h.path))}:${p.line(String(h.meta.start_line))}`;
       const where = opts.link ? osc8(opts.link(h.path), at) : at;
       const score = opts.verbose ? `  ${p.dim(`score ${h.score.toFixed(3)}, distance ${h.distance.toFixed(3)}`)}` : "";
-      return `${opts.numbered ? `[${i + 1}] ` : ""}${where}  ${p.label(h.label)}${score}\n    ${mark(snippet(h.text, 100, pattern))}`;
+      return `${opts.numbered ? `[${i + 1}] ` : ""}${where}  ${p.label(printable(h.label))}${score}\n    ${mark(snippet(h.text, 100, pattern))}`;
     })
     .join("\n");
 }

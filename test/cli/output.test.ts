@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { snippet } from "../../src/cli/output.js";
+import { formatHits, printable, snippet } from "../../src/cli/output.js";
 import { termPattern, queryTerms } from "../../src/cli/color.js";
 
 describe("snippets", () => {
@@ -21,5 +21,23 @@ describe("snippets", () => {
     // a query word that only the tag's attribute held no longer starts the snippet inside the tag
     const long = `<ScrimbaLink title="Component lesson" />\n\n${"Words of the lesson. ".repeat(10)}The component binds both ways.`;
     expect(snippet(long, 80, termPattern(queryTerms("component")))).toMatch(/^….*The component binds both ways\.$/);
+  });
+
+  it("write control characters as escapes: a file name with a line break stays one line, a note cannot drive the terminal", () => {
+    expect(printable("weird\nname.md")).toBe("weird\\nname.md");
+    expect(printable("a\u001b[31mred\u0007")).toBe("a\\x1b[31mred\\x07");
+    const hit = {
+      id: "x",
+      path: "odd\nname.md",
+      title: "t",
+      section: "t",
+      label: "t",
+      text: "Before \u001b]0;pwned\u0007 after.",
+      score: 1,
+      distance: 0,
+      meta: { start_line: 1 },
+    } as unknown as Parameters<typeof formatHits>[0][number];
+    const out = formatHits([hit]);
+    expect(out.split("\n")).toEqual(["odd\\nname.md:1  t", "    Before \\x1b]0;pwned\\x07 after."]);
   });
 });
