@@ -108,8 +108,13 @@ export function buildProgram(): Command {
     .name("vault-rag")
     .description("Local-first search over a folder of Markdown notes.")
     .version("0.1.0")
-    .showHelpAfterError("(run with --help for usage)")
-    .configureOutput({ writeErr: (s) => process.stderr.write(s.startsWith("error:") ? `vault-rag: ${s}` : s) })
+    // a bad flag is one line, as every vault-rag error is: what, and where to read how
+    .configureOutput({
+      writeErr: (s) =>
+        process.stderr.write(
+          s.startsWith("error:") ? `vault-rag: ${s.slice(7).trimEnd()} (run with --help for usage)\n` : s,
+        ),
+    })
     .exitOverride();
 
   program

@@ -67,11 +67,17 @@ export function validate<S extends z.ZodType>(
 ): z.infer<S> {
   const r = schema.safeParse(input);
   if (r.success) return r.data;
-  const issue = r.error.issues[0];
+  // of a number's checks, the one with the tightest bound speaks (100,000, not the largest safe integer)
+  const bound = (i: z.core.$ZodIssue) => (i.code === "too_big" ? Number(i.maximum) : Infinity);
+  const issue = r.error.issues.reduce((a, b) => (b.path.join() === a.path.join() && bound(b) < bound(a) ? b : a));
+  const nameOf = (k: string) => (Object.hasOwn(names, k) ? names[k] : k);
   if (issue.code === "unrecognized_keys")
-    throw bad(`unknown field ${issue.keys.map((k) => `"${names[k] ?? k}"`).join(", ")}`);
+    throw bad(`unknown field ${issue.keys.map((k) => `"${nameOf(k)}"`).join(", ")}`);
+  if (issue.path.length === 0 && issue.code === "invalid_type")
+    throw bad(`${WHOLE[from]} must be a JSON object, got ${shown(input)} — ${WHOLE_FIX[from]}`);
   const [first, ...rest] = issue.path.map(String);
-  const name = first === undefined ? "" : [names[first] ?? first, ...rest].join(".");
+  // a list's items are named by the list (`tag`, not `tag.0`)
+  const name = first === undefined ? "" : [nameOf(first), ...rest.filter((p) => !/^\d+$/.test(p))].join(".");
   let value: unknown = input;
   for (const p of issue.path) value = (value as Record<PropertyKey, unknown> | undefined)?.[p as PropertyKey];
   if (value === undefined && issue.code === "invalid_type" && name)
@@ -85,6 +91,14 @@ export function validate<S extends z.ZodType>(
   if (rule && name) throw bad(`${name} ${rule}, got ${got}`);
   throw bad(`${name ? `${name}: ` : ""}${issue.message.replace(/^Invalid input: /, "")}, got ${got}`);
 }
+
+/** The whole input, by where it came from, and what it should look like. */
+const WHOLE = { query: "the query", body: "the request body", arguments: "the tool's arguments" };
+const WHOLE_FIX = {
+  query: "give parameters as ?name=value",
+  body: 'send a body like {"question": "…"}',
+  arguments: 'send them like {"query": "…"}',
+};
 
 /** Where a missing field goes, by where the input came from. */
 const MISSING_FIX = {
@@ -117,7 +131,7 @@ function ruleOf(issue: z.core.$ZodIssue, field: string | undefined): string | un
         return fraction ? "must be between 0 and 1" : `must be a whole number of at least ${issue.minimum}`;
       return undefined;
     case "too_big":
-      if (issue.origin === "number")
+      if (issue.origin === "number" || issue.origin === "int")
         return fraction ? "must be between 0 and 1" : `must be a whole number of at most ${issue.maximum}`;
       return undefined;
     case "invalid_type":

@@ -333,8 +333,9 @@ describe("vault-rag CLI end to end", () => {
     expect(run(["search", "--vault", vault, "--where", "{}", "motor"]).code).toBe(0);
     const list = run(["search", "--vault", vault, "--where", "[]", "motor"]);
     expect(list.code).toBe(2);
-    expect(list.stderr.trim().split("\n")[0]).toBe(
-      `vault-rag: error: option '--where <json>' argument '[]' is invalid. --where must be a JSON object, e.g. '{"folder": "kitchen"}', got []`,
+    // one line, as every error is
+    expect(list.stderr).toBe(
+      `vault-rag: option '--where <json>' argument '[]' is invalid. --where must be a JSON object, e.g. '{"folder": "kitchen"}', got [] (run with --help for usage)\n`,
     );
   });
 

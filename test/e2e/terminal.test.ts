@@ -79,8 +79,8 @@ describe("hits a terminal can use", () => {
     expect(run([...args, "--color", "always"]).stdout).toContain(`${ESC}35mrobots/SMARS.md${ESC}0m`);
     const bad = run([...args, "--color", "sometimes"]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr.split("\n")[0]).toBe(
-      "vault-rag: error: option '--color <when>' argument 'sometimes' is invalid. Allowed choices are auto, always, never.",
+    expect(bad.stderr).toBe(
+      "vault-rag: option '--color <when>' argument 'sometimes' is invalid. Allowed choices are auto, always, never. (run with --help for usage)\n",
     );
   });
 });

@@ -292,7 +292,18 @@ describe("POST /api/ask", () => {
       expect((await r.json()).error).toMatch(message);
     };
     await bad("{nope", 400, /^vault-rag: the request body is not JSON/);
-    await bad("[1,2]", 400, /^vault-rag: .*got \[1,2\]$/);
+    await bad(
+      "[1,2]",
+      400,
+      /^vault-rag: the request body must be a JSON object, got \[1,2\] — send a body like \{"question": "…"\}$/,
+    );
+    await bad("null", 400, /^vault-rag: the request body must be a JSON object, got null — /);
+    await bad(
+      JSON.stringify({ question: "x", budget: 1e308 }),
+      400,
+      /^vault-rag: budget must be a whole number of at most 100000, got 1e\+308$/,
+    );
+    await bad('{"question": "x", "__proto__": {"a": 1}}', 400, /^vault-rag: unknown field "__proto__"$/);
     await bad(JSON.stringify({ question: "x", llm: "openai:gpt-4o" }), 400, /^vault-rag: unknown field "llm"$/);
     await bad(JSON.stringify({ question: "" }), 400, /^vault-rag: question must not be empty, got ""$/);
     await bad("{}", 400, /^vault-rag: question is required — add "question" to the JSON body$/);

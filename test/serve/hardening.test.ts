@@ -286,7 +286,7 @@ describe("input that reached a 500", () => {
       expect(r.status, body.slice(0, 40)).toBe(400);
       const { error } = await r.json();
       expect(error).toMatch(/^vault-rag: /);
-      expect(error).toMatch(/got \[\[\[\[.*…$/);
+      expect(error).toMatch(/got \[\[\[\[.*…( — .*)?$/);
       expect(error.length).toBeLessThan(300);
     }
   });
