@@ -116,7 +116,7 @@ export function createApp(o: AppOptions): Hono {
     if (url.pathname.length + url.search.length > SERVE_DEFAULTS.urlChars)
       return c.json(
         {
-          error: `vault-rag: the request URL is over ${SERVE_DEFAULTS.urlChars} characters — send less (a long filter can go in POST /api/ask's body)`,
+          error: `vault-rag: the request URL is over ${SERVE_DEFAULTS.urlChars} characters — send a shorter query or filter`,
           code: "usage",
         },
         414,

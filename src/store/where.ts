@@ -40,7 +40,8 @@ export const MTIME_MS_THRESHOLD = 1e11;
 const fail = (msg: string): never => {
   throw new VaultRagError("filter_invalid", `vault-rag: ${msg}`);
 };
-const show = (v: unknown) => JSON.stringify(v);
+// JSON as the filter was written; a number JSON cannot hold (1e400 reads as Infinity) by its name
+const show = (v: unknown) => (typeof v === "number" && !Number.isFinite(v) ? String(v) : JSON.stringify(v));
 
 /**
  * Validates a Chroma `where` filter and normalises it. `{}`, `null` and `undefined` mean "no
@@ -77,7 +78,7 @@ class Walk {
   condition(): void {
     if (++this.conditions > MAX_FILTER_CONDITIONS)
       fail(
-        `the ${this.name} filter holds more than ${MAX_FILTER_CONDITIONS} conditions (the limit) — put the values of many $eq clauses on one field into one $in list`,
+        `the ${this.name} filter holds more than ${MAX_FILTER_CONDITIONS} conditions (the limit) — ${this.name === "whereDocument" ? "narrow the search with where (a tag, a folder) instead" : "put the values of many $eq clauses on one field into one $in list"}`,
       );
   }
 }

@@ -93,6 +93,10 @@ describe("filter size limits", () => {
     expect(await refusal(() => normaliseWhere({ $or: paths(10_001).map((p) => ({ path: p })) }))).toBe(
       "vault-rag: the where filter holds more than 10000 conditions (the limit) — put the values of many $eq clauses on one field into one $in list",
     );
+    // whereDocument has no $in: its advice is its own
+    expect(await refusal(() => normaliseWhereDocument({ $or: paths(10_001).map((p) => ({ $contains: p })) }))).toBe(
+      "vault-rag: the whereDocument filter holds more than 10000 conditions (the limit) — narrow the search with where (a tag, a folder) instead",
+    );
   });
 
   it("agrees with the reference evaluator on random large lists and deep or wide filters", async () => {

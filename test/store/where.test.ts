@@ -51,6 +51,10 @@ describe("where validation", () => {
       "vault-rag: mtime value 1767225600000 looks like milliseconds — mtime is in seconds; divide by 1000",
     );
     expect(err({ mtime: { $gt: "yesterday" } })).toBe('vault-rag: "$gt" on "mtime" needs a number, got "yesterday"');
+    // a number JSON cannot hold reads as Infinity, and is named so
+    expect(err(JSON.parse('{"word_count": {"$gt": 1e400}}'))).toBe(
+      'vault-rag: "$gt" on "word_count" needs a number, got Infinity',
+    );
     expect(err({ folder: { $in: [] } })).toBe('vault-rag: "$in" on "folder" needs a non-empty list');
     expect(err({ folder: "a", tags: { $contains: "b" } })).toBe(
       'vault-rag: a where clause must have exactly one key, got 2 ("folder", "tags") — combine them with $and',
