@@ -57,6 +57,12 @@ const WORDLIKE = /[\p{L}\p{N}\p{Extended_Pictographic}]/u;
 const shortly = (text: string) => (text.length > 40 ? text.slice(0, 40) + "…" : text);
 
 /**
+ * The longest search query any interface takes, in characters (MCP and the HTTP API take 2,000, see
+ * `REQUEST_LIMITS`): a question, or a paragraph pasted as one, fits many times over.
+ */
+export const MAX_QUERY_CHARS = 10_000;
+
+/**
  * Checks a search as {@link search} does before it reads the index: the question, the options and
  * the filters, each bad one a one-line error. For a caller that must refuse a bad request before it
  * starts to answer (`POST /api/ask` streams its answer).
@@ -77,6 +83,12 @@ export function checkSearch(
   };
   if (!question.trim())
     throw new VaultRagError("usage", `vault-rag: the search query is empty — type what you are looking for`);
+  // a query is a question, not a document: 120,000 words took 47 s to rank
+  if (question.length > MAX_QUERY_CHARS)
+    throw new VaultRagError(
+      "usage",
+      `vault-rag: the search query is ${question.length} characters, over the limit of ${MAX_QUERY_CHARS} — ask in fewer words`,
+    );
   // "???" or "--": nothing to match and nothing for the model to read, so any hit would be noise
   if (!WORDLIKE.test(question))
     throw new VaultRagError(
