@@ -2,20 +2,16 @@
 // Re-embeds a vault's windows and its questions with a case rule applied to both, and prints dense
 // and hybrid nDCG@10 (α 0.65, the search's keyword list). Not shipped.
 // npx tsx bench/lab/sess10-embedtext.ts til ../shared/bench/til/questions.jsonl /tmp/til lower|plain
-import fs from "node:fs";
-import { walkVault, readNote } from "../../src/vault/index.js";
-import { chunkNote } from "../../src/chunk/index.js";
-import { useLiteEmbedder, passageWindows, windowOptions } from "../../src/embed/index.js";
-import { pooledVector } from "../../src/store/windows.js";
+import { useLiteEmbedder } from "../../src/embed/index.js";
 import { prepareBeir } from "../../src/search/eval.js";
-import { loadLab, dot, type LabQuery } from "./load.js";
+import { loadLab, type LabQuery } from "./load.js";
+import { denseOf, reembedLab } from "./reembed-lib.js";
 import { evaluateRun, fmt, fuseLinear, notesOf } from "./score.js";
 
 const [name, target, vaultArg, variant] = process.argv.slice(2);
 const vault = vaultArg === "-" ? prepareBeir(target).vault : vaultArg;
 const lab = await loadLab(name, target, vaultArg === "-" ? undefined : vault);
 const e = useLiteEmbedder();
-const wo = windowOptions(e)!;
 const RULES: Record<string, (t: string) => string> = {
   same: (t) => t,
   lower: (t) => t.toLowerCase(),
@@ -30,37 +26,10 @@ const RULES: Record<string, (t: string) => string> = {
       .replace(/[ \t]+/g, " "),
 };
 const f = RULES[variant];
-const cacheFile = `/tmp/lab-embedtext-${name}-${variant}.json`;
-let byId: Record<string, number[]> = {};
-if (fs.existsSync(cacheFile)) byId = JSON.parse(fs.readFileSync(cacheFile, "utf8"));
-else {
-  const texts: string[] = [];
-  const owner: string[] = [];
-  for (const file of walkVault(vault)) {
-    const note = readNote(file);
-    if (!note) continue;
-    for (const c of chunkNote(note))
-      for (const w of passageWindows(c.embedText, wo)) {
-        texts.push(f(w));
-        owner.push(c.id);
-      }
-  }
-  console.log(texts.length, "windows");
-  const vecs = await e.embedDocuments(texts);
-  const groups = new Map<string, Float32Array[]>();
-  owner.forEach((id, i) => {
-    if (!groups.has(id)) groups.set(id, []);
-    groups.get(id)!.push(vecs[i]);
-  });
-  for (const [id, ws] of groups) byId[id] = Array.from(pooledVector(ws.map((vector) => ({ vector }))));
-  fs.writeFileSync(cacheFile, JSON.stringify(byId));
-}
-let missing = 0;
-for (const c of lab.chunks) {
-  const v = byId[c.id];
-  if (v) c.vec = Float32Array.from(v);
-  else missing++;
-}
+// the rule applied to each window of the passage
+const missing = await reembedLab(lab, vault, `/tmp/lab-embedtext-${name}-${variant}.json`, (text, cut) =>
+  cut(text).map(f),
+);
 console.log("missing", missing);
 const QRULES: Record<string, (t: string) => string> = {
   ...RULES,
@@ -73,13 +42,7 @@ const QRULES: Record<string, (t: string) => string> = {
 const qf = QRULES[process.env.QRULE ?? (variant === "lower" ? "lower" : "same")];
 if (QRULES[process.env.QRULE ?? variant] !== RULES.same || variant === "lower")
   for (const q of lab.queries) q.vec = await e.embedQuery(qf(q.text));
-const dl = (q: LabQuery) => {
-  const out: { i: number; s: number }[] = [];
-  lab.chunks.forEach((c, i) => {
-    if (q.allowed(i)) out.push({ i, s: dot(q.vec, c.vec) });
-  });
-  return out.sort((a, b) => b.s - a.s).slice(0, 300);
-};
+const dl = (q: LabQuery) => denseOf(lab, q);
 console.log(name, variant, process.env.QRULE ?? "", "dense ", fmt(evaluateRun(lab, (q) => notesOf(lab, dl(q)))));
 for (const a of [0.6, 0.65, 0.7])
   console.log(
