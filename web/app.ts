@@ -101,7 +101,7 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 // HTML a reader does not see, as the CLI's snippets leave it out (src/cli/output.ts)
 const HTML_TAG =
-  /<[A-Za-z][\w.:-]*\s[^<>]*=[^<>]*>|<\/[A-Za-z][\w.:-]*\s*>|<(?:div|span|br|hr|p|sup|sub|details|summary)\s*\/?>/gi;
+  /<[A-Za-z][\w.:-]*\s[^<>=]*=[^<>]*>|<\/[A-Za-z][\w.:-]*\s*>|<(?:div|span|br|hr|p|sup|sub|details|summary)\s*\/?>/gi;
 
 /** A one-line snippet of a chunk (no heading lines or HTML tags), starting near the first matched term. */
 function snippetOf(text: string, ts: string[], width = 220): string {

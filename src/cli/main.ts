@@ -112,7 +112,12 @@ export function buildProgram(): Command {
     .configureOutput({
       writeErr: (s) =>
         process.stderr.write(
-          s.startsWith("error:") ? `vault-rag: ${s.slice(7).trimEnd()} (run with --help for usage)\n` : s,
+          s.startsWith("error:")
+            ? `vault-rag: ${s
+                .slice(7)
+                .trim()
+                .replace(/\s*\n\s*/g, " ")} (run with --help for usage)\n`
+            : s,
         ),
     })
     .exitOverride();

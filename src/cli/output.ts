@@ -5,7 +5,7 @@ import { osc8 } from "./hyperlink.js";
 // HTML a reader does not see: a tag with attributes (`<ScrimbaLink href="…" title="…">`,
 // `<sup class="badge" />`), a closing tag, a bare layout tag; `<script setup>` and `<Teleport>` stay
 const HTML_TAG =
-  /<[A-Za-z][\w.:-]*\s[^<>]*=[^<>]*>|<\/[A-Za-z][\w.:-]*\s*>|<(?:div|span|br|hr|p|sup|sub|details|summary)\s*\/?>/gi;
+  /<[A-Za-z][\w.:-]*\s[^<>=]*=[^<>]*>|<\/[A-Za-z][\w.:-]*\s*>|<(?:div|span|br|hr|p|sup|sub|details|summary)\s*\/?>/gi;
 
 /** The body of a chunk on one line: no heading lines or HTML tags, whitespace collapsed, no control characters. */
 function flatBody(text: string): string {

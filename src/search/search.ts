@@ -1,3 +1,4 @@
+import { countWords } from "../chunk/index.js";
 import type { Embedder } from "../embed/index.js";
 import { VaultRagError } from "../errors.js";
 import {
@@ -58,9 +59,12 @@ const shortly = (text: string) => (text.length > 40 ? text.slice(0, 40) + "…" 
 
 /**
  * The longest search query any interface takes, in characters (MCP and the HTTP API take 2,000, see
- * `REQUEST_LIMITS`): a question, or a paragraph pasted as one, fits many times over.
+ * `REQUEST_LIMITS`); a long word (a hash, a URL) is a fine query, so words are capped on their own.
  */
-export const MAX_QUERY_CHARS = 10_000;
+export const MAX_QUERY_CHARS = 100_000;
+
+/** The most words a search query may hold (whitespace-separated): ranking cost grows with them. */
+export const MAX_QUERY_WORDS = 1000;
 
 /**
  * Checks a search as {@link search} does before it reads the index: the question, the options and
@@ -84,10 +88,13 @@ export function checkSearch(
   if (!question.trim())
     throw new VaultRagError("usage", `vault-rag: the search query is empty — type what you are looking for`);
   // a query is a question, not a document: 120,000 words took 47 s to rank
-  if (question.length > MAX_QUERY_CHARS)
+  const words = countWords(question, MAX_QUERY_WORDS);
+  if (words > MAX_QUERY_WORDS || question.length > MAX_QUERY_CHARS)
     throw new VaultRagError(
       "usage",
-      `vault-rag: the search query is ${question.length} characters, over the limit of ${MAX_QUERY_CHARS} — ask in fewer words`,
+      words > MAX_QUERY_WORDS
+        ? `vault-rag: the search query has over ${MAX_QUERY_WORDS} words — ask in fewer words`
+        : `vault-rag: the search query is ${question.length} characters, over the limit of ${MAX_QUERY_CHARS} — ask in fewer words`,
     );
   // "???" or "--": nothing to match and nothing for the model to read, so any hit would be noise
   if (!WORDLIKE.test(question))

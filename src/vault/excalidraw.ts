@@ -19,12 +19,19 @@ export function isExcalidraw(path: string, frontmatter: Record<string, unknown>)
   return /\.excalidraw\.md$/i.test(path) || frontmatter["excalidraw-plugin"] !== undefined;
 }
 
-// the plugin's banner, shown to readers without the plugin
-const BANNER = /^==⚠.*⚠==\s*$/;
+// the plugin's banner, shown to readers without the plugin (2.x adds a sentence after it)
+const BANNER = /^==⚠.*⚠==/;
 // the plugin's data sections, in the comment that closes the note
 const DATA_HEADING = /^#{1,6}\s+(?:Drawing|Embedded Files|Element Links)\s*$/i;
-// a block id the plugin gives each text element (`Hypervisor ^OauK8fFC`)
-const BLOCK_ID = /\s+\^[A-Za-z0-9-]+\s*$/;
+// a block id the plugin gives each text element (`Hypervisor ^OauK8fFC`), matched from the last
+// `^` (a pattern that starts with \s+ is quadratic on a long run of spaces)
+const BLOCK_ID = /^\^[A-Za-z0-9-]+\s*$/;
+
+/** A line without a trailing block id. */
+function withoutBlockId(line: string): string {
+  const at = line.lastIndexOf("^");
+  return at > 0 && /\s/.test(line[at - 1]) && BLOCK_ID.test(line.slice(at)) ? line.slice(0, at).trimEnd() : line;
+}
 
 /**
  * The part of an Excalidraw note's body a reader searches: its text without the plugin's banner,
@@ -50,6 +57,6 @@ export function excalidrawText(body: string): string {
       break;
     }
   }
-  const kept = lines.slice(0, end).map((l) => (BANNER.test(l) ? "" : l.replace(BLOCK_ID, "")));
+  const kept = lines.slice(0, end).map((l) => (BANNER.test(l) ? "" : withoutBlockId(l)));
   return end < lines.length ? kept.join("\n") + "\n" : kept.join("\n");
 }

@@ -184,7 +184,7 @@ function readTokens(tokens: Token[], count: number, lineOffset: number, continue
     }
     if (t.type === "inline" && (t.content.includes("#") || t.content.includes("["))) {
       // a heading's `{#id}` is no tag
-      const content = tokens[i - 1]?.type === "heading_open" ? t.content.replace(HEADING_ATTRS, "") : t.content;
+      const content = tokens[i - 1]?.type === "heading_open" ? withoutAttrs(t.content) : t.content;
       if (content.includes("#") || content.includes("[")) scan.refTexts.push(content);
     }
     depth += t.nesting;
@@ -193,8 +193,15 @@ function readTokens(tokens: Token[], count: number, lineOffset: number, continue
 
 let lastScan: { text: string; sliceChars: number; scan: BlockScan } | undefined;
 
-// a trailing attribute block: `{#basic-usage}` (VitePress, MkDocs, Pandoc), `{: #id .class}` (kramdown)
-const HEADING_ATTRS = /\s*\{:?\s*[#.][^{}\n]*\}\s*$/;
+// a trailing attribute block: `{#basic-usage}` (VitePress, MkDocs, Pandoc), `{: #id .class}` (kramdown);
+// matched from the last `{` (a pattern that starts with \s* is quadratic on a long run of spaces)
+const HEADING_ATTRS = /^\{:?\s*[#.][^{}\n]*\}\s*$/;
+
+/** A heading's text without a trailing attribute block. */
+function withoutAttrs(raw: string): string {
+  const at = raw.lastIndexOf("{");
+  return at >= 0 && HEADING_ATTRS.test(raw.slice(at)) ? raw.slice(0, at).trimEnd() : raw;
+}
 // characters that may be Markdown or HTML in a heading; a heading without any is its own text
 const INLINE_MARKUP = /[\\*_`<&[!]/;
 
@@ -210,7 +217,7 @@ const INLINE_MARKUP = /[\\*_`<&[!]/;
  * ```
  */
 export function headingText(raw: string): string {
-  const text = raw.replace(HEADING_ATTRS, "").trim();
+  const text = withoutAttrs(raw).trim();
   if (!INLINE_MARKUP.test(text)) return text;
   let out = "";
   for (const t of parseInline(text)[0]?.children ?? [])

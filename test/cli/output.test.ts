@@ -21,6 +21,8 @@ describe("snippets", () => {
     // a query word that only the tag's attribute held no longer starts the snippet inside the tag
     const long = `<ScrimbaLink title="Component lesson" />\n\n${"Words of the lesson. ".repeat(10)}The component binds both ways.`;
     expect(snippet(long, 80, termPattern(queryTerms("component")))).toMatch(/^….*The component binds both ways\.$/);
+    // a tag that never closes is text (read in one pass, however long)
+    expect(snippet(`<a ${"=".repeat(40_000)}`, 20)).toBe(`<a ${"=".repeat(16)}…`);
   });
 
   it("write control characters as escapes: a file name with a line break stays one line, a note cannot drive the terminal", () => {

@@ -391,6 +391,12 @@ describe("vault-rag CLI end to end", () => {
     expect(json(["search", "--vault", vault, "--folder", "archive", "compost"])[0].path).toBe("archive/Composting.md");
   });
 
+  it("says a mistyped flag in one line, with commander's suggestion", () => {
+    const r = run(["search", "--vault", vault, "--tpo-k", "3", "motors"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe("vault-rag: unknown option '--tpo-k' (Did you mean --top-k?) (run with --help for usage)\n");
+  });
+
   it("names a folder given as the index file, and exits 2 from search for it, as grep exits for an error", () => {
     const r = run(["search", "--vault", vault, "--db", elsewhere, "motors"]);
     expect(r.code).toBe(2);

@@ -75,8 +75,11 @@ describe("search", () => {
         `vault-rag: the search query ${JSON.stringify(shown)} has no words in it — type what you are looking for`,
       );
     // a query is a question, not a document
-    await expect(search({ store, embedder }, "motor ".repeat(2000))).rejects.toThrow(
-      "vault-rag: the search query is 12000 characters, over the limit of 10000 — ask in fewer words",
+    await expect(search({ store, embedder }, "motor ".repeat(1001))).rejects.toThrow(
+      "vault-rag: the search query has over 1000 words — ask in fewer words",
+    );
+    await expect(search({ store, embedder }, "m".repeat(100_001))).rejects.toThrow(
+      "vault-rag: the search query is 100001 characters, over the limit of 100000 — ask in fewer words",
     );
     // a word, a number or an emoji is something to look for
     for (const q of ["42", "🍞", "é?"]) expect((await search({ store, embedder }, q)).hits.length).toBeGreaterThan(0);

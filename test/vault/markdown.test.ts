@@ -141,6 +141,9 @@ describe("block scan", () => {
     expect(sectionText(body, "basic usage")).toBe("## Basic Usage {: #basic .wide}\ntext");
     expect(sectionText(body, "## Basic Usage {: #basic .wide}")).toBe("## Basic Usage {: #basic .wide}\ntext");
     expect(headingText("<br>")).toBe("<br>"); // nothing but markup: the heading as written
+    // a hostile heading of 200,000 spaces reads as its words (the pattern is tried from the last "{" only)
+    expect(headingText(`a${" ".repeat(200_000)}{#x}`)).toBe("a");
+    expect(scanBlocks(`# a${" ".repeat(200_000)}b\n`).texts).toEqual([`a${" ".repeat(200_000)}b`]);
   });
 
   it("reads one long list in slices cut at its items, as one block", () => {

@@ -70,6 +70,13 @@ describe("frontmatter", () => {
     expect(parseNote("a.md", "---\nexcalidraw-plugin: raw\n---\nWords\n%%\n## Drawing\n{}\n%%\n", 0).body).toBe(
       "Words\n",
     );
+    // the 2.x plugin's banner goes on after its marks; a line of spaces before a block id is read in one pass
+    const v2 = parseNote(
+      "d.excalidraw.md",
+      `==⚠  Switch to EXCALIDRAW VIEW in the MORE OPTIONS menu of this document. ⚠== You can decompress Drawing data with the command palette: 'Decompress current Excalidraw file'. For more info check in plugin settings under 'Saving'\n\n# Text Elements\nLabel${" ".repeat(100_000)}^abc123\n`,
+      0,
+    );
+    expect(v2.body).toBe("\n\n# Text Elements\nLabel\n");
     const plain = "A thought ^id1\n%%\n# Drawing\nstill mine\n%%\n";
     expect(parseNote("notes/plain.md", plain, 0).body).toBe(plain);
   });
