@@ -105,11 +105,10 @@ export function scanBlocks(text: string, sliceChars = SLICE_CHARS): BlockScan {
     const state = new blockParser.block.State(at === 0 && final ? text : text.slice(at, end), blockParser, env, tokens);
     env.rootLines = state.lineMax;
     blockParser.block.tokenize(state, state.line, state.lineMax);
-    if (env.ranOut && !final) {
-      size *= 2; // a `$$` whose closing line may lie past this slice: read a longer one
-      continue;
-    }
-    // cut before the last top-level block or top-level list item: everything before it is final
+    // cut before the last top-level block or top-level list item: everything before it is final.
+    // A `$$` whose closing line may lie past this slice is read again: the cut goes before the block
+    // that holds it, and the next slice reads it with more text after it
+    const limit = env.ranOutLine ?? Infinity;
     let cut = tokens.length;
     if (!final) {
       cut = -1;
@@ -118,6 +117,7 @@ export function scanBlocks(text: string, sliceChars = SLICE_CHARS): BlockScan {
         if (
           t.map &&
           t.map[0] > 0 &&
+          t.map[0] <= limit &&
           ((t.level === 0 && t.nesting >= 0) || (t.level === 1 && t.type === "list_item_open"))
         ) {
           cut = i;

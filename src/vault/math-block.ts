@@ -12,8 +12,8 @@ const DOLLARS = 0x24;
 export interface MathEnv {
   /** Set by the caller: the text's line count (a container's own end is not the text's). */
   rootLines?: number;
-  /** Set by the rule: a `$$` found no closing `$$` before the end of the text, so text that goes on could close it. */
-  ranOut?: boolean;
+  /** Set by the rule: the first line of a `$$` that found no closing `$$` before the end of the text, which text that goes on could close. */
+  ranOutLine?: number;
   /** The rule's table of each line's next line ending in `$$`. */
   closers?: Int32Array;
 }
@@ -68,7 +68,10 @@ export const mathBlock: BlockRule = (state: BlockState, startLine: number, endLi
   if (last < 0) {
     // in a slice of a longer note, the closing `$$` may lie past the slice's end: say so, and the
     // slice is read again, longer (a block's reading never depends on where a slice ends)
-    if (ranOut) (state.env as MathEnv).ranOut = true;
+    if (ranOut) {
+      const env = state.env as MathEnv;
+      env.ranOutLine = Math.min(env.ranOutLine ?? Infinity, startLine);
+    }
     return false;
   }
   if (silent) return true;

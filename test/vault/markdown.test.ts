@@ -146,6 +146,17 @@ describe("block scan", () => {
     expect(scanBlocks(`# a${" ".repeat(200_000)}b\n`).texts).toEqual([`a${" ".repeat(200_000)}b`]);
   });
 
+  it("reads a note of unclosed $$ lines in slices as in one parse, cutting before each open $$ instead of reading it whole", () => {
+    for (const text of [
+      "$$a\n\n".repeat(3000),
+      "- $$a\n".repeat(3000),
+      "para\n$$\n" + "x\n".repeat(150) + "$$\n\n".repeat(50),
+    ]) {
+      const whole = structuredClone(scanBlocks(text, Number.MAX_SAFE_INTEGER));
+      expect(scanBlocks(text, 1024)).toEqual(whole);
+    }
+  });
+
   it("reads one long list in slices cut at its items, as one block", () => {
     const text = "- item\n".repeat(20_000) + "- ```\n  code\n  ```\n\n# After\n";
     const scan = scanBlocks(text, 1024);
