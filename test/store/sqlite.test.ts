@@ -5,6 +5,7 @@ import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { normaliseWhere, SqliteStore } from "../../src/store/index.js";
 import { damaged, rebuildCommand } from "../../src/store/sqlite/sqlite-store.js";
+import { EXACT_SCAN_LIMIT } from "../../src/store/sqlite/dense-index.js";
 import { meta, openStore, record, tmpDb, vec } from "./helpers.js";
 
 const note = (p: string) => ({ path: p, hash: `h-${p}`, mtime: 1, size: 1 });
@@ -51,6 +52,33 @@ describe("SQLite store", () => {
     expect(hits.every((h) => Number.isFinite(h.distance))).toBe(true);
     await r3.close();
     expect(fs.readFileSync(`${file}.vectors`).equals(bad)).toBe(false); // and it was written anew
+  });
+
+  it("answers from the index when a large snapshot's float rows are damaged in place, in the same process and after", async () => {
+    const file = tmpDb();
+    const s = await openStore(file);
+    const n = EXACT_SCAN_LIMIT + 200;
+    const dir = (i: number) => vec(Math.cos(i / 100), Math.sin(i / 100), (i % 7) / 7, 1);
+    await s.upsertNotes(
+      Array.from({ length: n }, (_, i) => ({
+        note: note(`n${i}.md`),
+        records: [record(`r${i}`, meta({ path: `n${i}.md` }), dir(i))],
+      })),
+    );
+    const want = (await s.queryDense(dir(42), 3)).map((h) => h.id);
+    expect(want[0]).toBe("r42");
+    await s.close();
+    // the float rows, read lazily after the header's checksummed parts, overwritten with finite garbage
+    const snap = fs.readFileSync(`${file}.vectors`);
+    const floatsAt = snap.indexOf(10) + 1 + n * 8;
+    const junk = new Float32Array(n * 4).fill(1e30);
+    Buffer.from(junk.buffer).copy(snap, floatsAt);
+    fs.writeFileSync(`${file}.vectors`, snap);
+    const r = SqliteStore.open(file);
+    for (let t = 0; t < 3; t++) expect((await r.queryDense(dir(42), 3)).map((h) => h.id)).toEqual(want);
+    await r.close();
+    // and the snapshot was written anew from the index
+    expect(fs.readFileSync(`${file}.vectors`).equals(snap)).toBe(false);
   });
 
   it("removes a replaced or deleted note's rows from the external-content FTS index", async () => {

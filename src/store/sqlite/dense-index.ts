@@ -48,6 +48,9 @@ function digest(parts: ArrayBufferView[]): string {
 /** Rows scored one by one from the snapshot file up to this many; beyond, the matrix is read whole. */
 const ROW_READ_LIMIT = 2_000;
 
+/** Vectors a snapshot held damaged: the store drops the index and builds it again from SQLite. */
+export class DamagedSnapshotError extends VaultRagError {}
+
 /**
  * Loaded vectors: row ids, a flat float32 matrix, norms, and (lazily) an int8 copy for scanning. An
  * index read from a large snapshot keeps its float32 rows in the file: a query scans the int8 copy
@@ -95,13 +98,17 @@ export class DenseIndex {
   }
 
   /** The snapshot's rows are damaged: the file is removed (it is a cache), and the error says so. */
-  private damaged(): VaultRagError {
-    const file = this.rowFile?.file;
+  private damaged(): DamagedSnapshotError {
+    const file = this.rowFile?.file ?? "";
     this.close();
-    if (file) fs.rmSync(file, { force: true });
-    return new VaultRagError(
+    try {
+      if (file) fs.rmSync(file, { force: true });
+    } catch {
+      // a read-only folder: the snapshot stays, and its checksums keep failing at load
+    }
+    return new DamagedSnapshotError(
       "index_damaged",
-      `vault-rag: the vector cache ${file ?? ""} held damaged vectors and was removed — search again; it is rebuilt from the index`,
+      `vault-rag: the vector cache ${file} held damaged vectors and was removed — search again; it is rebuilt from the index`,
     );
   }
 
@@ -291,6 +298,11 @@ export class DenseIndex {
       readFully(rf.fd, new Uint8Array(rf.scratch.buffer), rf.offset + i * d * 4);
       m = rf.scratch;
       o = 0;
+      // a row read from the file must have the norm its checksummed header part says: a damaged
+      // row whose values stay finite would otherwise rank as a vector
+      let n = 0;
+      for (let j = 0; j < d; j++) n += m[j] * m[j];
+      if (!(Math.abs(Math.sqrt(n) - this.norms[i]) <= 1e-3 * Math.max(this.norms[i], 1e-6))) throw this.damaged();
     }
     let s0 = 0,
       s1 = 0,

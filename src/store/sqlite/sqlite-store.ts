@@ -30,7 +30,7 @@ import {
   writeLinks,
 } from "./backlinks.js";
 import { phraseQuery, proximityQuery, toFtsQuery } from "./fts-query.js";
-import { DenseIndex } from "./dense-index.js";
+import { DamagedSnapshotError, DenseIndex } from "./dense-index.js";
 import { MetaColumns } from "./meta-columns.js";
 import { checkQueryVector, checkWindows, pooledVector } from "../windows.js";
 import type { WhereNode } from "../where.js";
@@ -480,7 +480,14 @@ export class SqliteStore implements Store {
     if (this.windowCache) throw new Error(`vault-rag: the store at ${this.location} was opened without vectors`);
     // one read transaction: the filter, the vectors and the rows come from one snapshot; its
     // whereDocument patterns run within their time budget
-    return withRegexBudget(() => this.denseRows(vector, k, filter));
+    try {
+      return withRegexBudget(() => this.denseRows(vector, k, filter));
+    } catch (e) {
+      if (!(e instanceof DamagedSnapshotError)) throw e;
+      // the snapshot held damaged rows (and is gone): the index is built again from SQLite, once
+      this.dense = undefined;
+      return withRegexBudget(() => this.denseRows(vector, k, filter));
+    }
   }
 
   private denseRows(vector: Float32Array, k: number, filter: QueryFilter): ScoredRecord[] {
