@@ -30,7 +30,9 @@ export function walkVault(root: string, log: Logger = silentLogger): VaultFile[]
   const out: VaultFile[] = [];
   const visited = new Set<string>([realRoot]);
 
-  const visit = (dirAbs: string, rel: string) => {
+  // `rel`: the folder's path as the walk reached it; `real`: its real vault-relative path (another
+  // when the walk came through a symlinked folder), against which the ignore rules apply too
+  const visit = (dirAbs: string, rel: string, real: string) => {
     let entries: fs.Dirent[];
     try {
       entries = fs.readdirSync(dirAbs, { withFileTypes: true });
@@ -43,6 +45,7 @@ export function walkVault(root: string, log: Logger = silentLogger): VaultFile[]
     for (const entry of entries) {
       const name = entry.name;
       const childRel = rel ? `${rel}/${name}` : name;
+      let childReal = real ? `${real}/${name}` : name;
       const childAbs = path.join(dirAbs, name);
       let isDir = entry.isDirectory();
       let isFile = entry.isFile();
@@ -65,7 +68,8 @@ export function walkVault(root: string, log: Logger = silentLogger): VaultFile[]
         isFile = st.isFile();
         // a link to what the vault leaves out (an ignored draft, .trash/) does not bring it back in
         const target = path.relative(realRoot, real).split(path.sep).join("/");
-        if (target && hiddenPath(target, isDir, ig)) {
+        childReal = target;
+        if (target && whyHidden(target, isDir, ig)) {
           log.warn(
             "symlink_hidden",
             `vault-rag: skipped symlink "${childRel}" — it points to "${target}", which the vault leaves out`,
@@ -88,7 +92,7 @@ export function walkVault(root: string, log: Logger = silentLogger): VaultFile[]
       }
       if (isDir) {
         if (name.startsWith(".") || SKIPPED_FOLDERS.includes(name)) continue;
-        if (ig.ignores(childRel + "/")) continue;
+        if (ig.ignores(childRel + "/") || (childReal && ig.ignores(childReal + "/"))) continue;
         let real: string;
         try {
           real = fs.realpathSync(childAbs);
@@ -97,9 +101,9 @@ export function walkVault(root: string, log: Logger = silentLogger): VaultFile[]
         }
         if (visited.has(real)) continue;
         visited.add(real);
-        visit(childAbs, childRel);
+        visit(childAbs, childRel, childReal);
       } else if (isFile && name.toLowerCase().endsWith(".md")) {
-        if (ig.ignores(childRel)) continue;
+        if (ig.ignores(childRel) || ig.ignores(childReal)) continue;
         try {
           const st = fs.statSync(childAbs);
           out.push({ path: childRel, absPath: childAbs, mtime: Math.floor(st.mtimeMs / 1000), size: st.size });
@@ -111,18 +115,26 @@ export function walkVault(root: string, log: Logger = silentLogger): VaultFile[]
       }
     }
   };
-  visit(realRoot, "");
+  visit(realRoot, "", "");
   out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return out;
 }
 
-/** Whether a vault-relative path lies in what a walk never enters: a dot-folder, a skipped folder, or what the ignore file names. */
-function hiddenPath(rel: string, isDir: boolean, ig: Ignore): boolean {
+/**
+ * Why a walk never reaches a vault-relative path (a folder when `isDir`), or undefined: a dot-folder
+ * or skipped folder on its way, or what the ignore file names.
+ */
+function whyHidden(rel: string, isDir: boolean, ig: Ignore): string | undefined {
   const parts = rel.split("/");
-  const folders = isDir ? parts : parts.slice(0, -1);
-  if (folders.some((p) => p.startsWith(".") || SKIPPED_FOLDERS.includes(p))) return true;
-  for (let i = 1; i <= folders.length; i++) if (ig.ignores(folders.slice(0, i).join("/") + "/")) return true;
-  return !isDir && ig.ignores(rel);
+  const folders = isDir ? parts.length : parts.length - 1;
+  for (let i = 0; i < folders; i++) {
+    const folder = parts.slice(0, i + 1).join("/");
+    if (parts[i].startsWith(".") || SKIPPED_FOLDERS.includes(parts[i]))
+      return `it is in "${folder}/", a folder vault-rag never indexes`;
+    if (ig.ignores(folder + "/")) return `${IGNORE_FILE} keeps "${folder}/" out of the index`;
+  }
+  if (!isDir && ig.ignores(rel)) return `${IGNORE_FILE} keeps it out of the index`;
+  return undefined;
 }
 
 /**
@@ -165,17 +177,11 @@ export function assertVaultFolder(root: string): string {
  * ```
  */
 export function whyNotWalked(root: string, rel: string): string | undefined {
-  const parts = rel.split("/");
   const ig = loadIgnore(fs.realpathSync(assertVaultFolder(root)), silentLogger);
-  for (let i = 0; i < parts.length - 1; i++) {
-    const folder = parts.slice(0, i + 1).join("/");
-    if (parts[i].startsWith(".") || SKIPPED_FOLDERS.includes(parts[i]))
-      return `it is in "${folder}/", a folder vault-rag never indexes`;
-    if (ig.ignores(folder + "/")) return `${IGNORE_FILE} keeps "${folder}/" out of the index`;
-  }
+  const folders = rel.includes("/") ? whyHidden(rel.slice(0, rel.lastIndexOf("/")), true, ig) : undefined;
+  if (folders) return folders;
   if (!rel.toLowerCase().endsWith(".md")) return "it is not a Markdown note";
-  if (ig.ignores(rel)) return `${IGNORE_FILE} keeps it out of the index`;
-  return undefined;
+  return whyHidden(rel, false, ig);
 }
 
 function loadIgnore(root: string, log: Logger): Ignore {

@@ -285,7 +285,19 @@ describe("walker", () => {
     expect(log.warnings.map((w) => w.message)).toContain(
       'vault-rag: skipped symlink "leak.md" — it points to "drafts/d.md", which the vault leaves out',
     );
-    expect(() => resolveNote(root, "leak")).toThrow(/^vault-rag: /);
+    expect(() => resolveNote(root, "leak")).toThrow(
+      'vault-rag: refused path "leak": it is not a note vault-rag indexes, and only indexed notes are served — give a vault-relative path like robots/SMARS.md',
+    );
+    // a link to a folder the vault keeps does not bring back a note in it that the ignore file names
+    const lib = fs.mkdtempSync(path.join(os.tmpdir(), "vr-walk-"));
+    fs.mkdirSync(path.join(lib, "notes"));
+    fs.writeFileSync(path.join(lib, "notes/Ok.md"), "x");
+    fs.writeFileSync(path.join(lib, "notes/Secret.md"), "x");
+    fs.writeFileSync(path.join(lib, ".vault-ragignore"), "notes/Secret.md\n");
+    fs.symlinkSync(path.join(lib, "notes"), path.join(lib, "alias"));
+    const seen = walkVault(lib).map((f) => f.path);
+    expect(seen.some((p) => p.endsWith("/Ok.md"))).toBe(true);
+    expect(seen.filter((p) => p.endsWith("/Secret.md"))).toEqual([]);
   });
 
   it("says what to do when the vault does not exist", () => {
