@@ -204,6 +204,9 @@ describe("hits from notes changed since the index", () => {
     expect(stale.stderr).toBe(
       `vault-rag: hits come from a note changed since the last index ("${edited}") and a note deleted since ("${gone}") — run \`vault-rag index\` to refresh them\n`,
     );
+    // from another folder, with --db alone, the vault is unknown: nothing is claimed about files there
+    const db = path.join(own.vault, ".vault-rag", "index.db");
+    expect(cli(["search", "--db", db, "-k", "3", "motor driver"]).stderr).toBe("");
     expect(cli(["index", own.vault, "--quiet"]).status).toBe(0);
     expect(cli(query).stderr).toBe("");
   });

@@ -1,3 +1,4 @@
+import path from "node:path";
 import { ChromaStore, NEAR_WINDOW, proximityPairs } from "../../store/index.js";
 import {
   hitJson,
@@ -90,8 +91,13 @@ export async function runSearch(words: string[], o: SearchFlags): Promise<void> 
       const marked = res.expansion ? `${query} ${res.expansion.phrases.join(" ")}` : query;
       out(formatHits(res.hits, { query: marked, color, verbose: o.verbose, link }));
     }
-    // a hit from a note edited or deleted since the last index shows text the note no longer holds
-    if (res.hits.length) {
+    // a hit from a note edited or deleted since the last index shows text the note no longer holds;
+    // told only when the vault is known to be the index's (named, or the index is the one inside it)
+    const vaultKnown =
+      o.vault !== undefined ||
+      !!process.env.VAULT_RAG_VAULT ||
+      path.resolve(loc.db) === path.resolve(loc.vault, ".vault-rag", "index.db");
+    if (res.hits.length && vaultKnown) {
       const warning = staleHitsWarning(
         staleHits(
           loc.vault,
