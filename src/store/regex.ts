@@ -5,6 +5,8 @@ import { VaultRagError } from "../errors.js";
 export interface DocRegex {
   /** True when the pattern matches anywhere in `text`. */
   test(text: string): boolean;
+  /** The steps the pattern compiled to (see {@link REGEX_LIMITS}). */
+  steps: number;
 }
 
 const cache = new Map<string, DocRegex>();
@@ -19,15 +21,20 @@ export const REGEX_LIMITS = {
    * (`DRV\d{4}` is 9).
    */
   steps: 1000,
-  /** How long the patterns of one query may run over an index's passages, in ms. */
+  /** The most steps all the patterns of one whereDocument filter may compile to together. */
+  filterSteps: 10_000,
+  /** How long the patterns of one query may run over an index's passages, in ms, from their first test. */
   budgetMs: 5000,
 };
 
 let deadline = Infinity;
+// the budget a query's first test starts (undefined: none pending): the time to build an index or
+// read vectors before the first passage is tested is not the pattern's
+let pending: number | undefined;
 
 /**
- * Runs `fn` (one query that tests `whereDocument` patterns) with a time budget: a pattern still
- * testing passages after `ms` ({@link REGEX_LIMITS}) stops the query with a `filter_invalid` error that says so, so no
+ * Runs `fn` (one query that tests `whereDocument` patterns) with a time budget, counted from its
+ * first test: a pattern still testing passages after `ms` ({@link REGEX_LIMITS}) stops the query with a `filter_invalid` error that says so, so no
  * filter can hold a server's only thread for long.
  *
  * @example
@@ -36,12 +43,12 @@ let deadline = Infinity;
  * ```
  */
 export function withRegexBudget<T>(fn: () => T, ms = REGEX_LIMITS.budgetMs): T {
-  const outer = deadline;
-  deadline = Math.min(outer, performance.now() + ms);
+  const outer = { deadline, pending };
+  if (deadline === Infinity && pending === undefined) pending = ms;
   try {
     return fn();
   } finally {
-    deadline = outer;
+    ({ deadline, pending } = outer);
   }
 }
 
@@ -65,7 +72,12 @@ export function compileDocRegex(pattern: string, op = "$regex"): DocRegex {
     const re = RE2JS.compile(pattern);
     steps = programSize(re);
     r = {
+      steps: 0,
       test: (text: string) => {
+        if (pending !== undefined) {
+          deadline = performance.now() + pending;
+          pending = undefined;
+        }
         if (performance.now() > deadline) throw overBudget(pattern);
         return re.test(text);
       },
@@ -73,6 +85,7 @@ export function compileDocRegex(pattern: string, op = "$regex"): DocRegex {
   } catch (err) {
     throw refusal(pattern, op, (err as Error).message);
   }
+  r.steps = steps;
   if (steps > REGEX_LIMITS.steps)
     throw new VaultRagError(
       "filter_invalid",

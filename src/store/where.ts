@@ -1,5 +1,5 @@
 import { VaultRagError } from "../errors.js";
-import { compileDocRegex, type DocRegex } from "./regex.js";
+import { compileDocRegex, REGEX_LIMITS, type DocRegex } from "./regex.js";
 import { ALL_FIELDS, fieldKind, type ListField, type NumberField, type StringField } from "./schema.js";
 
 /** Chroma's `where` filter, as users write it (JSON). */
@@ -63,6 +63,8 @@ export function normaliseWhere(where: unknown): WhereNode | undefined {
 class Walk {
   depth = 1;
   conditions = 0;
+  /** Steps of the filter's regular expressions so far. */
+  steps = 0;
   constructor(readonly name: string) {}
   /** Parses the clauses of an `$and`/`$or` one level deeper. */
   nested<T>(clauses: unknown[], parse: (o: Record<string, unknown>) => T): T[] {
@@ -203,7 +205,13 @@ function docNode(obj: Record<string, unknown>, walk: Walk): DocNode {
     fail(`unknown whereDocument operator "${op}" — use one of ${DOC_OPS.join(", ")}, $and, $or`);
   if (typeof val !== "string" || val === "") fail(`whereDocument "${op}" needs a non-empty string, got ${show(val)}`);
   if (op === "$regex" || op === "$not_regex") {
-    return { kind: "doc", op: op as "$regex", value: val as string, regex: compileDocRegex(val as string, op) };
+    const regex = compileDocRegex(val as string, op);
+    // each pattern is within its cap; many together would cost as much as one far over it
+    if ((walk.steps += regex.steps) > REGEX_LIMITS.filterSteps)
+      fail(
+        `the whereDocument filter's patterns compile to over ${REGEX_LIMITS.filterSteps.toLocaleString("en-US")} steps together — use fewer or simpler patterns, or narrow the search with where`,
+      );
+    return { kind: "doc", op: op as "$regex", value: val as string, regex };
   }
   return { kind: "doc", op: op as "$contains", value: val as string };
 }

@@ -61,6 +61,14 @@ describe("whereDocument regular expressions run in linear time", () => {
     expect(refusal({ $regex: "DRV\\d{4}|\\b(foo|bar|baz)\\b|(\\w+\\s){20}" })).toBe("no error");
   });
 
+  it("refuses a filter whose patterns compile to over 10,000 steps together, each within its own cap", () => {
+    const many = { $or: Array.from({ length: 12 }, (_, i) => ({ $regex: `\\p{L}{900}${i}` })) };
+    expect(refusal(many)).toBe(
+      "vault-rag: the whereDocument filter's patterns compile to over 10,000 steps together — use fewer or simpler patterns, or narrow the search with where",
+    );
+    expect(refusal({ $or: many.$or.slice(0, 10) })).toBe("no error");
+  });
+
   it("stops a query whose patterns run past their time budget, with a filter error", async () => {
     const s = await openStore();
     await s.upsertNotes(
