@@ -104,7 +104,11 @@ export async function linkedNotes(
       }
       // cheap test first: a link can only mean this note if it ends with its name
       const want = linkStem(link).toLowerCase();
-      if ((noteStem === want || noteStem.endsWith("/" + want)) && linkTargets(paths, link).includes(note))
+      // (a folder's page, `guide/index`, may be its README)
+      if (
+        (noteStem === want || noteStem.endsWith("/" + want) || /(?:^|\/)index$/.test(want)) &&
+        linkTargets(paths, link).includes(note)
+      )
         out.add(path);
     }
   }

@@ -1,6 +1,6 @@
 import { noteFix } from "../closest.js";
 import { VaultRagError } from "../errors.js";
-import { noteFolder } from "./note.js";
+import { FOLDER_PAGE_NAMES, noteFolder } from "./note.js";
 
 /**
  * A link target as {@link linkTargets} compares it with note paths: trimmed, forward slashes, no
@@ -63,11 +63,23 @@ export function linkResolver(paths: readonly string[]): (target: string) => stri
     // every ending after a "/": "a/b/Note" ends in "b/note" and in "note"
     for (let i = lower.indexOf("/"); i >= 0; i = lower.indexOf("/", i + 1)) add(ends, lower.slice(i + 1), p);
   }
+  const find = (want: string) => {
+    const lower = want.toLowerCase();
+    return exact.get(want) ?? loose.get(lower) ?? ends.get(lower);
+  };
   return (target) => {
     const want = linkStem(target);
     if (!want) return [];
-    const lower = want.toLowerCase();
-    return [...(exact.get(want) ?? loose.get(lower) ?? ends.get(lower) ?? [])];
+    const found = find(want);
+    if (found) return [...found];
+    // a link to a folder's page (`guide/` is read as `guide/index.md`) finds its README.md or _index.md too
+    const page = /(?:^|\/)index$/i.exec(want);
+    if (page)
+      for (const name of FOLDER_PAGE_NAMES.slice(1)) {
+        const other = find(want.slice(0, page.index + page[0].length - "index".length) + name);
+        if (other) return [...other];
+      }
+    return [];
   };
 }
 

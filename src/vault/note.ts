@@ -82,8 +82,10 @@ export function parseNote(path: string, text: string, mtime: number, log: Logger
   };
 }
 
-// the page of a folder, as documentation sites and some vaults name it: its file name says nothing
-const FOLDER_PAGE = /^(?:index|readme|_index)$/i;
+/** The names of a folder's own page, as documentation sites and some vaults name it (in the order a link to `guide/` tries them). */
+export const FOLDER_PAGE_NAMES = ["index", "README", "_index"] as const;
+// its file name says nothing of it
+const FOLDER_PAGE = new RegExp(`^(?:${FOLDER_PAGE_NAMES.join("|")})$`, "i");
 
 /** The title of a folder's page (`guide/index.md`): its first `#` heading, else its folder's name. */
 function folderPageTitle(path: string, body: string, fileName: string): string {

@@ -90,4 +90,13 @@ describe("noteLinkResolver", () => {
     expect(resolve("git/git/undo.md", "git/a.md")).toEqual([]);
     expect(resolve("git/Nope.md", "git/a.md")).toEqual([]);
   });
+
+  it("finds a folder's page for a link to the folder: index.md first, else README.md, else _index.md", () => {
+    // `[the guide](guide/)` is stored as guide/index.md
+    expect(linkResolver(["guide/README.md", "guide/setup.md"])("guide/index.md")).toEqual(["guide/README.md"]);
+    expect(linkResolver(["guide/index.md", "guide/README.md"])("guide/index.md")).toEqual(["guide/index.md"]);
+    expect(linkResolver(["docs/_index.md"])("docs/index.md")).toEqual(["docs/_index.md"]);
+    expect(linkResolver(["README.md"])("index")).toEqual(["README.md"]);
+    expect(linkResolver(["guide/README.md"])("guide/indexes.md")).toEqual([]);
+  });
 });
