@@ -23,6 +23,9 @@ export type ContextOptionsWithDefaults = Required<ContextOptions>;
 /** Defaults: 3,000 tokens fits every local model's context with room for the answer. */
 export const CONTEXT_DEFAULTS: ContextOptionsWithDefaults = { budgetTokens: 3000 };
 
+/** The prompt budgets a caller may ask for, in estimated tokens: the CLI's --budget and the API's `budget`. */
+export const BUDGET_RANGE = { min: 100, max: 100_000 } as const;
+
 /** The instructions every answer gets. */
 export const SYSTEM_PROMPT = [
   "You answer questions using only the numbered sources from the user's notes below.",

@@ -4,6 +4,7 @@ export {
   estimateTokens,
   obsidianLink,
   CONTEXT_DEFAULTS,
+  BUDGET_RANGE,
   SYSTEM_PROMPT,
   type Source,
   type ContextOptions,

@@ -8,6 +8,7 @@ import { CHUNK_DEFAULTS } from "../chunk/defaults.js";
 import { exitCodeFor, VaultRagError } from "../errors.js";
 import { SEARCH_DEFAULTS } from "../search/types.js";
 import { DEFAULT_LLM } from "../answer/llm.js";
+import { BUDGET_RANGE } from "../answer/context.js";
 import { err } from "./io.js";
 import type { SearchFlags } from "./commands/search-cmd.js";
 
@@ -98,7 +99,11 @@ export function addSearchFlags(cmd: Command): Command {
 function addAnswerFlags(cmd: Command): Command {
   return addSearchFlags(cmd)
     .option("--llm <spec>", "chat model: ollama:<model> or openai:<model>", DEFAULT_LLM)
-    .option("--budget <tokens>", "largest prompt, in estimated tokens", int("--budget", 100, 100_000));
+    .option(
+      "--budget <tokens>",
+      "largest prompt, in estimated tokens",
+      int("--budget", BUDGET_RANGE.min, BUDGET_RANGE.max),
+    );
 }
 
 /** Builds the command-line program. */

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { VaultRagError } from "../errors.js";
 import type { VaultHandle } from "../library.js";
 import { getNoteInput, relatedInput, requestText, searchInput, searchRequestOf, validate } from "../requests/index.js";
+import { BUDGET_RANGE } from "../answer/index.js";
 import { checkSearch, hitJson, searchOptionsOf } from "../search/index.js";
 import type { WebAssets } from "./assets.js";
 import { SERVE_DEFAULTS } from "./defaults.js";
@@ -62,7 +63,13 @@ export const askInput = searchInput
   .omit({ query: true })
   .extend({
     question: requestText("the question, in plain words"),
-    budget: z.number().int().min(100).max(100_000).optional().describe("largest prompt, in estimated tokens"),
+    budget: z
+      .number()
+      .int()
+      .min(BUDGET_RANGE.min)
+      .max(BUDGET_RANGE.max)
+      .optional()
+      .describe("largest prompt, in estimated tokens"),
   })
   .strict();
 
