@@ -3,6 +3,7 @@ import { collectingLogger, silentLogger, type Warning } from "../../log.js";
 import { locate } from "../open.js";
 import { indexBar } from "../progress.js";
 import { err, out, stderrLogger } from "../io.js";
+import { printable } from "../printable.js";
 
 export interface IndexFlags {
   full?: boolean;
@@ -26,7 +27,8 @@ export interface IndexFlags {
  * ```
  */
 export function warningLines(warnings: Warning[], verbose: boolean): string[] {
-  const clean = (m: string) => m.replace(/^vault-rag: /, "");
+  // a warning names files, which may hold a line break or an escape sequence: one safe line each
+  const clean = (m: string) => printable(m.replace(/^vault-rag: /, ""));
   if (verbose) return warnings.map((w) => `warning: ${clean(w.message)}`);
   const groups = new Map<string, Warning[]>();
   for (const w of warnings) groups.set(w.code, [...(groups.get(w.code) ?? []), w]);

@@ -12,7 +12,7 @@ import {
 import { staleHits, staleHitsWarning } from "../../indexing/index.js";
 import { useColor } from "../color.js";
 import { locate, openForQuery } from "../open.js";
-import { formatHits } from "../output.js";
+import { formatHits, printable } from "../output.js";
 import { noteLinker, useLinks } from "../hyperlink.js";
 import { err, out, stderrLogger } from "../io.js";
 
@@ -105,7 +105,7 @@ export async function runSearch(words: string[], o: SearchFlags): Promise<void> 
           await store.notes(),
         ),
       );
-      if (warning) err(warning);
+      if (warning) err(printable(warning));
     }
     if (!res.hits.length) {
       err(`no results: ${res.reason}`);
