@@ -46,26 +46,26 @@ export function staleInVault(vault: string, known: Map<string, NoteEntry>): numb
 }
 
 /**
- * Which of some indexed notes (a search's hits) changed or went from disk since the last `index`,
- * by their size and modification time, as {@link staleNotes} tells: a stat per note, so a search can
- * say when a hit shows text the note no longer holds.
+ * Which of some indexed notes (a search's hits, with the modification time the index holds for
+ * each) changed or went from disk since the last `index`: a stat per note, no read of the index,
+ * so a search can say when a hit shows text the note no longer holds.
  *
  * @example
  * ```ts
- * staleHits("/home/me/notes", ["kitchen/Bread.md", "robots/SMARS.md"], await store.notes());
+ * staleHits("/home/me/notes", [{ path: "kitchen/Bread.md", mtime: 1767225600 }]);
  * // { changed: ["kitchen/Bread.md"], deleted: [] }
  * ```
  */
 export function staleHits(
   vault: string,
-  paths: readonly string[],
-  known: Map<string, NoteEntry>,
+  hits: readonly { path: string; mtime: number }[],
 ): { changed: string[]; deleted: string[] } {
   const changed: string[] = [];
   const deleted: string[] = [];
-  for (const p of new Set(paths)) {
-    const k = known.get(p);
-    if (!k) continue;
+  const seen = new Set<string>();
+  for (const { path: p, mtime } of hits) {
+    if (seen.has(p)) continue;
+    seen.add(p);
     let st: fs.Stats;
     try {
       st = fs.statSync(path.join(vault, p));
@@ -73,7 +73,8 @@ export function staleHits(
       deleted.push(p);
       continue;
     }
-    if (Math.floor(st.mtimeMs / 1000) !== k.mtime || st.size !== k.size) changed.push(p);
+    // seconds, as the walk reads them and the index stores them
+    if (Math.floor(st.mtimeMs / 1000) !== mtime) changed.push(p);
   }
   return { changed, deleted };
 }

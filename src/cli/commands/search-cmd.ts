@@ -101,8 +101,7 @@ export async function runSearch(words: string[], o: SearchFlags): Promise<void> 
       const warning = staleHitsWarning(
         staleHits(
           loc.vault,
-          res.hits.map((h) => h.path),
-          await store.notes(),
+          res.hits.map((h) => ({ path: h.path, mtime: h.meta.mtime })),
         ),
       );
       if (warning) err(printable(warning));
