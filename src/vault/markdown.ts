@@ -96,6 +96,7 @@ export function scanBlocks(text: string, sliceChars = SLICE_CHARS): BlockScan {
   let line = 0; // its first line
   let size = sliceChars;
   let continues = false; // the slice starts at an item of a top-level list
+  const track: ListTrack = {};
   for (;;) {
     let end = Math.min(text.length, at + size);
     if (end < text.length) end = text.indexOf("\n", end) + 1 || text.length;
@@ -129,7 +130,7 @@ export function scanBlocks(text: string, sliceChars = SLICE_CHARS): BlockScan {
         continue;
       }
     }
-    readTokens(tokens, cut, line, continues, scan);
+    readTokens(tokens, cut, line, continues, scan, track);
     // a definition is a top-level block, wholly before or after a cut: one after it is filed again by
     // the next slice, with the same value
     for (const [label, ref] of Object.entries(env.references ?? {}))
@@ -144,12 +145,30 @@ export function scanBlocks(text: string, sliceChars = SLICE_CHARS): BlockScan {
   for (let i = text.indexOf("\n", at); i >= 0; i = text.indexOf("\n", i + 1)) line++;
   scan.lineCount = line + 1;
   // only a list that holds code is cut at its items; any other is read as text
-  for (const b of Object.keys(scan.items)) if (!scan.atomic[Number(b)]) delete scan.items[Number(b)];
+  settleList(track, scan);
   lastScan = { text: raw, sliceChars, scan };
   return scan;
 }
 
-function readTokens(tokens: Token[], count: number, lineOffset: number, continues: boolean, scan: BlockScan): void {
+/** The top-level list being read, whose items are kept only if it turns out to hold code. */
+interface ListTrack {
+  list?: { block: number; items: ListItems };
+}
+
+/** Files the tracked list's items when the list holds code, and stops tracking it. */
+function settleList(track: ListTrack, scan: BlockScan): void {
+  if (track.list && scan.atomic[track.list.block]) scan.items[track.list.block] = track.list.items;
+  track.list = undefined;
+}
+
+function readTokens(
+  tokens: Token[],
+  count: number,
+  lineOffset: number,
+  continues: boolean,
+  scan: BlockScan,
+  track: ListTrack,
+): void {
   let depth = 0;
   let current = -1;
   for (let i = 0; i < count; i++) {
@@ -158,8 +177,9 @@ function readTokens(tokens: Token[], count: number, lineOffset: number, continue
       current = scan.starts.length - 1; // the rest of the list the last slice cut: the same block
     } else if (depth === 0 && t.map && t.nesting >= 0) {
       current = scan.starts.length;
+      settleList(track, scan);
       if (t.type === "bullet_list_open" || t.type === "ordered_list_open")
-        scan.items[current] = { starts: [], atomic: [] };
+        track.list = { block: current, items: { starts: [], atomic: [] } };
       scan.starts.push(t.map[0] + lineOffset);
       const heading = t.type === "heading_open";
       scan.levels.push(heading ? Number(t.tag.slice(1)) : 0);
@@ -173,14 +193,11 @@ function readTokens(tokens: Token[], count: number, lineOffset: number, continue
       (t.type === "fence" || t.type === "code_block" || t.type === "math_block")
     ) {
       scan.atomic[current] = true; // a fence or math inside a callout, list or quote: keep the container whole
-      const items = scan.items[current];
+      const items = track.list?.block === current ? track.list.items : undefined;
       if (items?.atomic.length) items.atomic[items.atomic.length - 1] = true; // and the list item holding it
-    } else if (t.type === "list_item_open" && t.level === 1 && t.map && current >= 0) {
-      const items = scan.items[current];
-      if (items) {
-        items.starts.push(t.map[0] + lineOffset);
-        items.atomic.push(false);
-      }
+    } else if (t.type === "list_item_open" && t.level === 1 && t.map && track.list?.block === current) {
+      track.list.items.starts.push(t.map[0] + lineOffset);
+      track.list.items.atomic.push(false);
     }
     if (t.type === "inline" && (t.content.includes("#") || t.content.includes("["))) {
       // a heading's `{#id}` is no tag
