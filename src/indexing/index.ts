@@ -5,4 +5,5 @@ export { batchLine, watchVault, WATCH_DEFAULTS, type Watcher, type WatchOptions 
 export { checkIndex, checkChromaIndex, type CheckReport } from "./check.js";
 export { migrateIndex, type MigrateSummary } from "./migrate.js";
 export { openForQuery, openIfIndexed, type OpenFix } from "./open-query.js";
-export { staleNotes, staleInVault, staleHits, staleHitsWarning } from "./stale.js";
+export { staleNotes, staleInVault } from "./stale.js";
+export { staleHits, staleHitsWarning } from "./stale-hits.js";

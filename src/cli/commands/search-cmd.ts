@@ -9,7 +9,7 @@ import {
   wordNetProblem,
   type SearchRequest,
 } from "../../search/index.js";
-import { staleHits, staleHitsWarning } from "../../indexing/index.js";
+import { staleHits, staleHitsWarning } from "../../indexing/stale-hits.js";
 import { useColor } from "../color.js";
 import { locate, openForQuery } from "../open.js";
 import { formatHits, printable } from "../output.js";
