@@ -143,12 +143,9 @@ async function* texts(res: Response, cut: string): AsyncGenerator<string> {
 async function* lines(res: Response, cut: string): AsyncGenerator<string> {
   let buf = "";
   for await (const text of texts(res, cut)) {
-    // only the new text is searched for line breaks: a long line is not scanned again per chunk
-    if (!text.includes("\n")) {
-      buf += text;
-      continue;
-    }
     buf += text;
+    // only the new text is searched for line breaks: a long line is not scanned again per chunk
+    if (!text.includes("\n")) continue;
     let nl: number;
     while ((nl = buf.indexOf("\n")) >= 0) {
       yield buf.slice(0, nl).replace(/\r$/, "");

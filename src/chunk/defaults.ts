@@ -36,15 +36,22 @@ export const CHUNK_DEFAULTS: ChunkOptionsWithDefaults = {
 /**
  * Bumped whenever chunk boundaries, ids or the metadata a note yields change for the same input;
  * stored in the index manifest, so the next `index` re-chunks every note (re-using every vector
- * whose window text is unchanged). 7: Markdown links to notes count as links. 8: each link's
- * sentence is stored as backlink text of the note it points to. 9: reference-style links
- * (`[text][label]`) and Markdown links without `.md` (`[setup](guide/setup)`) count as links; an Excalidraw drawing is read without its drawing data. 10: `$$` display math is one block (no
- * setext headings made of its `=` lines). 11: headings read as a reader sees them in breadcrumbs
- * (no `{#id}`, inline HTML or emphasis marks), and a heading's `{#id}` is no tag. 12: a link to a documentation site's page (`setup.html`,
- * `guide/`) is a link to the note it is built from (`setup.md`, `guide/index.md`). 13: a run of a section is not cut before it holds `minWords`
- * of its own (a heading goes with the long list or code block after it). 14: a folder's page (`index.md`,
- * `README.md`) is titled by its first `#` heading, else its folder. 15: a list that holds code is cut between
- * its items, each kept whole, instead of being one block of up to `maxBlockWords`.
+ * whose window text is unchanged).
+ *
+ * - 7: Markdown links to notes count as links.
+ * - 8: each link's sentence is stored as backlink text of the note it points to.
+ * - 9: reference-style links (`[text][label]`) and Markdown links without `.md`
+ *   (`[setup](guide/setup)`) count as links; an Excalidraw drawing is read without its drawing data.
+ * - 10: `$$` display math is one block (no setext headings made of its `=` lines).
+ * - 11: headings read as a reader sees them in breadcrumbs (no `{#id}`, inline HTML or emphasis
+ *   marks), and a heading's `{#id}` is no tag.
+ * - 12: a link to a documentation site's page (`setup.html`, `guide/`) is a link to the note it is
+ *   built from (`setup.md`, `guide/index.md`).
+ * - 13: a run of a section is not cut before it holds `minWords` of its own (a heading goes with the
+ *   long list or code block after it).
+ * - 14: a folder's page (`index.md`, `README.md`) is titled by its first `#` heading, else its folder.
+ * - 15: a list that holds code is cut between its items, each kept whole, instead of being one
+ *   block of up to `maxBlockWords`.
  */
 export const CHUNKER_VERSION = "15";
 

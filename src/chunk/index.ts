@@ -1,5 +1,6 @@
 export type { Chunk, ChunkMeta } from "./types.js";
-export { chunkNote, countWords } from "./chunker.js";
+export { chunkNote } from "./chunker.js";
+export { countWords } from "./words.js";
 export {
   CHUNK_DEFAULTS,
   CHUNKER_VERSION,

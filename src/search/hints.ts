@@ -8,7 +8,7 @@ const quoted = (xs: string[]) => xs.map((x) => `"${x}"`).join(", ");
  * Why a filtered search may have found nothing, as one-line hints that name the fix: a `folder` or
  * `topFolder` that exists only in another case ("did you mean …"), or not at all (the closest ones),
  * and a tag that no note has (the closest tags). Empty when the filters name things that exist.
- * `for`: the CLI names its flags and commands; a request (the library, MCP, the HTTP API) names
+ * `to`: the CLI names its flags and commands; a request (the library, MCP, the HTTP API) names
  * the filter.
  *
  * @example

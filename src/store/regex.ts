@@ -67,30 +67,29 @@ export function withRegexBudget<T>(fn: () => T, ms = REGEX_LIMITS.budgetMs): T {
 export function compileDocRegex(pattern: string, op = "$regex"): DocRegex {
   let r = cache.get(pattern);
   if (r) return r;
-  let steps: number;
+  let re: RE2JS;
   try {
-    const re = RE2JS.compile(pattern);
-    steps = programSize(re);
-    r = {
-      steps: 0,
-      test: (text: string) => {
-        if (pending !== undefined) {
-          deadline = performance.now() + pending;
-          pending = undefined;
-        }
-        if (performance.now() > deadline) throw overBudget(pattern);
-        return re.test(text);
-      },
-    };
+    re = RE2JS.compile(pattern);
   } catch (err) {
     throw refusal(pattern, op, (err as Error).message);
   }
-  r.steps = steps;
+  const steps = programSize(re);
   if (steps > REGEX_LIMITS.steps)
     throw new VaultRagError(
       "filter_invalid",
       `vault-rag: the regular expression ${shownPattern(pattern)} in whereDocument "${op}" is too large to run: ${steps.toLocaleString("en-US")} steps once its repeats are written out, at most ${REGEX_LIMITS.steps.toLocaleString("en-US")} — use smaller counted repeats (x{1000} is a thousand steps) or * and +`,
     );
+  r = {
+    steps,
+    test: (text: string) => {
+      if (pending !== undefined) {
+        deadline = performance.now() + pending;
+        pending = undefined;
+      }
+      if (performance.now() > deadline) throw overBudget(pattern);
+      return re.test(text);
+    },
+  };
   if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
   cache.set(pattern, r);
   return r;

@@ -73,10 +73,9 @@ export function linkResolver(paths: readonly string[]): (target: string) => stri
     const found = find(want);
     if (found) return [...found];
     // a link to a folder's page (`guide/` is read as `guide/index.md`) finds its README.md or _index.md too
-    const page = /(?:^|\/)index$/i.exec(want);
-    if (page)
+    if (/(?:^|\/)index$/i.test(want))
       for (const name of FOLDER_PAGE_NAMES.slice(1)) {
-        const other = find(want.slice(0, page.index + page[0].length - "index".length) + name);
+        const other = find(want.slice(0, -"index".length) + name);
         if (other) return [...other];
       }
     return [];

@@ -150,6 +150,9 @@ export function scanBlocks(text: string, sliceChars = SLICE_CHARS): BlockScan {
   return scan;
 }
 
+/** Blocks never split, and that keep whole the container (callout, list item, quote) holding them. */
+const CODE_BLOCKS = new Set(["fence", "code_block", "math_block"]);
+
 /** The top-level list being read, whose items are kept only if it turns out to hold code. */
 interface ListTrack {
   list?: { block: number; items: ListItems };
@@ -184,14 +187,8 @@ function readTokens(
       const heading = t.type === "heading_open";
       scan.levels.push(heading ? Number(t.tag.slice(1)) : 0);
       scan.texts.push(heading ? headingText(tokens[i + 1]?.content ?? "") : "");
-      scan.atomic.push(
-        t.type === "fence" || t.type === "code_block" || t.type === "html_block" || t.type === "math_block",
-      );
-    } else if (
-      depth > 0 &&
-      current >= 0 &&
-      (t.type === "fence" || t.type === "code_block" || t.type === "math_block")
-    ) {
+      scan.atomic.push(CODE_BLOCKS.has(t.type) || t.type === "html_block");
+    } else if (depth > 0 && current >= 0 && CODE_BLOCKS.has(t.type)) {
       scan.atomic[current] = true; // a fence or math inside a callout, list or quote: keep the container whole
       const items = track.list?.block === current ? track.list.items : undefined;
       if (items?.atomic.length) items.atomic[items.atomic.length - 1] = true; // and the list item holding it

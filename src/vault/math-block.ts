@@ -44,6 +44,7 @@ export const mathBlock: BlockRule = (state: BlockState, startLine: number, endLi
   if (max - start < 2 || state.src.charCodeAt(start) !== DOLLARS || state.src.charCodeAt(start + 1) !== DOLLARS)
     return false;
   const first = state.src.slice(start + 2, max).trimEnd();
+  const env = state.env as MathEnv;
   let last = -1;
   // the scan ran into the end of the text, not into the container's end or the cap
   let ranOut = false;
@@ -51,7 +52,6 @@ export const mathBlock: BlockRule = (state: BlockState, startLine: number, endLi
   else if (first.includes("$$"))
     return false; // `$$a$$ and more`: inline math in a paragraph
   else {
-    const env = state.env as MathEnv;
     const textEnd = env.rootLines ?? endLine;
     const stop = Math.min(endLine, startLine + MAX_MATH_LINES);
     // the first line after this one that ends in `$$`, from a table built once per parse: each line
@@ -67,11 +67,9 @@ export const mathBlock: BlockRule = (state: BlockState, startLine: number, endLi
   }
   if (last < 0) {
     // in a slice of a longer note, the closing `$$` may lie past the slice's end: say so, and the
-    // slice is read again, longer (a block's reading never depends on where a slice ends)
-    if (ranOut) {
-      const env = state.env as MathEnv;
-      env.ranOutLine = Math.min(env.ranOutLine ?? Infinity, startLine);
-    }
+    // slice is cut before this line's block, which the next slice reads again with more text after
+    // it (a block's reading never depends on where a slice ends)
+    if (ranOut) env.ranOutLine = Math.min(env.ranOutLine ?? Infinity, startLine);
     return false;
   }
   if (silent) return true;

@@ -92,18 +92,15 @@ export function walkVault(root: string, log: Logger = silentLogger): VaultFile[]
       }
       if (isDir) {
         if (name.startsWith(".") || SKIPPED_FOLDERS.includes(name)) continue;
-        if (ig.ignores(childRel + "/") || (childReal && ig.ignores(childReal + "/"))) continue;
-        let real: string;
-        try {
-          real = fs.realpathSync(childAbs);
-        } catch {
-          continue;
-        }
-        if (visited.has(real)) continue;
-        visited.add(real);
+        if (ig.ignores(childRel + "/") || (childReal !== childRel && ig.ignores(childReal + "/"))) continue;
+        // the folder's real path is known (its parent's and its name, or its link's target): no
+        // realpath call per folder
+        const realAbs = childReal ? path.join(realRoot, childReal) : realRoot;
+        if (visited.has(realAbs)) continue;
+        visited.add(realAbs);
         visit(childAbs, childRel, childReal);
       } else if (isFile && name.toLowerCase().endsWith(".md")) {
-        if (ig.ignores(childRel) || ig.ignores(childReal)) continue;
+        if (ig.ignores(childRel) || (childReal !== childRel && ig.ignores(childReal))) continue;
         try {
           const st = fs.statSync(childAbs);
           out.push({ path: childRel, absPath: childAbs, mtime: Math.floor(st.mtimeMs / 1000), size: st.size });
@@ -178,10 +175,10 @@ export function assertVaultFolder(root: string): string {
  */
 export function whyNotWalked(root: string, rel: string): string | undefined {
   const ig = loadIgnore(fs.realpathSync(assertVaultFolder(root)), silentLogger);
-  const folders = rel.includes("/") ? whyHidden(rel.slice(0, rel.lastIndexOf("/")), true, ig) : undefined;
-  if (folders) return folders;
+  const folder = rel.includes("/") ? whyHidden(rel.slice(0, rel.lastIndexOf("/")), true, ig) : undefined;
+  if (folder) return folder;
   if (!rel.toLowerCase().endsWith(".md")) return "it is not a Markdown note";
-  return whyHidden(rel, false, ig);
+  return ig.ignores(rel) ? `${IGNORE_FILE} keeps it out of the index` : undefined;
 }
 
 function loadIgnore(root: string, log: Logger): Ignore {

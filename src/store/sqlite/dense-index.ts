@@ -33,7 +33,7 @@ interface RowFile {
   offset: number;
   scratch: Float32Array;
   /** The checksum of all rows, checked when they are read whole. */
-  rows?: string;
+  rows: string;
   /** The snapshot's path. */
   file: string;
 }
@@ -90,7 +90,7 @@ export class DenseIndex {
       const { fd, offset } = this.rowFile!;
       const m = new Float32Array(this.size * this.dims);
       readFully(fd, new Uint8Array(m.buffer), offset);
-      if (this.rowFile!.rows !== undefined && digest([m]) !== this.rowFile!.rows) throw this.damaged();
+      if (digest([m]) !== this.rowFile!.rows) throw this.damaged();
       this.matrix = m;
       this.close();
     }
@@ -298,8 +298,8 @@ export class DenseIndex {
       readFully(rf.fd, new Uint8Array(rf.scratch.buffer), rf.offset + i * d * 4);
       m = rf.scratch;
       o = 0;
-      // a row read from the file must have the norm its checksummed header part says: a damaged
-      // row whose values stay finite would otherwise rank as a vector
+      // a row read from the file must have the norm its checksummed header part says: a damaged row
+      // (NaN, or values that stay finite) would otherwise rank as a vector
       let n = 0;
       for (let j = 0; j < d; j++) n += m[j] * m[j];
       if (!(Math.abs(Math.sqrt(n) - this.norms[i]) <= 1e-3 * Math.max(this.norms[i], 1e-6))) throw this.damaged();
@@ -316,10 +316,7 @@ export class DenseIndex {
       s3 += m[o + j + 3] * query[j + 3];
     }
     for (; j < d; j++) s0 += m[o + j] * query[j];
-    const distance = 1 - (s0 + s1 + s2 + s3) / ((this.norms[i] || 1) * qn);
-    // a row read from the snapshot that is no vector (a file damaged in place): never a NaN score
-    if (!Number.isFinite(distance) && this.rowFile) throw this.damaged();
-    return distance;
+    return 1 - (s0 + s1 + s2 + s3) / ((this.norms[i] || 1) * qn);
   }
 
   /**
