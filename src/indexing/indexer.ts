@@ -392,7 +392,7 @@ async function indexInto(
   // after the notes are stored; any links written since the last relink (by this run, or by one
   // that was interrupted) make it resolve them all again. The key names the rules too (bump its
   // first line when noteLinkResolver reads links another way)
-  const linkKey = hashText(["link rules 3", ...files.map((f) => f.path).sort()].join("\n"));
+  const linkKey = hashText(["link rules 4", ...files.map((f) => f.path).sort()].join("\n"));
   await store.resolveLinks(linkKey, resolve);
   if (!manifest || chunkerChanged) {
     // nothing was embedded (empty vault or all cached): still record what built the index

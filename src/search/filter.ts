@@ -65,15 +65,33 @@ export function buildFilter(opts: FilterOptions, now?: number): Where | undefine
   for (const t of opts.tags ?? []) {
     const tag = t.trim().replace(/^#/, "").toLowerCase();
     if (!tag) throw new VaultRagError("usage", `vault-rag: empty tag in --tag — give a tag name like pico`);
-    clauses.push({ tags: { $contains: tag } });
+    const forms = unicodeForms(tag);
+    clauses.push(
+      forms.length === 1 ? { tags: { $contains: tag } } : { $or: forms.map((f) => ({ tags: { $contains: f } })) },
+    );
   }
-  if (opts.folder !== undefined) clauses.push({ folder: { $eq: opts.folder.replace(/^\/+|\/+$/g, "") } });
-  if (opts.topFolder !== undefined) clauses.push({ top_folder: { $eq: opts.topFolder.replace(/^\/+|\/+$/g, "") } });
+  for (const [key, value] of [
+    ["folder", opts.folder],
+    ["top_folder", opts.topFolder],
+  ] as const) {
+    if (value === undefined) continue;
+    const forms = unicodeForms(value.replace(/^\/+|\/+$/g, ""));
+    clauses.push({ [key]: forms.length === 1 ? { $eq: forms[0] } : { $in: forms } });
+  }
   const time = (v: string | number) => (typeof v === "number" ? v : parseWhen(v, now));
   if (opts.since !== undefined) clauses.push({ mtime: { $gte: time(opts.since) } });
   if (opts.until !== undefined) clauses.push({ mtime: { $lte: time(opts.until) } });
   if (!clauses.length) return undefined;
   return clauses.length === 1 ? clauses[0] : { $and: clauses };
+}
+
+/**
+ * A name as written and in the other Unicode forms of its accented letters, each once: a folder
+ * named on macOS may spell "é" as "e" plus a combining accent, which `--folder Café` typed
+ * elsewhere does not, and a filter compares strings exactly.
+ */
+function unicodeForms(name: string): string[] {
+  return [...new Set([name, name.normalize("NFC"), name.normalize("NFD")])];
 }
 
 /**

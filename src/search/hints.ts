@@ -33,7 +33,8 @@ export async function noResultHints(store: Store, f: FilterOptions, to: "cli" | 
     ] as const) {
       if (value === undefined) continue;
       const want = clean(value);
-      if (names.includes(want)) continue;
+      // the filter matched either Unicode form of an accented name (see buildFilter)
+      if (names.some((x) => x.normalize("NFC") === want.normalize("NFC"))) continue;
       const sameCase = names.filter((x) => x.toLowerCase() === want.toLowerCase());
       if (sameCase.length)
         hints.push(`vault-rag: no folder "${value}" in the index — did you mean ${flag} ${quoted(sameCase)}?`);
@@ -50,9 +51,9 @@ export async function noResultHints(store: Store, f: FilterOptions, to: "cli" | 
   }
   if (f.tags?.length) {
     const tags = (await store.listTags()).map((x) => x.tag);
-    const have = new Set(tags.map((t) => t.toLowerCase()));
+    const have = new Set(tags.map((t) => t.normalize("NFC").toLowerCase()));
     for (const t of f.tags) {
-      const want = t.trim().replace(/^#/, "").toLowerCase();
+      const want = t.trim().replace(/^#/, "").normalize("NFC").toLowerCase();
       if (have.has(want)) continue;
       const near = closest(want, tags);
       hints.push(

@@ -22,7 +22,7 @@ export function linkStem(target: string): string {
 /**
  * Resolves a wikilink target (`Sourdough`, `kitchen/Sourdough`, `sourdough.md`) to the notes it can
  * mean among vault-relative paths, the way Obsidian does: the path with or without `.md`, exactly,
- * else case-insensitively, else as the end of a path (`Folder/Note`, or a file name alone). Returns
+ * else case-insensitively (and in either Unicode form of an accented letter), else as the end of a path (`Folder/Note`, or a file name alone). Returns
  * every note that fits (several when the name is ambiguous), or none.
  *
  * @example
@@ -58,13 +58,13 @@ export function linkResolver(paths: readonly string[]): (target: string) => stri
   for (const p of paths) {
     const stem = p.replace(/\.md$/i, "");
     add(exact, stem, p);
-    const lower = stem.toLowerCase();
+    const lower = looseKey(stem);
     add(loose, lower, p);
     // every ending after a "/": "a/b/Note" ends in "b/note" and in "note"
     for (let i = lower.indexOf("/"); i >= 0; i = lower.indexOf("/", i + 1)) add(ends, lower.slice(i + 1), p);
   }
   const find = (want: string) => {
-    const lower = want.toLowerCase();
+    const lower = looseKey(want);
     return exact.get(want) ?? loose.get(lower) ?? ends.get(lower);
   };
   return (target) => {
@@ -80,6 +80,15 @@ export function linkResolver(paths: readonly string[]): (target: string) => stri
       }
     return [];
   };
+}
+
+/**
+ * A name as the loose rules compare it: in any case, and in either Unicode form of an accented
+ * letter (a file named on macOS may spell "é" as "e" and a combining accent, which a name typed
+ * elsewhere does not: the two look alike and are different strings).
+ */
+function looseKey(name: string): string {
+  return name.normalize("NFC").toLowerCase();
 }
 
 /**

@@ -112,8 +112,9 @@ export function sectionText(body: string, heading: string): string | undefined {
     .map((line, b) => ({ line, level: scan.levels[b], text: scan.texts[b] }))
     .filter((h) => h.level > 0);
   // as the heading reads (`Basic Usage`), or as it is written (`Basic Usage {#basic-usage}`)
-  const want = headingText(heading.replace(/^#+\s*/, "")).toLowerCase();
-  const i = heads.findIndex((h) => h.text.toLowerCase() === want);
+  const key = (s: string) => s.normalize("NFC").toLowerCase();
+  const want = key(headingText(heading.replace(/^#+\s*/, "")));
+  const i = heads.findIndex((h) => key(h.text) === want);
   if (i < 0) return undefined;
   const next = heads.slice(i + 1).find((h) => h.level <= heads[i].level);
   return lines

@@ -159,6 +159,16 @@ describe("buildFilter and parseWhen", () => {
     });
     expect(normaliseWhere(buildFilter({ topFolder: "robots", until: 1_700_000_000 }))).toBeDefined();
   });
+  it("matches an accented folder or tag in both Unicode forms, and an ASCII one as written", () => {
+    const composed = "Caf\u00e9";
+    const decomposed = "Cafe\u0301";
+    expect(buildFilter({ folder: composed })).toEqual({ folder: { $in: [composed, decomposed] } });
+    expect(buildFilter({ topFolder: decomposed })).toEqual({ top_folder: { $in: [decomposed, composed] } });
+    expect(buildFilter({ tags: [composed] })).toEqual({
+      $or: [{ tags: { $contains: "caf\u00e9" } }, { tags: { $contains: "cafe\u0301" } }],
+    });
+    expect(buildFilter({ folder: "kitchen" })).toEqual({ folder: { $eq: "kitchen" } });
+  });
   it("parses durations, dates and ISO times into Unix seconds", () => {
     expect(parseWhen("90d", now)).toBe(now - 90 * 86400);
     expect(parseWhen("2w", now)).toBe(now - 14 * 86400);
