@@ -102,6 +102,35 @@ describe("SQLite store", () => {
     await s.close();
   });
 
+  it("finds text in compatibility forms (ligatures, full-width letters) by their plain spelling, also in an index built before", async () => {
+    const file = tmpDb();
+    const s = await openStore(file);
+    const text = "The \ufb01le system and the \uff37\uff49\uff44\uff45 font.";
+    await s.upsertNotes([
+      { note: note("pdf.md"), records: [record("p0", meta({ path: "pdf.md" }), vec(1, 0, 0, 0), text)] },
+    ]);
+    const ids = async (st: SqliteStore, q: string) => (await st.queryKeyword(q, 5)).map((h) => h.id);
+    expect(await ids(s, "file")).toEqual(["p0"]);
+    expect(await ids(s, "\ufb01le")).toEqual(["p0"]);
+    expect(await ids(s, "wide")).toEqual(["p0"]);
+    // an index whose keyword text was written as it stands (before NFKC) is read again when opened
+    s.db.prepare("INSERT INTO fts (fts) VALUES ('delete-all')").run();
+    s.db
+      .prepare(
+        "INSERT INTO fts (rowid, title, aliases, section, text) SELECT rowid, title, aliases, section, text FROM chunks",
+      )
+      .run();
+    s.db.prepare("DELETE FROM meta WHERE key = 'keyword_text'").run();
+    expect(await ids(s, "file")).toEqual([]);
+    await s.close();
+    const again = SqliteStore.open(file);
+    expect(await ids(again, "file")).toEqual(["p0"]);
+    // and its rows leave the keyword index whole when the note is deleted
+    await again.deleteNotes(["pdf.md"]);
+    expect(again.db.prepare("SELECT count(*) FROM fts WHERE fts MATCH 'wide'").pluck().get()).toBe(0);
+    await again.close();
+  });
+
   it("cuts a keyword query without a filter to the same best rows, ties to the older row, as one with a filter every row passes", async () => {
     const s = await openStore();
     // 300 matching notes: 100 of each of three lengths, so many tie; inserted in scrambled order

@@ -135,6 +135,20 @@ export function blobToVector(b: Buffer): Float32Array {
 }
 
 /**
+ * The rules {@link rebuildKeywordIndex}'s text passes through (`vr_fts`), recorded in the index: an
+ * index whose `keyword_text` differs is rebuilt when a writer opens it. Change it when `vr_fts` does.
+ */
+const KEYWORD_TEXT_RULES = "nfkc cjk-bigrams 1";
+
+/** Rebuilds the keyword index from the chunks, as indexed: every field through `vr_fts`. */
+function rebuildKeywordIndex(db: Database.Database): void {
+  db.prepare("INSERT INTO fts (fts) VALUES ('delete-all')").run();
+  db.prepare(
+    "INSERT INTO fts (rowid, title, aliases, section, text) SELECT rowid, vr_fts(title), vr_fts(aliases), vr_fts(section), vr_fts(text) FROM chunks",
+  ).run();
+}
+
+/**
  * The embedded store: one SQLite file holding chunks, vectors (float32 blobs, scanned by dense-index.ts), an
  * FTS5 BM25 index and the manifest. WAL mode lets readers work while one process writes.
  *
@@ -189,6 +203,14 @@ export class SqliteStore implements Store {
     try {
       db = new Database(file, { readonly: !!opts.readonly, fileMustExist: !opts.create });
       db.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 10_000}`);
+      db.function("vr_regexp", { deterministic: true }, (pattern: unknown, text: unknown) =>
+        compileDocRegex(String(pattern)).test(String(text)) ? 1 : 0,
+      );
+      // what FTS5 indexes for a field (the 'delete' command must be given exactly the same values):
+      // NFKC, as queries are read ("ﬁle" copied from a PDF is "file", "Ｗｉｄｅ" is "Wide"), and CJK bigrams
+      db.function("vr_fts", { deterministic: true }, (text: unknown) =>
+        cjkBigrams(String(text ?? "").normalize("NFKC")),
+      );
       // before any pragma that writes (WAL mode rewrites the header): another program's database stays as it was
       const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[];
       if (tables.length && !tables.includes("meta")) {
@@ -217,6 +239,15 @@ export class SqliteStore implements Store {
         db.transaction(() => {
           db.exec(SCHEMA);
           createBacklinkTables(db);
+          // an index whose keyword text was read by older rules is read again (FTS5 only: no embedding)
+          const rules = db.prepare("SELECT value FROM meta WHERE key = 'keyword_text'").pluck().get();
+          if (rules !== KEYWORD_TEXT_RULES) {
+            rebuildKeywordIndex(db);
+            rebuildBacklinks(db);
+            db.prepare(
+              "INSERT INTO meta (key, value) VALUES ('keyword_text', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            ).run(KEYWORD_TEXT_RULES);
+          }
           if (version === 2 && old) {
             if (db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'vectors'").pluck().get())
               db.exec(UPGRADE_FROM_2);
@@ -243,13 +274,7 @@ export class SqliteStore implements Store {
         `vault-rag: cannot open the index at ${file}: ${e.message}${e.code === "SQLITE_CANTOPEN" ? " — check the folder is writable" : ""}`,
       );
     }
-    const store = new SqliteStore(file, db, opts.vectors === "cache");
-    db.function("vr_regexp", { deterministic: true }, (pattern: unknown, text: unknown) =>
-      compileDocRegex(String(pattern)).test(String(text)) ? 1 : 0,
-    );
-    // what FTS5 indexes for a field; the 'delete' command must be given exactly the same values
-    db.function("vr_fts", { deterministic: true }, (text: unknown) => cjkBigrams(String(text ?? "")));
-    return store;
+    return new SqliteStore(file, db, opts.vectors === "cache");
   }
 
   async upsertNotes(batch: { note: NoteEntry; records: StoreRecord[]; links?: NoteLink[] }[]): Promise<void> {
@@ -799,13 +824,7 @@ export class SqliteStore implements Store {
       fixed.droppedNotes = paths.length;
       // what a note that is gone said about others goes with it (the next index says it again)
       rebuildBacklinks(this.db);
-      // rebuild the keyword index from the chunks (as indexed: through vr_fts)
-      this.db.prepare("INSERT INTO fts (fts) VALUES ('delete-all')").run();
-      this.db
-        .prepare(
-          "INSERT INTO fts (rowid, title, aliases, section, text) SELECT rowid, vr_fts(title), vr_fts(aliases), vr_fts(section), vr_fts(text) FROM chunks",
-        )
-        .run();
+      rebuildKeywordIndex(this.db);
     });
     return fixed;
   }
