@@ -59,7 +59,10 @@ for (const q of lab.queries) {
   // same stem twice: keep the larger drop
   const by = new Map<string, number>();
   for (const o of out) by.set(o.stem, Math.max(by.get(o.stem) ?? 0, o.drop));
-  termInfo.set(q.id, [...by].map(([stem, drop]) => ({ stem, drop })));
+  termInfo.set(
+    q.id,
+    [...by].map(([stem, drop]) => ({ stem, drop })),
+  );
 }
 fs.writeFileSync(cacheFile, JSON.stringify(cache));
 function bm25(q: (typeof lab.queries)[number], g: number, lo: number, hi: number): Scored {
