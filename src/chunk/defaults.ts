@@ -52,8 +52,10 @@ export const CHUNK_DEFAULTS: ChunkOptionsWithDefaults = {
  * - 14: a folder's page (`index.md`, `README.md`) is titled by its first `#` heading, else its folder.
  * - 15: a list that holds code is cut between its items, each kept whole, instead of being one
  *   block of up to `maxBlockWords`.
+ * - 16: a table is one block, kept whole up to `maxBlockWords` like a code block (it was read as
+ *   a paragraph and cut between its rows).
  */
-export const CHUNKER_VERSION = "15";
+export const CHUNKER_VERSION = "16";
 
 /**
  * Fills in defaults and checks the values.

@@ -10,6 +10,9 @@ import { mathBlock, type MathEnv } from "./math-block.js";
  */
 const blockParser = new MarkdownIt("commonmark", { html: true });
 blockParser.core.ruler.disable(["inline", "text_join"]);
+// GitHub's tables, as Obsidian writes them (CommonMark has none: a table was read as a paragraph
+// and cut between its rows, a tail of rows without the header row)
+blockParser.block.ruler.enable("table");
 // Obsidian's display math: a `$$` block is one block, never a setext heading or two paragraphs
 blockParser.block.ruler.before("fence", "math_block", mathBlock, {
   alt: ["paragraph", "reference", "blockquote", "list"],
@@ -29,7 +32,7 @@ export interface BlockScan {
   levels: number[];
   /** Per top-level block: heading text (trimmed) for headings, "" otherwise. */
   texts: string[];
-  /** Per top-level block: never split it (a fence, code, HTML or `$$` math block, or a container holding code or math). */
+  /** Per top-level block: never split it (a fence, code, HTML, table or `$$` math block, or a container holding one). */
   atomic: boolean[];
   /** Inline text of every paragraph or heading, at any depth, that holds `#` or `[` (tag and link sources). */
   refTexts: string[];
@@ -150,8 +153,8 @@ export function scanBlocks(text: string, sliceChars = SLICE_CHARS): BlockScan {
   return scan;
 }
 
-/** Blocks never split, and that keep whole the container (callout, list item, quote) holding them. */
-const CODE_BLOCKS = new Set(["fence", "code_block", "math_block"]);
+/** Blocks never split (up to `maxBlockWords`), and that keep whole the container (callout, list item, quote) holding them. */
+const CODE_BLOCKS = new Set(["fence", "code_block", "math_block", "table_open"]);
 
 /** The top-level list being read, whose items are kept only if it turns out to hold code. */
 interface ListTrack {

@@ -185,6 +185,26 @@ describe("chunker", () => {
     );
   });
 
+  it("keeps a table whole up to maxBlockWords, in a note and in a callout, and its header with its rows", () => {
+    const rows = Array.from(
+      { length: 15 },
+      (_, i) => `| Formula${i} | Number | The mean of all numbers from input values ${i}. |`,
+    );
+    const table = ["| Name | Input | Description |", "| --- | --- | --- |", ...rows].join("\n");
+    expect(countWords(table)).toBeGreaterThan(200);
+    const intro = "A paragraph before the table that says what the formulas are for, long enough to stand on its own.";
+    for (const text of [
+      `# T\n\n${intro}\n\n${table}\n`,
+      `# T\n\n${intro}\n\n> [!note] Formulas\n${table.replace(/^/gm, "> ")}\n`,
+    ]) {
+      const chunks = chunkNote(note(text), { maxWords: 200 });
+      const holding = chunks.filter((c) => c.text.includes("Formula"));
+      expect(holding).toHaveLength(1);
+      expect(holding[0].text).toContain("| Name | Input | Description |");
+      expect(holding[0].text).toContain("Formula14");
+    }
+  });
+
   it("reads a first heading that repeats the file name as the note's own title in the breadcrumb", () => {
     const n = parseNote(
       "git/check-if-a-file-has-changed.md",
