@@ -25,6 +25,8 @@ interface Draft {
   level: number;
   pieces: Piece[];
   words: number;
+  /** Headings of later sibling sections merged into this draft, named in its breadcrumb. */
+  also?: string[];
 }
 
 /**
@@ -91,7 +93,7 @@ function chunkBuilder(note: Note, body: string): (d: Draft, ordinal: number) => 
   let subTrail = "";
   return (d, ordinal) => {
     const text = joinPieces(d.pieces, body);
-    if (d.trail !== trailOf) {
+    if (d.trail !== trailOf || d.also) {
       // drafts of one section share their trail: build its breadcrumb once
       trailOf = d.trail;
       // a first heading that repeats the title stands for it (`# Check If A File Changed` for
@@ -99,6 +101,11 @@ function chunkBuilder(note: Note, body: string): (d: Draft, ordinal: number) => 
       const repeats = d.trail.length > 0 && sameWords(d.trail[0], note.title);
       section = repeats ? d.trail.join(" > ") : d.trail.length ? `${note.title} > ${d.trail.join(" > ")}` : note.title;
       subTrail = (repeats ? d.trail.slice(1) : d.trail).join(" > ");
+      // later siblings merged in are named after the first: "Obsidian URI > Open note · Open vault"
+      if (d.also) {
+        section += ` · ${d.also.join(" · ")}`;
+        trailOf = undefined;
+      }
     }
     // The model reads the passage under its headings below the title, not the title itself: the
     // title is a keyword field, weighted there. Measured with the bundled model (nDCG@10, hybrid):
@@ -315,34 +322,48 @@ function packSection(
   if (cur.pieces.length) out.push(cur);
 }
 
+/** Whether trails `a` and `b` agree on their first `n` headings. */
+function samePrefix(a: string[], b: string[], n: number): boolean {
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /**
- * Merges tiny single-chunk sections forward into a child section, or back into the previous chunk.
- * Drafts arrive one at a time; a draft is passed on once no later draft can merge into it.
+ * Merges tiny single-chunk sections into a neighbour under the same parent heading: forward into
+ * a section below it, else back into its parent's text or an earlier sibling's (whose breadcrumb
+ * then names it too: `Title > Open note · Open vault`), never into another parent's section, whose
+ * breadcrumb and line would point a reader elsewhere. A tiny section with no such neighbour stands
+ * alone; a bare heading never does. Drafts arrive one at a time; a draft is passed on once no
+ * later draft can merge into it.
  */
 function tinyMerger(min: number, max: number, emit: (d: Draft) => void): { push(d: Draft): void; end(): void } {
   let prevInput: Draft | undefined; // the input draft before `cur`
   let cur: Draft | undefined; // waiting for the draft after it
   let last: Draft | undefined; // the last output, which `cur` may still join
+  const forward = (d: Draft, next: Draft) => {
+    next.pieces = [...d.pieces, ...next.pieces];
+    next.words += d.words;
+  };
+  const back = (d: Draft, into: Draft, sibling: boolean) => {
+    into.pieces = [...into.pieces, ...d.pieces.map((p, k) => (k === 0 ? { ...p, join: "\n\n" } : p))];
+    into.words += d.words;
+    if (sibling) (into.also ??= []).push(d.trail[d.trail.length - 1]);
+  };
   const settle = (d: Draft, next: Draft | undefined) => {
     const soleOfSection = (!prevInput || prevInput.trail !== d.trail) && (!next || next.trail !== d.trail);
     if (d.words < min && soleOfSection) {
       // a heading with no text of its own never stands alone, whatever the sizes
       const bare = d.pieces.every((p) => isHeadingOnly(p.text));
-      if (next && next.level > d.level && (bare || next.words + d.words <= max + min)) {
-        next.pieces = [...d.pieces, ...next.pieces];
-        next.words += d.words;
-        return;
-      }
-      if (last && (bare || last.words + d.words <= max)) {
-        last.pieces = [...last.pieces, ...d.pieces.map((p, k) => (k === 0 ? { ...p, join: "\n\n" } : p))];
-        last.words += d.words;
-        return;
-      }
-      if (next && bare) {
-        next.pieces = [...d.pieces, ...next.pieces];
-        next.words += d.words;
-        return;
-      }
+      const depth = d.trail.length;
+      const below = next && next.trail.length > depth && samePrefix(next.trail, d.trail, depth);
+      // the parent section's own text, or an earlier sibling (not a sibling's subsection)
+      const parent =
+        !!last && depth > 0 && last.trail.length === depth - 1 && samePrefix(last.trail, d.trail, depth - 1);
+      const sibling = !!last && depth > 0 && last.trail.length === depth && samePrefix(last.trail, d.trail, depth - 1);
+      if (next && below && (bare || next.words + d.words <= max + min)) return forward(d, next);
+      if (last && (parent || sibling) && (bare || last.words + d.words <= max)) return back(d, last, sibling);
+      if (bare && last) return back(d, last, false);
+      if (bare && next) return forward(d, next);
     }
     if (last) emit(last);
     last = d;
@@ -390,8 +411,10 @@ function isHeadingOnly(text: string): boolean {
 
 /** A title or heading reduced to its words, to tell `my-note` and `# My Note` for the same thing. */
 function sameWords(a: string, b: string): boolean {
+  // composed first: a file name may spell "é" as "e" and a combining accent, its heading not
   const norm = (t: string) =>
     t
+      .normalize("NFC")
       .toLowerCase()
       .replace(/[^\p{L}\p{N}]+/gu, " ")
       .trim();

@@ -54,8 +54,13 @@ export const CHUNK_DEFAULTS: ChunkOptionsWithDefaults = {
  *   block of up to `maxBlockWords`.
  * - 16: a table is one block, kept whole up to `maxBlockWords` like a code block (it was read as
  *   a paragraph and cut between its rows).
+ * - 17: a tiny section merges only into a neighbour under the same parent heading (its parent's
+ *   text, an earlier sibling, or a section below it), and a sibling merged in is named in the
+ *   breadcrumb (`Hotkeys > Remove a hotkey · Filter hotkeys`); it had joined whatever chunk came
+ *   before, whose breadcrumb and line then pointed elsewhere. A first heading that repeats a file
+ *   name spelt with decomposed accents is read as the title.
  */
-export const CHUNKER_VERSION = "16";
+export const CHUNKER_VERSION = "17";
 
 /**
  * Fills in defaults and checks the values.

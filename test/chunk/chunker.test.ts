@@ -205,6 +205,21 @@ describe("chunker", () => {
     }
   });
 
+  it("merges a tiny section only under its own parent, and names a merged sibling in the breadcrumb", () => {
+    const long = (w: string) => Array.from({ length: 60 }, (_, i) => `${w}${i}`).join(" ") + ".";
+    const tiny = "Run the check once a week.";
+    // B follows a subsection of its sibling A: merged there, its line and breadcrumb would say A > A1
+    const nested = chunkNote(
+      note(`## A\n\n${long("a")}\n\n### A1\n\n${long("b")}\n\n## B\n\n${tiny}\n\n## C\n\n${long("c")}\n`),
+    );
+    expect(nested.map((c) => c.meta.section)).toEqual(["SMARS > A", "SMARS > A > A1", "SMARS > B", "SMARS > C"]);
+    expect(nested[2]).toMatchObject({ text: `## B\n\n${tiny}`, meta: { start_line: 9 } });
+    // after a sibling: merged into it, and named
+    const siblings = chunkNote(note(`## A\n\n${long("a")}\n\n## B\n\n${tiny}\n`));
+    expect(siblings.map((c) => c.meta.section)).toEqual(["SMARS > A · B"]);
+    expect(siblings[0].text).toContain(`## B\n\n${tiny}`);
+  });
+
   it("reads a first heading that repeats the file name as the note's own title in the breadcrumb", () => {
     const n = parseNote(
       "git/check-if-a-file-has-changed.md",
@@ -215,6 +230,13 @@ describe("chunker", () => {
       "Check If A File Has Changed",
       "Check If A File Has Changed > With quiet",
     ]);
+    // a file name with a decomposed accent (as macOS may write it) and its heading typed composed
+    const accented = parseNote(
+      "Cafe\u0301 notes.md",
+      "# Caf\u00e9 notes\n\nEspresso, and the grinder's settings.\n",
+      0,
+    );
+    expect(chunkNote(accented).map((c) => c.meta.section)).toEqual(["Caf\u00e9 notes"]);
   });
 
   it("handles empty notes, frontmatter-only notes and CRLF", () => {
