@@ -16,6 +16,23 @@ describe("keyword query terms", () => {
     expect(toFtsQuery('AND "NEAR" 2-factor')).toBe('"near" OR "2 factor"');
   });
 
+  it("reads a Chinese or Japanese run as its bigrams, each a term, and the words beside it as words", () => {
+    expect(queryTerms("スナップショットから復元")).toEqual([
+      "スナ",
+      "ナッ",
+      "ップ",
+      "プシ",
+      "ショ",
+      "ョッ",
+      "ット",
+      "トか",
+      "から",
+      "ら復",
+      "復元",
+    ]);
+    expect(queryTerms("京 ramen")).toEqual(["京", "ramen"]);
+  });
+
   it("finds a note by a contraction alone, as it is written there", async () => {
     const s = await openStore();
     await s.upsertNotes([

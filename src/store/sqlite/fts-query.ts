@@ -23,7 +23,7 @@ export function toFtsQuery(text: string): string | undefined {
 
 /**
  * The terms a keyword query ranks by, as {@link toFtsQuery} quotes them: lower-cased, stopwords
- * dropped (unless nothing else is left), identifiers and CJK runs as space-separated phrases.
+ * dropped (unless nothing else is left), identifiers as space-separated phrases, CJK runs as their bigrams.
  *
  * @example
  * ```ts
@@ -38,16 +38,19 @@ export function queryTerms(text: string): string[] {
   const kept = words.filter((t, i) => !STOPWORDS.has(raw[i]) && !STOPWORDS.has(t));
   const chosen = kept.length ? kept : words;
   // identifiers with - _ . or ' become phrases, as the index splits them ("2-factor" → "2 factor",
-  // "couldn't" → "couldn t"); CJK runs become bigram phrases, as indexed
+  // "couldn't" → "couldn t"); a CJK run becomes its bigrams, as indexed, each a term of its own as
+  // a word is: "スナップショットから復元" finds a note that says "スナップショット" and "復元" apart
   return [
     ...new Set(
-      chosen.map((t) =>
+      chosen.flatMap((t) =>
         hasCjk(t)
-          ? cjkBigrams(t).trim().replace(/\s+/g, " ")
-          : t
-              .split(/[-_.']/)
-              .filter(Boolean)
-              .join(" "),
+          ? cjkBigrams(t).trim().split(/\s+/)
+          : [
+              t
+                .split(/[-_.']/)
+                .filter(Boolean)
+                .join(" "),
+            ],
       ),
     ),
   ].filter(Boolean);
