@@ -20,5 +20,7 @@ export interface Embedder {
   embedQuery(text: string): Promise<Float32Array>;
   /** Tokens the model would read for a text (before its cut), when the tokenizer is local. */
   countTokens?(text: string): number;
+  /** Share (0–1) of a text's non-space characters the model has no token for, when the tokenizer is local. */
+  unknownShare?(text: string): number;
   close?(): Promise<void>;
 }

@@ -129,7 +129,7 @@ export async function search(ctx: SearchContext, question: string, options: Sear
       timings,
     };
   const n = Math.max(1, Math.min(o.topK * o.oversample, total));
-  let { dense, keyword, expansion } = await retrieve(ctx, question, o, filter, n, timings);
+  let { dense, keyword, expansion, unread } = await retrieve(ctx, question, o, filter, n, timings);
   let ranked = fuse(o, dense, keyword);
   // the per-note cap is filled from every candidate the lists brought (a hybrid brings `pool`); a
   // single mode that brought only n, too few notes to fill the cap, asks again as deep as a hybrid
@@ -151,15 +151,21 @@ export async function search(ctx: SearchContext, question: string, options: Sear
   }
   let hits = diversify(ranked, o.topK, o.perNote);
   if (o.minRatio !== undefined) hits = dropStragglers(hits, o.minRatio);
+  const unreadNote = unread
+    ? `the embedding model (${ctx.embedder.id}) knows too few of this question's characters to read it`
+    : undefined;
   const reason = hits.length
     ? undefined
-    : filter.where || filter.whereDocument
-      ? "no chunk passes the filters"
-      : "no chunk matches the query";
+    : unread && o.mode === "dense"
+      ? `${unreadNote} — search it by keyword or hybrid`
+      : filter.where || filter.whereDocument
+        ? "no chunk passes the filters"
+        : "no chunk matches the query";
   return {
     hits,
     reason,
     timings,
+    ...(unread && o.mode === "hybrid" ? { notice: `${unreadNote}; ranked by keywords alone` } : {}),
     ...(expansion
       ? {
           expansion: {
@@ -181,6 +187,8 @@ export interface Retrieved {
   /** How long the query for {@link plainKeyword} took, in ms (what a search without synonyms waits for). */
   plainKeywordMs: number;
   expansion?: ExpansionPlan;
+  /** The embedding model has no tokens for most of the question's characters: no dense list was asked for. */
+  unread?: true;
 }
 
 /**
@@ -210,8 +218,11 @@ export async function retrieve(
   let plainKeywordMs = 0;
   let expansion: ExpansionPlan | undefined;
   const t0 = performance.now();
+  // a question the model cannot read (Japanese to an English model: one vector for every such
+  // question) would rank the notes at random; it is ranked by its words alone
+  const unread = o.mode !== "keyword" && (ctx.embedder.unknownShare?.(question) ?? 0) > UNREAD_SHARE;
   // start embedding first: on a cold start the model loads while the keyword query runs
-  const vectorPromise = o.mode !== "keyword" ? ctx.embedder.embedQuery(question) : undefined;
+  const vectorPromise = o.mode !== "keyword" && !unread ? ctx.embedder.embedQuery(question) : undefined;
   vectorPromise?.catch(() => undefined);
   if (o.mode !== "dense") {
     const t = performance.now();
@@ -233,8 +244,11 @@ export async function retrieve(
     dense = await ctx.store.queryDense(vector, depth, filter);
     timings.retrieveMs += performance.now() - t2;
   }
-  return { dense, keyword, plainKeyword, plainKeywordMs, expansion };
+  return { dense, keyword, plainKeyword, plainKeywordMs, expansion, ...(unread ? { unread: true as const } : {}) };
 }
+
+/** Above this share of characters unknown to the embedding model, a question is not embedded. */
+const UNREAD_SHARE = 0.5;
 
 /** Turns the store's ranked lists into hits for the mode. */
 export function fuse(

@@ -108,6 +108,8 @@ export const SEARCH_DEFAULTS: SearchOptionsWithDefaults = {
 export interface SearchResult {
   hits: Hit[];
   reason?: string;
+  /** How the search ran, when a reader should know: a question the model cannot read was ranked by keywords alone. */
+  notice?: string;
   timings: { embedMs: number; retrieveMs: number };
   /**
    * The WordNet synonyms the keyword query also ranked by, when it was widened: their weight beside

@@ -81,8 +81,10 @@ describe("search", () => {
     await expect(search({ store, embedder }, "m".repeat(100_001))).rejects.toThrow(
       "vault-rag: the search query is 100001 characters, over the limit of 100000 — ask in fewer words",
     );
-    // a word, a number or an emoji is something to look for
-    for (const q of ["42", "🍞", "é?"]) expect((await search({ store, embedder }, q)).hits.length).toBeGreaterThan(0);
+    // a word, a number or an emoji is something to look for (an emoji the model has no token for, and
+    // no note holds, finds nothing rather than the notes nearest the model's "unknown")
+    for (const q of ["42", "é?"]) expect((await search({ store, embedder }, q)).hits.length).toBeGreaterThan(0);
+    expect(await search({ store, embedder }, "🍞")).toMatchObject({ hits: [], reason: "no chunk matches the query" });
     await expect(search({ store, embedder }, "motor", { backlinks: 2 })).rejects.toThrow(
       "vault-rag: backlinks must be between 0 and 1, got 2",
     );
@@ -185,6 +187,37 @@ describe("search", () => {
     const linked = await top({});
     expect((Number(linked.slice(2, 6)) - 1) % 11).toBe(0); // n/0001.md, n/0012.md, …: each linked from the one before
     expect(await top({ backlinks: 0 })).not.toBe(linked);
+    await store.close();
+  });
+  it("ranks a question the model cannot read by its words alone, and says so; dense mode says why it found nothing", async () => {
+    const store = SqliteStore.open(tmpDb(), { create: true });
+    await store.setManifest(testManifest(512));
+    const notes = [
+      ["ja/テーマ.md", "テーマを閲覧する。外観からテーマを変更できます。"],
+      ["ja/同期.md", "デバイス間でノートを同期する。"],
+      ["en/themes.md", "Browse community themes under Appearance."],
+    ];
+    const vectors = await embedder.embedDocuments(notes.map(([, text]) => text));
+    await store.upsertNotes(
+      notes.map(([p, text], i) => ({
+        note: { path: p, hash: p, mtime: 1, size: 1 },
+        records: [{ id: `c${i}`, text, meta: meta({ path: p }), windows: [{ hash: p, vector: vectors[i] }] }],
+      })),
+    );
+    expect(embedder.unknownShare!("テーマ")).toBe(1);
+    expect(embedder.unknownShare!("browse themes")).toBe(0);
+    const model =
+      "the embedding model (use-lite:universal-sentence-encoder-lite) knows too few of this question's characters to read it";
+    const hybrid = await search({ store, embedder }, "テーマ");
+    // every Japanese question embeds to one vector: only the note with the word is a hit
+    expect(hybrid.hits.map((h) => h.path)).toEqual(["ja/テーマ.md"]);
+    expect(hybrid.notice).toBe(`${model}; ranked by keywords alone`);
+    const dense = await search({ store, embedder }, "テーマ", { mode: "dense" });
+    expect(dense).toMatchObject({ hits: [], reason: `${model} — search it by keyword or hybrid` });
+    // a question the model reads is embedded as before
+    const english = await search({ store, embedder }, "browse themes", { mode: "dense" });
+    expect(english.hits[0].path).toBe("en/themes.md");
+    expect(english.notice).toBeUndefined();
     await store.close();
   });
 });

@@ -106,6 +106,7 @@ export async function runSearch(words: string[], o: SearchFlags): Promise<void> 
       );
       if (warning) err(printable(warning));
     }
+    if (res.notice) err(`note: ${res.notice}`);
     if (!res.hits.length) {
       err(`no results: ${res.reason}`);
       for (const h of await noResultHints(store, request)) err(h);

@@ -108,6 +108,9 @@ export function useLiteEmbedder(log: Logger = silentLogger, opts: { queryThread?
     countTokens(text: string) {
       return loadTokenizer().encode(text).length;
     },
+    unknownShare(text: string) {
+      return loadTokenizer().unknownShare(text);
+    },
     async embedQuery(text: string) {
       checkSimd();
       const ids = [loadTokenizer().encode(text).slice(0, USE_LITE_MAX_TOKENS)];

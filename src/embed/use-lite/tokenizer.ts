@@ -43,6 +43,27 @@ export class UseTokenizer {
   }
 
   /**
+   * Share (0–1) of a text's non-space characters that no vocabulary piece starts with: what the
+   * model reads as "unknown". Japanese or Chinese text is all unknown to this English model, which
+   * then gives every such text the same vector.
+   *
+   * @example
+   * ```ts
+   * new UseTokenizer(vocab).unknownShare("テーマ"); // 1
+   * ```
+   */
+  unknownShare(text: string): number {
+    let all = 0;
+    let unknown = 0;
+    for (const sym of text.normalize("NFKC")) {
+      if (sym.trim() === "") continue;
+      all++;
+      if (!this.root.children.has(sym)) unknown++;
+    }
+    return all ? unknown / all : 0;
+  }
+
+  /**
    * Token ids of a text, identical to the original tokenizer's.
    *
    * @example
