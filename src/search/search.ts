@@ -129,7 +129,9 @@ export async function search(ctx: SearchContext, question: string, options: Sear
       timings,
     };
   const n = Math.max(1, Math.min(o.topK * o.oversample, total));
-  let { dense, keyword, expansion, unread } = await retrieve(ctx, question, o, filter, n, timings);
+  const first = await retrieve(ctx, question, o, filter, n, timings);
+  const unread = first.unread;
+  let { dense, keyword, expansion } = first;
   let ranked = fuse(o, dense, keyword);
   // the per-note cap is filled from every candidate the lists brought (a hybrid brings `pool`); a
   // single mode that brought only n, too few notes to fill the cap, asks again as deep as a hybrid
