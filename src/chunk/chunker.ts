@@ -166,13 +166,20 @@ class Lines {
   }
 }
 
-/** Whether the word line[from, to) ends a sentence: `.`, `!`, `?` or `。`, then any closing quotes or brackets. */
+/** Whether a code unit is a closing quote or bracket that may follow a sentence's end mark: `"'')]」』）】`. */
+const isCloser = (c: number) =>
+  c === 34 || c === 39 || c === 41 || c === 93 || c === 0x300d || c === 0x300f || c === 0xff09 || c === 0x3011;
+
+/** Whether a code unit ends a Chinese or Japanese sentence (`。`, `！`, `？`), which the next follows without a space. */
+const isCjkStop = (c: number) => c === 0x3002 || c === 0xff01 || c === 0xff1f;
+
+/** Whether the word line[from, to) ends a sentence: `.`, `!`, `?`, `。`, `！` or `？`, then any closing quotes or brackets. */
 function endsSentence(line: string, from: number, to: number): boolean {
   let q = to - 1;
-  while (q >= from && (line[q] === '"' || line[q] === "'" || line[q] === ")" || line[q] === "]")) q--;
+  while (q >= from && isCloser(line.charCodeAt(q))) q--;
   if (q < from) return false;
-  const c = line[q];
-  return c === "." || c === "!" || c === "?" || c === "。";
+  const c = line.charCodeAt(q);
+  return c === 46 || c === 33 || c === 63 || isCjkStop(c);
 }
 
 /** Turns one unit into pieces no larger than `max` words (unless atomic), appended to `out`. */
@@ -223,12 +230,18 @@ function unitPieces(
   }
   // Too big: cut into sentences. Soft-wrapped paragraph lines run on into one sentence; list items,
   // table rows and quote lines start a new piece; a blank line starts a new block.
+  // the words of the sentence being read, each with its word count and what followed it (a space,
+  // or nothing after a Chinese or Japanese sentence)
   let buf: string[] = [];
+  let bufWords: number[] = [];
+  let glue: string[] = [];
   let bufStart = start;
   let bufEnd = start;
   let join = "\n\n";
+  let plain = true; // every word counts one and is followed by a space: the common case, cut by count
   const flush = (nextJoin: string) => {
-    if (buf.length) {
+    // one sentence over `max` words is cut between words, at most `max` words a piece
+    if (plain)
       for (let k = 0; k < buf.length; k += max) {
         const part = buf.slice(k, k + max);
         out.push({
@@ -242,9 +255,31 @@ function unitPieces(
           to: -1,
         });
       }
-      join = nextJoin;
+    for (let k = 0; !plain && k < buf.length;) {
+      let j = k;
+      let words = 0;
+      let text = "";
+      while (j < buf.length && (j === k || words + bufWords[j] <= max)) {
+        text += (j > k ? glue[j - 1] : "") + buf[j];
+        words += bufWords[j++];
+      }
+      out.push({
+        text,
+        start: bufStart,
+        end: bufEnd,
+        words,
+        atomic: false,
+        join: k === 0 ? join : glue[k - 1] || "",
+        from: -1,
+        to: -1,
+      });
+      k = j;
     }
+    if (buf.length) join = nextJoin;
     buf = [];
+    bufWords = [];
+    glue = [];
+    plain = true;
   };
   for (let i = start; i <= end; i++) {
     const line = src.text(i, i);
@@ -258,11 +293,27 @@ function unitPieces(
       while (p < line.length && isSpace(line.charCodeAt(p))) p++;
       if (p === line.length) break;
       const from = p;
-      while (p < line.length && !isSpace(line.charCodeAt(p))) p++;
+      let wide = false; // holds a character of the CJK blocks (U+3000 on), so may count as several words
+      for (let c = line.charCodeAt(p); p < line.length && !isSpace(c); c = line.charCodeAt(p)) {
+        p++;
+        if (c < 0x3000) continue;
+        wide = true;
+        // a Chinese or Japanese sentence ends at its mark (and closing brackets), though no space follows
+        if (isCjkStop(c)) {
+          while (p < line.length && isCloser(line.charCodeAt(p))) p++;
+          break;
+        }
+      }
       if (!buf.length) bufStart = i;
-      buf.push(line.slice(from, p));
+      const word = line.slice(from, p);
+      const spaced = p >= line.length || isSpace(line.charCodeAt(p));
+      buf.push(word);
+      const count = wide ? Math.max(1, countWords(word)) : 1;
+      bufWords.push(count);
+      glue.push(spaced ? " " : "");
+      if (count > 1 || !spaced) plain = false;
       bufEnd = i;
-      if (endsSentence(line, from, p)) flush(" ");
+      if (endsSentence(line, from, p)) flush(spaced ? " " : "");
     }
     if (join !== "\n\n" && buf.length === 0) join = "\n";
   }
@@ -397,7 +448,8 @@ function joinPieces(pieces: Piece[], body: string): string {
       const p = pieces[i];
       const prev = pieces[i - 1];
       // joined as in the source: a space within a line, a newline between lines, a blank line between blocks
-      s += p.start === prev.end && p.start === p.end ? " " : p.join === " " ? "\n" : p.join;
+      // (nothing between Chinese or Japanese sentences, as written)
+      s += p.join === "" ? "" : p.start === prev.end && p.start === p.end ? " " : p.join === " " ? "\n" : p.join;
     }
     s += pieces[i].text;
   }

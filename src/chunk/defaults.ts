@@ -59,8 +59,11 @@ export const CHUNK_DEFAULTS: ChunkOptionsWithDefaults = {
  *   breadcrumb (`Hotkeys > Remove a hotkey · Filter hotkeys`); it had joined whatever chunk came
  *   before, whose breadcrumb and line then pointed elsewhere. A first heading that repeats a file
  *   name spelt with decomposed accents is read as the title.
+ * - 18: Chinese and Japanese count one word per two characters (they were one word per run of
+ *   text without spaces, so a note's sections merged into passages of 5,000 characters), and a
+ *   paragraph of them is cut after `。`, `！` or `？`.
  */
-export const CHUNKER_VERSION = "17";
+export const CHUNKER_VERSION = "18";
 
 /**
  * Fills in defaults and checks the values.

@@ -220,6 +220,27 @@ describe("chunker", () => {
     expect(siblings[0].text).toContain(`## B\n\n${tiny}`);
   });
 
+  it("sizes Chinese and Japanese passages by their characters, and cuts them only at a sentence's end", () => {
+    // six sections of about 75 characters: each a passage of its own, as sections of 37 English words
+    // are (counted as space-separated words, each section was one word, and all six one passage)
+    const sentence = (i: number) => `ハラスメントには攻撃的な発言が含まれます（例${i}）。`;
+    const three = (i: number) => sentence(i) + sentence(i + 10) + sentence(i + 20);
+    const sections = Array.from({ length: 6 }, (_, i) => `## 規則${i}\n\n${three(i)}`).join("\n\n");
+    expect(chunkNote(note(`# 行動規範\n\n${sections}\n`)).map((c) => c.meta.section)).toEqual(
+      Array.from({ length: 6 }, (_, i) => `SMARS > 行動規範 > 規則${i}`),
+    );
+    // one paragraph of 40 sentences and no spaces: cut between sentences, each piece as written
+    const paragraph = Array.from({ length: 40 }, (_, i) => sentence(i)).join("");
+    const chunks = chunkNote(note(`# 長い段落\n\n${paragraph}\n`), { maxWords: 100 });
+    expect(chunks.length).toBeGreaterThan(2);
+    for (const c of chunks) {
+      const body = c.text.replace(/^# .*\n\n/, "");
+      expect(paragraph).toContain(body);
+      expect(body.endsWith("。")).toBe(true);
+      expect(c.meta.word_count).toBeLessThanOrEqual(100 + 30);
+    }
+  });
+
   it("reads a first heading that repeats the file name as the note's own title in the breadcrumb", () => {
     const n = parseNote(
       "git/check-if-a-file-has-changed.md",
@@ -260,19 +281,35 @@ describe("chunker", () => {
     expect(chunks[i - 1].meta.end_line).toBe(i * 7 - 1);
   });
 
-  it("counts words exactly as /\\S+/ does (property)", () => {
+  it("counts words as /\\S+/ does, and Chinese or Japanese at one word per two characters (property)", () => {
+    const CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f";
+    const segment = new RegExp(`[${CJK}]+|[^${CJK}]+`, "g");
+    // the reference: punctuation of those scripts is a space; in each word, a run of their
+    // characters counts half its length (rounded up), and each other stretch one
+    const reference = (s: string) =>
+      (s.replace(/[\u3000-\u303f\uff01-\uff0f\uff1a-\uff20]/g, " ").match(/\S+/g) ?? []).reduce(
+        (n, word) =>
+          n +
+          (word.match(segment) ?? []).reduce(
+            (m, seg) => m + (new RegExp(`^[${CJK}]`).test(seg) ? Math.ceil(seg.length / 2) : 1),
+            0,
+          ),
+        0,
+      );
     fc.assert(
       fc.property(
         fc.string({
-          unit: fc.constantFrom("a", "é", " ", "\t", "\n", "\u00a0", "\u3000", "\u2003", "\u0085", "語", "\ufeff"),
+          unit: fc.constantFrom(..."a é \t \n \u00a0 \u3000 \u2003 \u0085 語 ラ 。 ！ \ufeff".split(" "), " "),
           maxLength: 40,
         }),
         (s) => {
-          expect(countWords(s)).toBe((s.match(/\S+/g) ?? []).length);
+          expect(countWords(s)).toBe(reference(s));
         },
       ),
       { numRuns: RUNS },
     );
+    expect(countWords("two  words\n")).toBe(2);
+    expect(countWords("醤油ラーメン is good")).toBe(5);
   });
 
   it("takes the last words for overlap exactly as split-and-join does (property)", () => {
