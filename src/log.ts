@@ -19,7 +19,8 @@ export type WarningCode =
   | "wasm_simd_unavailable"
   | "index_damaged"
   | "vault_empty"
-  | "links_truncated";
+  | "links_truncated"
+  | "script_unread";
 
 /** What a warning carries besides its message. */
 export interface WarningDetail {

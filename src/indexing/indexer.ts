@@ -70,6 +70,9 @@ export interface IndexOptions {
   onProgress?: (phase: IndexPhase, done: number, total: number) => void;
 }
 
+/** Above this share of characters unknown to the embedding model, a note is reported as unread (`script_unread`). */
+const UNREAD_SHARE = 0.5;
+
 /**
  * Indexes a vault into the SQLite store at `dbPath`, incrementally: unchanged notes (same size and
  * mtime, or same content hash) cost a stat; changed notes are re-chunked and only chunks whose text
@@ -247,6 +250,8 @@ async function indexInto(
   // every vector of this run by text hash: found in a cache, re-pointed, or being made by the model
   // for an earlier batch (a later batch then waits for it instead of embedding the text again)
   const vectors = new Map<string, Promise<Float32Array>>();
+  // notes the model cannot read (Japanese to an English model): told once, after the run
+  const unread: string[] = [];
 
   /** Reads and chunks a batch of notes, finds cached vectors, and starts embedding the rest. */
   const prepare = async (budget: number) => {
@@ -281,6 +286,7 @@ async function indexInto(
         summary.failed++;
         continue;
       }
+      if ((embedder.unknownShare?.(note.body) ?? 0) > UNREAD_SHARE) unread.push(f.path);
       const records: StoreRecord[] = chunks.map((c) => ({ id: c.id, text: c.text, meta: c.meta, windows: [] }));
       // what the model reads: the chunk whole, or its windows when it is longer than the model's window
       const plans: WindowPlan[] = chunks.map((c) => {
@@ -387,6 +393,17 @@ async function indexInto(
         Math.min(4096, Math.round((windows * commitSeconds) / took), windowBudget * 4),
       );
   }
+  if (unread.length)
+    log.warn(
+      "script_unread",
+      `vault-rag: ${unread.length === 1 ? "1 note is" : `${unread.length} notes are`} mostly in characters the model ${embedder.id} has no tokens for (${unread
+        .slice(0, 2)
+        .map((p) => `"${p}"`)
+        .join(
+          ", ",
+        )}${unread.length > 2 ? ", …" : ""}): the dense ranking cannot tell ${unread.length === 1 ? "it" : "them"} apart, so searches find ${unread.length === 1 ? "it" : "them"} by ${unread.length === 1 ? "its" : "their"} words — a multilingual model reads them (\`vault-rag index --full --model ollama:bge-m3\`)`,
+      { notes: unread.length },
+    );
   if (gone.length) await store.deleteNotes(gone);
   summary.deleted = gone.length;
   // after the notes are stored; any links written since the last relink (by this run, or by one

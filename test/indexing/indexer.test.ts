@@ -6,6 +6,7 @@ import { useLiteEmbedder, type Embedder } from "../../src/embed/index.js";
 import { indexVault } from "../../src/indexing/index.js";
 import { SqliteStore } from "../../src/store/index.js";
 import { CHUNKER_VERSION } from "../../src/chunk/index.js";
+import { collectingLogger } from "../../src/log.js";
 import { loadTokenizer } from "../../src/embed/use-lite/model.js";
 
 /** The real bundled model, counting what it is asked to embed, failing on the chosen call. */
@@ -166,6 +167,30 @@ describe("indexing pipeline", () => {
 });
 
 describe("backlink text", () => {
+  it("says once which notes the model has no tokens for, and nothing for notes it reads", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vr-unread-"));
+    fs.writeFileSync(
+      path.join(dir, "テーマ.md"),
+      "# テーマ\n\n外観からテーマを変更できます。コミュニティテーマを閲覧する。\n",
+    );
+    fs.writeFileSync(path.join(dir, "同期.md"), "# 同期\n\nデバイス間でノートを同期する。\n");
+    fs.writeFileSync(path.join(dir, "Themes.md"), "# Themes\n\nBrowse community themes under Appearance.\n");
+    const log = collectingLogger();
+    await indexVault(dir, path.join(dir, "i.db"), useLiteEmbedder(), { log });
+    expect(log.warnings.filter((w) => w.code === "script_unread")).toEqual([
+      {
+        code: "script_unread",
+        message:
+          'vault-rag: 2 notes are mostly in characters the model use-lite:universal-sentence-encoder-lite has no tokens for ("テーマ.md", "同期.md"): the dense ranking cannot tell them apart, so searches find them by their words — a multilingual model reads them (`vault-rag index --full --model ollama:bge-m3`)',
+        detail: { notes: 2 },
+      },
+    ]);
+    // unchanged notes are not read again, and not told again
+    const again = collectingLogger();
+    await indexVault(dir, path.join(dir, "i.db"), useLiteEmbedder(), { log: again });
+    expect(again.warnings).toEqual([]);
+  });
+
   it("files each link's sentence under the note it points to, resolves links to notes created later, and drops the text when the link goes", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vr-backlinks-"));
     const db = path.join(dir, ".vault-rag", "index.db");
