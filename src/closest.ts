@@ -27,22 +27,38 @@ function distance(a: string, b: string): number {
  * ```
  */
 export function closest(want: string, names: string[], n = 3): string[] {
+  return nearest(scoreNames(want, names), n).map((x) => x.name);
+}
+
+interface Scored {
+  name: string;
+  /** 0 the same in another case, 1 one contains the other, else the edit distance. */
+  d: number;
+  /** Difference in length, the tie-break. */
+  gap: number;
+}
+
+/** Every name within reach of `want` (see {@link closest}), with how close it is. */
+function scoreNames(want: string, names: string[]): Scored[] {
   const w = want.toLowerCase();
   if (!w) return [];
-  const scored = names
+  return names
     .map((name) => {
       const l = name.toLowerCase();
       const d = l === w ? 0 : l.includes(w) || w.includes(l) ? 1 : distance(w, l);
       return { name, d, gap: Math.abs(l.length - w.length) };
     })
     .filter((x) => x.d <= Math.max(2, Math.floor(w.length / 2)));
+}
+
+/** The `n` closest of scored names, only those about as close as the best. */
+function nearest(scored: Scored[], n: number): Scored[] {
   let best = Infinity; // a loop, not Math.min(...): a spread of 200,000 names overflows the stack
   for (const x of scored) best = Math.min(best, x.d);
   return scored
     .filter((x) => x.d <= best + 2)
     .sort((a, b) => a.d - b.d || a.gap - b.gap || a.name.localeCompare(b.name))
-    .slice(0, n)
-    .map((x) => x.name);
+    .slice(0, n);
 }
 
 /**
@@ -58,13 +74,29 @@ export function closestNotes(want: string, paths: readonly string[], n = 3): str
     .trim()
     .replace(/\.md$/i, "")
     .replace(/[-_\s]+/g, " ");
+  const byPath = new Map<string, string>();
   const byName = new Map<string, string>();
   for (const p of paths) {
     const stem = p.replace(/\.md$/i, "");
-    const name = (w.includes("/") ? stem : stem.slice(stem.lastIndexOf("/") + 1)).replace(/[-_\s]+/g, " ");
+    const name = stem.slice(stem.lastIndexOf("/") + 1).replace(/[-_\s]+/g, " ");
     if (!byName.has(name)) byName.set(name, p);
+    if (w.includes("/")) byPath.set(stem.replace(/[-_\s]+/g, " "), p);
   }
-  return closest(w, [...byName.keys()], n).map((name) => byName.get(name)!);
+  const named = scoreNames(w.slice(w.lastIndexOf("/") + 1), [...byName.keys()]).map((x) => ({
+    ...x,
+    name: byName.get(x.name)!,
+    // a path's file name, typed in the wrong folder ("Plugins/Calouts" for "Editing/Callouts.md"),
+    // is one step further than the same name in its own folder
+    d: x.d + (w.includes("/") ? 1 : 0),
+  }));
+  const pathed = scoreNames(w, [...byPath.keys()]).map((x) => ({ ...x, name: byPath.get(x.name)! }));
+  // each note once, at its closer reading
+  const best = new Map<string, Scored>();
+  for (const x of [...pathed, ...named]) {
+    const had = best.get(x.name);
+    if (!had || x.d < had.d) best.set(x.name, x);
+  }
+  return nearest([...best.values()], n).map((x) => x.name);
 }
 
 /**

@@ -17,6 +17,21 @@ describe("closest notes", () => {
     expect(closestNotes("kubernetes", paths)).toEqual([]);
   });
 
+  it("finds a note whose name was typed in the wrong folder, before the folder's other notes", () => {
+    const help = [
+      "Plugins/Canvas.md",
+      "Plugins/Slides.md",
+      "Plugins/Backlinks.md",
+      "Editing and formatting/Callouts.md",
+    ];
+    // before: the folder's own notes, whose whole paths are nearer than the note meant
+    expect(closestNotes("Plugins/Calouts.md", help)).toEqual([
+      "Editing and formatting/Callouts.md",
+      "Plugins/Canvas.md",
+    ]);
+    expect(closestNotes("Plugins/Canvs", help)).toEqual(["Plugins/Canvas.md"]);
+  });
+
   it("offers only the notes about as close as the best: a re-spaced name alone, notes holding a word by length", () => {
     const til = [
       "git/resetting-a-reset.md",

@@ -35,6 +35,14 @@ export async function noResultHints(store: Store, f: FilterOptions, to: "cli" | 
       const want = clean(value);
       // the filter matched either Unicode form of an accented name (see buildFilter)
       if (names.some((x) => x.normalize("NFC") === want.normalize("NFC"))) continue;
+      // a folder path given as a top folder, which is only a path's first part
+      if (names === tops && want.includes("/") && folders.includes(want)) {
+        const folderFlag = cli ? `--folder "${want}"` : `the folder "${want}"`;
+        hints.push(
+          `vault-rag: no top folder "${value}" — a top folder is a path's first part ("${want.split("/")[0]}"); for this folder give ${folderFlag}`,
+        );
+        continue;
+      }
       const sameCase = names.filter((x) => x.toLowerCase() === want.toLowerCase());
       if (sameCase.length)
         hints.push(`vault-rag: no folder "${value}" in the index — did you mean ${flag} ${quoted(sameCase)}?`);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { useLiteEmbedder } from "../../src/embed/index.js";
 import { evaluate } from "../../src/search/eval.js";
-import { search, SEARCH_DEFAULTS } from "../../src/search/index.js";
+import { noResultHints, search, SEARCH_DEFAULTS } from "../../src/search/index.js";
 import { SqliteStore, type NoteEntry, type Store } from "../../src/store/index.js";
 import { testManifest } from "../store/backends.js";
 import { meta, tmpDb } from "../store/helpers.js";
@@ -218,6 +218,36 @@ describe("search", () => {
     const english = await search({ store, embedder }, "browse themes", { mode: "dense" });
     expect(english.hits[0].path).toBe("en/themes.md");
     expect(english.notice).toBeUndefined();
+    await store.close();
+  });
+});
+
+describe("no-result hints", () => {
+  it("says a top folder is a path's first part when given a folder path, in the CLI's terms and a request's", async () => {
+    const store = SqliteStore.open(tmpDb(), { create: true });
+    await store.setManifest(testManifest(4));
+    const p = "Bases/Layouts/Cards view.md";
+    await store.upsertNotes([
+      {
+        note: { path: p, hash: p, mtime: 1, size: 1 },
+        records: [
+          {
+            id: "c0",
+            text: "cards",
+            meta: meta({ path: p }),
+            windows: [{ hash: p, vector: new Float32Array([1, 0, 0, 0]) }],
+          },
+        ],
+      },
+    ]);
+    expect(await noResultHints(store, { topFolder: "Bases/Layouts" })).toEqual([
+      'vault-rag: no top folder "Bases/Layouts" — a top folder is a path\'s first part ("Bases"); for this folder give --folder "Bases/Layouts"',
+    ]);
+    expect(await noResultHints(store, { topFolder: "Bases/Layouts/" }, "request")).toEqual([
+      'vault-rag: no top folder "Bases/Layouts/" — a top folder is a path\'s first part ("Bases"); for this folder give the folder "Bases/Layouts"',
+    ]);
+    // a top folder that is one is no hint
+    expect(await noResultHints(store, { topFolder: "Bases" })).toEqual([]);
     await store.close();
   });
 });
