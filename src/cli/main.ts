@@ -247,17 +247,14 @@ export function buildProgram(): Command {
     .option("--repair", "fix what can be fixed without re-embedding")
     .option("--json", "print JSON")
     .action(async (vault, o) => {
-      const { locate, vaultFrom } = await import("./open.js");
+      const { indexCommand, locate, vaultFrom } = await import("./open.js");
       o.vault = vaultFrom(vault, o.vault);
       const { checkIndex, checkChromaIndex } = await import("../indexing/check.js");
       const { VaultRagError } = await import("../errors.js");
       const { isChromaLocation, storeExists } = await import("../store/index.js");
       const loc = locate(o);
       if (!(await storeExists(loc.db, loc.store)))
-        throw new VaultRagError(
-          "no_index",
-          `vault-rag: no index at ${loc.shown} — run \`vault-rag index <vault>\` first`,
-        );
+        throw new VaultRagError("no_index", `vault-rag: no index at ${loc.shown} — run \`${indexCommand(loc)}\` first`);
       const r = isChromaLocation(loc.db)
         ? await checkChromaIndex(loc.vault, loc.db, { repair: o.repair, store: loc.store })
         : await checkIndex(loc.vault, loc.db, { repair: o.repair });

@@ -42,6 +42,22 @@ export function locate(opts: { vault?: string; db?: string }): Location {
 }
 
 /**
+ * The command that builds a location's index: with the vault's path when the index is the vault's
+ * own (`<vault>/.vault-rag/index.db`), else with `<vault>` for the user to fill in.
+ *
+ * @example
+ * ```ts
+ * indexCommand(locate({ vault: "/home/me/notes" })); // "vault-rag index /home/me/notes"
+ * ```
+ */
+export function indexCommand(loc: Location): string {
+  const q = (p: string) => (/[\s"'$`\\]/.test(p) ? JSON.stringify(p) : p);
+  return path.resolve(loc.db) === path.resolve(loc.vault, ".vault-rag", "index.db")
+    ? `vault-rag index ${q(loc.vault)}`
+    : "vault-rag index <vault>";
+}
+
+/**
  * Opens an existing index for reading, with the embedder that built it (see the index room's
  * {@link openIndexForQuery}); the store reports through the command's logger.
  */
@@ -50,7 +66,12 @@ export async function openForQuery(
   opts: { model?: string; log: Logger } & EmbedderOptions,
 ): Promise<{ store: Store; embedder: Embedder; manifest: Manifest }> {
   try {
-    return await openIndexForQuery(loc.db, { ...opts, store: { ...loc.store, log: opts.log } });
+    const fix = `run \`${indexCommand(loc)}\` first`;
+    return await openIndexForQuery(loc.db, {
+      ...opts,
+      store: { ...loc.store, log: opts.log },
+      fix: { missing: fix, unfinished: fix },
+    });
   } catch (err) {
     // no index because there is no such vault: say that, not "run vault-rag index" on a mistyped path
     if (err instanceof VaultRagError && err.code === "no_index") assertVaultFolder(loc.vault);
