@@ -103,14 +103,39 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const HTML_TAG =
   /<[A-Za-z][\w.:-]*\s[^<>=]*=[^<>]*>|<\/[A-Za-z][\w.:-]*\s*>|<(?:div|span|br|hr|p|sup|sub|details|summary)\s*\/?>/gi;
 
-/** A one-line snippet of a chunk (no heading lines or HTML tags), starting near the first matched term. */
+// Markdown marks a reader does not see, as the CLI's snippets leave them out (MARKS and TABLE_ROW in
+// src/cli/output.ts, whose tests pin them; this page is one script without imports, so they are
+// written here again)
+const MARKS: [RegExp, string][] = [
+  [/!\[\[[^\]\n]{0,300}\]\]/g, " "],
+  [/!\[([^\]\n]{0,300})\]\([^)\n]{0,1000}\)/g, "$1"],
+  [/\[\[[^\]|\n]{0,300}\|([^\]\n]{0,300})\]\]/g, "$1"],
+  [/\[\[([^\]\n]{0,300})\]\]/g, "$1"],
+  [/\[([^\]\n]{0,300})\]\([^)\s]{0,1000}(?:\s+"[^"\n]{0,300}")?\)/g, "$1"],
+  [/\*\*([^*\n]{1,300})\*\*/g, "$1"],
+  [/(^|\s)__([^_\n]{1,300})__(?=\s|$|[.,;:!?])/gm, "$1$2"],
+  [/^[ \t]*>[ \t>]*\[!([\w-]+)\][-+]?/gm, "$1:"],
+  [/^[ \t]*>[ \t>]*/gm, ""],
+  [/^[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+[ \t]*(?::?-{3,}:?[ \t]*)?$/gm, ""],
+];
+const TABLE_ROW = /^[ \t]*\|(.*)\|[ \t]*$/gm;
+
+/** A one-line snippet of a chunk as the rendered note reads (no heading lines, HTML tags or Markdown marks), starting near the first matched term. */
 function snippetOf(text: string, ts: string[], width = 220): string {
-  const body = text
+  let t = text
+    .slice(0, 20_000)
     .replace(/^(\s*#{1,6}\s[^\n]*(\n+|$))+/, "")
     .replace(/^#{1,6}\s+/gm, "")
-    .replace(HTML_TAG, " ")
-    .replace(/\s+/g, " ")
-    .trim();
+    .replace(HTML_TAG, " ");
+  for (const [mark, by] of MARKS) t = t.replace(mark, by);
+  t = t.replace(TABLE_ROW, (_, cells: string) =>
+    cells
+      .split(/(?<!\\)\|/)
+      .map((c) => c.trim().replace(/\\\|/g, "|"))
+      .filter(Boolean)
+      .join(" · "),
+  );
+  const body = t.replace(/\s+/g, " ").trim();
   if (!ts.length || body.length <= width) return body.length > width ? body.slice(0, width - 1) + "…" : body;
   const m = new RegExp(ts.map(escapeRe).join("|"), "i").exec(body);
   const start = m && m.index > width * 0.5 ? Math.max(0, body.lastIndexOf(" ", m.index - 40) + 1) : 0;

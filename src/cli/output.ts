@@ -10,15 +10,54 @@ export { printable };
 const HTML_TAG =
   /<[A-Za-z][\w.:-]*\s[^<>=]*=[^<>]*>|<\/[A-Za-z][\w.:-]*\s*>|<(?:div|span|br|hr|p|sup|sub|details|summary)\s*\/?>/gi;
 
-/** The body of a chunk on one line: no heading lines or HTML tags, whitespace collapsed, no control characters. */
-function flatBody(text: string): string {
-  return printable(
-    text
-      .replace(/^(\s*#{1,6}\s[^\n]*(\n+|$))+/, "")
-      .replace(HTML_TAG, " ")
-      .replace(/\s+/g, " ")
-      .trim(),
+/**
+ * Markdown marks a reader of the rendered note does not see, each with what stands in its place.
+ * Each pattern looks at most a few hundred characters ahead of where it starts (a link's text, a
+ * URL), so a line of 20,000 `[[` costs milliseconds, not seconds. Inline code keeps its backticks.
+ */
+const MARKS: [RegExp, string][] = [
+  [/!\[\[[^\]\n]{0,300}\]\]/g, " "], // an embed: ![[Note#Heading]], ![[diagram.svg]]
+  [/!\[([^\]\n]{0,300})\]\([^)\n]{0,1000}\)/g, "$1"], // an image: its alt text
+  [/\[\[[^\]|\n]{0,300}\|([^\]\n]{0,300})\]\]/g, "$1"], // [[Note|shown text]]
+  [/\[\[([^\]\n]{0,300})\]\]/g, "$1"], // [[Note]]
+  [/\[([^\]\n]{0,300})\]\([^)\s]{0,1000}(?:\s+"[^"\n]{0,300}")?\)/g, "$1"], // [text](url "title")
+  [/\*\*([^*\n]{1,300})\*\*/g, "$1"], // **strong**
+  [/(^|\s)__([^_\n]{1,300})__(?=\s|$|[.,;:!?])/gm, "$1$2"], // __strong__, not snake__case
+  [/^[ \t]*>[ \t>]*\[!([\w-]+)\][-+]?/gm, "$1:"], // a callout's first line: > [!note] → note:
+  [/^[ \t]*>[ \t>]*/gm, ""], // quote marks
+  [/^[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+[ \t]*(?::?-{3,}:?[ \t]*)?$/gm, ""], // a table's delimiter row
+];
+
+/** A table row's cells, one after another: `| a | b |` → `a · b` (a pipe inside a line of code stays). */
+const TABLE_ROW = /^[ \t]*\|(.*)\|[ \t]*$/gm;
+
+/** Above this many characters a chunk's snippet is taken from its start only (the marks are read once per character). */
+const SNIPPET_SOURCE_CHARS = 20_000;
+
+/**
+ * The body of a chunk on one line, as a reader of the rendered note sees it: no heading lines, HTML
+ * tags or Markdown marks (links as their text, embeds left out, table cells apart), whitespace
+ * collapsed, no control characters.
+ *
+ * @example
+ * ```ts
+ * flatBody("Log into [your account](https://x.io). Under **Billing**, …"); // "Log into your account. Under Billing, …"
+ * ```
+ */
+export function flatBody(text: string): string {
+  let t = text
+    .slice(0, SNIPPET_SOURCE_CHARS)
+    .replace(/^(\s*#{1,6}\s[^\n]*(\n+|$))+/, "")
+    .replace(HTML_TAG, " ");
+  for (const [mark, by] of MARKS) t = t.replace(mark, by);
+  t = t.replace(TABLE_ROW, (_, cells: string) =>
+    cells
+      .split(/(?<!\\)\|/)
+      .map((c) => c.trim().replace(/\\\|/g, "|"))
+      .filter(Boolean)
+      .join(" · "),
   );
+  return printable(t.replace(/\s+/g, " ").trim());
 }
 
 /**

@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 import { formatHits, printable, snippet } from "../../src/cli/output.js";
 import { termPattern, queryTerms } from "../../src/cli/color.js";
@@ -23,6 +24,36 @@ describe("snippets", () => {
     expect(snippet(long, 80, termPattern(queryTerms("component")))).toMatch(/^….*The component binds both ways\.$/);
     // a tag that never closes is text (read in one pass, however long)
     expect(snippet(`<a ${"=".repeat(40_000)}`, 20)).toBe(`<a ${"=".repeat(16)}…`);
+  });
+
+  it("read as the rendered note does: links as their text, embeds and marks left out, table cells apart", () => {
+    const text = [
+      "## Billing",
+      "",
+      "> [!warning] Careful",
+      '> Log into [your account](https://obsidian.md/account/billing "Account"). Under **Billing → Plans**, pick one.',
+      "",
+      "![[icon.svg#icon]] See [[Plans|the plans]] and [[Refund policy]]; ![a chart](chart.png) shows __why__.",
+      "",
+      "| Operator | Meaning |",
+      "| --- | :---: |",
+      "| `\\|\\|` | or |",
+      "",
+      "Run `ls | grep x` on snake__case__names.",
+    ].join("\n");
+    expect(snippet(text, 400)).toBe(
+      "warning: Careful Log into your account. Under Billing → Plans, pick one. See the plans and Refund policy; a chart shows why. Operator · Meaning `||` · or Run `ls | grep x` on snake__case__names.",
+    );
+  });
+
+  it("are read by the same Markdown marks in the web app, which cannot import them", () => {
+    // the patterns as written, without comments and layout
+    const marks = (file: string) =>
+      /const MARKS[^=]*= \[([\s\S]*?)\n\];/
+        .exec(fs.readFileSync(file, "utf8"))![1]
+        .replace(/\/\/.*$/gm, "")
+        .replace(/\s+/g, "");
+    expect(marks("web/app.ts")).toBe(marks("src/cli/output.ts"));
   });
 
   it("write control characters as escapes: a file name with a line break stays one line, a note cannot drive the terminal", () => {

@@ -123,6 +123,17 @@ describe.skipIf(!!missing)(needs("the web app in headless Chromium", missing), (
     await p.close();
   });
 
+  it("shows snippets as the rendered note reads: a wikilink as its shown text, table cells apart", async () => {
+    const p = await freshPage();
+    await p.fill("#q", "raised bed watering every 2 days");
+    await p.waitForSelector("#hits .hit");
+    const snippets = await p.$$eval("#hits .hit .snippet", (els) => els.map((e) => e.textContent!));
+    const watering = snippets.find((t) => t.includes("Raised bed 1"));
+    expect(watering).toMatch(/Raised bed 1 · the tomatoes · every 2 days · 10 L/);
+    for (const t of snippets) expect(t).not.toMatch(/\[\[|\]\(|\| ---/);
+    await p.close();
+  });
+
   it("narrows to a tag with its chip, and widens again when the chip is pressed off", async () => {
     const before = await shownPaths(page);
     const chip = page.locator("#tag-chips .chip", { hasText: /^#electronics$/ });
