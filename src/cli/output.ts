@@ -25,6 +25,8 @@ const MARKS: [RegExp, string][] = [
   [/(^|\s)__([^_\n]{1,300})__(?=\s|$|[.,;:!?])/gm, "$1$2"], // __strong__, not snake__case
   [/^[ \t]*>[ \t>]*\[!([\w-]+)\][-+]?/gm, "$1:"], // a callout's first line: > [!note] → note:
   [/^[ \t]*>[ \t>]*/gm, ""], // quote marks
+  [/^[ \t]*:{3,}[ \t]*$/gm, ""], // a container's end: :::
+  [/^[ \t]*:{3,}[ \t]*([\w-]+)[ \t]*/gm, "$1: "], // a container (VitePress, Docusaurus): ::: tip Title → tip: Title
   [/^[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+[ \t]*(?::?-{3,}:?[ \t]*)?$/gm, ""], // a table's delimiter row
 ];
 

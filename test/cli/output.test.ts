@@ -40,9 +40,13 @@ describe("snippets", () => {
       "| `\\|\\|` | or |",
       "",
       "Run `ls | grep x` on snake__case__names.",
+      "",
+      "::: tip Reactivity",
+      "Refs are unwrapped in templates.",
+      ":::",
     ].join("\n");
     expect(snippet(text, 400)).toBe(
-      "warning: Careful Log into your account. Under Billing → Plans, pick one. See the plans and Refund policy; a chart shows why. Operator · Meaning `||` · or Run `ls | grep x` on snake__case__names.",
+      "warning: Careful Log into your account. Under Billing → Plans, pick one. See the plans and Refund policy; a chart shows why. Operator · Meaning `||` · or Run `ls | grep x` on snake__case__names. tip: Reactivity Refs are unwrapped in templates.",
     );
   });
 
