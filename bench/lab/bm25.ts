@@ -1,41 +1,16 @@
 // BM25 with other k1 and b than FTS5's fixed 1.2 and 0.75: the same per-column weights, the same
 // single length normalisation over all columns, computed in memory from the index's own tokens.
-import Database from "better-sqlite3";
+import { memoryBm25 } from "./bm25-index.js";
 import { loadLab, denseList } from "./load.js";
 import { evaluateRun, fmt, fuseLinear, notesOf, type Scored } from "./score.js";
 import { queryTerms } from "../../src/store/index.js";
 
 const [name, target, vault] = process.argv.slice(2);
 const lab = await loadLab(name, target, vault);
-const W = [4, 4, 2, 1];
-lab.db.exec("CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, 'fts', 'instance')");
-// postings: term -> Map(chunk index -> weighted tf); doc lengths (all columns)
-const post = new Map<string, Map<number, number>>();
-const len = new Float64Array(lab.chunks.length);
-const colOf: Record<string, number> = { title: 0, aliases: 1, section: 2, text: 3 };
-for (const [term, doc, col] of lab.db.prepare("SELECT term, doc, col FROM temp.v").raw().iterate() as Iterable<
-  [string, number, string]
->) {
-  const i = lab.byRow.get(doc);
-  if (i === undefined) continue;
-  len[i]++;
-  let m = post.get(term);
-  if (!m) post.set(term, (m = new Map()));
-  m.set(i, (m.get(i) ?? 0) + W[colOf[col]]);
-}
-const N = lab.chunks.length;
-const avg = len.reduce((a, b) => a + b, 0) / N;
-const tok = new Database(":memory:");
-tok.exec(
-  "CREATE VIRTUAL TABLE t USING fts5(x, tokenize = 'porter unicode61 remove_diacritics 2'); CREATE VIRTUAL TABLE tv USING fts5vocab(t, 'instance')",
-);
+const { post, len, N, avg, stem } = memoryBm25(lab);
 function stems(q: string): string[][] {
   // each query term (a phrase when it has spaces) as its stemmed tokens
-  return queryTerms(q).map((t) => {
-    tok.exec("DELETE FROM t");
-    tok.prepare("INSERT INTO t(x) VALUES (?)").run(t);
-    return tok.prepare("SELECT term FROM tv ORDER BY offset").pluck().all() as string[];
-  });
+  return queryTerms(q).map(stem);
 }
 const qstems = new Map(
   lab.queries.map((q) => [

@@ -2,7 +2,7 @@
 // term is left out (leave-one-out), relative to the question's mean, to the power G. BM25 in memory
 // as bm25.ts (FTS5's column weights, k1 1.2, b 0.75); G 0 is that plain list.
 import fs from "node:fs";
-import Database from "better-sqlite3";
+import { memoryBm25 } from "./bm25-index.js";
 import { loadLab, denseList, dot } from "./load.js";
 import { evaluateRun, fmt, fuseLinear, notesOf, type Scored } from "./score.js";
 import { queryTerms } from "../../src/store/index.js";
@@ -10,32 +10,7 @@ import { useLiteEmbedder } from "../../src/embed/index.js";
 
 const [name, target, vault] = process.argv.slice(2);
 const lab = await loadLab(name, target, vault);
-const W = [4, 4, 2, 1];
-lab.db.exec("CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, 'fts', 'instance')");
-const post = new Map<string, Map<number, number>>();
-const len = new Float64Array(lab.chunks.length);
-const colOf: Record<string, number> = { title: 0, aliases: 1, section: 2, text: 3 };
-for (const [term, doc, col] of lab.db.prepare("SELECT term, doc, col FROM temp.v").raw().iterate() as Iterable<
-  [string, number, string]
->) {
-  const i = lab.byRow.get(doc);
-  if (i === undefined) continue;
-  len[i]++;
-  let m = post.get(term);
-  if (!m) post.set(term, (m = new Map()));
-  m.set(i, (m.get(i) ?? 0) + W[colOf[col]]);
-}
-const N = lab.chunks.length;
-const avg = len.reduce((a, b) => a + b, 0) / N;
-const tok = new Database(":memory:");
-tok.exec(
-  "CREATE VIRTUAL TABLE t USING fts5(x, tokenize = 'porter unicode61 remove_diacritics 2'); CREATE VIRTUAL TABLE tv USING fts5vocab(t, 'instance')",
-);
-function stem(t: string): string[] {
-  tok.exec("DELETE FROM t");
-  tok.prepare("INSERT INTO t(x) VALUES (?)").run(t);
-  return tok.prepare("SELECT term FROM tv ORDER BY offset").pluck().all() as string[];
-}
+const { post, len, N, avg, stem } = memoryBm25(lab);
 const embedder = useLiteEmbedder();
 const cacheFile = `/tmp/lab11/loo-${name}.json`;
 const cache: Record<string, number[]> = fs.existsSync(cacheFile) ? JSON.parse(fs.readFileSync(cacheFile, "utf8")) : {};

@@ -56,30 +56,16 @@ export function countWords(text: string, limit = Infinity): number {
   let cjkRun = 0; // characters of the current Chinese or Japanese run
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c < 0x3000 || c > 0xff9f) {
-      // the common case: no CJK in this code unit
-      if (isSpace(c)) {
-        inWord = false;
-        cjkRun = 0;
-      } else {
-        cjkRun = 0;
-        if (!inWord) {
-          inWord = true;
-          if (++n > limit) return n;
-        }
-      }
-    } else if (isCjk(c)) {
+    if (c >= 0x3000 && c <= 0xff9f && isCjk(c)) {
       inWord = false;
       if (cjkRun++ % 2 === 0 && ++n > limit) return n;
-    } else if (isCjkPunctuation(c) || isSpace(c)) {
-      inWord = false;
-      cjkRun = 0;
-    } else {
-      cjkRun = 0;
-      if (!inWord) {
-        inWord = true;
-        if (++n > limit) return n;
-      }
+      continue;
+    }
+    cjkRun = 0;
+    if (isSpace(c) || (c >= 0x3000 && isCjkPunctuation(c))) inWord = false;
+    else if (!inWord) {
+      inWord = true;
+      if (++n > limit) return n;
     }
   }
   return n;
