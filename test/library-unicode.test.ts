@@ -9,11 +9,11 @@ const nfd = (s: string) => s.normalize("NFD");
 const nfc = (s: string) => s.normalize("NFC");
 
 describe("names in either Unicode form", () => {
-  it("finds notes, links, folders and headings named with decomposed accents by names typed composed", async () => {
+  it("finds notes, links, folders, tags and headings named with decomposed accents by names typed composed", async () => {
     const vault = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "vr-nfd-")), "notes");
     fs.mkdirSync(path.join(vault, nfd("Café")), { recursive: true });
     fs.writeFileSync(path.join(vault, nfd("Café menu.md")), `# Menu\n\n## ${nfd("Crème")}\n\nCustard, burnt sugar.\n`);
-    fs.writeFileSync(path.join(vault, nfd("Café/Plan.md")), "# Plan\n\nOpen the shutters at seven.\n");
+    fs.writeFileSync(path.join(vault, nfd("Café/Plan.md")), `# Plan\n\nOpen the shutters at seven. #${nfd("café")}\n`);
     fs.writeFileSync(
       path.join(vault, "Diary.md"),
       `# Diary\n\nBreakfast at [[${nfc("Café menu")}|the bakery]] with pastries.\n`,
@@ -34,6 +34,9 @@ describe("names in either Unicode form", () => {
       // a folder filter typed composed
       const inFolder = await v.search("shutters", { folder: nfc("Café") });
       expect(inFolder.hits.map((h) => h.path)).toEqual([nfd("Café/Plan.md")]);
+      // a tag written with a decomposed accent, filtered typed composed
+      const tagged = await v.search("pastries", { tags: [nfc("café")] });
+      expect(tagged.hits.map((h) => h.path)).toEqual([nfd("Café/Plan.md")]);
     } finally {
       await v.close();
     }

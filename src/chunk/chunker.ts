@@ -2,7 +2,7 @@ import { hashText, noteFolder, type Note } from "../vault/index.js";
 import { withChunkDefaults, type ChunkOptions, type ChunkOptionsWithDefaults } from "./defaults.js";
 import { walkSections } from "./sections.js";
 import type { Chunk, ChunkMeta } from "./types.js";
-import { countWords, isSpace, lastWords } from "./words.js";
+import { countWords, isAstralHan, isCjk, isSpace, lastWords } from "./words.js";
 
 export { countWords, lastWords };
 
@@ -22,6 +22,8 @@ interface Piece {
 
 interface Draft {
   trail: string[];
+  /** The body line of each heading in `trail`: the section's identity, as two headings may read alike. */
+  heads: number[];
   level: number;
   pieces: Piece[];
   words: number;
@@ -57,18 +59,20 @@ function cutNote(note: Note, src: Lines, opts: ChunkOptionsWithDefaults): Chunk[
   const pieces: Piece[] = [];
   const drafts: Draft[] = [];
   let trail: string[] = [];
+  let heads: number[] = [];
   let level = 0;
   const endSection = () => {
     if (!pieces.length) return;
     drafts.length = 0;
-    packSection(trail, level, pieces, opts.maxWords, opts.overlapWords, opts.minWords, drafts);
+    packSection(trail, heads, level, pieces, opts.maxWords, opts.overlapWords, opts.minWords, drafts);
     for (const d of drafts) merger.push(d);
     pieces.length = 0;
   };
   walkSections(body, {
-    section(t, l) {
+    section(t, l, lines) {
       endSection();
       trail = t;
+      heads = lines;
       level = l;
     },
     block(start, end, atomic, item) {
@@ -82,6 +86,9 @@ function cutNote(note: Note, src: Lines, opts: ChunkOptionsWithDefaults): Chunk[
   merger.end();
   return chunks;
 }
+
+/** Merged siblings named in a breadcrumb at most; more are counted (`· 12 more`). */
+const MAX_NAMED = 5;
 
 /** Turns final drafts of one note into chunks (breadcrumb, embed text, hashes, metadata). */
 function chunkBuilder(note: Note, body: string): (d: Draft, ordinal: number) => Chunk {
@@ -103,7 +110,7 @@ function chunkBuilder(note: Note, body: string): (d: Draft, ordinal: number) => 
       subTrail = (repeats ? d.trail.slice(1) : d.trail).join(" > ");
       // later siblings merged in are named after the first: "Obsidian URI > Open note · Open vault"
       if (d.also) {
-        section += ` · ${d.also.join(" · ")}`;
+        section += ` · ${d.also.slice(0, MAX_NAMED).join(" · ")}${d.also.length > MAX_NAMED ? ` · ${d.also.length - MAX_NAMED} more` : ""}`;
         trailOf = undefined;
       }
     }
@@ -166,12 +173,24 @@ class Lines {
   }
 }
 
+/** A table's first row, and the delimiter row under it (`| --- | :---: |`). */
+const TABLE_START = /^[ \t]{0,3}\|/;
+const TABLE_DELIMITER =
+  /^[ \t]*\|?(?:[ \t]*:?-+:?[ \t]*\|)+[ \t]*(?::?-+:?[ \t]*)?$|^[ \t]*:?-+:?(?:[ \t]*\|[ \t]*:?-+:?)+[ \t]*\|?[ \t]*$/;
+
 /** Whether a code unit is a closing quote or bracket that may follow a sentence's end mark: `"'')]」』）】`. */
 const isCloser = (c: number) =>
   c === 34 || c === 39 || c === 41 || c === 93 || c === 0x300d || c === 0x300f || c === 0xff09 || c === 0x3011;
 
-/** Whether a code unit ends a Chinese or Japanese sentence (`。`, `！`, `？`), which the next follows without a space. */
-const isCjkStop = (c: number) => c === 0x3002 || c === 0xff01 || c === 0xff1f;
+/** Whether a code unit ends a Chinese or Japanese sentence (`。`, `！`, `？`, half-width `｡`), which the next follows without a space. */
+const isCjkStop = (c: number) => c === 0x3002 || c === 0xff01 || c === 0xff1f || c === 0xff61;
+
+/** Where a sentence's end in `line` stops, from just after its first mark: past more marks (`！？`, `。。。`) and closing brackets. */
+function endOfStop(line: string, p: number): number {
+  for (let c = line.charCodeAt(p); p < line.length; c = line.charCodeAt(++p))
+    if (!isCjkStop(c) && !isCloser(c) && c !== 33 && c !== 63) break;
+  return p;
+}
 
 /** Whether the word line[from, to) ends a sentence: `.`, `!`, `?`, `。`, `！` or `？`, then any closing quotes or brackets. */
 function endsSentence(line: string, from: number, to: number): boolean {
@@ -205,24 +224,40 @@ function unitPieces(
     return;
   }
   if (atomic) {
-    // a code block or table over the cap: runs of whole lines of at most `max` words each
+    // a code block or table over the cap: runs of whole lines of at most `max` words each; a
+    // table's later runs repeat its header and delimiter rows, so every piece says what its
+    // columns are; a single line over the cap is cut between words
+    const header =
+      start + 1 <= end &&
+      TABLE_START.test(src.text(start, start)) &&
+      TABLE_DELIMITER.test(src.text(start + 1, start + 1))
+        ? src.text(start, start + 1)
+        : undefined;
     let runStart = start;
     let runWords = 0;
     for (let i = start; i <= end + 1; i++) {
-      const w = i <= end ? countWords(src.text(i, i)) : 0;
-      if (i > end || (runWords > 0 && runWords + w > max)) {
-        out.push({
-          text: src.text(runStart, i - 1),
-          start: runStart,
-          end: i - 1,
-          words: runWords,
-          atomic: true,
-          join: runStart === start ? "\n\n" : "\n",
-          from: src.offset(runStart),
-          to: src.offset(i) - 1,
-        });
+      const w = i <= end ? countWords(src.text(i, i), maxBlock) : 0;
+      if (i > end || (runWords > 0 && runWords + w > max) || w > maxBlock) {
+        if (runWords > 0 || i > runStart) {
+          const repeat = header !== undefined && runStart > start + 1;
+          out.push({
+            text: repeat ? `${header}\n${src.text(runStart, i - 1)}` : src.text(runStart, i - 1),
+            start: runStart,
+            end: i - 1,
+            words: runWords,
+            atomic: true,
+            join: runStart === start ? "\n\n" : "\n",
+            from: repeat ? -1 : src.offset(runStart),
+            to: repeat ? -1 : src.offset(i) - 1,
+          });
+        }
         runStart = i;
         runWords = 0;
+        if (i <= end && w > maxBlock) {
+          unitPieces(src, i, i + 1, false, max, maxBlock, out);
+          runStart = i + 1;
+          continue;
+        }
       }
       runWords += w;
     }
@@ -294,24 +329,46 @@ function unitPieces(
       if (p === line.length) break;
       const from = p;
       let wide = false; // holds a character of the CJK blocks (U+3000 on), so may count as several words
+      let chars = 0; // Chinese or Japanese characters in this word
       for (let c = line.charCodeAt(p); p < line.length && !isSpace(c); c = line.charCodeAt(p)) {
         p++;
-        if (c < 0x3000) continue;
+        if (c < 0x3000) {
+          // `!` or `?` right after Japanese ends its sentence too
+          if ((c === 33 || c === 63) && wide && isCjk(line.charCodeAt(p - 2))) {
+            p = endOfStop(line, p);
+            break;
+          }
+          continue;
+        }
         wide = true;
-        // a Chinese or Japanese sentence ends at its mark (and closing brackets), though no space follows
+        // a character beyond the BMP is two code units, never cut apart
+        const astral = c >= 0xd800 && c <= 0xdbff && p < line.length;
+        if (astral) p++;
+        // a Chinese or Japanese sentence ends at its mark (and any more marks and closing brackets),
+        // though no space follows; a clause at its comma; a run without either every 2 × max
+        // characters, so that no piece of text outgrows `max` words
         if (isCjkStop(c)) {
-          while (p < line.length && isCloser(line.charCodeAt(p))) p++;
+          p = endOfStop(line, p);
           break;
         }
+        if (c === 0x3001 || c === 0xff64 || ((isCjk(c) || (astral && isAstralHan(c))) && ++chars >= 2 * max)) break;
       }
       if (!buf.length) bufStart = i;
       const word = line.slice(from, p);
       const spaced = p >= line.length || isSpace(line.charCodeAt(p));
-      buf.push(word);
-      const count = wide ? Math.max(1, countWords(word)) : 1;
-      bufWords.push(count);
-      glue.push(spaced ? " " : "");
-      if (count > 1 || !spaced) plain = false;
+      const count = wide ? countWords(word) : 1;
+      if (count === 0 && buf.length) {
+        // punctuation alone (a clause's comma after a cut): it goes with the word before
+        const last = buf.length - 1;
+        buf[last] += glue[last] + word;
+        glue[last] = spaced ? " " : "";
+        if (glue[last] === "") plain = false;
+      } else {
+        buf.push(word);
+        bufWords.push(count);
+        glue.push(spaced ? " " : "");
+        if (count !== 1 || !spaced) plain = false;
+      }
       bufEnd = i;
       if (endsSentence(line, from, p)) flush(spaced ? " " : "");
     }
@@ -322,6 +379,7 @@ function unitPieces(
 
 function packSection(
   trail: string[],
+  heads: number[],
   level: number,
   pieces: Piece[],
   max: number,
@@ -329,7 +387,7 @@ function packSection(
   min: number,
   out: Draft[],
 ): void {
-  let cur: Draft = { trail, level, pieces: [], words: 0 };
+  let cur: Draft = { trail, heads, level, pieces: [], words: 0 };
   let before: Draft | undefined; // the section's previous run, when it has been cut
   let carried = 0;
   for (const piece of pieces) {
@@ -357,7 +415,7 @@ function packSection(
         });
         carried = count;
       }
-      cur = { trail, level, pieces: carry, words: carried };
+      cur = { trail, heads, level, pieces: carry, words: carried };
     }
     cur.pieces.push(piece);
     cur.words += piece.words;
@@ -373,9 +431,9 @@ function packSection(
   if (cur.pieces.length) out.push(cur);
 }
 
-/** Whether trails `a` and `b` agree on their first `n` headings. */
-function samePrefix(a: string[], b: string[], n: number): boolean {
-  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return false;
+/** Whether drafts `a` and `b` lie under the same first `n` headings (the same headings, not headings that read alike). */
+function samePrefix(a: Draft, b: Draft, n: number): boolean {
+  for (let i = 0; i < n; i++) if (a.heads[i] !== b.heads[i]) return false;
   return true;
 }
 
@@ -392,11 +450,13 @@ function tinyMerger(min: number, max: number, emit: (d: Draft) => void): { push(
   let cur: Draft | undefined; // waiting for the draft after it
   let last: Draft | undefined; // the last output, which `cur` may still join
   const forward = (d: Draft, next: Draft) => {
-    next.pieces = [...d.pieces, ...next.pieces];
+    next.pieces = d.pieces.concat(next.pieces); // next has one section's pieces: d's go before them once
     next.words += d.words;
   };
   const back = (d: Draft, into: Draft, sibling: boolean) => {
-    into.pieces = [...into.pieces, ...d.pieces.map((p, k) => (k === 0 ? { ...p, join: "\n\n" } : p))];
+    // appended in place: a run of 100,000 empty sibling headings costs their count, not its square
+    into.pieces.push({ ...d.pieces[0], join: "\n\n" });
+    for (let k = 1; k < d.pieces.length; k++) into.pieces.push(d.pieces[k]);
     into.words += d.words;
     if (sibling) (into.also ??= []).push(d.trail[d.trail.length - 1]);
   };
@@ -406,15 +466,19 @@ function tinyMerger(min: number, max: number, emit: (d: Draft) => void): { push(
       // a heading with no text of its own never stands alone, whatever the sizes
       const bare = d.pieces.every((p) => isHeadingOnly(p.text));
       const depth = d.trail.length;
-      const below = next && next.trail.length > depth && samePrefix(next.trail, d.trail, depth);
+      const below = next && next.trail.length > depth && samePrefix(next, d, depth);
       // the parent section's own text, or an earlier sibling (not a sibling's subsection)
-      const parent =
-        !!last && depth > 0 && last.trail.length === depth - 1 && samePrefix(last.trail, d.trail, depth - 1);
-      const sibling = !!last && depth > 0 && last.trail.length === depth && samePrefix(last.trail, d.trail, depth - 1);
+      const parent = !!last && depth > 0 && last.trail.length === depth - 1 && samePrefix(last, d, depth - 1);
+      const sibling = !!last && depth > 0 && last.trail.length === depth && samePrefix(last, d, depth - 1);
       if (next && below && (bare || next.words + d.words <= max + min)) return forward(d, next);
       if (last && (parent || sibling) && (bare || last.words + d.words <= max)) return back(d, last, sibling);
-      if (bare && last) return back(d, last, false);
-      if (bare && next) return forward(d, next);
+      if (bare) {
+        // an empty heading goes with its next sibling (under the same parent) before any other
+        // neighbour: it must not stand alone, and had better not end another parent's passage
+        const nextSibling = next && next.trail.length === depth && samePrefix(next, d, depth - 1);
+        if (next && (nextSibling || !last)) return forward(d, next);
+        if (last) return back(d, last, false);
+      }
     }
     if (last) emit(last);
     last = d;

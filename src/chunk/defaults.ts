@@ -62,8 +62,13 @@ export const CHUNK_DEFAULTS: ChunkOptionsWithDefaults = {
  * - 18: Chinese and Japanese count one word per two characters (they were one word per run of
  *   text without spaces, so a note's sections merged into passages of 5,000 characters), and a
  *   paragraph of them is cut after `。`, `！` or `？`.
+ * - 19: a tag holds its letters' combining marks (`#café` with a decomposed accent, Devanagari
+ *   vowel signs) and is stored composed (NFC); a table over `maxBlockWords` repeats its header in
+ *   each piece; an empty heading goes with its next sibling; sections are told apart by their
+ *   heading's line, not its text; at most five merged siblings are named; Chinese or Japanese
+ *   without sentence marks is cut every `maxWords`.
  */
-export const CHUNKER_VERSION = "18";
+export const CHUNKER_VERSION = "19";
 
 /**
  * Fills in defaults and checks the values.

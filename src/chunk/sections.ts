@@ -2,8 +2,11 @@ import { scanBlocks } from "../vault/index.js";
 
 /** Receives a note's heading sections in order, and the blocks of lines in each. */
 export interface SectionVisitor {
-  /** A heading opens a section: its trail below the title (e.g. ["SMARS", "Motor wiring"]) and level 1–6. */
-  section(trail: string[], level: number): void;
+  /**
+   * A heading opens a section: its trail below the title (e.g. ["SMARS", "Motor wiring"]), level
+   * 1–6, and the body line of each heading in the trail (which tells two "Notes" headings apart).
+   */
+  section(trail: string[], level: number, lines: number[]): void;
   /**
    * A block of the current section: lines [start, end) of the body (0-based); `atomic`: never split
    * it; `item`: an item of a list that holds code, after the list's first (the list is cut at its
@@ -27,7 +30,7 @@ export interface SectionVisitor {
  */
 export function walkSections(body: string, visit: SectionVisitor): void {
   const { starts, levels, texts, atomic, items, lineCount } = scanBlocks(body);
-  const stack: { level: number; text: string }[] = [];
+  const stack: { level: number; text: string; line: number }[] = [];
   const firstStart = starts.length ? starts[0] : lineCount;
   if (firstStart > 0) visit.block(0, firstStart, false);
   for (let b = 0; b < starts.length; b++) {
@@ -36,10 +39,11 @@ export function walkSections(body: string, visit: SectionVisitor): void {
     const level = levels[b];
     if (level) {
       while (stack.length && stack[stack.length - 1].level >= level) stack.pop();
-      stack.push({ level, text: texts[b] });
+      stack.push({ level, text: texts[b], line: start });
       visit.section(
         stack.map((h) => h.text),
         level,
+        stack.map((h) => h.line),
       );
     }
     const list = items[b];

@@ -33,13 +33,18 @@ export function isCjk(c: number): boolean {
   );
 }
 
+/** Whether a high surrogate starts a Han character beyond the BMP (U+20000–U+3FFFF, the CJK extensions B on). */
+export function isAstralHan(c: number): boolean {
+  return c >= 0xd840 && c <= 0xd8bf;
+}
+
 /** Whether a code unit is Chinese or Japanese punctuation (`、。「」`, full-width `！？（）：`), which is no word. */
 export function isCjkPunctuation(c: number): boolean {
   return (c >= 0x3000 && c <= 0x303f) || (c >= 0xff01 && c <= 0xff0f) || (c >= 0xff1a && c <= 0xff20);
 }
 
 /**
- * Number of words in a text: whitespace-separated words, and in Chinese or Japanese, which have no
+ * Number of words in a text: whitespace-separated words, and in Chinese or Japanese (beyond the BMP too), which have no
  * spaces, one word per two characters (a reader's measure: 200 words of English hold about as much
  * as 400 characters of Japanese); their punctuation is no word. With `limit`, counting stops once it
  * is passed (a 5 MB unit need not be counted to know it must be split).
@@ -56,7 +61,8 @@ export function countWords(text: string, limit = Infinity): number {
   let cjkRun = 0; // characters of the current Chinese or Japanese run
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c >= 0x3000 && c <= 0xff9f && isCjk(c)) {
+    if (c >= 0x3000 && c <= 0xff9f && (isCjk(c) || isAstralHan(c))) {
+      if (c >= 0xd800) i++; // the low surrogate of the same character
       inWord = false;
       if (cjkRun++ % 2 === 0 && ++n > limit) return n;
       continue;

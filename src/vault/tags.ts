@@ -14,7 +14,8 @@ import { parseInline, scanBlocks, type LinkReferences, type Token } from "./mark
 export function normaliseTags(raw: Iterable<string>): string[] {
   const out = new Set<string>();
   for (const r of raw) {
-    const t = r.trim().replace(/^#+/, "").replace(/\/+$/, "").toLowerCase();
+    // composed, so that a tag is one string however its accents were typed
+    const t = r.trim().replace(/^#+/, "").replace(/\/+$/, "").normalize("NFC").toLowerCase();
     if (!t) continue;
     out.add(t);
     const parts = t.split("/");
@@ -44,7 +45,9 @@ export function frontmatterList(value: unknown, splitSpaces = true): string[] {
 }
 
 // A tag: '#' then letters, digits, _, -, / — at least one non-digit (Obsidian's rule).
-const TAG_RE = /(^|[\s([{,;!?"'])#([\p{L}\p{N}_\-/]*[\p{L}_\-/][\p{L}\p{N}_\-/]*)/gu;
+// letters with their combining marks: "#café" written as e + U+0301 (as macOS may), or Devanagari's
+// vowel signs ("#हिन्दी"), are one tag, not cut at the mark
+const TAG_RE = /(^|[\s([{,;!?"'])#([\p{L}\p{M}\p{N}_\-/]*[\p{L}_\-/][\p{L}\p{M}\p{N}_\-/]*)/gu;
 const HEX_COLOUR = /^(?:[0-9a-f]{3}|[0-9a-f]{4}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
 const WIKILINK_RE = /!?\[\[([^\]\n]*?)\]\]/g;
 

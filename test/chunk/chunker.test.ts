@@ -241,6 +241,59 @@ describe("chunker", () => {
     }
   });
 
+  it("cuts a table over maxBlockWords between rows, each piece under the table's header, and a row over it between words", () => {
+    const header = "| Name | Value | Note |\n| --- | --- | --- |";
+    const rows = Array.from({ length: 400 }, (_, i) => `| row${i} | value ${i} | some more words here |`);
+    const chunks = chunkNote(note(`# T\n\n${header}\n${rows.join("\n")}\n`), { maxWords: 200, maxBlockWords: 500 });
+    expect(chunks.length).toBeGreaterThan(5);
+    for (const c of chunks) {
+      expect(c.text).toContain(header);
+      expect(c.meta.word_count).toBeLessThanOrEqual(200 + 30);
+    }
+    // every row in exactly one piece, and the piece's lines are the rows' own (the header is repeated, not claimed)
+    for (const r of rows) expect(chunks.filter((c) => c.text.includes(`${r}\n`) || c.text.endsWith(r))).toHaveLength(1);
+    expect(chunks[1].meta.start_line).toBeGreaterThan(4);
+    // one row of 50,000 columns: cut between words, not one passage of 100,000 words
+    const wide = `| ${Array.from({ length: 50_000 }, (_, i) => `c${i}`).join(" | ")} |`;
+    const cut = chunkNote(note(`# W\n\n${wide}\n| ${"--- | ".repeat(50_000)}\n`), {
+      maxWords: 200,
+      maxBlockWords: 500,
+    });
+    expect(Math.max(...cut.map((c) => c.meta.word_count))).toBeLessThanOrEqual(200 + 30);
+  });
+
+  it("cuts Chinese or Japanese without sentence marks every maxWords, and keeps runs of marks with their sentence", () => {
+    const run = "漢字かな".repeat(5_000); // 20,000 characters and no 。
+    const chunks = chunkNote(note(`# 長い\n\n${run}\n`), { maxWords: 200 });
+    expect(chunks.length).toBeGreaterThan(40);
+    for (const c of chunks) expect(c.meta.word_count).toBeLessThanOrEqual(200 + 30);
+    expect(chunks.map((c) => c.text.replace(/^# 長い\n\n/, "")).join("")).toBe(run);
+    // a sentence with a run of marks is one passage, not one per mark
+    expect(chunkNote(note(`# 文\n\n${"漢".repeat(100)}${"。".repeat(10_000)}\n`))).toHaveLength(1);
+  });
+
+  it("puts an empty heading with its next sibling, and tells apart two headings that read alike", () => {
+    const long = (w: string) => `${w} `.repeat(60).trim();
+    // # B has no text: it goes with # C, not at the end of A > A1
+    const bare = chunkNote(note(`# A\n\n${long("a")}\n\n## A1\n\n${long("b")}\n\n# B\n\n# C\n\n${long("c")}\n`));
+    expect(bare.map((c) => [c.meta.section, c.meta.start_line])).toEqual([
+      ["SMARS > A", 1],
+      ["SMARS > A > A1", 5],
+      ["SMARS > C", 9],
+    ]);
+    // the second # A is another section: its tiny ## Y is no sibling of the first A's ## X
+    const twice = chunkNote(note(`# A\n\n${long("a")}\n\n## X\n\n${long("x")}\n\n# A\n\n## Y\n\nA short line.\n`));
+    expect(twice.map((c) => [c.meta.section, c.meta.start_line])).toEqual([
+      ["SMARS > A", 1],
+      ["SMARS > A > X", 5],
+      ["SMARS > A > Y", 9],
+    ]);
+    // at most five merged siblings are named
+    let many = `## A\n\n${long("a")}\n\n`;
+    for (let i = 0; i < 30; i++) many += `## H${i}\n\nshort ${i}.\n\n`;
+    expect(chunkNote(note(many))[0].meta.section).toBe("SMARS > A · H0 · H1 · H2 · H3 · H4 · 25 more");
+  });
+
   it("reads a first heading that repeats the file name as the note's own title in the breadcrumb", () => {
     const n = parseNote(
       "git/check-if-a-file-has-changed.md",

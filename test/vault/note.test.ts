@@ -17,6 +17,12 @@ describe("frontmatter", () => {
     expect(parseNote("a.md", "---\ntags:\n---\nx", 0).tags).toEqual([]);
   });
 
+  it("reads a tag whole with its letters' combining marks, and stores it composed", () => {
+    const n = parseNote("x.md", "# P\n\nOpen. #cafe\u0301 #हिन्दी #日本語タグ\n", 0);
+    // before: "cafe" and "ह", cut at the first combining mark
+    expect(n.tags).toEqual(["caf\u00e9", "हिन्दी", "日本語タグ"]);
+  });
+
   it("reads aliases as list, string or empty, and the title from frontmatter or file name", () => {
     expect(parseNote("r/SMARS.md", "---\naliases: [SMARS, Small robot]\ntitle: SMARS Robot\n---\n", 0)).toMatchObject({
       aliases: ["SMARS", "Small robot"],
