@@ -16,7 +16,8 @@ describe("keyword query terms", () => {
     expect(toFtsQuery('AND "NEAR" 2-factor')).toBe('"near" OR "2 factor"');
   });
 
-  it("reads a Chinese or Japanese run as its bigrams, each a term, and the words beside it as words", () => {
+  it("reads a Chinese or Japanese run as its bigrams, each a term, leaving out particles and bigrams across scripts", () => {
+    // から is a particle, トか and ら復 straddle a word's edge: they would match nearly any note
     expect(queryTerms("スナップショットから復元")).toEqual([
       "スナ",
       "ナッ",
@@ -25,11 +26,12 @@ describe("keyword query terms", () => {
       "ショ",
       "ョッ",
       "ット",
-      "トか",
-      "から",
-      "ら復",
       "復元",
     ]);
+    expect(queryTerms("京都から東京へ")).toEqual(["京都", "東京"]);
+    expect(queryTerms("中文搜索")).toEqual(["中文", "文搜", "搜索"]);
+    // hiragana alone is all there is: kept
+    expect(queryTerms("ひらがな")).toEqual(["ひら", "らが", "がな"]);
     expect(queryTerms("京 ramen")).toEqual(["京", "ramen"]);
   });
 

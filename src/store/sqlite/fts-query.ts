@@ -44,7 +44,7 @@ export function queryTerms(text: string): string[] {
     ...new Set(
       chosen.flatMap((t) =>
         hasCjk(t)
-          ? cjkBigrams(t).trim().split(/\s+/)
+          ? queryBigrams(t)
           : [
               t
                 .split(/[-_.']/)
@@ -54,6 +54,26 @@ export function queryTerms(text: string): string[] {
       ),
     ),
   ].filter(Boolean);
+}
+
+/** Hiragana (U+3040–U+309F): in Japanese, mostly the particles and endings between words. */
+const HIRAGANA = /^[\u3040-\u309f]+$/;
+/** The script of a character, as far as a bigram's sense goes: hiragana, katakana (with ー) or other. */
+const scriptOf = (c: string) => (/[\u3040-\u309f]/.test(c) ? 1 : /[\u30a0-\u30ff\uff66-\uff9f]/.test(c) ? 2 : 0);
+
+/**
+ * A CJK run's bigrams as a query ranks by them: those within one script and not hiragana alone.
+ * "から" or "には" (particles), "トか" or "ら復" (across a word's edge) would match nearly any
+ * Japanese note; "京都から東京へ" ranks by 京都 and 東京. When nothing else is left, all of them.
+ */
+function queryBigrams(token: string): string[] {
+  const grams = cjkBigrams(token).trim().split(/\s+/);
+  const kept = grams.filter((g) => {
+    const chars = Array.from(g);
+    if (chars.length !== 2) return true; // a word beside the run, or a one-character run
+    return !HIRAGANA.test(g) && scriptOf(chars[0]) === scriptOf(chars[1]);
+  });
+  return kept.length ? kept : grams;
 }
 
 /**
