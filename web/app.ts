@@ -335,7 +335,7 @@ async function runSearch(): Promise<void> {
     return;
   }
   state.textContent = "Searching…";
-  let r: { hits: Hit[]; reason?: string; expansion?: { phrases: string[]; weight: number } };
+  let r: { hits: Hit[]; reason?: string; notice?: string; expansion?: { phrases: string[]; weight: number } };
   try {
     r = await api(`/api/search?${filterParams(new URLSearchParams({ q, top_k: "12" }))}`);
   } catch (e) {
@@ -356,9 +356,11 @@ async function runSearch(): Promise<void> {
         .map((p) => `“${p}”`)
         .join(", ")}${synonyms.length > 5 ? ` and ${synonyms.length - 5} more` : ""}`
     : "";
-  state.textContent = r.hits.length
+  const shown = r.hits.length
     ? `${r.hits.length} passages${also}`
     : `No results for “${q}”${r.reason ? `: ${r.reason}` : ""}.`;
+  // a question the model could not read was ranked by its words alone: say so, as the CLI does
+  state.textContent = r.notice ? `${shown} — ${r.notice.replace(/^./, (c) => c.toUpperCase())}` : shown;
 }
 
 function hitItem(h: Hit, i: number, ts: string[]): HTMLLIElement {

@@ -17,6 +17,8 @@ export interface AskContext {
   dropped: number;
   /** Why there are no hits, when there are none. */
   reason?: string;
+  /** How the search ran, when a reader should know (see `SearchResult.notice`). */
+  notice?: string;
 }
 
 /**
@@ -35,8 +37,14 @@ export async function askContext(
   request: SearchRequest = {},
   budgetTokens?: number,
 ): Promise<AskContext> {
-  const { hits, reason } = await search(ctx, question, searchOptionsOf(request));
-  return { question, hits, reason, ...assembleContext(question, hits, { budgetTokens }) };
+  const { hits, reason, notice } = await search(ctx, question, searchOptionsOf(request));
+  return {
+    question,
+    hits,
+    reason,
+    ...(notice ? { notice } : {}),
+    ...assembleContext(question, hits, { budgetTokens }),
+  };
 }
 
 /**

@@ -18,9 +18,18 @@ import {
 
 type ToolResult = { content: { type: "text"; text: string }[]; isError?: boolean };
 
-const text = (value: unknown): ToolResult => ({
-  content: [{ type: "text", text: typeof value === "string" ? value : JSON.stringify(value, null, 2) }],
-});
+/** A tool's answer with a sentence about how it was found, sent as a second text after the answer's JSON. */
+class Noted {
+  constructor(
+    readonly value: unknown,
+    readonly note: string,
+  ) {}
+}
+
+const text = (value: unknown): ToolResult =>
+  value instanceof Noted
+    ? { content: [...text(value.value).content, { type: "text", text: `note: ${value.note}` }] }
+    : { content: [{ type: "text", text: typeof value === "string" ? value : JSON.stringify(value, null, 2) }] };
 
 const failure = (message: string): ToolResult => ({ content: [{ type: "text", text: message }], isError: true });
 
@@ -68,12 +77,14 @@ export async function createMcpServer(
   const noArgs = z.object({}).strict();
   const tools: Record<string, Tool> = {
     search: tool(
-      "Search the user's notes (hybrid dense + BM25). Returns hits as the CLI's --json does: id, path, title, section, label, text, score, distance, start_line, end_line, tags, folder, top_folder, mtime. With no hits: {hits: [], reason, hints}, the hints naming the folder or tag that exists.",
+      "Search the user's notes (hybrid dense + BM25). Returns hits as the CLI's --json does: id, path, title, section, label, text, score, distance, start_line, end_line, tags, folder, top_folder, mtime. With no hits: {hits: [], reason, hints}, the hints naming the folder or tag that exists. A question the embedding model cannot read (Chinese, Japanese, …) is ranked by keywords alone, said in a second text that starts with note:.",
       searchInput,
       async (a) => {
-        const { hits, reason, hints } = await v.search(a.query, searchRequestOf(a));
-        // no hits: why, and the CLI's hints (a folder in another case, a tag no note has), as text
-        return hits.length ? hits.map(hitJson) : { hits: [], reason, hints };
+        const { hits, reason, hints, notice } = await v.search(a.query, searchRequestOf(a));
+        // no hits: why, and the CLI's hints (a folder in another case, a tag no note has), as text;
+        // a question the model could not read was ranked by keywords alone, which a second text says
+        const found = hits.length ? hits.map(hitJson) : { hits: [], reason, hints };
+        return notice ? new Noted(found, notice) : found;
       },
     ),
     get_note: tool(

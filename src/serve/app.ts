@@ -183,7 +183,7 @@ export function createApp(o: AppOptions): Hono {
     return c.json(
       hits.length
         ? { hits: hits.map(hitJson), ...(expansion ? { expansion } : {}), ...(notice ? { notice } : {}) }
-        : { hits: [], reason, hints: hints ?? [] },
+        : { hits: [], reason, hints: hints ?? [], ...(notice ? { notice } : {}) },
     );
   });
 

@@ -19,6 +19,9 @@ beforeAll(async () => {
   copyVaultWithoutIndex(path.resolve("examples/vault"), vault);
   fs.writeFileSync(path.join(tmp, "secret.md"), "# Secret\n\nnot for agents\n");
   fs.symlinkSync(path.join(tmp, "secret.md"), path.join(vault, "escape.md"));
+  // a note the bundled English model has no tokens for
+  fs.mkdirSync(path.join(vault, "ja"));
+  fs.writeFileSync(path.join(vault, "ja", "テーマ.md"), "# テーマ\n\n外観からテーマを変更できます。\n");
   fs.mkdirSync(path.join(vault, ".trash"));
   fs.writeFileSync(path.join(vault, ".trash", "Old plans.md"), "# Old plans\n\nDeleted, not for agents.\n");
   expect(spawnSync(process.execPath, [BIN, "index", vault, "--quiet"]).status).toBe(0);
@@ -124,6 +127,17 @@ describe("vault-rag mcp", () => {
     }
   });
 
+  it("ranks a question the model cannot read by its words alone, and says so in a second text", async () => {
+    const r = (await client.callTool({ name: "search", arguments: { query: "テーマ" } })) as any;
+    expect(JSON.parse(r.content[0].text).map((h: { path: string }) => h.path)).toEqual(["ja/テーマ.md"]);
+    expect(r.content[1]).toEqual({
+      type: "text",
+      text: "note: the embedding model (use-lite:universal-sentence-encoder-lite) knows too few of this question's characters to read it; ranked by keywords alone",
+    });
+    // a question it reads has one text
+    expect((await client.callTool({ name: "search", arguments: { query: "motors" } })).content).toHaveLength(1);
+  });
+
   it("serves only indexed notes, saying why it refuses the others, and finds a note as a wikilink does", async () => {
     for (const [p, why] of [
       [".trash/Old plans.md", 'it is in ".trash/", a folder vault-rag never indexes'],
@@ -152,7 +166,7 @@ describe("vault-rag mcp", () => {
     const folders = JSON.parse(textOf(await client.callTool({ name: "list_folders", arguments: {} })));
     expect(folders).toContainEqual({ folder: "kitchen", notes: 5 }); // examples/vault/kitchen holds five notes
     const status = JSON.parse(textOf(await client.callTool({ name: "status", arguments: {} })));
-    expect(status).toMatchObject({ vault, model: "use-lite", notes: 43, stale: 0 });
+    expect(status).toMatchObject({ vault, model: "use-lite", notes: 44, stale: 0 });
   });
 });
 
@@ -190,7 +204,7 @@ describe("vault-rag mcp --watch", () => {
       fs.rmSync(path.join(vault, "travel/Rottnest.md"));
       expect(await until(async () => (await paths("quokka")).length === 0)).toBe(true);
       const status = JSON.parse(textOf(await live.callTool({ name: "status", arguments: {} })));
-      expect(status).toMatchObject({ notes: 43, stale: 0 });
+      expect(status).toMatchObject({ notes: 44, stale: 0 });
     } finally {
       await live.close();
     }

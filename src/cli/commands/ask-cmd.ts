@@ -47,6 +47,7 @@ export async function runAsk(words: string[], o: AskFlags): Promise<void> {
   }
   const { sources, prompt, system, dropped } = c;
   const retrievalMs = performance.now() - t0;
+  if (c.notice) err(`note: ${c.notice}`);
   if (o.verbose && dropped)
     err(`dropped ${dropped} weakest source(s) to fit the ${o.budget ?? "default"} token budget`);
   const vaultForLinks = o.obsidianLinks ? loc.vault : undefined;
