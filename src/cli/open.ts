@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { VaultRagError } from "../errors.js";
+import { shellArg } from "../shell-arg.js";
 import { resolveDb, resolveVault, sidecarDirFor } from "../config.js";
 import type { Embedder, EmbedderOptions } from "../embed/index.js";
 import { openForQuery as openIndexForQuery } from "../indexing/open-query.js";
@@ -51,9 +52,8 @@ export function locate(opts: { vault?: string; db?: string }): Location {
  * ```
  */
 export function indexCommand(loc: Location): string {
-  const q = (p: string) => (/[\s"'$`\\]/.test(p) ? JSON.stringify(p) : p);
   return path.resolve(loc.db) === path.resolve(loc.vault, ".vault-rag", "index.db")
-    ? `vault-rag index ${q(loc.vault)}`
+    ? `vault-rag index ${shellArg(loc.vault)}`
     : "vault-rag index <vault>";
 }
 

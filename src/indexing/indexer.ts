@@ -1,6 +1,7 @@
 import { CHUNKER_VERSION, chunkNote, type ChunkOptions } from "../chunk/index.js";
 import { passageWindows, windowOptions, type Embedder } from "../embed/index.js";
 import type { VaultRagError } from "../errors.js";
+import { shellArg } from "../shell-arg.js";
 import type { Logger } from "../log.js";
 import { silentLogger } from "../log.js";
 import {
@@ -176,6 +177,10 @@ async function indexInto(
   cacheFrom: Store | undefined,
 ): Promise<IndexSummary> {
   const t0 = performance.now();
+  // an index whose keyword text older rules wrote (before NFKC) is read again first: this run's
+  // deletes must find the text as it was inserted
+  if (await store.upgradeKeywordText?.())
+    log.info("keyword index: read again by this version's text rules (once; nothing is embedded again)");
   const files = walkVault(vault, log);
   const known = await store.notes();
   // an empty index of an empty folder is most often the wrong folder: say so, and go on (a new vault is empty too)
@@ -401,7 +406,7 @@ async function indexInto(
         .map((p) => `"${p}"`)
         .join(
           ", ",
-        )}${unread.length > 2 ? ", …" : ""}): the dense ranking cannot tell ${unread.length === 1 ? "it" : "them"} apart, so searches find ${unread.length === 1 ? "it" : "them"} by ${unread.length === 1 ? "its" : "their"} words — a multilingual model reads them (\`vault-rag index --full --model ollama:bge-m3\`)`,
+        )}${unread.length > 2 ? ", …" : ""}): the dense ranking cannot tell ${unread.length === 1 ? "it" : "them"} apart, so searches find ${unread.length === 1 ? "it" : "them"} by ${unread.length === 1 ? "its" : "their"} words — a multilingual model reads them (\`vault-rag index ${shellArg(vault)} --full --model ollama:bge-m3\`)`,
       { notes: unread.length },
     );
   if (gone.length) await store.deleteNotes(gone);

@@ -36,7 +36,7 @@ export async function noResultHints(store: Store, f: FilterOptions, to: "cli" | 
       // the filter matched either Unicode form of an accented name (see buildFilter)
       if (names.some((x) => x.normalize("NFC") === want.normalize("NFC"))) continue;
       // a folder path given as a top folder, which is only a path's first part
-      if (names === tops && want.includes("/") && folders.includes(want)) {
+      if (names === tops && want.includes("/") && folders.some((x) => x.normalize("NFC") === want.normalize("NFC"))) {
         const folderFlag = cli ? `--folder "${want}"` : `the folder "${want}"`;
         hints.push(
           `vault-rag: no top folder "${value}" — a top folder is a path's first part ("${want.split("/")[0]}"); for this folder give ${folderFlag}`,

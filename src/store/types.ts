@@ -169,6 +169,8 @@ export interface Store {
   cachedVectors(model: string, hashes: string[]): Promise<Map<string, Float32Array>>;
   /** Optional: load what dense queries need now (used to overlap with a cold model load). */
   warmDense?(): Promise<void>;
+  /** Reads the keyword index's text again if older rules wrote it (run by `index` before it writes); whether it did. */
+  upgradeKeywordText?(): Promise<boolean>;
   close(): Promise<void>;
 }
 

@@ -46,7 +46,7 @@ describe("vault-rag CLI end to end", () => {
     const r = run(["search", "--vault", vault, "motors"]);
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toBe(
-      `vault-rag: no index at ${path.join(vault, ".vault-rag/index.db")} — run \`vault-rag index ${JSON.stringify(vault)}\` first`,
+      `vault-rag: no index at ${path.join(vault, ".vault-rag/index.db")} — run \`vault-rag index '${vault}'\` first`,
     );
     // a mistyped vault is named as such, not as a vault to index
     const missing = path.join(elsewhere, "no-such-vault");

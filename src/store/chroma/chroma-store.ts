@@ -188,6 +188,11 @@ export class ChromaStore implements Store {
     return `${this.collection.id}:${this.generation()}`;
   }
 
+  /** The keyword sidecar's text read again by today's rules, if older ones wrote it (see {@link SqliteStore.upgradeKeywordText}). */
+  async upgradeKeywordText(): Promise<boolean> {
+    return this.sidecar.upgradeKeywordText();
+  }
+
   /** Rebuilds the keyword sidecar from the collection now (`vault-rag check --repair`). */
   async rebuildSidecar(): Promise<void> {
     await this.syncSidecar(true);

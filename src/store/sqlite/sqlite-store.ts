@@ -4,6 +4,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { VaultRagError } from "../../errors.js";
 import { makeDir } from "../../make-dir.js";
+import { shellArg } from "../../shell-arg.js";
 import type { RecordMetadata } from "../schema.js";
 import {
   SCHEMA_VERSION,
@@ -136,9 +137,19 @@ export function blobToVector(b: Buffer): Float32Array {
 
 /**
  * The rules {@link rebuildKeywordIndex}'s text passes through (`vr_fts`), recorded in the index: an
- * index whose `keyword_text` differs is rebuilt when a writer opens it. Change it when `vr_fts` does.
+ * index whose `keyword_text` differs is rebuilt by the next `index` ({@link SqliteStore.upgradeKeywordText}).
+ * Change it when `vr_fts` does.
  */
-const KEYWORD_TEXT_RULES = "nfkc cjk-bigrams 1";
+// NFKC and the CJK ranges come from Node's Unicode data: a newer Unicode may read a character
+// another way, and FTS5's 'delete' must be given what was inserted, so its version is a rule too
+const KEYWORD_TEXT_RULES = `nfkc cjk-bigrams 1; unicode ${process.versions.unicode}`;
+
+/** Records that the keyword index's text was read by today's {@link KEYWORD_TEXT_RULES}. */
+function markKeywordText(db: Database.Database): void {
+  db.prepare(
+    "INSERT INTO meta (key, value) VALUES ('keyword_text', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+  ).run(KEYWORD_TEXT_RULES);
+}
 
 /** Rebuilds the keyword index from the chunks, as indexed: every field through `vr_fts`. */
 function rebuildKeywordIndex(db: Database.Database): void {
@@ -239,15 +250,9 @@ export class SqliteStore implements Store {
         db.transaction(() => {
           db.exec(SCHEMA);
           createBacklinkTables(db);
-          // an index whose keyword text was read by older rules is read again (FTS5 only: no embedding)
-          const rules = db.prepare("SELECT value FROM meta WHERE key = 'keyword_text'").pluck().get();
-          if (rules !== KEYWORD_TEXT_RULES) {
-            rebuildKeywordIndex(db);
-            rebuildBacklinks(db);
-            db.prepare(
-              "INSERT INTO meta (key, value) VALUES ('keyword_text', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-            ).run(KEYWORD_TEXT_RULES);
-          }
+          // a new index's keyword text is read by today's rules (an older index's is read again by
+          // `index`, see upgradeKeywordText: a search does not wait for that)
+          if (!db.prepare("SELECT 1 FROM chunks LIMIT 1").get()) markKeywordText(db);
           if (version === 2 && old) {
             if (db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'vectors'").pluck().get())
               db.exec(UPGRADE_FROM_2);
@@ -790,6 +795,28 @@ export class SqliteStore implements Store {
   }
 
   /**
+   * Reads the keyword index's text again when it was read by other rules than today's (an index
+   * built before NFKC, or under another Unicode version): FTS5 and backlink text only, in one
+   * transaction, no embedding. Run by `index` before it writes, as the FTS5 'delete' command must
+   * be given the text as it was inserted. Returns whether it rebuilt.
+   *
+   * @example
+   * ```ts
+   * if (await store.upgradeKeywordText()) log.info("keyword index read again");
+   * ```
+   */
+  async upgradeKeywordText(): Promise<boolean> {
+    const rules = this.db.prepare("SELECT value FROM meta WHERE key = 'keyword_text'").pluck().get();
+    if (rules === KEYWORD_TEXT_RULES) return false;
+    this.write(() => {
+      rebuildKeywordIndex(this.db);
+      rebuildBacklinks(this.db);
+      markKeywordText(this.db);
+    }, false);
+    return true;
+  }
+
+  /**
    * Repairs what needs no embedding, in one transaction: removes vectors without a chunk, drops the
    * notes that have a chunk without a vector, with a vector of the wrong length or without a note
    * (so the next indexing run redoes them), and rebuilds the keyword index from the chunks.
@@ -825,6 +852,7 @@ export class SqliteStore implements Store {
       // what a note that is gone said about others goes with it (the next index says it again)
       rebuildBacklinks(this.db);
       rebuildKeywordIndex(this.db);
+      markKeywordText(this.db);
     });
     return fixed;
   }
@@ -948,15 +976,14 @@ export function damaged(file: string, err: Error): VaultRagError {
  * @example
  * ```ts
  * rebuildCommand("/home/me/notes/.vault-rag/index.db"); // "vault-rag index /home/me/notes --full"
- * rebuildCommand("/tmp/my index.db"); // 'vault-rag index <vault> --full --db "/tmp/my index.db"'
+ * rebuildCommand("/tmp/my index.db"); // "vault-rag index <vault> --full --db '/tmp/my index.db'"
  * ```
  */
 export function rebuildCommand(file: string): string {
-  const q = (p: string) => (/[\s"'$`\\]/.test(p) ? JSON.stringify(p) : p);
   const abs = path.resolve(file);
   if (path.basename(abs) === "index.db" && path.basename(path.dirname(abs)) === ".vault-rag")
-    return `vault-rag index ${q(path.dirname(path.dirname(abs)))} --full`;
-  return `vault-rag index <vault> --full --db ${q(abs)}`;
+    return `vault-rag index ${shellArg(path.dirname(path.dirname(abs)))} --full`;
+  return `vault-rag index <vault> --full --db ${shellArg(abs)}`;
 }
 
 function isFolder(file: string): boolean {
