@@ -107,7 +107,8 @@ export function synonymCandidates(wn: WordNet, question: string, senses: number)
   // the question's words, the synonyms taken, and the base forms of both: a synonym that is one of
   // them or a form of one ("branching", from "fork", in a question about a branch; "counting" beside
   // "count", one stem in the keyword index) would only weigh that word again
-  const taken = new Set<string>(words.flatMap((w) => [w, ...baseForms(wn, w)]));
+  const own: ReadonlySet<string> = new Set<string>(words.flatMap((w) => [w, ...baseForms(wn, w)]));
+  const taken = new Set<string>(own);
   for (const source of [...sources, ...pairs])
     for (const lemma of baseForms(wn, source))
       for (const synonym of wn.synonyms(lemma, senses)) {
@@ -117,6 +118,8 @@ export function synonymCandidates(wn: WordNet, question: string, senses: number)
         const phrase = parts.join(" ");
         const forms = parts.length === 1 ? baseForms(wn, phrase) : [];
         if (taken.has(phrase) || forms.some((f) => taken.has(f))) continue;
+        // a phrase of the question's own words ("single file" for a question about a single file)
+        if (parts.length > 1 && parts.every((p) => own.has(p) || baseForms(wn, p).some((f) => own.has(f)))) continue;
         out.add(phrase);
         taken.add(phrase);
         for (const f of forms) taken.add(f);

@@ -20,7 +20,16 @@ export {
   type ExpansionOptionsWithDefaults,
 } from "./expand.js";
 export { WordNet, baseForms, WORDNET_POS, type WordNetPos } from "./wordnet.js";
-export { diversify, dropStragglers, rrf, rrfScore, linearFusion, type Ranked, type RrfTerm } from "./rank.js";
+export {
+  diversify,
+  dropStragglers,
+  namedFirst,
+  rrf,
+  rrfScore,
+  linearFusion,
+  type Ranked,
+  type RrfTerm,
+} from "./rank.js";
 export { buildFilter, parseWhen, andWhere, searchOptionsOf, type FilterOptions, type SearchRequest } from "./filter.js";
 export {
   Search,

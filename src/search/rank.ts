@@ -51,6 +51,46 @@ export function capPerNote<T extends { path: string }>(
   return { kept, skipped };
 }
 
+/** A name as {@link namedFirst} compares it: composed, in any case, punctuation and runs of spaces as one space. */
+function nameKey(name: string): string {
+  return name
+    .normalize("NFC")
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
+}
+
+/**
+ * Hits whose note is named by the whole question (its title, an alias or its file name, as a reader
+ * would type it: `git log` for `git-log.md`) first, in their order, then the rest: a note's name is
+ * the most telling query there is, yet BM25 ranks a short note with the name in its body above it
+ * when many notes share the words (on a vault of 7,425 command pages, `git` put `git.md` 49th).
+ * A moved hit takes the best distance, so the list stays in order.
+ *
+ * @example
+ * ```ts
+ * namedFirst([{ path: "git-log.md", … }, { path: "git.md", … }], "git").map((h) => h.path); // ["git.md", "git-log.md"]
+ * ```
+ */
+export function namedFirst<
+  T extends { path: string; distance: number; score: number; meta: { title: string; aliases?: string[] } },
+>(hits: T[], question: string): T[] {
+  const want = nameKey(question);
+  if (!want) return hits;
+  const stem = (p: string) => p.slice(p.lastIndexOf("/") + 1).replace(/\.md$/i, "");
+  const named = (h: T) =>
+    nameKey(h.meta.title) === want ||
+    nameKey(stem(h.path)) === want ||
+    (h.meta.aliases ?? []).some((a) => nameKey(a) === want);
+  const first = hits.filter(named);
+  if (!first.length || first.length === hits.length) return hits;
+  const best = hits[0];
+  return [
+    ...first.map((h) => (h.distance > best.distance ? { ...h, distance: best.distance, score: best.score } : h)),
+    ...hits.filter((h) => !named(h)),
+  ];
+}
+
 /**
  * Keeps hits whose score is at least `ratio ×` the best hit's score: a cutoff that moves with the
  * quality of the match, instead of an absolute threshold.

@@ -9,7 +9,7 @@ import {
   type Store,
 } from "../store/index.js";
 import { planExpansion, type ExpansionPlan } from "./expand.js";
-import { capPerNote, diversify, dropStragglers, linearFusion, rrf, type Ranked } from "./rank.js";
+import { capPerNote, diversify, dropStragglers, linearFusion, namedFirst, rrf, type Ranked } from "./rank.js";
 import {
   SEARCH_DEFAULTS,
   type Hit,
@@ -132,7 +132,7 @@ export async function search(ctx: SearchContext, question: string, options: Sear
   const first = await retrieve(ctx, question, o, filter, n, timings);
   const unread = first.unread;
   let { dense, keyword, expansion } = first;
-  let ranked = fuse(o, dense, keyword);
+  let ranked = fuse(o, dense, keyword, question);
   // the per-note cap is filled from every candidate the lists brought (a hybrid brings `pool`); a
   // single mode that brought only n, too few notes to fill the cap, asks again as deep as a hybrid
   if (
@@ -149,7 +149,7 @@ export async function search(ctx: SearchContext, question: string, options: Sear
       Math.min(total, Math.max(n, o.pool)),
       timings,
     ));
-    ranked = fuse(o, dense, keyword);
+    ranked = fuse(o, dense, keyword, question);
   }
   let hits = diversify(ranked, o.topK, o.perNote);
   if (o.minRatio !== undefined) hits = dropStragglers(hits, o.minRatio);
@@ -252,13 +252,24 @@ export async function retrieve(
 /** Above this share of characters unknown to the embedding model, a question is not embedded. */
 const UNREAD_SHARE = 0.5;
 
-/** Turns the store's ranked lists into hits for the mode. */
+/** Turns the store's ranked lists into hits for the mode; given the question, a note it names (title, alias or file name) comes first in keyword and hybrid mode ({@link namedFirst}). */
 export function fuse(
   o: Pick<SearchOptionsWithDefaults, "mode" | "fusion" | "alpha" | "rrfK">,
   dense: ScoredRecord[],
   keyword: ScoredRecord[],
+  question?: string,
 ): Hit[] {
   if (o.mode === "dense") return dense.map((r) => toHit(r, r.distance));
+  const hits = fuseWords(o, dense, keyword);
+  // a question that names a note (its title, alias or file name) finds that note first
+  return question === undefined ? hits : namedFirst(hits, question);
+}
+
+function fuseWords(
+  o: Pick<SearchOptionsWithDefaults, "mode" | "fusion" | "alpha" | "rrfK">,
+  dense: ScoredRecord[],
+  keyword: ScoredRecord[],
+): Hit[] {
   const byId = new Map<string, ScoredRecord>();
   for (const r of [...dense, ...keyword]) if (!byId.has(r.id)) byId.set(r.id, r);
   const kList: Ranked[] = keyword.map((r) => ({ id: r.id, score: -r.distance }));

@@ -25,6 +25,8 @@ describe("query expansion", () => {
     expect(synonymCandidates(wn, "turn it upside down", 3)).toContain("inverted");
     expect(synonymCandidates(wn, "a hard disk", 3)).toEqual(expect.arrayContaining(["fixed disk", "hard disc"]));
     expect(synonymCandidates(wn, "the of and", 3)).toEqual([]);
+    // a phrase made of the question's own words is no synonym ("single file", a line of people)
+    expect(synonymCandidates(wn, "extract a single file from an archive", 3)).not.toContain("single file");
   });
 
   it("offers no proper names, no form of another word of the question, and no fragments of words it cannot read whole", () => {

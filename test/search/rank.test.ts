@@ -4,6 +4,7 @@ import {
   buildFilter,
   diversify,
   dropStragglers,
+  namedFirst,
   linearFusion,
   parseWhen,
   rrf,
@@ -141,6 +142,31 @@ describe("fusion arithmetic", () => {
       { id: "b", score: 0.2 },
     ]);
     expect(linearFusion([[{ id: "x", score: 3 }]], [0.5])).toEqual([{ id: "x", score: 0.5 }]);
+  });
+});
+
+describe("namedFirst", () => {
+  const hit = (path: string, distance: number, title: string, aliases: string[] = []) => ({
+    path,
+    distance,
+    score: 1 - distance,
+    meta: { title, aliases },
+  });
+  it("puts the notes the whole question names (title, alias, file name) first, at the best distance", () => {
+    const hits = [hit("git-log.md", 0.1, "git-log"), hit("git-clear.md", 0.2, "git-clear"), hit("git.md", 0.4, "git")];
+    expect(namedFirst(hits, "git").map((h) => [h.path, h.distance])).toEqual([
+      ["git.md", 0.1],
+      ["git-log.md", 0.1],
+      ["git-clear.md", 0.2],
+    ]);
+    // as a reader types the name: any case, spaces for its hyphens, an alias
+    expect(namedFirst(hits, "Git Clear")[0].path).toBe("git-clear.md");
+    expect(namedFirst([hit("a.md", 0.1, "a"), hit("n/2FA.md", 0.3, "Two-factor", ["2fa"])], "2FA")[0].path).toBe(
+      "n/2FA.md",
+    );
+    // a question that names no note, or only words of a name, changes nothing
+    expect(namedFirst(hits, "git history")).toBe(hits);
+    expect(namedFirst(hits, "log")).toBe(hits);
   });
 });
 
