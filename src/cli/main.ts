@@ -107,6 +107,9 @@ function addAnswerFlags(cmd: Command): Command {
 }
 
 /** Builds the command-line program. */
+/** Commands whose arguments are a query, which may hold words that start with a dash. */
+const QUERY_COMMANDS = new Set(["search", "ask"]);
+
 export function buildProgram(): Command {
   const program = new Command();
   program
@@ -115,15 +118,22 @@ export function buildProgram(): Command {
     .version("0.1.0")
     // a bad flag is one line, as every vault-rag error is: what, and where to read how
     .configureOutput({
-      writeErr: (s) =>
-        process.stderr.write(
-          s.startsWith("error:")
-            ? `vault-rag: ${s
-                .slice(7)
-                .trim()
-                .replace(/\s*\n\s*/g, " ")} (run with --help for usage)\n`
-            : s,
-        ),
+      writeErr: (s) => {
+        if (!s.startsWith("error:")) return process.stderr.write(s);
+        const message = s
+          .slice(7)
+          .trim()
+          .replace(/\s*\n\s*/g, " ");
+        // `search tar -xzvf`: a query word that starts with a dash is read as a flag
+        // (unless commander found the flag that was meant: `--tpo-k` is a typo of --top-k)
+        const query =
+          QUERY_COMMANDS.has(process.argv[2] ?? "") &&
+          message.startsWith("unknown option") &&
+          !/Did you mean/.test(message);
+        return process.stderr.write(
+          `vault-rag: ${message}${query ? ` — to search for a word that starts with a dash, put the query after the flags and --: vault-rag ${process.argv[2]} [flags] -- ${/'([^']*)'/.exec(message)?.[1] ?? "…"} …` : " (run with --help for usage)"}\n`,
+        );
+      },
     })
     .exitOverride();
 

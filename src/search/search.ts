@@ -161,7 +161,10 @@ export async function search(ctx: SearchContext, question: string, options: Sear
     : unread && o.mode === "dense"
       ? `${unreadNote} — search it by keyword or hybrid`
       : filter.where || filter.whereDocument
-        ? "no chunk passes the filters"
+        ? // a dense list holds every chunk that passes; a keyword list only those with a word of the query
+          o.mode === "keyword"
+          ? "no chunk that passes the filters matches the query"
+          : "no chunk passes the filters"
         : "no chunk matches the query";
   return {
     hits,

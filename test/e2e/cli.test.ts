@@ -395,6 +395,12 @@ describe("vault-rag CLI end to end", () => {
     const r = run(["search", "--vault", vault, "--tpo-k", "3", "motors"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe("vault-rag: unknown option '--tpo-k' (Did you mean --top-k?) (run with --help for usage)\n");
+    // a query word that starts with a dash is read as a flag: said how to search for it
+    const dashed = run(["search", "--vault", vault, "tar", "-xzvf"]);
+    expect(dashed.code).toBe(2);
+    expect(dashed.stderr).toBe(
+      "vault-rag: unknown option '-xzvf' — to search for a word that starts with a dash, put the query after the flags and --: vault-rag search [flags] -- -xzvf …\n",
+    );
   });
 
   it("names a folder given as the index file, and exits 2 from search for it, as grep exits for an error", () => {

@@ -129,6 +129,18 @@ describe("no results", () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
     expect(r.stderr).toBe("no results: no chunk passes the filters\n");
+    // by keyword, a chunk that passes but holds none of the words is no hit: said so, not "none passes"
+    const kw = run([
+      "search",
+      "--vault",
+      vault,
+      "--mode",
+      "keyword",
+      "--where",
+      '{"path": "kitchen/Ramen.md"}',
+      "motors",
+    ]);
+    expect(kw.stderr).toBe("no results: no chunk that passes the filters matches the query\n");
     const j = run([
       "search",
       "--vault",
