@@ -139,8 +139,19 @@ function snippetOf(text: string, ts: string[], width = 220): string {
   );
   const body = t.replace(/\s+/g, " ").trim();
   if (!ts.length || body.length <= width) return body.length > width ? body.slice(0, width - 1) + "…" : body;
-  const m = new RegExp(ts.map(escapeRe).join("|"), "i").exec(body);
-  const start = m && m.index > width * 0.5 ? Math.max(0, body.lastIndexOf(" ", m.index - 40) + 1) : 0;
+  // the window that holds the most distinct terms, from its first (the earliest of equals), as the CLI's snippets do
+  const re = new RegExp(ts.map(escapeRe).join("|"), "gi");
+  const found: { at: number; term: string }[] = [];
+  for (let m = re.exec(body); m && m[0] && found.length < 500; m = re.exec(body))
+    found.push({ at: m.index, term: m[0].toLowerCase() });
+  let at = -1;
+  let most = 0;
+  for (let i = 0; i < found.length; i++) {
+    const seen = new Set<string>();
+    for (let j = i; j < found.length && found[j].at < found[i].at + width * 0.7; j++) seen.add(found[j].term);
+    if (seen.size > most) [most, at] = [seen.size, found[i].at];
+  }
+  const start = at > width * 0.5 ? Math.max(0, body.lastIndexOf(" ", at - 40) + 1) : 0;
   const cut = body.slice(start, start + width);
   return (start ? "…" : "") + cut + (start + width < body.length ? "…" : "");
 }

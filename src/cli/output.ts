@@ -74,18 +74,45 @@ export function flatBody(text: string): string {
  */
 export function snippet(text: string, width = 100, pattern?: RegExp): string {
   let body = flatBody(text);
-  if (pattern) {
-    pattern.lastIndex = 0;
-    const m = pattern.exec(body);
-    pattern.lastIndex = 0;
-    if (m && m.index > width * 0.6 && body.length > width) {
-      let start = Math.max(0, m.index - Math.floor(width * 0.3));
+  if (pattern && body.length > width) {
+    const at = bestWindow(body, width, pattern);
+    if (at !== undefined && at > width * 0.6) {
+      let start = Math.max(0, at - Math.floor(width * 0.3));
       const space = body.lastIndexOf(" ", start);
       start = space > 0 && start - space < 20 ? space + 1 : start;
       body = "…" + body.slice(start);
     }
   }
   return body.length > width ? body.slice(0, width - 1) + "…" : body;
+}
+
+/** At most this many matches are weighed for a snippet's window. */
+const MAX_WINDOW_MATCHES = 500;
+
+/**
+ * Where the window of `width` characters that holds the most distinct query terms starts its
+ * first match (the earliest of equals), or `undefined` when none matches: a command page's snippet
+ * then shows the example that says `stash pop`, not the description that says `stash`.
+ */
+function bestWindow(body: string, width: number, pattern: RegExp): number | undefined {
+  const found: { at: number; term: string }[] = [];
+  pattern.lastIndex = 0;
+  for (let m = pattern.exec(body); m && found.length < MAX_WINDOW_MATCHES; m = pattern.exec(body)) {
+    found.push({ at: m.index, term: m[0].toLowerCase() });
+    if (m[0] === "") pattern.lastIndex++;
+  }
+  pattern.lastIndex = 0;
+  let best: number | undefined;
+  let bestCount = 0;
+  for (let i = 0; i < found.length; i++) {
+    const terms = new Set<string>();
+    for (let j = i; j < found.length && found[j].at < found[i].at + width * 0.7; j++) terms.add(found[j].term);
+    if (terms.size > bestCount) {
+      bestCount = terms.size;
+      best = found[i].at;
+    }
+  }
+  return best;
 }
 
 /** Options of {@link formatHits}. */

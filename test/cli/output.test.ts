@@ -50,6 +50,23 @@ describe("snippets", () => {
     );
   });
 
+  it("start where most of the query's words meet, not at the first of them", () => {
+    const page = [
+      "# git stash",
+      "",
+      "> Stash local Git changes in a temporary area. More information: <https://git-scm.com/docs/git-stash>.",
+      "",
+      ...Array.from({ length: 6 }, (_, i) => `- Do thing ${i} with the working tree:\n\n\`git stash thing-${i}\``),
+      "- Apply a stash (default is the latest) and delete it from the list, unless it conflicts:",
+      "",
+      "`git stash pop`",
+    ].join("\n");
+    const shown = snippet(page, 100, termPattern(queryTerms("stash pop")));
+    expect(shown).toMatch(/^….*`git stash pop`$/);
+    // one word: its first place, as before
+    expect(snippet(page, 100, termPattern(queryTerms("stash")))).toMatch(/^Stash local Git changes/);
+  });
+
   it("are read by the same Markdown marks in the web app, which cannot import them", () => {
     // the patterns as written, without comments and layout
     const marks = (file: string) =>
