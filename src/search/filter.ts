@@ -75,7 +75,8 @@ export function buildFilter(opts: FilterOptions, now?: number): Where | undefine
     ["top_folder", opts.topFolder],
   ] as const) {
     if (value === undefined) continue;
-    const forms = unicodeForms(value.replace(/^\/+|\/+$/g, ""));
+    // "./common/" is the folder "common", as a shell's completion writes it
+    const forms = unicodeForms(value.replace(/^(?:\.\/+)+|^\/+|\/+$/g, ""));
     clauses.push({ [key]: forms.length === 1 ? { $eq: forms[0] } : { $in: forms } });
   }
   const time = (v: string | number) => (typeof v === "number" ? v : parseWhen(v, now));

@@ -23,7 +23,7 @@ const quoted = (xs: string[]) => xs.map((x) => `"${x}"`).join(", ");
 export async function noResultHints(store: Store, f: FilterOptions, to: "cli" | "request" = "cli"): Promise<string[]> {
   const cli = to === "cli";
   const hints: string[] = [];
-  const clean = (s: string) => s.replace(/^\/+|\/+$/g, "");
+  const clean = (s: string) => s.replace(/^(?:\.\/+)+|^\/+|\/+$/g, "");
   if (f.folder !== undefined || f.topFolder !== undefined) {
     const folders = (await store.listFolders()).map((x) => x.folder);
     const tops = [...new Set(folders.map((x) => x.split("/")[0]))];

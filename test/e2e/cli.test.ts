@@ -42,6 +42,21 @@ function nonEmpty(hits: JsonHit[]): JsonHit[] {
 }
 
 describe("vault-rag CLI end to end", () => {
+  it("says when the index has no tags, and reads ./folder as the folder", () => {
+    const bare = path.join(elsewhere, "untagged");
+    fs.mkdirSync(path.join(bare, "common"), { recursive: true });
+    fs.writeFileSync(path.join(bare, "common", "tar.md"), "# tar\n\nArchive files: create and extract tarballs.\n");
+    expect(run(["index", bare, "--quiet"]).code).toBe(0);
+    const tags = run(["tags", "--vault", bare]);
+    expect(tags).toMatchObject({
+      code: 0,
+      stdout: "",
+      stderr: "no tags: no note in the index has a #tag or frontmatter tags\n",
+    });
+    const found = run(["search", "--vault", bare, "--folder", "./common/", "--json", "extract"]);
+    expect(JSON.parse(found.stdout).map((h: { path: string }) => h.path)).toEqual(["common/tar.md"]);
+  });
+
   it("refuses to search before indexing, with the fix and exit code 2", () => {
     const r = run(["search", "--vault", vault, "motors"]);
     expect(r.code).toBe(2);

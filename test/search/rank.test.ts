@@ -194,6 +194,8 @@ describe("buildFilter and parseWhen", () => {
       $or: [{ tags: { $contains: "caf\u00e9" } }, { tags: { $contains: "cafe\u0301" } }],
     });
     expect(buildFilter({ folder: "kitchen" })).toEqual({ folder: { $eq: "kitchen" } });
+    // as a shell's completion writes it
+    expect(buildFilter({ folder: "./kitchen/" })).toEqual({ folder: { $eq: "kitchen" } });
   });
   it("parses durations, dates and ISO times into Unix seconds", () => {
     expect(parseWhen("90d", now)).toBe(now - 90 * 86400);

@@ -167,6 +167,13 @@ export async function runList(
           2,
         ),
       );
+    else if (!rows.length)
+      // nothing on stdout, as for no hits; the reason on stderr
+      err(
+        what === "tags"
+          ? "no tags: no note in the index has a #tag or frontmatter tags"
+          : "no folders: the index has no notes yet",
+      );
     else {
       const width = Math.max(0, ...rows.map((r) => String(r.notes).length));
       out(
