@@ -103,10 +103,13 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const HTML_TAG =
   /<[A-Za-z][\w.:-]*\s[^<>=]*=[^<>]*>|<\/[A-Za-z][\w.:-]*\s*>|<(?:div|span|br|hr|p|sup|sub|details|summary)\s*\/?>/gi;
 
+/** A Markdown mark a snippet leaves out, and what stands in its place (text, or the parts it keeps). */
+type Mark = [RegExp, string | ((match: string, ...groups: string[]) => string)];
+
 // Markdown marks a reader does not see, as the CLI's snippets leave them out (MARKS and TABLE_ROW in
 // src/cli/output.ts, whose tests pin them; this page is one script without imports, so they are
 // written here again)
-const MARKS: [RegExp, string][] = [
+const MARKS: Mark[] = [
   [/!\[\[[^\]\n]{0,300}\]\]/g, " "],
   [/!\[([^\]\n]{0,300})\]\([^)\n]{0,1000}\)/g, "$1"],
   [/\[\[[^\]|\n]{0,300}\|([^\]\n]{0,300})\]\]/g, "$1"],
@@ -119,8 +122,16 @@ const MARKS: [RegExp, string][] = [
   [/^[ \t]*:{3,}[ \t]*$/gm, ""],
   [/^[ \t]*:{3,}[ \t]*([\w-]+)[ \t]*/gm, "$1: "],
   [/^[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+[ \t]*(?::?-{3,}:?[ \t]*)?$/gm, ""],
+  [
+    /^[ \t]*\|(.*)\|[ \t]*$/gm,
+    (_: string, cells: string) =>
+      cells
+        .split(/(?<!\\)\|/)
+        .map((c) => c.trim().replace(/\\\|/g, "|"))
+        .filter(Boolean)
+        .join(" · "),
+  ],
 ];
-const TABLE_ROW = /^[ \t]*\|(.*)\|[ \t]*$/gm;
 
 /** A one-line snippet of a chunk as the rendered note reads (no heading lines, HTML tags or Markdown marks), starting near the first matched term. */
 function snippetOf(text: string, ts: string[], width = 220): string {
@@ -129,14 +140,7 @@ function snippetOf(text: string, ts: string[], width = 220): string {
     .replace(/^(\s*#{1,6}\s[^\n]*(\n+|$))+/, "")
     .replace(/^#{1,6}\s+/gm, "")
     .replace(HTML_TAG, " ");
-  for (const [mark, by] of MARKS) t = t.replace(mark, by);
-  t = t.replace(TABLE_ROW, (_, cells: string) =>
-    cells
-      .split(/(?<!\\)\|/)
-      .map((c) => c.trim().replace(/\\\|/g, "|"))
-      .filter(Boolean)
-      .join(" · "),
-  );
+  for (const [mark, by] of MARKS) t = t.replace(mark, by as string);
   const body = t.replace(/\s+/g, " ").trim();
   if (!ts.length || body.length <= width) return body.length > width ? body.slice(0, width - 1) + "…" : body;
   // the window that holds the most distinct terms, from its first (the earliest of equals), as the CLI's snippets do

@@ -1,4 +1,4 @@
-import { hashText, noteFolder, type Note } from "../vault/index.js";
+import { hashText, nameWords, noteFolder, type Note } from "../vault/index.js";
 import { withChunkDefaults, type ChunkOptions, type ChunkOptionsWithDefaults } from "./defaults.js";
 import { walkSections } from "./sections.js";
 import type { Chunk, ChunkMeta } from "./types.js";
@@ -75,9 +75,9 @@ function cutNote(note: Note, src: Lines, opts: ChunkOptionsWithDefaults): Chunk[
       heads = lines;
       level = l;
     },
-    block(start, end, atomic, item) {
+    block(start, end, atomic, item, table) {
       const first = pieces.length;
-      unitPieces(src, start, end, atomic, opts.maxWords, opts.maxBlockWords, pieces);
+      unitPieces(src, start, end, atomic, opts.maxWords, opts.maxBlockWords, pieces, table);
       // an item right below the one before it (a tight list) joins it with a line break, as written
       if (item && pieces.length > first && start > 0 && !src.blank(start - 1)) pieces[first].join = "\n";
     },
@@ -105,7 +105,7 @@ function chunkBuilder(note: Note, body: string): (d: Draft, ordinal: number) => 
       trailOf = d.trail;
       // a first heading that repeats the title stands for it (`# Check If A File Changed` for
       // check-if-a-file-changed.md): the breadcrumb reads as the note's own heading, once
-      const repeats = d.trail.length > 0 && sameWords(d.trail[0], note.title);
+      const repeats = d.trail.length > 0 && nameWords(d.trail[0]) === nameWords(note.title);
       section = repeats ? d.trail.join(" > ") : d.trail.length ? `${note.title} > ${d.trail.join(" > ")}` : note.title;
       subTrail = (repeats ? d.trail.slice(1) : d.trail).join(" > ");
       // later siblings merged in are named after the first: "Obsidian URI > Open note · Open vault"
@@ -173,11 +173,6 @@ class Lines {
   }
 }
 
-/** A table's first row, and the delimiter row under it (`| --- | :---: |`). */
-const TABLE_START = /^[ \t]{0,3}\|/;
-const TABLE_DELIMITER =
-  /^[ \t]*\|?(?:[ \t]*:?-+:?[ \t]*\|)+[ \t]*(?::?-+:?[ \t]*)?$|^[ \t]*:?-+:?(?:[ \t]*\|[ \t]*:?-+:?)+[ \t]*\|?[ \t]*$/;
-
 /** Whether a code unit is a closing quote or bracket that may follow a sentence's end mark: `"'')]」』）】`. */
 const isCloser = (c: number) =>
   c === 34 || c === 39 || c === 41 || c === 93 || c === 0x300d || c === 0x300f || c === 0xff09 || c === 0x3011;
@@ -201,7 +196,7 @@ function endsSentence(line: string, from: number, to: number): boolean {
   return c === 46 || c === 33 || c === 63 || isCjkStop(c);
 }
 
-/** Turns one unit into pieces no larger than `max` words (unless atomic), appended to `out`. */
+/** Turns one unit into pieces no larger than `max` words (unless atomic), appended to `out`; `table`: its first two lines are a table's header. */
 function unitPieces(
   src: Lines,
   from: number,
@@ -210,6 +205,7 @@ function unitPieces(
   max: number,
   maxBlock: number,
   out: Piece[],
+  table = false,
 ): void {
   // trim blank lines at the edges so line ranges point at text
   let start = from;
@@ -227,12 +223,7 @@ function unitPieces(
     // a code block or table over the cap: runs of whole lines of at most `max` words each; a
     // table's later runs repeat its header and delimiter rows, so every piece says what its
     // columns are; a single line over the cap is cut between words
-    const header =
-      start + 1 <= end &&
-      TABLE_START.test(src.text(start, start)) &&
-      TABLE_DELIMITER.test(src.text(start + 1, start + 1))
-        ? src.text(start, start + 1)
-        : undefined;
+    const header = table && start + 1 <= end ? src.text(start, start + 1) : undefined;
     let runStart = start;
     let runWords = 0;
     for (let i = start; i <= end + 1; i++) {
@@ -273,7 +264,9 @@ function unitPieces(
   let bufStart = start;
   let bufEnd = start;
   let join = "\n\n";
-  let plain = true; // every word counts one and is followed by a space: the common case, cut by count
+  // every word counts one and is followed by a space: the common case, cut by count with slice and
+  // join (measured on a 5 MB list note: 160 ms this way, 245 ms through the general loop below)
+  let plain = true;
   const flush = (nextJoin: string) => {
     // one sentence over `max` words is cut between words, at most `max` words a piece
     if (plain)
@@ -523,18 +516,6 @@ function joinPieces(pieces: Piece[], body: string): string {
 /** Whether a piece of text is nothing but ATX heading lines. */
 function isHeadingOnly(text: string): boolean {
   return stripLeadingHeadings(text).trim() === "";
-}
-
-/** A title or heading reduced to its words, to tell `my-note` and `# My Note` for the same thing. */
-function sameWords(a: string, b: string): boolean {
-  // composed first: a file name may spell "é" as "e" and a combining accent, its heading not
-  const norm = (t: string) =>
-    t
-      .normalize("NFC")
-      .toLowerCase()
-      .replace(/[^\p{L}\p{N}]+/gu, " ")
-      .trim();
-  return norm(a) === norm(b);
 }
 
 function stripLeadingHeadings(text: string): string {

@@ -10,9 +10,9 @@ export interface SectionVisitor {
   /**
    * A block of the current section: lines [start, end) of the body (0-based); `atomic`: never split
    * it; `item`: an item of a list that holds code, after the list's first (the list is cut at its
-   * items, each kept whole if it holds code).
+   * items, each kept whole if it holds code); `table`: a table, its first two lines the header.
    */
-  block(start: number, end: number, atomic: boolean, item?: boolean): void;
+  block(start: number, end: number, atomic: boolean, item?: boolean, table?: boolean): void;
 }
 
 /**
@@ -29,7 +29,7 @@ export interface SectionVisitor {
  * ```
  */
 export function walkSections(body: string, visit: SectionVisitor): void {
-  const { starts, levels, texts, atomic, items, lineCount } = scanBlocks(body);
+  const { starts, levels, texts, atomic, tables, items, lineCount } = scanBlocks(body);
   const stack: { level: number; text: string; line: number }[] = [];
   const firstStart = starts.length ? starts[0] : lineCount;
   if (firstStart > 0) visit.block(0, firstStart, false);
@@ -54,6 +54,6 @@ export function walkSections(body: string, visit: SectionVisitor): void {
         const to = i + 1 < list.starts.length ? list.starts[i + 1] : end;
         if (to > from) visit.block(from, to, list.atomic[i], i > 0);
       }
-    } else if (end > start) visit.block(start, end, atomic[b]);
+    } else if (end > start) visit.block(start, end, atomic[b], false, tables[b]);
   }
 }

@@ -10,12 +10,15 @@ export { printable };
 const HTML_TAG =
   /<[A-Za-z][\w.:-]*\s[^<>=]*=[^<>]*>|<\/[A-Za-z][\w.:-]*\s*>|<(?:div|span|br|hr|p|sup|sub|details|summary)\s*\/?>/gi;
 
+/** A Markdown mark a snippet leaves out, and what stands in its place (text, or the parts it keeps). */
+type Mark = [RegExp, string | ((match: string, ...groups: string[]) => string)];
+
 /**
  * Markdown marks a reader of the rendered note does not see, each with what stands in its place.
  * Each pattern looks at most a few hundred characters ahead of where it starts (a link's text, a
  * URL), so a line of 20,000 `[[` costs milliseconds, not seconds. Inline code keeps its backticks.
  */
-const MARKS: [RegExp, string][] = [
+const MARKS: Mark[] = [
   [/!\[\[[^\]\n]{0,300}\]\]/g, " "], // an embed: ![[Note#Heading]], ![[diagram.svg]]
   [/!\[([^\]\n]{0,300})\]\([^)\n]{0,1000}\)/g, "$1"], // an image: its alt text
   [/\[\[[^\]|\n]{0,300}\|([^\]\n]{0,300})\]\]/g, "$1"], // [[Note|shown text]]
@@ -28,10 +31,17 @@ const MARKS: [RegExp, string][] = [
   [/^[ \t]*:{3,}[ \t]*$/gm, ""], // a container's end: :::
   [/^[ \t]*:{3,}[ \t]*([\w-]+)[ \t]*/gm, "$1: "], // a container (VitePress, Docusaurus): ::: tip Title → tip: Title
   [/^[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+[ \t]*(?::?-{3,}:?[ \t]*)?$/gm, ""], // a table's delimiter row
+  // a table row's cells, one after another: `| a | b |` → `a · b` (a pipe inside a line of code stays)
+  [
+    /^[ \t]*\|(.*)\|[ \t]*$/gm,
+    (_: string, cells: string) =>
+      cells
+        .split(/(?<!\\)\|/)
+        .map((c) => c.trim().replace(/\\\|/g, "|"))
+        .filter(Boolean)
+        .join(" · "),
+  ],
 ];
-
-/** A table row's cells, one after another: `| a | b |` → `a · b` (a pipe inside a line of code stays). */
-const TABLE_ROW = /^[ \t]*\|(.*)\|[ \t]*$/gm;
 
 /** Above this many characters a chunk's snippet is taken from its start only (the marks are read once per character). */
 const SNIPPET_SOURCE_CHARS = 20_000;
@@ -51,14 +61,7 @@ export function flatBody(text: string): string {
     .slice(0, SNIPPET_SOURCE_CHARS)
     .replace(/^(\s*#{1,6}\s[^\n]*(\n+|$))+/, "")
     .replace(HTML_TAG, " ");
-  for (const [mark, by] of MARKS) t = t.replace(mark, by);
-  t = t.replace(TABLE_ROW, (_, cells: string) =>
-    cells
-      .split(/(?<!\\)\|/)
-      .map((c) => c.trim().replace(/\\\|/g, "|"))
-      .filter(Boolean)
-      .join(" · "),
-  );
+  for (const [mark, by] of MARKS) t = t.replace(mark, by as string);
   return printable(t.replace(/\s+/g, " ").trim());
 }
 

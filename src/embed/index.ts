@@ -1,4 +1,5 @@
 export type { Embedder, EmbedProgress } from "./types.js";
+export { unreadable } from "./types.js";
 export { passageWindows, windowOptions, WINDOW_OVERLAP_TOKENS, type WindowOptions } from "./windows.js";
 export { createEmbedder, DEFAULT_MODEL, type EmbedderOptions } from "./registry.js";
 export { rememberQueries, REMEMBERED_QUERIES } from "./remember.js";

@@ -24,3 +24,20 @@ export interface Embedder {
   unknownShare?(text: string): number;
   close?(): Promise<void>;
 }
+
+/** Above this share of characters unknown to the model, a text is one it cannot read. */
+const UNREAD_SHARE = 0.5;
+
+/**
+ * Whether a model cannot read a text: over half its characters are unknown to its tokenizer
+ * (Japanese to an English model, which gives every such text one vector). A search ranks such a
+ * question by its words alone; `index` names such notes (`script_unread`).
+ *
+ * @example
+ * ```ts
+ * unreadable(useLiteEmbedder(), "テーマ"); // true
+ * ```
+ */
+export function unreadable(embedder: Embedder, text: string): boolean {
+  return (embedder.unknownShare?.(text) ?? 0) > UNREAD_SHARE;
+}

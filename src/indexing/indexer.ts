@@ -1,5 +1,5 @@
 import { CHUNKER_VERSION, chunkNote, type ChunkOptions } from "../chunk/index.js";
-import { passageWindows, windowOptions, type Embedder } from "../embed/index.js";
+import { passageWindows, unreadable, windowOptions, type Embedder } from "../embed/index.js";
 import type { VaultRagError } from "../errors.js";
 import { shellArg } from "../shell-arg.js";
 import type { Logger } from "../log.js";
@@ -70,9 +70,6 @@ export interface IndexOptions {
   store?: OpenStoreOptions;
   onProgress?: (phase: IndexPhase, done: number, total: number) => void;
 }
-
-/** Above this share of characters unknown to the embedding model, a note is reported as unread (`script_unread`). */
-const UNREAD_SHARE = 0.5;
 
 /**
  * Indexes a vault into the SQLite store at `dbPath`, incrementally: unchanged notes (same size and
@@ -291,7 +288,7 @@ async function indexInto(
         summary.failed++;
         continue;
       }
-      if ((embedder.unknownShare?.(note.body) ?? 0) > UNREAD_SHARE) unread.push(f.path);
+      if (unreadable(embedder, note.body)) unread.push(f.path);
       const records: StoreRecord[] = chunks.map((c) => ({ id: c.id, text: c.text, meta: c.meta, windows: [] }));
       // what the model reads: the chunk whole, or its windows when it is longer than the model's window
       const plans: WindowPlan[] = chunks.map((c) => {

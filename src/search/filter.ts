@@ -75,8 +75,7 @@ export function buildFilter(opts: FilterOptions, now?: number): Where | undefine
     ["top_folder", opts.topFolder],
   ] as const) {
     if (value === undefined) continue;
-    // "./common/" is the folder "common", as a shell's completion writes it
-    const forms = unicodeForms(value.replace(/^(?:\.\/+)+|^\/+|\/+$/g, ""));
+    const forms = unicodeForms(folderName(value));
     clauses.push({ [key]: forms.length === 1 ? { $eq: forms[0] } : { $in: forms } });
   }
   const time = (v: string | number) => (typeof v === "number" ? v : parseWhen(v, now));
@@ -84,6 +83,19 @@ export function buildFilter(opts: FilterOptions, now?: number): Where | undefine
   if (opts.until !== undefined) clauses.push({ mtime: { $lte: time(opts.until) } });
   if (!clauses.length) return undefined;
   return clauses.length === 1 ? clauses[0] : { $and: clauses };
+}
+
+/**
+ * A folder as a filter compares it: without slashes at its ends or a leading `./`, as a shell's
+ * completion writes it (`./common/` is the folder `common`).
+ *
+ * @example
+ * ```ts
+ * folderName("./kitchen/"); // "kitchen"
+ * ```
+ */
+export function folderName(value: string): string {
+  return value.replace(/^(?:\.\/+)+|^\/+|\/+$/g, "");
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Store } from "../store/index.js";
 import { closest } from "../closest.js";
-import type { FilterOptions } from "./filter.js";
+import { folderName, type FilterOptions } from "./filter.js";
 
 const quoted = (xs: string[]) => xs.map((x) => `"${x}"`).join(", ");
 
@@ -23,7 +23,8 @@ const quoted = (xs: string[]) => xs.map((x) => `"${x}"`).join(", ");
 export async function noResultHints(store: Store, f: FilterOptions, to: "cli" | "request" = "cli"): Promise<string[]> {
   const cli = to === "cli";
   const hints: string[] = [];
-  const clean = (s: string) => s.replace(/^(?:\.\/+)+|^\/+|\/+$/g, "");
+  // either Unicode form of an accented name (the filter matched both, see buildFilter)
+  const same = (a: string, b: string) => a.normalize("NFC") === b.normalize("NFC");
   if (f.folder !== undefined || f.topFolder !== undefined) {
     const folders = (await store.listFolders()).map((x) => x.folder);
     const tops = [...new Set(folders.map((x) => x.split("/")[0]))];
@@ -32,11 +33,10 @@ export async function noResultHints(store: Store, f: FilterOptions, to: "cli" | 
       [cli ? "--top-folder" : "the top folder", f.topFolder, tops],
     ] as const) {
       if (value === undefined) continue;
-      const want = clean(value);
-      // the filter matched either Unicode form of an accented name (see buildFilter)
-      if (names.some((x) => x.normalize("NFC") === want.normalize("NFC"))) continue;
+      const want = folderName(value);
+      if (names.some((x) => same(x, want))) continue;
       // a folder path given as a top folder, which is only a path's first part
-      if (names === tops && want.includes("/") && folders.some((x) => x.normalize("NFC") === want.normalize("NFC"))) {
+      if (names === tops && want.includes("/") && folders.some((x) => same(x, want))) {
         const folderFlag = cli ? `--folder "${want}"` : `the folder "${want}"`;
         hints.push(
           `vault-rag: no top folder "${value}" — a top folder is a path's first part ("${want.split("/")[0]}"); for this folder give ${folderFlag}`,

@@ -1,3 +1,5 @@
+import { nameWords } from "../vault/links.js";
+
 /**
  * Keeps at most `perNote` hits per note, in rank order, up to `limit`. When fewer than `limit`
  * distinct notes exist, backfills from the skipped hits (in rank order) so the caller still gets
@@ -51,15 +53,6 @@ export function capPerNote<T extends { path: string }>(
   return { kept, skipped };
 }
 
-/** A name as {@link namedFirst} compares it: composed, in any case, punctuation and runs of spaces as one space. */
-function nameKey(name: string): string {
-  return name
-    .normalize("NFC")
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, " ")
-    .trim();
-}
-
 /**
  * Hits whose note is named by the whole question (its title, an alias or its file name, as a reader
  * would type it: `git log` for `git-log.md`) first, in their order, then the rest: a note's name is
@@ -75,13 +68,13 @@ function nameKey(name: string): string {
 export function namedFirst<
   T extends { path: string; distance: number; score: number; meta: { title: string; aliases?: string[] } },
 >(hits: T[], question: string): T[] {
-  const want = nameKey(question);
+  const want = nameWords(question);
   if (!want) return hits;
   const stem = (p: string) => p.slice(p.lastIndexOf("/") + 1).replace(/\.md$/i, "");
   const named = (h: T) =>
-    nameKey(h.meta.title) === want ||
-    nameKey(stem(h.path)) === want ||
-    (h.meta.aliases ?? []).some((a) => nameKey(a) === want);
+    nameWords(h.meta.title) === want ||
+    nameWords(stem(h.path)) === want ||
+    (h.meta.aliases ?? []).some((a) => nameWords(a) === want);
   const first = hits.filter(named);
   if (!first.length || first.length === hits.length) return hits;
   const best = hits[0];

@@ -1,5 +1,5 @@
 import { countWords } from "../chunk/words.js";
-import type { Embedder } from "../embed/index.js";
+import { unreadable, type Embedder } from "../embed/types.js";
 import { VaultRagError } from "../errors.js";
 import {
   normaliseWhere,
@@ -225,7 +225,7 @@ export async function retrieve(
   const t0 = performance.now();
   // a question the model cannot read (Japanese to an English model: one vector for every such
   // question) would rank the notes at random; it is ranked by its words alone
-  const unread = o.mode !== "keyword" && (ctx.embedder.unknownShare?.(question) ?? 0) > UNREAD_SHARE;
+  const unread = o.mode !== "keyword" && unreadable(ctx.embedder, question);
   // start embedding first: on a cold start the model loads while the keyword query runs
   const vectorPromise = o.mode !== "keyword" && !unread ? ctx.embedder.embedQuery(question) : undefined;
   vectorPromise?.catch(() => undefined);
@@ -251,9 +251,6 @@ export async function retrieve(
   }
   return { dense, keyword, plainKeyword, plainKeywordMs, expansion, ...(unread ? { unread: true as const } : {}) };
 }
-
-/** Above this share of characters unknown to the embedding model, a question is not embedded. */
-const UNREAD_SHARE = 0.5;
 
 /** Turns the store's ranked lists into hits for the mode; given the question, a note it names (title, alias or file name) comes first in keyword and hybrid mode ({@link namedFirst}). */
 export function fuse(

@@ -6,5 +6,5 @@ export { readNote, readVaultFile, isSkippedFile } from "./read.js";
 export { normaliseTags, findInlineRefs, frontmatterList } from "./tags.js";
 export { splitFrontmatter } from "./frontmatter.js";
 export { headingText, parseInline, scanBlocks, type BlockScan } from "./markdown.js";
-export { linkResolver, linkStem, linkTargets, noteLinkResolver, oneNote } from "./links.js";
+export { linkResolver, linkStem, linkTargets, nameWords, noteLinkResolver, oneNote } from "./links.js";
 export { capText, GET_NOTE_MAX_CHARS, readNoteText, resolveNote, safeNotePath, sectionText } from "./note-text.js";

@@ -92,6 +92,22 @@ function looseKey(name: string): string {
 }
 
 /**
+ * A name reduced to its words, as a reader tells names apart: {@link looseKey}'s form, with
+ * punctuation and runs of spaces as one space (`check-if-a-file-changed` is `# Check If A File
+ * Changed`; `git log` names `git-log.md`).
+ *
+ * @example
+ * ```ts
+ * nameWords("Check-If A_File"); // "check if a file"
+ * ```
+ */
+export function nameWords(name: string): string {
+  return looseKey(name)
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
+}
+
+/**
  * The notes a link out of `source` can mean among `paths` (several when its name is ambiguous):
  * by {@link linkResolver}'s rules, and for a Markdown link (`markdown`) that fits no note relative
  * to its note's folder (`[x](git/undo.md)` written in `git/a.md` reads `git/git/undo.md`), the

@@ -34,6 +34,8 @@ export interface BlockScan {
   texts: string[];
   /** Per top-level block: never split it (a fence, code, HTML, table or `$$` math block, or a container holding one). */
   atomic: boolean[];
+  /** Per top-level block: a table, whose first two lines are its header and delimiter rows. */
+  tables: boolean[];
   /** Inline text of every paragraph or heading, at any depth, that holds `#` or `[` (tag and link sources). */
   refTexts: string[];
   /**
@@ -91,6 +93,7 @@ export function scanBlocks(text: string, sliceChars = SLICE_CHARS): BlockScan {
     levels: [],
     texts: [],
     atomic: [],
+    tables: [],
     refTexts: [],
     items: {},
     references: {},
@@ -154,7 +157,7 @@ export function scanBlocks(text: string, sliceChars = SLICE_CHARS): BlockScan {
 }
 
 /** Blocks never split (up to `maxBlockWords`), and that keep whole the container (callout, list item, quote) holding them. */
-const CODE_BLOCKS = new Set(["fence", "code_block", "math_block", "table_open"]);
+const KEEP_WHOLE = new Set(["fence", "code_block", "math_block", "table_open"]);
 
 /** The top-level list being read, whose items are kept only if it turns out to hold code. */
 interface ListTrack {
@@ -190,8 +193,9 @@ function readTokens(
       const heading = t.type === "heading_open";
       scan.levels.push(heading ? Number(t.tag.slice(1)) : 0);
       scan.texts.push(heading ? headingText(tokens[i + 1]?.content ?? "") : "");
-      scan.atomic.push(CODE_BLOCKS.has(t.type) || t.type === "html_block");
-    } else if (depth > 0 && current >= 0 && CODE_BLOCKS.has(t.type)) {
+      scan.atomic.push(KEEP_WHOLE.has(t.type) || t.type === "html_block");
+      scan.tables.push(t.type === "table_open");
+    } else if (depth > 0 && current >= 0 && KEEP_WHOLE.has(t.type)) {
       scan.atomic[current] = true; // a fence or math inside a callout, list or quote: keep the container whole
       const items = track.list?.block === current ? track.list.items : undefined;
       if (items?.atomic.length) items.atomic[items.atomic.length - 1] = true; // and the list item holding it
