@@ -3,6 +3,7 @@ export { SEARCH_DEFAULTS } from "./types.js";
 export {
   search,
   checkSearch,
+  commonWordsNotice,
   withSearchDefaults,
   fuse,
   retrieve,

@@ -4,6 +4,8 @@ import { VaultRagError } from "../errors.js";
 import {
   normaliseWhere,
   normaliseWhereDocument,
+  queryTokens,
+  STOPWORDS,
   type QueryFilter,
   type ScoredRecord,
   type Store,
@@ -166,11 +168,15 @@ export async function search(ctx: SearchContext, question: string, options: Sear
           ? "no chunk that passes the filters matches the query"
           : "no chunk passes the filters"
         : "no chunk matches the query";
+  const notice =
+    unread && o.mode === "hybrid"
+      ? `${unreadNote}; ranked by keywords alone`
+      : commonWordsNotice(question);
   return {
     hits,
     reason,
     timings,
-    ...(unread && o.mode === "hybrid" ? { notice: `${unreadNote}; ranked by keywords alone` } : {}),
+    ...(notice ? { notice } : {}),
     ...(expansion
       ? {
           expansion: {
@@ -181,6 +187,25 @@ export async function search(ctx: SearchContext, question: string, options: Sear
         }
       : {}),
   };
+}
+
+/**
+ * What a reader should know about a query made only of common words ("how to", "the"): no word of
+ * it names a topic, so its hits are ranked by words nearly every note holds. `undefined` when a word
+ * of the query is not a stopword.
+ *
+ * @example
+ * ```ts
+ * commonWordsNotice("how to"); // 'the query\'s words ("how", "to") are all common words, which name no topic — add a word for what you are looking for'
+ * commonWordsNotice("how to knead"); // undefined
+ * ```
+ */
+export function commonWordsNotice(question: string): string | undefined {
+  const words = [...new Set(queryTokens(question))];
+  if (!words.length || words.some((w) => !STOPWORDS.has(w.replace(/’/g, "'")))) return undefined;
+  const shown = words.slice(0, 5).map((w) => JSON.stringify(w));
+  if (words.length > 5) shown.push(`${words.length - 5} more`);
+  return `the query's words (${shown.join(", ")}) are all common words, which name no topic — add a word for what you are looking for`;
 }
 
 /** The ranked lists a search fuses: dense and keyword candidates, and the keyword list before expansion. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { useLiteEmbedder } from "../../src/embed/index.js";
 import { evaluate } from "../../src/search/eval.js";
-import { noResultHints, search, SEARCH_DEFAULTS } from "../../src/search/index.js";
+import { commonWordsNotice, noResultHints, search, SEARCH_DEFAULTS } from "../../src/search/index.js";
 import { SqliteStore, type NoteEntry, type Store } from "../../src/store/index.js";
 import { testManifest } from "../store/backends.js";
 import { meta, tmpDb } from "../store/helpers.js";
@@ -218,6 +218,21 @@ describe("search", () => {
     const english = await search({ store, embedder }, "browse themes", { mode: "dense" });
     expect(english.hits[0].path).toBe("en/themes.md");
     expect(english.notice).toBeUndefined();
+    await store.close();
+  });
+  it("says when a query holds only common words, in every mode, and not when one word names a topic", async () => {
+    const store = await manyNotes(12);
+    const notice =
+      'the query\'s words ("how", "to", "do", "it") are all common words, which name no topic — add a word for what you are looking for';
+    for (const mode of ["hybrid", "keyword", "dense"] as const) {
+      const r = await search({ store, embedder }, "How to do it?", { mode });
+      expect(r.notice).toBe(notice);
+    }
+    expect((await search({ store, embedder }, "how to wire the motor")).notice).toBeUndefined();
+    // six or more words are named five at a time
+    expect(commonWordsNotice("what is it that you would have")).toBe(
+      'the query\'s words ("what", "is", "it", "that", "you", 2 more) are all common words, which name no topic — add a word for what you are looking for',
+    );
     await store.close();
   });
 });
