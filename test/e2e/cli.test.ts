@@ -57,6 +57,23 @@ describe("vault-rag CLI end to end", () => {
     expect(JSON.parse(found.stdout).map((h: { path: string }) => h.path)).toEqual(["common/tar.md"]);
   });
 
+  it("finds nothing in a note written since the last index, and says to index again", () => {
+    const fresh = path.join(elsewhere, "fresh");
+    fs.mkdirSync(fresh, { recursive: true });
+    fs.writeFileSync(path.join(fresh, "tar.md"), "# tar\n\nArchive files: create and extract tarballs.\n");
+    expect(run(["index", fresh, "--quiet"]).code).toBe(0);
+    const before = run(["search", "--vault", fresh, "--mode", "keyword", "okapi"]);
+    expect(before).toMatchObject({ code: 1, stderr: "no results: no chunk matches the query\n" });
+    fs.writeFileSync(path.join(fresh, "okapi.md"), "# Okapi\n\nThe okapi is a cousin of the giraffe.\n");
+    const after = run(["search", "--vault", fresh, "--mode", "keyword", "okapi"]);
+    expect(after).toMatchObject({
+      code: 1,
+      stderr: `no results: no chunk matches the query\nhint: a note changed on disk since the last index (new, edited or deleted) — run \`vault-rag index ${fresh}\` and search again\n`,
+    });
+    expect(run(["index", fresh, "--quiet"]).code).toBe(0);
+    expect(run(["search", "--vault", fresh, "--mode", "keyword", "okapi"]).stdout).toContain("okapi.md:1  Okapi");
+  });
+
   it("refuses to search before indexing, with the fix and exit code 2", () => {
     const r = run(["search", "--vault", vault, "motors"]);
     expect(r.code).toBe(2);

@@ -11,7 +11,7 @@ import {
 } from "../../search/index.js";
 import { staleHits, staleHitsWarning } from "../../indexing/stale-hits.js";
 import { useColor } from "../color.js";
-import { locate, openForQuery } from "../open.js";
+import { indexCommand, locate, openForQuery } from "../open.js";
 import { formatHits, printable } from "../output.js";
 import { noteLinker, useLinks } from "../hyperlink.js";
 import { err, out, stderrLogger } from "../io.js";
@@ -110,6 +110,15 @@ export async function runSearch(words: string[], o: SearchFlags): Promise<void> 
     if (!res.hits.length) {
       err(`no results: ${res.reason}`);
       for (const h of await noResultHints(store, request)) err(h);
+      // what was looked for may be in a note written since the last index
+      if (vaultKnown) {
+        const { staleInVault } = await import("../../indexing/stale.js"); // brings the Markdown reader: only here
+        const n = staleInVault(loc.vault, await store.notes());
+        if (n)
+          err(
+            `hint: ${n === 1 ? "a note" : `${n} notes`} changed on disk since the last index (new, edited or deleted) — run \`${indexCommand(loc)}\` and search again`,
+          );
+      }
       process.exitCode = 1;
     }
     if (o.verbose) {
