@@ -33,8 +33,8 @@ interface Source {
   n: number;
   label: string;
   path: string;
-  startLine: number;
-  endLine: number;
+  start_line: number;
+  end_line: number;
 }
 interface Status {
   name: string;
@@ -580,7 +580,7 @@ async function ask(question: string): Promise<void> {
               el("strong", {}, `[${s.n}] `),
               el("span", { class: "crumb" }, s.label),
               " ",
-              el("code", {}, `${s.path}:${s.startLine}-${s.endLine}`),
+              el("code", {}, `${s.path}:${s.start_line}-${s.end_line}`),
               " ",
               el("a", { href: obsidian(s.path), class: "obsidian" }, "Open in Obsidian"),
             ),

@@ -1,14 +1,14 @@
 import type { Hit } from "../search/index.js";
 
-/** One numbered source handed to the model. */
+/** One numbered source handed to the model; its lines are named as a hit's are (`start_line`, `end_line`), so JSON from `ask` and `search` reads alike. */
 export interface Source {
   n: number;
   label: string;
   title: string;
   section: string;
   path: string;
-  startLine: number;
-  endLine: number;
+  start_line: number;
+  end_line: number;
   text: string;
 }
 
@@ -75,8 +75,8 @@ export function assembleContext(
       title: first.title,
       section: parts.length > 1 ? first.section : g[0].section,
       path: first.path,
-      startLine: first.meta.start_line,
-      endLine: parts[parts.length - 1].meta.end_line,
+      start_line: first.meta.start_line,
+      end_line: parts[parts.length - 1].meta.end_line,
       text,
     };
   });

@@ -30,7 +30,7 @@ describe("context assembly", () => {
     ];
     const { sources, prompt, system } = assembleContext("what?", hits);
     expect(system).toBe(SYSTEM_PROMPT);
-    expect(sources.map((s) => [s.n, s.path, s.startLine, s.endLine])).toEqual([
+    expect(sources.map((s) => [s.n, s.path, s.start_line, s.end_line])).toEqual([
       [1, "a.md", 11, 29],
       [2, "b.md", 1, 9],
     ]);

@@ -76,6 +76,10 @@ describe("vault-rag ask", () => {
     expect(j.answer).toBe("The DRV8833 overheated on carpet, so it was swapped for a TB6612FNG [1].");
     expect(j.model).toBe("openai:local-model");
     expect(j.sources[0]).toMatchObject({ n: 1, path: "daily/2026-03-14.md" });
+    // its lines are named as a hit's are in `search --json`
+    expect(Object.keys(j.sources[0])).toEqual(expect.arrayContaining(["start_line", "end_line"]));
+    expect(j.sources[0].start_line).toBeGreaterThan(0);
+    expect(j.sources[0]).not.toHaveProperty("startLine");
     expect(j.sources[0].link).toBe("obsidian://open?vault=vault&file=daily%2F2026-03-14");
     expect(j.timings.firstTokenMs).toBeGreaterThan(0);
   });

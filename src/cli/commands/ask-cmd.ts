@@ -23,7 +23,7 @@ export interface AskFlags extends SearchFlags {
 /** `[2] SMARS Robot > Motor wiring — robots/SMARS.md:12-30` (and an obsidian:// link when asked). */
 export function sourceLine(s: Source, vault?: string): string {
   const link = vault ? `  ${obsidianLink(path.basename(vault), s.path)}` : "";
-  return `[${s.n}] ${s.label} — ${s.path}:${s.startLine}-${s.endLine}${link}`;
+  return `[${s.n}] ${s.label} — ${s.path}:${s.start_line}-${s.end_line}${link}`;
 }
 
 /** `vault-rag ask <question...>`: an answer from the notes, with numbered citations. */
