@@ -169,9 +169,7 @@ export async function search(ctx: SearchContext, question: string, options: Sear
           : "no chunk passes the filters"
         : "no chunk matches the query";
   const notice =
-    unread && o.mode === "hybrid"
-      ? `${unreadNote}; ranked by keywords alone`
-      : commonWordsNotice(question);
+    unread && o.mode === "hybrid" ? `${unreadNote}; ranked by keywords alone` : commonWordsNotice(question);
   return {
     hits,
     reason,
