@@ -124,12 +124,19 @@ export interface FormatOptions {
   query?: string;
   /** Colour (default: none). */
   color?: boolean;
-  /** Also print each hit's score and distance. */
+  /** Also print each hit's score and distance, and a hybrid hit's place in each list. */
   verbose?: boolean;
   /** Number the hits `[1]`, `[2]`… (chat, where they are the sources). */
   numbered?: boolean;
   /** Make each `path:line` an OSC 8 link to this URL (see `hyperlink.ts`); only on a terminal with colour. */
   link?: (notePath: string) => string;
+}
+
+/** A hybrid hit's place in each list, as `--verbose` shows it: `; dense #3, keyword #1` (`keyword –` for none). */
+function ranksOf(h: Hit): string {
+  if (!h.ranks) return "";
+  const at = (n?: number) => (n === undefined ? "–" : `#${n}`);
+  return `; dense ${at(h.ranks.dense)}, keyword ${at(h.ranks.keyword)}`;
 }
 
 /**
@@ -153,7 +160,9 @@ export function formatHits(hits: Hit[], opts: FormatOptions = {}): string {
     .map((h, i) => {
       const at = `${p.path(printable(h.path))}:${p.line(String(h.meta.start_line))}`;
       const where = opts.link ? osc8(opts.link(h.path), at) : at;
-      const score = opts.verbose ? `  ${p.dim(`score ${h.score.toFixed(3)}, distance ${h.distance.toFixed(3)}`)}` : "";
+      const score = opts.verbose
+        ? `  ${p.dim(`score ${h.score.toFixed(3)}, distance ${h.distance.toFixed(3)}${ranksOf(h)}`)}`
+        : "";
       return `${opts.numbered ? `[${i + 1}] ` : ""}${where}  ${p.label(printable(h.label))}${score}\n    ${mark(snippet(h.text, 100, pattern))}`;
     })
     .join("\n");

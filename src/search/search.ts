@@ -315,7 +315,12 @@ function fuseWords(
   } else {
     fused = linearFusion([dList, kList], [1 - o.alpha, o.alpha]);
   }
-  return fused.map((f) => toHit(byId.get(f.id)!, 1 - f.score, linked.has(f.id) || undefined));
+  const rankIn = (list: Ranked[]) => new Map(list.map((r, i) => [r.id, i + 1]));
+  const [dRank, kRank] = [rankIn(dList), rankIn(kList)];
+  return fused.map((f) => ({
+    ...toHit(byId.get(f.id)!, 1 - f.score, linked.has(f.id) || undefined),
+    ranks: { dense: dRank.get(f.id), keyword: kRank.get(f.id) },
+  }));
 }
 
 function toHit(r: ScoredRecord, distance: number, backlinked?: true): Hit {

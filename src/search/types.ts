@@ -16,6 +16,12 @@ export interface Hit {
   meta: RecordMetadata;
   /** The keyword list ranked this hit also by what other notes say where they link to its note. */
   backlinked?: true;
+  /**
+   * Hybrid mode: where each list placed this chunk (1-based, among the chunks it brought), or
+   * `undefined` for a list that did not bring it (a keyword list holds only chunks with a word of
+   * the query). What `--verbose` shows beside the score: why a hit ranks where it does.
+   */
+  ranks?: { dense?: number; keyword?: number };
 }
 
 export type SearchMode = "dense" | "keyword" | "hybrid";

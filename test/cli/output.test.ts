@@ -94,4 +94,26 @@ describe("snippets", () => {
     const out = formatHits([hit]);
     expect(out.split("\n")).toEqual(["odd\\nname.md:1  t", "    Before \\x1b]0;pwned\\x07 after."]);
   });
+
+  it("shows a hybrid hit's place in each list with --verbose, a dash for a list that did not bring it", () => {
+    const hit = (ranks?: { dense?: number; keyword?: number }) =>
+      ({
+        id: "x",
+        path: "a.md",
+        title: "A",
+        section: "A",
+        label: "A",
+        text: "Body.",
+        score: 0.5,
+        distance: 0.5,
+        meta: { start_line: 3 },
+        ...(ranks ? { ranks } : {}),
+      }) as unknown as Parameters<typeof formatHits>[0][number];
+    const first = (h: ReturnType<typeof hit>) => formatHits([h], { verbose: true }).split("\n")[0];
+    expect(first(hit({ dense: 3, keyword: 1 }))).toBe("a.md:3  A  score 0.500, distance 0.500; dense #3, keyword #1");
+    expect(first(hit({ dense: 12 }))).toBe("a.md:3  A  score 0.500, distance 0.500; dense #12, keyword –");
+    // a single mode's hit has no ranks: its score is its place
+    expect(first(hit())).toBe("a.md:3  A  score 0.500, distance 0.500");
+    expect(formatHits([hit({ dense: 3, keyword: 1 })]).split("\n")[0]).toBe("a.md:3  A");
+  });
 });

@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { useLiteEmbedder } from "../../src/embed/index.js";
 import { evaluate } from "../../src/search/eval.js";
-import { commonWordsNotice, noResultHints, search, SEARCH_DEFAULTS } from "../../src/search/index.js";
+import {
+  commonWordsNotice,
+  noResultHints,
+  retrieve,
+  search,
+  SEARCH_DEFAULTS,
+  withSearchDefaults,
+} from "../../src/search/index.js";
 import { SqliteStore, type NoteEntry, type Store } from "../../src/store/index.js";
 import { testManifest } from "../store/backends.js";
 import { meta, tmpDb } from "../store/helpers.js";
@@ -218,6 +225,24 @@ describe("search", () => {
     const english = await search({ store, embedder }, "browse themes", { mode: "dense" });
     expect(english.hits[0].path).toBe("en/themes.md");
     expect(english.notice).toBeUndefined();
+    await store.close();
+  });
+  it("gives each hybrid hit its place in the dense and keyword lists it was fused from, and none in a single mode", async () => {
+    const store = await manyNotes(40);
+    const q = "motor wiring battery";
+    const o = withSearchDefaults({ topK: 40, perNote: 1 });
+    const { dense, keyword } = await retrieve({ store, embedder }, q, o, {}, 40);
+    const { hits } = await search({ store, embedder }, q, { topK: 40 });
+    expect(hits.length).toBeGreaterThan(10);
+    for (const h of hits) {
+      const d = dense.findIndex((r) => r.id === h.id);
+      const k = keyword.findIndex((r) => r.id === h.id);
+      expect(h.ranks).toEqual({ dense: d < 0 ? undefined : d + 1, keyword: k < 0 ? undefined : k + 1 });
+    }
+    // some hit holds none of the words: the keyword list did not bring it
+    expect(hits.some((h) => h.ranks?.keyword === undefined)).toBe(true);
+    for (const mode of ["dense", "keyword"] as const)
+      expect((await search({ store, embedder }, q, { mode })).hits[0].ranks).toBeUndefined();
     await store.close();
   });
   it("says when a query holds only common words, in every mode, and not when one word names a topic", async () => {
