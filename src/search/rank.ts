@@ -152,19 +152,23 @@ export function rrf(lists: Ranked[][], weights: number[] = lists.map(() => 1), k
 
 /**
  * Normalised linear fusion: each list's scores min-max scaled to [0, 1] (a one-item list scores 1),
- * then `Σ wᵢ · normᵢ`; a missing entry counts 0.
+ * then `Σ wᵢ · normᵢ`; a missing entry counts 0. `floors[i]`, when given, is what list i's left-out
+ * candidates score (0 for a keyword list that brought every chunk holding a word of the query), and
+ * is its minimum instead of its last entry's: its weakest match then counts above no match.
  *
  * @example
  * ```ts
  * linearFusion([[{ id: "a", score: 10 }, { id: "b", score: 0 }], [{ id: "b", score: 0.9 }]], [0.5, 0.5]);
  * // a: 0.5·1 = 0.5; b: 0.5·0 + 0.5·1 = 0.5 → tie broken by id
+ * linearFusion([[{ id: "a", score: 4 }, { id: "b", score: 2 }]], [1], [0]);
+ * // a: 1, b: 0.5 (without the floor, b: 0)
  * ```
  */
-export function linearFusion(lists: Ranked[][], weights: number[]): Ranked[] {
+export function linearFusion(lists: Ranked[][], weights: number[], floors: (number | undefined)[] = []): Ranked[] {
   const fused = new Map<string, number>();
   lists.forEach((list, li) => {
     if (!list.length) return;
-    let min = Infinity;
+    let min = floors[li] ?? Infinity;
     let max = -Infinity;
     for (const r of list) {
       min = Math.min(min, r.score);

@@ -313,7 +313,10 @@ function fuseWords(
     const best = fused[0]?.score || 1;
     fused = fused.map((f) => ({ id: f.id, score: f.score / best }));
   } else {
-    fused = linearFusion([dList, kList], [1 - o.alpha, o.alpha]);
+    // the dense list holds as many chunks as the pool could; a keyword list shorter than it brought
+    // every chunk with a word of the query, and those it left out score 0, below its weakest match
+    const kFloor = kList.length < dList.length ? 0 : undefined;
+    fused = linearFusion([dList, kList], [1 - o.alpha, o.alpha], [undefined, kFloor]);
   }
   const rankIn = (list: Ranked[]) => new Map(list.map((r, i) => [r.id, i + 1]));
   const [dRank, kRank] = [rankIn(dList), rankIn(kList)];

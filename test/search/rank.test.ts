@@ -4,6 +4,7 @@ import {
   buildFilter,
   diversify,
   dropStragglers,
+  fuse,
   namedFirst,
   linearFusion,
   parseWhen,
@@ -11,6 +12,7 @@ import {
   rrfScore,
 } from "../../src/search/index.js";
 import { normaliseWhere } from "../../src/store/index.js";
+import { meta } from "../store/helpers.js";
 
 const h = (path: string, score = 0.5) => ({ path, score });
 
@@ -142,6 +144,38 @@ describe("fusion arithmetic", () => {
       { id: "b", score: 0.2 },
     ]);
     expect(linearFusion([[{ id: "x", score: 3 }]], [0.5])).toEqual([{ id: "x", score: 0.5 }]);
+  });
+  it("linear fusion scales a list from its floor when given one: its weakest entry counts above what it left out", () => {
+    const keyword = [
+      { id: "a", score: 4 },
+      { id: "b", score: 2 },
+    ];
+    expect(linearFusion([keyword], [1], [0])).toEqual([
+      { id: "a", score: 1 },
+      { id: "b", score: 0.5 },
+    ]);
+    // without a floor the weakest entry scores 0, as a chunk the list never brought
+    expect(linearFusion([keyword], [1])).toEqual([
+      { id: "a", score: 1 },
+      { id: "b", score: 0 },
+    ]);
+    // a floor above an entry is not a floor: the entry is
+    expect(linearFusion([keyword], [1], [3])).toEqual(linearFusion([keyword], [1]));
+  });
+});
+
+describe("hybrid fusion of a short keyword list", () => {
+  const rec = (id: string, distance: number) => ({ id, text: id, distance, meta: meta({ path: `${id}.md` }) });
+  it("ranks every chunk holding a rare word by its BM25 from 0, not from the weakest match: the dense list's best guess does not pass it", () => {
+    // "Miri": three chunks hold it; the dense list (the pool's depth) holds chunks the model thinks near
+    const dense = ["junk1", "junk2", "junk3", "m3", "junk4"].map((id, i) => rec(id, 0.6 + i * 0.05));
+    const keyword = [rec("m1", -9), rec("m2", -8), rec("m3", -6)];
+    const hits = fuse({ mode: "hybrid", fusion: "linear", alpha: 0.65, rrfK: 60 }, dense, keyword);
+    expect(hits.slice(0, 3).map((h) => h.id)).toEqual(["m1", "m2", "m3"]);
+    // a keyword list as deep as the dense one is scaled from its weakest entry, as before
+    const full = ["k1", "k2", "k3", "k4", "k5"].map((id, i) => rec(id, -9 + i));
+    const fullHits = fuse({ mode: "hybrid", fusion: "linear", alpha: 0.65, rrfK: 60 }, dense, full);
+    expect(fullHits.find((h) => h.id === "k5")!.score).toBeCloseTo(0, 10);
   });
 });
 
