@@ -90,7 +90,11 @@ export async function createMcpServer(
     get_note: tool(
       `Read a note (or one section of it) by its vault-relative path or its name, as a wikilink finds it (robots/SMARS.md, robots/SMARS, SMARS). Only notes the index holds are served; text over ${GET_NOTE_MAX_CHARS} characters is cut, with a mark.`,
       getNoteInput,
-      async (a) => (await v.note(a.path, { heading: a.heading })).text,
+      async (a) => {
+        const note = await v.note(a.path, { heading: a.heading });
+        // a name (SMARS) finds a note as a wikilink does: say which one was read
+        return note.path === a.path ? note.text : new Noted(note.text, `read "${note.path}"`);
+      },
     ),
     related: tool(
       "Notes nearest in meaning to a note (by path or name), from the index's vectors, each with its best-matching pair of passages (source, target) and whether the notes already link; unlinked_only gives link suggestions.",

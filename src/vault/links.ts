@@ -136,8 +136,8 @@ export function noteLinkResolver(
 }
 
 /**
- * The one note a name means among `paths`, found as {@link linkTargets} finds it, or a `usage`
- * error that says why not: the notes an ambiguous name fits, or the closest ones to a name that fits
+ * The one note a name means among `paths`, found as {@link linkTargets} finds it (but a path
+ * written with a folder and `.md` only as that path, in any case), or a `usage` error that says why not: the notes an ambiguous name fits, or the closest ones to a name that fits
  * none ({@link noteFix}). `unmatched` runs first when none fits, to refuse with a better reason.
  *
  * @example
@@ -153,7 +153,11 @@ export function oneNote(
   where: { in: string; kind: "index" | "vault" },
   unmatched?: () => void,
 ): string {
-  const found = linkTargets(paths, name);
+  // a path as written, with a folder and .md (`src/ch01.md`), names that file: another folder's file
+  // of that name (`2018-edition/src/ch01.md`, a wikilink's end of path) is not it
+  const written = name.trim().replace(/^\.\//, "").replace(/\\/g, "/");
+  const asPath = /\/[^/]*\.md$/i.test(written);
+  const found = linkTargets(paths, name).filter((p) => !asPath || looseKey(p) === looseKey(written));
   if (found.length === 1) return found[0];
   if (found.length > 1)
     throw new VaultRagError(

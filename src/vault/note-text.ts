@@ -3,6 +3,7 @@ import path from "node:path";
 import { VaultRagError } from "../errors.js";
 import { splitFrontmatter } from "./frontmatter.js";
 import { oneNote } from "./links.js";
+import { decodeNote } from "./read.js";
 import { headingText, scanBlocks } from "./markdown.js";
 import { walkVault, whyNotWalked } from "./walk.js";
 
@@ -135,7 +136,13 @@ export function sectionText(body: string, heading: string): string | undefined {
  */
 export function readNoteText(vault: string, name: string, heading?: string): { path: string; text: string } {
   const note = resolveNote(vault, name);
-  const { body } = splitFrontmatter(fs.readFileSync(note.file, "utf8"));
+  const text = decodeNote(fs.readFileSync(note.file));
+  if (typeof text !== "string")
+    throw new VaultRagError(
+      "usage",
+      `vault-rag: "${note.path}" is not served: ${text.skipped} (only notes vault-rag indexes are served)`,
+    );
+  const { body } = splitFrontmatter(text);
   if (!heading) return { path: note.path, text: capText(body) };
   const section = sectionText(body, heading);
   if (section === undefined) throw new VaultRagError("usage", `vault-rag: no heading "${heading}" in "${note.path}"`);

@@ -66,8 +66,17 @@ export function isSkippedFile(file: VaultFile): boolean {
   }
 }
 
-/** A note's text, or why it is skipped. */
-function decodeNote(buf: Buffer): string | { skipped: string } {
+/**
+ * A note file's text, or why the indexer skips it (over the size limit, binary, not UTF-8): the one
+ * rule for `index` and for what `get_note` serves.
+ *
+ * @example
+ * ```ts
+ * decodeNote(Buffer.from("# Hi\n")); // "# Hi\n"
+ * decodeNote(Buffer.from([0x63, 0x61, 0x66, 0xe9])); // { skipped: "it is not valid UTF-8 — save it as UTF-8" }
+ * ```
+ */
+export function decodeNote(buf: Buffer): string | { skipped: string } {
   if (buf.length > MAX_NOTE_BYTES) return { skipped: `${buf.length} bytes is over the ${MAX_NOTE_BYTES}-byte limit` };
   if (buf.includes(0)) return { skipped: "it is a binary file, not Markdown text" };
   try {

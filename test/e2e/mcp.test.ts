@@ -154,6 +154,23 @@ describe("vault-rag mcp", () => {
     for (const name of ["Sourdough", "sourdough.md", "kitchen/Sourdough", "KITCHEN/sourdough.md"])
       expect(textOf(await client.callTool({ name: "get_note", arguments: { path: name } })), name).toBe(sourdough);
     expect(textOf(await client.callTool({ name: "get_note", arguments: { path: "welcome" } }))).toMatch(/^# Welcome/);
+    // a note found by its name says which note it read; one asked by its path does not need to
+    const byName = (await client.callTool({ name: "get_note", arguments: { path: "Sourdough" } })) as {
+      content: { text: string }[];
+    };
+    expect(byName.content.map((c) => c.text)).toEqual([sourdough, 'note: read "kitchen/Sourdough.md"']);
+    const byPath = (await client.callTool({ name: "get_note", arguments: { path: "kitchen/Sourdough.md" } })) as {
+      content: unknown[];
+    };
+    expect(byPath.content).toHaveLength(1);
+    // a file the indexer skips is not served either
+    fs.writeFileSync(path.join(vault, "photo.md"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01]));
+    const binary = await client.callTool({ name: "get_note", arguments: { path: "photo.md" } });
+    expect(binary.isError).toBe(true);
+    expect(textOf(binary)).toBe(
+      'vault-rag: "photo.md" is not served: it is a binary file, not Markdown text (only notes vault-rag indexes are served)',
+    );
+    fs.rmSync(path.join(vault, "photo.md"));
     const missing = await client.callTool({ name: "get_note", arguments: { path: "Nothing like it" } });
     expect(textOf(missing)).toBe(
       'vault-rag: no note "Nothing like it" in the vault — give a vault-relative path like "daily/2026-03-02.md" or a note\'s name; find notes with search',

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { capText, GET_NOTE_MAX_CHARS, resolveNote } from "../../src/vault/index.js";
+import { capText, GET_NOTE_MAX_CHARS, readNoteText, resolveNote } from "../../src/vault/index.js";
 
 describe("get_note's notes", () => {
   it("cuts a long note at the named size, at a line end, with a clear mark", () => {
@@ -28,5 +28,33 @@ describe("get_note's notes", () => {
     );
     expect(resolveNote(vault, "b/plan").path).toBe("b/Plan.md");
     expect(resolveNote(vault, "Other").path).toBe("b/Other.md");
+  });
+
+  it("reads a path written with a folder and .md as that path, not as another folder's note of that name", () => {
+    const vault = fs.mkdtempSync(path.join(os.tmpdir(), "vr-notes-"));
+    for (const p of ["2018-edition/src/editions.md", "src/intro.md"]) {
+      fs.mkdirSync(path.join(vault, path.dirname(p)), { recursive: true });
+      fs.writeFileSync(path.join(vault, p), `# ${p}\n`);
+    }
+    expect(() => resolveNote(vault, "src/editions.md")).toThrow(
+      'vault-rag: no note "src/editions.md" in the vault — did you mean "2018-edition/src/editions.md"?',
+    );
+    // as a wikilink finds it: the end of a path, without .md, or the file name
+    expect(resolveNote(vault, "src/editions").path).toBe("2018-edition/src/editions.md");
+    expect(resolveNote(vault, "editions.md").path).toBe("2018-edition/src/editions.md");
+    // the path itself, in any case
+    expect(resolveNote(vault, "SRC/Intro.md").path).toBe("src/intro.md");
+  });
+
+  it("refuses to serve a file the indexer skips (binary, not UTF-8), with the indexer's reason", () => {
+    const vault = fs.mkdtempSync(path.join(os.tmpdir(), "vr-notes-"));
+    fs.writeFileSync(path.join(vault, "binary.md"), Buffer.from([0x23, 0x20, 0x00, 0xff, 0x10]));
+    fs.writeFileSync(path.join(vault, "latin1.md"), Buffer.from("# Caf\xe9\n", "latin1"));
+    expect(() => readNoteText(vault, "binary.md")).toThrow(
+      'vault-rag: "binary.md" is not served: it is a binary file, not Markdown text (only notes vault-rag indexes are served)',
+    );
+    expect(() => readNoteText(vault, "latin1")).toThrow(
+      'vault-rag: "latin1.md" is not served: it is not valid UTF-8 — save it as UTF-8 (only notes vault-rag indexes are served)',
+    );
   });
 });
