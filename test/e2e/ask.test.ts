@@ -97,6 +97,23 @@ describe("vault-rag ask", () => {
     expect(r.stdout).toContain("[1] Pico W > Power saving — electronics/Pico W.md");
   });
 
+  it("finds nothing through a filter as search does: the reason and a hint on stderr, exit 1, no prompt and no model asked", () => {
+    const stderr =
+      'no results: no chunk passes the filters\nvault-rag: no note has the tag "nosuch"; list them with `vault-rag tags`\n';
+    const context = run(["ask", "--context-only", "--tag", "nosuch", "how do I save power"], {
+      OLLAMA_HOST: "127.0.0.1:9",
+    });
+    expect(context).toMatchObject({ code: 1, stdout: "" });
+    const answer = run(["ask", "--tag", "nosuch", "how do I save power"], { OLLAMA_HOST: "127.0.0.1:9" });
+    // the model is never reached (its server is down): there is nothing to answer from
+    expect(answer).toMatchObject({ code: 1, stdout: "The notes contain nothing that matches this question.\n" });
+    expect(context.stderr).toBe(answer.stderr);
+    expect(context.stderr).toBe(stderr);
+    const json = run(["ask", "--context-only", "--json", "--tag", "nosuch", "power"], { OLLAMA_HOST: "127.0.0.1:9" });
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({ prompt: null, sources: [], reason: "no chunk passes the filters" });
+  });
+
   it("explains an unreachable server, an unknown model and a stream cut mid-answer (keeping what was printed)", async () => {
     const down = run(["ask", "motors"], { OLLAMA_HOST: "127.0.0.1:9" });
     expect(down.code).toBe(1);

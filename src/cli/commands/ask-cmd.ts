@@ -11,7 +11,7 @@ import {
 } from "../../answer/index.js";
 import { locate, openForQuery } from "../open.js";
 import { err, out, stderrLogger } from "../io.js";
-import { searchRequest, type SearchFlags } from "./search-cmd.js";
+import { isVaultKnown, noResults, searchRequest, type SearchFlags } from "./search-cmd.js";
 
 export interface AskFlags extends SearchFlags {
   llm?: string;
@@ -40,8 +40,11 @@ export async function runAsk(words: string[], o: AskFlags): Promise<void> {
     modelDir: o.modelDir,
   });
   let c;
+  let nothing: string[] = [];
   try {
     c = await askContext({ store, embedder }, question, request, o.budget);
+    // found nothing: why, as search says it (no prompt without sources is printed, no model asked)
+    if (!c.sources.length) nothing = await noResults(store, request, c.reason, isVaultKnown(o, loc) ? loc : undefined);
   } finally {
     await store.close();
   }
@@ -51,15 +54,26 @@ export async function runAsk(words: string[], o: AskFlags): Promise<void> {
   if (o.verbose && dropped)
     err(`dropped ${dropped} weakest source(s) to fit the ${o.budget ?? "default"} token budget`);
   const vaultForLinks = o.obsidianLinks ? loc.vault : undefined;
+  if (!c.sources.length) {
+    const reason = c.reason ?? "no chunk matches the query";
+    if (o.json)
+      out(
+        JSON.stringify(
+          o.contextOnly
+            ? { system, prompt: null, sources: [], reason }
+            : { answer: NOTHING_FOUND, sources: [], model: null, reason, timings: { retrievalMs } },
+          null,
+          2,
+        ),
+      );
+    else if (!o.contextOnly) out(NOTHING_FOUND);
+    for (const line of nothing) err(line);
+    process.exitCode = 1;
+    return;
+  }
   if (o.contextOnly) {
     if (o.json) out(JSON.stringify({ system, prompt, sources }, null, 2));
     else out(`${system}\n\n${prompt}`);
-    return;
-  }
-  if (!sources.length) {
-    if (o.json)
-      out(JSON.stringify({ answer: NOTHING_FOUND, sources: [], model: null, timings: { retrievalMs } }, null, 2));
-    else out(NOTHING_FOUND);
     return;
   }
   const llm = createLlm(o.llm ?? DEFAULT_LLM);

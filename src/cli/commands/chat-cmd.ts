@@ -16,7 +16,7 @@ import { useColor } from "../color.js";
 import { locate, openForQuery } from "../open.js";
 import { err, out, stderrLogger } from "../io.js";
 import { sourceLine, type AskFlags } from "./ask-cmd.js";
-import { searchRequest } from "./search-cmd.js";
+import { noResults, searchRequest } from "./search-cmd.js";
 
 export interface ChatFlags extends AskFlags {
   retrievalOnly?: boolean;
@@ -121,7 +121,8 @@ export async function runChat(o: ChatFlags): Promise<void> {
     };
     const ctx = await askContext({ store, embedder }, question, request, o.budget);
     state.lastMs = performance.now() - t;
-    if (!ctx.hits.length) return out(`no results: ${ctx.reason}`);
+    // found nothing: why, and a hint for a filter that names nothing (`/tag nosuch`)
+    if (!ctx.hits.length) return out((await noResults(store, request, ctx.reason)).join("\n"));
     state.lastSources = ctx.sources;
     if (!llm) {
       const color = useColor(o.color, process.stdout);

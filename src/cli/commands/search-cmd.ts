@@ -1,5 +1,5 @@
 import path from "node:path";
-import { ChromaStore, NEAR_WINDOW, proximityPairs } from "../../store/index.js";
+import { ChromaStore, NEAR_WINDOW, proximityPairs, type Store } from "../../store/index.js";
 import {
   hitJson,
   noResultHints,
@@ -11,7 +11,7 @@ import {
 } from "../../search/index.js";
 import { staleHits, staleHitsWarning } from "../../indexing/stale-hits.js";
 import { useColor } from "../color.js";
-import { indexCommand, locate, openForQuery } from "../open.js";
+import { indexCommand, locate, openForQuery, type Location } from "../open.js";
 import { formatHits, printable } from "../output.js";
 import { noteLinker, useLinks } from "../hyperlink.js";
 import { err, out, stderrLogger } from "../io.js";
@@ -40,6 +40,49 @@ export interface SearchFlags {
   offline?: boolean;
   modelDir?: string;
   color?: string;
+}
+
+/**
+ * Whether the vault a command reads is known to be the index's: named (`--vault`,
+ * `VAULT_RAG_VAULT`), or the index is the one inside it. Only then are the notes on disk compared
+ * with the index (stale hits, notes written since the last index).
+ */
+export function isVaultKnown(o: { vault?: string }, loc: Location): boolean {
+  return (
+    o.vault !== undefined ||
+    !!process.env.VAULT_RAG_VAULT ||
+    path.resolve(loc.db) === path.resolve(loc.vault, ".vault-rag", "index.db")
+  );
+}
+
+/**
+ * What a search (or ask, or chat) that found nothing prints on stderr: the reason, a hint per
+ * filter that names nothing in the index, and, given the vault, how many notes changed on disk
+ * since the last index (a note written since cannot be found yet).
+ *
+ * @example
+ * ```ts
+ * for (const line of await noResults(store, { tags: ["nosuch"] }, res.reason, loc)) err(line);
+ * // no results: no chunk passes the filters
+ * // hint: no note has the tag "nosuch" — closest tags: …
+ * ```
+ */
+export async function noResults(
+  store: Store,
+  request: SearchRequest,
+  reason: string | undefined,
+  vault?: Location,
+): Promise<string[]> {
+  const lines = [`no results: ${reason ?? "no chunk matches the query"}`, ...(await noResultHints(store, request))];
+  if (vault) {
+    const { staleInVault } = await import("../../indexing/stale.js"); // brings the Markdown reader: only here
+    const n = staleInVault(vault.vault, await store.notes());
+    if (n)
+      lines.push(
+        `hint: ${n === 1 ? "a note" : `${n} notes`} changed on disk since the last index (new, edited or deleted) — run \`${indexCommand(vault)}\` and search again`,
+      );
+  }
+  return lines;
 }
 
 /** The search request that search flags mean (the same request the library and MCP build). */
@@ -93,10 +136,7 @@ export async function runSearch(words: string[], o: SearchFlags): Promise<void> 
     }
     // a hit from a note edited or deleted since the last index shows text the note no longer holds;
     // told only when the vault is known to be the index's (named, or the index is the one inside it)
-    const vaultKnown =
-      o.vault !== undefined ||
-      !!process.env.VAULT_RAG_VAULT ||
-      path.resolve(loc.db) === path.resolve(loc.vault, ".vault-rag", "index.db");
+    const vaultKnown = isVaultKnown(o, loc);
     if (res.hits.length && vaultKnown) {
       const warning = staleHitsWarning(
         staleHits(
@@ -108,17 +148,7 @@ export async function runSearch(words: string[], o: SearchFlags): Promise<void> 
     }
     if (res.notice) err(`note: ${res.notice}`);
     if (!res.hits.length) {
-      err(`no results: ${res.reason}`);
-      for (const h of await noResultHints(store, request)) err(h);
-      // what was looked for may be in a note written since the last index
-      if (vaultKnown) {
-        const { staleInVault } = await import("../../indexing/stale.js"); // brings the Markdown reader: only here
-        const n = staleInVault(loc.vault, await store.notes());
-        if (n)
-          err(
-            `hint: ${n === 1 ? "a note" : `${n} notes`} changed on disk since the last index (new, edited or deleted) — run \`${indexCommand(loc)}\` and search again`,
-          );
-      }
+      for (const line of await noResults(store, request, res.reason, vaultKnown ? loc : undefined)) err(line);
       process.exitCode = 1;
     }
     if (o.verbose) {
