@@ -35,11 +35,27 @@ export function vaultFrom(arg: string | undefined, option: string | undefined): 
   return arg ?? option;
 }
 
+/** The index the running command located last: the one a damage found mid-query is in. */
+let located: Location | undefined;
+
+/**
+ * The index the command located (see {@link locate}), for an error caught far from it.
+ *
+ * @example
+ * ```ts
+ * lastLocated()?.db; // "/home/me/notes/.vault-rag/index.db"
+ * ```
+ */
+export function lastLocated(): Location | undefined {
+  return located;
+}
+
 /** Resolves vault and index for a command. */
 export function locate(opts: { vault?: string; db?: string }): Location {
   const vault = resolveVault(opts.vault);
   const db = resolveDb(vault, opts.db);
-  return { vault, db, shown: displayLocation(db), store: { sidecarDir: sidecarDirFor(vault) } };
+  located = { vault, db, shown: displayLocation(db), store: { sidecarDir: sidecarDirFor(vault) } };
+  return located;
 }
 
 /**

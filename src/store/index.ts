@@ -27,6 +27,7 @@ export { matchesWhere, matchesDocument } from "./reference.js";
 export {
   SqliteStore,
   BM25_WEIGHTS,
+  rebuildCommand,
   type SqliteStoreOptions,
   type SqliteIntegrity,
   type SqliteRepair,

@@ -134,6 +134,7 @@ describe("hostile input", () => {
     const env = { OLLAMA_HOST: stub.host };
     expect((await cli(["index", vault, "--model", "ollama:stub-embed", "--quiet"], env)).code).toBe(0);
     const db = path.join(vault, ".vault-rag", "index.db");
+    const good = fs.readFileSync(db);
     fs.truncateSync(db, Math.floor(fs.statSync(db).size / 2));
     const message = `vault-rag: the index at ${db} is damaged (database disk image is malformed) — run \`vault-rag index ${vault} --full\` to rebuild it from the notes`;
     for (const args of [
@@ -147,6 +148,18 @@ describe("hostile input", () => {
       expect(r.code, args.join(" ")).toBe(args[0] === "search" ? 2 : 1);
       expect(r.stderr.trim(), args.join(" ")).toBe(message);
     }
+    // an index given with --db, damaged inside (found by a query, not when opened), is named with its --db
+    const copy = path.join(os.tmpdir(), `vr-damaged-copy-${process.pid}.db`);
+    fs.writeFileSync(copy, good);
+    const fd = fs.openSync(copy, "r+");
+    fs.writeSync(fd, Buffer.alloc(32_768, 0xff), 0, 32_768, Math.floor(good.length / 2));
+    fs.closeSync(fd);
+    const inside = await cli(["search", "--vault", vault, "--db", copy, "motors"], env);
+    expect(inside.code).toBe(2);
+    expect(inside.stderr.trim()).toBe(
+      `vault-rag: the index at ${copy} is damaged (database disk image is malformed) — run \`vault-rag index <vault> --full --db ${copy}\` to rebuild it from the notes`,
+    );
+    fs.rmSync(copy);
     const full = await cli(["index", vault, "--full", "--model", "ollama:stub-embed", "--json"], env);
     expect(full.code, full.stderr).toBe(0);
     expect(JSON.parse(full.stdout)).toMatchObject({ added: 40, failed: 0 });
