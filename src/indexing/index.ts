@@ -1,6 +1,6 @@
 export { indexVault, type IndexOptions, type IndexSummary, type IndexPhase } from "./indexer.js";
 export { manifestFor, modelMismatch, sameModel, modelSpecOf, indexModelSpec, embedderForIndex } from "./manifest.js";
-export { acquireLock, lockHolder } from "./lock.js";
+export { acquireLock, lockHolder, releaseHeldLocks } from "./lock.js";
 export { batchLine, watchVault, WATCH_DEFAULTS, type Watcher, type WatchOptions } from "./watch.js";
 export { checkIndex, checkChromaIndex, type CheckReport } from "./check.js";
 export { migrateIndex, type MigrateSummary } from "./migrate.js";

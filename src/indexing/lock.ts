@@ -7,6 +7,21 @@ import { makeDir } from "../make-dir.js";
 
 /** Lock files this process holds: reading one through a second descriptor would drop its kernel lock (POSIX). */
 const held = new Set<string>();
+/** How to release each lock this process holds, for an exit that cannot unwind (Ctrl-C). */
+const releasers = new Map<string, () => void>();
+
+/**
+ * Releases every writer lock this process holds, removing their files: for a command that exits
+ * at once (Ctrl-C during `index`), so the next run finds no lock to clear and warn about.
+ *
+ * @example
+ * ```ts
+ * process.on("SIGINT", () => { releaseHeldLocks(); process.exit(130); });
+ * ```
+ */
+export function releaseHeldLocks(): void {
+  for (const release of [...releasers.values()]) release();
+}
 
 /**
  * Takes the writer lock of an index: `<db>.lock`, locked by the kernel through SQLite (an exclusive
@@ -86,16 +101,19 @@ export function acquireLock(dbPath: string, log: Logger): () => void {
     held.add(file);
     const conn = db;
     let released = false;
-    return () => {
+    const release = () => {
       if (released) return;
       released = true;
       held.delete(file);
+      releasers.delete(file);
       // removed while still held, so a process waiting on this file finds it gone and starts over
       if (sameFile(fd, file)) fs.rmSync(file, { force: true });
       conn.exec("ROLLBACK");
       conn.close();
       fs.closeSync(fd);
     };
+    releasers.set(file, release);
+    return release;
   }
   throw new VaultRagError("index_locked", `vault-rag: cannot take the lock ${file} — another process keeps taking it`);
 }

@@ -68,15 +68,18 @@ describe("index on a terminal", () => {
     const saved = Number(m![1]);
     expect(saved).toBeGreaterThan(0);
     expect(saved).toBeLessThan(Number(m![2]));
+    // the lock went with the process: no file left for the next run to clear with a warning
+    expect(fs.existsSync(path.join(vault, ".vault-rag", "index.db.lock"))).toBe(false);
     // the work was saved: the index holds those chunks, and the next run resumes
     const st = JSON.parse(
       spawnSync(process.execPath, [BIN, "status", vault, "--json"], { env, encoding: "utf8" }).stdout,
     );
     expect(st.chunks).toBe(saved);
     expect(st.notes).toBeGreaterThan(0);
-    const resumed = JSON.parse(
-      spawnSync(process.execPath, [BIN, "index", vault, "--json"], { env, encoding: "utf8" }).stdout,
-    );
+    const resumedRun = spawnSync(process.execPath, [BIN, "index", vault, "--json"], { env, encoding: "utf8" });
+    const resumed = JSON.parse(resumedRun.stdout);
+    expect(resumedRun.stderr).not.toContain("stale lock");
+    expect(resumed.warnings.map((w: { code: string }) => w.code)).not.toContain("lock_stale");
     expect(resumed.added).toBe(103 - st.notes);
     expect(resumed.unchanged).toBe(st.notes);
   }, 240_000);

@@ -1,4 +1,4 @@
-import { embedderForIndex, indexVault } from "../../indexing/index.js";
+import { embedderForIndex, indexVault, releaseHeldLocks } from "../../indexing/index.js";
 import { collectingLogger, silentLogger, type Warning } from "../../log.js";
 import { locate } from "../open.js";
 import { indexBar } from "../progress.js";
@@ -64,6 +64,8 @@ export async function runIndex(vaultArg: string | undefined, o: IndexFlags): Pro
           ? "stopped — nothing saved yet; run `vault-rag index` to start again"
           : `stopped — ${num(w.saved)} of ${w.notesDone < w.notesTotal ? "about " : ""}${num(Math.max(w.toSave, w.saved))} chunks saved; run \`vault-rag index\` to resume`,
     );
+    // what was committed stays; the lock goes with this process, file and all
+    releaseHeldLocks();
     process.exit(130);
   };
   process.on("SIGINT", onInterrupt);
