@@ -71,12 +71,30 @@ export async function watchVault(
   const settle = () => {
     if (!dirty && !timer) while (waiters.length) waiters.shift()!();
   };
+  // every pass reads the whole vault: a warning the last pass gave (a skipped binary file, a symlink
+  // out of the vault) is not given again for each saved file, only what is new
+  let warnedBefore = new Set<string>();
   const pass = async () => {
     dirty = false;
     const changed = pending;
     pending = 0;
+    const warnedNow = new Set<string>();
+    const passLog: Logger = {
+      info: (m) => log.info(m),
+      debug: (m) => log.debug(m),
+      warn: (code, message, detail) => {
+        const key = `${code}\u0000${message}`;
+        warnedNow.add(key);
+        if (!warnedBefore.has(key)) log.warn(code, message, detail);
+      },
+    };
     try {
-      const summary = await indexVault(vault, dbPath, embedder, { log, store: o.store, onProgress: o.onProgress });
+      const summary = await indexVault(vault, dbPath, embedder, {
+        log: passLog,
+        store: o.store,
+        onProgress: o.onProgress,
+      });
+      warnedBefore = warnedNow;
       o.onBatch?.(summary, changed);
     } catch (err) {
       o.onError?.(err);

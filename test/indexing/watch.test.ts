@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { chunkNote } from "../../src/chunk/index.js";
+import { collectingLogger } from "../../src/log.js";
 import { useLiteEmbedder } from "../../src/embed/index.js";
 import { watchVault, type IndexSummary } from "../../src/indexing/index.js";
 import { SqliteStore } from "../../src/store/index.js";
@@ -80,4 +81,35 @@ describe("watch mode", () => {
     expect(new Set(ids).size).toBe(ids.length); // no duplicates
     await w.close();
   }, 180_000);
+
+  it("gives a warning once, not again on each pass that finds the same file as it was, and again when it is new", async () => {
+    const vault = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "vr-watch-warn-")), "v");
+    fs.mkdirSync(vault, { recursive: true });
+    fs.writeFileSync(path.join(vault, "photo.md"), Buffer.from([0x89, 0x50, 0x00, 0x01]));
+    fs.writeFileSync(path.join(vault, "one.md"), "# One\n\nA note about motors.\n");
+    const log = collectingLogger();
+    const batches: IndexSummary[] = [];
+    const w = await watchVault(vault, path.join(vault, ".vault-rag/index.db"), useLiteEmbedder(), {
+      debounceMs: 150,
+      log,
+      onBatch: (s) => batches.push(s),
+    });
+    await w.idle();
+    const skipped = () => log.warnings.filter((x) => x.code === "note_skipped").map((x) => x.detail?.path);
+    expect(skipped()).toEqual(["photo.md"]);
+    // two more passes, each reading the whole vault again: the binary file is not warned about again
+    for (const text of ["A note about motors and wiring.", "A note about motors, wiring and batteries."]) {
+      fs.writeFileSync(path.join(vault, "one.md"), `# One\n\n${text}\n`);
+      await pause(400);
+      await w.idle();
+    }
+    expect(batches.length).toBeGreaterThanOrEqual(3);
+    expect(skipped()).toEqual(["photo.md"]);
+    // a second binary file is new: it is warned about, the first still not
+    fs.writeFileSync(path.join(vault, "scan.md"), Buffer.from([0x25, 0x50, 0x00, 0x02]));
+    await pause(400);
+    await w.idle();
+    expect(skipped()).toEqual(["photo.md", "scan.md"]);
+    await w.close();
+  });
 });
