@@ -137,6 +137,12 @@ describe("inline tags and links", () => {
     expect(refs.links).toEqual(["Battery", "diagram.png"]);
   });
 
+  it("reads a wikilink's name without brackets in it, so a line of [[ without ]] holds no link", () => {
+    expect(findInlineRefs("see [[[Note]]] and [[x [y]] and [[Last|the end]]").links).toEqual(["Note", "Last"]);
+    // 100,000 "[[" (read from each one to the line's end, this took seconds; the next "[" stops it now)
+    expect(findInlineRefs("[[".repeat(100_000) + "Tail]]").links).toEqual(["Tail"]);
+  });
+
   it("counts Markdown links to notes as links, resolved against the note's folder to vault-relative paths", () => {
     const body = [
       "See [the fallback](../unix/fallback%20value.md#top), [a sibling](sibling.md) and [root](/git/undo.md).",
