@@ -37,7 +37,7 @@ const rss = () => `${Math.round(process.memoryUsage().rss / 1e6)} MB`;
 const line = (s: string) => console.log(s);
 
 function bigNoteBench() {
-  // three 5 MB shapes: long sections of prose, 40,000 tiny sections, and one list with no heading
+  // four 5 MB shapes: long sections of prose, 40,000 tiny sections, one list with no heading, one table
   // (no top-level block boundary, so the block scan must read growing slices)
   const shapes = {
     prose: (i: number) =>
@@ -51,6 +51,9 @@ function bigNoteBench() {
     dense: (i: number) =>
       `## Section ${i}\n\nSome text about motors and wiring with a few more words in it. Another sentence follows.\n\n- item\n- item\n\n`,
     list: (i: number) => `- item ${i}: a line about the robot motors and the battery, with a few more words\n`,
+    // one table, one block: its rows' tokens are dropped as made (26 million tokens for 20 MB ran out of memory)
+    table: (i: number) =>
+      (i === 0 ? "| part | note |\n|---|---|\n" : "") + `| motor ${i} | a row about the battery and wiring |\n`,
   };
   for (const [kind, make] of Object.entries(shapes)) {
     let s = "";
@@ -63,9 +66,10 @@ function bigNoteBench() {
       chunks = chunkNote(parseNote(`big-${kind}-${k}.md`, s + " ".repeat(k), 0)).length;
       times.push(performance.now() - t);
     }
+    const rssMb = Math.round(process.memoryUsage().rss / 1e6);
     const sorted = [...times].sort((a, b) => a - b);
     line(
-      `chunk  5 MB note (${kind}, ${i} ${kind === "list" ? "items" : "sections"}): read + parse + chunk median ${Math.round(med(times))} ms (min ${Math.round(sorted[0])}, max ${Math.round(sorted[sorted.length - 1])}, 7 runs) → ${chunks} chunks`,
+      `chunk  5 MB note (${kind}, ${i} ${kind === "list" ? "items" : kind === "table" ? "rows" : "sections"}): read + parse + chunk median ${Math.round(med(times))} ms (min ${Math.round(sorted[0])}, max ${Math.round(sorted[sorted.length - 1])}, 7 runs) → ${chunks} chunks; RSS ${rssMb} MB`,
     );
   }
 }

@@ -110,6 +110,7 @@ export function scanBlocks(text: string, sliceChars = SLICE_CHARS): BlockScan {
     const tokens: Token[] = [];
     const env: { references?: LinkReferences } & MathEnv = {};
     const state = new blockParser.block.State(at === 0 && final ? text : text.slice(at, end), blockParser, env, tokens);
+    keepNoTableParts(state);
     env.rootLines = state.lineMax;
     blockParser.block.tokenize(state, state.line, state.lineMax);
     // cut before the last top-level block or top-level list item: everything before it is final.
@@ -154,6 +155,30 @@ export function scanBlocks(text: string, sliceChars = SLICE_CHARS): BlockScan {
   settleList(track, scan);
   lastScan = { text: raw, sliceChars, scan };
   return scan;
+}
+
+/** The tokens of a table's rows and cells, which the scan never reads. */
+const TABLE_PARTS = new Set(["thead", "tbody", "tr", "th", "td"].flatMap((t) => [`${t}_open`, `${t}_close`]));
+
+/**
+ * Makes a block state drop a table's row and cell tokens as they are made, and each cell's text
+ * unless it may hold a tag or link: a table is one block, which no slice can cut, and a 20 MB table
+ * (3 million rows) kept 26 million tokens at once (4.5 GB, out of memory); now a few per table.
+ * A cell's text is set after its token is made, so it is judged when the next token comes.
+ */
+function keepNoTableParts(state: InstanceType<typeof blockParser.block.State>): void {
+  const push = state.push;
+  let inTable = 0;
+  state.push = function (type, tag, nesting) {
+    const tokens = this.tokens;
+    const last = tokens[tokens.length - 1];
+    if (inTable && last?.type === "inline" && !last.content.includes("#") && !last.content.includes("[")) tokens.pop();
+    const token = push.call(this, type, tag, nesting);
+    if (type === "table_open") inTable++;
+    else if (type === "table_close") inTable--;
+    else if (inTable && TABLE_PARTS.has(type)) tokens.pop();
+    return token;
+  };
 }
 
 /** Blocks never split (up to `maxBlockWords`), and that keep whole the container (callout, list item, quote) holding them. */

@@ -32,6 +32,10 @@ const mdLine = fc.oneof(
     "</script>",
     "[ref]: /url",
     "[[Link#Heading|alias]] #x/y",
+    "| a | b |",
+    "|---|---|",
+    "| #cell | [[Cell link]] |",
+    "> | q | r |",
     "\r",
     "a\0b",
     "$$",
@@ -163,6 +167,19 @@ describe("block scan", () => {
     expect(scan.starts).toEqual([0, 20_004]);
     expect(scan.atomic).toEqual([true, false]);
     expect(scan.texts[1]).toBe("After");
+  });
+
+  it("reads a table as one block, its cells' tags and links kept, whatever its size, inside a list or callout too", () => {
+    const rows = (n: number) => "| x | y |\n".repeat(n);
+    const text = `# T\n\n| a | b |\n|---|---|\n${rows(3)}| #tag | [[Link]] |\n${rows(50_000)}\n## After #h\n\n- item\n\n  | c | d |\n  |---|---|\n  | [[In list]] | e |\n`;
+    const scan = scanBlocks(text, 1024);
+    expect(scan.starts).toEqual([0, 2, 50_009, 50_011]);
+    expect(scan.tables).toEqual([false, true, false, false]);
+    expect(scan.atomic).toEqual([false, true, false, true]);
+    expect(scan.texts[2]).toBe("After #h");
+    // only the cells that may hold a tag or link are read for them, in order
+    expect(scan.refTexts).toEqual(["#tag", "[[Link]]", "After #h", "[[In list]]"]);
+    expect(scan.lineCount).toBe(50_017);
   });
 
   it("reads a block longer than a slice (a long fence) in growing slices", () => {
