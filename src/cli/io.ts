@@ -1,10 +1,30 @@
 import type { Logger } from "../log.js";
 import { printable } from "./printable.js";
 
-/** Writes a line to stdout. */
+/** Writes a line to stdout (as given: a caller's colours and links are its own escape sequences). */
 export const out = (s: string) => void process.stdout.write(s + "\n");
-/** Writes a line to stderr. */
-export const err = (s: string) => void process.stderr.write(s + "\n");
+/**
+ * Writes a line to stderr with every control character but a line break written as an escape:
+ * messages quote names and values from the notes (a tag, a folder, a path), which must not drive
+ * the terminal (`\x1b[2J` in a folder's name cleared the screen from a hint).
+ */
+export const err = (s: string) => void process.stderr.write(s.split("\n").map(printable).join("\n") + "\n");
+/**
+ * Writes text from the notes to stdout, lines kept, every other control character written as an
+ * escape (see {@link printable}): chunks, prompts, answers.
+ *
+ * @example
+ * ```ts
+ * outText("# Title\n\x1b]0;pwned\x07"); // prints "# Title" and "\x1b]0;pwned\x07" as text
+ * ```
+ */
+export const outText = (s: string) => void process.stdout.write(textOf(s) + "\n");
+/** {@link printable} line by line, tabs kept: a text as a terminal may show it. */
+export const textOf = (s: string) =>
+  s
+    .split("\n")
+    .map((l) => l.split("\t").map(printable).join("\t"))
+    .join("\n");
 
 /** The CLI's logger: warnings on stderr, info/debug only with --verbose. */
 export function stderrLogger(verbose: boolean): Logger {

@@ -58,7 +58,9 @@ describe("hits a terminal can use", () => {
 
   it("shows scores only under --verbose, as numbers a person can read", () => {
     const r = run(["search", "--vault", vault, "-k", "2", "--verbose", "DRV8833"]);
-    expect(r.stdout.split("\n")[0]).toMatch(/^\S.*\.md:\d+ {2}.+ {2}score \d\.\d{3}, distance \d\.\d{3}$/);
+    expect(r.stdout.split("\n")[0]).toMatch(
+      /^\S.*\.md:\d+ {2}.+ {2}score \d\.\d{3}, distance \d\.\d{3}; dense (#\d+|–), keyword (#\d+|–)$/,
+    );
   });
 
   it("colours on a terminal and never in a pipe; NO_COLOR turns it off and --color overrides both", () => {
@@ -221,5 +223,38 @@ describe("hits from notes changed since the index", () => {
     expect(cli(["search", "--db", db, "-k", "3", "motor driver"]).stderr).toBe("");
     expect(cli(["index", own.vault, "--quiet"]).status).toBe(0);
     expect(cli(query).stderr).toBe("");
+  });
+});
+
+describe("text from the notes on a terminal", () => {
+  it("never reaches it as control characters: names, tags, folders, headings and note text are written as escapes in every command", () => {
+    const evil = fs.mkdtempSync(path.join(os.tmpdir(), "vr-evil-"));
+    const dir = path.join(evil, "dir\x1b[2J");
+    fs.mkdirSync(dir);
+    fs.writeFileSync(
+      path.join(dir, "evil\x1b]0;X\x07.md"),
+      '---\ntags: ["\x1b[31mred"]\n---\n# Evil \x1b]0;PWNED\x07 title\n\nA note about motors \x1b[5mblink.\n',
+    );
+    fs.writeFileSync(path.join(evil, "other.md"), "# Other\n\nMotors and wiring, a note about motors.\n");
+    expect(run(["index", evil, "--quiet"]).code).toBe(0);
+    const commands = [
+      ["tags", "--vault", evil],
+      ["folders", "--vault", evil],
+      ["chunks", evil],
+      ["related", "other", "--vault", evil],
+      ["search", "--vault", evil, "--tag", "\x1b[31mredx", "motors"],
+      ["search", "--vault", evil, "--folder", "dir\x1b[2", "motors"],
+      ["ask", "--vault", evil, "--context-only", "motors"],
+    ];
+    for (const args of commands) {
+      const r = run(args, { NO_COLOR: "1" });
+      const shown = r.stdout + r.stderr;
+      expect(shown.length, args.join(" ")).toBeGreaterThan(0);
+      expect(shown, args.join(" ")).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f]/);
+    }
+    // written as escapes, so the name can still be read
+    expect(run(["folders", "--vault", evil]).stdout).toContain("dir\\x1b[2J");
+    expect(run(["tags", "--vault", evil]).stdout).toContain("\\x1b[31mred");
+    expect(run(["chunks", evil]).stdout).toContain("# Evil \\x1b]0;PWNED\\x07 title");
   });
 });

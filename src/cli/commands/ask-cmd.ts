@@ -10,7 +10,7 @@ import {
   type Source,
 } from "../../answer/index.js";
 import { locate, openForQuery } from "../open.js";
-import { err, out, stderrLogger } from "../io.js";
+import { err, out, outText, stderrLogger, textOf } from "../io.js";
 import { isVaultKnown, noResults, searchRequest, type SearchFlags } from "./search-cmd.js";
 
 export interface AskFlags extends SearchFlags {
@@ -73,7 +73,7 @@ export async function runAsk(words: string[], o: AskFlags): Promise<void> {
   }
   if (o.contextOnly) {
     if (o.json) out(JSON.stringify({ system, prompt, sources }, null, 2));
-    else out(`${system}\n\n${prompt}`);
+    else outText(`${system}\n\n${prompt}`);
     return;
   }
   const llm = createLlm(o.llm ?? DEFAULT_LLM);
@@ -85,7 +85,7 @@ export async function runAsk(words: string[], o: AskFlags): Promise<void> {
       onToken: (t) => {
         firstTokenMs ??= performance.now() - t0;
         if (!o.json) {
-          process.stdout.write(t);
+          process.stdout.write(textOf(t)); // a model may repeat a note's escape sequences
           printed = true;
         }
       },
@@ -122,7 +122,9 @@ export async function runAsk(words: string[], o: AskFlags): Promise<void> {
     return;
   }
   out("");
-  if (citedSources.length) out(`\nSources:\n${citedSources.map((s) => sourceLine(s, vaultForLinks)).join("\n")}`);
+  if (citedSources.length) outText(`\nSources:\n${citedSources.map((s) => sourceLine(s, vaultForLinks)).join("\n")}`);
   else
-    out(`\n(no sources cited; the model was given:)\n${sources.map((s) => sourceLine(s, vaultForLinks)).join("\n")}`);
+    outText(
+      `\n(no sources cited; the model was given:)\n${sources.map((s) => sourceLine(s, vaultForLinks)).join("\n")}`,
+    );
 }

@@ -14,7 +14,7 @@ import { formatHits } from "../output.js";
 import { noteLinker, useLinks } from "../hyperlink.js";
 import { useColor } from "../color.js";
 import { locate, openForQuery } from "../open.js";
-import { err, out, stderrLogger } from "../io.js";
+import { err, out, outText, stderrLogger, textOf } from "../io.js";
 import { sourceLine, type AskFlags } from "./ask-cmd.js";
 import { noResults, searchRequest } from "./search-cmd.js";
 
@@ -131,13 +131,13 @@ export async function runChat(o: ChatFlags): Promise<void> {
     }
     const { answer, invalid, citedSources } = await answerContext(llm, ctx, {
       history: state.history.slice(-4),
-      onToken: (tok) => process.stdout.write(tok),
+      onToken: (tok) => process.stdout.write(textOf(tok)),
     });
     out("");
     state.history.push({ role: "user", content: question }, { role: "assistant", content: answer });
     const warning = invalidCitationWarning(invalid, ctx.sources.length);
     if (warning) err(warning);
-    if (citedSources.length) out(citedSources.map((s) => sourceLine(s)).join("\n"));
+    if (citedSources.length) outText(citedSources.map((s) => sourceLine(s)).join("\n"));
   };
   const command = (line: string): boolean => {
     const [cmd, ...rest] = line.slice(1).split(/\s+/);
@@ -174,7 +174,7 @@ export async function runChat(o: ChatFlags): Promise<void> {
         out(`mode: ${state.mode}`);
         break;
       case "sources":
-        out(state.lastSources.length ? state.lastSources.map((s) => sourceLine(s)).join("\n") : "(no sources yet)");
+        outText(state.lastSources.length ? state.lastSources.map((s) => sourceLine(s)).join("\n") : "(no sources yet)");
         break;
       case "timings":
         out(`retrieval: ${state.lastMs.toFixed(1)} ms`);

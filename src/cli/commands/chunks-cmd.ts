@@ -1,7 +1,7 @@
 import { chunkNote } from "../../chunk/index.js";
 import { oneNote, readNote, walkVault } from "../../vault/index.js";
 import { locate, noteArgument } from "../open.js";
-import { out, stderrLogger } from "../io.js";
+import { out, outText, stderrLogger } from "../io.js";
 
 /** `vault-rag chunks [vault]`: how the notes are cut. */
 export async function runChunks(vaultArg: string | undefined, o: { note?: string; json?: boolean }): Promise<void> {
@@ -25,7 +25,7 @@ export async function runChunks(vaultArg: string | undefined, o: { note?: string
     for (const c of chunkNote(note)) {
       if (o.json) all.push({ id: c.id, text: c.text, ...c.meta });
       else
-        out(
+        outText(
           `── ${c.meta.section}  (${c.meta.path}:${c.meta.start_line}-${c.meta.end_line}, ${c.meta.word_count} words)\n${c.text}\n`,
         );
     }

@@ -1,7 +1,7 @@
 import { relatedNotes, type RelatedResult } from "../../search/index.js";
 import { paint, useColor } from "../color.js";
 import { locate, noteArgument, openForQuery } from "../open.js";
-import { snippet } from "../output.js";
+import { printable, snippet } from "../output.js";
 import { err, out, stderrLogger } from "../io.js";
 
 /** The flags of `vault-rag related`. */
@@ -33,11 +33,11 @@ export function formatRelated(r: RelatedResult, color = false): string {
   return r.related
     .map((n) =>
       [
-        `${p.path(n.path)}  ${n.score.toFixed(4)}${n.linked ? `  ${p.dim("linked")}` : ""}`,
-        `    ${p.path(r.note)}:${p.line(String(n.source.start_line))}  ${p.label(n.source.section)}`,
-        `      ${snippet(n.source.text, 96)}`,
-        `    ${p.path(n.path)}:${p.line(String(n.target.start_line))}  ${p.label(n.target.section)}`,
-        `      ${snippet(n.target.text, 96)}`,
+        `${p.path(printable(n.path))}  ${n.score.toFixed(4)}${n.linked ? `  ${p.dim("linked")}` : ""}`,
+        `    ${p.path(printable(r.note))}:${p.line(String(n.source.start_line))}  ${p.label(printable(n.source.section))}`,
+        `      ${printable(snippet(n.source.text, 96))}`,
+        `    ${p.path(printable(n.path))}:${p.line(String(n.target.start_line))}  ${p.label(printable(n.target.section))}`,
+        `      ${printable(snippet(n.target.text, 96))}`,
       ].join("\n"),
     )
     .join("\n");

@@ -219,7 +219,7 @@ export async function runList(
         rows
           .map(
             (r) =>
-              `${String(r.notes).padStart(width)}  ${what === "folders" && r.name === "" ? "(vault root)" : r.name}`,
+              `${String(r.notes).padStart(width)}  ${what === "folders" && r.name === "" ? "(vault root)" : printable(r.name)}`,
           )
           .join("\n"),
       );
