@@ -102,6 +102,42 @@ describe("whereDocument regular expressions run in linear time", () => {
     await s.close();
   });
 
+  it("stops a query whose $contains clauses run past the same budget: thousands of them over a large vault", async () => {
+    const s = await openStore();
+    await s.upsertNotes(
+      Array.from({ length: 50 }, (_, i) => ({
+        note: note(`n${i}.md`),
+        records: [record(`n${i}`, meta({ path: `n${i}.md` }), vec(1, 0, 0, 0), `motor ${"word ".repeat(2000)}`)],
+      })),
+    );
+    const wd = normaliseWhereDocument({ $and: Array.from({ length: 100 }, (_, i) => ({ $not_contains: `zz${i}` })) })!;
+    const limit = REGEX_LIMITS.budgetMs;
+    REGEX_LIMITS.budgetMs = 0;
+    try {
+      for (const query of [
+        () => s.queryDense(vec(1, 0, 0, 0), 5, { whereDocument: wd }),
+        () => s.queryKeyword("motor", 5, { whereDocument: wd }),
+      ]) {
+        const e = (await query().then(
+          () => new Error("no error"),
+          (x: Error) => x,
+        )) as Error & { code?: string };
+        expect(e.code).toBe("filter_invalid");
+        expect(e.message).toBe(
+          "vault-rag: the filter's $contains clauses in whereDocument ran for over 0 s over the index's passages and was stopped — make it simpler, or narrow the search with where or another whereDocument clause",
+        );
+      }
+    } finally {
+      REGEX_LIMITS.budgetMs = limit;
+    }
+    // within the budget the same query runs: every passage holds none of the texts
+    expect(await s.queryDense(vec(1, 0, 0, 0), 5, { whereDocument: wd })).toHaveLength(5);
+    expect(
+      await s.queryKeyword("motor", 5, { whereDocument: normaliseWhereDocument({ $contains: "motor word" })! }),
+    ).toHaveLength(5);
+    await s.close();
+  });
+
   it("refuses look-around and back-references, as Chroma's regex dialect does, word for word", () => {
     expect(refusal({ $regex: "motor(?= driver)" })).toBe(
       'vault-rag: the regular expression "motor(?= driver)" in whereDocument "$regex" uses look-around, which Chroma\'s regex dialect does not have — rewrite it without (?=, (?!, (?<= or (?<!',

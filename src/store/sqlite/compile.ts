@@ -56,7 +56,7 @@ export function compileWhere(node: WhereNode): SqlCondition {
  *
  * @example
  * ```ts
- * compileDocument(normaliseWhereDocument({ $contains: "PETG" })!); // { sql: "instr(c.text, ?) > 0", ... }
+ * compileDocument(normaliseWhereDocument({ $contains: "PETG" })!); // { sql: "vr_contains(?, c.text)", ... }
  * ```
  */
 export function compileDocument(node: DocNode): SqlCondition {
@@ -67,9 +67,9 @@ export function compileDocument(node: DocNode): SqlCondition {
     case "doc":
       switch (node.op) {
         case "$contains":
-          return { sql: "instr(c.text, ?) > 0", params: [node.value] };
+          return { sql: "vr_contains(?, c.text)", params: [node.value] };
         case "$not_contains":
-          return { sql: "instr(c.text, ?) = 0", params: [node.value] };
+          return { sql: "NOT vr_contains(?, c.text)", params: [node.value] };
         case "$regex":
           return { sql: "vr_regexp(?, c.text)", params: [node.value] };
         case "$not_regex":

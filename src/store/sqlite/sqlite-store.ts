@@ -35,7 +35,7 @@ import { DamagedSnapshotError, DenseIndex } from "./dense-index.js";
 import { MetaColumns } from "./meta-columns.js";
 import { checkQueryVector, checkWindows, pooledVector } from "../windows.js";
 import type { WhereNode } from "../where.js";
-import { compileDocRegex, withRegexBudget } from "../regex.js";
+import { compileDocRegex, containsText, withRegexBudget } from "../regex.js";
 
 /** BM25 column weights: title, aliases and breadcrumb weigh more than body text. */
 export const BM25_WEIGHTS = { title: 4, aliases: 4, section: 2, body: 1 };
@@ -216,6 +216,10 @@ export class SqliteStore implements Store {
       db.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 10_000}`);
       db.function("vr_regexp", { deterministic: true }, (pattern: unknown, text: unknown) =>
         compileDocRegex(String(pattern)).test(String(text)) ? 1 : 0,
+      );
+      // $contains in JavaScript rather than SQLite's instr: it can be stopped (see containsText)
+      db.function("vr_contains", { deterministic: true }, (needle: unknown, text: unknown) =>
+        containsText(String(needle), String(text)) ? 1 : 0,
       );
       // what FTS5 indexes for a field (the 'delete' command must be given exactly the same values):
       // NFKC, as queries are read ("ﬁle" copied from a PDF is "file", "Ｗｉｄｅ" is "Wide"), and CJK bigrams
