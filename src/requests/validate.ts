@@ -10,43 +10,9 @@ import { VaultRagError } from "../errors.js";
 /** A `usage` error: `vault-rag: ` and the message. */
 export const bad = (message: string) => new VaultRagError("usage", `vault-rag: ${message}`);
 
-/** The most characters of a bad value an error message quotes. */
-const SHOWN_CHARS = 80;
+import { cut, quoted, shown } from "../shown.js";
 
-/** A text cut at {@link SHOWN_CHARS}, with a mark. */
-export const cut = (s: string) => (s.length > SHOWN_CHARS ? `${s.slice(0, SHOWN_CHARS)}…` : s);
-
-/** A text as an error quotes it: in quotes, cut at {@link SHOWN_CHARS}. */
-export const quoted = (s: string) => `"${cut(s)}"`;
-
-/**
- * A value as an error quotes it: its JSON, cut at {@link SHOWN_CHARS}. Written by hand to that
- * length, so that a value nested thousands deep (which `JSON.stringify` cannot write: it runs out
- * of stack) is quoted too.
- *
- * @example
- * ```ts
- * shown([[1, 2], "x"]); // '[[1,2],"x"]'
- * ```
- */
-export function shown(value: unknown): string {
-  let out = "";
-  const walk = (v: unknown): void => {
-    if (out.length > SHOWN_CHARS) return;
-    if (Array.isArray(v)) {
-      out += "[";
-      v.forEach((x, i) => (i && (out += ","), walk(x)));
-      out += "]";
-    } else if (v !== null && typeof v === "object") {
-      out += "{";
-      Object.entries(v).forEach(([k, x], i) => ((out += `${i ? "," : ""}${JSON.stringify(k)}:`), walk(x)));
-      out += "}";
-    } else out += JSON.stringify(v) ?? String(v);
-  };
-  // the walk stops adding once past the limit, so it goes no deeper than SHOWN_CHARS levels
-  walk(value);
-  return cut(out);
-}
+export { cut, quoted, shown };
 
 /**
  * Validates input with a zod schema; the first problem becomes a `usage` error in the CLI's

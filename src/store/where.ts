@@ -1,4 +1,5 @@
 import { VaultRagError } from "../errors.js";
+import { shown } from "../shown.js";
 import { compileDocRegex, REGEX_LIMITS, type DocRegex } from "./regex.js";
 import { ALL_FIELDS, fieldKind, type ListField, type NumberField, type StringField } from "./schema.js";
 
@@ -41,7 +42,8 @@ const fail = (msg: string): never => {
   throw new VaultRagError("filter_invalid", `vault-rag: ${msg}`);
 };
 // JSON as the filter was written; a number JSON cannot hold (1e400 reads as Infinity) by its name
-const show = (v: unknown) => (typeof v === "number" && !Number.isFinite(v) ? String(v) : JSON.stringify(v));
+// cut, and safe for a value nested thousands deep (JSON.stringify ran out of stack on one)
+const show = (v: unknown) => (typeof v === "number" && !Number.isFinite(v) ? String(v) : shown(v));
 
 /**
  * Validates a Chroma `where` filter and normalises it. `{}`, `null` and `undefined` mean "no

@@ -37,6 +37,16 @@ describe("where validation", () => {
     });
   });
 
+  it("quotes a bad value nested thousands deep, cut to a line, instead of running out of stack", () => {
+    let deep: unknown = "x";
+    for (let i = 0; i < 5000; i++) deep = [deep];
+    const message = `vault-rag: "$eq" on "path" needs a string, got ${"[".repeat(80)}…`;
+    expect(err({ path: deep })).toBe(message);
+    let wd: unknown = "motor";
+    for (let i = 0; i < 5000; i++) wd = { x: wd };
+    expect(() => normaliseWhereDocument({ $contains: wd })).toThrow(/^vault-rag: .*…/);
+  });
+
   it("gives clear errors word for word", () => {
     expect(err({ tags: { $in: ["pico"] } })).toBe(
       'vault-rag: "$in" does not work on the list field "tags" — use {"tags": {"$contains": "pico"}}',
