@@ -1,4 +1,4 @@
-import { answerContext, askContext, createLlm, DEFAULT_LLM, type Source } from "./answer/index.js";
+import { answerContext, askContext, createLlm, DEFAULT_LLM, type Source, type TokenSink } from "./answer/index.js";
 import { resolveDb, sidecarDirFor } from "./config.js";
 import type { Embedder, EmbedderOptions } from "./embed/index.js";
 import {
@@ -103,7 +103,7 @@ export interface VaultHandle {
       FilterOptions & {
         llm?: string;
         budgetTokens?: number;
-        onToken?: (t: string) => void;
+        onToken?: TokenSink;
         /** Called with the sources once they are found, before the model is asked. */
         onSources?: (sources: Source[]) => void;
         /** Aborting it stops the model (its request is closed) and rejects. */

@@ -1,5 +1,5 @@
 import { checkCitations, type Source } from "./context.js";
-import type { ChatMessage, Llm } from "./llm.js";
+import type { ChatMessage, Llm, TokenSink } from "./llm.js";
 
 /** An answer and what it cites. */
 export interface Answer {
@@ -25,7 +25,7 @@ export interface Answer {
 export async function answerWith(
   llm: Llm,
   ctx: { system: string; prompt: string; sources: Source[] },
-  opts: { history?: ChatMessage[]; onToken?: (t: string) => void; signal?: AbortSignal } = {},
+  opts: { history?: ChatMessage[]; onToken?: TokenSink; signal?: AbortSignal } = {},
 ): Promise<Answer> {
   const messages: ChatMessage[] = [
     { role: "system", content: ctx.system },

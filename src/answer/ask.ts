@@ -1,7 +1,7 @@
 import { search, searchOptionsOf, type SearchContext, type SearchRequest, type SearchResult } from "../search/index.js";
 import { answerWith, type Answer } from "./answer.js";
 import { assembleContext, type Source } from "./context.js";
-import type { ChatMessage, Llm } from "./llm.js";
+import type { ChatMessage, Llm, TokenSink } from "./llm.js";
 
 /** What is said when the notes hold nothing for a question (no model is called). */
 export const NOTHING_FOUND = "The notes contain nothing that matches this question.";
@@ -60,7 +60,7 @@ export async function askContext(
 export async function answerContext(
   llm: Llm,
   c: AskContext,
-  opts: { history?: ChatMessage[]; onToken?: (t: string) => void; signal?: AbortSignal } = {},
+  opts: { history?: ChatMessage[]; onToken?: TokenSink; signal?: AbortSignal } = {},
 ): Promise<Answer & { sources: Source[]; model: string }> {
   if (!c.sources.length)
     return { answer: NOTHING_FOUND, cited: [], invalid: [], citedSources: [], sources: [], model: llm.id };

@@ -9,6 +9,15 @@ export {
   type Source,
   type ContextOptions,
 } from "./context.js";
-export { createLlm, ollamaLlm, openAiLlm, DEFAULT_LLM, type Llm, type ChatMessage } from "./llm.js";
+export {
+  createLlm,
+  ollamaLlm,
+  openAiLlm,
+  DEFAULT_LLM,
+  MAX_ANSWER_CHARS,
+  type Llm,
+  type ChatMessage,
+  type TokenSink,
+} from "./llm.js";
 export { answerWith, invalidCitationWarning, type Answer } from "./answer.js";
 export { askContext, answerContext, NOTHING_FOUND, type AskContext } from "./ask.js";

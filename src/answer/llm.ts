@@ -12,12 +12,33 @@ export interface ChatMessage {
 export interface Llm {
   readonly id: string;
   /**
-   * Streams tokens to `onToken` and resolves with the whole answer. Aborting `signal` closes the
-   * request to the model (which then stops generating) and rejects.
+   * Streams tokens to `onToken` and resolves with the whole answer. The model is read no faster
+   * than `onToken` takes each token (a promise it returns is awaited: a reader that does not read
+   * holds the model back instead of piling tokens up), and no further than {@link MAX_ANSWER_CHARS}.
+   * Aborting `signal` closes the request to the model (which then stops generating) and rejects.
    */
-  chat(messages: ChatMessage[], onToken?: (t: string) => void, signal?: AbortSignal): Promise<string>;
+  chat(messages: ChatMessage[], onToken?: TokenSink, signal?: AbortSignal): Promise<string>;
   /** Checks that the server answers and has the model, without running it; throws the error a chat would. */
   check(): Promise<void>;
+}
+
+/** Where a streamed answer's tokens go; a promise it returns is waited for before the next token is read. */
+export type TokenSink = (t: string) => unknown;
+
+/**
+ * The longest answer read from a model, in characters (about 25,000 tokens; an answer from a few
+ * passages of notes is a few thousand): a model that runs on is stopped there with an error.
+ */
+export const MAX_ANSWER_CHARS = 100_000;
+
+/** The answer so far with a token added, or the error of an answer that ran past {@link MAX_ANSWER_CHARS}. */
+function grown(answer: string, t: string, from: string): string {
+  if (answer.length + t.length > MAX_ANSWER_CHARS)
+    throw new VaultRagError(
+      "llm_failed",
+      `vault-rag: the answer from ${from} ran past ${MAX_ANSWER_CHARS.toLocaleString("en-US")} characters and was stopped — what was printed is its start`,
+    );
+  return answer + t;
 }
 
 async function get(url: string, headers: Record<string, string>, unreachable: string): Promise<Response> {
@@ -220,8 +241,8 @@ export function ollamaLlm(model: string, host?: string): Llm {
         if (msg.error) throw new VaultRagError("llm_failed", `vault-rag: Ollama stopped with an error: ${msg.error}`);
         const t = msg.message?.content ?? "";
         if (t) {
-          answer += t;
-          onToken?.(t);
+          answer = grown(answer, t, `Ollama at ${base}`);
+          await onToken?.(t);
         }
         if (msg.done) done = true;
       }
@@ -288,8 +309,8 @@ export function openAiLlm(model: string, baseUrl?: string, apiKey?: string): Llm
           throw new VaultRagError("llm_failed", `vault-rag: ${base} stopped with an error: ${msg.error.message}`);
         const t = msg.choices?.[0]?.delta?.content ?? "";
         if (t) {
-          answer += t;
-          onToken?.(t);
+          answer = grown(answer, t, base);
+          await onToken?.(t);
         }
         if (msg.choices?.[0]?.finish_reason) done = true;
       }

@@ -73,6 +73,9 @@ export const askInput = searchInput
   })
   .strict();
 
+/** How long an answer's event may wait for the client to read the last, in ms; then the model is stopped. */
+const SEND_TIMEOUT_MS = 30_000;
+
 const fail = (c: Context, e: unknown) => {
   const { status, body } = errorResponse(e);
   return c.json(body, status);
@@ -295,7 +298,15 @@ export function createApp(o: AppOptions): Hono {
         );
       asking++;
       return streamSSE(c, async (stream) => {
-        const send = (event: string, data: unknown) => stream.writeSSE({ event, data: JSON.stringify(data) });
+        // each event waits for the client to take the last (the model is read no faster); a client
+        // that takes nothing for SEND_TIMEOUT_MS is gone as far as the answer goes
+        const send = async (event: string, data: unknown) => {
+          let timer: NodeJS.Timeout | undefined;
+          const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), SEND_TIMEOUT_MS)));
+          const sent = await Promise.race([stream.writeSSE({ event, data: JSON.stringify(data) }), late]);
+          clearTimeout(timer);
+          if (sent === "late") stop.abort();
+        };
         // a client that goes away (as do all when the server closes) stops the model, which would
         // otherwise go on generating an answer nobody reads, and keep the process from exiting
         const stop = new AbortController();
@@ -312,7 +323,7 @@ export function createApp(o: AppOptions): Hono {
             budgetTokens: budget,
             signal: stop.signal,
             onSources: (sources) => void (pending = pending.then(() => send("sources", sources))),
-            onToken: (t) => void (pending = pending.then(() => send("token", { text: t }))),
+            onToken: (t) => (pending = pending.then(() => send("token", { text: t }))),
           });
           await pending;
           await send("done", { answer: r.answer, cited: r.cited, invalid: r.invalid, model: r.model });

@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ollamaLlm, openAiLlm } from "../../src/answer/llm.js";
+import { MAX_ANSWER_CHARS, ollamaLlm, openAiLlm } from "../../src/answer/llm.js";
 
 /** Writes each piece as its own TCP write, a little apart, so the client reads them as separate chunks. */
 async function writeApart(res: http.ServerResponse, pieces: (string | Buffer)[]) {
@@ -86,5 +86,31 @@ describe("streamed answers", () => {
     await expect(openAiLlm("m", `http://${base}/v1`, "k").chat([{ role: "user", content: "q" }])).rejects.toThrow(
       message,
     );
+  });
+
+  it("reads the model no faster than the reader takes each token, and stops an answer that runs past the cap", async () => {
+    const line = (content: string, done = false) => JSON.stringify({ message: { content }, done }) + "\n";
+    sent["/api/chat"] = [line("one "), line("two "), line("three.", true)];
+    const seen: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const answer = ollamaLlm("m", base).chat([{ role: "user", content: "q" }], async (t) => {
+      seen.push(t);
+      if (seen.length === 1) await gate; // the reader takes its time over the first token
+    });
+    await new Promise((r) => setTimeout(r, 120)); // the server has sent every line by now
+    expect(seen).toEqual(["one "]);
+    release();
+    expect(await answer).toBe("one two three.");
+    expect(seen).toEqual(["one ", "two ", "three."]);
+    // a model that runs on: stopped at the cap, with an error that says what was printed
+    const piece = "x".repeat(30_000);
+    sent["/api/chat"] = Array.from({ length: 5 }, () => line(piece));
+    const tokens: string[] = [];
+    await expect(ollamaLlm("m", base).chat([{ role: "user", content: "q" }], (t) => tokens.push(t))).rejects.toThrow(
+      `vault-rag: the answer from Ollama at http://${base} ran past ${MAX_ANSWER_CHARS.toLocaleString("en-US")} characters and was stopped — what was printed is its start`,
+    );
+    expect(tokens.join("").length).toBeLessThanOrEqual(MAX_ANSWER_CHARS);
+    expect(tokens).toHaveLength(3);
   });
 });
