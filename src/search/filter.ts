@@ -1,5 +1,5 @@
 import { VaultRagError } from "../errors.js";
-import type { Where } from "../store/index.js";
+import { MTIME_MS_THRESHOLD, type Where } from "../store/index.js";
 
 const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 7 * 86400, y: 365 * 86400 };
 
@@ -26,13 +26,15 @@ export function parseWhen(value: string, now: number = Math.floor(Date.now() / 1
       );
     return t;
   }
+  // a time past the year 5138 would read as milliseconds downstream: it is as far as a filter goes
+  const seconds = (ms: number) => Math.min(Math.floor(ms / 1000), MTIME_MS_THRESHOLD - 1);
   if (/^\d{4}-\d{2}-\d{2}$/.test(v)) {
     const [y, m, d] = v.split("-").map(Number);
     const t = new Date(y, m - 1, d).getTime();
-    if (!Number.isNaN(t) && new Date(t).getDate() === d) return Math.floor(t / 1000);
+    if (!Number.isNaN(t) && new Date(t).getDate() === d) return seconds(t);
   } else if (/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(v)) {
     const t = Date.parse(v);
-    if (!Number.isNaN(t)) return Math.floor(t / 1000);
+    if (!Number.isNaN(t)) return seconds(t);
   }
   throw new VaultRagError(
     "usage",

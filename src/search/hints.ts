@@ -1,13 +1,14 @@
 import type { Store } from "../store/index.js";
 import { closest } from "../closest.js";
-import { folderName, type FilterOptions } from "./filter.js";
+import { folderName, parseWhen, type FilterOptions } from "./filter.js";
 
 const quoted = (xs: string[]) => xs.map((x) => `"${x}"`).join(", ");
 
 /**
  * Why a filtered search may have found nothing, as one-line hints that name the fix: a `folder` or
  * `topFolder` that exists only in another case ("did you mean …"), or not at all (the closest ones),
- * and a tag that no note has (the closest tags). Empty when the filters name things that exist.
+ * a tag that no note has (the closest tags), and a time range that is empty (`since` after `until`,
+ * or in the future). Empty when the filters name things that exist.
  * `to`: the CLI names its flags and commands; a request (the library, MCP, the HTTP API) names
  * the filter.
  *
@@ -69,5 +70,23 @@ export async function noResultHints(store: Store, f: FilterOptions, to: "cli" | 
       );
     }
   }
+  // a time range that holds no time, and one that begins after every note's last change
+  const when = (v: string | number | undefined) => {
+    try {
+      return v === undefined ? undefined : typeof v === "number" ? v : parseWhen(v);
+    } catch {
+      return undefined; // refused before any search ran
+    }
+  };
+  const [since, until] = [when(f.since), when(f.until)];
+  const [sinceFlag, untilFlag] = cli ? ["--since", "--until"] : ["since", "until"];
+  if (since !== undefined && until !== undefined && since > until)
+    hints.push(
+      `vault-rag: ${sinceFlag} ${JSON.stringify(String(f.since))} is after ${untilFlag} ${JSON.stringify(String(f.until))}, so no note can be in between — swap them`,
+    );
+  else if (since !== undefined && since > Math.floor(Date.now() / 1000))
+    hints.push(
+      `vault-rag: ${sinceFlag} ${JSON.stringify(String(f.since))} is in the future — no note has changed since then`,
+    );
   return hints;
 }

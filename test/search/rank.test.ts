@@ -242,6 +242,16 @@ describe("buildFilter and parseWhen", () => {
     );
     expect(() => parseWhen("2026-02-31")).toThrow(/cannot read the time "2026-02-31"/);
     expect(parseWhen("2000y", now)).toBe(now - 2000 * 365 * 86400);
+    // past the year 5138 a time would read as milliseconds: a filter goes no further
+    for (const far of ["6000-01-01", "9999-12-31T23:59:59Z"]) {
+      expect(parseWhen(far)).toBe(1e11 - 1);
+      expect(normaliseWhere(buildFilter({ until: far }))).toEqual({
+        kind: "cmp",
+        field: "mtime",
+        op: "$lte",
+        value: 1e11 - 1,
+      });
+    }
     expect(() => parseWhen("99999999999d", now)).toThrow(
       'vault-rag: the duration "99999999999d" reaches back before the year 1 — use a shorter one, like 90d or 10y',
     );

@@ -263,6 +263,18 @@ describe("search", () => {
 });
 
 describe("no-result hints", () => {
+  it("says when a time range is empty: since after until, or since in the future", async () => {
+    const store = SqliteStore.open(tmpDb(), { create: true });
+    await store.setManifest(testManifest(4));
+    expect(await noResultHints(store, { since: "2026-11-01", until: "2026-01-01" })).toEqual([
+      'vault-rag: --since "2026-11-01" is after --until "2026-01-01", so no note can be in between — swap them',
+    ]);
+    expect(await noResultHints(store, { since: "2999-01-01" }, "request")).toEqual([
+      'vault-rag: since "2999-01-01" is in the future — no note has changed since then',
+    ]);
+    expect(await noResultHints(store, { since: "2026-01-01", until: "2026-11-01" })).toEqual([]);
+    await store.close();
+  });
   it("says a top folder is a path's first part when given a folder path, in the CLI's terms and a request's", async () => {
     const store = SqliteStore.open(tmpDb(), { create: true });
     await store.setManifest(testManifest(4));
