@@ -74,6 +74,29 @@ describe("vault-rag CLI end to end", () => {
     expect(run(["search", "--vault", fresh, "--mode", "keyword", "okapi"]).stdout).toContain("okapi.md:1  Okapi");
   });
 
+  it("prints one note's chunks without the vault walk's warnings about other files, and says when a note holds no text", () => {
+    const v = path.join(elsewhere, "chunky");
+    fs.mkdirSync(v, { recursive: true });
+    fs.writeFileSync(path.join(v, "tar.md"), "# tar\n\nArchive files: create and extract tarballs.\n");
+    fs.writeFileSync(path.join(v, "empty.md"), "---\ntitle: Nothing yet\n---\n");
+    fs.writeFileSync(path.join(v, "photo.md"), Buffer.from([0x89, 0x50, 0x00, 0x01]));
+    fs.symlinkSync("/etc/hostname", path.join(v, "out.md"));
+    const one = run(["chunks", v, "--note", "tar.md"]);
+    expect(one).toMatchObject({ code: 0, stderr: "" });
+    expect(one.stdout).toContain("── tar  (tar.md:1-3, 8 words)");
+    expect(run(["chunks", v, "--note", "empty"])).toMatchObject({
+      code: 0,
+      stdout: "",
+      stderr: 'no chunks: "empty.md" holds no text to index (only frontmatter, or nothing)\n',
+    });
+    // the whole vault: its warnings, once each
+    const all = run(["chunks", v]);
+    expect(all.stderr.split("\n").filter(Boolean).sort()).toEqual([
+      'warning: skipped "photo.md": it is a binary file, not Markdown text',
+      'warning: skipped symlink "out.md" — it points outside the vault',
+    ]);
+  });
+
   it("refuses to search before indexing, with the fix and exit code 2", () => {
     const r = run(["search", "--vault", vault, "motors"]);
     expect(r.code).toBe(2);

@@ -1,13 +1,18 @@
 import { chunkNote } from "../../chunk/index.js";
 import { oneNote, readNote, walkVault } from "../../vault/index.js";
 import { locate, noteArgument } from "../open.js";
-import { out, outText, stderrLogger } from "../io.js";
+import { collectingLogger } from "../../log.js";
+import { err, out, outText, stderrLogger } from "../io.js";
+import { warningLines } from "./index-cmd.js";
 
 /** `vault-rag chunks [vault]`: how the notes are cut. */
 export async function runChunks(vaultArg: string | undefined, o: { note?: string; json?: boolean }): Promise<void> {
   const loc = locate({ vault: vaultArg });
   const log = stderrLogger(false);
-  const walked = walkVault(loc.vault, log);
+  // the walk's warnings are about other files (a symlink out of the vault): for one note they are
+  // noise, for the whole vault they are grouped as index groups them
+  const walkLog = collectingLogger();
+  const walked = walkVault(loc.vault, walkLog);
   let files = walked;
   if (o.note) {
     // a path or a name, found as a wikilink finds it (as related and get_note do)
@@ -18,11 +23,14 @@ export async function runChunks(vaultArg: string | undefined, o: { note?: string
     );
     files = walked.filter((f) => f.path === one);
   }
+  if (!o.note) for (const line of warningLines(walkLog.warnings, false)) err(line);
   const all = [];
   for (const f of files) {
     const note = readNote(f, log);
     if (!note) continue;
-    for (const c of chunkNote(note)) {
+    const chunks = chunkNote(note);
+    if (o.note && !chunks.length) err(`no chunks: "${f.path}" holds no text to index (only frontmatter, or nothing)`);
+    for (const c of chunks) {
       if (o.json) all.push({ id: c.id, text: c.text, ...c.meta });
       else
         outText(
