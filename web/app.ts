@@ -141,7 +141,12 @@ function snippetOf(text: string, ts: string[], width = 220): string {
     .replace(/^#{1,6}\s+/gm, "")
     .replace(HTML_TAG, " ");
   for (const [mark, by] of MARKS) t = t.replace(mark, by as string);
-  const body = t.replace(/\s+/g, " ").trim();
+  // a passage of embeds alone reads as what it embeds (as the CLI's snippets do), not as a blank line
+  const body =
+    t.replace(/\s+/g, " ").trim() ||
+    [...text.slice(0, 20_000).matchAll(/!\[\[([^[\]|\n]{1,300})(?:\|[^\]\n]{0,300})?\]\]/g)]
+      .map((m) => m[1].trim())
+      .join(" ");
   if (!ts.length || body.length <= width) return body.length > width ? body.slice(0, width - 1) + "…" : body;
   // the window that holds the most distinct terms, from its first (the earliest of equals), as the CLI's snippets do
   const re = new RegExp(ts.map(escapeRe).join("|"), "gi");

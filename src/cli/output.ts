@@ -62,7 +62,24 @@ export function flatBody(text: string): string {
     .replace(/^(\s*#{1,6}\s[^\n]*(\n+|$))+/, "")
     .replace(HTML_TAG, " ");
   for (const [mark, by] of MARKS) t = t.replace(mark, by as string);
-  return printable(t.replace(/\s+/g, " ").trim());
+  const flat = t.replace(/\s+/g, " ").trim();
+  // a passage of embeds alone (`![[Albums.base]]`) reads as what it embeds, not as a blank line
+  return printable(flat || embedsOf(text));
+}
+
+/**
+ * The names a text embeds (`![[Albums.base]]` → `Albums.base`), space-separated: the snippet of a
+ * passage that holds nothing else.
+ *
+ * @example
+ * ```ts
+ * embedsOf("![[Albums.base]]\n![[Cover.png|200]]"); // "Albums.base Cover.png"
+ * ```
+ */
+export function embedsOf(text: string): string {
+  return [...text.slice(0, SNIPPET_SOURCE_CHARS).matchAll(/!\[\[([^[\]|\n]{1,300})(?:\|[^\]\n]{0,300})?\]\]/g)]
+    .map((m) => m[1].trim())
+    .join(" ");
 }
 
 /**

@@ -26,6 +26,13 @@ describe("snippets", () => {
     expect(snippet(`<a ${"=".repeat(40_000)}`, 20)).toBe(`<a ${"=".repeat(16)}…`);
   });
 
+  it("shows a passage of embeds alone as the names it embeds, not as a blank line", () => {
+    expect(snippet("# Albums\n\n![[Albums.base]]\n")).toBe("Albums.base");
+    expect(snippet("![[Cover.png|200]] ![[Tracks#Side A]]")).toBe("Cover.png Tracks#Side A");
+    // beside other text an embed is still left out
+    expect(snippet("See the list below. ![[Albums.base]]")).toBe("See the list below.");
+  });
+
   it("read as the rendered note does: links as their text, embeds and marks left out, table cells apart", () => {
     const text = [
       "## Billing",
