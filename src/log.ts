@@ -11,6 +11,7 @@ export type WarningCode =
   | "symlink_outside"
   | "symlink_hidden"
   | "symlink_loop"
+  | "symlink_duplicate"
   | "input_truncated"
   | "chunk_oversized"
   | "ignore_file_invalid"

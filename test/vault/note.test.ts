@@ -264,7 +264,7 @@ describe("inline tags and links", () => {
 });
 
 describe("walker", () => {
-  it("skips dot-folders and ignored paths, survives symlink loops, refuses symlinks out of the vault or into what it leaves out", () => {
+  it("skips dot-folders and ignored paths, survives symlink loops, refuses symlinks out of the vault, into what it leaves out or to a note it indexes", () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), "vr-walk-"));
     const outside = fs.mkdtempSync(path.join(os.tmpdir(), "vr-out-"));
     fs.mkdirSync(path.join(root, "a/b"), { recursive: true });
@@ -279,15 +279,17 @@ describe("walker", () => {
     fs.writeFileSync(path.join(outside, "secret.md"), "x");
     fs.symlinkSync(root, path.join(root, "a/loop"));
     fs.symlinkSync(outside, path.join(root, "escape"));
-    // links to what the vault leaves out do not bring it back in; a link to a note it keeps is read
+    // links to what the vault leaves out do not bring it back in; a link to a note it keeps would
+    // index that note twice (every hit twice), so it is skipped too
     fs.symlinkSync(path.join(root, "drafts/d.md"), path.join(root, "leak.md"));
     fs.symlinkSync(path.join(root, ".obsidian/x.md"), path.join(root, "a/settings.md"));
     fs.symlinkSync(path.join(root, "drafts"), path.join(root, "a/drafts-too"));
     fs.symlinkSync(path.join(root, "top.md"), path.join(root, "a/top-again.md"));
     const log = collectingLogger();
     const files = walkVault(root, log).map((f) => f.path);
-    expect(files).toEqual(["a/b/deep note.md", "a/top-again.md", "top.md"]);
+    expect(files).toEqual(["a/b/deep note.md", "top.md"]);
     expect(log.warnings.map((w) => w.code).sort()).toEqual([
+      "symlink_duplicate",
       "symlink_hidden",
       "symlink_hidden",
       "symlink_hidden",
@@ -296,6 +298,9 @@ describe("walker", () => {
     ]);
     expect(log.warnings.map((w) => w.message)).toContain(
       'vault-rag: skipped symlink "leak.md" — it points to "drafts/d.md", which the vault leaves out',
+    );
+    expect(log.warnings.map((w) => w.message)).toContain(
+      'vault-rag: skipped symlink "a/top-again.md" — it points to "top.md", which is indexed itself',
     );
     expect(() => resolveNote(root, "leak")).toThrow(
       'vault-rag: refused path "leak": it is not a note vault-rag indexes, and only indexed notes are served — give a vault-relative path like robots/SMARS.md',
