@@ -67,8 +67,11 @@ export const CHUNK_DEFAULTS: ChunkOptionsWithDefaults = {
  *   each piece; an empty heading goes with its next sibling; sections are told apart by their
  *   heading's line, not its text; at most five merged siblings are named; Chinese or Japanese
  *   without sentence marks is cut every `maxWords`.
+ * - 20: a note's links include its frontmatter's wikilinks (Obsidian properties: `author:
+ *   "[[Kevin Kelly]]"`), for `links` filters, `related --unlinked` and backlink text; a symlink to
+ *   a note the vault holds is no second note. Chunks themselves are as in 19.
  */
-export const CHUNKER_VERSION = "19";
+export const CHUNKER_VERSION = "20";
 
 /**
  * Fills in defaults and checks the values.

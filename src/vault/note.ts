@@ -4,7 +4,7 @@ import { silentLogger } from "../log.js";
 import { excalidrawText, isExcalidraw } from "./excalidraw.js";
 import { splitFrontmatter } from "./frontmatter.js";
 import { scanBlocks } from "./markdown.js";
-import { findInlineRefs, frontmatterList, normaliseTags } from "./tags.js";
+import { findInlineRefs, frontmatterLinks, frontmatterList, normaliseTags } from "./tags.js";
 import type { Note } from "./types.js";
 
 /**
@@ -59,7 +59,8 @@ export function parseNote(path: string, text: string, mtime: number, log: Logger
   const tags = normaliseTags([...frontmatterList(data.tags ?? data.tag), ...inline.tags]);
   // every chunk carries its note's links (filters and related read them there): a note of
   // thousands keeps the first MAX_NOTE_LINKS, so that its index does not grow as chunks × links
-  let links = inline.links;
+  // Obsidian's properties link too (`author: "[[Kevin Kelly]]"`): the frontmatter's wikilinks first
+  let links = [...new Set([...frontmatterLinks(data), ...inline.links])];
   if (links.length > MAX_NOTE_LINKS) {
     log.warn(
       "links_truncated",

@@ -159,6 +159,38 @@ function scanInline(
   if (spans.length && room > 0) texts.push(...linkSentences(plain, spans.slice(0, room)));
 }
 
+/** A wikilink's target as written: without its `#Heading`, `^block` or `|display text`. */
+function wikilinkTarget(inner: string): string {
+  return inner.split("|")[0].split("#")[0].split("^")[0].trim();
+}
+
+/**
+ * The notes a note's frontmatter links to: every `[[wikilink]]` in its values (text, lists, nested
+ * up to a few levels), as Obsidian's properties link (`author: "[[Kevin Kelly]]"`, `categories:
+ * ["[[People]]"]`), their targets as written.
+ *
+ * @example
+ * ```ts
+ * frontmatterLinks({ author: ["[[Kevin Kelly]]"], categories: "[[People|people]]", year: 2016 }); // ["Kevin Kelly", "People"]
+ * ```
+ */
+export function frontmatterLinks(data: Record<string, unknown>): string[] {
+  const links: string[] = [];
+  const walk = (v: unknown, depth: number) => {
+    if (typeof v === "string") {
+      if (v.includes("[["))
+        for (const m of v.matchAll(WIKILINK_RE)) {
+          const target = wikilinkTarget(m[1]);
+          if (target) links.push(target);
+        }
+    } else if (depth < 4 && Array.isArray(v)) for (const x of v.slice(0, 1000)) walk(x, depth + 1);
+    else if (depth < 4 && v && typeof v === "object")
+      for (const x of Object.values(v).slice(0, 1000)) walk(x, depth + 1);
+  };
+  walk(data, 0);
+  return links;
+}
+
 /**
  * Reads the wikilinks of a text in one pass: each target (embeds too) goes to `links`; `plain`
  * gets the text with each link as its display text, and `spans` where each link (not an embed)
@@ -177,8 +209,8 @@ function readWikilinks(
     plain += text.slice(at, m.index);
     rest += text.slice(at, m.index) + " ";
     at = m.index! + m[0].length;
-    const [written, display] = m[1].split("|");
-    const target = written.split("#")[0].split("^")[0].trim();
+    const display = m[1].split("|")[1];
+    const target = wikilinkTarget(m[1]);
     if (target) links.push(target);
     if (m[0].startsWith("!")) continue; // an embed shows the note, not words about it
     const shown = (display ?? "").trim() || target.split("/").pop()!;

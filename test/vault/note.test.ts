@@ -137,6 +137,29 @@ describe("inline tags and links", () => {
     expect(refs.links).toEqual(["Battery", "diagram.png"]);
   });
 
+  it("counts the frontmatter's wikilinks as links, as Obsidian's properties do, each once", () => {
+    const text = [
+      "---",
+      'author: "[[Kevin Kelly]]"',
+      "categories:",
+      '  - "[[People|people]]"',
+      '  - "[[Books#Read]]"',
+      "year: 2016",
+      "nested: { by: ['[[Wired]]'] }",
+      "url: https://example.org/[[not]]x", // a wikilink inside text is still one
+      "---",
+      "Read with [[Kevin Kelly]] and [[Cover.png]].",
+    ].join("\n");
+    expect(parseNote("References/Out of Control.md", text, 0).links).toEqual([
+      "Kevin Kelly",
+      "People",
+      "Books",
+      "Wired",
+      "not",
+      "Cover.png",
+    ]);
+  });
+
   it("reads a wikilink's name without brackets in it, so a line of [[ without ]] holds no link", () => {
     expect(findInlineRefs("see [[[Note]]] and [[x [y]] and [[Last|the end]]").links).toEqual(["Note", "Last"]);
     // 100,000 "[[" (read from each one to the line's end, this took seconds; the next "[" stops it now)
