@@ -146,6 +146,15 @@ export async function serveMcp(vaultDir: string, opts: { db?: string } = {}): Pr
   };
   await server.connect(transport);
   guardToolCalls(transport);
+  // the SDK reads a message when its line ends: a last one without a line break is never read
+  let last = "";
+  process.stdin.on("data", (d: Buffer) => (last = d.length ? d.toString("utf8", Math.max(0, d.length - 64)) : last));
+  process.stdin.once("end", () => {
+    if (last.trim() && !last.endsWith("\n"))
+      process.stderr.write(
+        "vault-rag: the last message on stdin had no line break and was not read — end each JSON-RPC 2.0 message with a newline\n",
+      );
+  });
 }
 
 /**
@@ -190,6 +199,8 @@ export function toolCallProblem(params: unknown): string | undefined {
     return `vault-rag: tools/call needs the tool's "name" as text, got ${shown(name ?? null)} — list the tools with tools/list`;
   if (args !== undefined && args !== null && !isObject(args))
     return `vault-rag: the arguments of tool ${quoted(name)} must be a JSON object, got ${shown(args)} — send {"name": ${shown(name)}, "arguments": {…}}`;
+  // the SDK drops it without a word, as it would any key no tool takes
+  if (isObject(args) && Object.hasOwn(args as object, "__proto__")) return `vault-rag: unknown field "__proto__"`;
   return undefined;
 }
 

@@ -281,6 +281,8 @@ describe("vault-rag mcp --watch", () => {
         call(4, { name: "list_tags", arguments: null }),
         call(5, { name: "search", arguments: { query: "a".repeat(2001) } }),
         call(6, { name: "get_note", arguments: { path: "x".repeat(9000) } }),
+        // JSON.parse makes it an own key, which the SDK would drop without a word
+        '{"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {"name": "search", "arguments": {"query": "motor", "__proto__": {"x": 1}}}}',
       ].join("\n") + "\n",
       4000,
     );
@@ -312,6 +314,15 @@ describe("vault-rag mcp --watch", () => {
     expect(byId.get(6).result.content[0].text).toBe(
       "vault-rag: path is 9000 characters, over the limit of 1000 — shorten it",
     );
+    expect(byId.get(8).error).toEqual({ code: -32602, message: 'vault-rag: unknown field "__proto__"' });
+    // a last message without a line break is never read: said on stderr, not dropped in silence
+    const unended = await raw('{"jsonrpc": "2.0", "id": 9, "method": "ping"}', 1500);
+    expect(unended).toMatchObject({
+      code: 0,
+      stdout: "",
+      stderr:
+        "vault-rag: the last message on stdin had no line break and was not read — end each JSON-RPC 2.0 message with a newline\n",
+    });
     // it stops by itself, long before stdin would end
     const t = performance.now();
     const big = await raw(Buffer.alloc(11 * 1024 * 1024, "x"), 40_000);
