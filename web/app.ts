@@ -110,6 +110,7 @@ type Mark = [RegExp, string | ((match: string, ...groups: string[]) => string)];
 // src/cli/output.ts, whose tests pin them; this page is one script without imports, so they are
 // written here again)
 const MARKS: Mark[] = [
+  [/<!--[\s\S]{0,2000}?-->/g, " "],
   [/!\[\[[^\]\n]{0,300}\]\]/g, " "],
   [/!\[([^\]\n]{0,300})\]\([^)\n]{0,1000}\)/g, "$1"],
   [/\[\[[^\]|\n]{0,300}\|([^\]\n]{0,300})\]\]/g, "$1"],

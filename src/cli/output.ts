@@ -19,6 +19,7 @@ type Mark = [RegExp, string | ((match: string, ...groups: string[]) => string)];
  * URL), so a line of 20,000 `[[` costs milliseconds, not seconds. Inline code keeps its backticks.
  */
 const MARKS: Mark[] = [
+  [/<!--[\s\S]{0,2000}?-->/g, " "], // an HTML comment: an author's note to themselves
   [/!\[\[[^\]\n]{0,300}\]\]/g, " "], // an embed: ![[Note#Heading]], ![[diagram.svg]]
   [/!\[([^\]\n]{0,300})\]\([^)\n]{0,1000}\)/g, "$1"], // an image: its alt text
   [/\[\[[^\]|\n]{0,300}\|([^\]\n]{0,300})\]\]/g, "$1"], // [[Note|shown text]]

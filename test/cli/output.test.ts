@@ -26,6 +26,17 @@ describe("snippets", () => {
     expect(snippet(`<a ${"=".repeat(40_000)}`, 20)).toBe(`<a ${"=".repeat(16)}…`);
   });
 
+  it("leaves HTML comments out of a snippet, as the rendered note does", () => {
+    expect(
+      snippet(
+        '<!-- Old headings. Do not remove or links may break. -->\n<a id="the-match"></a>\n\nThe match construct compares.',
+      ),
+    ).toBe("The match construct compares.");
+    expect(snippet("Before. <!--\nan author's\nnote\n--> After.")).toBe("Before. After.");
+    // a comment that never closes is text
+    expect(snippet("a <!-- b")).toBe("a <!-- b");
+  });
+
   it("shows a passage of embeds alone as the names it embeds, not as a blank line", () => {
     expect(snippet("# Albums\n\n![[Albums.base]]\n")).toBe("Albums.base");
     expect(snippet("![[Cover.png|200]] ![[Tracks#Side A]]")).toBe("Cover.png Tracks#Side A");
