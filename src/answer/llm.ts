@@ -133,25 +133,31 @@ async function* texts(res: Response, cut: string): AsyncGenerator<string> {
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
   let open = 0; // characters since the last line break
-  for (;;) {
-    let chunk: ReadableStreamReadResult<Uint8Array>;
-    try {
-      chunk = await reader.read();
-    } catch {
-      throw new VaultRagError("llm_failed", cut);
+  let finished = false;
+  try {
+    for (;;) {
+      let chunk: ReadableStreamReadResult<Uint8Array>;
+      try {
+        chunk = await reader.read();
+      } catch {
+        throw new VaultRagError("llm_failed", cut);
+      }
+      if (chunk.done) break;
+      const text = decoder.decode(chunk.value, { stream: true });
+      const nl = text.lastIndexOf("\n");
+      open = nl >= 0 ? text.length - nl - 1 : open + text.length;
+      if (open > MAX_STREAM_LINE_CHARS)
+        throw new VaultRagError(
+          "llm_failed",
+          `vault-rag: the model server sent over ${MAX_STREAM_LINE_CHARS / 1024 / 1024} MB without a line break — it does not stream as Ollama or an OpenAI-compatible server does`,
+        );
+      yield text;
     }
-    if (chunk.done) break;
-    const text = decoder.decode(chunk.value, { stream: true });
-    const nl = text.lastIndexOf("\n");
-    open = nl >= 0 ? text.length - nl - 1 : open + text.length;
-    if (open > MAX_STREAM_LINE_CHARS) {
-      await reader.cancel().catch(() => {});
-      throw new VaultRagError(
-        "llm_failed",
-        `vault-rag: the model server sent over ${MAX_STREAM_LINE_CHARS / 1024 / 1024} MB without a line break — it does not stream as Ollama or an OpenAI-compatible server does`,
-      );
-    }
-    yield text;
+    finished = true;
+  } finally {
+    // a reader that stops early (an answer over the cap, a line that is not JSON, an error from the
+    // model) closes the connection, so the model stops generating for nobody
+    if (!finished) await reader.cancel().catch(() => {});
   }
   const rest = decoder.decode();
   if (rest) yield rest;

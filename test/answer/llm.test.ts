@@ -15,6 +15,8 @@ async function writeApart(res: http.ServerResponse, pieces: (string | Buffer)[])
 let server: http.Server;
 let base = "";
 const sent: Record<string, (string | Buffer)[]> = {};
+/** The requests whose client closed the connection before the whole answer was sent. */
+const hungUp: string[] = [];
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
@@ -22,6 +24,7 @@ beforeAll(async () => {
     req.on("end", () => {
       const pieces = sent[req.url!];
       if (!pieces) return void res.writeHead(404).end();
+      res.on("close", () => !res.writableFinished && hungUp.push(req.url!));
       res.writeHead(200, { "content-type": req.url!.startsWith("/v1") ? "text/event-stream" : "application/x-ndjson" });
       void writeApart(res, pieces);
     });
@@ -88,7 +91,7 @@ describe("streamed answers", () => {
     );
   });
 
-  it("reads the model no faster than the reader takes each token, and stops an answer that runs past the cap", async () => {
+  it("reads the model no faster than the reader takes each token, and stops an answer that runs past the cap, closing the connection", async () => {
     const line = (content: string, done = false) => JSON.stringify({ message: { content }, done }) + "\n";
     sent["/api/chat"] = [line("one "), line("two "), line("three.", true)];
     const seen: string[] = [];
@@ -105,12 +108,16 @@ describe("streamed answers", () => {
     expect(seen).toEqual(["one ", "two ", "three."]);
     // a model that runs on: stopped at the cap, with an error that says what was printed
     const piece = "x".repeat(30_000);
-    sent["/api/chat"] = Array.from({ length: 5 }, () => line(piece));
+    sent["/api/chat"] = Array.from({ length: 40 }, () => line(piece)); // 600 ms of answer
+    hungUp.length = 0;
     const tokens: string[] = [];
     await expect(ollamaLlm("m", base).chat([{ role: "user", content: "q" }], (t) => tokens.push(t))).rejects.toThrow(
       `vault-rag: the answer from Ollama at http://${base} ran past ${MAX_ANSWER_CHARS.toLocaleString("en-US")} characters and was stopped — what was printed is its start`,
     );
     expect(tokens.join("").length).toBeLessThanOrEqual(MAX_ANSWER_CHARS);
     expect(tokens).toHaveLength(3);
+    // and the connection is closed then, so the model stops: long before the stub would have finished
+    await new Promise((r) => setTimeout(r, 100));
+    expect(hungUp).toEqual(["/api/chat"]);
   });
 });
