@@ -68,8 +68,8 @@ export const CHUNK_DEFAULTS: ChunkOptionsWithDefaults = {
  *   heading's line, not its text; at most five merged siblings are named; Chinese or Japanese
  *   without sentence marks is cut every `maxWords`.
  * - 20: a note's links include its frontmatter's wikilinks (Obsidian properties: `author:
- *   "[[Kevin Kelly]]"`), for `links` filters, `related --unlinked` and backlink text; a symlink to
- *   a note the vault holds is no second note. Chunks themselves are as in 19.
+ *   "[[Kevin Kelly]]"`), for `links` filters and `related` (they hold no sentence, so they give no
+ *   backlink text); a symlink to a note the vault holds is no second note. Chunks are as in 19.
  */
 export const CHUNKER_VERSION = "20";
 

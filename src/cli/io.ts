@@ -19,7 +19,14 @@ export const err = (s: string) => void process.stderr.write(s.split("\n").map(pr
  * ```
  */
 export const outText = (s: string) => void process.stdout.write(textOf(s) + "\n");
-/** {@link printable} line by line, tabs kept: a text as a terminal may show it. */
+/**
+ * {@link printable} line by line, tabs kept: a text as a terminal may show it.
+ *
+ * @example
+ * ```ts
+ * textOf("a\tb\n\x1b[2J"); // "a\tb\n\\x1b[2J"
+ * ```
+ */
 export const textOf = (s: string) =>
   s
     .split("\n")

@@ -20,7 +20,12 @@ const releasers = new Map<string, () => void>();
  * ```
  */
 export function releaseHeldLocks(): void {
-  for (const release of [...releasers.values()]) release();
+  for (const release of [...releasers.values()])
+    try {
+      release();
+    } catch {
+      // the process ends next: the kernel frees the lock, and the next run clears its file
+    }
 }
 
 /**

@@ -150,7 +150,8 @@ export async function serveMcp(vaultDir: string, opts: { db?: string } = {}): Pr
   let last = "";
   process.stdin.on("data", (d: Buffer) => (last = d.length ? d.toString("utf8", Math.max(0, d.length - 64)) : last));
   process.stdin.once("end", () => {
-    if (last.trim() && !last.endsWith("\n"))
+    // what follows the last line break (spaces after it are no message)
+    if (last.slice(last.lastIndexOf("\n") + 1).trim())
       process.stderr.write(
         "vault-rag: the last message on stdin had no line break and was not read — end each JSON-RPC 2.0 message with a newline\n",
       );

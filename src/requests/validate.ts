@@ -2,17 +2,16 @@
  * Validation of tool and API arguments against the zod schemas of ./schemas.ts, with errors in the
  * CLI's wording (`vault-rag: top_k must be a whole number of at most 50, got 500`). The MCP server
  * and the HTTP API both validate through {@link validate}, so a bad value reads the same on both.
- * This file loads zod only.
+ * This file loads zod only (the quoting of bad values lives in src/shown.ts, shared with the filters).
  */
 import type { z } from "zod";
 import { VaultRagError } from "../errors.js";
-
-/** A `usage` error: `vault-rag: ` and the message. */
-export const bad = (message: string) => new VaultRagError("usage", `vault-rag: ${message}`);
-
 import { cut, quoted, shown } from "../shown.js";
 
 export { cut, quoted, shown };
+
+/** A `usage` error: `vault-rag: ` and the message. */
+export const bad = (message: string) => new VaultRagError("usage", `vault-rag: ${message}`);
 
 /**
  * Validates input with a zod schema; the first problem becomes a `usage` error in the CLI's

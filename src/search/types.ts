@@ -19,7 +19,8 @@ export interface Hit {
   /**
    * Hybrid mode: where each list placed this chunk (1-based, among the chunks it brought), or
    * `undefined` for a list that did not bring it (a keyword list holds only chunks with a word of
-   * the query). What `--verbose` shows beside the score: why a hit ranks where it does.
+   * the query, each list at most `pool`). What `--verbose` shows beside the score: why a hit ranks
+   * where it does. On the hits of `search()`; the JSON shape of a hit (`hitJson`) leaves it out.
    */
   ranks?: { dense?: number; keyword?: number };
 }

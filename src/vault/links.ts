@@ -155,9 +155,10 @@ export function oneNote(
 ): string {
   // a path as written, with a folder and .md (`src/ch01.md`), names that file: another folder's file
   // of that name (`2018-edition/src/ch01.md`, a wikilink's end of path) is not it
-  const written = name.trim().replace(/^\.\//, "").replace(/\\/g, "/");
-  const asPath = /\/[^/]*\.md$/i.test(written);
-  const found = linkTargets(paths, name).filter((p) => !asPath || looseKey(p) === looseKey(written));
+  // (read as linkStem reads it: `.\src\ch01.md` and `/src/ch01.md` are that path too)
+  const stem = linkStem(name);
+  const asPath = stem.includes("/") && /\.md\s*$/i.test(name);
+  const found = linkTargets(paths, name).filter((p) => !asPath || looseKey(p) === looseKey(`${stem}.md`));
   if (found.length === 1) return found[0];
   if (found.length > 1)
     throw new VaultRagError(

@@ -58,7 +58,7 @@ export function safeNotePath(vault: string, rel: string): string {
  * ```
  */
 export function resolveNote(vault: string, name: string): { path: string; file: string } {
-  const rel = name.trim().replace(/^\.\//, "").replace(/\\/g, "/");
+  const rel = name.trim().replace(/\\/g, "/").replace(/^\.\//, "");
   if (path.isAbsolute(rel) || /^[a-zA-Z]:[\\/]/.test(rel)) refuse(name, "it is absolute");
   if (rel.split("/").includes("..")) refuse(name, "it leaves the vault");
   // the same rule as a wikilink: exact, then any case, then the end of a path

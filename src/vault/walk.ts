@@ -80,7 +80,7 @@ export function walkVault(root: string, log: Logger = silentLogger): VaultFile[]
           continue;
         }
         // a link to a note the walk reaches anyway would index it twice (every hit twice)
-        if (isFile && target.toLowerCase().endsWith(".md")) {
+        if (isFile && name.toLowerCase().endsWith(".md") && target.toLowerCase().endsWith(".md")) {
           log.warn(
             "symlink_duplicate",
             `vault-rag: skipped symlink "${childRel}" — it points to "${target}", which is indexed itself`,

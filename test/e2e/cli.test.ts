@@ -68,7 +68,7 @@ describe("vault-rag CLI end to end", () => {
     const after = run(["search", "--vault", fresh, "--mode", "keyword", "okapi"]);
     expect(after).toMatchObject({
       code: 1,
-      stderr: `no results: no chunk matches the query\nhint: a note changed on disk since the last index (new, edited or deleted) — run \`vault-rag index ${fresh}\` and search again\n`,
+      stderr: `no results: no chunk matches the query\nvault-rag: a note changed on disk since the last index (new, edited or deleted) — run \`vault-rag index ${fresh}\` and search again\n`,
     });
     expect(run(["index", fresh, "--quiet"]).code).toBe(0);
     expect(run(["search", "--vault", fresh, "--mode", "keyword", "okapi"]).stdout).toContain("okapi.md:1  Okapi");

@@ -227,7 +227,7 @@ describe("hits from notes changed since the index", () => {
 });
 
 describe("text from the notes on a terminal", () => {
-  it("never reaches it as control characters: names, tags, folders, headings and note text are written as escapes in every command", () => {
+  it("never reaches it as control characters: names, tags, folders, headings and note text are written as escapes by tags, folders, chunks, related, search's hints, ask --context-only and chat", () => {
     const evil = fs.mkdtempSync(path.join(os.tmpdir(), "vr-evil-"));
     const dir = path.join(evil, "dir\x1b[2J");
     fs.mkdirSync(dir);
@@ -252,6 +252,15 @@ describe("text from the notes on a terminal", () => {
       expect(shown.length, args.join(" ")).toBeGreaterThan(0);
       expect(shown, args.join(" ")).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f]/);
     }
+    // chat: its hits, and the hints of a search that finds nothing through a folder that is not there
+    const chat = spawnSync(process.execPath, [BIN, "chat", "--vault", evil, "--retrieval-only"], {
+      cwd: elsewhere,
+      env: { ...process.env, VAULT_RAG_VAULT: "", VAULT_RAG_DB: "", NO_COLOR: "1" },
+      encoding: "utf8",
+      input: "motors blink\n/folder dir\x1b[2\nmotors\n/exit\n",
+    });
+    expect(chat.stdout).toContain('no folder "dir\\x1b[2" in the index');
+    expect(chat.stdout + chat.stderr).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f]/);
     // written as escapes, so the name can still be read
     expect(run(["folders", "--vault", evil]).stdout).toContain("dir\\x1b[2J");
     expect(run(["tags", "--vault", evil]).stdout).toContain("\\x1b[31mred");

@@ -169,7 +169,7 @@ describe("block scan", () => {
     expect(scan.texts[1]).toBe("After");
   });
 
-  it("reads a table as one block, its cells' tags and links kept, whatever its size, inside a list or callout too", () => {
+  it("reads a table as one block, its cells' tags and links kept, whatever its size, inside a list or a callout too", () => {
     const rows = (n: number) => "| x | y |\n".repeat(n);
     const text = `# T\n\n| a | b |\n|---|---|\n${rows(3)}| #tag | [[Link]] |\n${rows(50_000)}\n## After #h\n\n- item\n\n  | c | d |\n  |---|---|\n  | [[In list]] | e |\n`;
     const scan = scanBlocks(text, 1024);
@@ -180,6 +180,11 @@ describe("block scan", () => {
     // only the cells that may hold a tag or link are read for them, in order
     expect(scan.refTexts).toEqual(["#tag", "[[Link]]", "After #h", "[[In list]]"]);
     expect(scan.lineCount).toBe(50_017);
+    // in a callout: the callout is one block, kept whole, its cell's link read
+    const callout = scanBlocks("> [!note] Parts\n> | a | b |\n> |---|---|\n> | [[Motor]] | x |\n\nAfter.\n", 16);
+    expect(callout.starts).toEqual([0, 5]);
+    expect(callout.atomic).toEqual([true, false]);
+    expect(callout.refTexts).toEqual(["[!note] Parts", "[[Motor]]"]);
   });
 
   it("reads a block longer than a slice (a long fence) in growing slices", () => {

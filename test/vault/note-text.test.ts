@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { capText, GET_NOTE_MAX_CHARS, readNoteText, resolveNote } from "../../src/vault/index.js";
+import { capText, GET_NOTE_MAX_CHARS, oneNote, readNoteText, resolveNote } from "../../src/vault/index.js";
 
 describe("get_note's notes", () => {
   it("cuts a long note at the named size, at a line end, with a clear mark", () => {
@@ -42,8 +42,12 @@ describe("get_note's notes", () => {
     // as a wikilink finds it: the end of a path, without .md, or the file name
     expect(resolveNote(vault, "src/editions").path).toBe("2018-edition/src/editions.md");
     expect(resolveNote(vault, "editions.md").path).toBe("2018-edition/src/editions.md");
-    // the path itself, in any case
+    // the path itself, in any case, with Windows separators or a leading ./
     expect(resolveNote(vault, "SRC/Intro.md").path).toBe("src/intro.md");
+    expect(resolveNote(vault, ".\\src\\intro.md").path).toBe("src/intro.md");
+    expect(resolveNote(vault, "./src/intro.md").path).toBe("src/intro.md");
+    // as the index finds it (chunks, related): a leading / is the vault's top
+    expect(oneNote(["src/intro.md"], "/src/intro.md", { in: "the index", kind: "index" })).toBe("src/intro.md");
   });
 
   it("refuses to serve a file the indexer skips (binary, not UTF-8), with the indexer's reason", () => {

@@ -122,7 +122,7 @@ export async function runChat(o: ChatFlags): Promise<void> {
     const ctx = await askContext({ store, embedder }, question, request, o.budget);
     state.lastMs = performance.now() - t;
     // found nothing: why, and a hint for a filter that names nothing (`/tag nosuch`)
-    if (!ctx.hits.length) return out((await noResults(store, request, ctx.reason)).join("\n"));
+    if (!ctx.hits.length) return outText((await noResults(store, request, ctx.reason)).join("\n"));
     state.lastSources = ctx.sources;
     if (!llm) {
       const color = useColor(o.color, process.stdout);
@@ -152,16 +152,16 @@ export async function runChat(o: ChatFlags): Promise<void> {
       case "tag":
         if (arg) state.tags.push(arg);
         else state.tags = [];
-        out(`tags: ${state.tags.join(", ") || "(any)"}`);
+        outText(`tags: ${state.tags.join(", ") || "(any)"}`);
         break;
       case "folder":
         state.folder = arg || undefined;
-        out(`folder: ${state.folder ?? "(any)"}`);
+        outText(`folder: ${state.folder ?? "(any)"}`);
         break;
       case "since":
         if (arg) buildFilter({ since: arg }); // validates now, with the usual message
         state.since = arg || undefined;
-        out(`since: ${state.since ?? "(any time)"}`);
+        outText(`since: ${state.since ?? "(any time)"}`);
         break;
       case "k":
         if (!/^\d+$/.test(arg) || Number(arg) < 1)

@@ -46,6 +46,11 @@ export interface SearchFlags {
  * Whether the vault a command reads is known to be the index's: named (`--vault`,
  * `VAULT_RAG_VAULT`), or the index is the one inside it. Only then are the notes on disk compared
  * with the index (stale hits, notes written since the last index).
+ *
+ * @example
+ * ```ts
+ * isVaultKnown({}, locate({ vault: "/home/me/notes" })); // true: the index is /home/me/notes/.vault-rag/index.db
+ * ```
  */
 export function isVaultKnown(o: { vault?: string }, loc: Location): boolean {
   return (
@@ -64,7 +69,7 @@ export function isVaultKnown(o: { vault?: string }, loc: Location): boolean {
  * ```ts
  * for (const line of await noResults(store, { tags: ["nosuch"] }, res.reason, loc)) err(line);
  * // no results: no chunk passes the filters
- * // hint: no note has the tag "nosuch" — closest tags: …
+ * // vault-rag: no note has the tag "nosuch"; list them with `vault-rag tags`
  * ```
  */
 export async function noResults(
@@ -79,7 +84,7 @@ export async function noResults(
     const n = staleInVault(vault.vault, await store.notes());
     if (n)
       lines.push(
-        `hint: ${n === 1 ? "a note" : `${n} notes`} changed on disk since the last index (new, edited or deleted) — run \`${indexCommand(vault)}\` and search again`,
+        `vault-rag: ${n === 1 ? "a note" : `${n} notes`} changed on disk since the last index (new, edited or deleted) — run \`${indexCommand(vault)}\` and search again`,
       );
   }
   return lines;
