@@ -69,7 +69,20 @@ describe("whereDocument regular expressions run in linear time", () => {
     expect(refusal({ $or: many.$or.slice(0, 10) })).toBe("no error");
   });
 
-  it("stops a query whose patterns run past their time budget, with a filter error", async () => {
+  it.each([
+    {
+      what: "a regular expression",
+      filter: { $regex: "(\\w+\\s){40}!" },
+      stopped: 'the regular expression "(\\\\w+\\\\s){40}!"',
+      within: 0, // no passage ends in "!"
+    },
+    {
+      what: "thousands of $contains clauses",
+      filter: { $and: Array.from({ length: 100 }, (_, i) => ({ $not_contains: `zz${i}` })) },
+      stopped: "the filter's $contains clauses",
+      within: 5, // every passage holds none of the texts
+    },
+  ])("stops a query whose whereDocument ($what) runs past its time budget, with a filter error", async (c) => {
     const s = await openStore();
     await s.upsertNotes(
       Array.from({ length: 50 }, (_, i) => ({
@@ -77,7 +90,7 @@ describe("whereDocument regular expressions run in linear time", () => {
         records: [record(`n${i}`, meta({ path: `n${i}.md` }), vec(1, 0, 0, 0), `motor ${"word ".repeat(2000)}`)],
       })),
     );
-    const wd = normaliseWhereDocument({ $regex: "(\\w+\\s){40}!" })!;
+    const wd = normaliseWhereDocument(c.filter)!;
     const limit = REGEX_LIMITS.budgetMs;
     REGEX_LIMITS.budgetMs = 0;
     try {
@@ -91,47 +104,14 @@ describe("whereDocument regular expressions run in linear time", () => {
         )) as Error & { code?: string };
         expect(e.code).toBe("filter_invalid");
         expect(e.message).toBe(
-          'vault-rag: the regular expression "(\\\\w+\\\\s){40}!" in whereDocument ran for over 0 s over the index\'s passages and was stopped — make it simpler, or narrow the search with where or another whereDocument clause',
+          `vault-rag: ${c.stopped} in whereDocument ran for over 0 s over the index's passages and was stopped — make it simpler, or narrow the search with where or another whereDocument clause`,
         );
       }
     } finally {
       REGEX_LIMITS.budgetMs = limit;
     }
-    // within the budget the same query runs, and finds nothing
-    expect(await s.queryDense(vec(1, 0, 0, 0), 5, { whereDocument: wd })).toEqual([]);
-    await s.close();
-  });
-
-  it("stops a query whose $contains clauses run past the same budget: thousands of them over a large vault", async () => {
-    const s = await openStore();
-    await s.upsertNotes(
-      Array.from({ length: 50 }, (_, i) => ({
-        note: note(`n${i}.md`),
-        records: [record(`n${i}`, meta({ path: `n${i}.md` }), vec(1, 0, 0, 0), `motor ${"word ".repeat(2000)}`)],
-      })),
-    );
-    const wd = normaliseWhereDocument({ $and: Array.from({ length: 100 }, (_, i) => ({ $not_contains: `zz${i}` })) })!;
-    const limit = REGEX_LIMITS.budgetMs;
-    REGEX_LIMITS.budgetMs = 0;
-    try {
-      for (const query of [
-        () => s.queryDense(vec(1, 0, 0, 0), 5, { whereDocument: wd }),
-        () => s.queryKeyword("motor", 5, { whereDocument: wd }),
-      ]) {
-        const e = (await query().then(
-          () => new Error("no error"),
-          (x: Error) => x,
-        )) as Error & { code?: string };
-        expect(e.code).toBe("filter_invalid");
-        expect(e.message).toBe(
-          "vault-rag: the filter's $contains clauses in whereDocument ran for over 0 s over the index's passages and was stopped — make it simpler, or narrow the search with where or another whereDocument clause",
-        );
-      }
-    } finally {
-      REGEX_LIMITS.budgetMs = limit;
-    }
-    // within the budget the same query runs: every passage holds none of the texts
-    expect(await s.queryDense(vec(1, 0, 0, 0), 5, { whereDocument: wd })).toHaveLength(5);
+    // within the budget the same query runs
+    expect(await s.queryDense(vec(1, 0, 0, 0), 5, { whereDocument: wd })).toHaveLength(c.within);
     expect(
       await s.queryKeyword("motor", 5, { whereDocument: normaliseWhereDocument({ $contains: "motor word" })! }),
     ).toHaveLength(5);
