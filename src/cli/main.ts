@@ -389,6 +389,7 @@ export function buildProgram(): Command {
     .option("--db <path>", "index file, or chroma://host:port/<collection>")
     .option("--modes <list>", "modes to compare", "keyword,dense,hybrid")
     .option("--sweep", "also try a grid of fusion settings")
+    .option("--questions", "also list each question with where each mode ranked its first answer")
     .option("--json", "print JSON")
     .option("--quiet", "no progress output")
     .addHelpText(

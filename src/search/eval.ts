@@ -221,10 +221,11 @@ export async function evaluate(
   qrels: Qrels,
   settings: EvalSetting[],
   opts: { pool?: number; depth?: number; onProgress?: (done: number, total: number) => void } = {},
-): Promise<{ setting: EvalSetting; metrics: Metrics; byKind: Record<string, Metrics> }[]> {
+): Promise<EvalResult[]> {
   const pool = opts.pool ?? SEARCH_DEFAULTS.pool;
   const depth = opts.depth ?? 100;
   const scores = settings.map(() => [] as { kind?: string; s: ReturnType<typeof scoreRanking> }[]);
+  const asked = settings.map(() => [] as QuestionResult[]);
   // time per mode: what a search in that mode waits for (keyword: BM25; dense: embed + kNN; hybrid: both)
   // "-plain": the same without the keyword query's synonyms (its first query, timed on its own);
   // "-far", "-unlinked": without near pairs, without backlink text (keyword queries of their own,
@@ -274,7 +275,16 @@ export async function evaluate(
         q.text,
       );
       const ranked = diversify(hits, depth, 1).map((h) => h.path);
-      scores[i].push({ kind: q.kind, s: scoreRanking(ranked, relevant) });
+      const s = scoreRanking(ranked, relevant);
+      scores[i].push({ kind: q.kind, s });
+      const at = ranked.findIndex((p) => relevant.has(p));
+      asked[i].push({
+        id: q.id,
+        question: q.text,
+        ...(q.kind ? { kind: q.kind } : {}),
+        rank: at < 0 ? null : at + 1,
+        ndcg10: s.ndcg10,
+      });
     });
     opts.onProgress?.(++done, qrels.queries.length);
   }
@@ -299,8 +309,27 @@ export async function evaluate(
         t,
       ),
       byKind,
+      questions: asked[i],
     };
   });
+}
+
+/** How one question fared in one setting: where its first answer note ranked, and its nDCG@10. */
+export interface QuestionResult {
+  id: string;
+  question: string;
+  kind?: string;
+  /** 1-based rank of the first note that answers it, among the first 100 notes; `null` when none is there. */
+  rank: number | null;
+  ndcg10: number;
+}
+
+/** One setting's results: overall, per kind, and per question. */
+export interface EvalResult {
+  setting: EvalSetting;
+  metrics: Metrics;
+  byKind: Record<string, Metrics>;
+  questions: QuestionResult[];
 }
 
 /** The default setting of each mode (hybrid with the default fusion). */

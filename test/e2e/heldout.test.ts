@@ -64,6 +64,32 @@ describe("retrieval quality on examples/vault", () => {
     expect(r.stdout).toContain("(1 question)");
   });
 
+  it("lists each question with where each mode ranked its first answer, worst first, when asked (--questions)", () => {
+    const file = path.join(path.dirname(vault), "two.jsonl");
+    fs.writeFileSync(
+      file,
+      [
+        '{"question": "sourdough starter", "paths": ["kitchen/Sourdough.md"], "kind": "short"}',
+        '{"question": "zzzz qqqq", "paths": ["kitchen/Sourdough.md"], "kind": "none"}',
+      ].join("\n") + "\n",
+    );
+    const args = [BIN, "eval", file, "--vault", vault, "--modes", "keyword,hybrid", "--questions"];
+    const r = spawnSync(process.execPath, args, { cwd: elsewhere, encoding: "utf8" });
+    expect(r.status, r.stderr).toBe(0);
+    const lines = r.stdout.slice(r.stdout.indexOf("per question")).trimEnd().split("\n");
+    expect(lines[0]).toBe("per question: rank of the first answer (keyword hybrid), worst hybrid first");
+    // no word of the second is in any note: the keyword list finds nothing, and it comes first
+    expect(lines[1]).toMatch(/^ {2}– +\d+ {2}none {3}zzzz qqqq$/);
+    expect(lines[2]).toBe("  1   1  short  sourdough starter");
+    // and in JSON, per setting
+    const json = spawnSync(process.execPath, [...args, "--json"], { cwd: elsewhere, encoding: "utf8" });
+    const { results } = JSON.parse(json.stdout);
+    expect(results[0].questions).toEqual([
+      { id: "1", question: "sourdough starter", kind: "short", rank: 1, ndcg10: 1 },
+      { id: "2", question: "zzzz qqqq", kind: "none", rank: null, ndcg10: 0 },
+    ]);
+  });
+
   it("scores the known-answer set the weight was tuned on above 0.85 nDCG@10 with hybrid", () => {
     expect(evalByMode("examples/questions.jsonl").hybrid.ndcg10).toBeGreaterThan(0.85);
   });

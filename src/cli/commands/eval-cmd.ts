@@ -10,9 +10,11 @@ import {
   evaluate,
   prepareBeir,
   readKnownAnswers,
+  type EvalResult,
   type EvalSetting,
   type Metrics,
 } from "../../search/eval.js";
+import { printable } from "../printable.js";
 import type { SearchMode } from "../../search/index.js";
 import { locate, openForQuery } from "../open.js";
 import { progressReporter } from "../progress.js";
@@ -25,6 +27,8 @@ export interface EvalFlags {
   sweep?: boolean;
   json?: boolean;
   quiet?: boolean;
+  /** Also list each question with where each mode ranked its first answer. */
+  questions?: boolean;
 }
 
 /** Settings to compare: each mode at the defaults, or with --sweep a grid of fusion parameters. */
@@ -60,6 +64,31 @@ function table(rows: { setting: EvalSetting; metrics: Metrics }[], title: string
     ...rows.map(
       ({ setting, metrics: m }) =>
         `${setting.label.padEnd(28)} ${pct(m.ndcg10)}    ${pct(m.recall1)}  ${pct(m.recall5)}  ${pct(m.recall10)}  ${pct(m.recall100)}  ${pct(m.mrr10)}   ${m.p50Ms.toFixed(1)}`,
+    ),
+  ].join("\n");
+}
+
+/**
+ * One line per question, worst first: where each mode ranked its first answer (`–` beyond the first
+ * 100 notes), its kind and its text: which questions a vault's search misses.
+ *
+ * @example
+ * ```ts
+ * questionLines(results);
+ * // "per question: rank of the first answer (keyword dense hybrid), worst hybrid first\n  –  12   9  paraphrase  bring back a lost commit\n…"
+ * ```
+ */
+export function questionLines(results: EvalResult[]): string {
+  const rows = results[0]?.questions.map((q, j) => ({ q, ranks: results.map((r) => r.questions[j].rank) })) ?? [];
+  const last = results.length - 1;
+  const key = (r: number | null) => r ?? Infinity;
+  rows.sort((a, b) => key(b.ranks[last]) - key(a.ranks[last]) || a.q.id.localeCompare(b.q.id));
+  const cell = (r: number | null) => (r === null ? "–" : String(r)).padStart(3);
+  const kindWidth = Math.max(0, ...rows.map((x) => (x.q.kind ?? "").length));
+  return [
+    `per question: rank of the first answer (${results.map((r) => r.setting.mode).join(" ")}), worst ${results[last]?.setting.mode} first`,
+    ...rows.map(
+      ({ q, ranks }) => `${ranks.map(cell).join(" ")}  ${(q.kind ?? "").padEnd(kindWidth)}  ${printable(q.question)}`,
     ),
   ].join("\n");
 }
@@ -113,7 +142,9 @@ export async function runEval(target: string, o: EvalFlags): Promise<void> {
             ", ",
           )}${unknown.length > 3 ? ", …" : ""}) — paths are vault-relative, like "electronics/Pico W.md"; questions expecting only these score 0`,
       );
-    const results = await evaluate({ store, embedder }, qrels, settings);
+    const all = await evaluate({ store, embedder }, qrels, settings);
+    // the per-question rows only when asked (809 SciFact queries × a sweep's 30 settings otherwise)
+    const results = o.questions ? all : all.map(({ questions: _, ...r }) => r);
     if (o.json) {
       out(JSON.stringify({ title, results }, null, 2));
       return;
@@ -128,6 +159,7 @@ export async function runEval(target: string, o: EvalFlags): Promise<void> {
             `  ${k} questions`,
           ),
       );
+    if (o.questions) out("\n" + questionLines(all.slice(0, modes.length)));
   } finally {
     await store.close();
   }
