@@ -153,11 +153,15 @@ export function readKnownAnswers(file: string): Qrels {
     );
   rows.forEach((row, i) => {
     const r = row as unknown as { question?: string; paths?: string[]; kind?: string; filter?: Where };
-    if (!r.question || !Array.isArray(r.paths) || !r.paths.length)
+    if (!r.question || !Array.isArray(r.paths) || !r.paths.length) {
+      // a field no known-answer line has (`relevant`, `answers`, `query`) is likely the one meant
+      const known = new Set(["question", "paths", "kind", "filter"]);
+      const other = Object.keys(row).filter((k) => !known.has(k));
       throw new VaultRagError(
         "usage",
-        `vault-rag: ${file} line ${i + 1} needs "question" and a non-empty "paths" list`,
+        `vault-rag: ${file} line ${i + 1} needs "question" and a non-empty "paths" list (the notes that answer it)${other.length ? `; it has ${other.map((k) => JSON.stringify(k)).join(", ")}, which eval does not read` : ""} — write {"question": "how do I save power", "paths": ["electronics/Pico W.md"]}`,
       );
+    }
     if (r.filter !== undefined) {
       try {
         normaliseWhere(r.filter);

@@ -48,7 +48,12 @@ describe("benchmark files", () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "vr-ka-")), "q.jsonl");
     fs.writeFileSync(file, '{"question": "a", "paths": ["x.md"], "kind": "short"}\n{"question": "b", "paths": []}\n');
     expect(() => readKnownAnswers(file)).toThrow(
-      `vault-rag: ${file} line 2 needs "question" and a non-empty "paths" list`,
+      `vault-rag: ${file} line 2 needs "question" and a non-empty "paths" list (the notes that answer it) — write {"question": "how do I save power", "paths": ["electronics/Pico W.md"]}`,
+    );
+    // a field eval does not read is named: likely the one meant for "paths"
+    fs.writeFileSync(file, '{"question": "b", "relevant": ["x.md"]}\n');
+    expect(() => readKnownAnswers(file)).toThrow(
+      `vault-rag: ${file} line 1 needs "question" and a non-empty "paths" list (the notes that answer it); it has "relevant", which eval does not read — write {"question": "how do I save power", "paths": ["electronics/Pico W.md"]}`,
     );
     expect(readKnownAnswers(path.resolve("examples/questions.jsonl")).queries.length).toBeGreaterThanOrEqual(40);
     fs.writeFileSync(file, '{"question": "a", "paths": ["x.md"]}\n\n{nope\n');
