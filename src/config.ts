@@ -22,6 +22,20 @@ export function sidecarDirFor(vault: string): string {
 }
 
 /**
+ * Whether an index location is the vault's own (`<vault>/.vault-rag/index.db`, where `resolveDb`
+ * puts it by default), not one given with `--db` or `VAULT_RAG_DB`.
+ *
+ * @example
+ * ```ts
+ * isVaultIndex("/home/me/notes", "/home/me/notes/.vault-rag/index.db"); // true
+ * isVaultIndex("/home/me/notes", "chroma://localhost:8000/notes");      // false
+ * ```
+ */
+export function isVaultIndex(vault: string, db: string): boolean {
+  return !isChromaLocation(db) && path.resolve(db) === path.resolve(vault, INDEX_DIR, INDEX_FILE);
+}
+
+/**
  * Resolves the vault folder, the same way for every command: the option, else `VAULT_RAG_VAULT`,
  * else the nearest ancestor of the working directory holding `.vault-rag/`, else the working
  * directory. Always absolute.

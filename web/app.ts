@@ -106,9 +106,9 @@ const HTML_TAG =
 /** A Markdown mark a snippet leaves out, and what stands in its place (text, or the parts it keeps). */
 type Mark = [RegExp, string | ((match: string, ...groups: string[]) => string)];
 
-// Markdown marks a reader does not see, as the CLI's snippets leave them out (MARKS and TABLE_ROW in
-// src/cli/output.ts, whose tests pin them; this page is one script without imports, so they are
-// written here again)
+// Markdown marks a reader does not see, as the CLI's snippets leave them out (MARKS in
+// src/cli/output.ts; test/cli/output.test.ts checks the two lists are the same, since this page is
+// one script without imports and they are written here again)
 const MARKS: Mark[] = [
   [/<!--[\s\S]{0,2000}?-->/g, " "],
   [/!\[\[[^\]\n]{0,300}\]\]/g, " "],

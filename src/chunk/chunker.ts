@@ -95,6 +95,7 @@ function chunkBuilder(note: Note, body: string): (d: Draft, ordinal: number) => 
   const folder = noteFolder(note.path);
   const topFolder = note.path.includes("/") ? note.path.slice(0, note.path.indexOf("/")) : "";
   const offset = note.bodyStartLine;
+  const titleWords = nameWords(note.title);
   let trailOf: string[] | undefined;
   let section = "";
   let subTrail = "";
@@ -105,7 +106,7 @@ function chunkBuilder(note: Note, body: string): (d: Draft, ordinal: number) => 
       trailOf = d.trail;
       // a first heading that repeats the title stands for it (`# Check If A File Changed` for
       // check-if-a-file-changed.md): the breadcrumb reads as the note's own heading, once
-      const repeats = d.trail.length > 0 && nameWords(d.trail[0]) === nameWords(note.title);
+      const repeats = d.trail.length > 0 && nameWords(d.trail[0]) === titleWords;
       section = repeats ? d.trail.join(" > ") : d.trail.length ? `${note.title} > ${d.trail.join(" > ")}` : note.title;
       subTrail = (repeats ? d.trail.slice(1) : d.trail).join(" > ");
       // later siblings merged in are named after the first: "Obsidian URI > Open note · Open vault"

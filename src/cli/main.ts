@@ -106,10 +106,10 @@ function addAnswerFlags(cmd: Command): Command {
     );
 }
 
-/** Builds the command-line program. */
 /** Commands whose arguments are a query, which may hold words that start with a dash. */
 const QUERY_COMMANDS = new Set(["search", "ask"]);
 
+/** Builds the command-line program. */
 export function buildProgram(): Command {
   const program = new Command();
   program

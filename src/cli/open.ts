@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { VaultRagError } from "../errors.js";
 import { shellArg } from "../shell-arg.js";
-import { resolveDb, resolveVault, sidecarDirFor } from "../config.js";
+import { isVaultIndex, resolveDb, resolveVault, sidecarDirFor } from "../config.js";
 import type { Embedder, EmbedderOptions } from "../embed/index.js";
 import { openForQuery as openIndexForQuery } from "../indexing/open-query.js";
 import type { Logger } from "../log.js";
@@ -68,9 +68,21 @@ export function locate(opts: { vault?: string; db?: string }): Location {
  * ```
  */
 export function indexCommand(loc: Location): string {
-  return path.resolve(loc.db) === path.resolve(loc.vault, ".vault-rag", "index.db")
-    ? `vault-rag index ${shellArg(loc.vault)}`
-    : "vault-rag index <vault>";
+  return isVaultIndex(loc.vault, loc.db) ? `vault-rag index ${shellArg(loc.vault)}` : "vault-rag index <vault>";
+}
+
+/**
+ * Whether the vault a command reads is known to be the index's: named (`--vault`,
+ * `VAULT_RAG_VAULT`), or the index is the one inside it. Only then are the notes on disk compared
+ * with the index (stale hits, notes written since the last index).
+ *
+ * @example
+ * ```ts
+ * isVaultKnown({}, locate({ vault: "/home/me/notes" })); // true: the index is /home/me/notes/.vault-rag/index.db
+ * ```
+ */
+export function isVaultKnown(o: { vault?: string }, loc: Location): boolean {
+  return o.vault !== undefined || !!process.env.VAULT_RAG_VAULT || isVaultIndex(loc.vault, loc.db);
 }
 
 /**

@@ -5,10 +5,12 @@ import { VaultRagError } from "../errors.js";
 import type { Logger } from "../log.js";
 import { makeDir } from "../make-dir.js";
 
-/** Lock files this process holds: reading one through a second descriptor would drop its kernel lock (POSIX). */
-const held = new Set<string>();
-/** How to release each lock this process holds, for an exit that cannot unwind (Ctrl-C). */
-const releasers = new Map<string, () => void>();
+/**
+ * The lock files this process holds, each with how to release it (for an exit that cannot unwind:
+ * Ctrl-C). Asked before a file is opened again: reading one through a second descriptor would drop
+ * its kernel lock (POSIX).
+ */
+const held = new Map<string, () => void>();
 
 /**
  * Releases every writer lock this process holds, removing their files: for a command that exits
@@ -20,7 +22,7 @@ const releasers = new Map<string, () => void>();
  * ```
  */
 export function releaseHeldLocks(): void {
-  for (const release of [...releasers.values()])
+  for (const release of [...held.values()])
     try {
       release();
     } catch {
@@ -103,21 +105,19 @@ export function acquireLock(dbPath: string, log: Logger): () => void {
     } catch {
       // who holds the lock is only for messages (a full disk must not stop the run here)
     }
-    held.add(file);
     const conn = db;
     let released = false;
     const release = () => {
       if (released) return;
       released = true;
       held.delete(file);
-      releasers.delete(file);
       // removed while still held, so a process waiting on this file finds it gone and starts over
       if (sameFile(fd, file)) fs.rmSync(file, { force: true });
       conn.exec("ROLLBACK");
       conn.close();
       fs.closeSync(fd);
     };
-    releasers.set(file, release);
+    held.set(file, release);
     return release;
   }
   throw new VaultRagError("index_locked", `vault-rag: cannot take the lock ${file} — another process keeps taking it`);

@@ -4,4 +4,5 @@
  * room, never each other. It loads zod only (not the MCP SDK), so the web server starts fast.
  */
 export { getNoteInput, relatedInput, REQUEST_LIMITS, requestText, searchInput, searchRequestOf } from "./schemas.js";
-export { bad, cut, quoted, shown, validate } from "./validate.js";
+export { bad, validate } from "./validate.js";
+export { cut, quoted, shown } from "../shown.js";

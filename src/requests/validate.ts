@@ -6,9 +6,7 @@
  */
 import type { z } from "zod";
 import { VaultRagError } from "../errors.js";
-import { cut, quoted, shown } from "../shown.js";
-
-export { cut, quoted, shown };
+import { shown } from "../shown.js";
 
 /** A `usage` error: `vault-rag: ` and the message. */
 export const bad = (message: string) => new VaultRagError("usage", `vault-rag: ${message}`);

@@ -228,8 +228,8 @@ export async function evaluate(
 ): Promise<EvalResult[]> {
   const pool = opts.pool ?? SEARCH_DEFAULTS.pool;
   const depth = opts.depth ?? 100;
-  const scores = settings.map(() => [] as { kind?: string; s: ReturnType<typeof scoreRanking> }[]);
-  const asked = settings.map(() => [] as QuestionResult[]);
+  // per setting, each question's result and its full scores (averaged below)
+  const scores = settings.map(() => [] as { q: QuestionResult; s: ReturnType<typeof scoreRanking> }[]);
   // time per mode: what a search in that mode waits for (keyword: BM25; dense: embed + kNN; hybrid: both)
   // "-plain": the same without the keyword query's synonyms (its first query, timed on its own);
   // "-far", "-unlinked": without near pairs, without backlink text (keyword queries of their own,
@@ -280,21 +280,23 @@ export async function evaluate(
       );
       const ranked = diversify(hits, depth, 1).map((h) => h.path);
       const s = scoreRanking(ranked, relevant);
-      scores[i].push({ kind: q.kind, s });
       const at = ranked.findIndex((p) => relevant.has(p));
-      asked[i].push({
-        id: q.id,
-        question: q.text,
-        ...(q.kind ? { kind: q.kind } : {}),
-        rank: at < 0 ? null : at + 1,
-        ndcg10: s.ndcg10,
+      scores[i].push({
+        q: {
+          id: q.id,
+          question: q.text,
+          ...(q.kind ? { kind: q.kind } : {}),
+          rank: at < 0 ? null : at + 1,
+          ndcg10: s.ndcg10,
+        },
+        s,
       });
     });
     opts.onProgress?.(++done, qrels.queries.length);
   }
   return settings.map((setting, i) => {
     const byKind: Record<string, Metrics> = {};
-    const kinds = [...new Set(scores[i].map((x) => x.kind).filter((k): k is string => !!k))];
+    const kinds = [...new Set(scores[i].map((x) => x.q.kind).filter((k): k is string => !!k))];
     const t =
       times[
         setting.mode === "dense"
@@ -303,7 +305,7 @@ export async function evaluate(
       ];
     for (const k of kinds)
       byKind[k] = averageMetrics(
-        scores[i].filter((x) => x.kind === k).map((x) => x.s),
+        scores[i].filter((x) => x.q.kind === k).map((x) => x.s),
         t.filter((_, j) => qrels.queries[j].kind === k),
       );
     return {
@@ -313,7 +315,7 @@ export async function evaluate(
         t,
       ),
       byKind,
-      questions: asked[i],
+      questions: scores[i].map((x) => x.q),
     };
   });
 }

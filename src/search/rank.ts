@@ -71,16 +71,28 @@ export function namedFirst<
   const want = nameWords(question);
   if (!want) return hits;
   const stem = (p: string) => p.slice(p.lastIndexOf("/") + 1).replace(/\.md$/i, "");
-  const named = (h: T) =>
-    nameWords(h.meta.title) === want ||
-    nameWords(stem(h.path)) === want ||
-    (h.meta.aliases ?? []).some((a) => nameWords(a) === want);
-  const first = hits.filter(named);
-  if (!first.length || first.length === hits.length) return hits;
+  // once per note (its chunks share title, file name and aliases): a fusion brings hundreds of hits
+  const byNote = new Map<string, boolean>();
+  const named = (h: T) => {
+    let is = byNote.get(h.path);
+    if (is === undefined)
+      byNote.set(
+        h.path,
+        (is =
+          nameWords(h.meta.title) === want ||
+          nameWords(stem(h.path)) === want ||
+          (h.meta.aliases ?? []).some((a) => nameWords(a) === want)),
+      );
+    return is;
+  };
+  const first: T[] = [];
+  const rest: T[] = [];
+  for (const h of hits) (named(h) ? first : rest).push(h);
+  if (!first.length || !rest.length) return hits;
   const best = hits[0];
   return [
     ...first.map((h) => (h.distance > best.distance ? { ...h, distance: best.distance, score: best.score } : h)),
-    ...hits.filter((h) => !named(h)),
+    ...rest,
   ];
 }
 

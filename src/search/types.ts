@@ -121,7 +121,7 @@ export const SEARCH_DEFAULTS: SearchOptionsWithDefaults = {
 export interface SearchResult {
   hits: Hit[];
   reason?: string;
-  /** How the search ran, when a reader should know: a question the model cannot read was ranked by keywords alone. */
+  /** How the search ran, when a reader should know: a question the model cannot read was ranked by keywords alone, or one of common words only names no topic (`commonWordsNotice` in search.ts). */
   notice?: string;
   timings: { embedMs: number; retrieveMs: number };
   /**

@@ -33,16 +33,17 @@ let deadline = Infinity;
 let pending: number | undefined;
 
 /**
- * Runs `fn` (one query that tests `whereDocument` patterns) with a time budget, counted from its
- * first test: a pattern still testing passages after `ms` ({@link REGEX_LIMITS}) stops the query with a `filter_invalid` error that says so, so no
- * filter can hold a server's only thread for long.
+ * Runs `fn` (one query that tests `whereDocument` clauses: patterns and `$contains` texts) with a
+ * time budget, counted from its first test: a clause still testing passages after `ms`
+ * ({@link REGEX_LIMITS}) stops the query with a `filter_invalid` error that says so, so no filter
+ * can hold a server's only thread for long.
  *
  * @example
  * ```ts
- * withRegexBudget(() => db.prepare("SELECT rowid FROM chunks c WHERE vr_regexp(?, c.text)").all(p));
+ * withDocumentBudget(() => db.prepare("SELECT rowid FROM chunks c WHERE vr_regexp(?, c.text)").all(p));
  * ```
  */
-export function withRegexBudget<T>(fn: () => T, ms = REGEX_LIMITS.budgetMs): T {
+export function withDocumentBudget<T>(fn: () => T, ms = REGEX_LIMITS.budgetMs): T {
   const outer = { deadline, pending };
   if (deadline === Infinity && pending === undefined) pending = ms;
   try {
@@ -93,7 +94,7 @@ export function compileDocRegex(pattern: string, op = "$regex"): DocRegex {
 
 /**
  * Whether a passage holds a `whereDocument` `$contains` text, within the query's time budget
- * ({@link withRegexBudget}): a filter of thousands of clauses over a large vault costs clauses ×
+ * ({@link withDocumentBudget}): a filter of thousands of clauses over a large vault costs clauses ×
  * text (10,000 `$not_contains` held a server for 12 s), and SQLite's own `instr` cannot be stopped.
  *
  * @example

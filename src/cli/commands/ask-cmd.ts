@@ -9,9 +9,9 @@ import {
   obsidianLink,
   type Source,
 } from "../../answer/index.js";
-import { locate, openForQuery } from "../open.js";
+import { isVaultKnown, locate, openForQuery } from "../open.js";
 import { err, out, outText, stderrLogger, textOf } from "../io.js";
-import { isVaultKnown, noResults, searchRequest, type SearchFlags } from "./search-cmd.js";
+import { noResults, searchRequest, type SearchFlags } from "./search-cmd.js";
 
 export interface AskFlags extends SearchFlags {
   llm?: string;
@@ -48,14 +48,13 @@ export async function runAsk(words: string[], o: AskFlags): Promise<void> {
   } finally {
     await store.close();
   }
-  const { sources, prompt, system, dropped } = c;
+  const { sources, prompt, system, dropped, reason } = c;
   const retrievalMs = performance.now() - t0;
   if (c.notice) err(`note: ${c.notice}`);
   if (o.verbose && dropped)
     err(`dropped ${dropped} weakest source(s) to fit the ${o.budget ?? "default"} token budget`);
   const vaultForLinks = o.obsidianLinks ? loc.vault : undefined;
-  if (!c.sources.length) {
-    const reason = c.reason ?? "no chunk matches the query";
+  if (!sources.length) {
     if (o.json)
       out(
         JSON.stringify(

@@ -35,9 +35,9 @@ export function formatRelated(r: RelatedResult, color = false): string {
       [
         `${p.path(printable(n.path))}  ${n.score.toFixed(4)}${n.linked ? `  ${p.dim("linked")}` : ""}`,
         `    ${p.path(printable(r.note))}:${p.line(String(n.source.start_line))}  ${p.label(printable(n.source.section))}`,
-        `      ${printable(snippet(n.source.text, 96))}`,
+        `      ${snippet(n.source.text, 96)}`,
         `    ${p.path(printable(n.path))}:${p.line(String(n.target.start_line))}  ${p.label(printable(n.target.section))}`,
-        `      ${printable(snippet(n.target.text, 96))}`,
+        `      ${snippet(n.target.text, 96)}`,
       ].join("\n"),
     )
     .join("\n");

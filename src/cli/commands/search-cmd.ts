@@ -1,4 +1,3 @@
-import path from "node:path";
 import { ChromaStore, NEAR_WINDOW, proximityPairs, type Store } from "../../store/index.js";
 import {
   hitJson,
@@ -11,7 +10,7 @@ import {
 } from "../../search/index.js";
 import { staleHits, staleHitsWarning } from "../../indexing/stale-hits.js";
 import { useColor } from "../color.js";
-import { indexCommand, locate, openForQuery, type Location } from "../open.js";
+import { indexCommand, isVaultKnown, locate, openForQuery, type Location } from "../open.js";
 import { formatHits, printable } from "../output.js";
 import { noteLinker, useLinks } from "../hyperlink.js";
 import { err, out, stderrLogger } from "../io.js";
@@ -40,24 +39,6 @@ export interface SearchFlags {
   offline?: boolean;
   modelDir?: string;
   color?: string;
-}
-
-/**
- * Whether the vault a command reads is known to be the index's: named (`--vault`,
- * `VAULT_RAG_VAULT`), or the index is the one inside it. Only then are the notes on disk compared
- * with the index (stale hits, notes written since the last index).
- *
- * @example
- * ```ts
- * isVaultKnown({}, locate({ vault: "/home/me/notes" })); // true: the index is /home/me/notes/.vault-rag/index.db
- * ```
- */
-export function isVaultKnown(o: { vault?: string }, loc: Location): boolean {
-  return (
-    o.vault !== undefined ||
-    !!process.env.VAULT_RAG_VAULT ||
-    path.resolve(loc.db) === path.resolve(loc.vault, ".vault-rag", "index.db")
-  );
 }
 
 /**

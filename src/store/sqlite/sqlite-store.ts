@@ -4,6 +4,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { VaultRagError } from "../../errors.js";
 import { makeDir } from "../../make-dir.js";
+import { isVaultIndex } from "../../config.js";
 import { shellArg } from "../../shell-arg.js";
 import type { RecordMetadata } from "../schema.js";
 import {
@@ -35,7 +36,7 @@ import { DamagedSnapshotError, DenseIndex } from "./dense-index.js";
 import { MetaColumns } from "./meta-columns.js";
 import { checkQueryVector, checkWindows, pooledVector } from "../windows.js";
 import type { WhereNode } from "../where.js";
-import { compileDocRegex, containsText, withRegexBudget } from "../regex.js";
+import { compileDocRegex, containsText, withDocumentBudget } from "../regex.js";
 
 /** BM25 column weights: title, aliases and breadcrumb weigh more than body text. */
 export const BM25_WEIGHTS = { title: 4, aliases: 4, section: 2, body: 1 };
@@ -515,12 +516,12 @@ export class SqliteStore implements Store {
     // one read transaction: the filter, the vectors and the rows come from one snapshot; its
     // whereDocument patterns run within their time budget
     try {
-      return withRegexBudget(() => this.denseRows(vector, k, filter));
+      return withDocumentBudget(() => this.denseRows(vector, k, filter));
     } catch (e) {
       if (!(e instanceof DamagedSnapshotError)) throw e;
       // the snapshot held damaged rows (and is gone): the index is built again from SQLite, once
       this.dense = undefined;
-      return withRegexBudget(() => this.denseRows(vector, k, filter));
+      return withDocumentBudget(() => this.denseRows(vector, k, filter));
     }
   }
 
@@ -630,7 +631,7 @@ export class SqliteStore implements Store {
     ranking: KeywordRanking = {},
   ): Promise<ScoredRecord[]> {
     // the filter's whereDocument patterns run within their time budget
-    return withRegexBudget(() => this.keywordRows(text, k, filter, ranking));
+    return withDocumentBudget(() => this.keywordRows(text, k, filter, ranking));
   }
 
   private keywordRows(text: string, k: number, filter: QueryFilter, ranking: KeywordRanking): ScoredRecord[] {
@@ -985,8 +986,8 @@ export function damaged(file: string, err: Error): VaultRagError {
  */
 export function rebuildCommand(file: string): string {
   const abs = path.resolve(file);
-  if (path.basename(abs) === "index.db" && path.basename(path.dirname(abs)) === ".vault-rag")
-    return `vault-rag index ${shellArg(path.dirname(path.dirname(abs)))} --full`;
+  const vault = path.dirname(path.dirname(abs)); // the vault whose own index this would be
+  if (isVaultIndex(vault, abs)) return `vault-rag index ${shellArg(vault)} --full`;
   return `vault-rag index <vault> --full --db ${shellArg(abs)}`;
 }
 
