@@ -39,6 +39,8 @@ export interface AppOptions {
   /** The indexing pass under way, if any. */
   indexing?: () => IndexingState | undefined;
   watching?: boolean;
+  /** How long an answer's event may wait for the client (default `SERVE_DEFAULTS.sendMs`; tests shorten it). */
+  sendMs?: number;
 }
 
 const SEARCH_PARAMS: Record<string, [string, ParamKind]> = {
@@ -73,9 +75,6 @@ export const askInput = searchInput
   })
   .strict();
 
-/** How long an answer's event may wait for the client to read the last, in ms; then the model is stopped. */
-const SEND_TIMEOUT_MS = 30_000;
-
 const fail = (c: Context, e: unknown) => {
   const { status, body } = errorResponse(e);
   return c.json(body, status);
@@ -94,6 +93,7 @@ const fail = (c: Context, e: unknown) => {
 export function createApp(o: AppOptions): Hono {
   const app = new Hono();
   const v = o.vault;
+  const sendMs = o.sendMs ?? SERVE_DEFAULTS.sendMs;
 
   app.onError((e, c) => fail(c, e));
   app.notFound((c) => {
@@ -299,10 +299,10 @@ export function createApp(o: AppOptions): Hono {
       asking++;
       return streamSSE(c, async (stream) => {
         // each event waits for the client to take the last (the model is read no faster); a client
-        // that takes nothing for SEND_TIMEOUT_MS is gone as far as the answer goes
+        // that takes nothing for `sendMs` is gone as far as the answer goes
         const send = async (event: string, data: unknown) => {
           let timer: NodeJS.Timeout | undefined;
-          const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), SEND_TIMEOUT_MS)));
+          const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), sendMs)));
           const sent = await Promise.race([stream.writeSSE({ event, data: JSON.stringify(data) }), late]);
           clearTimeout(timer);
           if (sent === "late") stop.abort();

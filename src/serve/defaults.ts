@@ -13,6 +13,9 @@
  * - `asks`: answers written at once (4). A local model writes one answer at a time anyway; more
  *   asks would only queue on it, each holding a connection, so a client (or a page left open in many
  *   tabs) that floods `POST /api/ask` gets a 429 at once instead.
+ * - `sendMs`: how long an answer's event may wait for the client to read the last (30 s); then the
+ *   client counts as gone and the model is stopped, so a client that asks and never reads holds no
+ *   model and no ask slot for longer.
  */
 export const SERVE_DEFAULTS = {
   port: 4321,
@@ -22,4 +25,5 @@ export const SERVE_DEFAULTS = {
   headersMs: 10_000,
   requestMs: 15_000,
   asks: 4,
+  sendMs: 30_000,
 } as const;

@@ -1,9 +1,8 @@
 import { spawnSync } from "node:child_process";
-import http from "node:http";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exampleVaultCopy } from "../e2e/helpers.js";
-import { BIN, request, startServe, type Served } from "./helpers.js";
+import { BIN, endlessLlm, request, startServe, type Served } from "./helpers.js";
 
 /**
  * The review's findings on `vault-rag serve`, each against the real server over loopback: a token
@@ -33,45 +32,6 @@ function raw(port: number, bytes: string, ms = 5000): Promise<{ text: string; cl
     });
     sock.on("error", () => {});
   });
-}
-
-/** An Ollama-protocol model that never stops: one token every 100 ms, until its client hangs up. */
-function endlessLlm(): Promise<{ base: string; open: () => number; requests: () => number; close(): Promise<void> }> {
-  let open = 0;
-  let requests = 0;
-  const server = http.createServer((req, res) => {
-    req.resume();
-    // the check before an ask lists the models, as Ollama does at once
-    if (req.method === "GET" && req.url === "/api/tags")
-      return void req.on("end", () => res.end(JSON.stringify({ models: [{ name: "endless" }] })));
-    req.on("end", () => {
-      requests++;
-      open++;
-      res.writeHead(200, { "content-type": "application/x-ndjson" });
-      const t = setInterval(
-        () => res.write(JSON.stringify({ message: { role: "assistant", content: "more " }, done: false }) + "\n"),
-        100,
-      );
-      res.on("close", () => {
-        clearInterval(t);
-        open--;
-      });
-    });
-  });
-  return new Promise((resolve) =>
-    server.listen(0, "127.0.0.1", () =>
-      resolve({
-        base: `127.0.0.1:${(server.address() as net.AddressInfo).port}`,
-        open: () => open,
-        requests: () => requests,
-        close: () =>
-          new Promise<void>((r) => {
-            server.closeAllConnections();
-            server.close(() => r());
-          }),
-      }),
-    ),
-  );
 }
 
 /** Asks the motors question and reads the stream until the first token; returns the reader to go on with. */

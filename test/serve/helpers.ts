@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import http from "node:http";
+import type net from "node:net";
 import path from "node:path";
 
 export const BIN = path.resolve("dist/cli/main.js");
@@ -108,4 +109,48 @@ export function request(
     req.on("error", reject);
     req.end(opts.body);
   });
+}
+
+/** An Ollama-protocol model that never stops: one token every 100 ms, until its client hangs up. */
+export function endlessLlm(): Promise<{
+  base: string;
+  open: () => number;
+  requests: () => number;
+  close(): Promise<void>;
+}> {
+  let open = 0;
+  let requests = 0;
+  const server = http.createServer((req, res) => {
+    req.resume();
+    // the check before an ask lists the models, as Ollama does at once
+    if (req.method === "GET" && req.url === "/api/tags")
+      return void req.on("end", () => res.end(JSON.stringify({ models: [{ name: "endless" }] })));
+    req.on("end", () => {
+      requests++;
+      open++;
+      res.writeHead(200, { "content-type": "application/x-ndjson" });
+      const t = setInterval(
+        () => res.write(JSON.stringify({ message: { role: "assistant", content: "more " }, done: false }) + "\n"),
+        100,
+      );
+      res.on("close", () => {
+        clearInterval(t);
+        open--;
+      });
+    });
+  });
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () =>
+      resolve({
+        base: `127.0.0.1:${(server.address() as net.AddressInfo).port}`,
+        open: () => open,
+        requests: () => requests,
+        close: () =>
+          new Promise<void>((r) => {
+            server.closeAllConnections();
+            server.close(() => r());
+          }),
+      }),
+    ),
+  );
 }
