@@ -427,19 +427,22 @@ async function main(): Promise<void> {
       return;
     }
     if (e instanceof VaultRagError) {
-      err(e.message);
+      const { withLocatedVault } = await import("./open.js");
+      err(withLocatedVault(e.message));
       failed(exitCodeFor(e));
       return;
     }
     const code = (e as { code?: unknown }).code;
     if (typeof code === "string" && (code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB")) {
       // damage found by a query rather than when the file was opened: in the index the command located
-      const { lastLocated } = await import("./open.js");
+      const { lastLocated, withLocatedVault } = await import("./open.js");
       const { rebuildCommand } = await import("../store/index.js");
       const db = lastLocated()?.db;
       const file = db && !/^chroma:/i.test(db) ? db : undefined;
       err(
-        `vault-rag: the index${file ? ` at ${file}` : ""} is damaged (${(e as Error).message}) — run \`${file ? rebuildCommand(file) : "vault-rag index --full"}\` to rebuild it from the notes`,
+        withLocatedVault(
+          `vault-rag: the index${file ? ` at ${file}` : ""} is damaged (${(e as Error).message}) — run \`${file ? rebuildCommand(file) : "vault-rag index --full"}\` to rebuild it from the notes`,
+        ),
       );
       failed(1);
       return;

@@ -50,6 +50,21 @@ export function lastLocated(): Location | undefined {
   return located;
 }
 
+/**
+ * An error message with the vault the command located filled in where the store, which knows only
+ * the index file, could name none: an index given with `--db` is rebuilt with
+ * `vault-rag index <vault> --full --db …`, and the command knows which vault that is.
+ *
+ * @example
+ * ```ts
+ * withLocatedVault("… run `vault-rag index <vault> --full --db /tmp/i.db` …"); // "… run `vault-rag index /home/me/notes --full --db /tmp/i.db` …"
+ * ```
+ */
+export function withLocatedVault(message: string): string {
+  const vault = located?.vault;
+  return vault ? message.replaceAll("`vault-rag index <vault> ", `\`vault-rag index ${shellArg(vault)} `) : message;
+}
+
 /** Resolves vault and index for a command. */
 export function locate(opts: { vault?: string; db?: string }): Location {
   const vault = resolveVault(opts.vault);

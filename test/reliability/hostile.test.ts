@@ -157,7 +157,7 @@ describe("hostile input", () => {
     const inside = await cli(["search", "--vault", vault, "--db", copy, "motors"], env);
     expect(inside.code).toBe(2);
     expect(inside.stderr.trim()).toBe(
-      `vault-rag: the index at ${copy} is damaged (database disk image is malformed) — run \`vault-rag index <vault> --full --db ${copy}\` to rebuild it from the notes`,
+      `vault-rag: the index at ${copy} is damaged (database disk image is malformed) — run \`vault-rag index ${vault} --full --db ${copy}\` to rebuild it from the notes`,
     );
     fs.rmSync(copy);
     const full = await cli(["index", vault, "--full", "--model", "ollama:stub-embed", "--json"], env);
