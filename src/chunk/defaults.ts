@@ -70,8 +70,10 @@ export const CHUNK_DEFAULTS: ChunkOptionsWithDefaults = {
  * - 20: a note's links include its frontmatter's wikilinks (Obsidian properties: `author:
  *   "[[Kevin Kelly]]"`), for `links` filters and `related` (they hold no sentence, so they give no
  *   backlink text); a symlink to a note the vault holds is no second note. Chunks are as in 19.
+ * - 21: a wikilink whose display text holds code or emphasis (``[[#Heading|`visible` predicate]]``)
+ *   is one link, not a `#Heading` tag; an escaped `\#ffffff` is no tag and `\[\[x]]` no link.
  */
-export const CHUNKER_VERSION = "20";
+export const CHUNKER_VERSION = "21";
 
 /**
  * Fills in defaults and checks the values.

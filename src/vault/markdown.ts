@@ -19,6 +19,8 @@ blockParser.block.ruler.before("fence", "math_block", mathBlock, {
 });
 
 const inlineParser = new MarkdownIt("commonmark", { html: true, linkify: false });
+// escapes stay their own tokens (`text_special`): `\#ffffff` is no tag and `\[\[x]]` no link
+inlineParser.core.ruler.disable("text_join");
 
 export type { Token };
 
@@ -267,7 +269,7 @@ export function headingText(raw: string): string {
   if (!INLINE_MARKUP.test(text)) return text;
   let out = "";
   for (const t of parseInline(text)[0]?.children ?? [])
-    if (t.type === "text" || t.type === "code_inline") out += t.content;
+    if (t.type === "text" || t.type === "text_special" || t.type === "code_inline") out += t.content;
     else if (t.type === "softbreak" || t.type === "hardbreak") out += " ";
     else if (t.type === "image") out += t.content;
   return out.replace(/\s+/g, " ").trim() || text;
@@ -279,7 +281,7 @@ export function headingText(raw: string): string {
  *
  * @example
  * ```ts
- * parseInline("see `#x` and #tag")[0].children!.map((t) => t.type); // ["text", "code_inline", "text"]
+ * parseInline("see `#x` and \\#no")[0].children!.map((t) => t.type); // ["text", "code_inline", "text", "text_special", "text"]
  * parseInline("[the loaf][l]", scanBlocks("[l]: Sourdough.md\n").references)[0].children![0].attrGet("href"); // "Sourdough.md"
  * ```
  */

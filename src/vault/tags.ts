@@ -136,8 +136,22 @@ function scanInline(
   let plain = "";
   const spans: LinkSpan[] = [];
   let open: { start: number; target?: string } | undefined;
+  // the text between Markdown links and line breaks, read for wikilinks and tags as one run: a
+  // wikilink's display text may hold code or emphasis (``[[#Heading|`visible` predicate]]``), which
+  // split it into several tokens. `mask` is the run with code spans and escaped characters blanked,
+  // what the wikilink and tag scans read (`#x` in code and `\#ffffff` are no tags)
+  let run = "";
+  let mask = "";
+  const flush = () => {
+    if (!run) return;
+    const read = readWikilinks(run, mask, plain, spans, links);
+    plain = read.plain;
+    scanTags(read.rest, tags);
+    run = mask = "";
+  };
   for (const child of children) {
     if (child.type === "link_open") {
+      flush();
       depthInLink++;
       const target = markdownLinkTarget(child.attrGet("href") ?? "", folder);
       if (target) links.push(target);
@@ -147,13 +161,20 @@ function scanInline(
       if (depthInLink === 0 && open?.target)
         spans.push({ start: open.start, end: plain.length, target: open.target, markdown: true });
       if (depthInLink === 0) open = undefined;
-    } else if (child.type === "text" && depthInLink === 0) {
-      const read = readWikilinks(child.content, plain, spans, links);
-      plain = read.plain;
-      scanTags(read.rest, tags);
-    } else if (child.type === "text" || child.type === "code_inline") plain += child.content;
-    else if (child.type === "softbreak" || child.type === "hardbreak") plain += " ";
+    } else if (
+      depthInLink === 0 &&
+      (child.type === "text" || child.type === "code_inline" || child.type === "text_special")
+    ) {
+      run += child.content;
+      mask += child.type === "text" ? child.content : "\u0001".repeat(child.content.length);
+    } else if (child.type === "text" || child.type === "text_special" || child.type === "code_inline")
+      plain += child.content;
+    else if (child.type === "softbreak" || child.type === "hardbreak") {
+      flush();
+      plain += " ";
+    }
   }
+  flush();
   // twice the links a note keeps, before duplicates go: a note of thousands of links costs no more
   const room = 2 * MAX_LINK_TEXTS - texts.length;
   if (spans.length && room > 0) texts.push(...linkSentences(plain, spans.slice(0, room)));
@@ -192,32 +213,34 @@ export function frontmatterLinks(data: Record<string, unknown>): string[] {
 }
 
 /**
- * Reads the wikilinks of a text in one pass: each target (embeds too) goes to `links`; `plain`
- * gets the text with each link as its display text, and `spans` where each link (not an embed)
- * stands in it; `rest` is the text with every link blanked, for the tag scan (a link's
- * `#Heading` is no tag).
+ * Reads the wikilinks of a text in one pass, as found in `mask` (the text with code spans and
+ * escapes blanked, of the same length): each target (embeds too) goes to `links`; `plain` gets the
+ * text with each link as its display text, and `spans` where each link (not an embed) stands in it;
+ * `rest` is the mask with every link blanked, for the tag scan (a link's `#Heading` is no tag).
  */
 function readWikilinks(
   text: string,
+  mask: string,
   plain: string,
   spans: LinkSpan[],
   links: string[],
 ): { plain: string; rest: string } {
   let at = 0;
   let rest = "";
-  for (const m of text.matchAll(WIKILINK_RE)) {
+  for (const m of mask.matchAll(WIKILINK_RE)) {
     plain += text.slice(at, m.index);
-    rest += text.slice(at, m.index) + " ";
+    rest += mask.slice(at, m.index) + " ";
     at = m.index! + m[0].length;
-    const display = m[1].split("|")[1];
-    const target = wikilinkTarget(m[1]);
+    const inner = text.slice(m.index! + (m[0].startsWith("!") ? 3 : 2), at - 2);
+    const display = inner.split("|")[1];
+    const target = wikilinkTarget(inner);
     if (target) links.push(target);
     if (m[0].startsWith("!")) continue; // an embed shows the note, not words about it
     const shown = (display ?? "").trim() || target.split("/").pop()!;
     if (target) spans.push({ start: plain.length, end: plain.length + shown.length, target });
     plain += shown;
   }
-  return { plain: plain + text.slice(at), rest: rest + text.slice(at) };
+  return { plain: plain + text.slice(at), rest: rest + mask.slice(at) };
 }
 
 /** The `#tags` of a text with its links already blanked, outside URLs. */

@@ -137,6 +137,22 @@ describe("inline tags and links", () => {
     expect(refs.links).toEqual(["Battery", "diagram.png"]);
   });
 
+  it("reads a wikilink whose display text holds code or emphasis as one link, and takes no tag from it or from an escaped #", () => {
+    const refs = findInlineRefs(
+      [
+        "Use the [[#Conditional visibility|`visible` predicate]] instead.",
+        "See [[Motors|the **N20** motors]] and [[Battery|`3.7 V` cell]].",
+        "Example: \\#ffffff, and \\[\\[Not a link]], but #real is a tag.",
+      ].join("\n\n"),
+    );
+    expect(refs.tags).toEqual(["real"]);
+    expect(refs.links).toEqual(["Motors", "Battery"]);
+    expect(refs.linkTexts).toEqual([
+      { target: "Motors", text: "See the N20 motors and 3.7 V cell." },
+      { target: "Battery", text: "See the N20 motors and 3.7 V cell." },
+    ]);
+  });
+
   it("counts the frontmatter's wikilinks as links, as Obsidian's properties do, each once", () => {
     const text = [
       "---",
