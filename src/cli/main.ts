@@ -415,9 +415,10 @@ async function main(): Promise<void> {
       process.emit("SIGINT", "SIGINT");
     });
   const program = buildProgram();
-  // search answers as grep and ripgrep do: 1 is "no hits", so any error is 2 (a damaged or
-  // unreadable index must not read as "nothing matched" to a script)
-  const grepLike = process.argv.slice(2).find((a) => !a.startsWith("-")) === "search";
+  // search, ask and related answer as grep and ripgrep do: 1 is "found nothing", so any error is 2
+  // (a damaged index or a chat model that cannot be reached must not read as "nothing matched" to
+  // a script)
+  const grepLike = ["search", "ask", "related"].includes(process.argv.slice(2).find((a) => !a.startsWith("-")) ?? "");
   const failed = (code: number) => (process.exitCode = grepLike && code === 1 ? 2 : code);
   try {
     await program.parseAsync(process.argv);

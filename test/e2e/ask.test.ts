@@ -114,19 +114,19 @@ describe("vault-rag ask", () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ prompt: null, sources: [], reason: "no chunk passes the filters" });
   });
 
-  it("explains an unreachable server, an unknown model and a stream cut mid-answer (keeping what was printed)", async () => {
+  it("explains an unreachable server, an unknown model and a stream cut mid-answer (keeping what was printed), each exit 2: 1 is 'nothing matched'", async () => {
     const down = run(["ask", "motors"], { OLLAMA_HOST: "127.0.0.1:9" });
-    expect(down.code).toBe(1);
+    expect(down.code).toBe(2);
     expect(down.stderr.trim()).toBe(
       "vault-rag: Ollama is not reachable at http://127.0.0.1:9 — start it with `ollama serve` or choose another model with --llm",
     );
     const missing = await runAsync(["ask", "--llm", "ollama:missing", "motors"]);
-    expect(missing.code).toBe(1);
+    expect(missing.code).toBe(2);
     expect(missing.stderr.trim()).toBe(
       `vault-rag: Ollama at http://${base} has no model "missing" — run \`ollama pull missing\` or choose another with --llm`,
     );
     const cut = await runAsync(["ask", "--llm", "ollama:cut", "motors"]);
-    expect(cut.code).toBe(1);
+    expect(cut.code).toBe(2);
     expect(cut.stdout).toBe("The DRV8833 overheated on carpet, so it was swapped\n");
     expect(cut.stderr.trim()).toBe(
       `vault-rag: the answer from Ollama at http://${base} stopped before it finished — what was printed is incomplete`,
@@ -231,7 +231,7 @@ describe("vault-rag ask --llm openai:…", () => {
     const port = (mute.address() as import("node:net").AddressInfo).port;
     try {
       const r = await runAsync(["ask", "why did the motors cut out"], { OLLAMA_HOST: `127.0.0.1:${port}` });
-      expect(r.code).toBe(1);
+      expect(r.code).toBe(2);
       expect(r.stderr.trim()).toBe(
         `vault-rag: Ollama is not reachable at http://127.0.0.1:${port} — start it with \`ollama serve\` or choose another model with --llm`,
       );
@@ -244,7 +244,7 @@ describe("vault-rag ask --llm openai:…", () => {
     const r = await runAsync(["ask", "--llm", "openai:stub", "why did the motors cut out"], {
       OPENAI_BASE_URL: `http://${base}`,
     });
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.stderr.trim()).toBe(
       `vault-rag: http://${base}/models does not exist (HTTP 404) — the base URL "http://${base}" lacks /v1, which most OpenAI-compatible servers need: set OPENAI_BASE_URL=http://${base}/v1`,
     );
