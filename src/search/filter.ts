@@ -5,15 +5,18 @@ const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 7 * 8
 
 /**
  * Parses a time for `--since`/`--until`: a duration back from now (`90d`, `2w`, `12h`, `30m`), a date
- * (`2026-06-01`, local midnight) or a full ISO time. Returns Unix seconds.
+ * or a full ISO time. Returns Unix seconds. A date is the whole local day: its start, or with
+ * `endOfDay` (as `--until` reads it) its last second, so that `--until 2026-06-01` keeps the notes of
+ * June 1st, as `--since 2026-06-01` does.
  *
  * @example
  * ```ts
  * parseWhen("2d", 1_800_000_000); // 1_799_827_200
  * parseWhen("2026-06-01T12:00:00Z"); // 1_780_315_200
+ * parseWhen("2026-06-01", undefined, true); // 23:59:59 on June 1st, local time
  * ```
  */
-export function parseWhen(value: string, now: number = Math.floor(Date.now() / 1000)): number {
+export function parseWhen(value: string, now: number = Math.floor(Date.now() / 1000), endOfDay = false): number {
   const v = value.trim();
   const rel = /^(\d+)\s*([smhdwy])$/i.exec(v);
   if (rel) {
@@ -31,7 +34,8 @@ export function parseWhen(value: string, now: number = Math.floor(Date.now() / 1
   if (/^\d{4}-\d{2}-\d{2}$/.test(v)) {
     const [y, m, d] = v.split("-").map(Number);
     const t = new Date(y, m - 1, d).getTime();
-    if (!Number.isNaN(t) && new Date(t).getDate() === d) return seconds(t);
+    if (!Number.isNaN(t) && new Date(t).getDate() === d)
+      return seconds(endOfDay ? new Date(y, m - 1, d + 1).getTime() - 1000 : t);
   } else if (/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(v)) {
     const t = Date.parse(v);
     if (!Number.isNaN(t)) return seconds(t);
@@ -80,9 +84,9 @@ export function buildFilter(opts: FilterOptions, now?: number): Where | undefine
     const forms = unicodeForms(folderName(value));
     clauses.push({ [key]: forms.length === 1 ? { $eq: forms[0] } : { $in: forms } });
   }
-  const time = (v: string | number) => (typeof v === "number" ? v : parseWhen(v, now));
+  const time = (v: string | number, endOfDay = false) => (typeof v === "number" ? v : parseWhen(v, now, endOfDay));
   if (opts.since !== undefined) clauses.push({ mtime: { $gte: time(opts.since) } });
-  if (opts.until !== undefined) clauses.push({ mtime: { $lte: time(opts.until) } });
+  if (opts.until !== undefined) clauses.push({ mtime: { $lte: time(opts.until, true) } });
   if (!clauses.length) return undefined;
   return clauses.length === 1 ? clauses[0] : { $and: clauses };
 }

@@ -71,14 +71,14 @@ export async function noResultHints(store: Store, f: FilterOptions, to: "cli" | 
     }
   }
   // a time range that holds no time, and one that begins after every note's last change
-  const when = (v: string | number | undefined) => {
+  const when = (v: string | number | undefined, endOfDay = false) => {
     try {
-      return v === undefined ? undefined : typeof v === "number" ? v : parseWhen(v);
+      return v === undefined ? undefined : typeof v === "number" ? v : parseWhen(v, undefined, endOfDay);
     } catch {
       return undefined; // refused before any search ran
     }
   };
-  const [since, until] = [when(f.since), when(f.until)];
+  const [since, until] = [when(f.since), when(f.until, true)];
   const [sinceFlag, untilFlag] = cli ? ["--since", "--until"] : ["since", "until"];
   if (since !== undefined && until !== undefined && since > until)
     hints.push(

@@ -237,6 +237,15 @@ describe("buildFilter and parseWhen", () => {
     expect(parseWhen("12h", now)).toBe(now - 12 * 3600);
     expect(parseWhen("2026-06-01T12:00:00Z")).toBe(1_780_315_200);
     expect(parseWhen("2026-06-01")).toBe(Math.floor(new Date(2026, 5, 1).getTime() / 1000));
+    // --until a date keeps that day: up to its last second
+    expect(parseWhen("2026-06-01", now, true)).toBe(Math.floor(new Date(2026, 5, 2).getTime() / 1000) - 1);
+    expect(parseWhen("2026-12-31", now, true)).toBe(Math.floor(new Date(2027, 0, 1).getTime() / 1000) - 1);
+    expect(parseWhen("2026-06-01T12:00:00Z", now, true), "a time is that time").toBe(1_780_315_200);
+    const day = Math.floor(new Date(2026, 5, 1, 15, 30).getTime() / 1000);
+    expect(buildFilter({ since: "2026-06-01", until: "2026-06-01" })).toEqual({
+      $and: [{ mtime: { $gte: parseWhen("2026-06-01") } }, { mtime: { $lte: parseWhen("2026-06-01", now, true) } }],
+    });
+    expect(parseWhen("2026-06-01") <= day && day <= parseWhen("2026-06-01", now, true)).toBe(true);
     expect(() => parseWhen("last tuesday")).toThrow(
       'vault-rag: cannot read the time "last tuesday" — use a duration like 90d, 2w or 12h, a date like 2026-06-01, or an ISO time',
     );
