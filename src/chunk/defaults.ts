@@ -72,8 +72,10 @@ export const CHUNK_DEFAULTS: ChunkOptionsWithDefaults = {
  *   backlink text); a symlink to a note the vault holds is no second note. Chunks are as in 19.
  * - 21: a wikilink whose display text holds code or emphasis (``[[#Heading|`visible` predicate]]``)
  *   is one link, not a `#Heading` tag; an escaped `\#ffffff` is no tag and `\[\[x]]` no link.
+ * - 22: a note with properties and no body is one chunk of its frontmatter as written (it had no
+ *   chunk, so no search found it, and `tags`, `folders` and `related` left it out).
  */
-export const CHUNKER_VERSION = "21";
+export const CHUNKER_VERSION = "22";
 
 /**
  * Fills in defaults and checks the values.

@@ -8,6 +8,8 @@ export interface Frontmatter {
   body: string;
   /** 1-based line where the body starts. */
   bodyStartLine: number;
+  /** The YAML as written between the fences (from line 2), or `""` when there is none or it is invalid. */
+  yaml: string;
   /** Set when YAML was present but invalid: message and 1-based line in the file. */
   error?: { message: string; line: number };
 }
@@ -25,7 +27,7 @@ export function splitFrontmatter(text: string): Frontmatter {
   const src = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const firstEol = src.indexOf("\n");
   const firstLine = (firstEol < 0 ? src : src.slice(0, firstEol)).replace(/\r$/, "");
-  if (firstLine !== "---") return { data: {}, body: src, bodyStartLine: 1 };
+  if (firstLine !== "---") return { data: {}, body: src, bodyStartLine: 1, yaml: "" };
   // find the closing fence line
   let pos = firstEol + 1;
   let line = 2;
@@ -39,16 +41,17 @@ export function splitFrontmatter(text: string): Frontmatter {
       try {
         const parsed: unknown =
           yamlText.trim() === "" ? {} : parseYaml(yamlText, { uniqueKeys: false, logLevel: "error" });
-        if (parsed === null || parsed === undefined) return { data: {}, body, bodyStartLine };
+        if (parsed === null || parsed === undefined) return { data: {}, body, bodyStartLine, yaml: "" };
         if (typeof parsed !== "object" || Array.isArray(parsed)) {
           return {
             data: {},
             body,
             bodyStartLine,
+            yaml: "",
             error: { message: "frontmatter is not a key: value mapping", line: 2 },
           };
         }
-        return { data: parsed as Record<string, unknown>, body, bodyStartLine };
+        return { data: parsed as Record<string, unknown>, body, bodyStartLine, yaml: yamlText };
       } catch (err) {
         const yerr = err as YAMLParseError;
         const relLine = yerr.linePos?.[0]?.line ?? 1;
@@ -58,7 +61,7 @@ export function splitFrontmatter(text: string): Frontmatter {
           .split("\n")[0]
           .replace(/ at line \d+, column \d+:?\s*$/, "")
           .replace(/:\s*$/, "");
-        return { data: {}, body, bodyStartLine, error: { message: msg, line: relLine + 1 } };
+        return { data: {}, body, bodyStartLine, yaml: "", error: { message: msg, line: relLine + 1 } };
       }
     }
     if (eol < 0) break;
@@ -66,5 +69,5 @@ export function splitFrontmatter(text: string): Frontmatter {
     line++;
   }
   // no closing fence: not frontmatter
-  return { data: {}, body: src, bodyStartLine: 1 };
+  return { data: {}, body: src, bodyStartLine: 1, yaml: "" };
 }

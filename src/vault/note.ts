@@ -79,6 +79,7 @@ export function parseNote(path: string, text: string, mtime: number, log: Logger
     mtime: Math.floor(mtime),
     body,
     bodyStartLine: fm.bodyStartLine,
+    properties: fm.yaml,
     hash: hashText(text),
   };
 }

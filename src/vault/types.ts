@@ -19,6 +19,11 @@ export interface Note {
   body: string;
   /** 1-based line in the file where `body` starts. */
   bodyStartLine: number;
+  /**
+   * The frontmatter's YAML as written (from line 2), `""` when there is none or it is invalid: the
+   * text of a note that has properties and no body.
+   */
+  properties?: string;
   /** Content hash of the whole file (sha256, hex). */
   hash: string;
 }

@@ -315,7 +315,16 @@ describe("chunker", () => {
 
   it("handles empty notes, frontmatter-only notes and CRLF", () => {
     expect(chunkNote(note(""))).toEqual([]);
-    expect(chunkNote(note("---\ntags: [a]\n---\n"))).toEqual([]);
+    expect(chunkNote(note("---\n\n---\n"))).toEqual([]);
+    // a note of properties alone is one chunk of them, as written, with their lines
+    const props = chunkNote(note('---\r\n\r\ntags: [a]\r\nauthor: "[[Kevin Kelly]]"\r\nyear: 1994\r\n\r\n---\r\n'));
+    expect(props.map((c) => [c.text, c.meta.section, c.meta.start_line, c.meta.end_line, c.meta.word_count])).toEqual([
+      ['tags: [a]\nauthor: "[[Kevin Kelly]]"\nyear: 1994', "SMARS", 3, 5, 7],
+    ]);
+    expect(props[0].embedText).toBe('\ntags: [a]\nauthor: "[[Kevin Kelly]]"\nyear: 1994');
+    // invalid YAML is no text (the note is indexed without it), and properties beside a body are not chunk text
+    expect(chunkNote(note("---\ntags: [a\n---\n"))).toEqual([]);
+    expect(chunkNote(note("---\ntags: [a]\n---\nThe body.\n")).map((c) => c.text)).toEqual(["The body."]);
     const crlf = chunkNote(
       note("# A\r\n\r\nText of section A here.\r\n\r\n# B\r\n\r\nText of section B here that is long enough.\r\n"),
     );

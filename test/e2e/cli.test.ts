@@ -128,6 +128,32 @@ describe("vault-rag CLI end to end", () => {
     expect(run(["index", empty]).stderr).not.toContain("no Markdown notes");
   });
 
+  it("finds a note of properties alone by its title and fields, and counts it and an empty note in tags, folders and status", () => {
+    const v = fs.mkdtempSync(path.join(os.tmpdir(), "vr-props-"));
+    fs.mkdirSync(path.join(v, "Books"));
+    fs.mkdirSync(path.join(v, "Templates"));
+    fs.writeFileSync(
+      path.join(v, "Books", "Out of Control.md"),
+      '---\ntags: [book]\nauthor: "[[Kevin Kelly]]"\nyear: 1994\n---\n',
+    );
+    fs.writeFileSync(path.join(v, "Templates", "Blank.md"), "");
+    fs.writeFileSync(
+      path.join(v, "Kevin Kelly.md"),
+      "# Kevin Kelly\n\nFounding editor of a magazine about technology.\n",
+    );
+    expect(run(["index", v, "--quiet"]).code).toBe(0);
+    const hits = json(["search", "--vault", v, "out of control"]) as (JsonHit & { start_line: number })[];
+    expect(hits[0]).toMatchObject({ path: "Books/Out of Control.md", start_line: 2, tags: ["book"] });
+    expect(hits[0].text).toBe('tags: [book]\nauthor: "[[Kevin Kelly]]"\nyear: 1994');
+    expect(run(["tags", "--vault", v]).stdout).toBe("1  book\n");
+    expect(run(["folders", "--vault", v]).stdout).toBe("1  (vault root)\n1  Books\n1  Templates\n");
+    expect(run(["status", "--vault", v]).stdout).toMatch(/^notes: {8}3$/m);
+    // its frontmatter's link counts: the person's note lists it as linking here
+    expect(run(["related", "--vault", v, "Kevin Kelly", "--json"]).stdout).toContain(
+      '"path": "Books/Out of Control.md"',
+    );
+  });
+
   it("refuses to index or watch a folder that does not exist, or a file, and creates nothing", () => {
     const missing = path.join(elsewhere, "no", "such", "folder");
     const r = run(["index", missing]);

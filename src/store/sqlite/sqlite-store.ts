@@ -506,8 +506,13 @@ export class SqliteStore implements Store {
   }
 
   async listFolders(): Promise<{ folder: string; notes: number }[]> {
+    // every note the index holds, as `status` counts them: a note with no text has no chunk but is
+    // in its folder. The folder is the path up to its last "/" (rtrim drops the file name's
+    // characters, which hold no "/"), as noteFolder makes a chunk's `folder`
     return this.db
-      .prepare("SELECT folder, count(DISTINCT path) notes FROM chunks GROUP BY folder ORDER BY folder")
+      .prepare(
+        "SELECT rtrim(rtrim(path, replace(path, '/', '')), '/') folder, count(*) notes FROM notes GROUP BY folder ORDER BY folder",
+      )
       .all() as { folder: string; notes: number }[];
   }
 
