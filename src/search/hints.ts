@@ -44,6 +44,13 @@ export async function noResultHints(store: Store, f: FilterOptions, to: "cli" | 
         );
         continue;
       }
+      // the name `vault-rag folders` prints for the vault's root, which is the folder ""
+      if (names === folders && want === "(vault root)" && folders.includes("")) {
+        hints.push(
+          `vault-rag: no folder "(vault root)" — that is how \`vault-rag folders\` shows the vault's root; give ${cli ? '--folder ""' : 'the folder ""'} for the notes at the root`,
+        );
+        continue;
+      }
       const sameCase = names.filter((x) => x.toLowerCase() === want.toLowerCase());
       if (sameCase.length)
         hints.push(`vault-rag: no folder "${value}" in the index — did you mean ${flag} ${quoted(sameCase)}?`);

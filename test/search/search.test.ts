@@ -302,4 +302,22 @@ describe("no-result hints", () => {
     expect(await noResultHints(store, { topFolder: "Bases" })).toEqual([]);
     await store.close();
   });
+  it("names the root folder's flag when given the name `folders` prints for it", async () => {
+    const store = SqliteStore.open(tmpDb(), { create: true });
+    await store.setManifest(testManifest(4));
+    const rec = (p: string) => ({
+      note: { path: p, hash: p, mtime: 1, size: 1 },
+      records: [
+        { id: p, text: "x", meta: meta({ path: p }), windows: [{ hash: p, vector: new Float32Array([1, 0, 0, 0]) }] },
+      ],
+    });
+    await store.upsertNotes([rec("Inbox.md"), rec("kitchen/Bread.md")]);
+    expect(await noResultHints(store, { folder: "(vault root)" })).toEqual([
+      'vault-rag: no folder "(vault root)" — that is how `vault-rag folders` shows the vault\'s root; give --folder "" for the notes at the root',
+    ]);
+    expect(await noResultHints(store, { folder: "(vault root)" }, "request")).toEqual([
+      'vault-rag: no folder "(vault root)" — that is how `vault-rag folders` shows the vault\'s root; give the folder "" for the notes at the root',
+    ]);
+    await store.close();
+  });
 });
