@@ -16,14 +16,16 @@ function distance(a: string, b: string): number {
 
 /**
  * The names closest to `want`, at most `n`: the name itself in another case first, then names that
- * contain it or that it contains (shorter first), then names within a small edit distance; and
- * only those about as close as the best, so a near-exact match does not bring far ones with it.
+ * contain it or that it contains (at least half of it; shorter first), then names within a small
+ * edit distance; and only those about as close as the best, so a near-exact match does not bring
+ * far ones with it.
  *
  * @example
  * ```ts
  * closest("picoo", ["pico", "robots", "photo"]); // ["pico", "photo"]
  * closest("stash", ["git/stash-everything", "git/stashing-untracked-files", "vim/splits"]);
  * // ["git/stash-everything", "git/stashing-untracked-files"]
+ * closest("nosuchnote", ["ch", "h", "s"]); // []
  * ```
  */
 export function closest(want: string, names: string[], n = 3): string[] {
@@ -45,7 +47,9 @@ function scoreNames(want: string, names: string[]): Scored[] {
   return names
     .map((name) => {
       const l = name.toLowerCase();
-      const d = l === w ? 0 : l.includes(w) || w.includes(l) ? 1 : distance(w, l);
+      // a name inside what was typed counts only when it is at least half of it: "ch" and "h"
+      // are in "nosuchnote", and no suggestion for it
+      const d = l === w ? 0 : l.includes(w) || (w.includes(l) && 2 * l.length >= w.length) ? 1 : distance(w, l);
       return { name, d, gap: Math.abs(l.length - w.length) };
     })
     .filter((x) => x.d <= Math.max(2, Math.floor(w.length / 2)));

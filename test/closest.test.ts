@@ -17,6 +17,14 @@ describe("closest notes", () => {
     expect(closestNotes("kubernetes", paths)).toEqual([]);
   });
 
+  it("offers no note whose short name merely stands inside what was typed", () => {
+    // a vault of API pages has notes named "ch", "h" and "s": none is near "nosuchnote"
+    const api = ["EditorPosition/ch.md", "HSL/h.md", "HSL/s.md", "Vault/Vault.md"];
+    expect(closestNotes("nosuchnote", api)).toEqual([]);
+    // a name that is most of what was typed still is
+    expect(closestNotes("Vault.on", api)).toEqual(["Vault/Vault.md"]);
+  });
+
   it("finds a note whose name was typed in the wrong folder, before the folder's other notes", () => {
     const help = [
       "Plugins/Canvas.md",

@@ -78,7 +78,7 @@ describe("vault-rag CLI end to end", () => {
     const v = path.join(elsewhere, "chunky");
     fs.mkdirSync(v, { recursive: true });
     fs.writeFileSync(path.join(v, "tar.md"), "# tar\n\nArchive files: create and extract tarballs.\n");
-    fs.writeFileSync(path.join(v, "empty.md"), "---\ntitle: Nothing yet\n---\n");
+    fs.writeFileSync(path.join(v, "empty.md"), "---\n---\n\n");
     fs.writeFileSync(path.join(v, "photo.md"), Buffer.from([0x89, 0x50, 0x00, 0x01]));
     fs.symlinkSync("/etc/hostname", path.join(v, "out.md"));
     const one = run(["chunks", v, "--note", "tar.md"]);
@@ -87,7 +87,7 @@ describe("vault-rag CLI end to end", () => {
     expect(run(["chunks", v, "--note", "empty"])).toMatchObject({
       code: 0,
       stdout: "",
-      stderr: 'no chunks: "empty.md" holds no text to index (only frontmatter, or nothing)\n',
+      stderr: 'no chunks: "empty.md" holds no text to index (it is blank, with no properties or invalid ones)\n',
     });
     // the whole vault: its warnings, once each
     const all = run(["chunks", v]);
