@@ -6,7 +6,7 @@ import { VaultRagError } from "../errors.js";
 import { diversify } from "./rank.js";
 import { fuse, retrieve, withSearchDefaults } from "./search.js";
 import { SEARCH_DEFAULTS, type SearchMode } from "./types.js";
-import { normaliseWhere, type ScoredRecord, type Where } from "../store/index.js";
+import { matchesWhere, normaliseWhere, type ScoredRecord, type Store, type Where } from "../store/index.js";
 
 /** A retrieval benchmark: queries with their relevant item ids. */
 export interface Qrels {
@@ -177,6 +177,37 @@ export function readKnownAnswers(file: string): Qrels {
     relevant.set(id, new Set(r.paths));
   });
   return { queries, relevant };
+}
+
+/**
+ * The questions whose own filter leaves out every note expected to answer them (a folder typed in
+ * another case, a tag no note has): as they stand they can only score 0, so eval names them. Notes
+ * the index holds no chunk of are not judged (eval names paths that are no note apart).
+ *
+ * @example
+ * ```ts
+ * (await filteredOut(store, readKnownAnswers("questions.jsonl"))).map((q) => q.id); // ["12"]: its line
+ * ```
+ */
+export async function filteredOut(
+  store: Store,
+  qrels: Qrels,
+): Promise<{ id: string; where: Where; paths: string[]; folders: string[] }[]> {
+  const found: { id: string; where: Where; paths: string[]; folders: string[] }[] = [];
+  for (const q of qrels.queries) {
+    const node = q.where === undefined ? undefined : normaliseWhere(q.where);
+    if (!node) continue;
+    const paths = [...qrels.relevant.get(q.id)!];
+    const folders = new Set<string>();
+    let passes = false;
+    for (const p of paths) {
+      const records = await store.get({ path: p });
+      for (const r of records) folders.add(r.meta.folder);
+      if ((passes = records.some((r) => matchesWhere(node, r.meta)))) break;
+    }
+    if (!passes && folders.size) found.push({ id: q.id, where: q.where!, paths, folders: [...folders] });
+  }
+  return found;
 }
 
 /** Where eval caches its corpora and indexes: `$XDG_CACHE_HOME/vault-rag/eval`, else `~/.cache/vault-rag/eval`. */

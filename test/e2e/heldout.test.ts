@@ -64,6 +64,27 @@ describe("retrieval quality on examples/vault", () => {
     expect(r.stdout).toContain("(1 question)");
   });
 
+  it("names a question whose own filter leaves out the note it expects, by its line, and not one whose filter keeps it", () => {
+    const file = path.join(path.dirname(vault), "filtered.jsonl");
+    fs.writeFileSync(
+      file,
+      [
+        '{"question": "sourdough starter", "paths": ["kitchen/Sourdough.md"], "filter": {"folder": "kitchen"}}',
+        '{"question": "sourdough starter", "paths": ["kitchen/Sourdough.md"], "filter": {"folder": "Kitchen"}}',
+        '{"question": "sourdough", "paths": ["kitchen/Sourdough.md"], "filter": {"tags": {"$contains": "nosuchtag"}}}',
+      ].join("\n") + "\n",
+    );
+    const r = spawnSync(process.execPath, [BIN, "eval", file, "--vault", vault, "--modes", "keyword"], {
+      cwd: elsewhere,
+      encoding: "utf8",
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr.trimEnd().split("\n")).toEqual([
+      `vault-rag: ${file} line 2: its filter {"folder":"Kitchen"} leaves out the note it expects ("kitchen/Sourdough.md", in folder "kitchen") — it scores 0 as written; fix the filter or the paths`,
+      `vault-rag: ${file} line 3: its filter {"tags":{"$contains":"nosuchtag"}} leaves out the note it expects ("kitchen/Sourdough.md", in folder "kitchen") — it scores 0 as written; fix the filter or the paths`,
+    ]);
+  });
+
   it("lists each question with where each mode ranked its first answer, worst first, when asked (--questions)", () => {
     const file = path.join(path.dirname(vault), "two.jsonl");
     fs.writeFileSync(

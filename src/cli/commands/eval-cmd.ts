@@ -8,6 +8,7 @@ import {
   EVAL_MODES,
   evalSettingsFor,
   evaluate,
+  filteredOut,
   prepareBeir,
   readKnownAnswers,
   type EvalResult,
@@ -15,6 +16,7 @@ import {
   type Metrics,
 } from "../../search/eval.js";
 import { printable } from "../printable.js";
+import { shown } from "../../shown.js";
 import type { SearchMode } from "../../search/index.js";
 import { locate, openForQuery } from "../open.js";
 import { progressReporter } from "../progress.js";
@@ -141,6 +143,19 @@ export async function runEval(target: string, o: EvalFlags): Promise<void> {
           .join(
             ", ",
           )}${unknown.length > 3 ? ", …" : ""}) — paths are vault-relative, like "electronics/Pico W.md"; questions expecting only these score 0`,
+      );
+    // a question whose own filter leaves out its answer (a folder in another case) scores 0 silently too
+    for (const q of await filteredOut(store, qrels))
+      err(
+        `vault-rag: ${abs} line ${q.id}: its filter ${shown(q.where)} leaves out ${q.paths.length === 1 ? "the note it expects" : "every note it expects"} (${q.paths
+          .slice(0, 2)
+          .map((p) => `"${p}"`)
+          .join(
+            ", ",
+          )}${q.paths.length > 2 ? ", …" : ""}, in ${q.folders.length === 1 ? "folder" : "folders"} ${q.folders
+          .slice(0, 2)
+          .map((f) => `"${f}"`)
+          .join(", ")}) — it scores 0 as written; fix the filter or the paths`,
       );
     const all = await evaluate({ store, embedder }, qrels, settings);
     // the per-question rows only when asked (809 SciFact queries × a sweep's 30 settings otherwise)
