@@ -15,6 +15,8 @@ export interface AskContext {
   prompt: string;
   /** Sources left out to fit the token budget. */
   dropped: number;
+  /** The prompt's estimated tokens: over the budget only when its best source alone is (a source is never cut). */
+  tokens: number;
   /** Why there are no hits, when there are none. */
   reason?: string;
   /** How the search ran, when a reader should know (see `SearchResult.notice`). */

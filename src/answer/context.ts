@@ -23,6 +23,18 @@ export type ContextOptionsWithDefaults = Required<ContextOptions>;
 /** Defaults: 3,000 tokens fits every local model's context with room for the answer. */
 export const CONTEXT_DEFAULTS: ContextOptionsWithDefaults = { budgetTokens: 3000 };
 
+/**
+ * Fills in defaults: an option given as `undefined` (a CLI flag not set) takes its default too.
+ *
+ * @example
+ * ```ts
+ * withContextDefaults({ budgetTokens: undefined }).budgetTokens; // 3000
+ * ```
+ */
+export function withContextDefaults(options: ContextOptions = {}): ContextOptionsWithDefaults {
+  return { budgetTokens: options.budgetTokens ?? CONTEXT_DEFAULTS.budgetTokens };
+}
+
 /** The prompt budgets a caller may ask for, in estimated tokens: the CLI's --budget and the API's `budget`. */
 export const BUDGET_RANGE = { min: 100, max: 100_000 } as const;
 
@@ -42,7 +54,8 @@ export function estimateTokens(text: string): number {
 /**
  * Turns ranked hits into numbered sources within a token budget: adjacent chunks of one note are
  * merged (their overlap written once), the weakest sources are dropped first when over budget, and
- * no source is ever cut.
+ * no source is ever cut (so `tokens`, the prompt's estimate, is over the budget when the best source
+ * alone is).
  *
  * @example
  * ```ts
@@ -54,8 +67,11 @@ export function assembleContext(
   question: string,
   hits: Hit[],
   options: ContextOptions = {},
-): { sources: Source[]; prompt: string; system: string; dropped: number } {
-  const o = { ...CONTEXT_DEFAULTS, ...options };
+): { sources: Source[]; prompt: string; system: string; dropped: number; tokens: number } {
+  // not `{ ...CONTEXT_DEFAULTS, ...options }`: an ask without --budget passed `budgetTokens:
+  // undefined`, which overwrote the default, and no source was ever dropped (39 sources, ~7,600
+  // tokens, for a 40-hit ask on til)
+  const o = withContextDefaults(options);
   // merge chunks of one note whose ordinals are adjacent, keeping the rank of the best one
   const groups: Hit[][] = [];
   for (const h of hits) {
@@ -92,7 +108,8 @@ export function assembleContext(
   const sources: Source[] = merged.map((m, i) => ({ n: i + 1, ...m }));
   const blocks = sources.map((s) => `[${s.n}] ${s.label} — ${s.path}\n${s.text.trim()}`);
   const prompt = `Sources:\n\n${blocks.join("\n\n")}\n\nQuestion: ${question}`;
-  return { sources, prompt, system: SYSTEM_PROMPT, dropped };
+  // over the budget only when the best source alone is: it is given whole, and the caller says so
+  return { sources, prompt, system: SYSTEM_PROMPT, dropped, tokens: cost(merged) };
 }
 
 /** Joins two consecutive chunks, writing the overlap (up to 40 words) once. */

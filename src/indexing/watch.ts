@@ -60,7 +60,7 @@ export async function watchVault(
   embedder: Embedder,
   opts: WatchOptions = {},
 ): Promise<Watcher> {
-  const o = { ...WATCH_DEFAULTS, ...opts };
+  const o = { ...opts, debounceMs: opts.debounceMs ?? WATCH_DEFAULTS.debounceMs };
   const log = o.log ?? silentLogger;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   assembleContext,
   checkCitations,
+  CONTEXT_DEFAULTS,
   estimateTokens,
   obsidianLink,
   SYSTEM_PROMPT,
@@ -48,7 +49,23 @@ describe("context assembly", () => {
     expect(sources.map((s) => s.path)).toEqual(["a.md", "b.md"]);
     expect(dropped).toBe(1);
     expect(sources.every((s) => s.text.split(" ").length === 200)).toBe(true);
-    expect(assembleContext("q", hits, { budgetTokens: 10 }).sources).toHaveLength(1); // the best source always stays
+    // the best source always stays, whole: the prompt's estimate then says it is over the budget
+    const one = assembleContext("q", hits, { budgetTokens: 10 });
+    expect(one.sources).toHaveLength(1);
+    expect(one.tokens).toBe(estimateTokens(SYSTEM_PROMPT) + estimateTokens("q") + estimateTokens(long("x")) + 12);
+    expect(one.tokens).toBeGreaterThan(10);
+  });
+
+  it("keeps to the default budget when none is given, also as undefined (an ask without --budget)", () => {
+    const long = (w: string) => Array.from({ length: 200 }, () => w).join(" ");
+    // 20 sources of 200 words: about 5,700 tokens, over the 3,000 of the default
+    const hits = Array.from({ length: 20 }, (_, i) => hit(`n${i}.md`, 0, long(`w${i}`)));
+    for (const options of [{}, { budgetTokens: undefined }]) {
+      const c = assembleContext("q", hits, options);
+      expect(c.tokens).toBeLessThanOrEqual(CONTEXT_DEFAULTS.budgetTokens);
+      expect(c.sources.length + c.dropped).toBe(20);
+      expect(c.dropped).toBeGreaterThan(0);
+    }
   });
 });
 

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CONTEXT_DEFAULTS, estimateTokens } from "../../src/answer/index.js";
 import { startLlmStub, type LlmStub } from "../llm-stub.js";
 import { copyVaultWithoutIndex } from "./helpers.js";
 
@@ -95,6 +96,29 @@ describe("vault-rag ask", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("Question: how do I save power");
     expect(r.stdout).toContain("[1] Pico W > Power saving — electronics/Pico W.md");
+  });
+
+  it("keeps the prompt within the default budget without --budget, and says when its best source alone is over --budget", () => {
+    // -k 40 brings every passage of the vault that the question's words reach: more than 3,000 tokens
+    const args = ["-k", "40", "--per-note", "9", "--json", "motors and wiring"];
+    const all = run(["ask", "--context-only", ...args], { OLLAMA_HOST: "127.0.0.1:9" });
+    const { sources, system } = JSON.parse(all.stdout) as { sources: { text: string }[]; system: string };
+    const hits = JSON.parse(run(["search", ...args]).stdout) as unknown[];
+    expect(sources.length).toBeLessThan(hits.length);
+    const cost = sources.reduce(
+      (n, s) => n + estimateTokens(s.text) + 12,
+      estimateTokens(system) + estimateTokens("motors and wiring"),
+    );
+    expect(cost).toBeLessThanOrEqual(CONTEXT_DEFAULTS.budgetTokens);
+    const tight = run(["ask", "--context-only", "--budget", "100", "--tag", "pico", "how do I save power"], {
+      OLLAMA_HOST: "127.0.0.1:9",
+    });
+    expect(tight.code).toBe(0);
+    expect(tight.stdout).toContain("[1] Pico W > Power saving — electronics/Pico W.md");
+    expect(tight.stdout).not.toMatch(/^\[2\] /m);
+    expect(tight.stderr).toMatch(
+      /^note: the prompt is about \d+ tokens, over the budget of 100: its best source alone is, and a source is given whole, never cut\n$/,
+    );
   });
 
   it("finds nothing through a filter as search does: the reason and a hint on stderr, exit 1, no prompt and no model asked", () => {

@@ -2,6 +2,7 @@ import path from "node:path";
 import {
   answerContext,
   askContext,
+  CONTEXT_DEFAULTS,
   createLlm,
   DEFAULT_LLM,
   invalidCitationWarning,
@@ -51,6 +52,11 @@ export async function runAsk(words: string[], o: AskFlags): Promise<void> {
   const { sources, prompt, system, dropped, reason } = c;
   const retrievalMs = performance.now() - t0;
   if (c.notice) err(`note: ${c.notice}`);
+  const budget = o.budget ?? CONTEXT_DEFAULTS.budgetTokens;
+  if (sources.length && c.tokens > budget)
+    err(
+      `note: the prompt is about ${c.tokens} tokens, over the budget of ${budget}: its best source alone is, and a source is given whole, never cut`,
+    );
   if (o.verbose && dropped)
     err(`dropped ${dropped} weakest source(s) to fit the ${o.budget ?? "default"} token budget`);
   const vaultForLinks = o.obsidianLinks ? loc.vault : undefined;
