@@ -101,7 +101,9 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 // HTML a reader does not see, as the CLI's snippets leave it out (src/cli/output.ts)
 const HTML_TAG =
-  /<[A-Za-z][\w.:-]*\s[^<>=]*=[^<>]*>|<\/[A-Za-z][\w.:-]*\s*>|<(?:div|span|br|hr|p|sup|sub|details|summary)\s*\/?>/gi;
+  /<[A-Za-z][\w.:-]*\s[^<>=]*=[^<>]*>|<\/[A-Za-z][\w.:-]*\s*>|<(?:div|span|br|hr|p|sup|sub|details|summary|pre|ul|ol|li|table|thead|tbody|tr|td|th)\s*\/?>/gi;
+// inline formatting tags, gone without a space: <kbd>Ctrl</kbd>+<kbd>P</kbd> reads Ctrl+P
+const INLINE_TAG = /<\/?(?:code|kbd|b|i|em|strong|u|s|mark|small)\s*>/gi;
 
 /** A Markdown mark a snippet leaves out, and what stands in its place (text, or the parts it keeps). */
 type Mark = [RegExp, string | ((match: string, ...groups: string[]) => string)];
@@ -112,14 +114,15 @@ type Mark = [RegExp, string | ((match: string, ...groups: string[]) => string)];
 const MARKS: Mark[] = [
   [/<!--[\s\S]{0,2000}?-->/g, " "],
   [/!\[\[[^\]\n]{0,300}\]\]/g, " "],
-  [/!\[([^\]\n]{0,300})\]\([^)\n]{0,1000}\)/g, "$1"],
+  [/!\[([^\]\n]{0,300})\]\((?:[^()\n]|\([^()\n]{0,300}\)){0,1000}\)/g, "$1"],
   [/\[\[[^\]|\n]{0,300}\|([^\]\n]{0,300})\]\]/g, "$1"],
   [/\[\[([^\]\n]{0,300})\]\]/g, "$1"],
-  [/\[([^\]\n]{0,300})\]\([^)\s]{0,1000}(?:\s+"[^"\n]{0,300}")?\)/g, "$1"],
+  [/\[([^\]\n]{0,300})\]\((?:[^()\s]|\([^()\s]{0,300}\)){0,1000}(?:\s+"[^"\n]{0,300}")?\)/g, "$1"],
   [/\*\*([^*\n]{1,300})\*\*/g, "$1"],
   [/(^|\s)__([^_\n]{1,300})__(?=\s|$|[.,;:!?])/gm, "$1$2"],
   [/^[ \t]*>[ \t>]*\[!([\w-]+)\][-+]?/gm, "$1:"],
   [/^[ \t]*>[ \t>]*/gm, ""],
+  [/^[ \t]{0,3}#{1,6}[ \t]+/gm, ""],
   [/^[ \t]*:{3,}[ \t]*$/gm, ""],
   [/^[ \t]*:{3,}[ \t]*([\w-]+)[ \t]*/gm, "$1: "],
   [/^[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+[ \t]*(?::?-{3,}:?[ \t]*)?$/gm, ""],
@@ -139,7 +142,7 @@ function snippetOf(text: string, ts: string[], width = 220): string {
   let t = text
     .slice(0, 20_000)
     .replace(/^(\s*#{1,6}\s[^\n]*(\n+|$))+/, "")
-    .replace(/^#{1,6}\s+/gm, "")
+    .replace(INLINE_TAG, "")
     .replace(HTML_TAG, " ");
   for (const [mark, by] of MARKS) t = t.replace(mark, by as string);
   // a passage of embeds alone reads as what it embeds (as the CLI's snippets do), not as a blank line

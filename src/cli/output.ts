@@ -8,7 +8,9 @@ export { printable };
 // HTML a reader does not see: a tag with attributes (`<ScrimbaLink href="…" title="…">`,
 // `<sup class="badge" />`), a closing tag, a bare layout tag; `<script setup>` and `<Teleport>` stay
 const HTML_TAG =
-  /<[A-Za-z][\w.:-]*\s[^<>=]*=[^<>]*>|<\/[A-Za-z][\w.:-]*\s*>|<(?:div|span|br|hr|p|sup|sub|details|summary)\s*\/?>/gi;
+  /<[A-Za-z][\w.:-]*\s[^<>=]*=[^<>]*>|<\/[A-Za-z][\w.:-]*\s*>|<(?:div|span|br|hr|p|sup|sub|details|summary|pre|ul|ol|li|table|thead|tbody|tr|td|th)\s*\/?>/gi;
+// inline formatting tags, gone without a space: <kbd>Ctrl</kbd>+<kbd>P</kbd> reads Ctrl+P
+const INLINE_TAG = /<\/?(?:code|kbd|b|i|em|strong|u|s|mark|small)\s*>/gi;
 
 /** A Markdown mark a snippet leaves out, and what stands in its place (text, or the parts it keeps). */
 type Mark = [RegExp, string | ((match: string, ...groups: string[]) => string)];
@@ -21,14 +23,15 @@ type Mark = [RegExp, string | ((match: string, ...groups: string[]) => string)];
 const MARKS: Mark[] = [
   [/<!--[\s\S]{0,2000}?-->/g, " "], // an HTML comment: an author's note to themselves
   [/!\[\[[^\]\n]{0,300}\]\]/g, " "], // an embed: ![[Note#Heading]], ![[diagram.svg]]
-  [/!\[([^\]\n]{0,300})\]\([^)\n]{0,1000}\)/g, "$1"], // an image: its alt text
+  [/!\[([^\]\n]{0,300})\]\((?:[^()\n]|\([^()\n]{0,300}\)){0,1000}\)/g, "$1"], // an image: its alt text
   [/\[\[[^\]|\n]{0,300}\|([^\]\n]{0,300})\]\]/g, "$1"], // [[Note|shown text]]
   [/\[\[([^\]\n]{0,300})\]\]/g, "$1"], // [[Note]]
-  [/\[([^\]\n]{0,300})\]\([^)\s]{0,1000}(?:\s+"[^"\n]{0,300}")?\)/g, "$1"], // [text](url "title")
+  [/\[([^\]\n]{0,300})\]\((?:[^()\s]|\([^()\s]{0,300}\)){0,1000}(?:\s+"[^"\n]{0,300}")?\)/g, "$1"], // [text](url "title")
   [/\*\*([^*\n]{1,300})\*\*/g, "$1"], // **strong**
   [/(^|\s)__([^_\n]{1,300})__(?=\s|$|[.,;:!?])/gm, "$1$2"], // __strong__, not snake__case
   [/^[ \t]*>[ \t>]*\[!([\w-]+)\][-+]?/gm, "$1:"], // a callout's first line: > [!note] → note:
   [/^[ \t]*>[ \t>]*/gm, ""], // quote marks
+  [/^[ \t]{0,3}#{1,6}[ \t]+/gm, ""], // a heading's marks within a passage (its text stays)
   [/^[ \t]*:{3,}[ \t]*$/gm, ""], // a container's end: :::
   [/^[ \t]*:{3,}[ \t]*([\w-]+)[ \t]*/gm, "$1: "], // a container (VitePress, Docusaurus): ::: tip Title → tip: Title
   [/^[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+[ \t]*(?::?-{3,}:?[ \t]*)?$/gm, ""], // a table's delimiter row
@@ -61,6 +64,7 @@ export function flatBody(text: string): string {
   let t = text
     .slice(0, SNIPPET_SOURCE_CHARS)
     .replace(/^(\s*#{1,6}\s[^\n]*(\n+|$))+/, "")
+    .replace(INLINE_TAG, "")
     .replace(HTML_TAG, " ");
   for (const [mark, by] of MARKS) t = t.replace(mark, by as string);
   const flat = t.replace(/\s+/g, " ").trim();

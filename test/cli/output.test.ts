@@ -68,6 +68,24 @@ describe("snippets", () => {
     );
   });
 
+  it("read an API page as rendered: a link whose URL holds parentheses, inline HTML tags, a heading within the passage", () => {
+    const text = [
+      "## Vault.on() method",
+      "",
+      "[`(constructor)`](View/(constructor).md) and ![the icon](img/icon(1).png) of the view.",
+      "",
+      "| Name | Type |",
+      "| --- | --- |",
+      "| <code>name</code> | <code>'create'</code> |",
+      "",
+      "## Command.hotkeys property",
+      "",
+      "Press <kbd>Ctrl</kbd>+<kbd>P</kbd>; #tag and `#include` stay.",
+    ].join("\n");
+    expect(snippet(text, 400)).toBe(
+      "`(constructor)` and the icon of the view. Name · Type name · 'create' Command.hotkeys property Press Ctrl+P; #tag and `#include` stay.",
+    );
+  });
   it("start where most of the query's words meet, not at the first of them", () => {
     const page = [
       "# git stash",
@@ -93,6 +111,11 @@ describe("snippets", () => {
         .replace(/\/\/.*$/gm, "")
         .replace(/\s+/g, "");
     expect(marks("web/app.ts")).toBe(marks("src/cli/output.ts"));
+    for (const name of ["HTML_TAG", "INLINE_TAG"]) {
+      const tags = (file: string) =>
+        new RegExp(`const ${name} =\\s*(\\/.*\\/gi);`).exec(fs.readFileSync(file, "utf8"))![1];
+      expect(tags("web/app.ts"), name).toBe(tags("src/cli/output.ts"));
+    }
   });
 
   it("write control characters as escapes: a file name with a line break stays one line, a note cannot drive the terminal", () => {
