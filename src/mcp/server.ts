@@ -47,11 +47,15 @@ async function guarded(fn: () => Promise<unknown>): Promise<ToolResult> {
 interface Tool<S extends z.ZodType = z.ZodType> {
   description: string;
   input: S;
-  run: (args: z.infer<S>) => Promise<unknown>;
+  /** `signal`: aborted when the client cancels the call. */
+  run: (args: z.infer<S>, signal: AbortSignal) => Promise<unknown>;
 }
 
-const tool = <S extends z.ZodType>(description: string, input: S, run: (args: z.infer<S>) => Promise<unknown>) =>
-  ({ description, input, run }) as Tool;
+const tool = <S extends z.ZodType>(
+  description: string,
+  input: S,
+  run: (args: z.infer<S>, signal: AbortSignal) => Promise<unknown>,
+) => ({ description, input, run }) as Tool;
 
 /**
  * Builds the MCP server for a vault: `search`, `get_note`, `related`, `list_tags`, `list_folders`, `status`.
@@ -99,7 +103,8 @@ export async function createMcpServer(
     related: tool(
       "Notes nearest in meaning to a note (by path or name), from the index's vectors, each with its best-matching pair of passages (source, target) and whether the notes already link; unlinked_only gives link suggestions.",
       relatedInput,
-      async (a) => v.related(a.path, { k: a.k, unlinkedOnly: a.unlinked_only }),
+      // a client's cancel (notifications/cancelled) stops the comparison of a long note
+      async (a, signal) => v.related(a.path, { k: a.k, unlinkedOnly: a.unlinked_only, signal }),
     ),
     list_tags: tool("Tags used in the notes, with how many notes carry each.", noArgs, () => v.tags()),
     list_folders: tool("Folders of the vault, with how many notes each holds.", noArgs, () => v.folders()),
@@ -113,7 +118,7 @@ export async function createMcpServer(
       inputSchema: z.toJSONSchema(t.input, { io: "input" }) as { type: "object" },
     })),
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args } = request.params;
     const t = Object.hasOwn(tools, name) ? tools[name] : undefined;
     if (!t)
@@ -122,7 +127,7 @@ export async function createMcpServer(
           .map((n) => `"${n}"`)
           .join(", ")}`,
       );
-    return guarded(async () => t.run(validate(t.input, args ?? {}, {}, "arguments")));
+    return guarded(async () => t.run(validate(t.input, args ?? {}, {}, "arguments"), extra.signal));
   });
   return { server, vault: v };
 }

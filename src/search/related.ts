@@ -9,6 +9,8 @@ export interface RelatedOptions {
   k?: number;
   /** Leave out notes already linked from or to the note: link suggestions. */
   unlinkedOnly?: boolean;
+  /** Stops the comparison (a client that went away, an MCP cancel): the call rejects with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -16,8 +18,13 @@ export interface RelatedOptions {
  * the dense index for (at least `k` × 5). A note is scored by its best pair, so the list is exact
  * unless the candidates of every chunk are crowded by notes of more than `candidates / k` chunks
  * each.
+ *
+ * `passages` is how many of the note's chunks are compared at most: a longer note (a journal of
+ * thousands of chunks) is compared by that many spread evenly over it. Each chunk is one dense
+ * query, so a note of 2,100 chunks cost 2,100 queries of 2,150 candidates each and held a server
+ * for 45 s.
  */
-export const RELATED_DEFAULTS = { k: 5, candidates: 50 };
+export const RELATED_DEFAULTS = { k: 5, candidates: 50, passages: 64 };
 
 /** One passage of a pair that explains a related note. */
 export interface RelatedPassage {
@@ -134,16 +141,23 @@ export async function relatedNotes(store: Store, name: string, opts: RelatedOpti
   const paths = await notePaths(store); // read once for both
   const note = await indexedNote(store, name, paths);
   const linked = await linkedNotes(store, note, paths);
-  const chunks = (await store.get({ path: note, includeVectors: true })).filter((r) => r.windows.length);
-  if (!chunks.length) return { note, related: [], reason: `"${note}" has no text in the index to compare` };
-  // the note's own chunks are dropped here rather than by a filter, which would cost a pass over
-  // the metadata per query; linked notes, which may be many, are filtered out by the store
-  const excluded = opts.unlinkedOnly && linked.size ? [note, ...linked] : undefined;
+  const all = (await store.get({ path: note, includeVectors: true })).filter((r) => r.windows.length);
+  if (!all.length) return { note, related: [], reason: `"${note}" has no text in the index to compare` };
+  const chunks = spread(all, RELATED_DEFAULTS.passages);
+  // a short note's own chunks are dropped here rather than by a filter, which would cost a pass
+  // over the metadata per query; a long note's (more than the candidates) and linked notes, which
+  // may be many, are filtered out by the store
+  const own = all.length > RELATED_DEFAULTS.candidates;
+  const excluded = opts.unlinkedOnly && linked.size ? [note, ...linked] : own ? [note] : undefined;
   const filter = excluded ? { where: normaliseWhere({ path: { $nin: excluded } }) } : {};
   const total = (await store.count()).chunks;
-  const n = Math.min(total, Math.max(RELATED_DEFAULTS.candidates, k * 5) + (excluded ? 0 : chunks.length));
+  const n = Math.min(total, Math.max(RELATED_DEFAULTS.candidates, k * 5) + (excluded ? 0 : all.length));
   const best = new Map<string, RelatedNote>();
   for (const c of chunks) {
+    // each query runs at once (SQLite is synchronous): between them a server answers its other
+    // requests, and a caller that went away stops the rest
+    await new Promise((r) => setImmediate(r));
+    opts.signal?.throwIfAborted();
     for (const hit of await store.queryDense(pooledVector(c.windows), n, filter)) {
       if (hit.meta.path === note) continue;
       const score = 1 - hit.distance;
@@ -172,4 +186,10 @@ export async function relatedNotes(store: Store, name: string, opts: RelatedOpti
         related,
         reason: opts.unlinkedOnly ? `every other note is already linked to "${note}"` : "the index holds no other note",
       };
+}
+
+/** At most `max` of `items`, spread evenly from the first to the last (all of them when there are no more). */
+function spread<T>(items: T[], max: number): T[] {
+  if (items.length <= max) return items;
+  return Array.from({ length: max }, (_, i) => items[Math.round((i * (items.length - 1)) / (max - 1))]);
 }

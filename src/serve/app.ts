@@ -207,7 +207,8 @@ export function createApp(o: AppOptions): Hono {
         unlinked_only: ["unlinked_only", "boolean"],
       }),
     );
-    return c.json(await v.related(a.path, { k: a.k, unlinkedOnly: a.unlinked_only }));
+    // a client that goes away stops the comparison of a long note
+    return c.json(await v.related(a.path, { k: a.k, unlinkedOnly: a.unlinked_only, signal: c.req.raw.signal }));
   });
 
   const noParams = (c: Context) => readParams(new URL(c.req.url).searchParams, {});

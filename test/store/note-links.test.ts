@@ -54,6 +54,41 @@ for (const backend of BACKENDS)
       await s.close();
     });
 
+    it("compares a note of many chunks by a spread of them, never with itself, and stops when its signal is aborted", async () => {
+      const { store: s } = await backend.fresh();
+      // a journal of 200 chunks (more than RELATED_DEFAULTS.passages and .candidates): all but its
+      // last point one way, its last another; two short notes each near one of them, 300 far
+      const journal = Array.from({ length: 200 }, (_, i) =>
+        record(
+          `j${i}`,
+          meta({ path: "Journal.md", ordinal: i, hash: `j${i}` }),
+          i === 199 ? vec(0, 0, 1, 0) : vec(1, 0, 0, i / 1000), // each its own (HNSW links no copies)
+        ),
+      );
+      await s.upsertNotes([
+        { note: note("Journal.md"), records: journal },
+        {
+          note: note("Motors.md"),
+          records: [record("m0", meta({ path: "Motors.md", hash: "m0" }), vec(0.95, 0.05, 0, 0))],
+        },
+        {
+          note: note("Bread.md"),
+          records: [record("b0", meta({ path: "Bread.md", hash: "b0" }), vec(0, 0.1, 0.9, 0))],
+        },
+        // the journal is a part of the vault, not most of it
+        ...Array.from({ length: 300 }, (_, i) => ({
+          note: note(`f/${i}.md`),
+          records: [record(`f${i}`, meta({ path: `f/${i}.md`, hash: `f${i}` }), vec(0, 0.2, i / 1000, 1))],
+        })),
+      ]);
+      const { related } = await relatedNotes(s, "Journal", { k: 2 });
+      expect(related.map((r) => r.path)).toEqual(["Motors.md", "Bread.md"]);
+      // the spread reaches the journal's end: its last chunk is what Bread.md is near
+      expect(related[1]).toMatchObject({ source: { id: "j199" }, target: { id: "b0" } });
+      await expect(relatedNotes(s, "Journal", { signal: AbortSignal.abort() })).rejects.toThrow(/aborted/);
+      await s.close();
+    });
+
     it("counts a link to a note written with ./, a leading slash, backslashes or .md as a link to it", async () => {
       const { store: s } = await backend.fresh();
       const linking = ["./r/SMARS", "/r/SMARS.md", "r\\SMARS", " SMARS.md "];
