@@ -158,8 +158,11 @@ export async function startServer(vaultDir: string, opts: ServeOptions = {}): Pr
             ]
           : ["400 Bad Request", `the request is not HTTP that this server reads (${e.code ?? e.message})`];
     const body = JSON.stringify({ error: `vault-rag: ${error}`, code: "usage" });
+    // then closed from this side: `end` alone leaves the socket half-open (an HTTP server's are),
+    // and a client that never closes its own held it, and a file descriptor, for as long as it liked
     socket.end(
       `HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      () => socket.destroy(),
     );
   });
   if (opts.watch) {

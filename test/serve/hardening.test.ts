@@ -1,4 +1,5 @@
 import { spawnSync } from "node:child_process";
+import fs from "node:fs";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exampleVaultCopy } from "../e2e/helpers.js";
@@ -220,6 +221,33 @@ describe("slow clients", () => {
     expect(body.text).toMatch(/^HTTP\/1\.1 408 /);
     expect((await request(s.port, "/api/status")).status).toBe(200);
   }, 60_000);
+
+  // Linux: the server's open files are counted in /proc
+  it.skipIf(!fs.existsSync("/proc/self/fd"))(
+    "lets go of a connection once its 408 is sent, even when the client never closes its side",
+    async () => {
+      const fds = () => fs.readdirSync(`/proc/${s.proc.pid}/fd`).length;
+      const before = fds();
+      // clients that send half a request, read the 408, and then hold on (as a slowloris client does)
+      const held = await Promise.all(
+        Array.from(
+          { length: 10 },
+          () =>
+            new Promise<net.Socket>((resolve) => {
+              const sock = net.connect({ port: s.port, host: "127.0.0.1", allowHalfOpen: true }, () =>
+                sock.write(`GET /api/status HTTP/1.1\r\nHost: 127.0.0.1:${s.port}\r\nX-Slow: `),
+              );
+              sock.on("data", (d) => String(d).startsWith("HTTP/1.1 408 ") && resolve(sock));
+              sock.on("error", () => {});
+            }),
+        ),
+      );
+      // each 408 was sent and its socket closed by the server: its open files are as before
+      expect(await until(() => fds() <= before, 5000), `open files: ${fds()}, before ${before}`).toBe(true);
+      for (const sock of held) sock.destroy();
+    },
+    60_000,
+  );
 
   it("still streams an answer for longer than the request timeouts (they bound the request, not the response)", async () => {
     await withEndlessModel(async (srv) => {
