@@ -29,7 +29,15 @@ export function validate<S extends z.ZodType>(
   from: "query" | "body" | "arguments" = "query",
 ): z.infer<S> {
   const r = schema.safeParse(input);
-  if (r.success) return r.data;
+  if (r.success) {
+    // a filter reaches normaliseWhere as it was sent: zod's copy of a record drops an own
+    // "__proto__" key (the assignment sets the copy's prototype), so {"__proto__": {…}} ran as no
+    // filter at all instead of being refused as the unknown field it is
+    const data = r.data as Record<string, unknown>;
+    for (const k of FILTER_FIELDS)
+      if (data && typeof data === "object" && data[k] !== undefined) data[k] = (input as Record<string, unknown>)[k];
+    return r.data;
+  }
   // of a number's checks, the one with the tightest bound speaks (100,000, not the largest safe integer)
   const bound = (i: z.core.$ZodIssue) => (i.code === "too_big" ? Number(i.maximum) : Infinity);
   const issue = r.error.issues.reduce((a, b) => (b.path.join() === a.path.join() && bound(b) < bound(a) ? b : a));
@@ -54,6 +62,9 @@ export function validate<S extends z.ZodType>(
   if (rule && name) throw bad(`${name} ${rule}, got ${got}`);
   throw bad(`${name ? `${name}: ` : ""}${issue.message.replace(/^Invalid input: /, "")}, got ${got}`);
 }
+
+/** The request fields that hold a filter in Chroma's language, read by normaliseWhere and normaliseWhereDocument. */
+const FILTER_FIELDS = ["where", "where_document"];
 
 /** The whole input, by where it came from, and what it should look like. */
 const WHOLE = { query: "the query", body: "the request body", arguments: "the tool's arguments" };
