@@ -59,12 +59,25 @@ const el = <K extends keyof HTMLElementTagNameMap>(
 ): HTMLElementTagNameMap[K] => {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-  e.append(...children);
+  e.append(...children.map((c) => (typeof c === "string" ? visibleBidi(c) : c)));
   return e;
 };
 
+/**
+ * Bidi overrides and isolates written as escapes, as the CLI prints them (printable in
+ * src/cli/printable.ts): a file name "\u202eRTL.md" would show the rest of its hit backwards.
+ */
+function visibleBidi(s: string): string {
+  return s.replace(/[\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
+}
+
 let vaultName = "";
-const filters = { tags: new Set<string>(), folder: "", since: "" };
+// folder: undefined for any folder; "" is the vault's root, a folder like the others
+const filters: { tags: Set<string>; folder: string | undefined; since: string } = {
+  tags: new Set<string>(),
+  folder: undefined,
+  since: "",
+};
 let selected: string | undefined;
 
 /** Calls the API; a JSON error becomes an Error carrying the server's message and code. */
@@ -291,11 +304,11 @@ function renderFilters(): void {
     .sort((a, b) => b.notes - a.notes)
     .slice(0, SHOWN)
     .map((f) => f.folder);
-  if (filters.folder && !shownFolders.includes(filters.folder)) shownFolders.push(filters.folder);
+  if (filters.folder !== undefined && !shownFolders.includes(filters.folder)) shownFolders.push(filters.folder);
   for (const f of shownFolders)
     folderBox.append(
-      chip(f || "(vault root)", filters.folder === f && filters.folder !== "" ? true : false, () => {
-        filters.folder = filters.folder === f ? "" : f;
+      chip(f || "(vault root)", filters.folder === f, () => {
+        filters.folder = filters.folder === f ? undefined : f;
         changed();
       }),
     );
@@ -303,8 +316,9 @@ function renderFilters(): void {
     folderBox.append(
       moreSelect(
         "More folders",
-        allFolders.map((f) => [f.folder, `${f.folder || "(vault root)"} (${f.notes})`]),
-        (v) => ((filters.folder = v), changed()),
+        allFolders.map((f) => [`/${f.folder}`, `${f.folder || "(vault root)"} (${f.notes})`]),
+        // values start with "/" so that the root's ("") is not the placeholder's
+        (v) => ((filters.folder = v.slice(1)), changed()),
       ),
     );
 
@@ -333,7 +347,7 @@ function moreSelect(label: string, options: [string, string][], pick: (v: string
 
 function filterParams(p: URLSearchParams): URLSearchParams {
   for (const t of filters.tags) p.append("tag", t);
-  if (filters.folder) p.set("folder", filters.folder);
+  if (filters.folder !== undefined) p.set("folder", filters.folder);
   if (filters.since) p.set("since", filters.since);
   return p;
 }
@@ -425,7 +439,7 @@ async function selectNote(path: string, title?: string): Promise<void> {
     a.setAttribute("aria-current", String(a.dataset.path === path));
   const panel = $("note-panel");
   panel.hidden = false;
-  $("note-path").textContent = path;
+  $("note-path").textContent = visibleBidi(path);
   $<HTMLAnchorElement>("note-open").href = obsidian(path);
   $("note-title").textContent = title ?? path.replace(/^.*\//, "").replace(/\.md$/, "");
   $("note-text").textContent = "";
@@ -534,7 +548,7 @@ async function ask(question: string): Promise<void> {
   $("sources-title").hidden = true;
   const body: Record<string, unknown> = { question };
   if (filters.tags.size) body.tags = [...filters.tags];
-  if (filters.folder) body.folder = filters.folder;
+  if (filters.folder !== undefined) body.folder = filters.folder;
   if (filters.since) body.since = filters.since;
   let res: Response;
   try {

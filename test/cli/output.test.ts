@@ -121,6 +121,8 @@ describe("snippets", () => {
   it("write control characters as escapes: a file name with a line break stays one line, a note cannot drive the terminal", () => {
     expect(printable("weird\nname.md")).toBe("weird\\nname.md");
     expect(printable("a\u001b[31mred\u0007")).toBe("a\\x1b[31mred\\x07");
+    // a bidi override would show the rest of the line backwards ("\u202eRTL.md" reads "dm.LTR")
+    expect(printable("notes/\u202eRTL.md:1 \u2066x\u2069")).toBe("notes/\\u202eRTL.md:1 \\u2066x\\u2069");
     const hit = {
       id: "x",
       path: "odd\nname.md",

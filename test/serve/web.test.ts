@@ -43,6 +43,8 @@ const shownPaths = (p: Page) =>
 describe.skipIf(!!missing)(needs("the web app in headless Chromium", missing), () => {
   beforeAll(async () => {
     ({ vault } = exampleVaultCopy("vr-serve-web-"));
+    // a file name with a bidi override, which would show the rest of its hit's line backwards
+    fs.writeFileSync(path.join(vault, "kitchen", "\u202eRTL quokka.md"), "# Quokka\n\nQuokka notes about zebrafish.\n");
     expect(spawnSync(process.execPath, [BIN, "index", vault, "--quiet"]).status).toBe(0);
     stub = await startLlmStub();
     s = await startServe(["--vault", vault, "--llm", "ollama:slow"], { OLLAMA_HOST: stub.base });
@@ -131,6 +133,40 @@ describe.skipIf(!!missing)(needs("the web app in headless Chromium", missing), (
     const watering = snippets.find((t) => t.includes("Raised bed 1"));
     expect(watering).toMatch(/Raised bed 1 · the tomatoes · every 2 days · 10 L/);
     for (const t of snippets) expect(t).not.toMatch(/\[\[|\]\(|\| ---/);
+    await p.close();
+  });
+
+  it("shows a bidi override in a file name as an escape, so the hit's line reads as written", async () => {
+    const p = await freshPage();
+    await p.fill("#q", "quokka zebrafish");
+    await p.waitForSelector("#hits .hit");
+    expect((await shownPaths(p))[0]).toBe("kitchen/\\u202eRTL quokka.md");
+    await p.close();
+  });
+
+  it("narrows to the vault's root with its folder chip, and widens again when it is pressed off", async () => {
+    const p = await freshPage();
+    await p.fill("#q", "notes");
+    await p.waitForSelector("#hits .hit");
+    const root = p.locator("#folder-chips .chip", { hasText: /^\(vault root\)$/ });
+    const want = (await api("/api/search?q=notes&top_k=12&folder=")).hits.map((h: any) => h.path);
+    expect(want.length).toBeGreaterThan(0);
+    for (const path of want) expect(path).not.toContain("/");
+    const answered = p.waitForResponse((r) => r.url().includes("/api/search?") && r.url().includes("folder="));
+    await root.click();
+    await answered;
+    expect(await root.getAttribute("aria-pressed")).toBe("true");
+    await p.waitForFunction(
+      (paths) =>
+        JSON.stringify(
+          [...document.querySelectorAll("#hits .hit .meta code")].map((e) => e.textContent!.split(":")[0]),
+        ) === JSON.stringify(paths),
+      want,
+    );
+    const widened = p.waitForResponse((r) => r.url().includes("/api/search?") && !r.url().includes("folder="));
+    await root.click();
+    await widened;
+    expect(await root.getAttribute("aria-pressed")).toBe("false");
     await p.close();
   });
 
