@@ -529,7 +529,12 @@ function renderAnswer(text: string, count: number): void {
   for (const m of text.matchAll(/\[(\d+)\]/g)) {
     const n = Number(m[1]);
     f.append(text.slice(last, m.index));
-    f.append(n >= 1 && n <= count ? el("a", { href: `#source-${n}`, class: "cite" }, m[0]) : m[0]);
+    // a number that names no source given is flagged, as the CLI warns of it
+    f.append(
+      n >= 1 && n <= count
+        ? el("a", { href: `#source-${n}`, class: "cite" }, m[0])
+        : el("mark", { class: "cite-invalid", title: `no source [${n}] was given` }, m[0]),
+    );
     last = m.index! + m[0].length;
   }
   f.append(text.slice(last));
@@ -569,16 +574,23 @@ async function ask(question: string): Promise<void> {
   }
   let text = "";
   let count = 0;
+  let ended = false; // a done or error event came: anything else is an answer cut off
+  const cutOff = (why: string) =>
+    (state.textContent = `vault-rag: the answer stopped before it finished (${why})${text ? " — what is shown is its start" : ""}`);
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   let buf = "";
   for (;;) {
     let chunk: ReadableStreamReadResult<string>;
     try {
       chunk = await reader.read();
-    } catch {
-      return; // aborted by a newer question
+    } catch (e) {
+      if (!ctrl.signal.aborted) cutOff(`the connection to the server was lost: ${(e as Error).message}`);
+      return; // else a newer question took over
     }
-    if (chunk.done) break;
+    if (chunk.done) {
+      if (!ended && !ctrl.signal.aborted) cutOff("the server closed the stream");
+      break;
+    }
     buf += chunk.value.replace(/\r\n/g, "\n");
     let cut: number;
     while ((cut = buf.indexOf("\n\n")) >= 0) {
@@ -614,13 +626,18 @@ async function ask(question: string): Promise<void> {
         text += (payload as { text: string }).text;
         renderAnswer(text, count);
       } else if (event === "done") {
-        renderAnswer((payload as { answer: string }).answer, count);
-        state.textContent = "";
+        ended = true;
+        const done = payload as { answer: string; invalid?: number[] };
+        renderAnswer(done.answer, count);
+        state.textContent = done.invalid?.length
+          ? `The answer cites ${done.invalid.map((n) => `[${n}]`).join(", ")}, but only ${count} source${count === 1 ? " was" : "s were"} given.`
+          : "";
         if (banner.dataset.kind === "llm") {
           banner.hidden = true;
           delete banner.dataset.kind;
         }
       } else if (event === "error") {
+        ended = true;
         const e = payload as ApiError;
         state.textContent = e.error;
         if (e.code === "llm_failed") {

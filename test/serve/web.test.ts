@@ -260,6 +260,45 @@ describe.skipIf(!!missing)(needs("the web app in headless Chromium", missing), (
     await page.click("#tab-search");
   });
 
+  it("flags a citation of a source that was not given, and says so when an answer is cut off by the server going away", async () => {
+    for (const [model, check] of [
+      [
+        "bad-cite",
+        async (p: Page) => {
+          await p.waitForSelector("#answer mark.cite-invalid");
+          expect(await p.$eval("#answer mark.cite-invalid", (e) => e.textContent)).toBe("[9]");
+          expect(await p.$eval("#ask-state", (e) => e.textContent)).toMatch(
+            /^The answer cites \[9\], but only \d+ sources? (was|were) given\.$/,
+          );
+        },
+      ],
+      [
+        "slow",
+        async (p: Page, other: Served) => {
+          await p.waitForFunction(() => document.querySelector("#answer")!.textContent!.includes("overheated"));
+          await other.stop();
+          await p.waitForFunction(() =>
+            /^vault-rag: the answer stopped before it finished/.test(
+              document.querySelector("#ask-state")!.textContent!,
+            ),
+          );
+          expect(await p.$eval("#ask-state", (e) => e.textContent)).toMatch(/— what is shown is its start$/);
+        },
+      ],
+    ] as const) {
+      const other = await startServe(["--vault", vault, "--llm", `ollama:${model}`], { OLLAMA_HOST: stub.base });
+      const p = await ctx.newPage();
+      await p.goto(`${other.origin}/`);
+      await p.waitForSelector("#tag-chips .chip");
+      await p.click("#tab-ask");
+      await p.fill("#question", "why did the SMARS motors cut out on long runs?");
+      await p.click("#ask-button");
+      await check(p, other);
+      await p.close();
+      await other.stop();
+    }
+  });
+
   it("works with the keyboard alone: / to search, arrows between hits, Enter to open, tabs by arrow keys", async () => {
     const p = await freshPage();
     expect(await p.evaluate(() => document.activeElement!.id)).toBe("q"); // focused on load
