@@ -1,3 +1,4 @@
+import path from "node:path";
 import { noteFix } from "../closest.js";
 import { VaultRagError } from "../errors.js";
 import { FOLDER_PAGE_NAMES, noteFolder } from "./note.js";
@@ -9,14 +10,14 @@ import { FOLDER_PAGE_NAMES, noteFolder } from "./note.js";
  * @example
  * ```ts
  * linkStem(" ./robots\\SMARS.md "); // "robots/SMARS"
+ * linkStem("kitchen/../Welcome.md"); // "Welcome"
  * ```
  */
 export function linkStem(target: string): string {
-  return target
-    .trim()
-    .replace(/\\/g, "/")
-    .replace(/^\.?\//, "")
-    .replace(/\.md$/i, "");
+  let stem = target.trim().replace(/\\/g, "/");
+  // `kitchen/./Sourdough` and `kitchen/../Welcome` are the paths they lead to
+  if (/(?:^|\/)\.\.?(?:\/|$)/.test(stem)) stem = path.posix.normalize(stem);
+  return stem.replace(/^\.?\//, "").replace(/\.md$/i, "");
 }
 
 /**
@@ -68,6 +69,17 @@ export function linkResolver(paths: readonly string[]): (target: string) => stri
     return exact.get(want) ?? loose.get(lower) ?? ends.get(lower);
   };
   return (target) => {
+    // a name with a backslash in it (`back\slash.md`, a legal file name outside Windows) is that
+    // note when one is so named; else the backslashes are folder separators, as Windows writes them
+    if (target.includes("\\")) {
+      const written = find(
+        target
+          .trim()
+          .replace(/^\.?\//, "")
+          .replace(/\.md$/i, ""),
+      );
+      if (written) return [...written];
+    }
     const want = linkStem(target);
     if (!want) return [];
     const found = find(want);
@@ -158,7 +170,10 @@ export function oneNote(
   // (read as linkStem reads it: `.\src\ch01.md` and `/src/ch01.md` are that path too)
   const stem = linkStem(name);
   const asPath = stem.includes("/") && /\.md\s*$/i.test(name);
-  const found = linkTargets(paths, name).filter((p) => !asPath || looseKey(p) === looseKey(`${stem}.md`));
+  const written = looseKey(name.trim()); // a note named with a backslash in it is that note
+  const found = linkTargets(paths, name).filter(
+    (p) => !asPath || looseKey(p) === looseKey(`${stem}.md`) || looseKey(p) === written,
+  );
   if (found.length === 1) return found[0];
   if (found.length > 1)
     throw new VaultRagError(

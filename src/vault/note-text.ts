@@ -58,13 +58,18 @@ export function safeNotePath(vault: string, rel: string): string {
  * ```
  */
 export function resolveNote(vault: string, name: string): { path: string; file: string } {
-  const rel = name.trim().replace(/\\/g, "/").replace(/^\.\//, "");
-  if (path.isAbsolute(rel) || /^[a-zA-Z]:[\\/]/.test(rel)) refuse(name, "it is absolute");
-  if (rel.split("/").includes("..")) refuse(name, "it leaves the vault");
+  const written = name.trim();
+  if (path.isAbsolute(written) || /^[a-zA-Z]:[\\/]/.test(written)) refuse(name, "it is absolute");
+  // `kitchen/../Welcome.md` is Welcome.md and `kitchen/./Sourdough.md` kitchen/Sourdough.md: only a
+  // path whose ".." climbs above the vault leaves it
+  const rel = path.posix.normalize(written.replace(/\\/g, "/"));
+  if (rel === ".." || rel.startsWith("../")) refuse(name, "it leaves the vault");
   // the same rule as a wikilink: exact, then any case, then the end of a path
   const found = oneNote(
     walkVault(vault).map((f) => f.path),
-    name, // found as rel is (linkTargets reads both alike); named in errors as the caller wrote it
+    // with a backslash, as written (a note may be so named; else they are Windows' separators), else
+    // as the path it normalises to
+    name.includes("\\") ? name : rel,
     { in: "the vault", kind: "vault" },
     () => {
       // not an indexed note: say why, if the file is there

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { linkResolver, linkStem, linkTargets, noteLinkResolver } from "../../src/vault/index.js";
+import { linkResolver, linkStem, linkTargets, noteLinkResolver, oneNote } from "../../src/vault/index.js";
 
 const paths = ["r/SMARS.md", "kitchen/Sourdough.md", "a/Note.md", "b/Note.md", "Inbox.md"];
 
@@ -12,6 +12,20 @@ describe("wikilink targets", () => {
     expect(linkStem("./")).toBe("");
     for (const link of ["r/SMARS", "./r/SMARS", ".\\r\\SMARS", "/r/SMARS.md", "r/smars.MD", "SMARS", " smars "])
       expect(linkTargets(paths, link), link).toEqual(["r/SMARS.md"]);
+  });
+
+  it("read ./ and ../ within a path as the path they lead to, and a name with a backslash in it as that note when one is so named", () => {
+    expect(linkStem("kitchen/./Sourdough.md")).toBe("kitchen/Sourdough");
+    expect(linkStem("kitchen/../Inbox.md")).toBe("Inbox");
+    expect(linkTargets(paths, "kitchen/../Inbox.md")).toEqual(["Inbox.md"]);
+    expect(linkTargets(paths, "kitchen/./Sourdough")).toEqual(["kitchen/Sourdough.md"]);
+    expect(linkTargets(paths, "../Inbox.md")).toEqual([]);
+    // a legal name outside Windows: the note so named, by its path or its name; else a separator
+    const odd = [...paths, "h/back\\slash.md"];
+    for (const link of ["h/back\\slash.md", "back\\slash", "H/BACK\\SLASH"])
+      expect(linkTargets(odd, link), link).toEqual(["h/back\\slash.md"]);
+    expect(linkTargets(odd, "kitchen\\Sourdough")).toEqual(["kitchen/Sourdough.md"]);
+    expect(oneNote(odd, "h/back\\slash.md", { in: "the index", kind: "index" })).toBe("h/back\\slash.md");
   });
 
   it("resolve exactly, then in any case, then by the end of a path, and give every note an ambiguous name fits", () => {

@@ -17,6 +17,19 @@ describe("get_note's notes", () => {
     expect(capText("short\n")).toBe("short\n");
   });
 
+  it("reads a path through ./ and ../ within the vault as the note it leads to, and serves a note with a backslash in its name", () => {
+    const vault = fs.mkdtempSync(path.join(os.tmpdir(), "vr-notes-"));
+    fs.mkdirSync(path.join(vault, "kitchen"));
+    for (const p of ["Welcome.md", "kitchen/Sourdough.md", "kitchen/back\\slash.md"])
+      fs.writeFileSync(path.join(vault, p), `# ${p}\n`);
+    expect(resolveNote(vault, "kitchen/../Welcome.md").path).toBe("Welcome.md");
+    expect(resolveNote(vault, "kitchen/./Sourdough.md").path).toBe("kitchen/Sourdough.md");
+    expect(resolveNote(vault, "kitchen/back\\slash.md").path).toBe("kitchen/back\\slash.md");
+    expect(() => resolveNote(vault, "kitchen/../../etc/passwd")).toThrow(
+      'vault-rag: refused path "kitchen/../../etc/passwd": it leaves the vault — give a vault-relative path like robots/SMARS.md',
+    );
+  });
+
   it("refuses a name that fits two notes, naming both", () => {
     const vault = fs.mkdtempSync(path.join(os.tmpdir(), "vr-notes-"));
     for (const p of ["a/Plan.md", "b/Plan.md", "b/Other.md"]) {
