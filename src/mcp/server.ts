@@ -1,3 +1,5 @@
+import { StringDecoder } from "node:string_decoder";
+import { Transform } from "node:stream";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
@@ -135,7 +137,34 @@ export async function createMcpServer(
 /** `vault-rag mcp`: serves the vault over stdio. Nothing but the protocol goes to stdout. */
 export async function serveMcp(vaultDir: string, opts: { db?: string } = {}): Promise<void> {
   const { server } = await createMcpServer(vaultDir, opts);
-  const transport = new StdioServerTransport();
+  // a tools/call whose params are no object is answered here, with its id: the SDK refuses the
+  // whole line as no JSON-RPC message and the answer it prompts has no id to go with
+  const decoder = new StringDecoder("utf8");
+  let pending = "";
+  const input = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      pending += decoder.write(chunk);
+      for (let cut = pending.indexOf("\n"); cut >= 0; cut = pending.indexOf("\n")) {
+        const line = pending.slice(0, cut + 1);
+        pending = pending.slice(cut + 1);
+        const answer = misshapenCall(line);
+        if (answer) void transport.send(answer);
+        else this.push(line);
+      }
+      // a line without end goes on to the SDK, which stops at 10 MB with its own error
+      if (pending.length > 1024 * 1024) {
+        this.push(pending);
+        pending = "";
+      }
+      done();
+    },
+    flush(done) {
+      if (pending) this.push(pending);
+      done();
+    },
+  });
+  process.stdin.pipe(input);
+  const transport = new StdioServerTransport(input, process.stdout);
   // the SDK drops a line it cannot read without a word; JSON-RPC 2.0 answers it (id null), so a
   // client that sent it learns why nothing came back
   server.onerror = (err) => {
@@ -161,6 +190,35 @@ export async function serveMcp(vaultDir: string, opts: { db?: string } = {}): Pr
         "vault-rag: the last message on stdin had no line break and was not read — end each JSON-RPC 2.0 message with a newline\n",
       );
   });
+}
+
+/**
+ * The answer to a line that is a `tools/call` with params that are no object (`"x"`, `5`, `null`,
+ * a list), or undefined for any other line: JSON-RPC's -32602 with the request's id.
+ *
+ * @example
+ * ```ts
+ * misshapenCall('{"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": "x"}\n');
+ * // { jsonrpc: "2.0", id: 5, error: { code: -32602, message: 'vault-rag: tools/call needs params {"name": …, "arguments": {…}}, got "x"' } }
+ * ```
+ */
+export function misshapenCall(line: string): JSONRPCMessage | undefined {
+  if (!line.includes("tools/call")) return undefined;
+  let m: unknown;
+  try {
+    m = JSON.parse(line);
+  } catch {
+    return undefined; // the SDK answers it
+  }
+  const { jsonrpc, id, method, params } = (m ?? {}) as Record<string, unknown>;
+  if (jsonrpc !== "2.0" || method !== "tools/call" || !(typeof id === "string" || typeof id === "number"))
+    return undefined;
+  if (
+    !Object.hasOwn(m as object, "params") ||
+    (typeof params === "object" && params !== null && !Array.isArray(params))
+  )
+    return undefined;
+  return { jsonrpc: "2.0", id, error: { code: -32602, message: toolCallProblem(params)! } } as JSONRPCMessage;
 }
 
 /**

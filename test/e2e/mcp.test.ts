@@ -283,6 +283,11 @@ describe("vault-rag mcp --watch", () => {
         call(6, { name: "get_note", arguments: { path: "x".repeat(9000) } }),
         // JSON.parse makes it an own key, which the SDK would drop without a word
         '{"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {"name": "search", "arguments": {"query": "motor", "__proto__": {"x": 1}}}}',
+        // params that are no object: the SDK refuses the line as no message, with no id to answer
+        call(10, "x"),
+        call(11, 5),
+        call(12, null),
+        call(13, [1, 2]),
       ].join("\n") + "\n",
       4000,
     );
@@ -315,6 +320,17 @@ describe("vault-rag mcp --watch", () => {
       "vault-rag: path is 9000 characters, over the limit of 1000 — shorten it",
     );
     expect(byId.get(8).error).toEqual({ code: -32602, message: 'vault-rag: unknown field "__proto__"' });
+    for (const [id, got] of [
+      [10, '"x"'],
+      [11, "5"],
+      [12, "null"],
+      [13, "[1,2]"],
+    ] as const)
+      expect(byId.get(id)?.error, String(id)).toEqual({
+        code: -32602,
+        message: `vault-rag: tools/call needs params {"name": …, "arguments": {…}}, got ${got}`,
+      });
+    expect(byId.has(null), "no answer without an id").toBe(false);
     // a last message without a line break is never read: said on stderr, not dropped in silence
     const unended = await raw('{"jsonrpc": "2.0", "id": 9, "method": "ping"}', 1500);
     expect(unended).toMatchObject({
