@@ -367,6 +367,13 @@ async function runSearch(): Promise<void> {
   const state = $("result-state");
   const list = $("hits");
   const seq = ++searchSeq;
+  // the address holds the search (a reload or a shared link shows it again); the hash, a source's
+  // place, is kept
+  history.replaceState(
+    null,
+    "",
+    `${location.pathname}${q ? `?${filterParams(new URLSearchParams({ q }))}` : ""}${location.hash}`,
+  );
   if (!q) {
     list.replaceChildren();
     state.textContent = "";
@@ -721,6 +728,13 @@ window.addEventListener("DOMContentLoaded", async () => {
   });
   $("unlinked").addEventListener("change", () => void loadRelated());
   await refreshStatus();
+  // a search in the address (`/?q=sourdough&tag=baking`, as the page writes it) is run at once
+  const at = new URLSearchParams(location.search);
+  for (const t of at.getAll("tag")) filters.tags.add(t);
+  if (at.has("folder")) filters.folder = at.get("folder")!;
+  filters.since = at.get("since") ?? "";
   await loadFilters();
+  q.value = at.get("q") ?? "";
+  if (q.value) void runSearch();
   q.focus();
 });

@@ -170,6 +170,29 @@ describe.skipIf(!!missing)(needs("the web app in headless Chromium", missing), (
     await p.close();
   });
 
+  it("keeps the search in the address: a link with ?q= and filters runs it, typing updates it, a reload shows it again", async () => {
+    const p = await ctx.newPage();
+    await p.goto(`${s.origin}/?q=motor+driver&tag=electronics`);
+    await p.waitForSelector("#hits .hit");
+    expect(await p.inputValue("#q")).toBe("motor driver");
+    const chip = p.locator("#tag-chips .chip", { hasText: /^#electronics$/ });
+    expect(await chip.getAttribute("aria-pressed")).toBe("true");
+    const want = (await api("/api/search?q=motor+driver&top_k=12&tag=electronics")).hits.map((h: any) => h.path);
+    expect(await shownPaths(p)).toEqual(want);
+    await p.fill("#q", "sourdough starter");
+    await p.waitForFunction(() => new URL(location.href).searchParams.get("q") === "sourdough starter");
+    expect(new URL(p.url()).searchParams.getAll("tag")).toEqual(["electronics"]);
+    await chip.click();
+    await p.waitForFunction(() => !new URL(location.href).searchParams.has("tag"));
+    await p.reload();
+    await p.waitForSelector("#hits .hit");
+    expect(await p.inputValue("#q")).toBe("sourdough starter");
+    expect(await shownPaths(p)).toEqual(
+      (await api("/api/search?q=sourdough+starter&top_k=12")).hits.map((h: any) => h.path),
+    );
+    await p.close();
+  });
+
   it("narrows to a tag with its chip, and widens again when the chip is pressed off", async () => {
     const before = await shownPaths(page);
     const chip = page.locator("#tag-chips .chip", { hasText: /^#electronics$/ });
