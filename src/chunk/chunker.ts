@@ -36,7 +36,7 @@ interface Draft {
  * breadcrumb (`Title > H1 > H2`); a long section is split into runs of whole paragraphs, list items
  * and blocks, and a paragraph only at sentence ends; tiny sections are merged into a neighbour and a
  * heading with no text never stands alone; a code block or table stays whole up to
- * `maxBlockWords`. Frontmatter is chunk text only of a note with no body (see propertiesDraft).
+ * `maxBlockWords`. Frontmatter is chunk text only of a note with no body (see propertiesDrafts).
  * The chunker knows no embedding model: fitting a passage into a model's window is the embedder's
  * business.
  *
@@ -85,37 +85,49 @@ function cutNote(note: Note, src: Lines, opts: ChunkOptionsWithDefaults): Chunk[
   });
   endSection();
   merger.end();
-  if (!chunks.length && note.properties) {
-    const d = propertiesDraft(note.properties, note.bodyStartLine, opts.maxBlockWords);
-    if (d) chunks.push(build(d, 0));
-  }
+  if (!chunks.length && note.properties)
+    for (const d of propertiesDrafts(note.properties, note.bodyStartLine, opts.maxWords))
+      chunks.push(build(d, chunks.length));
   return chunks;
 }
 
 /**
- * The one passage of a note that has properties and no body (a book, a person, a meeting note
- * made of fields, as many Obsidian vaults keep them): its frontmatter as written, so that it is
- * found by its title and fields and its hit shows what it holds. Up to `maxWords` words of whole
- * lines; undefined when the YAML holds no words.
+ * The passages of a note that has properties and no body (a book, a person, a meeting note made of
+ * fields, as many Obsidian vaults keep them): its frontmatter as written, so that it is found by its
+ * title and fields and its hit shows what it holds. Runs of whole lines of up to `maxWords` words,
+ * as a body's paragraphs are cut; a longer line (a long description) is cut into runs of its words.
  */
-function propertiesDraft(yaml: string, bodyStartLine: number, maxWords: number): Draft | undefined {
-  const lines = yaml.replace(/\r\n?/g, "\n").split("\n");
-  const first = lines.findIndex((l) => l.trim());
-  if (first < 0) return undefined;
-  let words = 0;
-  let last = first;
-  for (let i = first; i < lines.length; i++) {
-    const w = countWords(lines[i]);
-    if (words + w > maxWords && words > 0) break;
-    if (lines[i].trim()) last = i;
-    words += w;
-  }
-  if (!words) return undefined;
-  const text = lines.slice(first, last + 1).join("\n");
+function propertiesDrafts(yaml: string, bodyStartLine: number, maxWords: number): Draft[] {
+  const drafts: Draft[] = [];
+  let piece: Piece | undefined;
   // lines as the builder counts them, from the body's first line: the YAML starts on the file's line 2
-  const [start, end] = [2 + first - bodyStartLine, 2 + last - bodyStartLine];
-  const piece: Piece = { text, start, end, words, atomic: true, join: "", from: -1, to: -1 };
-  return { trail: [], heads: [], level: 0, pieces: [piece], words };
+  const add = (text: string, line: number, words: number) => {
+    if (piece && piece.words + words <= maxWords) {
+      piece.text += `\n${text}`;
+      piece.end = line;
+      piece.words += words;
+      return;
+    }
+    piece = { text, start: line, end: line, words, atomic: true, join: "", from: -1, to: -1 };
+    drafts.push({ trail: [], heads: [], level: 0, pieces: [piece], words: 0 });
+  };
+  yaml
+    .replace(/\r\n?/g, "\n")
+    .split("\n")
+    .forEach((l, i) => {
+      const line = 2 + i - bodyStartLine;
+      const w = countWords(l);
+      if (!w) return;
+      if (w <= maxWords) return add(l, line, w);
+      const all = l.trim().split(/\s+/);
+      for (let k = 0; k < all.length; k += maxWords) {
+        piece = undefined; // each run of a long line is a passage of its own
+        add(all.slice(k, k + maxWords).join(" "), line, Math.min(maxWords, all.length - k));
+        piece = undefined;
+      }
+    });
+  for (const d of drafts) d.words = d.pieces[0].words;
+  return drafts;
 }
 
 /** Merged siblings named in a breadcrumb at most; more are counted (`· 12 more`). */

@@ -74,8 +74,11 @@ export const CHUNK_DEFAULTS: ChunkOptionsWithDefaults = {
  *   is one link, not a `#Heading` tag; an escaped `\#ffffff` is no tag and `\[\[x]]` no link.
  * - 22: a note with properties and no body is one chunk of its frontmatter as written (it had no
  *   chunk, so no search found it, and `tags`, `folders` and `related` left it out).
+ * - 23: a tag ends at inline HTML or an emphasis mark (`#garden<br>#weekly` is two tags), as before
+ *   21; the frontmatter of a note of properties alone is cut as a body is (runs of whole lines of up
+ *   to `maxWords`), not kept as one chunk of any size.
  */
-export const CHUNKER_VERSION = "22";
+export const CHUNKER_VERSION = "23";
 
 /**
  * Fills in defaults and checks the values.

@@ -170,7 +170,8 @@ export function oneNote(
   // (read as linkStem reads it: `.\src\ch01.md` and `/src/ch01.md` are that path too)
   const stem = linkStem(name);
   const asPath = stem.includes("/") && /\.md\s*$/i.test(name);
-  const written = looseKey(name.trim()); // a note named with a backslash in it is that note
+  // a note named with a backslash in it is that note (`./kitchen\\Soup.md` too)
+  const written = looseKey(name.trim().replace(/^\.?\//, ""));
   const found = linkTargets(paths, name).filter(
     (p) => !asPath || looseKey(p) === looseKey(`${stem}.md`) || looseKey(p) === written,
   );

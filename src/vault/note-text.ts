@@ -147,8 +147,9 @@ export function readNoteText(vault: string, name: string, heading?: string): { p
       "usage",
       `vault-rag: "${note.path}" is not served: ${text.skipped} (only notes vault-rag indexes are served)`,
     );
-  const { body } = splitFrontmatter(text);
-  if (!heading) return { path: note.path, text: capText(body) };
+  const { body, yaml } = splitFrontmatter(text);
+  // a note of properties alone is served as what it holds, its frontmatter, as it is indexed
+  if (!heading) return { path: note.path, text: capText(body.trim() ? body : yaml.trim() ? yaml : body) };
   const section = sectionText(body, heading);
   if (section === undefined) throw new VaultRagError("usage", `vault-rag: no heading "${heading}" in "${note.path}"`);
   return { path: note.path, text: capText(section) };

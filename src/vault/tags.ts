@@ -47,7 +47,8 @@ export function frontmatterList(value: unknown, splitSpaces = true): string[] {
 // A tag: '#' then letters, digits, _, -, / — at least one non-digit (Obsidian's rule).
 // letters with their combining marks: "#café" written as e + U+0301 (as macOS may), or Devanagari's
 // vowel signs ("#हिन्दी"), are one tag, not cut at the mark
-const TAG_RE = /(^|[\s([{,;!?"'])#([\p{L}\p{M}\p{N}_\-/]*[\p{L}_\-/][\p{L}\p{M}\p{N}_\-/]*)/gu;
+// (\u0001: a code span or an escape just before, blanked by the scan: `` `x`#tag `` is a tag)
+const TAG_RE = /(^|[\s([{,;!?"'\u0001])#([\p{L}\p{M}\p{N}_\-/]*[\p{L}_\-/][\p{L}\p{M}\p{N}_\-/]*)/gu;
 const HEX_COLOUR = /^(?:[0-9a-f]{3}|[0-9a-f]{4}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
 // no "[" inside: Obsidian names cannot hold one, and a scan from each "[[" stops at the next "[",
 // so a line of "[[" without "]]" is read in linear time (it was quadratic: 500,000 "[[" took 264 s)
@@ -172,6 +173,12 @@ function scanInline(
     else if (child.type === "softbreak" || child.type === "hardbreak") {
       flush();
       plain += " ";
+    } else if (depthInLink === 0) {
+      // inline HTML (`#garden<br>#weekly`), emphasis marks (`#tag**bold**`), an image: a boundary
+      // between words, as in the rendered note, but not the end of a wikilink's run
+      // (`[[Motors|the **N20** motors]]`): NUL in the run, dropped from what a reader sees
+      run += "\u0000";
+      mask += " ";
     }
   }
   flush();
@@ -227,11 +234,12 @@ function readWikilinks(
 ): { plain: string; rest: string } {
   let at = 0;
   let rest = "";
+  const shownPart = (from: number, to?: number) => text.slice(from, to).replaceAll("\u0000", "");
   for (const m of mask.matchAll(WIKILINK_RE)) {
-    plain += text.slice(at, m.index);
+    plain += shownPart(at, m.index);
     rest += mask.slice(at, m.index) + " ";
     at = m.index! + m[0].length;
-    const inner = text.slice(m.index! + (m[0].startsWith("!") ? 3 : 2), at - 2);
+    const inner = shownPart(m.index! + (m[0].startsWith("!") ? 3 : 2), at - 2);
     const display = inner.split("|")[1];
     const target = wikilinkTarget(inner);
     if (target) links.push(target);
@@ -240,7 +248,7 @@ function readWikilinks(
     if (target) spans.push({ start: plain.length, end: plain.length + shown.length, target });
     plain += shown;
   }
-  return { plain: plain + text.slice(at), rest: rest + mask.slice(at) };
+  return { plain: plain + shownPart(at), rest: rest + mask.slice(at) };
 }
 
 /** The `#tags` of a text with its links already blanked, outside URLs. */

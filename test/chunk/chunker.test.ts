@@ -322,6 +322,17 @@ describe("chunker", () => {
       ['tags: [a]\nauthor: "[[Kevin Kelly]]"\nyear: 1994', "SMARS", 3, 5, 7],
     ]);
     expect(props[0].embedText).toBe('\ntags: [a]\nauthor: "[[Kevin Kelly]]"\nyear: 1994');
+    // long properties are cut as a body is: runs of whole lines, a long line in runs of its words
+    const long = Array.from({ length: 450 }, (_, i) => `w${i}`).join(" ");
+    const cut = chunkNote(note(`---\ntitle: Dune\ndescription: ${long}\nyear: 1965\n---\n`));
+    expect(cut.map((c) => [c.meta.start_line, c.meta.word_count])).toEqual([
+      [2, 2],
+      [3, 200],
+      [3, 200],
+      [3, 51],
+      [4, 2],
+    ]);
+    expect(cut.map((c) => c.text).join(" ")).toBe(`title: Dune description: ${long} year: 1965`);
     // invalid YAML is no text (the note is indexed without it), and properties beside a body are not chunk text
     expect(chunkNote(note("---\ntags: [a\n---\n"))).toEqual([]);
     expect(chunkNote(note("---\ntags: [a]\n---\nThe body.\n")).map((c) => c.text)).toEqual(["The body."]);

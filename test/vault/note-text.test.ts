@@ -25,9 +25,18 @@ describe("get_note's notes", () => {
     expect(resolveNote(vault, "kitchen/../Welcome.md").path).toBe("Welcome.md");
     expect(resolveNote(vault, "kitchen/./Sourdough.md").path).toBe("kitchen/Sourdough.md");
     expect(resolveNote(vault, "kitchen/back\\slash.md").path).toBe("kitchen/back\\slash.md");
+    expect(resolveNote(vault, "./kitchen/back\\slash.md").path).toBe("kitchen/back\\slash.md");
     expect(() => resolveNote(vault, "kitchen/../../etc/passwd")).toThrow(
       'vault-rag: refused path "kitchen/../../etc/passwd": it leaves the vault — give a vault-relative path like robots/SMARS.md',
     );
+  });
+
+  it("serves a note of properties alone as its frontmatter, which is what it holds and how it is indexed", () => {
+    const vault = fs.mkdtempSync(path.join(os.tmpdir(), "vr-notes-"));
+    fs.writeFileSync(path.join(vault, "Dune.md"), "---\r\ntitle: Dune\r\nauthor: Frank Herbert\r\n---\r\n");
+    fs.writeFileSync(path.join(vault, "Both.md"), "---\ntags: [x]\n---\nThe body.\n");
+    expect(readNoteText(vault, "Dune").text).toBe("title: Dune\r\nauthor: Frank Herbert\r\n");
+    expect(readNoteText(vault, "Both").text).toBe("The body.\n");
   });
 
   it("refuses a name that fits two notes, naming both", () => {

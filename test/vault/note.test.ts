@@ -147,6 +147,15 @@ describe("inline tags and links", () => {
     );
     expect(refs.tags).toEqual(["real"]);
     expect(refs.links).toEqual(["Motors", "Battery"]);
+    // inline HTML, emphasis and code end a tag as the rendered note does, and start one after them
+    expect(
+      findInlineRefs(
+        [
+          "| Water | #garden<br>#weekly |",
+          "Also #idea<br>see below, #tag**bold**, x<span>#t</span>, `x`#after and &nbsp;#nb.",
+        ].join("\n\n"),
+      ).tags,
+    ).toEqual(["garden", "weekly", "idea", "tag", "t", "after", "nb"]);
     expect(refs.linkTexts).toEqual([
       { target: "Motors", text: "See the N20 motors and 3.7 V cell." },
       { target: "Battery", text: "See the N20 motors and 3.7 V cell." },
