@@ -48,6 +48,7 @@ export function frontmatterList(value: unknown, splitSpaces = true): string[] {
 // letters with their combining marks: "#café" written as e + U+0301 (as macOS may), or Devanagari's
 // vowel signs ("#हिन्दी"), are one tag, not cut at the mark
 // (\u0001: a code span or an escape just before, blanked by the scan: `` `x`#tag `` is a tag)
+// eslint-disable-next-line no-control-regex
 const TAG_RE = /(^|[\s([{,;!?"'\u0001])#([\p{L}\p{M}\p{N}_\-/]*[\p{L}_\-/][\p{L}\p{M}\p{N}_\-/]*)/gu;
 const HEX_COLOUR = /^(?:[0-9a-f]{3}|[0-9a-f]{4}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
 // no "[" inside: Obsidian names cannot hold one, and a scan from each "[[" stops at the next "[",
