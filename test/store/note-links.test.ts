@@ -81,7 +81,22 @@ for (const backend of BACKENDS)
           records: [record(`f${i}`, meta({ path: `f/${i}.md`, hash: `f${i}` }), vec(0, 0.2, i / 1000, 1))],
         })),
       ]);
-      const { related } = await relatedNotes(s, "Journal", { k: 2 });
+      // count the dense queries and what they bring: at most 64 (RELATED_DEFAULTS.passages), none of
+      // them the journal's own chunks (filtered out by the store, not crowding the candidates)
+      const asked: { k: number; paths: string[] }[] = [];
+      const counted = new Proxy(s, {
+        get(target, key, receiver) {
+          if (key !== "queryDense") return Reflect.get(target, key, receiver);
+          return async (...args: Parameters<typeof s.queryDense>) => {
+            const hits = await target.queryDense(...args);
+            asked.push({ k: args[1], paths: hits.map((h) => h.meta.path) });
+            return hits;
+          };
+        },
+      });
+      const { related } = await relatedNotes(counted, "Journal", { k: 2 });
+      expect(asked.length).toBe(64);
+      expect(asked.every((a) => a.k === 50 && !a.paths.includes("Journal.md"))).toBe(true);
       expect(related.map((r) => r.path)).toEqual(["Motors.md", "Bread.md"]);
       // the spread reaches the journal's end: its last chunk is what Bread.md is near
       expect(related[1]).toMatchObject({ source: { id: "j199" }, target: { id: "b0" } });
