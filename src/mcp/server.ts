@@ -151,8 +151,8 @@ export async function serveMcp(vaultDir: string, opts: { db?: string } = {}): Pr
         if (answer) void transport.send(answer);
         else this.push(line);
       }
-      // a line without end goes on to the SDK, which stops at 10 MB with its own error
-      if (pending.length > 1024 * 1024) {
+      // a line without end goes on to the SDK past its limit (10 MB), where it stops with its own error
+      if (pending.length > 10 * 1024 * 1024) {
         this.push(pending);
         pending = "";
       }
@@ -203,7 +203,7 @@ export async function serveMcp(vaultDir: string, opts: { db?: string } = {}): Pr
  * ```
  */
 export function misshapenCall(line: string): JSONRPCMessage | undefined {
-  if (!line.includes("tools/call")) return undefined;
+  if (!line.includes("tools")) return undefined; // (also "tools\/call", as JSON may escape it)
   let m: unknown;
   try {
     m = JSON.parse(line);

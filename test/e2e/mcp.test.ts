@@ -288,6 +288,9 @@ describe("vault-rag mcp --watch", () => {
         call(11, 5),
         call(12, null),
         call(13, [1, 2]),
+        // an escaped slash, and params over the 1 MB a line is read in
+        '{"jsonrpc": "2.0", "id": 14, "method": "tools\\/call", "params": "x"}',
+        call(15, "x".repeat(1_200_000)),
       ].join("\n") + "\n",
       4000,
     );
@@ -325,6 +328,8 @@ describe("vault-rag mcp --watch", () => {
       [11, "5"],
       [12, "null"],
       [13, "[1,2]"],
+      [14, '"x"'],
+      [15, `"${"x".repeat(79)}…`],
     ] as const)
       expect(byId.get(id)?.error, String(id)).toEqual({
         code: -32602,
