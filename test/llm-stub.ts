@@ -12,7 +12,8 @@ export interface LlmStub {
 
 /**
  * Speaks Ollama's /api/chat (NDJSON) and OpenAI's /v1/chat/completions (SSE) with scripted replies,
- * chosen by the model name: `bad-cite` cites a source that was never given, `missing` is a 404,
+ * chosen by the model name: `bad-cite` cites a source that was never given (`group-cite` in one
+ * bracket with a real one), `missing` is a 404,
  * `cut` drops the connection mid-answer; any other model answers with one cited sentence in three
  * pieces, 5 ms apart (`slow`: 200 ms apart, so that streaming shows in arrival times).
  */
@@ -28,7 +29,9 @@ export function startLlmStub(): Promise<LlmStub> {
       const pieces =
         body.model === "bad-cite"
           ? ["The N20 motors stall [1]", " and the moon is cheese [9]."]
-          : ["The DRV8833 overheated", " on carpet, so it was swapped", " for a TB6612FNG [1]."];
+          : body.model === "group-cite"
+            ? ["The N20 motors stall [1, 9]."]
+            : ["The DRV8833 overheated", " on carpet, so it was swapped", " for a TB6612FNG [1]."];
       if (req.url === "/api/chat") {
         if (body.model === "missing") {
           res.writeHead(404, { "content-type": "application/json" });

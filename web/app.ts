@@ -448,7 +448,7 @@ async function selectNote(path: string, title?: string): Promise<void> {
   panel.hidden = false;
   $("note-path").textContent = visibleBidi(path);
   $<HTMLAnchorElement>("note-open").href = obsidian(path);
-  $("note-title").textContent = title ?? path.replace(/^.*\//, "").replace(/\.md$/, "");
+  $("note-title").textContent = visibleBidi(title ?? path.replace(/^.*\//, "").replace(/\.md$/, ""));
   $("note-text").textContent = "";
   api<{ path: string; text: string }>(`/api/note?${new URLSearchParams({ path })}`).then(
     (n) => selected === path && ($("note-text").textContent = n.text),
@@ -533,15 +533,21 @@ function renderAnswer(text: string, count: number): void {
   const box = $("answer");
   const f = document.createDocumentFragment();
   let last = 0;
-  for (const m of text.matchAll(/\[(\d+)\]/g)) {
-    const n = Number(m[1]);
+  // [1] and [1, 3], as the citations are read (checkCitations): each number links to its source, and
+  // one that names no source given is flagged, as the CLI warns of it
+  for (const m of text.matchAll(/\[(\d+(?:\s*,\s*\d+)*)\]/g)) {
     f.append(text.slice(last, m.index));
-    // a number that names no source given is flagged, as the CLI warns of it
-    f.append(
+    const ns = m[1].split(/\s*,\s*/).map(Number);
+    const one = (n: number, shown: string) =>
       n >= 1 && n <= count
-        ? el("a", { href: `#source-${n}`, class: "cite" }, m[0])
-        : el("mark", { class: "cite-invalid", title: `no source [${n}] was given` }, m[0]),
-    );
+        ? el("a", { href: `#source-${n}`, class: "cite" }, shown)
+        : el("mark", { class: "cite-invalid", title: `no source [${n}] was given` }, shown);
+    if (ns.length === 1) f.append(one(ns[0], m[0]));
+    else {
+      f.append("[");
+      ns.forEach((n, i) => f.append(...(i ? [", "] : []), one(n, String(n))));
+      f.append("]");
+    }
     last = m.index! + m[0].length;
   }
   f.append(text.slice(last));
@@ -571,7 +577,8 @@ async function ask(question: string): Promise<void> {
       signal: ctrl.signal,
     });
   } catch (e) {
-    state.textContent = `vault-rag: the server cannot be reached (${(e as Error).message})`;
+    // a newer question took over before this one's answer began: its state stands
+    if (!ctrl.signal.aborted) state.textContent = `vault-rag: the server cannot be reached (${(e as Error).message})`;
     return;
   }
   if (!res.ok || !res.body) {

@@ -167,6 +167,13 @@ describe.skipIf(!!missing)(needs("the web app in headless Chromium", missing), (
     await root.click();
     await widened;
     expect(await root.getAttribute("aria-pressed")).toBe("false");
+    // the same from "More folders…"
+    const picked = p.waitForResponse((r) => r.url().includes("/api/search?") && r.url().includes("folder="));
+    await p.selectOption('#folder-chips select[aria-label="More folders"]', { value: "/" });
+    await picked;
+    expect(await p.locator("#folder-chips .chip", { hasText: /^\(vault root\)$/ }).getAttribute("aria-pressed")).toBe(
+      "true",
+    );
     await p.close();
   });
 
@@ -292,6 +299,15 @@ describe.skipIf(!!missing)(needs("the web app in headless Chromium", missing), (
           expect(await p.$eval("#answer mark.cite-invalid", (e) => e.textContent)).toBe("[9]");
           expect(await p.$eval("#ask-state", (e) => e.textContent)).toMatch(
             /^The answer cites \[9\], but only \d+ sources? (was|were) given\.$/,
+          );
+        },
+      ],
+      [
+        "group-cite",
+        async (p: Page) => {
+          await p.waitForSelector("#answer mark.cite-invalid");
+          expect(await p.$eval("#answer", (e) => e.innerHTML)).toBe(
+            'The N20 motors stall [<a href="#source-1" class="cite">1</a>, <mark class="cite-invalid" title="no source [9] was given">9</mark>].',
           );
         },
       ],
