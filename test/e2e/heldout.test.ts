@@ -35,6 +35,17 @@ function evalByMode(file: string) {
   return Object.fromEntries(results.map((x) => [x.setting.mode, x.metrics]));
 }
 
+/** Writes a known-answer file of these lines beside the vault and runs eval on it with `args`. */
+function evalLines(name: string, lines: string[], args: string[]) {
+  const file = path.join(path.dirname(vault), name);
+  fs.writeFileSync(file, lines.join("\n") + "\n");
+  const r = spawnSync(process.execPath, [BIN, "eval", file, "--vault", vault, ...args], {
+    cwd: elsewhere,
+    encoding: "utf8",
+  });
+  return { file, r };
+}
+
 describe("retrieval quality on examples/vault", () => {
   it("on held-out questions, hybrid loses at most one question's worth of nDCG@10 to the better single mode", () => {
     const by = evalByMode(HELD_OUT);
@@ -51,12 +62,11 @@ describe("retrieval quality on examples/vault", () => {
   });
 
   it("warns about expected paths that are no note in the index, and counts one question in the singular", () => {
-    const file = path.join(path.dirname(vault), "one.jsonl");
-    fs.writeFileSync(file, '{"question": "sourdough starter", "paths": ["kitchen/Sourdough.md", "Kitchen/nope.md"]}\n');
-    const r = spawnSync(process.execPath, [BIN, "eval", file, "--vault", vault, "--modes", "keyword"], {
-      cwd: elsewhere,
-      encoding: "utf8",
-    });
+    const { r } = evalLines(
+      "one.jsonl",
+      ['{"question": "sourdough starter", "paths": ["kitchen/Sourdough.md", "Kitchen/nope.md"]}'],
+      ["--modes", "keyword"],
+    );
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toContain(
       'vault-rag: 1 expected path is not a note in the index ("Kitchen/nope.md") — paths are vault-relative, like "electronics/Pico W.md"; questions expecting only these score 0',
@@ -65,19 +75,15 @@ describe("retrieval quality on examples/vault", () => {
   });
 
   it("names a question whose own filter leaves out the note it expects, by its line, and not one whose filter keeps it", () => {
-    const file = path.join(path.dirname(vault), "filtered.jsonl");
-    fs.writeFileSync(
-      file,
+    const { file, r } = evalLines(
+      "filtered.jsonl",
       [
         '{"question": "sourdough starter", "paths": ["kitchen/Sourdough.md"], "filter": {"folder": "kitchen"}}',
         '{"question": "sourdough starter", "paths": ["kitchen/Sourdough.md"], "filter": {"folder": "Kitchen"}}',
         '{"question": "sourdough", "paths": ["kitchen/Sourdough.md"], "filter": {"tags": {"$contains": "nosuchtag"}}}',
-      ].join("\n") + "\n",
+      ],
+      ["--modes", "keyword"],
     );
-    const r = spawnSync(process.execPath, [BIN, "eval", file, "--vault", vault, "--modes", "keyword"], {
-      cwd: elsewhere,
-      encoding: "utf8",
-    });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr.trimEnd().split("\n")).toEqual([
       `vault-rag: ${file} line 2: its filter {"folder":"Kitchen"} leaves out the note it expects ("kitchen/Sourdough.md", in folder "kitchen") — it scores 0 as written; fix the filter or the paths`,
@@ -86,16 +92,12 @@ describe("retrieval quality on examples/vault", () => {
   });
 
   it("lists each question with where each mode ranked its first answer, worst first, when asked (--questions)", () => {
-    const file = path.join(path.dirname(vault), "two.jsonl");
-    fs.writeFileSync(
-      file,
-      [
-        '{"question": "sourdough starter", "paths": ["kitchen/Sourdough.md"], "kind": "short"}',
-        '{"question": "zzzz qqqq", "paths": ["kitchen/Sourdough.md"], "kind": "none"}',
-      ].join("\n") + "\n",
-    );
-    const args = [BIN, "eval", file, "--vault", vault, "--modes", "keyword,hybrid", "--questions"];
-    const r = spawnSync(process.execPath, args, { cwd: elsewhere, encoding: "utf8" });
+    const questions = [
+      '{"question": "sourdough starter", "paths": ["kitchen/Sourdough.md"], "kind": "short"}',
+      '{"question": "zzzz qqqq", "paths": ["kitchen/Sourdough.md"], "kind": "none"}',
+    ];
+    const args = ["--modes", "keyword,hybrid", "--questions"];
+    const { r } = evalLines("two.jsonl", questions, args);
     expect(r.status, r.stderr).toBe(0);
     const lines = r.stdout.slice(r.stdout.indexOf("per question")).trimEnd().split("\n");
     expect(lines[0]).toBe("per question: rank of the first answer (keyword hybrid), worst hybrid first");
@@ -103,7 +105,7 @@ describe("retrieval quality on examples/vault", () => {
     expect(lines[1]).toMatch(/^ {2}– +\d+ {2}none {3}zzzz qqqq$/);
     expect(lines[2]).toBe("  1   1  short  sourdough starter");
     // and in JSON, per setting
-    const json = spawnSync(process.execPath, [...args, "--json"], { cwd: elsewhere, encoding: "utf8" });
+    const json = evalLines("two.jsonl", questions, [...args, "--json"]).r;
     const { results } = JSON.parse(json.stdout);
     expect(results[0].questions).toEqual([
       { id: "1", question: "sourdough starter", kind: "short", rank: 1, ndcg10: 1 },

@@ -36,6 +36,15 @@ async function freshPage(width = 1200, colorScheme: "light" | "dark" = "light"):
   return p;
 }
 
+/** Waits until the list at `selector` shows these notes, in this order (by their `path:line` lines). */
+const untilListed = (p: Page, selector: string, paths: string[]) =>
+  p.waitForFunction(
+    ([sel, want]) =>
+      JSON.stringify([...document.querySelectorAll(sel)].map((e) => e.textContent!.split(":")[0])) ===
+      JSON.stringify(want),
+    [selector, paths] as const,
+  );
+
 /** Texts of the hits on the page, as their `path:line` lines. */
 const shownPaths = (p: Page) =>
   p.$$eval("#hits .hit .meta code", (els) => els.map((e) => e.textContent!.split(":")[0]));
@@ -156,13 +165,7 @@ describe.skipIf(!!missing)(needs("the web app in headless Chromium", missing), (
     await root.click();
     await answered;
     expect(await root.getAttribute("aria-pressed")).toBe("true");
-    await p.waitForFunction(
-      (paths) =>
-        JSON.stringify(
-          [...document.querySelectorAll("#hits .hit .meta code")].map((e) => e.textContent!.split(":")[0]),
-        ) === JSON.stringify(paths),
-      want,
-    );
+    await untilListed(p, "#hits .hit .meta code", want);
     const widened = p.waitForResponse((r) => r.url().includes("/api/search?") && !r.url().includes("folder="));
     await root.click();
     await widened;
@@ -208,11 +211,9 @@ describe.skipIf(!!missing)(needs("the web app in headless Chromium", missing), (
     await chip.click();
     await answered;
     expect(await chip.getAttribute("aria-pressed")).toBe("true");
-    await page.waitForFunction(
-      (paths) =>
-        JSON.stringify(
-          [...document.querySelectorAll("#hits .hit .meta code")].map((e) => e.textContent!.split(":")[0]),
-        ) === JSON.stringify(paths),
+    await untilListed(
+      page,
+      "#hits .hit .meta code",
       want.map((h: any) => h.path),
     );
     for (const h of want) expect(h.tags).toContain("electronics");
@@ -221,13 +222,7 @@ describe.skipIf(!!missing)(needs("the web app in headless Chromium", missing), (
     await chip.click();
     await widened;
     expect(await chip.getAttribute("aria-pressed")).toBe("false");
-    await page.waitForFunction(
-      (paths) =>
-        JSON.stringify(
-          [...document.querySelectorAll("#hits .hit .meta code")].map((e) => e.textContent!.split(":")[0]),
-        ) === JSON.stringify(paths),
-      before,
-    );
+    await untilListed(page, "#hits .hit .meta code", before);
   });
 
   it("opens the Related panel for the selected note, with the same list as the API", async () => {
@@ -242,11 +237,9 @@ describe.skipIf(!!missing)(needs("the web app in headless Chromium", missing), (
     expect(await page.$eval("#related-list li .pair", (e) => e.textContent)).toMatch(/This note: .+That note: /s);
     await page.check("#unlinked");
     const unlinked = (await api(`/api/related?path=${encodeURIComponent(selected)}&k=6&unlinked_only=true`)).related;
-    await page.waitForFunction(
-      (paths) =>
-        JSON.stringify(
-          [...document.querySelectorAll("#related-list li .meta code")].map((e) => e.textContent!.split(":")[0]),
-        ) === JSON.stringify(paths),
+    await untilListed(
+      page,
+      "#related-list li .meta code",
       unlinked.map((n: any) => n.path),
     );
     expect(await page.$$eval("#related-list .badge", (els) => els.length)).toBe(0);
