@@ -4,6 +4,7 @@ export {
   estimateTokens,
   obsidianLink,
   CONTEXT_DEFAULTS,
+  withContextDefaults,
   BUDGET_RANGE,
   SYSTEM_PROMPT,
   type Source,

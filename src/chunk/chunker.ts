@@ -99,34 +99,35 @@ function cutNote(note: Note, src: Lines, opts: ChunkOptionsWithDefaults): Chunk[
  */
 function propertiesDrafts(yaml: string, bodyStartLine: number, maxWords: number): Draft[] {
   const drafts: Draft[] = [];
-  let piece: Piece | undefined;
-  // lines as the builder counts them, from the body's first line: the YAML starts on the file's line 2
-  const add = (text: string, line: number, words: number) => {
-    if (piece && piece.words + words <= maxWords) {
-      piece.text += `\n${text}`;
-      piece.end = line;
-      piece.words += words;
-      return;
-    }
-    piece = { text, start: line, end: line, words, atomic: true, join: "", from: -1, to: -1 };
-    drafts.push({ trail: [], heads: [], level: 0, pieces: [piece], words: 0 });
+  const start = (text: string, line: number, words: number): Draft => {
+    const piece: Piece = { text, start: line, end: line, words, atomic: true, join: "", from: -1, to: -1 };
+    const d: Draft = { trail: [], heads: [], level: 0, pieces: [piece], words };
+    drafts.push(d);
+    return d;
   };
+  let open: Draft | undefined; // the passage the next short line joins
   yaml
     .replace(/\r\n?/g, "\n")
     .split("\n")
     .forEach((l, i) => {
+      // lines as the builder counts them, from the body's first line: the YAML starts on the file's line 2
       const line = 2 + i - bodyStartLine;
       const w = countWords(l);
       if (!w) return;
-      if (w <= maxWords) return add(l, line, w);
-      const all = l.trim().split(/\s+/);
-      for (let k = 0; k < all.length; k += maxWords) {
-        piece = undefined; // each run of a long line is a passage of its own
-        add(all.slice(k, k + maxWords).join(" "), line, Math.min(maxWords, all.length - k));
-        piece = undefined;
-      }
+      if (w > maxWords) {
+        // each run of a long line is a passage of its own
+        const all = l.trim().split(/\s+/);
+        for (let k = 0; k < all.length; k += maxWords)
+          start(all.slice(k, k + maxWords).join(" "), line, Math.min(maxWords, all.length - k));
+        open = undefined;
+      } else if (open && open.words + w <= maxWords) {
+        const piece = open.pieces[0];
+        piece.text += `\n${l}`;
+        piece.end = line;
+        piece.words += w;
+        open.words += w;
+      } else open = start(l, line, w);
     });
-  for (const d of drafts) d.words = d.pieces[0].words;
   return drafts;
 }
 

@@ -159,6 +159,12 @@ export async function serveMcp(vaultDir: string, opts: { db?: string } = {}): Pr
       done();
     },
     flush(done) {
+      // what follows the last line break: the SDK reads a message when its line ends, so a last one
+      // without a line break is never read (spaces after the break are no message)
+      if (pending.trim())
+        process.stderr.write(
+          "vault-rag: the last message on stdin had no line break and was not read — end each JSON-RPC 2.0 message with a newline\n",
+        );
       if (pending) this.push(pending);
       done();
     },
@@ -180,16 +186,6 @@ export async function serveMcp(vaultDir: string, opts: { db?: string } = {}): Pr
   };
   await server.connect(transport);
   guardToolCalls(transport);
-  // the SDK reads a message when its line ends: a last one without a line break is never read
-  let last = "";
-  process.stdin.on("data", (d: Buffer) => (last = d.length ? d.toString("utf8", Math.max(0, d.length - 64)) : last));
-  process.stdin.once("end", () => {
-    // what follows the last line break (spaces after it are no message)
-    if (last.slice(last.lastIndexOf("\n") + 1).trim())
-      process.stderr.write(
-        "vault-rag: the last message on stdin had no line break and was not read — end each JSON-RPC 2.0 message with a newline\n",
-      );
-  });
 }
 
 /**

@@ -57,6 +57,21 @@ export interface FilterOptions {
 }
 
 /**
+ * The `since` and `until` of filter options in Unix seconds, as a filter compares them: a date given
+ * to `until` reads as that day's last second (see {@link parseWhen}).
+ *
+ * @example
+ * ```ts
+ * timeRange({ since: 1_700_000_000, until: "2026-06-01" }); // { since: 1_700_000_000, until: 23:59:59 on June 1st }
+ * ```
+ */
+export function timeRange(opts: FilterOptions, now?: number): { since?: number; until?: number } {
+  const time = (v: string | number | undefined, endOfDay: boolean) =>
+    v === undefined ? undefined : typeof v === "number" ? v : parseWhen(v, now, endOfDay);
+  return { since: time(opts.since, false), until: time(opts.until, true) };
+}
+
+/**
  * Turns filter options into a Chroma `where` clause, or `undefined` when there is nothing to filter
  * (never `{}`, never a one-clause `$and`). Several tags combine with `$and`; tags are lowercased.
  *
@@ -84,9 +99,9 @@ export function buildFilter(opts: FilterOptions, now?: number): Where | undefine
     const forms = unicodeForms(folderName(value));
     clauses.push({ [key]: forms.length === 1 ? { $eq: forms[0] } : { $in: forms } });
   }
-  const time = (v: string | number, endOfDay = false) => (typeof v === "number" ? v : parseWhen(v, now, endOfDay));
-  if (opts.since !== undefined) clauses.push({ mtime: { $gte: time(opts.since) } });
-  if (opts.until !== undefined) clauses.push({ mtime: { $lte: time(opts.until, true) } });
+  const { since, until } = timeRange(opts, now);
+  if (since !== undefined) clauses.push({ mtime: { $gte: since } });
+  if (until !== undefined) clauses.push({ mtime: { $lte: until } });
   if (!clauses.length) return undefined;
   return clauses.length === 1 ? clauses[0] : { $and: clauses };
 }

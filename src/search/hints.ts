@@ -1,6 +1,6 @@
 import type { Store } from "../store/index.js";
 import { closest } from "../closest.js";
-import { folderName, parseWhen, type FilterOptions } from "./filter.js";
+import { folderName, timeRange, type FilterOptions } from "./filter.js";
 
 const quoted = (xs: string[]) => xs.map((x) => `"${x}"`).join(", ");
 
@@ -78,14 +78,13 @@ export async function noResultHints(store: Store, f: FilterOptions, to: "cli" | 
     }
   }
   // a time range that holds no time, and one that begins after every note's last change
-  const when = (v: string | number | undefined, endOfDay = false) => {
-    try {
-      return v === undefined ? undefined : typeof v === "number" ? v : parseWhen(v, undefined, endOfDay);
-    } catch {
-      return undefined; // refused before any search ran
-    }
-  };
-  const [since, until] = [when(f.since), when(f.until, true)];
+  let since: number | undefined;
+  let until: number | undefined;
+  try {
+    ({ since, until } = timeRange(f));
+  } catch {
+    // a time it cannot read was refused before any search ran
+  }
   const [sinceFlag, untilFlag] = cli ? ["--since", "--until"] : ["since", "until"];
   if (since !== undefined && until !== undefined && since > until)
     hints.push(

@@ -3,6 +3,9 @@ import { noteFix } from "../closest.js";
 import { VaultRagError } from "../errors.js";
 import { FOLDER_PAGE_NAMES, noteFolder } from "./note.js";
 
+/** A name as written, for a note whose name holds a backslash: trimmed, no leading `./` or `/`. */
+const asWritten = (name: string) => name.trim().replace(/^\.?\//, "");
+
 /**
  * A link target as {@link linkTargets} compares it with note paths: trimmed, forward slashes, no
  * leading `./` or `/`, no `.md`.
@@ -72,12 +75,7 @@ export function linkResolver(paths: readonly string[]): (target: string) => stri
     // a name with a backslash in it (`back\slash.md`, a legal file name outside Windows) is that
     // note when one is so named; else the backslashes are folder separators, as Windows writes them
     if (target.includes("\\")) {
-      const written = find(
-        target
-          .trim()
-          .replace(/^\.?\//, "")
-          .replace(/\.md$/i, ""),
-      );
+      const written = find(asWritten(target).replace(/\.md$/i, ""));
       if (written) return [...written];
     }
     const want = linkStem(target);
@@ -171,7 +169,7 @@ export function oneNote(
   const stem = linkStem(name);
   const asPath = stem.includes("/") && /\.md\s*$/i.test(name);
   // a note named with a backslash in it is that note (`./kitchen\\Soup.md` too)
-  const written = looseKey(name.trim().replace(/^\.?\//, ""));
+  const written = looseKey(asWritten(name));
   const found = linkTargets(paths, name).filter(
     (p) => !asPath || looseKey(p) === looseKey(`${stem}.md`) || looseKey(p) === written,
   );

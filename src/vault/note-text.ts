@@ -149,7 +149,7 @@ export function readNoteText(vault: string, name: string, heading?: string): { p
     );
   const { body, yaml } = splitFrontmatter(text);
   // a note of properties alone is served as what it holds, its frontmatter, as it is indexed
-  if (!heading) return { path: note.path, text: capText(body.trim() ? body : yaml.trim() ? yaml : body) };
+  if (!heading) return { path: note.path, text: capText(!body.trim() && yaml.trim() ? yaml : body) };
   const section = sectionText(body, heading);
   if (section === undefined) throw new VaultRagError("usage", `vault-rag: no heading "${heading}" in "${note.path}"`);
   return { path: note.path, text: capText(section) };

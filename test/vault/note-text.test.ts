@@ -4,6 +4,16 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { capText, GET_NOTE_MAX_CHARS, oneNote, readNoteText, resolveNote } from "../../src/vault/index.js";
 
+/** A vault of these notes, each holding its path as its heading. */
+function vaultOf(paths: string[]): string {
+  const vault = fs.mkdtempSync(path.join(os.tmpdir(), "vr-notes-"));
+  for (const p of paths) {
+    fs.mkdirSync(path.join(vault, path.dirname(p)), { recursive: true });
+    fs.writeFileSync(path.join(vault, p), `# ${p}\n`);
+  }
+  return vault;
+}
+
 describe("get_note's notes", () => {
   it("cuts a long note at the named size, at a line end, with a clear mark", () => {
     expect(GET_NOTE_MAX_CHARS).toBe(40_000);
@@ -18,10 +28,7 @@ describe("get_note's notes", () => {
   });
 
   it("reads a path through ./ and ../ within the vault as the note it leads to, and serves a note with a backslash in its name", () => {
-    const vault = fs.mkdtempSync(path.join(os.tmpdir(), "vr-notes-"));
-    fs.mkdirSync(path.join(vault, "kitchen"));
-    for (const p of ["Welcome.md", "kitchen/Sourdough.md", "kitchen/back\\slash.md"])
-      fs.writeFileSync(path.join(vault, p), `# ${p}\n`);
+    const vault = vaultOf(["Welcome.md", "kitchen/Sourdough.md", "kitchen/back\\slash.md"]);
     expect(resolveNote(vault, "kitchen/../Welcome.md").path).toBe("Welcome.md");
     expect(resolveNote(vault, "kitchen/./Sourdough.md").path).toBe("kitchen/Sourdough.md");
     expect(resolveNote(vault, "kitchen/back\\slash.md").path).toBe("kitchen/back\\slash.md");
@@ -40,11 +47,7 @@ describe("get_note's notes", () => {
   });
 
   it("refuses a name that fits two notes, naming both", () => {
-    const vault = fs.mkdtempSync(path.join(os.tmpdir(), "vr-notes-"));
-    for (const p of ["a/Plan.md", "b/Plan.md", "b/Other.md"]) {
-      fs.mkdirSync(path.join(vault, path.dirname(p)), { recursive: true });
-      fs.writeFileSync(path.join(vault, p), `# ${p}\n`);
-    }
+    const vault = vaultOf(["a/Plan.md", "b/Plan.md", "b/Other.md"]);
     expect(() => resolveNote(vault, "plan")).toThrow(
       'vault-rag: "plan" could be "a/Plan.md" or "b/Plan.md" — give the path of the one you mean',
     );
@@ -53,11 +56,7 @@ describe("get_note's notes", () => {
   });
 
   it("reads a path written with a folder and .md as that path, not as another folder's note of that name", () => {
-    const vault = fs.mkdtempSync(path.join(os.tmpdir(), "vr-notes-"));
-    for (const p of ["2018-edition/src/editions.md", "src/intro.md"]) {
-      fs.mkdirSync(path.join(vault, path.dirname(p)), { recursive: true });
-      fs.writeFileSync(path.join(vault, p), `# ${p}\n`);
-    }
+    const vault = vaultOf(["2018-edition/src/editions.md", "src/intro.md"]);
     expect(() => resolveNote(vault, "src/editions.md")).toThrow(
       'vault-rag: no note "src/editions.md" in the vault — did you mean "2018-edition/src/editions.md"?',
     );

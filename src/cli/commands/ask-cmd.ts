@@ -2,13 +2,13 @@ import path from "node:path";
 import {
   answerContext,
   askContext,
-  CONTEXT_DEFAULTS,
   createLlm,
   DEFAULT_LLM,
   invalidCitationWarning,
   NOTHING_FOUND,
   obsidianLink,
   type Source,
+  withContextDefaults,
 } from "../../answer/index.js";
 import { isVaultKnown, locate, openForQuery } from "../open.js";
 import { err, out, outText, stderrLogger, textOf } from "../io.js";
@@ -52,7 +52,7 @@ export async function runAsk(words: string[], o: AskFlags): Promise<void> {
   const { sources, prompt, system, dropped, reason } = c;
   const retrievalMs = performance.now() - t0;
   if (c.notice) err(`note: ${c.notice}`);
-  const budget = o.budget ?? CONTEXT_DEFAULTS.budgetTokens;
+  const budget = withContextDefaults({ budgetTokens: o.budget }).budgetTokens;
   if (sources.length && c.tokens > budget)
     err(
       `note: the prompt is about ${c.tokens} tokens, over the budget of ${budget}: its best source alone is, and a source is given whole, never cut`,
