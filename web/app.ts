@@ -150,23 +150,34 @@ const MARKS: Mark[] = [
   ],
 ];
 
-/** A one-line snippet of a chunk as the rendered note reads (no heading lines, HTML tags or Markdown marks), starting near the first matched term. */
-function snippetOf(text: string, ts: string[], width = 220): string {
+/** A chunk's text on one line as the rendered note reads: no heading lines, HTML tags or Markdown marks; HTML comments left out unless `comments` keeps their words (the CLI's flatBody). */
+function flatText(text: string, comments: boolean): string {
   let t = text
     .slice(0, 20_000)
     .replace(/^(\s*#{1,6}\s[^\n]*(\n+|$))+/, "")
     .replace(INLINE_TAG, "")
     .replace(HTML_TAG, " ");
+  if (comments) t = t.replace(/<!--([\s\S]{0,2000}?)-->/g, " $1 ");
   for (const [mark, by] of MARKS) t = t.replace(mark, by as string);
   // a passage of embeds alone reads as what it embeds (as the CLI's snippets do), not as a blank line
-  const body =
+  return (
     t.replace(/\s+/g, " ").trim() ||
     [...text.slice(0, 20_000).matchAll(/!\[\[([^[\]|\n]{1,300})(?:\|[^\]\n]{0,300})?\]\]/g)]
       .map((m) => m[1].trim())
-      .join(" ");
+      .join(" ")
+  );
+}
+
+/** A one-line snippet of a chunk as the rendered note reads, starting near the first matched term; a comment's words show when the terms match only there. */
+function snippetOf(text: string, ts: string[], width = 220): string {
+  const re = new RegExp(ts.map(escapeRe).join("|"), "gi");
+  let body = flatText(text, false);
+  if (ts.length && body.search(re) < 0 && text.includes("<!--")) {
+    const open = flatText(text, true);
+    if (open.search(re) >= 0) body = open;
+  }
   if (!ts.length || body.length <= width) return body.length > width ? body.slice(0, width - 1) + "…" : body;
   // the window that holds the most distinct terms, from its first (the earliest of equals), as the CLI's snippets do
-  const re = new RegExp(ts.map(escapeRe).join("|"), "gi");
   const found: { at: number; term: string }[] = [];
   for (let m = re.exec(body); m && m[0] && found.length < 500; m = re.exec(body))
     found.push({ at: m.index, term: m[0].toLowerCase() });

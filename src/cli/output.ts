@@ -47,25 +47,30 @@ const MARKS: Mark[] = [
   ],
 ];
 
+/** An HTML comment as its own words: what a snippet shows when the query matched only there (search reads comments, as Obsidian's does). */
+const COMMENT_WORDS: Mark = [/<!--([\s\S]{0,2000}?)-->/g, " $1 "];
+
 /** Above this many characters a chunk's snippet is taken from its start only (the marks are read once per character). */
 const SNIPPET_SOURCE_CHARS = 20_000;
 
 /**
  * The body of a chunk on one line, as a reader of the rendered note sees it: no heading lines, HTML
  * tags or Markdown marks (links as their text, embeds left out, table cells apart), whitespace
- * collapsed, no control characters.
+ * collapsed, no control characters. HTML comments are left out too, unless `comments` keeps their words.
  *
  * @example
  * ```ts
  * flatBody("Log into [your account](https://x.io). Under **Billing**, …"); // "Log into your account. Under Billing, …"
+ * flatBody("Water weekly. <!-- ask Sam -->", true); // "Water weekly. ask Sam"
  * ```
  */
-export function flatBody(text: string): string {
+export function flatBody(text: string, comments = false): string {
   let t = text
     .slice(0, SNIPPET_SOURCE_CHARS)
     .replace(/^(\s*#{1,6}\s[^\n]*(\n+|$))+/, "")
     .replace(INLINE_TAG, "")
     .replace(HTML_TAG, " ");
+  if (comments) t = t.replace(COMMENT_WORDS[0], COMMENT_WORDS[1] as string);
   for (const [mark, by] of MARKS) t = t.replace(mark, by as string);
   const flat = t.replace(/\s+/g, " ").trim();
   // a passage of embeds alone (`![[Albums.base]]`) reads as what it embeds, not as a blank line
@@ -89,7 +94,9 @@ export function embedsOf(text: string): string {
 
 /**
  * One-line snippet of a chunk's text, without the heading line and HTML tags. With a pattern, the
- * snippet starts a little before the first match when that lies beyond the first part of the text.
+ * snippet starts a little before the first match when that lies beyond the first part of the text;
+ * when the pattern matches only inside an HTML comment, the comment's words are shown, so that a
+ * hit always shows why it was found.
  *
  * @example
  * ```ts
@@ -99,6 +106,10 @@ export function embedsOf(text: string): string {
  */
 export function snippet(text: string, width = 100, pattern?: RegExp): string {
   let body = flatBody(text);
+  if (pattern && body.search(pattern) < 0 && text.includes("<!--")) {
+    const open = flatBody(text, true);
+    if (open.search(pattern) >= 0) body = open;
+  }
   if (pattern && body.length > width) {
     const at = bestWindow(body, width, pattern);
     if (at !== undefined && at > width * 0.6) {

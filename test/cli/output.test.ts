@@ -37,6 +37,15 @@ describe("snippets", () => {
     expect(snippet("a <!-- b")).toBe("a <!-- b");
   });
 
+  it("shows a comment's words when the query matched only there, so a hit shows why it was found", () => {
+    const text = "# Pantry\n\nRice and oats in the top drawer.\n\n<!-- reorder the capybara tins -->\n";
+    expect(snippet(text, 100, termPattern(queryTerms("capybara")))).toBe(
+      "Rice and oats in the top drawer. reorder the capybara tins",
+    );
+    // a word the visible text holds leaves the comment out
+    expect(snippet(text, 100, termPattern(queryTerms("oats capybara")))).toBe("Rice and oats in the top drawer.");
+  });
+
   it("shows a passage of embeds alone as the names it embeds, not as a blank line", () => {
     expect(snippet("# Albums\n\n![[Albums.base]]\n")).toBe("Albums.base");
     expect(snippet("![[Cover.png|200]] ![[Tracks#Side A]]")).toBe("Cover.png Tracks#Side A");

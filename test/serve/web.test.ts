@@ -54,6 +54,10 @@ describe.skipIf(!!missing)(needs("the web app in headless Chromium", missing), (
     ({ vault } = exampleVaultCopy("vr-serve-web-"));
     // a file name with a bidi override, which would show the rest of its hit's line backwards
     fs.writeFileSync(path.join(vault, "kitchen", "\u202eRTL quokka.md"), "# Quokka\n\nQuokka notes about zebrafish.\n");
+    fs.writeFileSync(
+      path.join(vault, "kitchen", "Pantry.md"),
+      "# Pantry\n\nRice, lentils and oats in the top drawer.\n\n<!-- reorder the capybara tins -->\n",
+    );
     expect(spawnSync(process.execPath, [BIN, "index", vault, "--quiet"]).status).toBe(0);
     stub = await startLlmStub();
     s = await startServe(["--vault", vault, "--llm", "ollama:slow"], { OLLAMA_HOST: stub.base });
@@ -142,6 +146,18 @@ describe.skipIf(!!missing)(needs("the web app in headless Chromium", missing), (
     const watering = snippets.find((t) => t.includes("Raised bed 1"));
     expect(watering).toMatch(/Raised bed 1 · the tomatoes · every 2 days · 10 L/);
     for (const t of snippets) expect(t).not.toMatch(/\[\[|\]\(|\| ---/);
+    await p.close();
+  });
+
+  it("shows a comment's words in the snippet when the query matched only there", async () => {
+    const p = await freshPage();
+    await p.fill("#q", "capybara");
+    await p.waitForSelector("#hits .hit");
+    const snippets = await p.$$eval("#hits .hit .snippet", (els) => els.map((e) => e.textContent!));
+    expect(snippets[0]).toBe("Rice, lentils and oats in the top drawer. reorder the capybara tins");
+    // a query the visible text matches leaves the comment out
+    await p.fill("#q", "lentils capybara");
+    await p.waitForFunction(() => !/capybara/.test(document.querySelector("#hits .hit .snippet")?.textContent ?? "capybara"));
     await p.close();
   });
 
