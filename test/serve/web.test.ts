@@ -157,7 +157,9 @@ describe.skipIf(!!missing)(needs("the web app in headless Chromium", missing), (
     expect(snippets[0]).toBe("Rice, lentils and oats in the top drawer. reorder the capybara tins");
     // a query the visible text matches leaves the comment out
     await p.fill("#q", "lentils capybara");
-    await p.waitForFunction(() => !/capybara/.test(document.querySelector("#hits .hit .snippet")?.textContent ?? "capybara"));
+    await p.waitForFunction(
+      () => !/capybara/.test(document.querySelector("#hits .hit .snippet")?.textContent ?? "capybara"),
+    );
     await p.close();
   });
 
