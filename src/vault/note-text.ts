@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { VaultRagError } from "../errors.js";
+import { withoutDataPayloads } from "./data-uri.js";
 import { splitFrontmatter } from "./frontmatter.js";
 import { oneNote } from "./links.js";
 import { decodeNote } from "./read.js";
@@ -132,7 +133,8 @@ export function sectionText(body: string, heading: string): string | undefined {
 /**
  * A note's text for a reader (the MCP `get_note` tool, the library's `note()`, `GET /api/note`): the
  * note found as {@link resolveNote} finds it, without its frontmatter, or only one section of it,
- * cut with {@link capText}.
+ * cut with {@link capText}; the base64 of a pasted image is left out, as the index leaves it out
+ * ({@link withoutDataPayloads}).
  *
  * @example
  * ```ts
@@ -147,7 +149,9 @@ export function readNoteText(vault: string, name: string, heading?: string): { p
       "usage",
       `vault-rag: "${note.path}" is not served: ${text.skipped} (only notes vault-rag indexes are served)`,
     );
-  const { body, yaml } = splitFrontmatter(text);
+  const split = splitFrontmatter(text);
+  const body = withoutDataPayloads(split.body);
+  const { yaml } = split;
   // a note of properties alone is served as what it holds, its frontmatter, as it is indexed
   if (!heading) return { path: note.path, text: capText(!body.trim() && yaml.trim() ? yaml : body) };
   const section = sectionText(body, heading);

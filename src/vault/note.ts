@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import type { Logger } from "../log.js";
 import { silentLogger } from "../log.js";
 import { excalidrawText, isExcalidraw } from "./excalidraw.js";
+import { withoutDataPayloads } from "./data-uri.js";
 import { splitFrontmatter } from "./frontmatter.js";
 import { scanBlocks } from "./markdown.js";
 import { findInlineRefs, frontmatterLinks, frontmatterList, normaliseTags } from "./tags.js";
@@ -10,7 +11,8 @@ import type { Note } from "./types.js";
 /**
  * Parses one note's text into a {@link Note}: frontmatter (title, tags, aliases), inline tags and
  * wikilinks. Invalid YAML never stops a note: the body is still used and a `frontmatter_invalid`
- * warning names the file and line. An Excalidraw drawing keeps only its words ({@link excalidrawText}).
+ * warning names the file and line. An Excalidraw drawing keeps only its words ({@link excalidrawText}),
+ * and a pasted image's base64 is left out ({@link withoutDataPayloads}).
  * The title is the frontmatter's `title`, else the file name; a folder's page (`index.md`,
  * `README.md`) takes its first `#` heading, else its folder's name.
  *
@@ -43,8 +45,9 @@ export function parseNote(path: string, text: string, mtime: number, log: Logger
   const aliases = [...new Set(frontmatterList(data.aliases ?? data.alias, false))];
   // line endings normalised once, here: the tag scan and the chunker then read the same string (one parse)
   const unixBody = fm.body.includes("\r") ? fm.body.replace(/\r\n?/g, "\n") : fm.body;
-  // an Excalidraw drawing is searched by its words, not by its JSON
-  const body = drawing ? excalidrawText(unixBody) : unixBody;
+  // an Excalidraw drawing is searched by its words, not by its JSON; a note by its words, not by
+  // the base64 of an image pasted into it
+  const body = drawing ? excalidrawText(unixBody) : withoutDataPayloads(unixBody);
   const rawTitle = data.title;
   const title =
     typeof rawTitle === "string" && rawTitle.trim()

@@ -46,6 +46,19 @@ describe("get_note's notes", () => {
     expect(readNoteText(vault, "Both").text).toBe("The body.\n");
   });
 
+  it("serves a note with a pasted image without the image's base64, as it is indexed", () => {
+    const vault = fs.mkdtempSync(path.join(os.tmpdir(), "vr-notes-"));
+    const png = "iVBORw0KGgoAAAANSUhEUgAA" + "QUJD".repeat(50_000);
+    fs.writeFileSync(
+      path.join(vault, "Arch.md"),
+      `# Arch\n\n![diagram](data:image/png;base64,${png})\n\nThe etcd store.\n`,
+    );
+    expect(readNoteText(vault, "Arch").text).toBe("# Arch\n\n![diagram](data:image/png;base64,…)\n\nThe etcd store.\n");
+    // a short data URI (an icon of a few bytes) is left as written
+    fs.writeFileSync(path.join(vault, "Icon.md"), "![dot](data:image/gif;base64,R0lGODlhAQABAAAAACw=)\n");
+    expect(readNoteText(vault, "Icon").text).toBe("![dot](data:image/gif;base64,R0lGODlhAQABAAAAACw=)\n");
+  });
+
   it("refuses a name that fits two notes, naming both", () => {
     const vault = vaultOf(["a/Plan.md", "b/Plan.md", "b/Other.md"]);
     expect(() => resolveNote(vault, "plan")).toThrow(

@@ -5,6 +5,23 @@ import { describe, expect, it, vi } from "vitest";
 import { collectingLogger } from "../../src/log.js";
 import { findInlineRefs, parseNote, readNote, resolveNote, walkVault } from "../../src/vault/index.js";
 
+describe("pasted images", () => {
+  it("leave their base64 out of the note's text, on the same lines, so that it is neither searched, embedded nor shown", () => {
+    const png = "iVBORw0KGgo" + "AAAA".repeat(50_000);
+    const n = parseNote("k8s.md", `# K8s\n\n![](data:image/png;base64,${png})\nThe etcd store keeps state.\n`, 0);
+    expect(n.body).toBe("# K8s\n\n![](data:image/png;base64,…)\nThe etcd store keeps state.\n");
+    // a parameter before ;base64, a data URI in a link, and upper case are read too
+    const other = parseNote(
+      "x.md",
+      `[file](data:application/pdf;name=a.pdf;BASE64,${png}) and <img src="data:image/jpeg;base64,${png}">`,
+      0,
+    );
+    expect(other.body).toBe(
+      '[file](data:application/pdf;name=a.pdf;BASE64,…) and <img src="data:image/jpeg;base64,…">',
+    );
+  });
+});
+
 describe("frontmatter", () => {
   it("reads tags as a list, a single string, or a comma/space separated string", () => {
     expect(parseNote("a.md", "---\ntags: [Robots, pico]\n---\nx", 0).tags).toEqual(["robots", "pico"]);
