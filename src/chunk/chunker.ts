@@ -361,8 +361,10 @@ function unitPieces(
       join = "\n\n";
       continue;
     }
-    if (/^\s*(?:[-*+]\s|\d+[.)]\s|\||>)/.test(line)) flush("\n");
-    for (let p = 0; p < line.length;) {
+    // a list item's number (`4.`) is no sentence's end: it goes with its item's first words
+    const numbered = /^\s*\d+[.)]\s/.test(line);
+    if (numbered || /^\s*(?:[-*+]\s|\||>)/.test(line)) flush("\n");
+    for (let p = 0, first = true; p < line.length; first = false) {
       while (p < line.length && isSpace(line.charCodeAt(p))) p++;
       if (p === line.length) break;
       const from = p;
@@ -408,7 +410,7 @@ function unitPieces(
         if (count !== 1 || !spaced) plain = false;
       }
       bufEnd = i;
-      if (endsSentence(line, from, p)) flush(spaced ? " " : "");
+      if (endsSentence(line, from, p) && !(first && numbered)) flush(spaced ? " " : "");
     }
     if (join !== "\n\n" && buf.length === 0) join = "\n";
   }
@@ -487,9 +489,20 @@ function tinyMerger(min: number, max: number, emit: (d: Draft) => void): { push(
   let prevInput: Draft | undefined; // the input draft before `cur`
   let cur: Draft | undefined; // waiting for the draft after it
   let last: Draft | undefined; // the last output, which `cur` may still join
-  const forward = (d: Draft, next: Draft) => {
+  // `named`: the passage is read as d's from here on (its breadcrumb and heading), naming `next`'s
+  // heading after d's when it is a sibling; else it keeps next's (d is a parent's short lead-in)
+  const forward = (d: Draft, next: Draft, named = false): true => {
     next.pieces = d.pieces.concat(next.pieces); // next has one section's pieces: d's go before them once
     next.words += d.words;
+    if (named) {
+      const sibling = next.trail.length === d.trail.length;
+      const also = [...(d.also ?? []), ...(sibling ? [next.trail[next.trail.length - 1]] : []), ...(next.also ?? [])];
+      next.trail = d.trail;
+      next.heads = d.heads;
+      next.level = d.level;
+      next.also = also.length ? also : undefined;
+    }
+    return true;
   };
   const back = (d: Draft, into: Draft, sibling: boolean) => {
     // appended in place: a run of 100,000 empty sibling headings costs their count, not its square
@@ -498,33 +511,47 @@ function tinyMerger(min: number, max: number, emit: (d: Draft) => void): { push(
     into.words += d.words;
     if (sibling) (into.also ??= []).push(d.trail[d.trail.length - 1]);
   };
-  const settle = (d: Draft, next: Draft | undefined) => {
+  /** Places draft `d`, which `next` follows; true when `d` went into `next` (and so is no input of its own any more). */
+  const settle = (d: Draft, next: Draft | undefined): boolean => {
     const soleOfSection = (!prevInput || prevInput.trail !== d.trail) && (!next || next.trail !== d.trail);
     if (d.words < min && soleOfSection) {
       // a heading with no text of its own never stands alone, whatever the sizes
       const bare = d.pieces.every((p) => isHeadingOnly(p.text));
       const depth = d.trail.length;
       const below = next && next.trail.length > depth && samePrefix(next, d, depth);
-      // the parent section's own text, or an earlier sibling (not a sibling's subsection)
-      const parent = !!last && depth > 0 && last.trail.length === depth - 1 && samePrefix(last, d, depth - 1);
+      const nextSibling = !!next && depth > 0 && next.trail.length === depth && samePrefix(next, d, depth - 1);
+      // the parent section's own text (or an ancestor's, which its parent went into), or an earlier
+      // sibling (not a sibling's subsection)
+      const parent = !!last && depth > 0 && last.trail.length < depth && samePrefix(last, d, last.trail.length);
       const sibling = !!last && depth > 0 && last.trail.length === depth && samePrefix(last, d, depth - 1);
-      if (next && below && (bare || next.words + d.words <= max + min)) return forward(d, next);
-      if (last && (parent || sibling) && (bare || last.words + d.words <= max)) return back(d, last, sibling);
+      // into the section below; read as d's own when d holds the most of it (a note's opening
+      // list above an empty "References" is the note's, not "References"), or all of its text
+      if (next && below && (bare || next.words + d.words <= max + min))
+        return forward(d, next, !bare && (d.words >= next.words || next.pieces.every((p) => isHeadingOnly(p.text))));
+      if (last && (parent || sibling) && (bare || last.words + d.words <= max)) {
+        back(d, last, sibling);
+        return false;
+      }
+      // with nothing before it to join, into its next sibling, both named (`Title > upstream · Question`)
+      if (!bare && nextSibling && next!.words + d.words <= max + min) return forward(d, next!, true);
       if (bare) {
         // an empty heading goes with its next sibling (under the same parent) before any other
         // neighbour: it must not stand alone, and had better not end another parent's passage
-        const nextSibling = next && next.trail.length === depth && samePrefix(next, d, depth - 1);
         if (next && (nextSibling || !last)) return forward(d, next);
-        if (last) return back(d, last, false);
+        if (last) {
+          back(d, last, false);
+          return false;
+        }
       }
     }
     if (last) emit(last);
     last = d;
+    return false;
   };
   return {
     push(d) {
-      if (cur) settle(cur, d);
-      prevInput = cur;
+      // a draft that went into `d` is no input before it: `d`'s section is then told apart from the one before
+      if (!(cur && settle(cur, d))) prevInput = cur;
       cur = d;
     },
     end() {

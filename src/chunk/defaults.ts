@@ -77,15 +77,22 @@ export const CHUNK_DEFAULTS: ChunkOptionsWithDefaults = {
  * - 23: a tag ends at inline HTML or an emphasis mark (`#garden<br>#weekly` is two tags), as before
  *   21; the frontmatter of a note of properties alone is cut as a body is (runs of whole lines of up
  *   to `maxWords`), not kept as one chunk of any size.
+ * - 24: a long base64 data URI (an image pasted into the note) is read as `data:image/png;base64,…`
+ *   (its payload was a "word" of 200,000 characters, embedded and shown); a numbered item's `4.` is
+ *   no sentence's end (a long list was cut between an item's number and its text); a tiny section
+ *   with nothing before it to join goes into its next sibling, both named; one that holds the most of
+ *   what it merges with gives the passage its breadcrumb (a note's opening text above an empty
+ *   `## References` was labelled "References"); a tiny section may join an ancestor's text that
+ *   its parent went into.
  */
-export const CHUNKER_VERSION = "23";
+export const CHUNKER_VERSION = "24";
 
 /**
  * Fills in defaults and checks the values.
  *
  * @example
  * ```ts
- * withChunkDefaults({ maxWords: 200 }).overlapWords; // 15
+ * withChunkDefaults({ maxWords: 300 }).overlapWords; // 0, the default
  * ```
  */
 export function withChunkDefaults(opts: ChunkOptions = {}): ChunkOptionsWithDefaults {

@@ -19,8 +19,9 @@ describe("chunker", () => {
       "SMARS Robot > SMARS > Motors",
       "SMARS Robot > SMARS > Motors > Wiring",
     ]);
-    // at the default minWords, sections this small are merged into one passage under the deepest heading that has text
-    expect(chunkNote(note(text)).map((c) => c.meta.section)).toEqual(["SMARS Robot > SMARS > Motors"]);
+    // at the default minWords, sections this small are one passage, read as the section it opens
+    // with, which holds the most of it
+    expect(chunkNote(note(text)).map((c) => c.meta.section)).toEqual(["SMARS Robot > SMARS"]);
     expect(chunks[1].meta).toMatchObject({
       path: "robots/SMARS.md",
       folder: "robots",
@@ -212,12 +213,48 @@ describe("chunker", () => {
     const nested = chunkNote(
       note(`## A\n\n${long("a")}\n\n### A1\n\n${long("b")}\n\n## B\n\n${tiny}\n\n## C\n\n${long("c")}\n`),
     );
-    expect(nested.map((c) => c.meta.section)).toEqual(["SMARS > A", "SMARS > A > A1", "SMARS > B", "SMARS > C"]);
-    expect(nested[2]).toMatchObject({ text: `## B\n\n${tiny}`, meta: { start_line: 9 } });
+    // so it goes on into its next sibling, and the breadcrumb names both
+    expect(nested.map((c) => c.meta.section)).toEqual(["SMARS > A", "SMARS > A > A1", "SMARS > B · C"]);
+    expect(nested[2]).toMatchObject({ text: `## B\n\n${tiny}\n\n## C\n\n${long("c")}`, meta: { start_line: 9 } });
     // after a sibling: merged into it, and named
     const siblings = chunkNote(note(`## A\n\n${long("a")}\n\n## B\n\n${tiny}\n`));
     expect(siblings.map((c) => c.meta.section)).toEqual(["SMARS > A · B"]);
     expect(siblings[0].text).toContain(`## B\n\n${tiny}`);
+  });
+
+  it("never leaves a template's tag line and empty heading as a passage of their own", () => {
+    const body = "The choice depends on what you monitor while training, and on how noisy each curve is. ".repeat(3);
+    // a tag line, then an empty heading, then the note's first section (a template many vaults use)
+    const chunks = chunkNote(note(`#seed\n###### upstream:\n\n### Details:\n\n${body}\n`));
+    expect(chunks.map((c) => c.meta.section)).toEqual(["SMARS > Details:"]);
+    expect(chunks[0].text).toMatch(/^#seed\n+###### upstream:\n\n### Details:\n\nThe choice/);
+    expect(chunks[0].meta.start_line).toBe(1);
+  });
+
+  it("reads a note's opening text with a near-empty section after it as the note's, not as that section's", () => {
+    const chunks = chunkNote(
+      note(
+        "Tags:\n- [[Databases]]\n---\n- Atomicity\n- Consistency\n- Isolation\n- Durability\n---\n## References\n- \n",
+      ),
+    );
+    expect(chunks.map((c) => c.meta.section)).toEqual(["SMARS"]);
+    expect(chunks[0].text).toContain("## References");
+  });
+
+  it("keeps a numbered item's number with its text when a long list is cut", () => {
+    // items of one 60-word sentence: a run of 200 words fills after the fourth item's number
+    const item = (i: number) =>
+      `${i}.  **Optimizer ${i}**: it adapts the learning rate of each parameter ${"from the gradients seen so far ".repeat(9)}` +
+      "which suits sparse data.\n    ";
+    const chunks = chunkNote(
+      note(`## Optimizers\n\n${Array.from({ length: 12 }, (_, i) => item(i + 1)).join("\n")}\n`),
+    );
+    expect(chunks.length).toBeGreaterThan(1);
+    for (const c of chunks) {
+      expect(c.text).not.toMatch(/(^|\n)\s*\d+\.\s*$/); // no passage ends with a bare number
+      expect(c.text.replace(/^## Optimizers\n\n/, "")).toMatch(/^(\d+\.\s+\*\*|\S)/);
+    }
+    expect(chunks.some((c) => /^\d+\.\s+\*\*Optimizer/m.test(c.text) && c.meta.start_line > 3)).toBe(true);
   });
 
   it("sizes Chinese and Japanese passages by their characters, and cuts them only at a sentence's end", () => {
