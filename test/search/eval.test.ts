@@ -42,6 +42,12 @@ describe("benchmark files", () => {
     expect(() => prepareBeir(path.join(dir, "cache"))).toThrow(
       /is not a BEIR folder — it needs corpus\.jsonl, queries\.jsonl and qrels\.tsv$/,
     );
+    // the cache is keyed by the corpus's content: touched, it is the same corpus; changed, another
+    const corpus = path.join(dir, "corpus.jsonl");
+    fs.utimesSync(corpus, new Date(2030, 0, 1), new Date(2030, 0, 1));
+    expect(prepareBeir(dir, path.join(dir, "cache")).vault).toBe(vault);
+    fs.appendFileSync(corpus, '\n{"_id": "d3", "title": "Soil", "text": "Loam."}');
+    expect(prepareBeir(dir, path.join(dir, "cache")).vault).not.toBe(vault);
   });
 
   it("reads known-answer files and names the bad line", () => {
