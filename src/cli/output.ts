@@ -165,11 +165,14 @@ export interface FormatOptions {
   link?: (notePath: string) => string;
 }
 
-/** A hybrid hit's place in each list, as `--verbose` shows it: `; dense #3, keyword #1` (`keyword –` for none). */
+/**
+ * A hybrid hit's place in each list, as `--verbose` shows it: `; dense #3, keyword #1` (`keyword –`
+ * for none), and why a hit the query names ranks above its lists' places.
+ */
 function ranksOf(h: Hit): string {
-  if (!h.ranks) return "";
   const at = (n?: number) => (n === undefined ? "–" : `#${n}`);
-  return `; dense ${at(h.ranks.dense)}, keyword ${at(h.ranks.keyword)}`;
+  const lists = h.ranks ? `; dense ${at(h.ranks.dense)}, keyword ${at(h.ranks.keyword)}` : "";
+  return h.named ? `${lists}; moved up: the query is this note's name` : lists;
 }
 
 /**

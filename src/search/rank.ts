@@ -58,7 +58,7 @@ export function capPerNote<T extends { path: string }>(
  * would type it: `git log` for `git-log.md`) first, in their order, then the rest: a note's name is
  * the most telling query there is, yet BM25 ranks a short note with the name in its body above it
  * when many notes share the words (on a vault of 7,425 command pages, `git` put `git.md` 49th).
- * A moved hit takes the best distance, so the list stays in order.
+ * A moved hit takes the best distance, so the list stays in order, and is marked `named`.
  *
  * @example
  * ```ts
@@ -91,7 +91,9 @@ export function namedFirst<
   if (!first.length || !rest.length) return hits;
   const best = hits[0];
   return [
-    ...first.map((h) => (h.distance > best.distance ? { ...h, distance: best.distance, score: best.score } : h)),
+    ...first.map((h) =>
+      h.distance > best.distance ? { ...h, distance: best.distance, score: best.score, named: true as const } : h,
+    ),
     ...rest,
   ];
 }

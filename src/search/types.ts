@@ -23,6 +23,12 @@ export interface Hit {
    * where it does. On the hits of `search()`; the JSON shape of a hit (`hitJson`) leaves it out.
    */
   ranks?: { dense?: number; keyword?: number };
+  /**
+   * Keyword and hybrid mode: the whole question is this note's name (title, alias or file name), so
+   * the hit was moved up to the first place and given the first hit's score, whatever its lists
+   * said ({@link namedFirst}); `--verbose` says so.
+   */
+  named?: true;
 }
 
 export type SearchMode = "dense" | "keyword" | "hybrid";

@@ -167,5 +167,9 @@ describe("snippets", () => {
     // a single mode's hit has no ranks: its score is its place
     expect(first(hit())).toBe("a.md:3  A  score 0.500, distance 0.500");
     expect(formatHits([hit({ dense: 3, keyword: 1 })]).split("\n")[0]).toBe("a.md:3  A");
+    // a hit moved up because the query is its note's name says so, or its places would contradict its score
+    expect(first({ ...hit({ keyword: 38 }), named: true })).toBe(
+      "a.md:3  A  score 0.500, distance 0.500; dense –, keyword #38; moved up: the query is this note's name",
+    );
   });
 });

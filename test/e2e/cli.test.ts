@@ -321,6 +321,11 @@ describe("vault-rag CLI end to end", () => {
     const none =
       "synonyms: none added (the best keyword hit holds the question's words, or the notes use none of their synonyms)\n";
     expect(covered.stderr).toContain(none);
+    // a word no note holds, nor a synonym of it: no keyword hit to speak of
+    const unknown = run(["search", "--vault", vault, "--verbose", "-k", "1", "kubectl"]);
+    expect(unknown.stderr).toContain(
+      "synonyms: none added (no note holds the question's words, nor a synonym of them)\n",
+    );
     // and names the near pairs it ranked by, or that there were none to make
     expect(covered.stderr).toContain(
       "near pairs: sourdough·starter (each 0.2 × its BM25 where both words stand within 4 words of each other)\n",

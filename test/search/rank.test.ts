@@ -193,6 +193,8 @@ describe("namedFirst", () => {
       ["git-log.md", 0.1],
       ["git-clear.md", 0.2],
     ]);
+    // the moved hit is marked, so that --verbose can say why it ranks above its lists' places
+    expect(namedFirst(hits, "git").map((h) => "named" in h)).toEqual([true, false, false]);
     // as a reader types the name: any case, spaces for its hyphens, an alias
     expect(namedFirst(hits, "Git Clear")[0].path).toBe("git-clear.md");
     expect(namedFirst([hit("a.md", 0.1, "a"), hit("n/2FA.md", 0.3, "Two-factor", ["2fa"])], "2FA")[0].path).toBe(

@@ -148,7 +148,9 @@ export async function runSearch(words: string[], o: SearchFlags): Promise<void> 
       else if (o.mode !== "dense")
         // no plan: the best hit holds every word, or no synonym of the missing ones is in the notes
         err(
-          "synonyms: none added (the best keyword hit holds the question's words, or the notes use none of their synonyms)",
+          res.hits.some((h) => (o.mode === "keyword" ? true : h.ranks?.keyword !== undefined))
+            ? "synonyms: none added (the best keyword hit holds the question's words, or the notes use none of their synonyms)"
+            : "synonyms: none added (no note holds the question's words, nor a synonym of them)",
         );
       if (o.mode !== "dense") {
         const pairs = proximityPairs(query);
