@@ -31,12 +31,13 @@ export function parseWhen(value: string, now: number = Math.floor(Date.now() / 1
   }
   // a time past the year 5138 would read as milliseconds downstream: it is as far as a filter goes
   const seconds = (ms: number) => Math.min(Math.floor(ms / 1000), MTIME_MS_THRESHOLD - 1);
-  if (/^\d{4}-\d{2}-\d{2}$/.test(v)) {
-    const [y, m, d] = v.split("-").map(Number);
+  // a day or month past its end (2026-02-30, 2026-13-01) is refused, not read as a later date
+  const [y, m, d] = v.slice(0, 10).split("-").map(Number);
+  const real = new Date(y, m - 1, d).getMonth() === m - 1 && new Date(y, m - 1, d).getDate() === d;
+  if (/^\d{4}-\d{2}-\d{2}$/.test(v) && real) {
     const t = new Date(y, m - 1, d).getTime();
-    if (!Number.isNaN(t) && new Date(t).getDate() === d)
-      return seconds(endOfDay ? new Date(y, m - 1, d + 1).getTime() - 1000 : t);
-  } else if (/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(v)) {
+    if (!Number.isNaN(t)) return seconds(endOfDay ? new Date(y, m - 1, d + 1).getTime() - 1000 : t);
+  } else if (/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(v) && real) {
     const t = Date.parse(v);
     if (!Number.isNaN(t)) return seconds(t);
   }

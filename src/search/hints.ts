@@ -7,8 +7,9 @@ const quoted = (xs: string[]) => xs.map((x) => `"${x}"`).join(", ");
 /**
  * Why a filtered search may have found nothing, as one-line hints that name the fix: a `folder` or
  * `topFolder` that exists only in another case ("did you mean …"), or not at all (the closest ones),
- * a tag that no note has (the closest tags), and a time range that is empty (`since` after `until`,
- * or in the future). Empty when the filters name things that exist.
+ * a folder that holds only folders (its subfolders, and `topFolder` when it is one), a tag that no
+ * note has (the closest tags), and a time range that is empty (`since` after `until`, or in the
+ * future) or misses every note (when the notes did change). Empty when the filters name things that exist.
  * `to`: the CLI names its flags and commands; a request (the library, MCP, the HTTP API) names
  * the filter.
  *
@@ -48,6 +49,15 @@ export async function noResultHints(store: Store, f: FilterOptions, to: "cli" | 
       if (names === folders && want === "(vault root)" && folders.includes("")) {
         hints.push(
           `vault-rag: no folder "(vault root)" — that is how \`vault-rag folders\` shows the vault's root; give ${cli ? '--folder ""' : 'the folder ""'} for the notes at the root`,
+        );
+        continue;
+      }
+      // a folder that holds folders only: no note has it as its folder
+      const under = names === folders ? folders.filter((x) => x.startsWith(`${want}/`)) : [];
+      if (under.length) {
+        const top = tops.includes(want);
+        hints.push(
+          `vault-rag: no note is directly in the folder "${value}", only in its subfolders (${quoted(under.slice(0, 3))}${under.length > 3 ? ", …" : ""})${top ? ` — for all of them give ${cli ? `--top-folder "${want}"` : `the top folder "${want}"`}` : ""}`,
         );
         continue;
       }
@@ -94,5 +104,32 @@ export async function noResultHints(store: Store, f: FilterOptions, to: "cli" | 
     hints.push(
       `vault-rag: ${sinceFlag} ${JSON.stringify(String(f.since))} is in the future — no note has changed since then`,
     );
+  else if (since !== undefined || until !== undefined) {
+    // a range that misses every note: say when the notes did change
+    let oldest = Infinity;
+    let newest = -Infinity;
+    for (const n of (await store.notes()).values()) {
+      oldest = Math.min(oldest, n.mtime);
+      newest = Math.max(newest, n.mtime);
+    }
+    // `3m` is three minutes, as `m` is in `30m`; a reader may have meant months
+    const minutes = /^\s*\d+\s*m\s*$/.test(String(f.since)) ? ' ("m" is minutes: give months in days, like 90d)' : "";
+    if (newest === -Infinity) return hints; // no notes: the search said the index is empty
+    if (since !== undefined && newest < since)
+      hints.push(
+        `vault-rag: no note has changed since ${sinceFlag} ${JSON.stringify(String(f.since))}${minutes}; the last change was on ${localDay(newest)}`,
+      );
+    else if (until !== undefined && oldest > until)
+      hints.push(
+        `vault-rag: no note is as old as ${untilFlag} ${JSON.stringify(String(f.until))}; the oldest last changed on ${localDay(oldest)}`,
+      );
+  }
   return hints;
+}
+
+/** Unix seconds as the local day, `2026-06-01`, as `--since` takes it. */
+function localDay(seconds: number): string {
+  const d = new Date(seconds * 1000);
+  const two = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}`;
 }

@@ -252,6 +252,10 @@ describe("buildFilter and parseWhen", () => {
       'vault-rag: cannot read the time "last tuesday" — use a duration like 90d, 2w or 12h, a date like 2026-06-01, or an ISO time',
     );
     expect(() => parseWhen("2026-02-31")).toThrow(/cannot read the time "2026-02-31"/);
+    // a month past December, in a date or an ISO time, is no date in the next year
+    expect(() => parseWhen("2026-13-01")).toThrow(/cannot read the time "2026-13-01"/);
+    expect(() => parseWhen("2026-02-30T10:00")).toThrow(/cannot read the time "2026-02-30T10:00"/);
+    expect(parseWhen("2026-02-28T10:00:00Z")).toBe(Date.UTC(2026, 1, 28, 10) / 1000);
     expect(parseWhen("2000y", now)).toBe(now - 2000 * 365 * 86400);
     // past the year 5138 a time would read as milliseconds: a filter goes no further
     for (const far of ["6000-01-01", "9999-12-31T23:59:59Z"]) {

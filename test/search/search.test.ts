@@ -275,6 +275,36 @@ describe("no-result hints", () => {
     expect(await noResultHints(store, { since: "2026-01-01", until: "2026-11-01" })).toEqual([]);
     await store.close();
   });
+  it("says when a time range misses every note, when they did change, and that m is minutes; and that a folder holds only folders", async () => {
+    const store = SqliteStore.open(tmpDb(), { create: true });
+    await store.setManifest(testManifest(4));
+    const noon = Date.UTC(2026, 5, 1, 12) / 1000; // 2026-06-01 in any time zone within 12 hours of UTC
+    const p = "Sources/Books/Dune.md";
+    await store.upsertNotes([
+      {
+        note: { path: p, hash: p, mtime: noon, size: 1 },
+        records: [
+          {
+            id: "c0",
+            text: "dune",
+            meta: meta({ path: p, folder: "Sources/Books", top_folder: "Sources", mtime: noon }),
+            windows: [{ hash: p, vector: new Float32Array([1, 0, 0, 0]) }],
+          },
+        ],
+      },
+    ]);
+    expect(await noResultHints(store, { since: "3m" })).toEqual([
+      'vault-rag: no note has changed since --since "3m" ("m" is minutes: give months in days, like 90d); the last change was on 2026-06-01',
+    ]);
+    expect(await noResultHints(store, { until: "2020-01-01" }, "request")).toEqual([
+      'vault-rag: no note is as old as until "2020-01-01"; the oldest last changed on 2026-06-01',
+    ]);
+    expect(await noResultHints(store, { since: "2026-01-01", until: "2026-12-01" })).toEqual([]);
+    expect(await noResultHints(store, { folder: "Sources/" })).toEqual([
+      'vault-rag: no note is directly in the folder "Sources/", only in its subfolders ("Sources/Books") — for all of them give --top-folder "Sources"',
+    ]);
+    await store.close();
+  });
   it("says a top folder is a path's first part when given a folder path, in the CLI's terms and a request's", async () => {
     const store = SqliteStore.open(tmpDb(), { create: true });
     await store.setManifest(testManifest(4));
