@@ -1,4 +1,8 @@
-import { ChromaStore, SCHEMA_VERSION, SqliteStore, type OpenStoreOptions } from "../store/index.js";
+import fs from "node:fs";
+import path from "node:path";
+import { chunkNote } from "../chunk/index.js";
+import { ChromaStore, SCHEMA_VERSION, SqliteStore, type NoteEntry, type OpenStoreOptions } from "../store/index.js";
+import { readNote } from "../vault/index.js";
 import { staleInVault } from "./stale.js";
 
 /** What `check` found. */
@@ -18,9 +22,10 @@ export interface CheckReport {
 
 /**
  * Verifies an index: manifest and storage version, orphan vectors, chunks without vectors or notes,
- * the BM25 index against the chunks, and stale notes (by the rule `status` uses too, in stale.ts). With
- * `repair`, fixes what needs no embedding: orphans are removed, the BM25 index is rebuilt from the
- * chunks, and notes with missing vectors are dropped so the next `vault-rag index` redoes them.
+ * notes that lost their chunks, the BM25 index against the chunks, and stale notes (by the rule
+ * `status` uses too, in stale.ts). With `repair`, fixes what needs no embedding: orphans are
+ * removed, the BM25 index is rebuilt from the chunks, and notes with missing vectors or chunks are
+ * dropped so the next `vault-rag index` redoes them.
  *
  * @example
  * ```ts
@@ -34,8 +39,17 @@ export async function checkIndex(vault: string, dbPath: string, opts: { repair?:
   const repaired: string[] = [];
   try {
     const manifest = await store.manifest();
-    const { counts, orphanVectors, chunksWithoutVectors, chunksWithoutNote, ftsMismatch, badVectors } =
-      await store.integrity();
+    const {
+      counts,
+      orphanVectors,
+      chunksWithoutVectors,
+      chunksWithoutNote,
+      ftsMismatch,
+      badVectors,
+      notesWithoutChunks,
+    } = await store.integrity();
+    const notes = await store.notes();
+    const lost = chunklessNotes(vault, notesWithoutChunks, notes);
     // an index without a manifest and without chunks is merely unfinished; with chunks it is damaged
     if (!manifest && counts.chunks > 0)
       problems.push("the manifest is missing but chunks are stored — run `vault-rag index --full`");
@@ -49,9 +63,16 @@ export async function checkIndex(vault: string, dbPath: string, opts: { repair?:
     if (chunksWithoutNote) problems.push(`${chunksWithoutNote} chunk(s) belong to no indexed note`);
     if (ftsMismatch) problems.push(`the keyword index holds ${counts.ftsRows} row(s) for ${counts.chunks} chunk(s)`);
     if (badVectors) problems.push(`${badVectors} chunk(s) have vectors without ${dims} dimensions`);
-    const stale = staleInVault(vault, await store.notes());
+    if (lost.length)
+      problems.push(
+        `${lost.length} note(s) have no passages in the index though their text makes some (${lost
+          .slice(0, 3)
+          .map((p) => `"${p}"`)
+          .join(", ")}${lost.length > 3 ? ", …" : ""}): no search finds them`,
+      );
+    const stale = staleInVault(vault, notes);
     if (opts.repair && problems.length) {
-      const fixed = await store.repair();
+      const fixed = await store.repair({ drop: lost });
       if (fixed.orphanVectors) repaired.push(`removed ${fixed.orphanVectors} orphan vector(s)`);
       if (fixed.droppedNotes)
         repaired.push(`dropped ${fixed.droppedNotes} damaged note(s); the next \`vault-rag index\` re-indexes them`);
@@ -122,4 +143,27 @@ export async function checkChromaIndex(
   } finally {
     await store.close();
   }
+}
+
+/**
+ * The notes among `paths` (notes with no chunk in the index) whose file is as it was indexed and
+ * whose text does make passages: their chunks were lost (a crash of another program on the file, a
+ * hand edit of the database), and `index` would call them unchanged. An empty note makes none.
+ */
+function chunklessNotes(vault: string, paths: string[], notes: Map<string, NoteEntry>): string[] {
+  const lost: string[] = [];
+  for (const p of paths) {
+    const entry = notes.get(p);
+    const absPath = path.join(vault, p);
+    let st: fs.Stats;
+    try {
+      st = fs.statSync(absPath);
+    } catch {
+      continue; // gone: stale, which `index` handles
+    }
+    const note = readNote({ path: p, absPath, mtime: st.mtimeMs / 1000, size: st.size });
+    // a changed file is stale, and `index` re-reads it anyway
+    if (note && entry && note.hash === entry.hash && chunkNote(note).length > 0) lost.push(p);
+  }
+  return lost;
 }

@@ -234,4 +234,35 @@ describe("check --repair", () => {
     );
     expect(found.length).toBe(5);
   }, 120_000);
+
+  it("finds a note that lost all its chunks, which index would call unchanged, and repairs it; an empty note is no problem", async () => {
+    const { SqliteStore } = await import("../../src/store/index.js");
+    const { checkIndex } = await import("../../src/indexing/index.js");
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), "vr-repair-"));
+    const vault = path.join(root, "vault");
+    fs.mkdirSync(vault);
+    for (let i = 0; i < 3; i++)
+      fs.writeFileSync(path.join(vault, `n${i}.md`), `# Note ${i}\n\nText about topic ${i} and quokkas.\n`);
+    fs.writeFileSync(path.join(vault, "empty.md"), "");
+    const db = path.join(root, "index.db");
+    const env = { OLLAMA_HOST: stub.host };
+    const index = ["index", vault, "--db", db, "--model", "ollama:stub-embed", "--quiet", "--json"];
+    expect((await cli(index, env)).code).toBe(0);
+    expect((await checkIndex(vault, db)).problems).toEqual([]);
+    // the chunks of n1.md go, by hand, with their vectors and keyword rows
+    const s = SqliteStore.open(db);
+    s.db.prepare("DELETE FROM windows WHERE chunk IN (SELECT rowid FROM chunks WHERE path = 'n1.md')").run();
+    s.db.prepare("DELETE FROM chunks WHERE path = 'n1.md'").run();
+    s.db.prepare("INSERT INTO fts (fts) VALUES ('rebuild')").run();
+    await s.close();
+    expect((await checkIndex(vault, db)).problems).toEqual([
+      '1 note(s) have no passages in the index though their text makes some ("n1.md"): no search finds them',
+    ]);
+    const repaired = await checkIndex(vault, db, { repair: true });
+    expect(repaired.repaired).toContain("dropped 1 damaged note(s); the next `vault-rag index` re-indexes them");
+    expect(JSON.parse((await cli(index, env)).stdout)).toMatchObject({ added: 1, unchanged: 3 });
+    const found = await cli(["search", "--vault", vault, "--db", db, "--mode", "keyword", "--json", "topic 1"], env);
+    expect(JSON.parse(found.stdout).map((h: { path: string }) => h.path)).toContain("n1.md");
+    expect((await checkIndex(vault, db)).problems).toEqual([]);
+  }, 120_000);
 });

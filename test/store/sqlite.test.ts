@@ -185,6 +185,7 @@ describe("SQLite store", () => {
       chunksWithoutNote: 0,
       ftsMismatch: false,
       badVectors: 0,
+      notesWithoutChunks: [],
     });
     await s.close();
     // damage the file from outside the store: an orphan vector, a chunk without a vector, a vector
@@ -206,6 +207,7 @@ describe("SQLite store", () => {
       chunksWithoutNote: 1,
       ftsMismatch: true,
       badVectors: 1,
+      notesWithoutChunks: [],
     });
     expect(await d.repair()).toEqual({ orphanVectors: 1, droppedNotes: 3 });
     expect(await d.integrity()).toEqual({
@@ -215,6 +217,7 @@ describe("SQLite store", () => {
       chunksWithoutNote: 0,
       ftsMismatch: false,
       badVectors: 0,
+      notesWithoutChunks: [],
     });
     await d.close();
   });

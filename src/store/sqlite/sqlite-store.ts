@@ -114,6 +114,8 @@ export interface SqliteIntegrity {
   ftsMismatch: boolean;
   /** Chunks with a vector whose length is not the manifest's dimensions (0 without a manifest). */
   badVectors: number;
+  /** Notes with no chunk: an empty note, or one whose chunks were lost (`check` tells them apart by the note's text). */
+  notesWithoutChunks: string[];
 }
 
 /** What {@link SqliteStore.repair} changed. */
@@ -799,6 +801,10 @@ export class SqliteStore implements Store {
             counts.ftsRows !== counts.chunks ||
             one("SELECT count(*) FROM fts_docsize WHERE id NOT IN (SELECT rowid FROM chunks)") > 0,
           badVectors: dims ? one(`SELECT count(DISTINCT chunk) FROM windows WHERE length(vector) != ${dims * 4}`) : 0,
+          notesWithoutChunks: this.db
+            .prepare("SELECT path FROM notes WHERE path NOT IN (SELECT path FROM chunks) ORDER BY path")
+            .pluck()
+            .all() as string[],
         };
       })
       .deferred();
@@ -828,16 +834,17 @@ export class SqliteStore implements Store {
 
   /**
    * Repairs what needs no embedding, in one transaction: removes vectors without a chunk, drops the
-   * notes that have a chunk without a vector, with a vector of the wrong length or without a note
-   * (so the next indexing run redoes them), and rebuilds the keyword index from the chunks.
+   * notes that have a chunk without a vector, with a vector of the wrong length or without a note,
+   * and the notes named in `drop` (so the next indexing run redoes them), and rebuilds the keyword
+   * index from the chunks.
    *
    * @example
    * ```ts
-   * const fixed = await store.repair();
+   * const fixed = await store.repair({ drop: ["notes/lost its chunks.md"] });
    * fixed.droppedNotes; // notes the next `vault-rag index` re-indexes
    * ```
    */
-  async repair(): Promise<SqliteRepair> {
+  async repair(opts: { drop?: string[] } = {}): Promise<SqliteRepair> {
     const dims = this.readManifest()?.embedder.dimensions;
     const fixed: SqliteRepair = { orphanVectors: 0, droppedNotes: 0 };
     this.write(() => {
@@ -850,6 +857,7 @@ export class SqliteStore implements Store {
         )
         .pluck()
         .all() as string[];
+      for (const p of opts.drop ?? []) if (!paths.includes(p)) paths.push(p);
       const delV = this.db.prepare("DELETE FROM windows WHERE chunk IN (SELECT rowid FROM chunks WHERE path = ?)");
       const del = this.db.prepare("DELETE FROM chunks WHERE path = ?");
       const delN = this.db.prepare("DELETE FROM notes WHERE path = ?");
