@@ -58,11 +58,18 @@ export function lastLocated(): Location | undefined {
  * @example
  * ```ts
  * withLocatedVault("… run `vault-rag index <vault> --full --db /tmp/i.db` …"); // "… run `vault-rag index /home/me/notes --full --db /tmp/i.db` …"
+ * withLocatedVault("… run `vault-rag index <vault>` first"); // with --db /tmp/i.db: "… run `vault-rag index /home/me/notes --db /tmp/i.db` first"
  * ```
  */
 export function withLocatedVault(message: string): string {
-  const vault = located?.vault;
-  return vault ? message.replaceAll("`vault-rag index <vault> ", `\`vault-rag index ${shellArg(vault)} `) : message;
+  if (!located) return message;
+  const { vault, db } = located;
+  // an index elsewhere than the vault's own is built where it is only with --db (`index <vault>` alone builds the vault's)
+  const where = isVaultIndex(vault, db) ? "" : ` --db ${shellArg(db)}`;
+  return message.replace(
+    /`vault-rag index <vault>((?: [^`]*)?)`/g,
+    (_, rest: string) => `\`vault-rag index ${shellArg(vault)}${rest}${rest.includes("--db") ? "" : where}\``,
+  );
 }
 
 /** Resolves vault and index for a command. */

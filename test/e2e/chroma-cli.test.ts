@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, inject, it } from "vitest";
 import { CHROMA_MISSING, needs } from "../needs.js";
 import { BIN, exampleVaultCopy } from "./helpers.js";
 import { SqliteStore } from "../../src/store/index.js";
+import { shellArg } from "../../src/shell-arg.js";
 
 /**
  * The whole CLI against a real Chroma server: the same vault indexed into SQLite and into a
@@ -202,6 +203,9 @@ describe.skipIf(!!CHROMA_MISSING)(needs("vault-rag CLI on a Chroma server", CHRO
     const missing = collection();
     const r = run(["search", "--vault", vault, "--db", missing, "motor"]);
     expect(r.code).toBe(2);
-    expect(r.stderr.trim()).toBe(`vault-rag: no index at ${missing} — run \`vault-rag index <vault>\` first`);
+    // the fix names the vault and the collection: `index <vault>` alone would build the vault's own file
+    expect(r.stderr.trim()).toBe(
+      `vault-rag: no index at ${missing} — run \`vault-rag index ${shellArg(vault)} --db ${missing}\` first`,
+    );
   });
 });

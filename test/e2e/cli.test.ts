@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { BIN, DAY, exampleVaultCopy } from "./helpers.js";
+import { shellArg } from "../../src/shell-arg.js";
 
 let vault = "";
 let elsewhere = "";
@@ -102,6 +103,13 @@ describe("vault-rag CLI end to end", () => {
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toBe(
       `vault-rag: no index at ${path.join(vault, ".vault-rag/index.db")} — run \`vault-rag index '${vault}'\` first`,
+    );
+    // an index given with --db is built there only with --db: the fix says so
+    const elsewhereDb = path.join(elsewhere, "other.db");
+    const other = run(["status", "--vault", vault, "--db", elsewhereDb]);
+    expect(other.code).toBe(2);
+    expect(other.stderr.trim()).toBe(
+      `vault-rag: no index at ${elsewhereDb} — run \`vault-rag index '${vault}' --db ${shellArg(elsewhereDb)}\` first`,
     );
     // a mistyped vault is named as such, not as a vault to index
     const missing = path.join(elsewhere, "no-such-vault");

@@ -10,7 +10,7 @@ import {
 } from "../../search/index.js";
 import { staleHits, staleHitsWarning } from "../../indexing/stale-hits.js";
 import { useColor } from "../color.js";
-import { indexCommand, isVaultKnown, locate, openForQuery, type Location } from "../open.js";
+import { indexCommand, isVaultKnown, locate, openForQuery, withLocatedVault, type Location } from "../open.js";
 import { formatHits, printable } from "../output.js";
 import { noteLinker, useLinks } from "../hyperlink.js";
 import { err, out, stderrLogger } from "../io.js";
@@ -59,7 +59,10 @@ export async function noResults(
   reason: string | undefined,
   vault?: Location,
 ): Promise<string[]> {
-  const lines = [`no results: ${reason ?? "no chunk matches the query"}`, ...(await noResultHints(store, request))];
+  const lines = [
+    `no results: ${withLocatedVault(reason ?? "no chunk matches the query")}`,
+    ...(await noResultHints(store, request)),
+  ];
   if (vault) {
     const { staleInVault } = await import("../../indexing/stale.js"); // brings the Markdown reader: only here
     const n = staleInVault(vault.vault, await store.notes());

@@ -126,6 +126,28 @@ export interface SqliteRepair {
   droppedNotes: number;
 }
 
+/**
+ * What to do about an index SQLite could not open, from what the path is: not a file (`/dev/null`,
+ * a folder), a file this user may not read or write, or a folder it may not write.
+ */
+function openFix(file: string, code: string | undefined): string {
+  let st: fs.Stats | undefined;
+  try {
+    st = fs.statSync(file);
+  } catch {
+    // not there: SQLite was to create it, in a folder it could not write
+  }
+  if (st && !st.isFile()) return ` — it is not a file; give --db the path of an index file (or of one to create)`;
+  if (st)
+    try {
+      fs.accessSync(file, fs.constants.R_OK | fs.constants.W_OK);
+    } catch {
+      return ` — this user may not read and write the file; check its permissions (ls -l ${shellArg(file)})`;
+    }
+  if (code === "SQLITE_CANTOPEN" || !st) return " — check the folder is writable";
+  return "";
+}
+
 /** Encodes a vector for a BLOB column. */
 export function vectorToBlob(v: Float32Array): Buffer {
   return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
@@ -283,7 +305,7 @@ export class SqliteStore implements Store {
       if (e.code?.startsWith("SQLITE_CORRUPT") || e.code === "SQLITE_NOTADB") throw damaged(file, e);
       throw new VaultRagError(
         "io",
-        `vault-rag: cannot open the index at ${file}: ${e.message}${e.code === "SQLITE_CANTOPEN" ? " — check the folder is writable" : ""}`,
+        `vault-rag: cannot open the index at ${file}: ${e.message}${openFix(file, e.code)}`,
       );
     }
     return new SqliteStore(file, db, opts.vectors === "cache");
