@@ -53,14 +53,15 @@ export function estimateTokens(text: string): number {
 
 /**
  * Turns ranked hits into numbered sources within a token budget: adjacent chunks of one note are
- * merged (their overlap written once), the weakest sources are dropped first when over budget, and
+ * merged (their overlap written once, the source named for all of them: `Pico W > Power saving ·
+ * Pins`), the weakest sources are dropped first when over budget, and
  * no source is ever cut (so `tokens`, the prompt's estimate, is over the budget when the best source
  * alone is).
  *
  * @example
  * ```ts
  * const { sources, prompt } = assembleContext("how do the motors work?", hits);
- * sources[0]; // { n: 1, label: "SMARS Robot > Motors", path: "robots/SMARS.md", ... }
+ * sources[0]; // { n: 1, label: "SMARS Robot > SMARS > Motors", path: "robots/SMARS.md", ... }
  * ```
  */
 export function assembleContext(
@@ -86,10 +87,12 @@ export function assembleContext(
     let text = parts[0].text;
     for (const p of parts.slice(1)) text = joinOverlapping(text, p.text);
     const first = parts[0];
+    // one source of several passages is named for all of them, in order, as a merged section is
+    const span = parts.length > 1 ? spanLabel(parts.map((p) => p.section)) : undefined;
     return {
-      label: g[0].label,
+      label: span ?? g[0].label,
       title: first.title,
-      section: parts.length > 1 ? first.section : g[0].section,
+      section: span ?? g[0].section,
       path: first.path,
       start_line: first.meta.start_line,
       end_line: parts[parts.length - 1].meta.end_line,
@@ -110,6 +113,24 @@ export function assembleContext(
   const prompt = `Sources:\n\n${blocks.join("\n\n")}\n\nQuestion: ${question}`;
   // over the budget only when the best source alone is: it is given whole, and the caller says so
   return { sources, prompt, system: SYSTEM_PROMPT, dropped, tokens: cost(merged) };
+}
+
+/**
+ * The breadcrumb of consecutive passages of one note: the first whole, then what each later one
+ * adds below the headings they share (`Pico W > Power saving`, `Pico W > Pins` → `Pico W > Power
+ * saving · Pins`); a passage under the same headings as the one before adds nothing.
+ */
+function spanLabel(sections: string[]): string {
+  const first = sections[0].split(" > ");
+  const names: string[] = [];
+  for (const s of sections.slice(1)) {
+    const parts = s.split(" > ");
+    let k = 0;
+    while (k < parts.length - 1 && k < first.length && parts[k] === first[k]) k++;
+    const tail = parts.slice(k).join(" > ");
+    if (s !== sections[0] && !names.includes(tail)) names.push(tail);
+  }
+  return [sections[0], ...names].join(" · ");
 }
 
 /** Joins two consecutive chunks, writing the overlap (up to 40 words) once. */

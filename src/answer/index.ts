@@ -9,6 +9,7 @@ export {
   SYSTEM_PROMPT,
   type Source,
   type ContextOptions,
+  type ContextOptionsWithDefaults,
 } from "./context.js";
 export {
   createLlm,

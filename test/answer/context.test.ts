@@ -36,9 +36,14 @@ describe("context assembly", () => {
       [2, "b.md", 1, 9],
     ]);
     expect(sources[0].text).toBe("one two three four five six\nseven eight");
+    // the merged source is named for both passages, in its label and its section alike
+    expect([sources[0].label, sources[0].section]).toEqual(["a.md > S1 · S2", "a.md > S1 · S2"]);
     expect(prompt).toBe(
-      "Sources:\n\n[1] a.md > S1 — a.md\none two three four five six\nseven eight\n\n[2] b.md > S0 — b.md\nbread flour water\n\nQuestion: what?",
+      "Sources:\n\n[1] a.md > S1 · S2 — a.md\none two three four five six\nseven eight\n\n[2] b.md > S0 — b.md\nbread flour water\n\nQuestion: what?",
     );
+    // the best of them ranked first, as it may be the second in the note: the span is in note order
+    const later = assembleContext("what?", [hit("p.md", 3, "pins"), hit("p.md", 2, "power"), hit("p.md", 4, "pins")]);
+    expect(later.sources[0].label).toBe("p.md > S2 · S3 · S4");
   });
 
   it("drops the weakest sources first to fit the budget and never cuts a source", () => {
