@@ -50,6 +50,13 @@ export function resolveVault(
   env: NodeJS.ProcessEnv = process.env,
   cwd: string = process.cwd(),
 ): string {
+  // an empty --vault "" (an unset shell variable) is refused: read as the working directory, it
+  // searched or indexed some other folder without a word
+  if (option !== undefined && !option.trim())
+    throw new VaultRagError(
+      "usage",
+      `vault-rag: the vault given is empty ("") — give the folder that holds your notes`,
+    );
   if (option) return path.resolve(cwd, option);
   if (env.VAULT_RAG_VAULT) return path.resolve(cwd, env.VAULT_RAG_VAULT);
   let dir = path.resolve(cwd);
@@ -79,6 +86,11 @@ export function resolveDb(
   env: NodeJS.ProcessEnv = process.env,
   cwd: string = process.cwd(),
 ): string {
+  if (option !== undefined && !option.trim())
+    throw new VaultRagError(
+      "usage",
+      `vault-rag: --db is empty ("") — give an index file or chroma://host:port/<collection>, or leave --db out for <vault>/.vault-rag/index.db`,
+    );
   const raw = option ?? env.VAULT_RAG_DB;
   if (!raw) return path.join(vault, INDEX_DIR, INDEX_FILE);
   if (isChromaLocation(raw)) return raw;

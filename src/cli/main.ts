@@ -8,7 +8,7 @@ import { CHUNK_DEFAULTS } from "../chunk/defaults.js";
 import { exitCodeFor, VaultRagError } from "../errors.js";
 import { SEARCH_DEFAULTS } from "../search/types.js";
 import { DEFAULT_LLM } from "../answer/llm.js";
-import { BUDGET_RANGE } from "../answer/context.js";
+import { BUDGET_RANGE, CONTEXT_DEFAULTS } from "../answer/context.js";
 import { err } from "./io.js";
 import type { SearchFlags } from "./commands/search-cmd.js";
 
@@ -30,7 +30,7 @@ const port = (v: string) => {
 const ratio = (v: string) => {
   const n = Number(v);
   if (!(n >= 0 && n <= 1) || v.trim() === "")
-    throw new InvalidArgumentError(`must be a number from 0 to 1, got "${v}"`);
+    throw new InvalidArgumentError(`--min-ratio must be a number from 0 to 1, got "${v}"`);
   return n;
 };
 const json = (flag: string) => (v: string) => {
@@ -101,7 +101,7 @@ function addAnswerFlags(cmd: Command): Command {
     .option("--llm <spec>", "chat model: ollama:<model> or openai:<model>", DEFAULT_LLM)
     .option(
       "--budget <tokens>",
-      "largest prompt, in estimated tokens",
+      `largest prompt, in estimated tokens (default ${CONTEXT_DEFAULTS.budgetTokens})`,
       int("--budget", BUDGET_RANGE.min, BUDGET_RANGE.max),
     );
 }

@@ -42,8 +42,14 @@ export function validate<S extends z.ZodType>(
   const bound = (i: z.core.$ZodIssue) => (i.code === "too_big" ? Number(i.maximum) : Infinity);
   const issue = r.error.issues.reduce((a, b) => (b.path.join() === a.path.join() && bound(b) < bound(a) ? b : a));
   const nameOf = (k: string) => (Object.hasOwn(names, k) ? names[k] : k);
-  if (issue.code === "unrecognized_keys")
-    throw bad(`unknown field ${issue.keys.map((k) => `"${nameOf(k)}"`).join(", ")}`);
+  if (issue.code === "unrecognized_keys") {
+    // the fields there are, as the HTTP API names its parameters
+    const shape =
+      issue.path.length === 0 ? (schema as unknown as { shape?: Record<string, unknown> }).shape : undefined;
+    const keys = shape ? Object.keys(shape).map(nameOf) : undefined;
+    const known = keys ? (keys.length ? ` — use ${keys.join(", ")}` : " — this takes none") : "";
+    throw bad(`unknown field ${issue.keys.map((k) => `"${nameOf(k)}"`).join(", ")}${known}`);
+  }
   if (issue.path.length === 0 && issue.code === "invalid_type")
     throw bad(`${WHOLE[from]} must be a JSON object, got ${shown(input)} — ${WHOLE_FIX[from]}`);
   const [first, ...rest] = issue.path.map(String);

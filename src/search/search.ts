@@ -95,8 +95,8 @@ export function checkSearch(
     throw new VaultRagError(
       "usage",
       words > MAX_QUERY_WORDS
-        ? `vault-rag: the search query has over ${MAX_QUERY_WORDS} words — ask in fewer words`
-        : `vault-rag: the search query is ${question.length} characters, over the limit of ${MAX_QUERY_CHARS} — ask in fewer words`,
+        ? `vault-rag: the query has over ${MAX_QUERY_WORDS} words — ask in fewer words`
+        : `vault-rag: the query is ${question.length} characters, over the limit of ${MAX_QUERY_CHARS} — ask in fewer words`,
     );
   // "???" or "--": nothing to match and nothing for the model to read, so any hit would be noise
   if (!WORDLIKE.test(question))
@@ -117,7 +117,7 @@ export function checkSearch(
  * @example
  * ```ts
  * const { hits } = await search(ctx, "how do the SMARS motors work", { where: { tags: { $contains: "robots" } } });
- * hits[0].label; // "SMARS Robot > SMARS > Motor wiring"
+ * hits[0].label; // "SMARS Robot > SMARS > Motors"
  * ```
  */
 export async function search(ctx: SearchContext, question: string, options: SearchOptions = {}): Promise<SearchResult> {

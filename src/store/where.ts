@@ -43,7 +43,13 @@ const fail = (msg: string): never => {
 };
 // JSON as the filter was written; a number JSON cannot hold (1e400 reads as Infinity) by its name
 // cut, and safe for a value nested thousands deep (JSON.stringify ran out of stack on one)
-const show = (v: unknown) => (typeof v === "number" && !Number.isFinite(v) ? String(v) : shown(v));
+// JSON reads a number past ±1.8e308 (`1e400`) as Infinity: said so, as the value typed is gone
+const show = (v: unknown) =>
+  typeof v === "number" && !Number.isFinite(v)
+    ? Number.isNaN(v)
+      ? "NaN"
+      : `a number beyond ±1.8e308, which JSON reads as ${v}`
+    : shown(v);
 
 /**
  * Validates a Chroma `where` filter and normalises it. `{}`, `null` and `undefined` mean "no

@@ -98,6 +98,21 @@ describe("vault-rag CLI end to end", () => {
     ]);
   });
 
+  it("refuses an empty --vault or --db instead of reading past them, and names --min-ratio in its error", () => {
+    const empty = run(["search", "--vault", "", "motors"]);
+    expect([empty.code, empty.stderr.trim()]).toEqual([
+      2,
+      'vault-rag: the vault given is empty ("") — give the folder that holds your notes',
+    ]);
+    const noDb = run(["status", vault, "--db", ""]);
+    expect([noDb.code, noDb.stderr.trim()]).toEqual([
+      2,
+      'vault-rag: --db is empty ("") — give an index file or chroma://host:port/<collection>, or leave --db out for <vault>/.vault-rag/index.db',
+    ]);
+    const ratio = run(["search", "--vault", vault, "--min-ratio", "2", "motors"]);
+    expect(ratio.stderr).toContain('--min-ratio must be a number from 0 to 1, got "2"');
+  });
+
   it("refuses to search before indexing, with the fix and exit code 2", () => {
     const r = run(["search", "--vault", vault, "motors"]);
     expect(r.code).toBe(2);
@@ -315,7 +330,7 @@ describe("vault-rag CLI end to end", () => {
   it("widens a keyword search with WordNet synonyms, says which with --verbose, and not with --no-expand", () => {
     // no note says "vacation"; one says "holiday", WordNet's synonym
     const plain = run(["search", "--vault", vault, "--mode", "keyword", "--no-expand", "--verbose", "vacation"]);
-    expect(plain.code).toBe(1);
+    expect(plain.code, plain.stderr).toBe(1);
     expect(plain.stderr).toContain("no results: no chunk matches the query");
     expect(plain.stderr).not.toContain("synonyms: holiday");
     const widened = run(["search", "--vault", vault, "--mode", "keyword", "--verbose", "-k", "1", "vacation"]);
@@ -330,7 +345,7 @@ describe("vault-rag CLI end to end", () => {
       "synonyms: none added (the best keyword hit holds the question's words, or the notes use none of their synonyms)\n";
     expect(covered.stderr).toContain(none);
     // a word no note holds, nor a synonym of it: no keyword hit to speak of
-    const unknown = run(["search", "--vault", vault, "--verbose", "-k", "1", "kubectl"]);
+    const unknown = run(["search", "--vault", vault, "--verbose", "-k", "1", "axolotl"]);
     expect(unknown.stderr).toContain(
       "synonyms: none added (no note holds the question's words, nor a synonym of them)\n",
     );

@@ -86,13 +86,18 @@ describe("vault-rag mcp", () => {
   it("refuses unknown or malformed parameters", async () => {
     // in the HTTP API's words, one line each, not the SDK's multi-line validation report
     for (const [name, args, message] of [
-      ["search", { query: "motors", colour: "red" }, 'vault-rag: unknown field "colour"'],
+      // with the fields there are, as the HTTP API names its parameters
+      [
+        "search",
+        { query: "motors", colour: "red" },
+        'vault-rag: unknown field "colour" — use query, top_k, per_note, oversample, mode, tags, folder, top_folder, since, until, min_ratio, where, where_document, expand',
+      ],
       ["search", { query: "motors", top_k: "many" }, 'vault-rag: top_k must be a number, got "many"'],
       ["search", { query: "motors", top_k: 500 }, "vault-rag: top_k must be a whole number of at most 50, got 500"],
       ["search", {}, 'vault-rag: query is required — add "query" to the tool\'s arguments'],
       ["search", { query: "" }, 'vault-rag: query must not be empty, got ""'],
       ["related", { path: "SMARS", unlinked_only: "yes" }, 'vault-rag: unlinked_only must be true or false, got "yes"'],
-      ["status", { verbose: true }, 'vault-rag: unknown field "verbose"'],
+      ["status", { verbose: true }, 'vault-rag: unknown field "verbose" — this takes none'],
       [
         "delete_notes",
         {},

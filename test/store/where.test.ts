@@ -63,7 +63,7 @@ describe("where validation", () => {
     expect(err({ mtime: { $gt: "yesterday" } })).toBe('vault-rag: "$gt" on "mtime" needs a number, got "yesterday"');
     // a number JSON cannot hold reads as Infinity, and is named so
     expect(err(JSON.parse('{"word_count": {"$gt": 1e400}}'))).toBe(
-      'vault-rag: "$gt" on "word_count" needs a number, got Infinity',
+      'vault-rag: "$gt" on "word_count" needs a number, got a number beyond ±1.8e308, which JSON reads as Infinity',
     );
     expect(err({ folder: { $in: [] } })).toBe('vault-rag: "$in" on "folder" needs a non-empty list');
     expect(err({ folder: "a", tags: { $contains: "b" } })).toBe(

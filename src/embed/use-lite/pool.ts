@@ -130,8 +130,16 @@ let shared: UseLitePool | undefined;
 
 /** Number of embedding threads: `VAULT_RAG_THREADS`, else the number of cores (at most 4). */
 export function threadCount(env: NodeJS.ProcessEnv = process.env): number {
-  const n = Number(env.VAULT_RAG_THREADS);
-  if (Number.isInteger(n) && n >= 0) return n;
+  const raw = env.VAULT_RAG_THREADS?.trim();
+  if (raw) {
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < 0 || n > 64)
+      throw new VaultRagError(
+        "usage",
+        `vault-rag: VAULT_RAG_THREADS must be a whole number from 0 to 64 (0 embeds on the main thread), got "${raw}" — set it so, or unset it for one thread per core`,
+      );
+    return n;
+  }
   return Math.min(4, Math.max(1, os.availableParallelism?.() ?? os.cpus().length));
 }
 
