@@ -81,7 +81,15 @@ export {
   type VaultSearchResult,
   type OpenVaultOptions,
 } from "./library.js";
-export { assembleContext, checkCitations, createLlm, type Source, type Llm } from "./answer/index.js";
+export {
+  assembleContext,
+  checkCitations,
+  CONTEXT_DEFAULTS,
+  createLlm,
+  type ContextOptionsWithDefaults,
+  type Source,
+  type Llm,
+} from "./answer/index.js";
 export {
   relatedNotes,
   RELATED_DEFAULTS,

@@ -139,7 +139,7 @@ export interface VaultHandle {
    * @example
    * ```ts
    * const { related } = await notes.related("robots/SMARS.md", { k: 5, unlinkedOnly: true });
-   * related[0].path; // "daily/2026-03-14.md"
+   * related[0].path; // "electronics/Pico W pinout.md"
    * ```
    */
   related(note: string, opts?: RelatedOptions): Promise<RelatedResult>;

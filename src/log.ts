@@ -57,7 +57,7 @@ export interface Warning {
  * @example
  * ```ts
  * const log = collectingLogger();
- * parseNote("a.md", "---\n: bad\n---\n", 0, log);
+ * parseNote("a.md", "---\ntags: [a\n---\n", 0, log);
  * log.warnings[0].code; // "frontmatter_invalid"
  * ```
  */

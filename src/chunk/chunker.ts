@@ -43,7 +43,7 @@ interface Draft {
  * @example
  * ```ts
  * const chunks = chunkNote(parseNote("robots/SMARS.md", text, mtime));
- * chunks[0].meta.section; // "SMARS Robot > Motors"
+ * chunks[0].meta.section; // "SMARS Robot > SMARS" (its title, then the note's first heading)
  * ```
  */
 export function chunkNote(note: Note, options: ChunkOptions = {}): Chunk[] {

@@ -32,9 +32,9 @@ export interface HitJson {
  * ```ts
  * const { hits } = await notes.search("motor driver");
  * hitJson(hits[0]);
- * // { id: "…", path: "robots/SMARS.md", title: "SMARS Robot", section: "SMARS Robot > SMARS > Motor wiring", label: "…",
- * //   text: "…", score: 0.9312, distance: 0.068812, start_line: 12, end_line: 20, tags: ["robots"], folder: "robots",
- * //   top_folder: "robots", mtime: 1767225600 }
+ * // { id: "…", path: "reference/parts.md", title: "Parts drawer", section: "Parts drawer > Motor drivers · Microcontrollers · Sensors · Power",
+ * //   label: "…", text: "…", score: 1, distance: 0, start_line: 6, end_line: 30, tags: ["reference", "electronics"],
+ * //   folder: "reference", top_folder: "reference", mtime: 1796113092 }
  * ```
  */
 export function hitJson(h: Hit): HitJson {

@@ -131,7 +131,7 @@ export async function linkedNotes(
  * @example
  * ```ts
  * const { related } = await relatedNotes(store, "SMARS", { k: 3, unlinkedOnly: true });
- * related[0]; // { path: "daily/2026-03-14.md", score: 0.81, linked: false, source: { section: "SMARS > Motors", … }, target: { … } }
+ * related[0]; // { path: "electronics/Pico W pinout.md", score: 0.8362, linked: false, source: { section: "SMARS Robot > SMARS > Motor wiring", … }, target: { … } }
  * ```
  */
 export async function relatedNotes(store: Store, name: string, opts: RelatedOptions = {}): Promise<RelatedResult> {
