@@ -109,7 +109,16 @@ export interface VaultHandle {
         /** Aborting it stops the model (its request is closed) and rejects. */
         signal?: AbortSignal;
       },
-  ): Promise<{ answer: string; sources: Source[]; cited: number[]; invalid: number[]; model: string }>;
+  ): Promise<{
+    answer: string;
+    sources: Source[];
+    cited: number[];
+    invalid: number[];
+    model: string;
+    /** With no sources (the model not asked): why the search found none, and the hints that may fix it, as `search` gives them. */
+    reason?: string;
+    hints?: string[];
+  }>;
   /**
    * Runs searches built with the Search API (`Search`, `K`, `Knn`, `Rrf`), as Chroma's cloud
    * service does, on this vault's index.
@@ -225,13 +234,17 @@ export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): 
     },
     async ask(question, o = {}) {
       const { llm: spec, budgetTokens, onToken, onSources, signal, ...request } = o;
-      const c = await askContext(await open(), question, request, budgetTokens);
+      const ctx = await open();
+      const c = await askContext(ctx, question, request, budgetTokens);
       onSources?.(c.sources);
       const { answer, sources, cited, invalid, model } = await answerContext(createLlm(spec ?? DEFAULT_LLM, opts), c, {
         onToken,
         signal,
       });
-      return { answer, sources, cited, invalid, model };
+      if (sources.length) return { answer, sources, cited, invalid, model };
+      // nothing found: why, and what may fix it, as a search says (a tag no note has)
+      const hints = await noResultHints(ctx.store, request, "request");
+      return { answer, sources, cited, invalid, model, reason: c.reason, hints };
     },
     status: (async (o: { countStale?: boolean } = {}): Promise<VaultStatusMaybeCounted> => {
       const count = o.countStale ?? true;

@@ -652,11 +652,12 @@ async function ask(question: string): Promise<void> {
         renderAnswer(text, count);
       } else if (event === "done") {
         ended = true;
-        const done = payload as { answer: string; invalid?: number[] };
+        const done = payload as { answer: string; invalid?: number[]; reason?: string; hints?: string[] };
         renderAnswer(done.answer, count);
         state.textContent = done.invalid?.length
           ? `The answer cites ${done.invalid.map((n) => `[${n}]`).join(", ")}, but only ${count} source${count === 1 ? " was" : "s were"} given.`
-          : "";
+          : // nothing found: why, and what may fix it
+            [done.reason ? `No sources: ${done.reason}.` : "", ...(done.hints ?? [])].filter(Boolean).join(" ");
         if (banner.dataset.kind === "llm") {
           banner.hidden = true;
           delete banner.dataset.kind;

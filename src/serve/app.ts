@@ -327,7 +327,15 @@ export function createApp(o: AppOptions): Hono {
             onToken: (t) => (pending = pending.then(() => send("token", { text: t }))),
           });
           await pending;
-          await send("done", { answer: r.answer, cited: r.cited, invalid: r.invalid, model: r.model });
+          await send("done", {
+            answer: r.answer,
+            cited: r.cited,
+            invalid: r.invalid,
+            model: r.model,
+            // nothing found: why, and the hints a search gives (a tag no note has)
+            ...(r.reason ? { reason: r.reason } : {}),
+            ...(r.hints?.length ? { hints: r.hints } : {}),
+          });
         } catch (e) {
           await pending;
           if (!stop.signal.aborted) await send("error", errorResponse(e).body);

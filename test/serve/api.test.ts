@@ -285,6 +285,22 @@ describe("POST /api/ask", () => {
     for (const src of events[0].data) expect(src.path.startsWith("kitchen/")).toBe(true);
   });
 
+  it("says why nothing was found and what may fix it, as a search does, without asking the model", async () => {
+    stub.requests.length = 0;
+    const events = await readSse(await post(JSON.stringify({ question: "what to bake", tags: ["bakingg"] })));
+    expect(events.map((e) => e.event)).toEqual(["sources", "done"]);
+    expect(events[0].data).toEqual([]);
+    expect(events[1].data).toEqual({
+      answer: "The notes contain nothing that matches this question.",
+      cited: [],
+      invalid: [],
+      model: "ollama:slow",
+      reason: "no chunk passes the filters",
+      hints: ['vault-rag: no note has the tag "bakingg" — closest tags: "baking"'],
+    });
+    expect(stub.requests).toHaveLength(0);
+  });
+
   it("refuses a body that is not JSON, not an object of known fields, too big, or not sent as JSON", async () => {
     const bad = async (body: string | Buffer, status: number, message: RegExp, headers?: Record<string, string>) => {
       const r = await post(body, headers);

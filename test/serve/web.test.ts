@@ -301,6 +301,22 @@ describe.skipIf(!!missing)(needs("the web app in headless Chromium", missing), (
     await page.click("#tab-search");
   });
 
+  it("says why an ask found no sources and what may fix it: a tag no note has, from the address", async () => {
+    const p = await freshPage();
+    await p.goto(`${s.origin}/?tag=bakingg`);
+    await p.click("#tab-ask");
+    await p.fill("#question", "what to bake");
+    await p.click("#ask-button");
+    await p.waitForFunction(() => /closest tags/.test(document.getElementById("ask-state")!.textContent!));
+    expect(await p.$eval("#ask-state", (e) => e.textContent)).toBe(
+      'No sources: no chunk passes the filters. vault-rag: no note has the tag "bakingg" — closest tags: "baking"',
+    );
+    expect(await p.$eval("#answer", (e) => e.textContent)).toBe(
+      "The notes contain nothing that matches this question.",
+    );
+    await p.close();
+  });
+
   it("flags a citation of a source that was not given, and says so when an answer is cut off by the server going away", async () => {
     for (const [model, check] of [
       [
