@@ -184,20 +184,26 @@ describe("hostile input", () => {
 });
 
 describe("check --repair", () => {
-  it("finds orphan vectors, a damaged keyword index and chunks without vectors, and repairs them without embedding", async () => {
-    const { SqliteStore } = await import("../../src/store/index.js");
+  /** A vault of `n` notes about topics, indexed with the stub model into a file of its own, and found healthy. */
+  const indexedVault = async (n: number, extra: Record<string, string> = {}) => {
     const { checkIndex } = await import("../../src/indexing/index.js");
     const root = fs.mkdtempSync(path.join(os.tmpdir(), "vr-repair-"));
     const vault = path.join(root, "vault");
     fs.mkdirSync(vault);
-    for (let i = 0; i < 5; i++)
+    for (let i = 0; i < n; i++)
       fs.writeFileSync(path.join(vault, `n${i}.md`), `# Note ${i}\n\nText about topic ${i} and motors.\n`);
+    for (const [name, text] of Object.entries(extra)) fs.writeFileSync(path.join(vault, name), text);
     const db = path.join(root, "index.db");
-    expect(
-      (await cli(["index", vault, "--db", db, "--model", "ollama:stub-embed", "--quiet"], { OLLAMA_HOST: stub.host }))
-        .code,
-    ).toBe(0);
+    const index = ["index", vault, "--db", db, "--model", "ollama:stub-embed", "--quiet", "--json"];
+    expect((await cli(index, { OLLAMA_HOST: stub.host })).code).toBe(0);
     expect((await checkIndex(vault, db)).problems).toEqual([]);
+    return { vault, db, index };
+  };
+
+  it("finds orphan vectors, a damaged keyword index and chunks without vectors, and repairs them without embedding", async () => {
+    const { SqliteStore } = await import("../../src/store/index.js");
+    const { checkIndex } = await import("../../src/indexing/index.js");
+    const { vault, db } = await indexedVault(5);
     const s = SqliteStore.open(db);
     s.db.prepare("INSERT INTO windows (chunk, hash, vector) SELECT 99999, 'orphan', vector FROM windows LIMIT 1").run();
     s.db.prepare("DELETE FROM windows WHERE chunk IN (SELECT rowid FROM chunks WHERE path = 'n2.md')").run();
@@ -238,17 +244,8 @@ describe("check --repair", () => {
   it("finds a note that lost all its chunks, which index would call unchanged, and repairs it; an empty note is no problem", async () => {
     const { SqliteStore } = await import("../../src/store/index.js");
     const { checkIndex } = await import("../../src/indexing/index.js");
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), "vr-repair-"));
-    const vault = path.join(root, "vault");
-    fs.mkdirSync(vault);
-    for (let i = 0; i < 3; i++)
-      fs.writeFileSync(path.join(vault, `n${i}.md`), `# Note ${i}\n\nText about topic ${i} and quokkas.\n`);
-    fs.writeFileSync(path.join(vault, "empty.md"), "");
-    const db = path.join(root, "index.db");
+    const { vault, db, index } = await indexedVault(3, { "empty.md": "" });
     const env = { OLLAMA_HOST: stub.host };
-    const index = ["index", vault, "--db", db, "--model", "ollama:stub-embed", "--quiet", "--json"];
-    expect((await cli(index, env)).code).toBe(0);
-    expect((await checkIndex(vault, db)).problems).toEqual([]);
     // the chunks of n1.md go, by hand, with their vectors and keyword rows
     const s = SqliteStore.open(db);
     s.db.prepare("DELETE FROM windows WHERE chunk IN (SELECT rowid FROM chunks WHERE path = 'n1.md')").run();
