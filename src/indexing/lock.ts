@@ -4,6 +4,8 @@ import Database from "better-sqlite3";
 import { VaultRagError } from "../errors.js";
 import type { Logger } from "../log.js";
 import { makeDir } from "../make-dir.js";
+import { openOwnFile } from "../safe-file.js";
+import { refuseLinkedIndexFolder } from "../store/index.js";
 
 /**
  * The lock files this process holds, each with how to release it (for an exit that cannot unwind:
@@ -46,6 +48,7 @@ export function releaseHeldLocks(): void {
 export function acquireLock(dbPath: string, log: Logger): () => void {
   const file = `${dbPath}.lock`;
   const dir = path.dirname(dbPath);
+  refuseLinkedIndexFolder(dbPath); // before a folder or lock is made through it
   try {
     makeDir(dir);
   } catch (err) {
@@ -58,8 +61,16 @@ export function acquireLock(dbPath: string, log: Logger): () => void {
   for (let attempt = 0; attempt < 5; attempt++) {
     let fd: number;
     try {
-      fd = fs.openSync(file, fs.constants.O_RDWR | fs.constants.O_CREAT, 0o644);
+      // never through a symbolic link: a lock planted as a link in a shared vault's .vault-rag/
+      // had the file it points to truncated and overwritten with this process's pid
+      fd = openOwnFile(file, fs.constants.O_RDWR | fs.constants.O_CREAT);
     } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === "ELOOP" || code === "ENOTREG")
+        throw new VaultRagError(
+          "io",
+          `vault-rag: the lock file ${file} is ${code === "ELOOP" ? "a symbolic link" : "not a regular file"} — vault-rag never writes through one (it would overwrite what it points to); remove it and run again`,
+        );
       throw new VaultRagError(
         "io",
         `vault-rag: cannot create the lock file ${file}: ${(err as Error).message} — check the folder is writable`,

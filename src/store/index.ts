@@ -28,6 +28,7 @@ export {
   SqliteStore,
   BM25_WEIGHTS,
   rebuildCommand,
+  refuseLinkedIndexFolder,
   type SqliteStoreOptions,
   type SqliteIntegrity,
   type SqliteRepair,

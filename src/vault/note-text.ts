@@ -4,7 +4,8 @@ import { VaultRagError } from "../errors.js";
 import { withoutDataPayloads } from "./data-uri.js";
 import { splitFrontmatter } from "./frontmatter.js";
 import { oneNote } from "./links.js";
-import { decodeNote } from "./read.js";
+import { readRegularFile } from "../safe-file.js";
+import { decodeNote, MAX_NOTE_BYTES } from "./read.js";
 import { headingText, scanBlocks } from "./markdown.js";
 import { walkVault, whyNotWalked } from "./walk.js";
 
@@ -143,7 +144,10 @@ export function sectionText(body: string, heading: string): string | undefined {
  */
 export function readNoteText(vault: string, name: string, heading?: string): { path: string; text: string } {
   const note = resolveNote(vault, name);
-  const text = decodeNote(fs.readFileSync(note.file));
+  // read through one descriptor, as a regular file of the vault under the size limit: the note
+  // resolved above may have been swapped for a FIFO or a link since
+  const read = readRegularFile(note.file, { maxBytes: MAX_NOTE_BYTES, within: vault });
+  const text = "refused" in read ? { skipped: read.refused } : decodeNote(read);
   if (typeof text !== "string")
     throw new VaultRagError(
       "usage",

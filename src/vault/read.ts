@@ -1,5 +1,6 @@
-import fs from "node:fs";
+import path from "node:path";
 import type { Logger } from "../log.js";
+import { readRegularFile } from "../safe-file.js";
 import { silentLogger } from "../log.js";
 import { parseNote } from "./note.js";
 import type { Note, VaultFile } from "./types.js";
@@ -33,7 +34,14 @@ export function readNote(file: VaultFile, log: Logger = silentLogger): Note | un
 export function readVaultFile(file: VaultFile, log: Logger = silentLogger): { note?: Note; skipped?: boolean } {
   let buf: Buffer;
   try {
-    buf = fs.readFileSync(file.absPath);
+    // what the walk listed may have changed since: read it only as a regular file of the vault, of
+    // at most MAX_NOTE_BYTES (checked before reading), through the descriptor that was checked
+    const read = readRegularFile(file.absPath, { maxBytes: MAX_NOTE_BYTES, within: vaultRootOf(file) });
+    if ("refused" in read) {
+      log.warn("note_skipped", `vault-rag: skipped "${file.path}": ${read.refused}`, { path: file.path });
+      return { skipped: true };
+    }
+    buf = read;
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     const why =
@@ -60,10 +68,16 @@ export function readVaultFile(file: VaultFile, log: Logger = silentLogger): { no
  */
 export function isSkippedFile(file: VaultFile): boolean {
   try {
-    return typeof decodeNote(fs.readFileSync(file.absPath)) !== "string";
+    const read = readRegularFile(file.absPath, { maxBytes: MAX_NOTE_BYTES, within: vaultRootOf(file) });
+    return "refused" in read || typeof decodeNote(read) !== "string";
   } catch {
     return false;
   }
+}
+
+/** The vault a walked file lies in: its absolute path less its vault-relative one. */
+function vaultRootOf(file: VaultFile): string {
+  return path.resolve(file.absPath, ...file.path.split("/").map(() => ".."));
 }
 
 /**

@@ -190,7 +190,12 @@ export class DenseIndex {
   static fromFile(file: string, key: string): DenseIndex | undefined {
     let fd: number;
     try {
-      fd = fs.openSync(file, "r");
+      // a cache read as a regular file only: a FIFO planted at its name must not hang the search
+      fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+      if (!fs.fstatSync(fd).isFile()) {
+        fs.closeSync(fd);
+        return undefined;
+      }
     } catch {
       return undefined;
     }
@@ -200,7 +205,7 @@ export class DenseIndex {
       const n = fs.readSync(fd, head, 0, head.length, 0);
       const header = snapshotHeader(head.subarray(0, n), fs.fstatSync(fd).size, key);
       if (!header) return undefined;
-      if (!header.int8) return DenseIndex.fromBuffer(fs.readFileSync(file), key);
+      if (!header.int8) return DenseIndex.fromBuffer(fs.readFileSync(fd), key);
       const { dims, size, floatBytes, body: at } = header;
       const rowids = new Int32Array(size);
       const norms = new Float32Array(size);

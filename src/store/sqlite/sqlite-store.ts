@@ -4,8 +4,9 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { VaultRagError } from "../../errors.js";
 import { makeDir } from "../../make-dir.js";
-import { isVaultIndex } from "../../config.js";
+import { INDEX_DIR, isVaultIndex } from "../../config.js";
 import { shellArg } from "../../shell-arg.js";
+import { writeNewFile } from "../../safe-file.js";
 import type { RecordMetadata } from "../schema.js";
 import {
   SCHEMA_VERSION,
@@ -127,10 +128,50 @@ export interface SqliteRepair {
 }
 
 /**
+ * Refuses an index in a vault's `.vault-rag/` folder when that folder is a symbolic link: a vault
+ * shared with such a link (a clone, a synced folder) would have the index, its lock and its cache
+ * written wherever the link points. An index elsewhere is named with `--db`.
+ *
+ * @example
+ * ```ts
+ * refuseLinkedIndexFolder("/home/me/notes/.vault-rag/index.db"); // throws when .vault-rag is a link
+ * ```
+ */
+export function refuseLinkedIndexFolder(file: string): void {
+  const dir = path.dirname(file);
+  if (path.basename(dir) !== INDEX_DIR) return;
+  let linked = false;
+  try {
+    linked = fs.lstatSync(dir).isSymbolicLink();
+  } catch {
+    return; // not there yet: it is created as a folder
+  }
+  if (!linked) return;
+  let target = fs.readlinkSync(dir);
+  try {
+    target = fs.realpathSync(dir);
+  } catch {
+    // a link to nothing: named as written
+  }
+  throw new VaultRagError(
+    "io",
+    `vault-rag: ${dir} is a symbolic link to ${target} — vault-rag keeps no index through a link in the vault, which could write outside it; remove the link, or name that place with --db ${shellArg(path.join(target, path.basename(file)))}`,
+  );
+}
+
+/**
  * What to do about an index SQLite could not open, from what the path is: not a file (`/dev/null`,
  * a folder), a file this user may not read or write, or a folder it may not write.
  */
 function openFix(file: string, code: string | undefined): string {
+  // SQLite opens its journal files beside the index never through a link, and fails on one
+  for (const side of ["-wal", "-shm", "-journal"])
+    try {
+      if (fs.lstatSync(file + side).isSymbolicLink())
+        return ` — ${path.basename(file + side)} beside it is a symbolic link, which SQLite will not write through; remove it`;
+    } catch {
+      // not there
+    }
   let st: fs.Stats | undefined;
   try {
     st = fs.statSync(file);
@@ -211,6 +252,7 @@ export class SqliteStore implements Store {
   /** Opens (or creates) the store at an absolute path. */
   static open(file: string, opts: SqliteStoreOptions = {}): SqliteStore {
     if (!path.isAbsolute(file)) throw new VaultRagError("usage", `vault-rag: index path "${file}" must be absolute`);
+    refuseLinkedIndexFolder(file);
     if (!fs.existsSync(file)) {
       if (!opts.create)
         throw new VaultRagError("no_index", `vault-rag: no index at ${file} — run \`vault-rag index <vault>\` first`);
@@ -630,8 +672,9 @@ export class SqliteStore implements Store {
       const dims = rows.length ? rows[0][1].byteLength / 4 : (this.readManifest()?.embedder.dimensions ?? 0);
       index = DenseIndex.fromRows(rows, dims);
       try {
-        const tmp = `${snapshot}.${process.pid}.tmp`;
-        fs.writeFileSync(tmp, index.toBuffer(key));
+        // a new file of an unguessable name (a link planted at a predictable one was written through)
+        const tmp = `${snapshot}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
+        writeNewFile(tmp, index.toBuffer(key));
         fs.renameSync(tmp, snapshot);
       } catch {
         // read-only folder or full disk: the snapshot is only a cache
