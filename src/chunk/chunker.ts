@@ -56,7 +56,9 @@ function cutNote(note: Note, src: Lines, opts: ChunkOptionsWithDefaults): Chunk[
   const build = chunkBuilder(note, body);
   const chunks: Chunk[] = [];
   // one pass, section by section: nothing per block or draft outlives its section but the chunks
-  const merger = tinyMerger(opts.minWords, opts.maxWords, (d) => chunks.push(build(d, chunks.length)));
+  const merger = tinyMerger(opts.minWords, opts.maxWords, (d) => {
+    for (const part of withinChars(d, MAX_CHUNK_CHARS)) chunks.push(build(part, chunks.length));
+  });
   const pieces: Piece[] = [];
   const drafts: Draft[] = [];
   let trail: string[] = [];
@@ -129,6 +131,77 @@ function propertiesDrafts(yaml: string, bodyStartLine: number, maxWords: number)
       } else open = start(l, line, w);
     });
   return drafts;
+}
+
+/**
+ * The most characters a chunk holds, whatever its words: a "word" may be a 5 MB line of base64 or
+ * minified code, and every filter test, window and answer's context reads a chunk whole (a
+ * `whereDocument` regex on one such chunk ran for 63 s, past its 5 s budget, which is checked
+ * between chunks). Real passages stay far below it: the longest on til, SciFact and examples is
+ * 2,251 characters, on the Rust book a table of 10,265.
+ */
+export const MAX_CHUNK_CHARS = 20_000;
+
+/**
+ * A draft as drafts of at most `max` characters each: whole pieces while they fit, and a piece
+ * longer than that cut at white space near the limit, else at the limit.
+ */
+function withinChars(d: Draft, max: number): Draft[] {
+  let total = 0;
+  for (const p of d.pieces) total += p.text.length + 2;
+  if (total <= max) return [d];
+  const parts: Draft[] = [];
+  let cur: Draft = { ...d, pieces: [], words: 0 };
+  let chars = 0;
+  const push = (p: Piece) => {
+    if (cur.pieces.length && chars + p.text.length + 2 > max) {
+      parts.push(cur);
+      cur = { ...d, pieces: [], words: 0, also: undefined };
+      chars = 0;
+    }
+    cur.pieces.push(p);
+    cur.words += p.words;
+    chars += p.text.length + 2;
+  };
+  for (const p of d.pieces) {
+    if (p.text.length <= max) {
+      push(p);
+      continue;
+    }
+    // cut at the last white space in the last fifth before the limit, else at the limit; lines
+    // counted as the cuts go (a 5 MB piece is read once)
+    let line = p.start;
+    for (let at = 0; at < p.text.length;) {
+      let to = Math.min(at + max, p.text.length);
+      if (to < p.text.length)
+        for (let k = to - 1; k > at + max * 0.8; k--)
+          if (isSpace(p.text.charCodeAt(k))) {
+            to = k;
+            break;
+          }
+      const text = p.text.slice(at, to);
+      const start = line;
+      for (let k = at; k < to; k++) if (p.text.charCodeAt(k) === 10) line++;
+      push({
+        ...p,
+        text,
+        start,
+        end: Math.min(p.end, line),
+        words: countWords(text),
+        join: at ? "\n" : p.join,
+        from: -1,
+        to: -1,
+      });
+      at = to;
+      while (at < p.text.length && isSpace(p.text.charCodeAt(at))) {
+        if (p.text.charCodeAt(at) === 10) line++;
+        at++;
+      }
+      line = Math.min(p.end, line);
+    }
+  }
+  if (cur.pieces.length) parts.push(cur);
+  return parts;
 }
 
 /** Merged siblings named in a breadcrumb at most; more are counted (`· 12 more`). */

@@ -83,7 +83,8 @@ export const CHUNK_DEFAULTS: ChunkOptionsWithDefaults = {
  *   with nothing before it to join goes into its next sibling, both named; one that holds the most of
  *   what it merges with gives the passage its breadcrumb (a note's opening text above an empty
  *   `## References` was labelled "References"); a tiny section may join an ancestor's text that
- *   its parent went into.
+ *   its parent went into; a chunk holds at most `MAX_CHUNK_CHARS` (20,000) characters, whatever its
+ *   words (a 5 MB "word" was one chunk, read whole by every filter test, window and answer).
  */
 export const CHUNKER_VERSION = "24";
 

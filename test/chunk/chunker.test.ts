@@ -2,7 +2,7 @@ import fc from "fast-check";
 import MarkdownIt from "markdown-it";
 import { describe, expect, it } from "vitest";
 import { chunkNote, countWords } from "../../src/chunk/index.js";
-import { lastWords } from "../../src/chunk/chunker.js";
+import { lastWords, MAX_CHUNK_CHARS } from "../../src/chunk/chunker.js";
 import { parseNote } from "../../src/vault/index.js";
 
 const note = (text: string, p = "robots/SMARS.md") => parseNote(p, text, 1_760_000_000);
@@ -239,6 +239,23 @@ describe("chunker", () => {
     );
     expect(chunks.map((c) => c.meta.section)).toEqual(["SMARS"]);
     expect(chunks[0].text).toContain("## References");
+  });
+
+  it("cuts a passage of a few enormous words into pieces of at most MAX_CHUNK_CHARS, losing no text", () => {
+    const word = "QUJD".repeat(50_000); // one word of 200,000 characters
+    const minified = `\`\`\`js\n${"var a=1;".repeat(10_000)}\n\`\`\``; // a code block of one 80,000-character line
+    const text = `# Blob\n\nA word: ${word} and more.\n\n${minified}\n\nThe end.\n`;
+    const chunks = chunkNote(note(text));
+    expect(Math.max(...chunks.map((c) => c.text.length))).toBeLessThanOrEqual(MAX_CHUNK_CHARS);
+    expect(chunks.length).toBeGreaterThanOrEqual(Math.ceil((word.length + minified.length) / MAX_CHUNK_CHARS));
+    // every character but white space is there, in order
+    const squeeze = (t: string) => t.replace(/\s+/g, "");
+    expect(squeeze(chunks.map((c) => c.text).join(""))).toBe(squeeze(text));
+    for (const c of chunks) {
+      expect(c.meta.start_line).toBeGreaterThanOrEqual(1);
+      expect(c.meta.end_line).toBeLessThanOrEqual(text.split("\n").length);
+      expect(c.meta.start_line).toBeLessThanOrEqual(c.meta.end_line);
+    }
   });
 
   it("keeps a numbered item's number with its text when a long list is cut", () => {
