@@ -2,17 +2,26 @@
  * "Did you mean" suggestions for names a user typed (folders, tags, notes), shared by every layer.
  */
 
-/** Edit distance (Levenshtein), for "closest" suggestions. */
-function distance(a: string, b: string): number {
+/** Edit distance (Levenshtein), for "closest" suggestions; past `limit` it stops and says `limit + 1`. */
+function distance(a: string, b: string, limit = Infinity): number {
+  // the lengths' difference is a floor of the distance: names far longer or shorter cost nothing
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];
-    for (let j = 1; j <= b.length; j++)
+    let least = i;
+    for (let j = 1; j <= b.length; j++) {
       cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      least = Math.min(least, cur[j]);
+    }
+    if (least > limit) return limit + 1; // every later row is at least this far
     prev = cur;
   }
   return prev[b.length];
 }
+
+/** Longest name weighed by edit distance: a longer one is matched by case and containment only (a 1,000-character tag against 200,000 tags took 20 s). */
+const MAX_EDIT_NAME = 64;
 
 /**
  * The names closest to `want`, at most `n`: the name itself in another case first, then names that
@@ -44,15 +53,23 @@ interface Scored {
 function scoreNames(want: string, names: string[]): Scored[] {
   const w = want.toLowerCase();
   if (!w) return [];
+  const limit = Math.max(2, Math.floor(w.length / 2));
   return names
     .map((name) => {
       const l = name.toLowerCase();
       // a name inside what was typed counts only when it is at least half of it: "ch" and "h"
       // are in "nosuchnote", and no suggestion for it
-      const d = l === w ? 0 : l.includes(w) || (w.includes(l) && 2 * l.length >= w.length) ? 1 : distance(w, l);
+      const d =
+        l === w
+          ? 0
+          : l.includes(w) || (w.includes(l) && 2 * l.length >= w.length)
+            ? 1
+            : w.length > MAX_EDIT_NAME
+              ? limit + 1
+              : distance(w, l, limit);
       return { name, d, gap: Math.abs(l.length - w.length) };
     })
-    .filter((x) => x.d <= Math.max(2, Math.floor(w.length / 2)));
+    .filter((x) => x.d <= limit);
 }
 
 /** The `n` closest of scored names, only those about as close as the best. */

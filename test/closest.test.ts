@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { closestNotes, noteFix } from "../src/closest.js";
+import fc from "fast-check";
+import { closest, closestNotes, noteFix } from "../src/closest.js";
 
 const paths = [
   "robots/SMARS.md",
@@ -67,5 +68,45 @@ describe("closest notes", () => {
     );
     expect(noteFix("x", [])).toBe("the index has no notes yet: run `vault-rag index` first");
     expect(noteFix("x", [], "vault")).toBe("the vault has no Markdown notes yet");
+  });
+});
+
+describe("closest names", () => {
+  // the rule as first written: plain Levenshtein over every name, no early stop
+  const lev = (a: string, b: string): number => {
+    let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+      const cur = [i];
+      for (let j = 1; j <= b.length; j++)
+        cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = cur;
+    }
+    return prev[b.length];
+  };
+  const reference = (want: string, names: string[], n = 3) => {
+    const w = want.toLowerCase();
+    if (!w) return [];
+    const scored = names
+      .map((name) => {
+        const l = name.toLowerCase();
+        const d = l === w ? 0 : l.includes(w) || (w.includes(l) && 2 * l.length >= w.length) ? 1 : lev(w, l);
+        return { name, d, gap: Math.abs(l.length - w.length) };
+      })
+      .filter((x) => x.d <= Math.max(2, Math.floor(w.length / 2)));
+    const best = Math.min(Infinity, ...scored.map((x) => x.d));
+    return scored
+      .filter((x) => x.d <= best + 2)
+      .sort((a, b) => a.d - b.d || a.gap - b.gap || a.name.localeCompare(b.name))
+      .slice(0, n)
+      .map((x) => x.name);
+  };
+  it("are those plain edit distance finds, though far names are given up on early", () => {
+    const name = fc.stringMatching(/^[abcP-]{0,12}$/);
+    fc.assert(
+      fc.property(name, fc.array(name, { maxLength: 12 }), (want, names) => {
+        expect(closest(want, names)).toEqual(reference(want, names));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

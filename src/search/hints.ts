@@ -4,6 +4,9 @@ import { folderName, timeRange, type FilterOptions } from "./filter.js";
 
 const quoted = (xs: string[]) => xs.map((x) => `"${x}"`).join(", ");
 
+/** Tags no note has that are each given their closest tags; more are counted in one line. */
+const MAX_TAG_HINTS = 5;
+
 /**
  * Why a filtered search may have found nothing, as one-line hints that name the fix: a `folder` or
  * `topFolder` that exists only in another case ("did you mean …"), or not at all (the closest ones),
@@ -78,14 +81,18 @@ export async function noResultHints(store: Store, f: FilterOptions, to: "cli" | 
   if (f.tags?.length) {
     const tags = (await store.listTags()).map((x) => x.tag);
     const have = new Set(tags.map((t) => t.normalize("NFC").toLowerCase()));
+    let unknown = 0;
     for (const t of f.tags) {
       const want = t.trim().replace(/^#/, "").normalize("NFC").toLowerCase();
       if (have.has(want)) continue;
+      // the closest names of a few: a request of 100 unknown tags is not 100 searches of every tag
+      if (++unknown > MAX_TAG_HINTS) continue;
       const near = closest(want, tags);
       hints.push(
         `vault-rag: no note has the tag "${t}"${near.length ? ` — closest tags: ${quoted(near)}` : ""}${cli ? "; list them with `vault-rag tags`" : ""}`,
       );
     }
+    if (unknown > MAX_TAG_HINTS) hints.push(`vault-rag: and ${unknown - MAX_TAG_HINTS} more tags that no note has`);
   }
   // a time range that holds no time, and one that begins after every note's last change
   let since: number | undefined;

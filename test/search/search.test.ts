@@ -275,6 +275,16 @@ describe("no-result hints", () => {
     expect(await noResultHints(store, { since: "2026-01-01", until: "2026-11-01" })).toEqual([]);
     await store.close();
   });
+  it("gives the closest tags of five unknown tags at most, and counts the rest in one line", async () => {
+    const store = SqliteStore.open(tmpDb(), { create: true });
+    await store.setManifest(testManifest(4));
+    const hints = await noResultHints(store, { tags: ["t1", "t2", "t3", "t4", "t5", "t6", "t7"] }, "request");
+    expect(hints).toEqual([
+      ...["t1", "t2", "t3", "t4", "t5"].map((t) => `vault-rag: no note has the tag "${t}"`),
+      "vault-rag: and 2 more tags that no note has",
+    ]);
+    await store.close();
+  });
   it("says when a time range misses every note, when they did change, and that m is minutes; and that a folder holds only folders", async () => {
     const store = SqliteStore.open(tmpDb(), { create: true });
     await store.setManifest(testManifest(4));
