@@ -4,14 +4,21 @@
  */
 const MIN_PAYLOAD = 64;
 
-// `data:image/png;base64,` (with any parameters before `;base64`) and its payload, on one line
-const DATA_URI = /(data:[\w.+-]+\/[\w.+-]+(?:;[\w.+-]+=[\w.+%-]*)*;base64,)[A-Za-z0-9+/]{64,}(?:={0,2})/gi;
+/** Farthest back from `;base64,` that its `data:` may start (`data:application/pdf;name=…`). */
+const MAX_HEAD = 200;
+
+// the media type and parameters between `data:` and `;base64,`
+const HEAD = /data:[\w.+-]+\/[\w.+-]+(?:;[\w.+-]+=[\w.+%-]*)*$/i;
+
+const isBase64 = (c: number) =>
+  (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 43 || c === 47;
 
 /**
  * A note's text with the payload of each long base64 data URI left out (`![](data:image/png;base64,…)`),
  * on the same lines. Such a payload says nothing a search can use: embedded, it drew every
  * question about words no note holds, and shown, it filled a snippet, an answer's context and
- * `get_note`'s 40,000 characters with base64.
+ * `get_note`'s 40,000 characters with base64. Read in one pass from each `;base64,`, with no
+ * pattern over the payload (a regex over a 6 MB payload overflowed V8's stack).
  *
  * @example
  * ```ts
@@ -20,6 +27,19 @@ const DATA_URI = /(data:[\w.+-]+\/[\w.+-]+(?:;[\w.+-]+=[\w.+%-]*)*;base64,)[A-Za
  * ```
  */
 export function withoutDataPayloads(text: string): string {
-  if (!/;base64,/i.test(text)) return text;
-  return text.replace(DATA_URI, (all, head: string) => (all.length - head.length >= MIN_PAYLOAD ? `${head}…` : all));
+  const marks = /;base64,/gi;
+  let out = "";
+  let last = 0;
+  for (let m = marks.exec(text); m; m = marks.exec(text)) {
+    const at = m.index;
+    const body = at + m[0].length;
+    let end = body;
+    while (end < text.length && isBase64(text.charCodeAt(end))) end++;
+    for (let pad = 0; pad < 2 && text.charCodeAt(end) === 61; pad++) end++; // `=` padding
+    marks.lastIndex = Math.max(end, body);
+    if (end - body < MIN_PAYLOAD || !HEAD.test(text.slice(Math.max(last, at - MAX_HEAD), at))) continue;
+    out += `${text.slice(last, body)}…`;
+    last = end;
+  }
+  return last ? out + text.slice(last) : text;
 }

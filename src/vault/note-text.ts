@@ -155,7 +155,7 @@ export function readNoteText(vault: string, name: string, heading?: string): { p
     );
   const split = splitFrontmatter(text);
   const body = withoutDataPayloads(split.body);
-  const { yaml } = split;
+  const yaml = withoutDataPayloads(split.yaml);
   // a note of properties alone is served as what it holds, its frontmatter, as it is indexed
   if (!heading) return { path: note.path, text: capText(!body.trim() && yaml.trim() ? yaml : body) };
   const section = sectionText(body, heading);

@@ -82,7 +82,7 @@ export function parseNote(path: string, text: string, mtime: number, log: Logger
     mtime: Math.floor(mtime),
     body,
     bodyStartLine: fm.bodyStartLine,
-    properties: fm.yaml,
+    properties: withoutDataPayloads(fm.yaml),
     hash: hashText(text),
   };
 }

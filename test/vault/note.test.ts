@@ -19,6 +19,12 @@ describe("pasted images", () => {
     expect(other.body).toBe(
       '[file](data:application/pdf;name=a.pdf;BASE64,…) and <img src="data:image/jpeg;base64,…">',
     );
+    // a 6 MB payload (a retina screenshot) in one pass: a pattern over it overflowed V8's stack
+    const huge = parseNote("shot.md", `![](data:image/png;base64,${"QUJD".repeat(1_500_000)}==)\n`, 0);
+    expect(huge.body).toBe("![](data:image/png;base64,…)\n");
+    // a note of properties alone is indexed from its frontmatter: its payloads go too
+    const cover = parseNote("Dune.md", `---\ntitle: Dune\ncover: data:image/png;base64,${png}\n---\n`, 0);
+    expect(cover.properties).toBe("title: Dune\ncover: data:image/png;base64,…\n");
   });
 });
 
