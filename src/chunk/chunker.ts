@@ -29,6 +29,11 @@ interface Draft {
   words: number;
   /** Headings of later sibling sections merged into this draft, named in its breadcrumb. */
   also?: string[];
+  /**
+   * Headings of earlier sibling sections merged in front of it, by the place in its trail whose
+   * heading they are named before (its own, or an ancestor's it was merged on below): `Tiny · Main topic`.
+   */
+  lead?: Record<number, string[]>;
 }
 
 /**
@@ -156,7 +161,7 @@ function withinChars(d: Draft, max: number): Draft[] {
   const push = (p: Piece) => {
     if (cur.pieces.length && chars + p.text.length + 2 > max) {
       parts.push(cur);
-      cur = { ...d, pieces: [], words: 0, also: undefined };
+      cur = { ...d, pieces: [], words: 0, also: undefined, lead: undefined };
       chars = 0;
     }
     cur.pieces.push(p);
@@ -218,19 +223,27 @@ function chunkBuilder(note: Note, body: string): (d: Draft, ordinal: number) => 
   let subTrail = "";
   return (d, ordinal) => {
     const text = joinPieces(d.pieces, body);
-    if (d.trail !== trailOf || d.also) {
+    if (d.trail !== trailOf || d.also || d.lead) {
       // drafts of one section share their trail: build its breadcrumb once
       trailOf = d.trail;
       // a first heading that repeats the title stands for it (`# Check If A File Changed` for
       // check-if-a-file-changed.md): the breadcrumb reads as the note's own heading, once
       const repeats = d.trail.length > 0 && nameWords(d.trail[0]) === titleWords;
-      section = repeats ? d.trail.join(" > ") : d.trail.length ? `${note.title} > ${d.trail.join(" > ")}` : note.title;
+      // earlier siblings merged in front are named before the section's own heading: "Tiny · Main topic"
+      const shown = [...d.trail];
+      for (const [at, names] of Object.entries(d.lead ?? {}))
+        shown[Number(at)] = [...names.slice(-MAX_NAMED), shown[Number(at)]].join(" · ");
+      section =
+        repeats && !d.lead?.[0]
+          ? shown.join(" > ")
+          : shown.length
+            ? `${note.title} > ${shown.join(" > ")}`
+            : note.title;
       subTrail = (repeats ? d.trail.slice(1) : d.trail).join(" > ");
       // later siblings merged in are named after the first: "Obsidian URI > Open note · Open vault"
-      if (d.also) {
+      if (d.also)
         section += ` · ${d.also.slice(0, MAX_NAMED).join(" · ")}${d.also.length > MAX_NAMED ? ` · ${d.also.length - MAX_NAMED} more` : ""}`;
-        trailOf = undefined;
-      }
+      if (d.also || d.lead) trailOf = undefined;
     }
     // The model reads the passage under its headings below the title, not the title itself: the
     // title is a keyword field, weighted there. Measured with the bundled model (nDCG@10, hybrid):
@@ -562,18 +575,16 @@ function tinyMerger(min: number, max: number, emit: (d: Draft) => void): { push(
   let prevInput: Draft | undefined; // the input draft before `cur`
   let cur: Draft | undefined; // waiting for the draft after it
   let last: Draft | undefined; // the last output, which `cur` may still join
-  // `named`: the passage is read as d's from here on (its breadcrumb and heading), naming `next`'s
-  // heading after d's when it is a sibling; else it keeps next's (d is a parent's short lead-in)
-  const forward = (d: Draft, next: Draft, named = false): true => {
+  // the passage stays next's (its headings, which the sections after it are placed by); a sibling
+  // merged in front is named before next's heading (`Tiny · Main topic`), with the siblings it holds
+  const forward = (d: Draft, next: Draft, sibling = false): true => {
     next.pieces = d.pieces.concat(next.pieces); // next has one section's pieces: d's go before them once
     next.words += d.words;
-    if (named) {
-      const sibling = next.trail.length === d.trail.length;
-      const also = [...(d.also ?? []), ...(sibling ? [next.trail[next.trail.length - 1]] : []), ...(next.also ?? [])];
-      next.trail = d.trail;
-      next.heads = d.heads;
-      next.level = d.level;
-      next.also = also.length ? also : undefined;
+    // a section below d keeps d's siblings in front named at d's heading, and a sibling adds d's own
+    if (d.lead) next.lead = { ...d.lead };
+    if (sibling) {
+      const at = d.trail.length - 1;
+      (next.lead ??= {})[at] = [...(d.lead?.[at] ?? []), d.trail[at], ...(d.also ?? [])];
     }
     return true;
   };
@@ -597,15 +608,17 @@ function tinyMerger(min: number, max: number, emit: (d: Draft) => void): { push(
       // sibling (not a sibling's subsection)
       const parent = !!last && depth > 0 && last.trail.length < depth && samePrefix(last, d, last.trail.length);
       const sibling = !!last && depth > 0 && last.trail.length === depth && samePrefix(last, d, depth - 1);
-      // into the section below; read as d's own when d holds the most of it (a note's opening
-      // list above an empty "References" is the note's, not "References"), or all of its text
-      if (next && below && (bare || next.words + d.words <= max + min))
-        return forward(d, next, !bare && (d.words >= next.words || next.pieces.every((p) => isHeadingOnly(p.text))));
+      // into the section below, unless d holds the more of the two: then d stays (a note's opening
+      // list above an empty "References" is the note's, not "References") and the section below
+      // joins it as its parent's text; an empty heading below takes d on to where it goes
+      const childBare = !!next && next.pieces.every((p) => isHeadingOnly(p.text));
+      if (next && below && (bare || next.words + d.words <= max + min) && (bare || childBare || d.words < next.words))
+        return forward(d, next);
       if (last && (parent || sibling) && (bare || last.words + d.words <= max)) {
         back(d, last, sibling);
         return false;
       }
-      // with nothing before it to join, into its next sibling, both named (`Title > upstream · Question`)
+      // with nothing before it to join, into its next sibling, both named (`Title > Tiny · Main topic`)
       if (!bare && nextSibling && next!.words + d.words <= max + min) return forward(d, next!, true);
       if (bare) {
         // an empty heading goes with its next sibling (under the same parent) before any other

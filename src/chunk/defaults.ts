@@ -85,8 +85,14 @@ export const CHUNK_DEFAULTS: ChunkOptionsWithDefaults = {
  *   `## References` was labelled "References"); a tiny section may join an ancestor's text that
  *   its parent went into; a chunk holds at most `MAX_CHUNK_CHARS` (20,000) characters, whatever its
  *   words (a 5 MB "word" was one chunk, read whole by every filter test, window and answer).
+ * - 25: 24's merges corrected (found in review): a tiny section merged into its next sibling keeps
+ *   that sibling's headings, by which the sections after it are placed, and is named before it
+ *   (`Tiny · Main topic`; 24 took the tiny one's headings, so a subsection of the larger one stood
+ *   alone and the model read the small one's heading); a tiny section that holds more than the one
+ *   below it stays, and that one joins it, instead of a preamble being renamed and carried across
+ *   top-level sections; siblings named in front are kept when the passage goes on below them.
  */
-export const CHUNKER_VERSION = "24";
+export const CHUNKER_VERSION = "25";
 
 /**
  * Fills in defaults and checks the values.

@@ -226,9 +226,27 @@ describe("chunker", () => {
     const body = "The choice depends on what you monitor while training, and on how noisy each curve is. ".repeat(3);
     // a tag line, then an empty heading, then the note's first section (a template many vaults use)
     const chunks = chunkNote(note(`#seed\n###### upstream:\n\n### Details:\n\n${body}\n`));
-    expect(chunks.map((c) => c.meta.section)).toEqual(["SMARS > Details:"]);
+    // named from the empty heading it opens with, on into the section it is merged with
+    expect(chunks.map((c) => c.meta.section)).toEqual(["SMARS > upstream: · Details:"]);
     expect(chunks[0].text).toMatch(/^#seed\n+###### upstream:\n\n### Details:\n\nThe choice/);
     expect(chunks[0].meta.start_line).toBe(1);
+  });
+
+  it("merges a tiny section into its next sibling under that sibling's headings, named before it", () => {
+    const w = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(" ") + ".";
+    // B's subsection still finds B as its parent, and joins it
+    const nested = chunkNote(note(`## A\n\n${w(5)}\n\n## B\n\n${w(35)}\n\n### B1\n\n${w(5)}\n\n## C\n\n${w(100)}\n`));
+    expect(nested.map((c) => [c.meta.section, c.meta.start_line, c.meta.end_line])).toEqual([
+      ["SMARS > A · B", 1, 11],
+      ["SMARS > C", 13, 15],
+    ]);
+    // the model reads the larger part's heading, not the tiny one's
+    const big = chunkNote(note(`## Tiny\n\n${w(8)}\n\n## Main topic\n\n${w(180)}\n`));
+    expect(big.map((c) => c.meta.section)).toEqual(["SMARS > Tiny · Main topic"]);
+    expect(big[0].embedText.split("\n")[0]).toBe("Main topic");
+    // siblings named in front stay named when the passage goes on below them
+    const deeper = chunkNote(note(`### H0\n\ncable.\n\n# H1\n\n## H2\n\n## H3\n\n${w(80)}\n`));
+    expect(deeper.map((c) => c.meta.section)).toEqual(["SMARS > H0 · H1 > H2 · H3"]);
   });
 
   it("reads a note's opening text with a near-empty section after it as the note's, not as that section's", () => {
@@ -551,6 +569,53 @@ describe("chunker properties", () => {
         },
       ),
       { numRuns: RUNS },
+    );
+  });
+
+  it("labels every passage by headings its lines lie under: their own, an ancestor's, or a sibling it names (property)", () => {
+    const words = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join(" ") + ".";
+    const section = fc.record({
+      level: fc.integer({ min: 1, max: 4 }),
+      words: fc.constantFrom(0, 1, 3, 10, 29, 35, 80, 199, 230),
+    });
+    fc.assert(
+      fc.property(fc.constantFrom(0, 2, 40), fc.array(section, { minLength: 1, maxLength: 8 }), (lead, sections) => {
+        const text = [
+          ...(lead ? [words(lead), ""] : []),
+          ...sections.flatMap((x, i) => [`${"#".repeat(x.level)} H${i}`, "", ...(x.words ? [words(x.words), ""] : [])]),
+        ].join("\n");
+        const lines = text.split("\n");
+        // the reference: each line's headings, as a reader of the note sees them
+        const stacks: string[][] = [];
+        const open: { level: number; name: string }[] = [];
+        for (const line of lines) {
+          const m = /^(#+) (.*)$/.exec(line);
+          if (m) {
+            while (open.length && open[open.length - 1].level >= m[1].length) open.pop();
+            open.push({ level: m[1].length, name: m[2] });
+          }
+          stacks.push(m ? [] : open.map((h) => h.name));
+        }
+        for (const c of chunkNote(note(text, "n/zzz.md"))) {
+          // each place of the breadcrumb names its heading and the siblings merged with it
+          const places = c.meta.section
+            .split(" > ")
+            .slice(1)
+            .map((p) => p.split(" · "));
+          for (let ln = c.meta.start_line; ln <= c.meta.end_line; ln++) {
+            const st = stacks[ln - 1];
+            if (!st.length || !lines[ln - 1].trim()) continue;
+            let k = 0;
+            while (k < st.length && k < places.length && places[k].includes(st[k])) k++;
+            // an ancestor's text, the section's own or a subsection's, or a named sibling's
+            expect(
+              k === st.length || k === places.length,
+              `${c.meta.section}: line ${ln} under ${st.join(" > ")}`,
+            ).toBe(true);
+          }
+        }
+      }),
+      { numRuns: RUNS * 3 },
     );
   });
 });
