@@ -55,7 +55,7 @@ export function resolveVault(
   if (option !== undefined && !option.trim())
     throw new VaultRagError(
       "usage",
-      `vault-rag: the vault given is empty ("") — give the folder that holds your notes`,
+      `vault-rag: the vault given is empty (${JSON.stringify(option)}) — give the folder that holds your notes`,
     );
   if (option) return path.resolve(cwd, option);
   if (env.VAULT_RAG_VAULT) return path.resolve(cwd, env.VAULT_RAG_VAULT);
@@ -89,7 +89,7 @@ export function resolveDb(
   if (option !== undefined && !option.trim())
     throw new VaultRagError(
       "usage",
-      `vault-rag: --db is empty ("") — give an index file or chroma://host:port/<collection>, or leave --db out for <vault>/.vault-rag/index.db`,
+      `vault-rag: the index given (--db) is empty (${JSON.stringify(option)}) — give an index file or chroma://host:port/<collection>, or leave it out for <vault>/.vault-rag/index.db`,
     );
   const raw = option ?? env.VAULT_RAG_DB;
   if (!raw) return path.join(vault, INDEX_DIR, INDEX_FILE);

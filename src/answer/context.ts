@@ -116,21 +116,21 @@ export function assembleContext(
 }
 
 /**
- * The breadcrumb of consecutive passages of one note: the first whole, then what each later one
- * adds below the headings they share (`Pico W > Power saving`, `Pico W > Pins` → `Pico W > Power
- * saving · Pins`); a passage under the same headings as the one before adds nothing.
+ * The breadcrumb of consecutive passages of one note, in note order, naming no heading above
+ * another it is not under: siblings as one place (`Pico W > Power saving`, `Pico W > Pins` →
+ * `Pico W > Power saving · Pins`), passages under the first by the first (it holds them), and
+ * any other run by where it starts and ends (`T > A > A1 … T > B`).
  */
 function spanLabel(sections: string[]): string {
-  const first = sections[0].split(" > ");
-  const names: string[] = [];
-  for (const s of sections.slice(1)) {
-    const parts = s.split(" > ");
-    let k = 0;
-    while (k < parts.length - 1 && k < first.length && parts[k] === first[k]) k++;
-    const tail = parts.slice(k).join(" > ");
-    if (s !== sections[0] && !names.includes(tail)) names.push(tail);
-  }
-  return [sections[0], ...names].join(" · ");
+  const distinct = sections.filter((s, i) => s !== sections[i - 1]);
+  if (distinct.length === 1) return distinct[0];
+  const first = distinct[0];
+  const parentOf = (s: string) => (s.includes(" > ") ? s.slice(0, s.lastIndexOf(" > ")) : "");
+  const parent = parentOf(first);
+  if (parent && distinct.every((s) => parentOf(s) === parent))
+    return `${parent} > ${distinct.map((s) => s.slice(parent.length + 3)).join(" · ")}`;
+  if (distinct.every((s) => s === first || s.startsWith(`${first} > `))) return first;
+  return `${first} … ${distinct[distinct.length - 1]}`;
 }
 
 /** Joins two consecutive chunks, writing the overlap (up to 40 words) once. */

@@ -17,6 +17,8 @@ export interface Location {
   shown: string;
   /** Options for opening the store (the Chroma sidecar folder inside the vault). */
   store: OpenStoreOptions;
+  /** The vault was named (argument or `--vault`), not found from the working directory. */
+  vaultNamed?: boolean;
 }
 
 /**
@@ -64,11 +66,15 @@ export function lastLocated(): Location | undefined {
 export function withLocatedVault(message: string): string {
   if (!located) return message;
   const { vault, db } = located;
+  // the vault only when it is known to be the index's: one guessed from the working directory (a
+  // --db alone, run from ~) would have the fix index the home folder
+  const known = isVaultKnown({ vault: located.vaultNamed ? vault : undefined }, located);
   // an index elsewhere than the vault's own is built where it is only with --db (`index <vault>` alone builds the vault's)
   const where = isVaultIndex(vault, db) ? "" : ` --db ${shellArg(db)}`;
   return message.replace(
     /`vault-rag index <vault>((?: [^`]*)?)`/g,
-    (_, rest: string) => `\`vault-rag index ${shellArg(vault)}${rest}${rest.includes("--db") ? "" : where}\``,
+    (_, rest: string) =>
+      `\`vault-rag index ${known ? shellArg(vault) : "<vault>"}${rest}${rest.includes("--db") ? "" : where}\``,
   );
 }
 
@@ -76,7 +82,13 @@ export function withLocatedVault(message: string): string {
 export function locate(opts: { vault?: string; db?: string }): Location {
   const vault = resolveVault(opts.vault);
   const db = resolveDb(vault, opts.db);
-  located = { vault, db, shown: displayLocation(db), store: { sidecarDir: sidecarDirFor(vault) } };
+  located = {
+    vault,
+    db,
+    shown: displayLocation(db),
+    store: { sidecarDir: sidecarDirFor(vault) },
+    vaultNamed: opts.vault !== undefined,
+  };
   return located;
 }
 

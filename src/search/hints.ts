@@ -124,11 +124,11 @@ export async function noResultHints(store: Store, f: FilterOptions, to: "cli" | 
     if (newest === -Infinity) return hints; // no notes: the search said the index is empty
     if (since !== undefined && newest < since)
       hints.push(
-        `vault-rag: no note has changed since ${sinceFlag} ${JSON.stringify(String(f.since))}${minutes}; the last change was on ${localDay(newest)}`,
+        `vault-rag: ${sinceFlag} ${JSON.stringify(String(f.since))} leaves out every note${minutes}: the last change was on ${localDay(newest)}`,
       );
     else if (until !== undefined && oldest > until)
       hints.push(
-        `vault-rag: no note is as old as ${untilFlag} ${JSON.stringify(String(f.until))}; the oldest last changed on ${localDay(oldest)}`,
+        `vault-rag: ${untilFlag} ${JSON.stringify(String(f.until))} leaves out every note: the oldest last changed on ${localDay(oldest)}`,
       );
   }
   return hints;

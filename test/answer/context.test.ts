@@ -44,6 +44,15 @@ describe("context assembly", () => {
     // the best of them ranked first, as it may be the second in the note: the span is in note order
     const later = assembleContext("what?", [hit("p.md", 3, "pins"), hit("p.md", 2, "power"), hit("p.md", 4, "pins")]);
     expect(later.sources[0].label).toBe("p.md > S2 · S3 · S4");
+    // no heading is named under one it is not under: a subsection is held by its section, other runs go from … to
+    const span = (...labels: string[]) =>
+      assembleContext(
+        "q",
+        labels.map((l, i) => hit("t.md", i, `text ${i}`, l)),
+      ).sources[0].label;
+    expect(span("T", "T > A")).toBe("T");
+    expect(span("T > A > A1", "T > B")).toBe("T > A > A1 … T > B");
+    expect(span("T > A", "T > A", "T > B")).toBe("T > A · B");
   });
 
   it("drops the weakest sources first to fit the budget and never cuts a source", () => {

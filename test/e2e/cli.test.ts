@@ -107,7 +107,7 @@ describe("vault-rag CLI end to end", () => {
     const noDb = run(["status", vault, "--db", ""]);
     expect([noDb.code, noDb.stderr.trim()]).toEqual([
       2,
-      'vault-rag: --db is empty ("") — give an index file or chroma://host:port/<collection>, or leave --db out for <vault>/.vault-rag/index.db',
+      'vault-rag: the index given (--db) is empty ("") — give an index file or chroma://host:port/<collection>, or leave it out for <vault>/.vault-rag/index.db',
     ]);
     const ratio = run(["search", "--vault", vault, "--min-ratio", "2", "motors"]);
     expect(ratio.stderr).toContain('--min-ratio must be a number from 0 to 1, got "2"');
@@ -125,6 +125,11 @@ describe("vault-rag CLI end to end", () => {
     expect(other.code).toBe(2);
     expect(other.stderr.trim()).toBe(
       `vault-rag: no index at ${elsewhereDb} — run \`vault-rag index '${vault}' --db ${shellArg(elsewhereDb)}\` first`,
+    );
+    // with --db alone the vault is only a guess (the working directory): it is left for the user to name
+    const guessed = run(["status", "--db", elsewhereDb], { cwd: elsewhere });
+    expect(guessed.stderr.trim()).toBe(
+      `vault-rag: no index at ${elsewhereDb} — run \`vault-rag index <vault> --db ${shellArg(elsewhereDb)}\` first`,
     );
     // a mistyped vault is named as such, not as a vault to index
     const missing = path.join(elsewhere, "no-such-vault");

@@ -116,7 +116,7 @@ describe("one shape of hit", () => {
       reason: "no chunk passes the filters",
       hints: [
         expect.stringMatching(
-          /^vault-rag: no note is as old as until "2000-01-01"; the oldest last changed on \d{4}-\d\d-\d\d$/,
+          /^vault-rag: until "2000-01-01" leaves out every note: the oldest last changed on \d{4}-\d\d-\d\d$/,
         ),
       ],
     });

@@ -218,5 +218,6 @@ describe("embedding threads", () => {
       'vault-rag: VAULT_RAG_THREADS must be a whole number from 0 to 64 (0 embeds on the main thread), got "abc" — set it so, or unset it for one thread per core',
     );
     expect(() => threadCount({ VAULT_RAG_THREADS: "2.5" })).toThrow(/got "2\.5"/);
+    expect(() => threadCount({ VAULT_RAG_THREADS: "0x4" })).toThrow(/got "0x4"/);
   });
 });

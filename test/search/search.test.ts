@@ -304,10 +304,10 @@ describe("no-result hints", () => {
       },
     ]);
     expect(await noResultHints(store, { since: "3m" })).toEqual([
-      'vault-rag: no note has changed since --since "3m" ("m" is minutes: give months in days, like 90d); the last change was on 2026-06-01',
+      'vault-rag: --since "3m" leaves out every note ("m" is minutes: give months in days, like 90d): the last change was on 2026-06-01',
     ]);
     expect(await noResultHints(store, { until: "2020-01-01" }, "request")).toEqual([
-      'vault-rag: no note is as old as until "2020-01-01"; the oldest last changed on 2026-06-01',
+      'vault-rag: until "2020-01-01" leaves out every note: the oldest last changed on 2026-06-01',
     ]);
     expect(await noResultHints(store, { since: "2026-01-01", until: "2026-12-01" })).toEqual([]);
     expect(await noResultHints(store, { folder: "Sources/" })).toEqual([

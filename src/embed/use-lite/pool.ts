@@ -132,7 +132,7 @@ let shared: UseLitePool | undefined;
 export function threadCount(env: NodeJS.ProcessEnv = process.env): number {
   const raw = env.VAULT_RAG_THREADS?.trim();
   if (raw) {
-    const n = Number(raw);
+    const n = /^\d+$/.test(raw) ? Number(raw) : NaN; // not 0x4 or 1e1
     if (!Number.isInteger(n) || n < 0 || n > 64)
       throw new VaultRagError(
         "usage",

@@ -140,7 +140,7 @@ export interface SqliteRepair {
 export function refuseLinkedIndexFolder(file: string): void {
   const dir = path.dirname(file);
   if (path.basename(dir) !== INDEX_DIR) return;
-  let linked = false;
+  let linked: boolean;
   try {
     linked = fs.lstatSync(dir).isSymbolicLink();
   } catch {
