@@ -33,10 +33,17 @@ export function parseWhen(value: string, now: number = Math.floor(Date.now() / 1
   const seconds = (ms: number) => Math.min(Math.floor(ms / 1000), MTIME_MS_THRESHOLD - 1);
   // a day or month past its end (2026-02-30, 2026-13-01) is refused, not read as a later date
   const [y, m, d] = v.slice(0, 10).split("-").map(Number);
-  const real = new Date(y, m - 1, d).getMonth() === m - 1 && new Date(y, m - 1, d).getDate() === d;
+  // a local midnight by setFullYear: `new Date(50, 5, 1)` is 1950
+  const day = (dd: number) => {
+    const at = new Date(0);
+    at.setFullYear(y, m - 1, dd);
+    at.setHours(0, 0, 0, 0);
+    return at;
+  };
+  const real = day(d).getMonth() === m - 1 && day(d).getDate() === d;
   if (/^\d{4}-\d{2}-\d{2}$/.test(v) && real) {
-    const t = new Date(y, m - 1, d).getTime();
-    if (!Number.isNaN(t)) return seconds(endOfDay ? new Date(y, m - 1, d + 1).getTime() - 1000 : t);
+    const t = day(d).getTime();
+    if (!Number.isNaN(t)) return seconds(endOfDay ? day(d + 1).getTime() - 1000 : t);
   } else if (/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(v) && real) {
     const t = Date.parse(v);
     if (!Number.isNaN(t)) return seconds(t);

@@ -256,6 +256,8 @@ describe("buildFilter and parseWhen", () => {
     expect(() => parseWhen("2026-13-01")).toThrow(/cannot read the time "2026-13-01"/);
     expect(() => parseWhen("2026-02-30T10:00")).toThrow(/cannot read the time "2026-02-30T10:00"/);
     expect(parseWhen("2026-02-28T10:00:00Z")).toBe(Date.UTC(2026, 1, 28, 10) / 1000);
+    // a year under 100 is that year, not 19xx
+    expect(new Date(parseWhen("0050-06-01") * 1000).getFullYear()).toBe(50);
     expect(parseWhen("2000y", now)).toBe(now - 2000 * 365 * 86400);
     // past the year 5138 a time would read as milliseconds: a filter goes no further
     for (const far of ["6000-01-01", "9999-12-31T23:59:59Z"]) {
