@@ -318,6 +318,17 @@ async function indexInto(
       const found = await source.cachedVectors(cacheModel, hashes);
       for (const [h, v] of found) vectors.set(h, Promise.resolve(v));
     }
+    // a passage of several windows, not cached, whose pooled vector is: a Chroma collection holds
+    // each chunk's pooled vector, and a rebuilt sidecar (another machine, a lost file) none of its
+    // windows, so that vector stands as the passage's one window instead of embedding them all again
+    // (a sidecar rebuilt on a 434-note vault re-embedded its 31,654 windows)
+    const partial = pending.filter((p) => p.plan.length > 1 && p.plan.some((w) => !vectors.has(w.hash)));
+    for (const source of [store, cacheFrom]) {
+      const want = [...new Set(partial.map((p) => p.record.meta.hash))].filter((h) => !vectors.has(h));
+      if (!source || !want.length) continue;
+      for (const [h, v] of await source.cachedVectors(cacheModel, want)) vectors.set(h, Promise.resolve(v));
+    }
+    for (const p of partial) if (vectors.has(p.record.meta.hash)) p.plan = [{ hash: p.record.meta.hash, text: "" }];
     const missing = new Map<string, { text: string; label: string }>();
     for (const p of pending)
       for (const w of p.plan) if (!vectors.has(w.hash)) missing.set(w.hash, { text: w.text, label: p.label });

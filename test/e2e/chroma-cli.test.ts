@@ -121,6 +121,20 @@ describe.skipIf(!!CHROMA_MISSING)(needs("vault-rag CLI on a Chroma server", CHRO
     expect(json(["check", "--vault", vault, "--db", chroma])).toMatchObject({ ok: true, problems: [] });
   });
 
+  it("embeds nothing again when its keyword sidecar was lost and rebuilt from the server", () => {
+    const sidecar = path.join(vault, ".vault-rag", "chroma");
+    for (const f of fs.readdirSync(sidecar)) fs.rmSync(path.join(sidecar, f), { recursive: true, force: true });
+    // the rebuilt sidecar knows no note's hash, so every note is read again; each passage's vector
+    // comes back from the collection (a passage of several windows as its pooled vector)
+    const again = json(["index", vault, "--db", chroma]);
+    expect(again).toMatchObject({ failed: 0, embedded: 0 });
+    expect(json(["index", vault, "--db", chroma])).toMatchObject({ updated: 0, unchanged: 43, embedded: 0 });
+    expect(json(["search", "--vault", vault, "--db", chroma, "-k", "1", "zebra-quiet PWM"])[0].path).toBe(
+      "robots/SMARS.md",
+    );
+    expect(json(["check", "--vault", vault, "--db", chroma])).toMatchObject({ ok: true, problems: [] });
+  });
+
   it("rebuilds with --full into a new collection and swaps it in", () => {
     const s = json(["index", vault, "--db", chroma, "--full"]);
     expect(s).toMatchObject({ added: 43, embedded: 0, dbPath: chroma });
