@@ -118,8 +118,9 @@ export function assembleContext(
 /**
  * The breadcrumb of consecutive passages of one note, in note order, naming no heading above
  * another it is not under: siblings as one place (`Pico W > Power saving`, `Pico W > Pins` →
- * `Pico W > Power saving · Pins`), passages under the first by the first (it holds them), and
- * any other run by where it starts and ends (`T > A > A1 … T > B`).
+ * `Pico W > Power saving · Pins`), an intro and the sections below it as those sections under it
+ * (`Pico W` then `Pico W > Power saving` → `Pico W > Power saving`), deeper ones by the first (it
+ * holds them), and any other run by where it starts and ends (`T > A > A1 … T > B`).
  */
 function spanLabel(sections: string[]): string {
   const distinct = sections.filter((s, i) => s !== sections[i - 1]);
@@ -129,7 +130,11 @@ function spanLabel(sections: string[]): string {
   const parent = parentOf(first);
   if (parent && distinct.every((s) => parentOf(s) === parent))
     return `${parent} > ${distinct.map((s) => s.slice(parent.length + 3)).join(" · ")}`;
-  if (distinct.every((s) => s === first || s.startsWith(`${first} > `))) return first;
+  // an intro and the sections below it: those sections, under it (`Pico W > Power saving · Pins`)
+  const below = distinct.slice(1);
+  if (below.every((s) => parentOf(s) === first))
+    return `${first} > ${below.map((s) => s.slice(first.length + 3)).join(" · ")}`;
+  if (below.every((s) => s.startsWith(`${first} > `))) return first;
   return `${first} … ${distinct[distinct.length - 1]}`;
 }
 

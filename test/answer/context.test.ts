@@ -50,7 +50,9 @@ describe("context assembly", () => {
         "q",
         labels.map((l, i) => hit("t.md", i, `text ${i}`, l)),
       ).sources[0].label;
-    expect(span("T", "T > A")).toBe("T");
+    expect(span("T", "T > A")).toBe("T > A");
+    expect(span("T", "T > A", "T > B")).toBe("T > A · B");
+    expect(span("T > A", "T > A > A1 > x")).toBe("T > A");
     expect(span("T > A > A1", "T > B")).toBe("T > A > A1 … T > B");
     expect(span("T > A", "T > A", "T > B")).toBe("T > A · B");
   });

@@ -95,7 +95,8 @@ describe("vault-rag ask", () => {
     const r = run(["ask", "--context-only", "--tag", "pico", "how do I save power"], { OLLAMA_HOST: "127.0.0.1:9" });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("Question: how do I save power");
-    expect(r.stdout).toContain("[1] Pico W > Power saving — electronics/Pico W.md");
+    // one source of the intro and the two sections after it, named for those sections
+    expect(r.stdout).toContain("[1] Pico W > Power saving · Pins — electronics/Pico W.md");
   });
 
   it("keeps the prompt within the default budget without --budget, and says when its best source alone is over --budget", () => {
@@ -114,7 +115,7 @@ describe("vault-rag ask", () => {
       OLLAMA_HOST: "127.0.0.1:9",
     });
     expect(tight.code).toBe(0);
-    expect(tight.stdout).toContain("[1] Pico W > Power saving — electronics/Pico W.md");
+    expect(tight.stdout).toContain("[1] Pico W > Power saving · Pins — electronics/Pico W.md");
     expect(tight.stdout).not.toMatch(/^\[2\] /m);
     expect(tight.stderr).toMatch(
       /^note: the prompt is about \d+ tokens, over the budget of 100: its best source alone is, and a source is given whole, never cut\n$/,
