@@ -110,6 +110,9 @@ function terms(q: string): string[] {
     .slice(0, MARK_MAX_WORDS);
 }
 
+/** A count and its noun: "1 passage", "12 passages". */
+const plural = (n: number, noun: string) => `${n.toLocaleString()} ${noun}${n === 1 ? "" : "s"}`;
+
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 // HTML a reader does not see, as the CLI's snippets leave it out (src/cli/output.ts)
@@ -254,7 +257,7 @@ async function refreshStatus(): Promise<Status | undefined> {
       : "The index is empty. Run `vault-rag index` on this vault, or restart with `vault-rag serve --watch` to build it here.";
   } else if (banner.dataset.kind !== "llm") banner.hidden = true;
   $("status").textContent = s.model
-    ? `${s.notes.toLocaleString()} notes, ${s.chunks.toLocaleString()} passages · ${s.model}${s.stale ? ` · ${s.stale} changed since indexing` : ""}`
+    ? `${plural(s.notes, "note")}, ${plural(s.chunks, "passage")} · ${s.model}${s.stale ? ` · ${s.stale} changed since indexing` : ""}`
     : "No index yet.";
   clearTimeout(statusTimer);
   const busy = !!s.indexing || (!s.notes && s.watching);
@@ -391,7 +394,13 @@ async function runSearch(): Promise<void> {
     return;
   }
   state.textContent = "Searching…";
-  let r: { hits: Hit[]; reason?: string; notice?: string; expansion?: { phrases: string[]; weight: number } };
+  let r: {
+    hits: Hit[];
+    reason?: string;
+    hints?: string[];
+    notice?: string;
+    expansion?: { phrases: string[]; weight: number };
+  };
   try {
     r = await api(`/api/search?${filterParams(new URLSearchParams({ q, top_k: "12" }))}`);
   } catch (e) {
@@ -413,8 +422,9 @@ async function runSearch(): Promise<void> {
         .join(", ")}${synonyms.length > 5 ? ` and ${synonyms.length - 5} more` : ""}`
     : "";
   const shown = r.hits.length
-    ? `${r.hits.length} passages${also}`
-    : `No results for “${q}”${r.reason ? `: ${r.reason}` : ""}.`;
+    ? `${plural(r.hits.length, "passage")}${also}`
+    : // and what may fix it: a folder in another case, a tag no note has, a range that misses every note
+      [`No results for “${q}”${r.reason ? `: ${r.reason}` : ""}.`, ...(r.hints ?? [])].join(" ");
   // a question the model could not read was ranked by its words alone: say so, as the CLI does
   state.textContent = r.notice ? `${shown} — ${r.notice.replace(/^./, (c) => c.toUpperCase())}` : shown;
 }

@@ -233,13 +233,15 @@ function chunkBuilder(note: Note, body: string): (d: Draft, ordinal: number) => 
       const shown = [...d.trail];
       for (const [at, names] of Object.entries(d.lead ?? {}))
         shown[Number(at)] = [...names.slice(-MAX_NAMED), shown[Number(at)]].join(" · ");
+      // an empty heading (`#` alone) has no place in a breadcrumb: "Title >  > Topic" named nothing
+      const named = shown.filter((x) => x.trim());
       section =
         repeats && !d.lead?.[0]
-          ? shown.join(" > ")
-          : shown.length
-            ? `${note.title} > ${shown.join(" > ")}`
+          ? named.join(" > ")
+          : named.length
+            ? `${note.title} > ${named.join(" > ")}`
             : note.title;
-      subTrail = (repeats ? d.trail.slice(1) : d.trail).join(" > ");
+      subTrail = (repeats ? d.trail.slice(1) : d.trail).filter((x) => x.trim()).join(" > ");
       // later siblings merged in are named after the first: "Obsidian URI > Open note · Open vault"
       if (d.also)
         section += ` · ${d.also.slice(0, MAX_NAMED).join(" · ")}${d.also.length > MAX_NAMED ? ` · ${d.also.length - MAX_NAMED} more` : ""}`;

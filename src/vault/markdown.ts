@@ -265,7 +265,8 @@ const INLINE_MARKUP = /[\\*_`<&[!]/;
  * ```
  */
 export function headingText(raw: string): string {
-  const text = withoutAttrs(raw).trim();
+  // on one line: a setext heading's text may run over several
+  const text = withoutAttrs(raw).replace(/\s+/g, " ").trim();
   if (!INLINE_MARKUP.test(text)) return text;
   let out = "";
   for (const t of parseInline(text)[0]?.children ?? [])

@@ -232,6 +232,15 @@ describe("chunker", () => {
     expect(chunks[0].meta.start_line).toBe(1);
   });
 
+  it("reads a heading of two lines as one line, and names no empty heading in a breadcrumb", () => {
+    const body = "Orders flow from the order service to the inventory service through a topic. ".repeat(4);
+    const setext = chunkNote(note(`Order flow (OrderCompleted)\nInventoryService\n---\n\n${body}\n`));
+    expect(setext.map((c) => c.meta.section)).toEqual(["SMARS > Order flow (OrderCompleted) InventoryService"]);
+    const empty = chunkNote(note(`#\n\n## 核心产品\n\n${body}\n`));
+    expect(empty.map((c) => c.meta.section)).toEqual(["SMARS > 核心产品"]);
+    expect(empty[0].embedText.split("\n")[0]).toBe("核心产品");
+  });
+
   it("merges a tiny section into its next sibling under that sibling's headings, named before it", () => {
     const w = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(" ") + ".";
     // B's subsection still finds B as its parent, and joins it

@@ -301,6 +301,16 @@ describe.skipIf(!!missing)(needs("the web app in headless Chromium", missing), (
     await page.click("#tab-search");
   });
 
+  it("says what may fix a search that found nothing: a folder named in another case, from the address", async () => {
+    const p = await freshPage();
+    await p.goto(`${s.origin}/?q=sourdough&folder=Kitchen`);
+    await p.waitForFunction(() => /did you mean/.test(document.getElementById("result-state")!.textContent!));
+    expect(await p.$eval("#result-state", (e) => e.textContent)).toBe(
+      'No results for “sourdough”: no chunk passes the filters. vault-rag: no folder "Kitchen" in the index — did you mean the folder "kitchen"?',
+    );
+    await p.close();
+  });
+
   it("says why an ask found no sources and what may fix it: a tag no note has, from the address", async () => {
     const p = await freshPage();
     await p.goto(`${s.origin}/?tag=bakingg`);

@@ -85,7 +85,7 @@ describe.skipIf(!!CHROMA_MISSING)(needs("Chroma store", CHROMA_MISSING), () => {
     );
   });
 
-  it("creates cosine collections without an embedding function, and stores lists as Chroma arrays without empty ones", async () => {
+  it("creates cosine collections searched 600 deep without an embedding function, and stores lists as Chroma arrays without empty ones", async () => {
     const db = chromaAddress();
     const s = (await openStore(db, { create: true, sidecarDir: tmpDir() })) as ChromaStore;
     await s.setManifest(testManifest(4));
@@ -98,7 +98,8 @@ describe.skipIf(!!CHROMA_MISSING)(needs("Chroma store", CHROMA_MISSING), () => {
     const url = new URL(inject("chromaUrl"));
     const client = new ChromaClient({ host: url.hostname, port: Number(url.port) });
     const col = await client.getCollection({ name: parseChromaLocation(db).collection });
-    expect(col.configuration).toMatchObject({ hnsw: { space: "cosine" }, embedding_function: null });
+    // searched past the hybrid list's depth of 300 (Chroma's default ef_search is 100)
+    expect(col.configuration).toMatchObject({ hnsw: { space: "cosine", ef_search: 600 }, embedding_function: null });
     expect(JSON.parse(String(col.metadata?.manifest)).embedder.dimensions).toBe(4);
     const raw = await col.get({ ids: ["a0"], include: ["metadatas"] as never });
     expect(raw.metadatas[0]).toMatchObject({ path: "a.md", tags: ["x", "y"], mtime: 1_760_000_000 });

@@ -147,7 +147,7 @@ describe("block scan", () => {
     expect(headingText("<br>")).toBe("<br>"); // nothing but markup: the heading as written
     // a hostile heading of 200,000 spaces reads as its words (the pattern is tried from the last "{" only)
     expect(headingText(`a${" ".repeat(200_000)}{#x}`)).toBe("a");
-    expect(scanBlocks(`# a${" ".repeat(200_000)}b\n`).texts).toEqual([`a${" ".repeat(200_000)}b`]);
+    expect(scanBlocks(`# a${" ".repeat(200_000)}b\n`).texts).toEqual(["a b"]); // white space read as one space
   });
 
   it("reads a note of unclosed $$ lines in slices as in one parse, cutting before each open $$ instead of reading it whole", () => {
