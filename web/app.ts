@@ -45,6 +45,7 @@ interface Status {
   llm: string;
   watching: boolean;
   indexing: { phase: string; done: number; total: number } | null;
+  lastIndexed: string | null;
 }
 interface ApiError {
   error: string;
@@ -217,6 +218,10 @@ function marked(text: string, ts: string[]): DocumentFragment {
 
 let statusTimer: number | undefined;
 let wasBusy = false;
+/** When the index was last written, as the status said it before: a change means new results. */
+let indexedAt: string | null | undefined;
+/** How often an idle page under `serve --watch` looks for notes indexed since (ms). */
+const WATCH_POLL_MS = 5000;
 
 async function refreshStatus(): Promise<Status | undefined> {
   let s: Status;
@@ -261,8 +266,18 @@ async function refreshStatus(): Promise<Status | undefined> {
     : "No index yet.";
   clearTimeout(statusTimer);
   const busy = !!s.indexing || (!s.notes && s.watching);
+  // the index changed under the page (a build finished, `--watch` took in an edit): the chips and
+  // the results shown are taken again, as a reload would
+  const changed = wasBusy || (indexedAt !== undefined && s.lastIndexed !== indexedAt);
+  indexedAt = s.lastIndexed;
   if (busy) statusTimer = window.setTimeout(refreshStatus, 1000);
-  else if (wasBusy) void loadFilters();
+  else {
+    if (changed) {
+      void loadFilters();
+      void runSearch();
+    }
+    if (s.watching) statusTimer = window.setTimeout(refreshStatus, WATCH_POLL_MS);
+  }
   wasBusy = busy;
   return s;
 }

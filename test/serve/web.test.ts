@@ -480,4 +480,36 @@ describe.skipIf(!!missing)(needs("the web app in headless Chromium", missing), (
       await noLlm.stop();
     }
   });
+
+  it("under --watch, shows what the index took in since the page loaded: the results and the counts", async () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "vr-web-watch-"));
+    const watched = path.join(tmp, "vault");
+    copyVaultWithoutIndex(path.resolve("examples/vault"), watched);
+    const served = await startServe(["--vault", watched, "--watch"]);
+    try {
+      const p = await ctx.newPage();
+      // no note has the tag yet: once the first build is done, no results (and the hint)
+      await p.goto(`${served.origin}/?q=okapi+telemetry&tag=wildlife`);
+      await p.waitForFunction(
+        () => /^No results for “okapi telemetry”/.test(document.getElementById("result-state")!.textContent!),
+        undefined,
+        { timeout: 120_000 },
+      );
+      const before = await p.textContent("#status");
+      fs.writeFileSync(
+        path.join(watched, "Okapi.md"),
+        "---\ntags: [wildlife]\n---\n# Okapi\n\nOkapi telemetry collars report every hour.\n",
+      );
+      // taken in by watch, then seen by the page without a reload
+      await p.waitForFunction(
+        () => document.querySelector("#hits .hit .meta code")?.textContent?.startsWith("Okapi.md:"),
+        undefined,
+        { timeout: 30_000 },
+      );
+      expect(await p.textContent("#status")).not.toBe(before);
+      await p.close();
+    } finally {
+      await served.stop();
+    }
+  }, 180_000);
 });
