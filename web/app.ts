@@ -482,6 +482,8 @@ async function selectNote(path: string, title?: string): Promise<void> {
     a.setAttribute("aria-current", String(a.dataset.path === path));
   const panel = $("note-panel");
   panel.hidden = false;
+  // in a narrow window the note opens below the hits: brought into view, or opening looks like nothing
+  if (panel.getBoundingClientRect().top > window.innerHeight) panel.scrollIntoView({ block: "start" });
   $("note-path").textContent = visibleBidi(path);
   $<HTMLAnchorElement>("note-open").href = obsidian(path);
   $("note-title").textContent = visibleBidi(title ?? path.replace(/^.*\//, "").replace(/\.md$/, ""));

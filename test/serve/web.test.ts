@@ -432,6 +432,13 @@ describe.skipIf(!!missing)(needs("the web app in headless Chromium", missing), (
     await p.click("#hits .hit-link >> nth=0");
     await p.waitForSelector("#related-list li");
     expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(400);
+    // the note opens below the hits here, and is brought into view
+    expect(
+      await p.$eval("#note-panel", (e) => {
+        const r = e.getBoundingClientRect();
+        return r.top < window.innerHeight && r.bottom > 0;
+      }),
+    ).toBe(true);
     await p.screenshot({ path: path.join(SHOTS, "search-400px.png"), fullPage: false });
     await p.close();
   });
