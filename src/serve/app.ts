@@ -221,9 +221,7 @@ export function createApp(o: AppOptions): Hono {
     try {
       // while this server indexes, the web app asks every second: the count of changed notes (a
       // walk of the whole vault) is the last one taken, not taken again
-      // under --watch the page also asks every few seconds when idle: notes that changed are being
-      // taken in, so the count is taken once
-      const busy = !!o.indexing?.() || !!o.watching;
+      const busy = !!o.indexing?.();
       const taken = await v.status({ countStale: !busy || lastStale === undefined });
       status = { ...taken, stale: taken.stale ?? lastStale! }; // counted above when there is no last count
       lastStale = status.stale;
