@@ -152,6 +152,7 @@ const MARKS: Mark[] = [
         .filter(Boolean)
         .join(" · "),
   ],
+  [/\\([!-/:-@[-`{-~])/g, "$1"],
 ];
 
 /** A chunk's text on one line as the rendered note reads: no heading lines, HTML tags or Markdown marks; HTML comments left out unless `comments` keeps their words (the CLI's flatBody). */

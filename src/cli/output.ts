@@ -45,6 +45,7 @@ const MARKS: Mark[] = [
         .filter(Boolean)
         .join(" · "),
   ],
+  [/\\([!-/:-@[-`{-~])/g, "$1"], // a backslash escape, after the table's cells: consumer\_offsets reads consumer_offsets
 ];
 
 /** An HTML comment as its own words: what a snippet shows when the query matched only there (search reads comments, as Obsidian's does). */

@@ -46,6 +46,12 @@ describe("snippets", () => {
     expect(snippet(text, 100, termPattern(queryTerms("oats capybara")))).toBe("Rice and oats in the top drawer.");
   });
 
+  it("reads a backslash escape as the mark it escapes, as the rendered note does", () => {
+    expect(snippet("The consumer\\_offsets topic and \\[특집\\] and C:\\Users stay readable.")).toBe(
+      "The consumer_offsets topic and [특집] and C:\\Users stay readable.",
+    );
+  });
+
   it("shows a passage of embeds alone as the names it embeds, not as a blank line", () => {
     expect(snippet("# Albums\n\n![[Albums.base]]\n")).toBe("Albums.base");
     expect(snippet("![[Cover.png|200]] ![[Tracks#Side A]]")).toBe("Cover.png Tracks#Side A");
