@@ -579,7 +579,7 @@ function tinyMerger(min: number, max: number, emit: (d: Draft) => void): { push(
   let last: Draft | undefined; // the last output, which `cur` may still join
   // the passage stays next's (its headings, which the sections after it are placed by); a sibling
   // merged in front is named before next's heading (`Tiny · Main topic`), with the siblings it holds
-  const forward = (d: Draft, next: Draft, sibling = false): true => {
+  const forward = (d: Draft, next: Draft, sibling = false): void => {
     next.pieces = d.pieces.concat(next.pieces); // next has one section's pieces: d's go before them once
     next.words += d.words;
     // a section below d keeps d's siblings in front named at d's heading, and a sibling adds d's own
@@ -588,7 +588,6 @@ function tinyMerger(min: number, max: number, emit: (d: Draft) => void): { push(
       const at = d.trail.length - 1;
       (next.lead ??= {})[at] = [...(d.lead?.[at] ?? []), d.trail[at], ...(d.also ?? [])];
     }
-    return true;
   };
   const back = (d: Draft, into: Draft, sibling: boolean) => {
     // appended in place: a run of 100,000 empty sibling headings costs their count, not its square
@@ -597,8 +596,7 @@ function tinyMerger(min: number, max: number, emit: (d: Draft) => void): { push(
     into.words += d.words;
     if (sibling) (into.also ??= []).push(d.trail[d.trail.length - 1]);
   };
-  /** Places draft `d`, which `next` follows; true when `d` went into `next` (and so is no input of its own any more). */
-  const settle = (d: Draft, next: Draft | undefined): boolean => {
+  const settle = (d: Draft, next: Draft | undefined): void => {
     const soleOfSection = (!prevInput || prevInput.trail !== d.trail) && (!next || next.trail !== d.trail);
     if (d.words < min && soleOfSection) {
       // a heading with no text of its own never stands alone, whatever the sizes
@@ -616,30 +614,23 @@ function tinyMerger(min: number, max: number, emit: (d: Draft) => void): { push(
       const childBare = !!next && next.pieces.every((p) => isHeadingOnly(p.text));
       if (next && below && (bare || next.words + d.words <= max + min) && (bare || childBare || d.words < next.words))
         return forward(d, next);
-      if (last && (parent || sibling) && (bare || last.words + d.words <= max)) {
-        back(d, last, sibling);
-        return false;
-      }
+      if (last && (parent || sibling) && (bare || last.words + d.words <= max)) return back(d, last, sibling);
       // with nothing before it to join, into its next sibling, both named (`Title > Tiny · Main topic`)
       if (!bare && nextSibling && next!.words + d.words <= max + min) return forward(d, next!, true);
       if (bare) {
         // an empty heading goes with its next sibling (under the same parent) before any other
         // neighbour: it must not stand alone, and had better not end another parent's passage
         if (next && (nextSibling || !last)) return forward(d, next);
-        if (last) {
-          back(d, last, false);
-          return false;
-        }
+        if (last) return back(d, last, false);
       }
     }
     if (last) emit(last);
     last = d;
-    return false;
   };
   return {
     push(d) {
-      // a draft that went into `d` is no input before it: `d`'s section is then told apart from the one before
-      if (!(cur && settle(cur, d))) prevInput = cur;
+      if (cur) settle(cur, d);
+      prevInput = cur;
       cur = d;
     },
     end() {

@@ -1,4 +1,3 @@
-import fs from "node:fs";
 import path from "node:path";
 import { chunkNote } from "../chunk/index.js";
 import { ChromaStore, SCHEMA_VERSION, SqliteStore, type NoteEntry, type OpenStoreOptions } from "../store/index.js";
@@ -153,17 +152,10 @@ export async function checkChromaIndex(
 function chunklessNotes(vault: string, paths: string[], notes: Map<string, NoteEntry>): string[] {
   const lost: string[] = [];
   for (const p of paths) {
-    const entry = notes.get(p);
-    const absPath = path.join(vault, p);
-    let st: fs.Stats;
-    try {
-      st = fs.statSync(absPath);
-    } catch {
-      continue; // gone: stale, which `index` handles
-    }
-    const note = readNote({ path: p, absPath, mtime: st.mtimeMs / 1000, size: st.size });
+    // read once: a file gone or unreadable is no note here (stale, which `index` handles)
+    const note = readNote({ path: p, absPath: path.join(vault, p), mtime: 0, size: 0 });
     // a changed file is stale, and `index` re-reads it anyway
-    if (note && entry && note.hash === entry.hash && chunkNote(note).length > 0) lost.push(p);
+    if (note && note.hash === notes.get(p)?.hash && chunkNote(note).length > 0) lost.push(p);
   }
   return lost;
 }

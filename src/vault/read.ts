@@ -36,7 +36,7 @@ export function readVaultFile(file: VaultFile, log: Logger = silentLogger): { no
   try {
     // what the walk listed may have changed since: read it only as a regular file of the vault, of
     // at most MAX_NOTE_BYTES (checked before reading), through the descriptor that was checked
-    const read = readRegularFile(file.absPath, { maxBytes: MAX_NOTE_BYTES, within: vaultRootOf(file) });
+    const read = readWalked(file);
     if ("refused" in read) {
       log.warn("note_skipped", `vault-rag: skipped "${file.path}": ${read.refused}`, { path: file.path });
       return { skipped: true };
@@ -68,16 +68,18 @@ export function readVaultFile(file: VaultFile, log: Logger = silentLogger): { no
  */
 export function isSkippedFile(file: VaultFile): boolean {
   try {
-    const read = readRegularFile(file.absPath, { maxBytes: MAX_NOTE_BYTES, within: vaultRootOf(file) });
+    const read = readWalked(file);
     return "refused" in read || typeof decodeNote(read) !== "string";
   } catch {
     return false;
   }
 }
 
-/** The vault a walked file lies in: its absolute path less its vault-relative one. */
-function vaultRootOf(file: VaultFile): string {
-  return path.resolve(file.absPath, ...file.path.split("/").map(() => ".."));
+/** A walked file's bytes, read only as a regular file of its vault of at most MAX_NOTE_BYTES ({@link readRegularFile}). */
+function readWalked(file: VaultFile): ReturnType<typeof readRegularFile> {
+  // the vault it lies in: its absolute path less its vault-relative one
+  const vault = path.resolve(file.absPath, ...file.path.split("/").map(() => ".."));
+  return readRegularFile(file.absPath, { maxBytes: MAX_NOTE_BYTES, within: vault });
 }
 
 /**
