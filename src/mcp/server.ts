@@ -3,6 +3,7 @@ import { Transform } from "node:stream";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import pLimit from "p-limit";
 import { z } from "zod";
 import { VaultRagError } from "../errors.js";
 import { openVault, type VaultHandle } from "../library.js";
@@ -17,6 +18,7 @@ import {
   shown,
   validate,
 } from "../requests/index.js";
+import { MCP_DEFAULTS, type McpLimits, type McpLimitsWithDefaults } from "./defaults.js";
 
 type ToolResult = { content: { type: "text"; text: string }[]; isError?: boolean };
 
@@ -68,6 +70,10 @@ const tool = <S extends z.ZodType>(
  * and answers a bad one with its own multi-line text ("Input validation error: Invalid arguments for
  * tool search: …"), before any vault-rag code runs.
  *
+ * Tool calls are answered `calls` at a time, in the order they came; at most `waiting` more wait
+ * their turn, and a call over that is answered at once with an error result (`MCP_DEFAULTS`). A
+ * call the client cancels while it waits is not run.
+ *
  * @example
  * ```ts
  * const { server } = await createMcpServer("/home/me/notes");
@@ -76,8 +82,12 @@ const tool = <S extends z.ZodType>(
  */
 export async function createMcpServer(
   vaultDir: string,
-  opts: { db?: string } = {},
+  opts: { db?: string } & McpLimits = {},
 ): Promise<{ server: Server; vault: VaultHandle }> {
+  const limits: McpLimitsWithDefaults = {
+    calls: opts.calls ?? MCP_DEFAULTS.calls,
+    waiting: opts.waiting ?? MCP_DEFAULTS.waiting,
+  };
   // a long-lived process: questions are embedded on a thread of their own, beside the keyword search
   const v = await openVault(vaultDir, { db: opts.db, queryThread: true });
   const noArgs = z.object({}).strict();
@@ -120,6 +130,7 @@ export async function createMcpServer(
       inputSchema: z.toJSONSchema(t.input, { io: "input" }) as { type: "object" },
     })),
   }));
+  const turn = pLimit(limits.calls);
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args } = request.params;
     const t = Object.hasOwn(tools, name) ? tools[name] : undefined;
@@ -129,7 +140,16 @@ export async function createMcpServer(
           .map((n) => `"${n}"`)
           .join(", ")}`,
       );
-    return guarded(async () => t.run(validate(t.input, args ?? {}, {}, "arguments"), extra.signal));
+    if (turn.pendingCount >= limits.waiting)
+      return failure(
+        `vault-rag: ${limits.waiting} tool calls are already waiting for an answer — wait for answers before sending more`,
+      );
+    return turn(() =>
+      // a call cancelled while it waited gets no answer (the SDK sends none), so it is not run
+      extra.signal.aborted
+        ? failure("vault-rag: the call was cancelled")
+        : guarded(async () => t.run(validate(t.input, args ?? {}, {}, "arguments"), extra.signal)),
+    );
   });
   return { server, vault: v };
 }
@@ -156,7 +176,10 @@ export async function serveMcp(vaultDir: string, opts: { db?: string } = {}): Pr
         this.push(pending);
         pending = "";
       }
-      done();
+      // a client that sends calls and reads no answers: stdin is read no further until stdout has
+      // taken what was written, so answers do not pile up in memory (each waits for its drain)
+      if (process.stdout.writableNeedDrain) process.stdout.once("drain", () => done());
+      else done();
     },
     flush(done) {
       // what follows the last line break: the SDK reads a message when its line ends, so a last one
@@ -170,6 +193,9 @@ export async function serveMcp(vaultDir: string, opts: { db?: string } = {}): Pr
     },
   });
   process.stdin.pipe(input);
+  // the SDK waits for a drain once per answer it writes; reading stops while stdout is full, so
+  // they are bounded by the calls of one read of stdin and those that wait their turn
+  process.stdout.setMaxListeners(0);
   const transport = new StdioServerTransport(input, process.stdout);
   // the SDK drops a line it cannot read without a word; JSON-RPC 2.0 answers it (id null), so a
   // client that sent it learns why nothing came back

@@ -192,6 +192,76 @@ describe("vault-rag mcp", () => {
   });
 });
 
+describe("vault-rag mcp under load", () => {
+  it("answers calls a few at a time and refuses, at once and with a reason, those over the waiting limit", async () => {
+    const { createMcpServer } = await import("../../src/mcp/server.js");
+    const { InMemoryTransport } = await import("@modelcontextprotocol/sdk/inMemory.js");
+    const { server, vault: v } = await createMcpServer(vault, { calls: 1, waiting: 2 });
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    const local = new Client({ name: "load", version: "1.0.0" });
+    await Promise.all([server.connect(a), local.connect(b)]);
+    try {
+      // five at once: one runs, two wait, two are over the limit
+      const answers = await Promise.all(
+        ["motor", "wiring", "sourdough", "kayak", "pico"].map((query) =>
+          local.callTool({ name: "search", arguments: { query, top_k: 1, mode: "keyword" } }),
+        ),
+      );
+      const refusal = {
+        content: [
+          {
+            type: "text",
+            text: "vault-rag: 2 tool calls are already waiting for an answer — wait for answers before sending more",
+          },
+        ],
+        isError: true,
+      };
+      expect(answers.slice(3)).toEqual([refusal, refusal]);
+      for (const r of answers.slice(0, 3)) expect(r.isError).toBeFalsy();
+      expect(JSON.parse(textOf(answers[0]))[0].text).toMatch(/motor/i);
+      // the queue empties: a call sent after the others are answered runs
+      expect((await local.callTool({ name: "list_tags", arguments: {} })).isError).toBeFalsy();
+    } finally {
+      await local.close();
+      await v.close();
+    }
+  }, 60_000);
+
+  it("stops reading stdin while its answers wait for a client that does not read them, and loses none", async () => {
+    const { spawn } = await import("node:child_process");
+    const p = spawn(process.execPath, [BIN, "mcp", "--vault", vault]);
+    p.stdin.on("error", () => {});
+    const N = 50_000;
+    const line = (id: number) => JSON.stringify({ jsonrpc: "2.0", id, method: "ping" }) + "\n";
+    // once the server answers (it has opened the index), this side stops reading
+    p.stdin.write(line(0));
+    await new Promise((r) => p.stdout.once("data", r));
+    p.stdout.pause();
+    // 2.2 MB of pings, in writes of 100; `taken` counts the bytes the server's side has accepted
+    let taken = 0;
+    let total = 0;
+    for (let i = 1; i <= N; i += 100) {
+      const batch = Array.from({ length: 100 }, (_, k) => line(i + k)).join("");
+      total += batch.length;
+      p.stdin.write(batch, () => (taken += batch.length));
+    }
+    // without the brake the server had taken all of it within 6 s here, its answers held in memory
+    await new Promise((r) => setTimeout(r, 8000));
+    expect(taken).toBeLessThan(total / 2);
+    // read now: every ping is answered, in order
+    let out = "";
+    p.stdout.on("data", (d) => (out += d));
+    p.stdout.resume();
+    for (let i = 0; i < 300 && out.split("\n").length <= N; i++) await new Promise((r) => setTimeout(r, 100));
+    p.kill();
+    const ids = out
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l).id);
+    expect(ids).toEqual(Array.from({ length: N }, (_, i) => i + 1));
+  }, 90_000);
+});
+
 describe("vault-rag mcp --watch", () => {
   it("serves agents and keeps the index fresh in one process: a new note becomes searchable, a deleted one goes", async () => {
     const live = new Client({ name: "test-watch", version: "1.0.0" });
