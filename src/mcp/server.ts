@@ -3,7 +3,6 @@ import { Transform } from "node:stream";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import pLimit from "p-limit";
 import { z } from "zod";
 import { VaultRagError } from "../errors.js";
 import { openVault, type VaultHandle } from "../library.js";
@@ -16,6 +15,7 @@ import {
   searchInput,
   searchRequestOf,
   shown,
+  turns,
   validate,
 } from "../requests/index.js";
 import { MCP_DEFAULTS, type McpLimits, type McpLimitsWithDefaults } from "./defaults.js";
@@ -130,7 +130,7 @@ export async function createMcpServer(
       inputSchema: z.toJSONSchema(t.input, { io: "input" }) as { type: "object" },
     })),
   }));
-  const turn = pLimit(limits.calls);
+  const line = turns(limits.calls, limits.waiting);
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args } = request.params;
     const t = Object.hasOwn(tools, name) ? tools[name] : undefined;
@@ -140,11 +140,11 @@ export async function createMcpServer(
           .map((n) => `"${n}"`)
           .join(", ")}`,
       );
-    if (turn.pendingCount >= limits.waiting)
+    if (line.full)
       return failure(
         `vault-rag: ${limits.waiting} tool calls are already waiting for an answer — wait for answers before sending more`,
       );
-    return turn(() =>
+    return line.run(async () =>
       // a call cancelled while it waited gets no answer (the SDK sends none), so it is not run
       extra.signal.aborted
         ? failure("vault-rag: the call was cancelled")

@@ -5,4 +5,5 @@
  */
 export { getNoteInput, relatedInput, REQUEST_LIMITS, requestText, searchInput, searchRequestOf } from "./schemas.js";
 export { bad, validate } from "./validate.js";
+export { turns, type Turns } from "./turns.js";
 export { cut, quoted, shown } from "../shown.js";

@@ -1,12 +1,20 @@
 import path from "node:path";
-import { Hono, type Context } from "hono";
+import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { streamSSE } from "hono/streaming";
 import { z } from "zod";
 import { VaultRagError } from "../errors.js";
 import type { VaultHandle } from "../library.js";
-import { getNoteInput, relatedInput, requestText, searchInput, searchRequestOf, validate } from "../requests/index.js";
+import {
+  getNoteInput,
+  relatedInput,
+  requestText,
+  searchInput,
+  searchRequestOf,
+  turns,
+  validate,
+} from "../requests/index.js";
 import { BUDGET_RANGE } from "../answer/index.js";
 import { checkSearch, hitJson, searchOptionsOf } from "../search/index.js";
 import type { WebAssets } from "./assets.js";
@@ -41,6 +49,9 @@ export interface AppOptions {
   watching?: boolean;
   /** How long an answer's event may wait for the client (default `SERVE_DEFAULTS.sendMs`; tests shorten it). */
   sendMs?: number;
+  /** Requests that read the index answered at once, and how many more may wait (defaults `SERVE_DEFAULTS.requests` and `.waiting`). */
+  requests?: number;
+  waiting?: number;
 }
 
 const SEARCH_PARAMS: Record<string, [string, ParamKind]> = {
@@ -173,6 +184,25 @@ export function createApp(o: AppOptions): Hono {
       );
     });
   }
+
+  // the endpoints that read the index take turns: a flood waits in a bounded line, or gets a 503
+  const waiting = o.waiting ?? SERVE_DEFAULTS.waiting;
+  const line = turns(o.requests ?? SERVE_DEFAULTS.requests, waiting);
+  const inTurn: MiddlewareHandler = async (c, next) => {
+    if (line.full)
+      return c.json(
+        {
+          error: `vault-rag: ${waiting} requests are already waiting for an answer — send again in a moment`,
+          code: "busy",
+        },
+        503,
+        { "Retry-After": "1" },
+      );
+    // a client that went away while it waited gets nothing, so its request is not run
+    await line.run(async () => (c.req.raw.signal.aborted ? void (c.res = c.body(null, 503)) : next()));
+  };
+  for (const p of ["/api/search", "/api/note", "/api/related", "/api/tags", "/api/folders", "/api/status"])
+    app.use(p, inTurn);
 
   app.get("/api/search", async (c) => {
     const raw = readParams(new URL(c.req.url).searchParams, SEARCH_PARAMS);
