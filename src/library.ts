@@ -249,7 +249,10 @@ export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): 
     status: (async (o: { countStale?: boolean } = {}): Promise<VaultStatusMaybeCounted> => {
       const count = o.countStale ?? true;
       const opened = await once(openIfIndexed);
-      if (!opened)
+      // an index deleted under an open handle, and not yet built again (a vault replaced under
+      // `serve --watch`), has no manifest: it reports as no index, as before the first one
+      const manifest = await opened?.store.manifest();
+      if (!opened || !manifest)
         return {
           vault,
           index: shown,
@@ -260,7 +263,7 @@ export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): 
           lastIndexed: null,
           stale: count ? staleInVault(vault, new Map()) : null,
         };
-      return indexStatus(vault, opened.store, (await opened.store.manifest())!, { countStale: count });
+      return indexStatus(vault, opened.store, manifest, { countStale: count });
     }) as VaultHandle["status"],
     async related(note, o = {}) {
       return relatedNotes((await open()).store, note, o);

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, inject, it } from "vitest";
 import { openVault } from "../src/index.js";
+import { SqliteStore } from "../src/store/index.js";
 
 const BIN = path.resolve("dist/cli/main.js");
 
@@ -30,6 +31,27 @@ describe.each(["SQLite", "Chroma"])("a long-lived reader on %s notices an `index
     expect(await paths("zebra", "keyword")).toEqual([]);
     expect(await paths("zebra savanna", "dense")).toEqual(["Quokka.md"]);
     expect((await v.status()).notes).toBe(1);
+    await v.close();
+  });
+});
+
+describe("a long-lived reader whose index folder is deleted and begun again", () => {
+  it("reports no index in status while a new one is begun, then the new one", async () => {
+    const vault = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "vr-gone-")), "notes");
+    fs.mkdirSync(vault, { recursive: true });
+    fs.writeFileSync(path.join(vault, "Zebra.md"), "# Zebra\n\nThe zebra grazes on the savanna grass at dawn.\n");
+    const v = await openVault(vault);
+    await v.index();
+    expect(await v.status()).toMatchObject({ model: "use-lite", notes: 1, stale: 0 });
+    // the vault replaced as a whole (rm -rf, then a copy): its index goes with it, and `watch`
+    // starts a new one, which holds no manifest until its first batch is stored
+    fs.rmSync(path.join(vault, ".vault-rag"), { recursive: true });
+    fs.mkdirSync(path.join(vault, ".vault-rag"));
+    await SqliteStore.open(path.join(vault, ".vault-rag", "index.db"), { create: true }).close();
+    expect(await v.status()).toMatchObject({ model: null, notes: 0, chunks: 0, lastIndexed: null, stale: 1 });
+    execFileSync(process.execPath, [BIN, "index", vault, "--quiet"], { stdio: ["ignore", "ignore", "pipe"] });
+    expect(await v.status()).toMatchObject({ model: "use-lite", notes: 1, stale: 0 });
+    expect((await v.search("zebra", { mode: "keyword" })).hits.map((h) => h.path)).toEqual(["Zebra.md"]);
     await v.close();
   });
 });
