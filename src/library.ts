@@ -7,6 +7,7 @@ import {
   modelSpecOf,
   openForQuery,
   openIfIndexed,
+  staleHits,
   staleInVault,
   watchVault,
   type IndexOptions,
@@ -67,6 +68,11 @@ export interface VaultSearchResult extends SearchResult {
   hits: FlatHit[];
   /** With no hits: the CLI's hints (a folder that exists in another case, a tag no note has, the closest names). */
   hints?: string[];
+  /**
+   * The hits' notes that changed (`changed`) or went from disk (`deleted`) since they were
+   * indexed, when any did: such a hit shows text the note no longer holds. Absent when none did.
+   */
+  stale?: { changed: string[]; deleted: string[] };
 }
 
 /** An opened vault: index it, search it, ask it. */
@@ -227,7 +233,10 @@ export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): 
       const ctx = await open();
       const res = await search(ctx, question, searchOptionsOf(o));
       const hits = res.hits.map(flatHit);
-      return hits.length ? { ...res, hits } : { ...res, hits, hints: await noResultHints(ctx.store, o, "request") };
+      if (!hits.length) return { ...res, hits, hints: await noResultHints(ctx.store, o, "request") };
+      // a stat per hit's note: the CLI warns of these, the web app marks them
+      const stale = staleHits(vault, hits);
+      return stale.changed.length || stale.deleted.length ? { ...res, hits, stale } : { ...res, hits };
     },
     async searches(s) {
       return runSearches(await open(), s);

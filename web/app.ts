@@ -73,6 +73,8 @@ function visibleBidi(s: string): string {
 }
 
 let vaultName = "";
+/** Whether the server keeps the index fresh itself (`serve --watch`), from the last status. */
+let watching = false;
 // folder: undefined for any folder; "" is the vault's root, a folder like the others
 const filters: { tags: Set<string>; folder: string | undefined; since: string } = {
   tags: new Set<string>(),
@@ -233,6 +235,7 @@ async function refreshStatus(): Promise<Status | undefined> {
     return undefined;
   }
   vaultName = s.name;
+  watching = s.watching;
   $("vault-name").textContent = `· ${s.name}`;
   const building = $("indexing");
   if (s.indexing) {
@@ -416,6 +419,7 @@ async function runSearch(): Promise<void> {
     hints?: string[];
     notice?: string;
     expansion?: { phrases: string[]; weight: number };
+    stale?: { changed: string[]; deleted: string[] };
   };
   try {
     r = await api(`/api/search?${filterParams(new URLSearchParams({ q, top_k: "12" }))}`);
@@ -430,7 +434,11 @@ async function runSearch(): Promise<void> {
   // "holiday" for a question about a vacation should not look like a mistake
   const synonyms = r.expansion?.phrases ?? [];
   const ts = [...terms(q), ...synonyms.flatMap((p) => terms(p))];
-  list.replaceChildren(...r.hits.map((h, i) => hitItem(h, i, ts)));
+  // a hit from a note edited or deleted since the last index shows text the note no longer holds
+  const changedNotes = new Set(r.stale?.changed ?? []);
+  const deletedNotes = new Set(r.stale?.deleted ?? []);
+  const staleOf = (p: string) => (deletedNotes.has(p) ? "deleted" : changedNotes.has(p) ? "changed" : undefined);
+  list.replaceChildren(...r.hits.map((h, i) => hitItem(h, i, ts, staleOf(h.path))));
   const also = synonyms.length
     ? `, also matching ${synonyms
         .slice(0, 5)
@@ -442,10 +450,22 @@ async function runSearch(): Promise<void> {
     : // and what may fix it: a folder in another case, a tag no note has, a range that misses every note
       [`No results for “${q}”${r.reason ? `: ${r.reason}` : ""}.`, ...(r.hints ?? [])].join(" ");
   // a question the model could not read was ranked by its words alone: say so, as the CLI does
-  state.textContent = r.notice ? `${shown} — ${r.notice.replace(/^./, (c) => c.toUpperCase())}` : shown;
+  const notes = [r.notice?.replace(/^./, (c) => c.toUpperCase()), staleLine(changedNotes.size, deletedNotes.size)];
+  state.textContent = [shown, ...notes.filter(Boolean)].join(" — ");
 }
 
-function hitItem(h: Hit, i: number, ts: string[]): HTMLLIElement {
+/** What the state line says of hits from notes changed or deleted since the last index, if any. */
+function staleLine(changed: number, deleted: number): string | undefined {
+  if (!changed && !deleted) return undefined;
+  const parts = [
+    changed ? `${plural(changed, "note")} changed` : "",
+    deleted ? `${plural(deleted, "note")} deleted` : "",
+  ].filter(Boolean);
+  const fix = watching ? "the index is refreshed as notes change" : "run vault-rag index to refresh";
+  return `${parts.join(" and ")} since the last index, marked below (${fix})`;
+}
+
+function hitItem(h: Hit, i: number, ts: string[], stale?: "changed" | "deleted"): HTMLLIElement {
   const open = el("a", {
     href: `#${encodeURIComponent(h.path)}`,
     class: "hit-link",
@@ -468,6 +488,9 @@ function hitItem(h: Hit, i: number, ts: string[]): HTMLLIElement {
       el("code", {}, `${h.path}:${h.start_line}`),
       " ",
       el("a", { href: obsidian(h.path), class: "obsidian" }, "Open in Obsidian"),
+      ...(stale
+        ? [el("span", { class: "stale" }, stale === "deleted" ? "deleted since indexed" : "changed since indexed")]
+        : []),
       ...h.tags.slice(0, 4).map((t) => el("span", { class: "tag" }, `#${t}`)),
     ),
   );

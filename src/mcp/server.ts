@@ -6,6 +6,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type JSONRPCMessage } fr
 import { z } from "zod";
 import { VaultRagError } from "../errors.js";
 import { openVault, type VaultHandle } from "../library.js";
+import { staleHitsWarning } from "../indexing/index.js";
 import { hitJson } from "../search/index.js";
 import { GET_NOTE_MAX_CHARS } from "../vault/index.js";
 import {
@@ -93,14 +94,16 @@ export async function createMcpServer(
   const noArgs = z.object({}).strict();
   const tools: Record<string, Tool> = {
     search: tool(
-      "Search the user's notes (hybrid dense + BM25). Returns hits as the CLI's --json does: id, path, title, section, label, text, score, distance, start_line, end_line, tags, folder, top_folder, mtime. With no hits: {hits: [], reason, hints}, the hints naming the folder or tag that exists. What a reader should know of how it ranked (a question the embedding model cannot read, such as Chinese or Japanese, is ranked by keywords alone; a query of common words only names no topic) comes in a second text that starts with note:.",
+      "Search the user's notes (hybrid dense + BM25). Returns hits as the CLI's --json does: id, path, title, section, label, text, score, distance, start_line, end_line, tags, folder, top_folder, mtime. With no hits: {hits: [], reason, hints}, the hints naming the folder or tag that exists. What a reader should know of how it ranked (a question the embedding model cannot read, such as Chinese or Japanese, is ranked by keywords alone; a query of common words only names no topic; hits from notes changed or deleted since the last index) comes in a second text that starts with note:.",
       searchInput,
       async (a) => {
-        const { hits, reason, hints, notice } = await v.search(a.query, searchRequestOf(a));
+        const { hits, reason, hints, notice, stale } = await v.search(a.query, searchRequestOf(a));
         // no hits: why, and the CLI's hints (a folder in another case, a tag no note has), as text;
-        // a question the model could not read was ranked by keywords alone, which a second text says
+        // a question the model could not read was ranked by keywords alone, and hits may come from
+        // notes changed since the last index, which a second text says (the CLI's warning)
         const found = hits.length ? hits.map(hitJson) : { hits: [], reason, hints };
-        return notice ? new Noted(found, notice) : found;
+        const notes = [notice, stale && staleHitsWarning(stale)?.replace(/^vault-rag: /, "")].filter(Boolean);
+        return notes.length ? new Noted(found, notes.join("; ")) : found;
       },
     ),
     get_note: tool(

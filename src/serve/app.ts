@@ -210,12 +210,18 @@ export function createApp(o: AppOptions): Hono {
       throw new VaultRagError("usage", `vault-rag: the search query is empty — give it as ?q=…`);
     const a = validate(searchInput, raw, { query: "q", tags: "tag" });
     const { query, ...rest } = a;
-    const { hits, reason, hints, expansion, notice } = await v.search(query, searchRequestOf(rest));
+    const { hits, reason, hints, expansion, notice, stale } = await v.search(query, searchRequestOf(rest));
     // no hits: why, and the hints the CLI prints and MCP returns (the folder or tag that exists);
-    // hits found through synonyms say which, as --verbose does; a question ranked by keywords alone says so
+    // hits found through synonyms say which, as --verbose does; a question ranked by keywords alone
+    // says so; hits from notes changed or deleted since the last index are named
     return c.json(
       hits.length
-        ? { hits: hits.map(hitJson), ...(expansion ? { expansion } : {}), ...(notice ? { notice } : {}) }
+        ? {
+            hits: hits.map(hitJson),
+            ...(expansion ? { expansion } : {}),
+            ...(notice ? { notice } : {}),
+            ...(stale ? { stale } : {}),
+          }
         : { hits: [], reason, hints: hints ?? [], ...(notice ? { notice } : {}) },
     );
   });

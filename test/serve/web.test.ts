@@ -311,6 +311,40 @@ describe.skipIf(!!missing)(needs("the web app in headless Chromium", missing), (
     await p.close();
   });
 
+  it("marks hits from notes changed or deleted since the last index, and says so beside the count", async () => {
+    fs.writeFileSync(path.join(vault, "kitchen", "Larder.md"), "# Larder\n\nMarmalade on the top shelf.\n");
+    fs.writeFileSync(path.join(vault, "kitchen", "Jam.md"), "# Jam\n\nSeville orange marmalade, a winter batch.\n");
+    expect(spawnSync(process.execPath, [BIN, "index", vault, "--quiet"]).status).toBe(0);
+    const later = new Date(Date.now() + 60_000);
+    fs.writeFileSync(path.join(vault, "kitchen", "Larder.md"), "# Larder\n\nThe marmalade is gone.\n");
+    fs.utimesSync(path.join(vault, "kitchen", "Larder.md"), later, later);
+    fs.rmSync(path.join(vault, "kitchen", "Jam.md"));
+    try {
+      const p = await freshPage();
+      await p.goto(`${s.origin}/?q=marmalade`);
+      await p.waitForSelector("#hits .hit .stale");
+      const marks = await p.$$eval("#hits .hit", (els) =>
+        els.map((li) => [
+          li.querySelector(".meta code")!.textContent!.split(":")[0],
+          li.querySelector(".stale")?.textContent,
+        ]),
+      );
+      // the other hits (the dense list's nearest notes) carry no mark
+      expect(marks.filter(([, mark]) => mark).sort()).toEqual([
+        ["kitchen/Jam.md", "deleted since indexed"],
+        ["kitchen/Larder.md", "changed since indexed"],
+      ]);
+      const shown = (await api("/api/search?q=marmalade&top_k=12")).hits.length;
+      expect(await p.$eval("#result-state", (e) => e.textContent)).toBe(
+        `${shown} passages — 1 note changed and 1 note deleted since the last index, marked below (run vault-rag index to refresh)`,
+      );
+      await p.close();
+    } finally {
+      fs.rmSync(path.join(vault, "kitchen", "Larder.md"));
+      expect(spawnSync(process.execPath, [BIN, "index", vault, "--quiet"]).status).toBe(0);
+    }
+  });
+
   it("says why an ask found no sources and what may fix it: a tag no note has, from the address", async () => {
     const p = await freshPage();
     await p.goto(`${s.origin}/?tag=bakingg`);

@@ -1,0 +1,74 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openVault, type VaultHandle } from "../../src/library.js";
+import { createMcpServer } from "../../src/mcp/server.js";
+import { createApp } from "../../src/serve/app.js";
+
+/**
+ * A hit from a note edited or deleted since the last index shows text the note no longer holds:
+ * the library names those notes (`stale`), the HTTP API passes them on, and MCP says so in the
+ * second text the CLI's warning is.
+ */
+
+let vault = "";
+let v: VaultHandle;
+
+beforeAll(async () => {
+  vault = fs.mkdtempSync(path.join(os.tmpdir(), "vr-stale-hits-"));
+  fs.writeFileSync(path.join(vault, "Larder.md"), "# Larder\n\nMarmalade on the top shelf, beside the oats.\n");
+  fs.writeFileSync(path.join(vault, "Jam.md"), "# Jam\n\nSeville orange marmalade, a winter batch.\n");
+  fs.writeFileSync(path.join(vault, "Bread.md"), "# Bread\n\nA sourdough loaf wants a long, cool rise.\n");
+  v = await openVault(vault);
+  await v.index();
+  // after the index: one edited (a later modification time), one deleted
+  const later = new Date(Date.now() + 60_000);
+  fs.writeFileSync(path.join(vault, "Larder.md"), "# Larder\n\nThe marmalade is gone.\n");
+  fs.utimesSync(path.join(vault, "Larder.md"), later, later);
+  fs.rmSync(path.join(vault, "Jam.md"));
+}, 120_000);
+afterAll(async () => v?.close());
+
+describe("hits from notes changed since the last index", () => {
+  it("are named by the library's search, and not when no hit's note changed", async () => {
+    const r = await v.search("marmalade", { mode: "keyword" });
+    expect(r.hits.map((h) => h.path).sort()).toEqual(["Jam.md", "Larder.md"]);
+    expect(r.stale).toEqual({ changed: ["Larder.md"], deleted: ["Jam.md"] });
+    expect((await v.search("sourdough", { mode: "keyword" })).stale).toBeUndefined();
+  });
+
+  it("are named by GET /api/search", async () => {
+    const app = createApp({
+      vault: v,
+      host: "127.0.0.1",
+      port: () => 4321,
+      llm: "ollama:none",
+      assets: { html: "", js: "", css: "" },
+    });
+    const r = await app.request("http://127.0.0.1:4321/api/search?q=marmalade&mode=keyword", {
+      headers: { host: "127.0.0.1:4321" },
+    });
+    expect((await r.json()).stale).toEqual({ changed: ["Larder.md"], deleted: ["Jam.md"] });
+  });
+
+  it("are told in the MCP search tool's second text, in the CLI's words", async () => {
+    const { server, vault: served } = await createMcpServer(vault);
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    const client = new Client({ name: "stale", version: "1.0.0" });
+    await Promise.all([server.connect(a), client.connect(b)]);
+    try {
+      const r = (await client.callTool({ name: "search", arguments: { query: "marmalade", mode: "keyword" } })) as {
+        content: { text: string }[];
+      };
+      expect(r.content[1].text).toBe(
+        'note: hits come from a note changed since the last index ("Larder.md") and a note deleted since ("Jam.md") — run `vault-rag index` to refresh them',
+      );
+    } finally {
+      await client.close();
+      await served.close();
+    }
+  });
+});
