@@ -13,7 +13,7 @@ export interface WatchOptions {
   log?: Logger;
   /** Connection options for a Chroma index. */
   store?: IndexOptions["store"];
-  /** Called after each batch (and after the first full pass). */
+  /** Called after each batch (and after the first full pass), with how many paths (notes, `.vault-ragignore`, removed folders) the file events named since the last one, each once. */
   onBatch?: (summary: IndexSummary, changedPaths: number) => void;
   onError?: (err: unknown) => void;
   /** Progress of each pass, as {@link IndexOptions.onProgress} reports it. */
@@ -64,7 +64,9 @@ export async function watchVault(
   const log = o.log ?? silentLogger;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
-  let pending = 0;
+  // the paths the file events named since the last pass: an editor's save can give one file several
+  const pending = new Set<string>();
+  const removedDirs = new Set<string>();
   let dirty = false;
   const waiters: (() => void)[] = [];
 
@@ -76,8 +78,13 @@ export async function watchVault(
   let warnedBefore = new Set<string>();
   const pass = async () => {
     dirty = false;
-    const changed = pending;
-    pending = 0;
+    // a folder removed with its notes is counted by theirs (in whichever order the events came);
+    // one that held none counts once
+    const named = [...pending];
+    const emptyDirs = [...removedDirs].filter((d) => !named.some((q) => q.startsWith(d + path.sep)));
+    const changed = pending.size + emptyDirs.length;
+    pending.clear();
+    removedDirs.clear();
     const warnedNow = new Set<string>();
     const passLog: Logger = {
       info: (m) => log.info(m),
@@ -123,7 +130,7 @@ export async function watchVault(
   });
   const onEvent = (p: string) => {
     if (!p.toLowerCase().endsWith(".md") && !p.endsWith(".vault-ragignore")) return;
-    pending++;
+    pending.add(p);
     dirty = true;
     schedule();
   };
@@ -131,8 +138,8 @@ export async function watchVault(
     .on("add", onEvent)
     .on("change", onEvent)
     .on("unlink", onEvent)
-    .on("unlinkDir", () => {
-      pending++;
+    .on("unlinkDir", (p) => {
+      removedDirs.add(p);
       dirty = true;
       schedule();
     });

@@ -32,7 +32,11 @@ describe("watch mode", () => {
     fs.writeFileSync(path.join(vault, "two.md"), "# Two\n\nThe second note, about bread.\n");
     const db = path.join(vault, ".vault-rag/index.db");
     const batches: IndexSummary[] = [];
-    const w = await watchVault(vault, db, useLiteEmbedder(), { debounceMs: 150, onBatch: (s) => batches.push(s) });
+    const counts: number[] = []; // the paths each batch's file events named
+    const w = await watchVault(vault, db, useLiteEmbedder(), {
+      debounceMs: 150,
+      onBatch: (s, n) => (batches.push(s), counts.push(n)),
+    });
     await w.idle();
     expect(await indexedIds(db)).toEqual(expectedIds(vault));
 
@@ -66,6 +70,29 @@ describe("watch mode", () => {
     const s = SqliteStore.open(db);
     expect((await s.get({ path: "archive/First note.md" })).map((r) => r.meta.title)).toEqual(["First note"]);
     await s.close();
+
+    // one note saved three times over within a batch, then a folder removed with its note: each
+    // batch counts the notes it was told of, once each (the file events were 3, and 2)
+    counts.length = 0;
+    for (let i = 0; i < 3; i++) {
+      fs.appendFileSync(path.join(vault, "three.md"), `\nSaved ${i} times.\n`);
+      await pause(30);
+    }
+    await pause(400);
+    await w.idle();
+    fs.mkdirSync(path.join(vault, "gone"));
+    fs.writeFileSync(path.join(vault, "gone", "four.md"), "# Four\n\nShort-lived.\n");
+    await pause(400);
+    await w.idle();
+    fs.rmSync(path.join(vault, "gone"), { recursive: true });
+    await pause(400);
+    await w.idle();
+    expect(counts).toEqual([1, 1, 1]);
+    expect(batches.slice(-3).map((b) => [b.updated, b.added, b.deleted])).toEqual([
+      [1, 0, 0],
+      [0, 1, 0],
+      [0, 0, 1],
+    ]);
 
     // a burst, like a git checkout
     fs.mkdirSync(path.join(vault, "burst"));
