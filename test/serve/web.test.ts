@@ -243,6 +243,19 @@ describe.skipIf(!!missing)(needs("the web app in headless Chromium", missing), (
     await untilListed(page, "#hits .hit .meta code", before);
   });
 
+  it("presses a tag's own chip for a tag in the address written in another case or with its #", async () => {
+    const p = await freshPage();
+    await p.goto(`${s.origin}/?q=power&tag=${encodeURIComponent("#Pico")}`);
+    await p.waitForSelector("#hits .hit");
+    const chips = await p.$$eval("#tag-chips .chip", (els) =>
+      els.map((e) => [e.textContent, e.getAttribute("aria-pressed")]),
+    );
+    expect(chips.filter(([, pressed]) => pressed === "true")).toEqual([["#pico", "true"]]);
+    expect(chips.filter(([label]) => /pico/i.test(label!))).toHaveLength(1);
+    expect(await p.evaluate(() => location.search)).toBe("?q=power&tag=pico");
+    await p.close();
+  });
+
   it("opens the Related panel for the selected note, with the same list as the API", async () => {
     await page.click("#hits .hit-link >> nth=0");
     await page.waitForSelector("#related-list li");
