@@ -352,7 +352,7 @@ describe("vault-rag CLI end to end", () => {
     // a word no note holds, nor a synonym of it: no keyword hit to speak of
     const unknown = run(["search", "--vault", vault, "--verbose", "-k", "1", "axolotl"]);
     expect(unknown.stderr).toContain(
-      "synonyms: none added (no note holds the question's words, nor a synonym of them)\n",
+      "synonyms: none added (no hit shown holds the question's words, nor a synonym of them)\n",
     );
     // and names the near pairs it ranked by, or that there were none to make
     expect(covered.stderr).toContain(

@@ -153,7 +153,8 @@ export async function runSearch(words: string[], o: SearchFlags): Promise<void> 
         err(
           res.hits.some((h) => (o.mode === "keyword" ? true : h.ranks?.keyword !== undefined))
             ? "synonyms: none added (the best keyword hit holds the question's words, or the notes use none of their synonyms)"
-            : "synonyms: none added (no note holds the question's words, nor a synonym of them)",
+            : // told from the hits shown: a keyword match fused below them is not seen here
+              "synonyms: none added (no hit shown holds the question's words, nor a synonym of them)",
         );
       if (o.mode !== "dense") {
         const pairs = proximityPairs(query);
