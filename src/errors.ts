@@ -31,6 +31,7 @@ export type VaultRagErrorCode =
   | "index_locked"
   | "index_outdated"
   | "index_damaged"
+  | "stopped"
   | "io";
 
 /** Exit code for an error: 2 for usage errors and a missing index, 1 for runtime failures. */

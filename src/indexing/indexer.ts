@@ -1,6 +1,6 @@
 import { CHUNKER_VERSION, chunkNote, type ChunkOptions } from "../chunk/index.js";
 import { passageWindows, unreadable, windowOptions, type Embedder } from "../embed/index.js";
-import type { VaultRagError } from "../errors.js";
+import { VaultRagError } from "../errors.js";
 import { shellArg } from "../shell-arg.js";
 import type { Logger } from "../log.js";
 import { silentLogger } from "../log.js";
@@ -69,6 +69,12 @@ export interface IndexOptions {
   /** Connection options for a Chroma index (tenant, database, API key, sidecar folder). */
   store?: OpenStoreOptions;
   onProgress?: (phase: IndexPhase, done: number, total: number) => void;
+  /**
+   * Stops the run once the batch it is storing is stored (within about `commitSeconds`): what was
+   * stored stays, and the next run goes on from there. The run then rejects with code `stopped`.
+   * `watch` stops its pass so when it is closed.
+   */
+  signal?: AbortSignal;
 }
 
 /**
@@ -366,6 +372,14 @@ async function indexInto(
   let next = todo.length ? prepare(windowBudget) : undefined;
   let lastCommit = performance.now();
   for (let i = 0; next; i++) {
+    if (opts.signal?.aborted) {
+      // the batch being embedded is left to its threads, unstored; the stored ones stay
+      next.catch(() => {});
+      throw new VaultRagError(
+        "stopped",
+        `vault-rag: indexing stopped after ${done} of ${todo.length} notes — what was stored stays; the next run goes on from there`,
+      );
+    }
     const cur = await next;
     opts.onProgress?.("embed", seen.embedded, projected(seen.toEmbed));
     // the first batch is embedded alone: a model that cannot run fails before more notes are read

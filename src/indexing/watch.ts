@@ -38,6 +38,7 @@ export function batchLine(s: IndexSummary): string {
 export interface Watcher {
   /** Resolves when the index has caught up with every change seen so far. */
   idle(): Promise<void>;
+  /** Stops watching; a pass under way stops after the batch it is storing (what is stored stays). */
   close(): Promise<void>;
 }
 
@@ -69,6 +70,8 @@ export async function watchVault(
   const removedDirs = new Set<string>();
   let dirty = false;
   const waiters: (() => void)[] = [];
+  // close() stops a pass under way after the batch it is storing, instead of waiting out the vault
+  const closing = new AbortController();
 
   const settle = () => {
     if (!dirty && !timer) while (waiters.length) waiters.shift()!();
@@ -100,16 +103,19 @@ export async function watchVault(
         log: passLog,
         store: o.store,
         onProgress: o.onProgress,
+        signal: closing.signal,
       });
       warnedBefore = warnedNow;
       o.onBatch?.(summary, changed);
     } catch (err) {
-      o.onError?.(err);
+      // closed during a pass: it stopped after the batch it was storing, as asked
+      if (!closing.signal.aborted) o.onError?.(err);
     }
     if (dirty && !timer) schedule();
     settle();
   };
   const schedule = () => {
+    if (closing.signal.aborted) return; // closed: no pass after the last
     if (timer) clearTimeout(timer);
     timer = setTimeout(() => {
       timer = undefined;
@@ -157,6 +163,7 @@ export async function watchVault(
     async close() {
       if (timer) clearTimeout(timer);
       timer = undefined;
+      closing.abort();
       await watcher.close();
       await running;
     },

@@ -139,4 +139,42 @@ describe("watch mode", () => {
     expect(skipped()).toEqual(["photo.md", "scan.md"]);
     await w.close();
   });
+
+  it("stops a pass under way when closed, after the batch it was storing, and the next run goes on from there", async () => {
+    const vault = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "vr-watch-close-")), "v");
+    fs.mkdirSync(vault, { recursive: true });
+    for (let i = 0; i < 400; i++)
+      fs.writeFileSync(
+        path.join(vault, `n${i}.md`),
+        `# Note ${i}\n\nNote number ${i} is about ${i % 3 ? "robots and their motors" : "gardens and their soil"}, at some length so that it takes the model a while.\n`,
+      );
+    const db = path.join(vault, ".vault-rag/index.db");
+    const batches: IndexSummary[] = [];
+    let onSaved: () => void = () => {};
+    const firstSaved = new Promise<void>((r) => (onSaved = r));
+    const errors: unknown[] = [];
+    const w = await watchVault(vault, db, useLiteEmbedder(), {
+      onBatch: (s) => batches.push(s),
+      onError: (e) => errors.push(e),
+      onProgress: (phase, done) => phase === "saved" && done > 0 && onSaved(),
+    });
+    // the first pass (all 400 notes) has stored its first batch: close now
+    await firstSaved;
+    await w.close();
+    // it stopped without finishing, without a batch report or an error
+    expect(batches).toEqual([]);
+    expect(errors).toEqual([]);
+    const s = SqliteStore.open(db);
+    const stored = (await s.count()).notes;
+    await s.close();
+    expect(stored).toBeGreaterThanOrEqual(1);
+    expect(stored).toBeLessThan(400);
+    // the next pass takes the rest only
+    const again = await watchVault(vault, db, useLiteEmbedder(), { onBatch: (b) => batches.push(b) });
+    await again.idle();
+    await again.close();
+    expect(batches).toHaveLength(1);
+    expect(batches[0]).toMatchObject({ added: 400 - stored, unchanged: stored });
+    expect(await indexedIds(db)).toEqual(expectedIds(vault));
+  }, 180_000);
 });

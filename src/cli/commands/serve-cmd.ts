@@ -40,4 +40,6 @@ export async function runServe(o: ServeFlags): Promise<void> {
     process.once("SIGTERM", resolve);
   });
   await s.close();
+  // under --watch, as `watch` does: the batch the model was embedding next is not waited for
+  process.exit(process.exitCode ?? 0);
 }

@@ -41,5 +41,8 @@ export async function runWatch(
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
   });
+  // a pass under way stops after the batch it is storing; the batch the model was embedding next
+  // is not waited for (nothing would store it)
   await watcher.close();
+  process.exit(process.exitCode ?? 0);
 }
