@@ -2,6 +2,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import http from "node:http";
 import type net from "node:net";
 import path from "node:path";
+import type { VaultHandle } from "../../src/library.js";
+import type { AppOptions } from "../../src/serve/app.js";
 
 export const BIN = path.resolve("dist/cli/main.js");
 
@@ -153,4 +155,36 @@ export function endlessLlm(): Promise<{
       }),
     ),
   );
+}
+
+/** A vault of these notes (name → text) in a new temporary folder, indexed, and its open handle. */
+export async function indexedVault(
+  prefix: string,
+  notes: Record<string, string>,
+): Promise<{ vault: string; v: VaultHandle }> {
+  const fs = await import("node:fs");
+  const os = await import("node:os");
+  const { openVault } = await import("../../src/library.js");
+  const vault = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  for (const [name, text] of Object.entries(notes)) fs.writeFileSync(path.join(vault, name), text);
+  const v = await openVault(vault);
+  await v.index();
+  return { vault, v };
+}
+
+/** The web app for a vault handle, run in this process (Hono's `app.request`) at 127.0.0.1:4321, with these options. */
+export async function inProcessApp(v: VaultHandle, extra: Partial<AppOptions> = {}) {
+  const { createApp } = await import("../../src/serve/app.js");
+  const app = createApp({
+    vault: v,
+    host: "127.0.0.1",
+    port: () => 4321,
+    llm: "ollama:none",
+    assets: { html: "", js: "", css: "" },
+    ...extra,
+  });
+  return {
+    app,
+    get: (target: string) => app.request(`http://127.0.0.1:4321${target}`, { headers: { host: "127.0.0.1:4321" } }),
+  };
 }

@@ -3,8 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openVault, type VaultHandle } from "../../src/library.js";
-import { createApp } from "../../src/serve/app.js";
-import { endlessLlm } from "./helpers.js";
+import { endlessLlm, inProcessApp } from "./helpers.js";
 
 /**
  * A client that asks and then reads nothing: each event of the answer waits for the client to take
@@ -44,14 +43,7 @@ const until = async (what: () => boolean, ms: number) => {
 
 describe("POST /api/ask and a client that never reads", () => {
   it("closes the model's request once an event waits past sendMs, and frees the ask slot for others", async () => {
-    const app = createApp({
-      vault: v,
-      host: "127.0.0.1",
-      port: () => 4321,
-      llm: "ollama:endless",
-      assets: { html: "", js: "", css: "" },
-      sendMs: 300,
-    });
+    const { app } = await inProcessApp(v, { llm: "ollama:endless", sendMs: 300 });
     const ask = () =>
       app.request("http://127.0.0.1:4321/api/ask", {
         method: "POST",

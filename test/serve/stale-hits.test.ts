@@ -1,12 +1,11 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openVault, type VaultHandle } from "../../src/library.js";
+import type { VaultHandle } from "../../src/library.js";
 import { createMcpServer } from "../../src/mcp/server.js";
-import { createApp } from "../../src/serve/app.js";
+import { indexedVault, inProcessApp } from "./helpers.js";
 
 /**
  * A hit from a note edited or deleted since the last index shows text the note no longer holds:
@@ -18,12 +17,11 @@ let vault = "";
 let v: VaultHandle;
 
 beforeAll(async () => {
-  vault = fs.mkdtempSync(path.join(os.tmpdir(), "vr-stale-hits-"));
-  fs.writeFileSync(path.join(vault, "Larder.md"), "# Larder\n\nMarmalade on the top shelf, beside the oats.\n");
-  fs.writeFileSync(path.join(vault, "Jam.md"), "# Jam\n\nSeville orange marmalade, a winter batch.\n");
-  fs.writeFileSync(path.join(vault, "Bread.md"), "# Bread\n\nA sourdough loaf wants a long, cool rise.\n");
-  v = await openVault(vault);
-  await v.index();
+  ({ vault, v } = await indexedVault("vr-stale-hits-", {
+    "Larder.md": "# Larder\n\nMarmalade on the top shelf, beside the oats.\n",
+    "Jam.md": "# Jam\n\nSeville orange marmalade, a winter batch.\n",
+    "Bread.md": "# Bread\n\nA sourdough loaf wants a long, cool rise.\n",
+  }));
   // after the index: one edited (a later modification time), one deleted
   const later = new Date(Date.now() + 60_000);
   fs.writeFileSync(path.join(vault, "Larder.md"), "# Larder\n\nThe marmalade is gone.\n");
@@ -41,16 +39,8 @@ describe("hits from notes changed since the last index", () => {
   });
 
   it("are named by GET /api/search", async () => {
-    const app = createApp({
-      vault: v,
-      host: "127.0.0.1",
-      port: () => 4321,
-      llm: "ollama:none",
-      assets: { html: "", js: "", css: "" },
-    });
-    const r = await app.request("http://127.0.0.1:4321/api/search?q=marmalade&mode=keyword", {
-      headers: { host: "127.0.0.1:4321" },
-    });
+    const { get } = await inProcessApp(v);
+    const r = await get("/api/search?q=marmalade&mode=keyword");
     expect((await r.json()).stale).toEqual({ changed: ["Larder.md"], deleted: ["Jam.md"] });
   });
 

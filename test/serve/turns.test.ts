@@ -1,9 +1,6 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openVault, type VaultHandle } from "../../src/library.js";
-import { createApp } from "../../src/serve/app.js";
+import type { VaultHandle } from "../../src/library.js";
+import { indexedVault, inProcessApp } from "./helpers.js";
 
 /**
  * Requests that read the index take turns: `requests` at once, `waiting` more in line, and one over
@@ -11,31 +8,19 @@ import { createApp } from "../../src/serve/app.js";
  * shortened from 2 and 256.
  */
 
-let vault = "";
 let v: VaultHandle;
 
 beforeAll(async () => {
-  vault = fs.mkdtempSync(path.join(os.tmpdir(), "vr-serve-turns-"));
-  fs.writeFileSync(path.join(vault, "Motors.md"), "# Motors\n\nThe motors cut out when the battery sags under load.\n");
-  fs.writeFileSync(path.join(vault, "Bread.md"), "# Bread\n\nA sourdough loaf wants a long, cool rise.\n");
-  v = await openVault(vault);
-  await v.index();
+  ({ v } = await indexedVault("vr-serve-turns-", {
+    "Motors.md": "# Motors\n\nThe motors cut out when the battery sags under load.\n",
+    "Bread.md": "# Bread\n\nA sourdough loaf wants a long, cool rise.\n",
+  }));
 }, 120_000);
 afterAll(async () => v?.close());
 
 describe("serve under load", () => {
   it("answers requests a few at a time and refuses, at once and with a reason, those over the waiting limit", async () => {
-    const app = createApp({
-      vault: v,
-      host: "127.0.0.1",
-      port: () => 4321,
-      llm: "ollama:none",
-      assets: { html: "", js: "", css: "" },
-      requests: 1,
-      waiting: 2,
-    });
-    const get = (target: string) =>
-      app.request(`http://127.0.0.1:4321${target}`, { headers: { host: "127.0.0.1:4321" } });
+    const { get } = await inProcessApp(v, { requests: 1, waiting: 2 });
     // five at once: one runs, two wait, two are over the limit
     const answers = await Promise.all(
       ["motors", "battery", "sourdough", "loaf", "rise"].map((q) => get(`/api/search?q=${q}&mode=keyword`)),
