@@ -91,8 +91,11 @@ export const CHUNK_DEFAULTS: ChunkOptionsWithDefaults = {
  *   alone and the model read the small one's heading); a tiny section that holds more than the one
  *   below it stays, and that one joins it, instead of a preamble being renamed and carried across
  *   top-level sections; siblings named in front are kept when the passage goes on below them.
+ * - 26: a passage of headings alone is embedded as its title and headings (every such passage had
+ *   one vector, of an empty text); an Excalidraw drawing with no text elements has no passage (it
+ *   had one of `# Text Elements`, or of the plugin's own properties), as an empty note has none.
  */
-export const CHUNKER_VERSION = "25";
+export const CHUNKER_VERSION = "26";
 
 /**
  * Fills in defaults and checks the values.

@@ -37,7 +37,7 @@ function withoutBlockId(line: string): string {
  * The part of an Excalidraw note's body a reader searches: its text without the plugin's banner,
  * without the block ids of its text elements, and cut at the `%%` comment that holds the drawing's
  * data (`# Drawing`, `# Embedded Files`). Lines keep their numbers; the body is returned unchanged
- * when it holds no such comment.
+ * when it holds no such comment, and is empty when the drawing has no text elements.
  *
  * @example
  * ```ts
@@ -58,5 +58,7 @@ export function excalidrawText(body: string): string {
     }
   }
   const kept = lines.slice(0, end).map((l) => (BANNER.test(l) ? "" : withoutBlockId(l)));
+  // a drawing with no text elements has no words: its `# Text Elements` heading alone is no text
+  if (kept.every((l) => !l.trim() || /^#{1,6}\s+Text Elements\s*$/i.test(l.trim()))) return "";
   return end < lines.length ? kept.join("\n") + "\n" : kept.join("\n");
 }

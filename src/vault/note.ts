@@ -82,7 +82,8 @@ export function parseNote(path: string, text: string, mtime: number, log: Logger
     mtime: Math.floor(mtime),
     body,
     bodyStartLine: fm.bodyStartLine,
-    properties: withoutDataPayloads(fm.yaml),
+    // a drawing's frontmatter is the plugin's (`excalidraw-plugin: parsed`), no text of the user's
+    properties: drawing ? "" : withoutDataPayloads(fm.yaml),
     hash: hashText(text),
   };
 }

@@ -38,6 +38,16 @@ describe("chunker", () => {
     expect(chunks.every((c) => !c.text.includes("title:"))).toBe(true);
   });
 
+  it("embeds a passage of headings alone as its title and headings, so stubs do not share one empty vector", () => {
+    const stub = (p: string, text: string) => chunkNote(parseNote(p, text, 0));
+    const [knapsack] = stub("Knapsack Problem.md", "## Knapsack Problem\n");
+    const [control] = stub("Transaction Control.md", "## Transaction Control\n");
+    expect([knapsack.text, knapsack.embedText]).toEqual(["## Knapsack Problem", "Knapsack Problem\n"]);
+    expect(control.embedText).toBe("Transaction Control\n");
+    // a heading below the title is named after it
+    expect(stub("Graphs.md", "# Graphs\n## Shortest paths\n")[0].embedText).toBe("Graphs > Shortest paths\n");
+  });
+
   it("merges a heading with no text into its first subsection", () => {
     const chunks = chunkNote(
       note("# Top\n\n## Child\n\nSome words here that make the child section a proper chunk of text today.\n"),

@@ -15,6 +15,19 @@ function vaultOf(paths: string[]): string {
 }
 
 describe("get_note's notes", () => {
+  it("serves a drawing by its words, as the index reads it: no banner, block ids, drawing JSON or plugin properties", () => {
+    const vault = fs.mkdtempSync(path.join(os.tmpdir(), "vr-drawing-"));
+    const json = JSON.stringify({ type: "excalidraw", elements: Array.from({ length: 500 }, (_, x) => ({ x })) });
+    fs.writeFileSync(
+      path.join(vault, "DFS.excalidraw.md"),
+      `---\nexcalidraw-plugin: parsed\ntags: [excalidraw]\n---\n==⚠  Switch to EXCALIDRAW VIEW in the MORE OPTIONS menu of this document. ⚠==\n\n# Text Elements\nvisit a node ^a1\n\n%%\n# Drawing\n\`\`\`json\n${json}\n\`\`\`\n%%\n`,
+    );
+    expect(readNoteText(vault, "DFS.excalidraw.md")).toEqual({
+      path: "DFS.excalidraw.md",
+      text: "\n\n# Text Elements\nvisit a node\n\n",
+    });
+  });
+
   it("cuts a long note at the named size, at a line end, with a clear mark", () => {
     expect(GET_NOTE_MAX_CHARS).toBe(40_000);
     const line = "A line about motors and batteries, long enough to matter.\n"; // 58 characters

@@ -109,6 +109,25 @@ describe("frontmatter", () => {
     const plain = "A thought ^id1\n%%\n# Drawing\nstill mine\n%%\n";
     expect(parseNote("notes/plain.md", plain, 0).body).toBe(plain);
   });
+
+  it("gives a drawing with no text elements no text at all, not its heading or the plugin's properties", async () => {
+    const { chunkNote } = await import("../../src/chunk/index.js");
+    const data = "%%\n# Drawing\n```json\n{}\n```\n%%\n";
+    const banner = "==⚠  Switch to EXCALIDRAW VIEW in the MORE OPTIONS menu of this document. ⚠==\n\n";
+    for (const body of [`${banner}# Text Elements\n${data}`, `${banner}\n${data}`]) {
+      const note = parseNote(
+        "Drawing 2022-06-07.excalidraw.md",
+        `---\nexcalidraw-plugin: parsed\ntags: [excalidraw]\n---\n${body}`,
+        0,
+      );
+      expect([note.body, note.properties, note.tags]).toEqual(["", "", ["excalidraw"]]);
+      expect(chunkNote(note)).toEqual([]);
+    }
+    // one word is a drawing's text
+    expect(parseNote("d.excalidraw.md", `${banner}# Text Elements\nTCP ^a1\n${data}`, 0).body).toBe(
+      "\n\n# Text Elements\nTCP\n",
+    );
+  });
   it("indexes a note with invalid YAML by its body and warns with file and line", () => {
     const log = collectingLogger();
     const note = parseNote("work/Broken.md", "---\ntitle: ok\ntags: [work\n---\n# Body #inline\n", 0, log);

@@ -30,7 +30,11 @@ export async function runChunks(vaultArg: string | undefined, o: { note?: string
     if (!note) continue;
     const chunks = chunkNote(note);
     if (o.note && !chunks.length)
-      err(`no chunks: "${f.path}" holds no text to index (it is blank, with no properties or invalid ones)`);
+      err(
+        /\.excalidraw\.md$/i.test(f.path)
+          ? `no chunks: "${f.path}" holds no text to index (a drawing with no text elements)`
+          : `no chunks: "${f.path}" holds no text to index (it is blank, with no properties or invalid ones)`,
+      );
     for (const c of chunks) {
       if (o.json) all.push({ id: c.id, text: c.text, ...c.meta });
       else
