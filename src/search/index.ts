@@ -4,6 +4,7 @@ export {
   search,
   checkSearch,
   commonWordsNotice,
+  NO_WORDS_NOTICE,
   withSearchDefaults,
   fuse,
   retrieve,

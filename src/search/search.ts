@@ -169,7 +169,10 @@ export async function search(ctx: SearchContext, question: string, options: Sear
           : "no chunk passes the filters"
         : "no chunk matches the query";
   const notice =
-    unread && o.mode === "hybrid" ? `${unreadNote}; ranked by keywords alone` : commonWordsNotice(question);
+    unread && o.mode === "hybrid"
+      ? `${unreadNote}; ranked by keywords alone`
+      : (commonWordsNotice(question) ??
+        (o.mode === "hybrid" && hits.length && !keyword.length ? NO_WORDS_NOTICE : undefined));
   return {
     hits,
     reason,
@@ -186,6 +189,14 @@ export async function search(ctx: SearchContext, question: string, options: Sear
       : {}),
   };
 }
+
+/**
+ * What a hybrid search says when no passage (that passes its filters) holds a word of the query or
+ * a synonym of one: its hits are only the passages nearest in meaning, which a dense list always
+ * has (a word of no note, "quokkaflux", gave six unrelated notes and no word of why).
+ */
+export const NO_WORDS_NOTICE =
+  "no passage holds a word of the query, nor a synonym of one: these hits are only the nearest in meaning";
 
 /**
  * What a reader should know about a query made only of common words ("how to", "the"): no word of

@@ -58,7 +58,7 @@ describe("vault-rag CLI end to end", () => {
     expect(JSON.parse(found.stdout).map((h: { path: string }) => h.path)).toEqual(["common/tar.md"]);
   });
 
-  it("finds nothing in a note written since the last index, and says to index again", () => {
+  it("finds nothing in a note written since the last index, and says to index again (hybrid: that no passage holds the word)", () => {
     const fresh = path.join(elsewhere, "fresh");
     fs.mkdirSync(fresh, { recursive: true });
     fs.writeFileSync(path.join(fresh, "tar.md"), "# tar\n\nArchive files: create and extract tarballs.\n");
@@ -71,8 +71,16 @@ describe("vault-rag CLI end to end", () => {
       code: 1,
       stderr: `no results: no chunk matches the query\nvault-rag: a note changed on disk since the last index (new, edited or deleted) — run \`vault-rag index ${fresh}\` and search again\n`,
     });
+    // a hybrid search has hits (the nearest in meaning) and says no passage holds the word, and why
+    const hybrid = run(["search", "--vault", fresh, "okapi"]);
+    expect(hybrid.code).toBe(0);
+    expect(hybrid.stdout).toContain("tar.md:1  tar");
+    expect(hybrid.stderr).toBe(
+      `note: no passage holds a word of the query, nor a synonym of one: these hits are only the nearest in meaning\nvault-rag: a note changed on disk since the last index (new, edited or deleted) — run \`vault-rag index ${fresh}\` and search again\n`,
+    );
     expect(run(["index", fresh, "--quiet"]).code).toBe(0);
     expect(run(["search", "--vault", fresh, "--mode", "keyword", "okapi"]).stdout).toContain("okapi.md:1  Okapi");
+    expect(run(["search", "--vault", fresh, "okapi"]).stderr).toBe("");
   });
 
   it("prints one note's chunks without the vault walk's warnings about other files, and says when a note holds no text", () => {

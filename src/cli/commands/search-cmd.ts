@@ -1,6 +1,7 @@
 import { ChromaStore, NEAR_WINDOW, proximityPairs, type Store } from "../../store/index.js";
 import {
   hitJson,
+  NO_WORDS_NOTICE,
   noResultHints,
   search,
   searchOptionsOf,
@@ -63,15 +64,18 @@ export async function noResults(
     `no results: ${withLocatedVault(reason ?? "no chunk matches the query")}`,
     ...(await noResultHints(store, request)),
   ];
-  if (vault) {
-    const { staleInVault } = await import("../../indexing/stale.js"); // brings the Markdown reader: only here
-    const n = staleInVault(vault.vault, await store.notes());
-    if (n)
-      lines.push(
-        `vault-rag: ${n === 1 ? "a note" : `${n} notes`} changed on disk since the last index (new, edited or deleted) — run \`${indexCommand(vault)}\` and search again`,
-      );
-  }
+  const stale = vault && (await staleNotesHint(store, vault));
+  if (stale) lines.push(stale);
   return lines;
+}
+
+/** The line that says notes changed on disk since the last index, with the command that takes them in, or undefined when none did. */
+async function staleNotesHint(store: Store, vault: Location): Promise<string | undefined> {
+  const { staleInVault } = await import("../../indexing/stale.js"); // brings the Markdown reader: only here
+  const n = staleInVault(vault.vault, await store.notes());
+  return n
+    ? `vault-rag: ${n === 1 ? "a note" : `${n} notes`} changed on disk since the last index (new, edited or deleted) — run \`${indexCommand(vault)}\` and search again`
+    : undefined;
 }
 
 /** The search request that search flags mean (the same request the library and MCP build). */
@@ -136,6 +140,11 @@ export async function runSearch(words: string[], o: SearchFlags): Promise<void> 
       if (warning) err(printable(warning));
     }
     if (res.notice) err(`note: ${res.notice}`);
+    // a word no passage holds may be in a note edited since the last index: say so, as with no hits
+    if (res.notice === NO_WORDS_NOTICE && vaultKnown) {
+      const stale = await staleNotesHint(store, loc);
+      if (stale) err(stale);
+    }
     if (!res.hits.length) {
       for (const line of await noResults(store, request, res.reason, vaultKnown ? loc : undefined)) err(line);
       process.exitCode = 1;
