@@ -1,10 +1,11 @@
 /**
  * Defaults and limits of `vault-rag mcp`, in one place (the README reads them from here).
  *
- * - `calls`: tool calls answered at once (2). A search is CPU work on this process and its
- *   embedding thread, so more at once answers none sooner; each one in flight holds its candidate
- *   lists, and 3,000 calls sent without waiting took the server to 756 MB.
- * - `waiting`: tool calls that may wait their turn (256). A client that sends more without reading
+ * - `calls`: `search` and `related` calls answered at once (2). With the bundled model a search is
+ *   CPU work on this process and its embedding thread, so more at once answers none sooner; each
+ *   one in flight holds its candidate lists, and 3,000 calls sent without waiting took the server
+ *   to 756 MB. The other tools are quick reads, answered at once.
+ * - `waiting`: such calls that may wait their turn (256). A client that sends more without reading
  *   the answers gets, for each call over it, an error result at once (`vault-rag: 256 tool calls are
  *   already waiting …`), so a flood costs a line each instead of memory.
  */

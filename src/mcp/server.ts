@@ -71,9 +71,10 @@ const tool = <S extends z.ZodType>(
  * and answers a bad one with its own multi-line text ("Input validation error: Invalid arguments for
  * tool search: …"), before any vault-rag code runs.
  *
- * Tool calls are answered `calls` at a time, in the order they came; at most `waiting` more wait
- * their turn, and a call over that is answered at once with an error result (`MCP_DEFAULTS`). A
- * call the client cancels while it waits is not run.
+ * Searches and related notes are answered `calls` at a time, in the order they came; at most
+ * `waiting` more wait their turn, and a call over that is answered at once with an error result
+ * (`MCP_DEFAULTS`). A call the client cancels while it waits is not run. The other tools are quick
+ * reads and wait for none.
  *
  * @example
  * ```ts
@@ -143,6 +144,10 @@ export async function createMcpServer(
           .map((n) => `"${n}"`)
           .join(", ")}`,
       );
+    // only the tools that rank take turns: a note, tags, folders and status are quick reads, which
+    // must not wait behind searches (on an Ollama index a search waits on the model)
+    if (!RANKING_TOOLS.has(name))
+      return guarded(async () => t.run(validate(t.input, args ?? {}, {}, "arguments"), extra.signal));
     if (line.full)
       return failure(
         `vault-rag: ${limits.waiting} tool calls are already waiting for an answer — wait for answers before sending more`,
@@ -156,6 +161,9 @@ export async function createMcpServer(
   });
   return { server, vault: v };
 }
+
+/** The tools that take turns in the line (`MCP_DEFAULTS`). */
+const RANKING_TOOLS = new Set(["search", "related"]);
 
 /** `vault-rag mcp`: serves the vault over stdio. Nothing but the protocol goes to stdout. */
 export async function serveMcp(vaultDir: string, opts: { db?: string } = {}): Promise<void> {

@@ -185,7 +185,7 @@ export function createApp(o: AppOptions): Hono {
     });
   }
 
-  // the endpoints that read the index take turns: a flood waits in a bounded line, or gets a 503
+  // the endpoints that rank take turns: a flood waits in a bounded line, or gets a 503
   const waiting = o.waiting ?? SERVE_DEFAULTS.waiting;
   const line = turns(o.requests ?? SERVE_DEFAULTS.requests, waiting);
   const inTurn: MiddlewareHandler = async (c, next) => {
@@ -201,8 +201,9 @@ export function createApp(o: AppOptions): Hono {
     // a client that went away while it waited gets nothing, so its request is not run
     await line.run(async () => (c.req.raw.signal.aborted ? void (c.res = c.body(null, 503)) : next()));
   };
-  for (const p of ["/api/search", "/api/note", "/api/related", "/api/tags", "/api/folders", "/api/status"])
-    app.use(p, inTurn);
+  // only the endpoints that rank: a note, tags, folders and status are quick reads, which must not
+  // wait behind two searches (a search on an Ollama index waits on the model, seconds at a time)
+  for (const p of ["/api/search", "/api/related"]) app.use(p, inTurn);
 
   app.get("/api/search", async (c) => {
     const raw = readParams(new URL(c.req.url).searchParams, SEARCH_PARAMS);

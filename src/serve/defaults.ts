@@ -13,11 +13,11 @@
  * - `asks`: answers written at once (4). A local model writes one answer at a time anyway; more
  *   asks would only queue on it, each holding a connection, so a client (or a page left open in many
  *   tabs) that floods `POST /api/ask` gets a 429 at once instead.
- * - `requests`, `waiting`: the searches, notes, related notes, tags and folders answered at once
- *   (2), and how many more may wait their turn (256); one over that gets a 503 at once, with
- *   `Retry-After`. They are CPU work on this process, so more at once answer none sooner, and 3,000
+ * - `requests`, `waiting`: the searches and related notes answered at once (2), and how many more
+ *   may wait their turn (256); one over that gets a 503 at once, with `Retry-After`. With the
+ *   bundled model they are CPU work on this process, so more at once answer none sooner, and 3,000
  *   searches sent at once took the server to 598 MB (and a header timeout, its loop too busy to
- *   read one).
+ *   read one). A note, tags, folders and status do not wait behind them.
  * - `sendMs`: how long an answer's event may wait for the client to read the last (30 s); then the
  *   client counts as gone and the model is stopped, so a client that asks and never reads holds no
  *   model and no ask slot for longer.

@@ -193,7 +193,7 @@ describe("vault-rag mcp", () => {
 });
 
 describe("vault-rag mcp under load", () => {
-  it("answers calls a few at a time and refuses, at once and with a reason, those over the waiting limit", async () => {
+  it("answers searches a few at a time and refuses, at once and with a reason, those over the waiting limit; other tools wait for none", async () => {
     const { createMcpServer } = await import("../../src/mcp/server.js");
     const { InMemoryTransport } = await import("@modelcontextprotocol/sdk/inMemory.js");
     const { server, vault: v } = await createMcpServer(vault, { calls: 1, waiting: 2 });
@@ -201,12 +201,15 @@ describe("vault-rag mcp under load", () => {
     const local = new Client({ name: "load", version: "1.0.0" });
     await Promise.all([server.connect(a), local.connect(b)]);
     try {
-      // five at once: one runs, two wait, two are over the limit
-      const answers = await Promise.all(
-        ["motor", "wiring", "sourdough", "kayak", "pico"].map((query) =>
+      // five searches at once: one runs, two wait, two are over the limit; list_tags waits for none
+      const answers = await Promise.all([
+        ...["motor", "wiring", "sourdough", "kayak", "pico"].map((query) =>
           local.callTool({ name: "search", arguments: { query, top_k: 1, mode: "keyword" } }),
         ),
-      );
+        local.callTool({ name: "list_tags", arguments: {} }),
+      ]);
+      const tags = answers.pop()!;
+      expect(tags.isError).toBeFalsy();
       const refusal = {
         content: [
           {

@@ -19,12 +19,15 @@ beforeAll(async () => {
 afterAll(async () => v?.close());
 
 describe("serve under load", () => {
-  it("answers requests a few at a time and refuses, at once and with a reason, those over the waiting limit", async () => {
+  it("answers searches a few at a time and refuses, at once and with a reason, those over the waiting limit; tags wait for none", async () => {
     const { get } = await inProcessApp(v, { requests: 1, waiting: 2 });
-    // five at once: one runs, two wait, two are over the limit
-    const answers = await Promise.all(
-      ["motors", "battery", "sourdough", "loaf", "rise"].map((q) => get(`/api/search?q=${q}&mode=keyword`)),
-    );
+    // five at once: one runs, two wait, two are over the limit; tags wait for none
+    const answers = await Promise.all([
+      ...["motors", "battery", "sourdough", "loaf", "rise"].map((q) => get(`/api/search?q=${q}&mode=keyword`)),
+      get("/api/tags"),
+    ]);
+    const tags = answers.pop()!;
+    expect(tags.status).toBe(200);
     expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 503, 503]);
     expect(await answers[3].json()).toEqual({
       error: "vault-rag: 2 requests are already waiting for an answer — send again in a moment",
