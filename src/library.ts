@@ -42,6 +42,12 @@ export interface OpenVaultOptions extends EmbedderOptions {
   chroma?: ChromaConnectOptions;
   /** Embedding model for a new index (default: the bundled `use-lite`); an existing index keeps its own. */
   model?: string;
+  /**
+   * Whether `vault` is known to be the folder the index was built from (default true). False (the
+   * CLI's `serve` and `mcp` run with `--db` from another folder, and no `--vault`): search names no
+   * hits as changed or deleted, for the notes it would look at are not the index's.
+   */
+  vaultKnown?: boolean;
 }
 
 /** What {@link VaultHandle.status} reports. */
@@ -235,6 +241,7 @@ export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): 
       const hits = res.hits.map(flatHit);
       if (!hits.length) return { ...res, hits, hints: await noResultHints(ctx.store, o, "request") };
       // a stat per hit's note: the CLI warns of these, the web app marks them
+      if (opts.vaultKnown === false) return { ...res, hits };
       const stale = staleHits(vault, hits);
       return stale.changed.length || stale.deleted.length ? { ...res, hits, stale } : { ...res, hits };
     },

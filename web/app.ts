@@ -232,6 +232,10 @@ async function refreshStatus(): Promise<Status | undefined> {
     s = await api<Status>("/api/status");
   } catch (e) {
     $("status").textContent = (e as Error).message;
+    // a page that follows the index (a build under way, or --watch) asks again: one failed ask
+    // (the server busy, a moment of restart) must not stop it for good
+    clearTimeout(statusTimer);
+    if (watching || wasBusy) statusTimer = window.setTimeout(refreshStatus, wasBusy ? 1000 : WATCH_POLL_MS);
     return undefined;
   }
   vaultName = s.name;

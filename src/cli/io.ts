@@ -41,3 +41,23 @@ export function stderrLogger(verbose: boolean): Logger {
     debug: (m) => verbose && err(m),
   };
 }
+
+/**
+ * Ends the process once what was written to stdout and stderr has been taken (a pipe's reader may
+ * be slow: `process.exit` alone drops what is still buffered), without waiting for work left on
+ * other threads, such as a batch the model was embedding when a watch was stopped.
+ *
+ * @example
+ * ```ts
+ * await watcher.close();
+ * await exitWhenWritten();
+ * ```
+ */
+export async function exitWhenWritten(): Promise<never> {
+  await Promise.all(
+    [process.stdout, process.stderr].map(
+      (s) => new Promise<void>((resolve) => (s.writable ? s.write("", () => resolve()) : resolve())),
+    ),
+  );
+  process.exit(process.exitCode ?? 0);
+}

@@ -378,7 +378,13 @@ export function buildProgram(): Command {
         await (
           await import("./commands/watch-cmd.js")
         ).startWatch(loc.vault, { db: o.db }, (l) => process.stderr.write(l + "\n"));
-      await (await import("../mcp/server.js")).serveMcp(loc.vault, { db: o.db });
+      await (
+        await import("../mcp/server.js")
+      ).serveMcp(loc.vault, {
+        db: o.db,
+        vaultKnown: (await import("./open.js")).isVaultKnown(o, loc),
+        watching: !!o.watch,
+      });
     });
 
   program

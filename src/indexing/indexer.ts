@@ -71,8 +71,9 @@ export interface IndexOptions {
   onProgress?: (phase: IndexPhase, done: number, total: number) => void;
   /**
    * Stops the run once the batch it is storing is stored (within about `commitSeconds`): what was
-   * stored stays, and the next run goes on from there. The run then rejects with code `stopped`.
-   * `watch` stops its pass so when it is closed.
+   * stored stays, and the next run goes on from there (a `full` run's new file is dropped, and the
+   * index is as it was). The run then rejects with code `stopped`. `watch` stops its pass so when
+   * it is closed.
    */
   signal?: AbortSignal;
 }
@@ -373,11 +374,17 @@ async function indexInto(
   let lastCommit = performance.now();
   for (let i = 0; next; i++) {
     if (opts.signal?.aborted) {
-      // the batch being embedded is left to its threads, unstored; the stored ones stay
-      next.catch(() => {});
+      // the next batch's reads of the store finish before it closes (its embedding is left to the
+      // model's threads, unstored); the stored batches stay, or a full run's new file is dropped
+      await next.then(
+        () => {},
+        () => {},
+      );
       throw new VaultRagError(
         "stopped",
-        `vault-rag: indexing stopped after ${done} of ${todo.length} notes — what was stored stays; the next run goes on from there`,
+        opts.full
+          ? "vault-rag: the rebuild was stopped and abandoned — the index is as it was"
+          : `vault-rag: indexing stopped after ${done} of ${todo.length} notes — what was stored stays; the next run goes on from there`,
       );
     }
     const cur = await next;

@@ -166,6 +166,9 @@ export async function watchVault(
       closing.abort();
       await watcher.close();
       await running;
+      // changes seen but never passed over (closed first): nothing is left to wait for
+      dirty = false;
+      settle();
     },
   };
 }

@@ -84,14 +84,14 @@ const tool = <S extends z.ZodType>(
  */
 export async function createMcpServer(
   vaultDir: string,
-  opts: { db?: string } & McpLimits = {},
+  opts: { db?: string; vaultKnown?: boolean; watching?: boolean } & McpLimits = {},
 ): Promise<{ server: Server; vault: VaultHandle }> {
   const limits: McpLimitsWithDefaults = {
     calls: opts.calls ?? MCP_DEFAULTS.calls,
     waiting: opts.waiting ?? MCP_DEFAULTS.waiting,
   };
   // a long-lived process: questions are embedded on a thread of their own, beside the keyword search
-  const v = await openVault(vaultDir, { db: opts.db, queryThread: true });
+  const v = await openVault(vaultDir, { db: opts.db, vaultKnown: opts.vaultKnown, queryThread: true });
   const noArgs = z.object({}).strict();
   const tools: Record<string, Tool> = {
     search: tool(
@@ -103,7 +103,18 @@ export async function createMcpServer(
         // a question the model could not read was ranked by keywords alone, and hits may come from
         // notes changed since the last index, which a second text says (the CLI's warning)
         const found = hits.length ? hits.map(hitJson) : { hits: [], reason, hints };
-        const notes = [notice, stale && staleHitsWarning(stale)?.replace(/^vault-rag: /, "")].filter(Boolean);
+        // under --watch the index is refreshed here: the CLI's fix (run `vault-rag index`) is not one
+        const staleNote =
+          stale &&
+          staleHitsWarning(stale)
+            ?.replace(/^vault-rag: /, "")
+            .replace(
+              / — run `vault-rag index` to refresh (it|them)$/,
+              opts.watching
+                ? " — this server is taking them in (mcp --watch)"
+                : " — run `vault-rag index` to refresh $1",
+            );
+        const notes = [notice, staleNote].filter(Boolean);
         return notes.length ? new Noted(found, notes.join("; ")) : found;
       },
     ),
@@ -162,11 +173,23 @@ export async function createMcpServer(
   return { server, vault: v };
 }
 
+/** Calls `then` once stdout has taken what was written, or is closed or broken (nothing more will drain). */
+function waitForStdout(then: () => void): void {
+  const go = () => {
+    for (const e of ["drain", "close", "error"]) process.stdout.off(e, go);
+    then();
+  };
+  for (const e of ["drain", "close", "error"]) process.stdout.once(e, go);
+}
+
 /** The tools that take turns in the line (`MCP_DEFAULTS`). */
 const RANKING_TOOLS = new Set(["search", "related"]);
 
 /** `vault-rag mcp`: serves the vault over stdio. Nothing but the protocol goes to stdout. */
-export async function serveMcp(vaultDir: string, opts: { db?: string } = {}): Promise<void> {
+export async function serveMcp(
+  vaultDir: string,
+  opts: { db?: string; vaultKnown?: boolean; watching?: boolean } = {},
+): Promise<void> {
   const { server } = await createMcpServer(vaultDir, opts);
   // a tools/call whose params are no object is answered here, with its id: the SDK refuses the
   // whole line as no JSON-RPC message and the answer it prompts has no id to go with
@@ -189,7 +212,7 @@ export async function serveMcp(vaultDir: string, opts: { db?: string } = {}): Pr
       }
       // a client that sends calls and reads no answers: stdin is read no further until stdout has
       // taken what was written, so answers do not pile up in memory (each waits for its drain)
-      if (process.stdout.writableNeedDrain) process.stdout.once("drain", () => done());
+      if (process.stdout.writableNeedDrain) waitForStdout(done);
       else done();
     },
     flush(done) {

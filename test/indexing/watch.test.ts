@@ -140,7 +140,7 @@ describe("watch mode", () => {
     await w.close();
   });
 
-  it("stops a pass under way when closed, after the batch it was storing, and the next run goes on from there", async () => {
+  it("stops a pass under way when closed, after the batch it was storing, and the next run goes on from there; idle() resolves after close", async () => {
     const vault = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "vr-watch-close-")), "v");
     fs.mkdirSync(vault, { recursive: true });
     for (let i = 0; i < 400; i++)
@@ -176,5 +176,13 @@ describe("watch mode", () => {
     expect(batches).toHaveLength(1);
     expect(batches[0]).toMatchObject({ added: 400 - stored, unchanged: stored });
     expect(await indexedIds(db)).toEqual(expectedIds(vault));
+    // closed with a change seen and not yet passed over: idle() still resolves
+    const last = await watchVault(vault, db, useLiteEmbedder(), { debounceMs: 5_000 });
+    await last.idle();
+    fs.writeFileSync(path.join(vault, "late.md"), "# Late\n\nWritten just before the close.\n");
+    await pause(300);
+    const waited = last.idle();
+    await last.close();
+    expect(await Promise.race([waited.then(() => "idle"), pause(3_000).then(() => "stuck")])).toBe("idle");
   }, 180_000);
 });

@@ -38,6 +38,18 @@ describe("hits from notes changed since the last index", () => {
     expect((await v.search("sourdough", { mode: "keyword" })).stale).toBeUndefined();
   });
 
+  it("are not named when the vault is not known to be the index's (serve or mcp with --db from another folder)", async () => {
+    const { openVault } = await import("../../src/library.js");
+    const other = await openVault(vault, { vaultKnown: false });
+    try {
+      const r = await other.search("marmalade", { mode: "keyword" });
+      expect(r.hits.length).toBe(2);
+      expect(r.stale).toBeUndefined();
+    } finally {
+      await other.close();
+    }
+  });
+
   it("are named by GET /api/search", async () => {
     const { get } = await inProcessApp(v);
     const r = await get("/api/search?q=marmalade&mode=keyword");
@@ -59,6 +71,22 @@ describe("hits from notes changed since the last index", () => {
     } finally {
       await client.close();
       await served.close();
+    }
+    // under mcp --watch the fix is the server's own
+    const watching = await createMcpServer(vault, { watching: true });
+    const [c, d] = InMemoryTransport.createLinkedPair();
+    const second = new Client({ name: "stale-watch", version: "1.0.0" });
+    await Promise.all([watching.server.connect(c), second.connect(d)]);
+    try {
+      const r = (await second.callTool({ name: "search", arguments: { query: "marmalade", mode: "keyword" } })) as {
+        content: { text: string }[];
+      };
+      expect(r.content[1].text).toBe(
+        'note: hits come from a note changed since the last index ("Larder.md") and a note deleted since ("Jam.md") — this server is taking them in (mcp --watch)',
+      );
+    } finally {
+      await second.close();
+      await watching.vault.close();
     }
   });
 });

@@ -1,5 +1,5 @@
-import { err, out, stderrLogger } from "../io.js";
-import { locate } from "../open.js";
+import { err, exitWhenWritten, out, stderrLogger } from "../io.js";
+import { isVaultKnown, locate } from "../open.js";
 
 /** The flags of `vault-rag serve`. */
 export interface ServeFlags {
@@ -21,6 +21,7 @@ export async function runServe(o: ServeFlags): Promise<void> {
   const { startServer } = await import("../../serve/server.js");
   const s = await startServer(loc.vault, {
     db: o.db,
+    vaultKnown: isVaultKnown(o, loc),
     port: o.port,
     host: o.host,
     watch: o.watch,
@@ -41,5 +42,5 @@ export async function runServe(o: ServeFlags): Promise<void> {
   });
   await s.close();
   // under --watch, as `watch` does: the batch the model was embedding next is not waited for
-  process.exit(process.exitCode ?? 0);
+  await exitWhenWritten();
 }

@@ -1,5 +1,5 @@
 import { batchLine, embedderForIndex, watchVault } from "../../indexing/index.js";
-import { err, out, stderrLogger } from "../io.js";
+import { err, exitWhenWritten, out, stderrLogger } from "../io.js";
 import { locate } from "../open.js";
 import { assertVaultFolder } from "../../vault/index.js";
 
@@ -44,5 +44,5 @@ export async function runWatch(
   // a pass under way stops after the batch it is storing; the batch the model was embedding next
   // is not waited for (nothing would store it)
   await watcher.close();
-  process.exit(process.exitCode ?? 0);
+  await exitWhenWritten();
 }
