@@ -61,7 +61,7 @@ describe("retrieval quality on examples/vault", () => {
     expect(by.hybrid.ndcg10).toBeGreaterThanOrEqual(best - 1 / n);
   });
 
-  it("warns about expected paths that are no note in the index, and counts one question in the singular", () => {
+  it("warns about expected paths that are no note in the index, with the note meant, counts one question in the singular, and refuses a file none of whose notes is indexed", () => {
     const { r } = evalLines(
       "one.jsonl",
       ['{"question": "sourdough starter", "paths": ["kitchen/Sourdough.md", "Kitchen/nope.md"]}'],
@@ -69,9 +69,20 @@ describe("retrieval quality on examples/vault", () => {
     );
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toContain(
-      'vault-rag: 1 expected path is not a note in the index ("Kitchen/nope.md") — paths are vault-relative, like "electronics/Pico W.md"; questions expecting only these score 0',
+      'vault-rag: 1 expected path is not a note in the index ("Kitchen/nope.md") — paths are vault-relative, as the index names notes; did you mean "kitchen/Ramen.md" or "kitchen/Crêpes.md"?; questions expecting only these score 0',
     );
     expect(r.stdout).toContain("(1 question)");
+    // no question can score: an error that names the note meant, not a table of zeros
+    const none = evalLines(
+      "none.jsonl",
+      ['{"question": "sourdough starter", "paths": ["kitchen/sourdough.md"]}'],
+      ["--modes", "keyword"],
+    ).r;
+    expect([none.status, none.stdout, none.stderr]).toEqual([
+      2,
+      "",
+      'vault-rag: no question\'s expected note is in the index: 1 expected path is not a note in the index ("kitchen/sourdough.md") — paths are vault-relative, as the index names notes; did you mean "kitchen/Sourdough.md"?\n',
+    ]);
   });
 
   it("names a question whose own filter leaves out the note it expects, by its line, and not one whose filter keeps it", () => {

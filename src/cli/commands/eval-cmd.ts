@@ -15,6 +15,7 @@ import {
   type EvalSetting,
   type Metrics,
 } from "../../search/eval.js";
+import { noteFix } from "../../closest.js";
 import { printable } from "../printable.js";
 import { shown } from "../../shown.js";
 import type { SearchMode } from "../../search/index.js";
@@ -135,15 +136,20 @@ export async function runEval(target: string, o: EvalFlags): Promise<void> {
     // an expected path that is no note in the index can never be found: say so, or it scores 0 silently
     const indexed = new Set((await store.notes()).keys());
     const unknown = [...new Set([...qrels.relevant.values()].flatMap((ps) => [...ps]))].filter((p) => !indexed.has(p));
-    if (unknown.length)
-      err(
-        `vault-rag: ${unknown.length} expected path${unknown.length === 1 ? " is" : "s are"} not a note in the index (${unknown
-          .slice(0, 3)
-          .map((p) => `"${p}"`)
-          .join(
-            ", ",
-          )}${unknown.length > 3 ? ", …" : ""}) — paths are vault-relative, like "electronics/Pico W.md"; questions expecting only these score 0`,
-      );
+    if (unknown.length) {
+      // the fix for the first: the note it most likely means ("semaphore.md" for Semaphore.md), or
+      // a path of this vault's own as the example
+      const listed = `${unknown.length} expected path${unknown.length === 1 ? " is" : "s are"} not a note in the index (${unknown
+        .slice(0, 3)
+        .map((p) => `"${p}"`)
+        .join(", ")}${unknown.length > 3 ? ", …" : ""}) — paths are vault-relative, as the index names notes`;
+      const fix = noteFix(unknown[0], [...indexed]);
+      const hopeless = [...qrels.relevant.values()].every((ps) => [...ps].every((p) => !indexed.has(p)));
+      // no question can score: a table of zeros would read as a measurement
+      if (hopeless)
+        throw new VaultRagError("usage", `vault-rag: no question's expected note is in the index: ${listed}; ${fix}`);
+      err(`vault-rag: ${listed}; ${fix}; questions expecting only these score 0`);
+    }
     // a question whose own filter leaves out its answer (a folder in another case) scores 0 silently too
     for (const q of await filteredOut(store, qrels))
       err(
