@@ -57,36 +57,24 @@ describe("hits from notes changed since the last index", () => {
   });
 
   it("are told in the MCP search tool's second text, in the CLI's words", async () => {
-    const { server, vault: served } = await createMcpServer(vault);
-    const [a, b] = InMemoryTransport.createLinkedPair();
-    const client = new Client({ name: "stale", version: "1.0.0" });
-    await Promise.all([server.connect(a), client.connect(b)]);
-    try {
-      const r = (await client.callTool({ name: "search", arguments: { query: "marmalade", mode: "keyword" } })) as {
-        content: { text: string }[];
-      };
-      expect(r.content[1].text).toBe(
-        'note: hits come from a note changed since the last index ("Larder.md") and a note deleted since ("Jam.md") — run `vault-rag index` to refresh them',
-      );
-    } finally {
-      await client.close();
-      await served.close();
-    }
+    // the second text of an MCP search for "marmalade", from a server made with these options
+    const secondText = async (opts: { watching?: boolean }) => {
+      const { server, vault: served } = await createMcpServer(vault, opts);
+      const [a, b] = InMemoryTransport.createLinkedPair();
+      const client = new Client({ name: "stale", version: "1.0.0" });
+      await Promise.all([server.connect(a), client.connect(b)]);
+      try {
+        const r = await client.callTool({ name: "search", arguments: { query: "marmalade", mode: "keyword" } });
+        return (r as { content: { text: string }[] }).content[1].text;
+      } finally {
+        await client.close();
+        await served.close();
+      }
+    };
+    const told =
+      'note: hits come from a note changed since the last index ("Larder.md") and a note deleted since ("Jam.md")';
+    expect(await secondText({})).toBe(`${told} — run \`vault-rag index\` to refresh them`);
     // under mcp --watch the fix is the server's own
-    const watching = await createMcpServer(vault, { watching: true });
-    const [c, d] = InMemoryTransport.createLinkedPair();
-    const second = new Client({ name: "stale-watch", version: "1.0.0" });
-    await Promise.all([watching.server.connect(c), second.connect(d)]);
-    try {
-      const r = (await second.callTool({ name: "search", arguments: { query: "marmalade", mode: "keyword" } })) as {
-        content: { text: string }[];
-      };
-      expect(r.content[1].text).toBe(
-        'note: hits come from a note changed since the last index ("Larder.md") and a note deleted since ("Jam.md") — this server is taking them in (mcp --watch)',
-      );
-    } finally {
-      await second.close();
-      await watching.vault.close();
-    }
+    expect(await secondText({ watching: true })).toBe(`${told} — this server is taking them in (mcp --watch)`);
   });
 });
