@@ -47,7 +47,11 @@ export function staleHits(
  * // 'vault-rag: a hit comes from a note changed since the last index ("kitchen/Bread.md") — run `vault-rag index` to refresh it'
  * ```
  */
-export function staleHitsWarning(s: { changed: string[]; deleted: string[] }): string | undefined {
+export function staleHitsWarning(
+  s: { changed: string[]; deleted: string[] },
+  /** `mcp --watch` takes them in itself: its fix is to wait, not to run `index`. */
+  o: { watching?: boolean } = {},
+): string | undefined {
   const parts: string[] = [];
   const names = (ps: string[]) => ps.map((p) => `"${p}"`).join(", ");
   if (s.changed.length)
@@ -60,5 +64,9 @@ export function staleHitsWarning(s: { changed: string[]; deleted: string[] }): s
     );
   if (!parts.length) return undefined;
   const n = s.changed.length + s.deleted.length;
-  return `vault-rag: ${n === 1 ? "a hit comes" : "hits come"} from ${parts.join(" and ")} — run \`vault-rag index\` to refresh ${n === 1 ? "it" : "them"}`;
+  const them = n === 1 ? "it" : "them";
+  const fix = o.watching
+    ? `this server is taking ${them} in (mcp --watch)`
+    : `run \`vault-rag index\` to refresh ${them}`;
+  return `vault-rag: ${n === 1 ? "a hit comes" : "hits come"} from ${parts.join(" and ")} — ${fix}`;
 }

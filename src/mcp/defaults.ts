@@ -1,5 +1,5 @@
 /**
- * Defaults and limits of `vault-rag mcp`, in one place (the README reads them from here).
+ * The limits of `vault-rag mcp`, in one place (the README reads them from here).
  *
  * - `calls`: `search` and `related` calls answered at once (2). With the bundled model a search is
  *   CPU work on this process and its embedding thread, so more at once answers none sooner; each
@@ -9,6 +9,8 @@
  *   the answers gets, for each call over it, an error result at once (`vault-rag: 256 tool calls are
  *   already waiting …`), so a flood costs a line each instead of memory.
  */
+export const MCP_DEFAULTS: McpLimitsWithDefaults = { calls: 2, waiting: 256 };
+
 /** The limits `createMcpServer` takes, each defaulting to `MCP_DEFAULTS`. */
 export interface McpLimits {
   calls?: number;
@@ -17,5 +19,3 @@ export interface McpLimits {
 
 /** `McpLimits` with every limit set. */
 export type McpLimitsWithDefaults = Required<McpLimits>;
-
-export const MCP_DEFAULTS: McpLimitsWithDefaults = { calls: 2, waiting: 256 };

@@ -103,17 +103,8 @@ export async function createMcpServer(
         // a question the model could not read was ranked by keywords alone, and hits may come from
         // notes changed since the last index, which a second text says (the CLI's warning)
         const found = hits.length ? hits.map(hitJson) : { hits: [], reason, hints };
-        // under --watch the index is refreshed here: the CLI's fix (run `vault-rag index`) is not one
-        const staleNote =
-          stale &&
-          staleHitsWarning(stale)
-            ?.replace(/^vault-rag: /, "")
-            .replace(
-              / — run `vault-rag index` to refresh (it|them)$/,
-              opts.watching
-                ? " — this server is taking them in (mcp --watch)"
-                : " — run `vault-rag index` to refresh $1",
-            );
+        // under --watch the index is refreshed here, which the fix says
+        const staleNote = stale && staleHitsWarning(stale, { watching: opts.watching })?.replace(/^vault-rag: /, "");
         const notes = [notice, staleNote].filter(Boolean);
         return notes.length ? new Noted(found, notes.join("; ")) : found;
       },
@@ -155,20 +146,16 @@ export async function createMcpServer(
           .map((n) => `"${n}"`)
           .join(", ")}`,
       );
+    const call = () => guarded(async () => t.run(validate(t.input, args ?? {}, {}, "arguments"), extra.signal));
     // only the tools that rank take turns: a note, tags, folders and status are quick reads, which
     // must not wait behind searches (on an Ollama index a search waits on the model)
-    if (!RANKING_TOOLS.has(name))
-      return guarded(async () => t.run(validate(t.input, args ?? {}, {}, "arguments"), extra.signal));
+    if (!RANKING_TOOLS.has(name)) return call();
     if (line.full)
       return failure(
         `vault-rag: ${limits.waiting} tool calls are already waiting for an answer — wait for answers before sending more`,
       );
-    return line.run(async () =>
-      // a call cancelled while it waited gets no answer (the SDK sends none), so it is not run
-      extra.signal.aborted
-        ? failure("vault-rag: the call was cancelled")
-        : guarded(async () => t.run(validate(t.input, args ?? {}, {}, "arguments"), extra.signal)),
-    );
+    // a call cancelled while it waited gets no answer (the SDK sends none), so it is not run
+    return line.run(async () => (extra.signal.aborted ? failure("vault-rag: the call was cancelled") : call()));
   });
   return { server, vault: v };
 }

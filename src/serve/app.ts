@@ -49,7 +49,7 @@ export interface AppOptions {
   watching?: boolean;
   /** How long an answer's event may wait for the client (default `SERVE_DEFAULTS.sendMs`; tests shorten it). */
   sendMs?: number;
-  /** Requests that read the index answered at once, and how many more may wait (defaults `SERVE_DEFAULTS.requests` and `.waiting`). */
+  /** Searches and related notes answered at once, and how many more may wait (defaults `SERVE_DEFAULTS.requests` and `.waiting`). */
   requests?: number;
   waiting?: number;
 }

@@ -1,10 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { VaultRagError } from "../errors.js";
-import { withoutDataPayloads } from "./data-uri.js";
-import { excalidrawText, isExcalidraw } from "./excalidraw.js";
+import { isExcalidraw } from "./excalidraw.js";
 import { splitFrontmatter } from "./frontmatter.js";
 import { oneNote } from "./links.js";
+import { readableParts } from "./note.js";
 import { readRegularFile } from "../safe-file.js";
 import { decodeNote, MAX_NOTE_BYTES } from "./read.js";
 import { headingText, scanBlocks } from "./markdown.js";
@@ -155,11 +155,8 @@ export function readNoteText(vault: string, name: string, heading?: string): { p
       `vault-rag: "${note.path}" is not served: ${text.skipped} (only notes vault-rag indexes are served)`,
     );
   const split = splitFrontmatter(text);
-  // a drawing is served as it is indexed, by its words: not its banner, block ids or drawing JSON
-  // (tens of kilobytes that filled get_note's 40,000 characters), nor the plugin's properties
-  const drawing = isExcalidraw(note.path, split.data);
-  const body = drawing ? excalidrawText(split.body.replace(/\r\n?/g, "\n")) : withoutDataPayloads(split.body);
-  const yaml = drawing ? "" : withoutDataPayloads(split.yaml);
+  // served as it is indexed: a drawing by its words, not tens of kilobytes of its JSON
+  const { body, properties: yaml } = readableParts(isExcalidraw(note.path, split.data), split.body, split.yaml);
   // a note of properties alone is served as what it holds, its frontmatter, as it is indexed
   if (!heading) return { path: note.path, text: capText(!body.trim() && yaml.trim() ? yaml : body) };
   const section = sectionText(body, heading);

@@ -45,9 +45,7 @@ export function parseNote(path: string, text: string, mtime: number, log: Logger
   const aliases = [...new Set(frontmatterList(data.aliases ?? data.alias, false))];
   // line endings normalised once, here: the tag scan and the chunker then read the same string (one parse)
   const unixBody = fm.body.includes("\r") ? fm.body.replace(/\r\n?/g, "\n") : fm.body;
-  // an Excalidraw drawing is searched by its words, not by its JSON; a note by its words, not by
-  // the base64 of an image pasted into it
-  const body = drawing ? excalidrawText(unixBody) : withoutDataPayloads(unixBody);
+  const { body, properties } = readableParts(drawing, unixBody, fm.yaml);
   const rawTitle = data.title;
   const title =
     typeof rawTitle === "string" && rawTitle.trim()
@@ -82,10 +80,26 @@ export function parseNote(path: string, text: string, mtime: number, log: Logger
     mtime: Math.floor(mtime),
     body,
     bodyStartLine: fm.bodyStartLine,
-    // a drawing's frontmatter is the plugin's (`excalidraw-plugin: parsed`), no text of the user's
-    properties: drawing ? "" : withoutDataPayloads(fm.yaml),
+    properties,
     hash: hashText(text),
   };
+}
+
+/**
+ * What of a note's body and frontmatter is read, by the index and by `get_note` alike: an
+ * Excalidraw drawing by its words, not its JSON ({@link excalidrawText}), and not by the plugin's
+ * properties (`excalidraw-plugin: parsed`, no text of the user's); a note by its words, not the
+ * base64 of an image pasted into it ({@link withoutDataPayloads}).
+ *
+ * @example
+ * ```ts
+ * readableParts(false, "![x](data:image/png;base64,iVBORw0K…)\n", "tags: [a]").properties; // "tags: [a]"
+ * ```
+ */
+export function readableParts(drawing: boolean, body: string, yaml: string): { body: string; properties: string } {
+  return drawing
+    ? { body: excalidrawText(body), properties: "" }
+    : { body: withoutDataPayloads(body), properties: withoutDataPayloads(yaml) };
 }
 
 /** The names of a folder's own page, as documentation sites and some vaults name it (in the order a link to `guide/` tries them). */

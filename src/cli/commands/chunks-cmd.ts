@@ -1,5 +1,5 @@
 import { chunkNote } from "../../chunk/index.js";
-import { oneNote, readNote, walkVault } from "../../vault/index.js";
+import { isExcalidraw, oneNote, readNote, walkVault } from "../../vault/index.js";
 import { locate, noteArgument } from "../open.js";
 import { collectingLogger } from "../../log.js";
 import { err, out, outText, stderrLogger } from "../io.js";
@@ -31,7 +31,7 @@ export async function runChunks(vaultArg: string | undefined, o: { note?: string
     const chunks = chunkNote(note);
     if (o.note && !chunks.length)
       err(
-        /\.excalidraw\.md$/i.test(f.path)
+        isExcalidraw(f.path, {})
           ? `no chunks: "${f.path}" holds no text to index (a drawing with no text elements)`
           : `no chunks: "${f.path}" holds no text to index (it is blank, with no properties or invalid ones)`,
       );
