@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import Database from "better-sqlite3";
 import { ChromaClient } from "chromadb";
 import { describe, expect, inject, it } from "vitest";
 import { collectingLogger } from "../../src/log.js";
@@ -155,5 +156,53 @@ describe.skipIf(!!CHROMA_MISSING)(needs("Chroma store", CHROMA_MISSING), () => {
     expect(await a3.count()).toEqual({ notes: 2, chunks: 2 });
     expect(await a3.serverCount()).toBe(2);
     await a3.close();
+  });
+
+  it("reads its sidecar as it is while a writer holds it, and after a crashed write rebuilds, keeping the notes the server did not change", async () => {
+    const db = chromaAddress();
+    const mine = tmpDir();
+    const when = meta({ path: "r/SMARS.md" }).mtime; // a note's record and its chunks carry the same mtime
+    const smars = { ...note("r/SMARS.md"), mtime: when };
+    const a = await ChromaStore.open(db, { create: true, sidecarDir: mine });
+    await a.setManifest(testManifest(4));
+    await a.upsertNotes([
+      { note: smars, records: [record("s0", meta({ path: "r/SMARS.md" }), vec(1, 0, 0, 0), "DRV8833 motor driver")] },
+      {
+        note: { ...note("k/bread.md"), mtime: when },
+        records: [record("b0", meta({ path: "k/bread.md" }), vec(0, 1, 0, 0), "levain and flour")],
+      },
+    ]);
+    await a.close();
+    // the server moves on (another machine's write changes bread.md) ...
+    const b = await ChromaStore.open(db, { sidecarDir: tmpDir() });
+    await b.upsertNotes([
+      {
+        note: note("k/bread.md"),
+        records: [record("b0", meta({ path: "k/bread.md", mtime: 2 }), vec(0, 1, 0, 0), "rye and salt")],
+      },
+    ]);
+    await b.close();
+    // ... while a writer here holds the sidecar's lock, as a write in progress does
+    const [file] = fs.readdirSync(mine).filter((f) => f.endsWith(".db"));
+    const writer = new Database(path.join(mine, file));
+    writer.exec("BEGIN IMMEDIATE");
+    const log = collectingLogger();
+    const during = await ChromaStore.open(db, { sidecarDir: mine, log });
+    expect(log.warnings).toEqual([]);
+    expect((await during.notes()).get("r/SMARS.md")).toEqual(smars);
+    expect((await during.queryKeyword("levain", 5)).map((h) => h.id)).toEqual(["b0"]);
+    await during.close();
+    // the writer dies: its transaction rolls back and the lock is free, so the next open rebuilds
+    writer.exec("ROLLBACK");
+    writer.close();
+    const log2 = collectingLogger();
+    const after = await ChromaStore.open(db, { sidecarDir: mine, log: log2 });
+    expect(log2.warnings.map((w) => w.code)).toEqual(["sidecar_rebuilt"]);
+    expect((await after.queryKeyword("rye", 5)).map((h) => h.id)).toEqual(["b0"]);
+    const notes = await after.notes();
+    expect(notes.get("r/SMARS.md")).toEqual(smars);
+    expect(notes.get("k/bread.md")).toEqual({ path: "k/bread.md", hash: "", mtime: 2, size: -1 });
+    expect(await after.count()).toEqual({ notes: 2, chunks: 2 });
+    await after.close();
   });
 });

@@ -201,14 +201,51 @@ export class ChromaStore implements Store {
     await this.syncSidecar(true);
   }
 
-  /** Rebuilds the sidecar from the collection when it does not match the collection's generation. */
+  /**
+   * Rebuilds the sidecar from the collection when it does not match the collection's generation.
+   * The generation moves only under the sidecar's write lock ({@link ChromaStore.write}): a
+   * mismatch while a writer holds it is a write in progress, and the sidecar as it was before it is
+   * read as is (the writer's commit makes it current); a mismatch with the lock free is a write that
+   * crashed or another machine's. The rebuild is made in place, under that lock: a writer with the
+   * file open (`watch`) writes on into the same file, and a second reader rebuilds nothing.
+   */
   private async syncSidecar(force = false): Promise<void> {
-    const mine = await this.sidecar.syncMark();
-    if (mine === this.syncToken() && !force) return;
-    const hadSidecar = mine !== undefined;
-    await this.sidecar.close();
-    for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(this.sidecarFile + suffix, { force: true });
-    this.sidecar = SqliteStore.open(this.sidecarFile, { create: true, vectors: "cache" });
+    if (!force && (await this.sidecar.syncMark()) === this.syncToken()) return;
+    const held = this.sidecar.holdWrite({ wait: force });
+    if (!held) return;
+    try {
+      await this.reloadMeta();
+      const mine = await this.sidecar.syncMark();
+      if (!force && mine === this.syncToken()) return held.commit();
+      const n = await this.rebuildFromServer();
+      await this.markSynced();
+      held.commit();
+      if (mine !== undefined || n > 0)
+        this.log.warn(
+          "sidecar_rebuilt",
+          `vault-rag: rebuilt the local keyword index for ${this.location} from the server (${n} chunks)`,
+          { path: this.sidecarFile },
+        );
+    } finally {
+      held.rollback();
+    }
+  }
+
+  /** The collection's metadata as the server has it now (another process may have written). */
+  private async reloadMeta(): Promise<void> {
+    const now = await guard(this.loc, "open the collection", () =>
+      this.client.getCollection({ name: this.loc.collection }),
+    );
+    this.meta = { ...((now.metadata ?? {}) as ChromaMetadata) };
+  }
+
+  /**
+   * Replaces the sidecar's notes and chunks with the collection's, returning how many chunks it
+   * read. The note's own hash and size are not on the server: a note whose chunks are exactly those
+   * the sidecar had keeps its record, any other gets an empty hash, so that the next index run
+   * re-checks it (its vectors come back from the collection, nothing is embedded again).
+   */
+  private async rebuildFromServer(): Promise<number> {
     const byPath = new Map<string, StoreRecord[]>();
     let n = 0;
     for await (const r of this.records({}, false, "read the collection")) {
@@ -217,20 +254,17 @@ export class ChromaStore implements Store {
       list.push(r);
       n++;
     }
-    // the note's own hash is not on the server: an empty hash makes the next index run re-check the
-    // note (its vectors come back from the collection, nothing is embedded again)
-    const batch = [...byPath].map(([p, records]) => ({
-      note: { path: p, hash: "", mtime: Math.max(...records.map((r) => r.meta.mtime)), size: -1 },
-      records,
-    }));
+    const known = await this.sidecar.notes();
+    const batch = [];
+    for (const [p, records] of byPath) {
+      const mtime = Math.max(...records.map((r) => r.meta.mtime));
+      const had = known.get(p);
+      const same = had?.mtime === mtime && sameChunks(await this.sidecar.get({ path: p }), records);
+      batch.push({ note: same && had ? had : { path: p, hash: "", mtime, size: -1 }, records });
+    }
+    await this.sidecar.clearNotes();
     await this.sidecar.upsertNotes(batch);
-    await this.markSynced();
-    if (hadSidecar || n > 0)
-      this.log.warn(
-        "sidecar_rebuilt",
-        `vault-rag: rebuilt the local keyword index for ${this.location} from the server (${n} chunks)`,
-        { path: this.sidecarFile },
-      );
+    return n;
   }
 
   private async markSynced(): Promise<void> {
@@ -244,14 +278,22 @@ export class ChromaStore implements Store {
   }
 
   /**
-   * One write: bump the generation on the server first, then change the collection and the
-   * sidecar, then record the generation in the sidecar. A crash in between leaves the sidecar's
-   * generation behind the server's, so the next open rebuilds it.
+   * One write, under the sidecar's write lock: bump the generation on the server first, then
+   * change the collection and the sidecar, then record the generation in the sidecar, and commit.
+   * A crash in between rolls the sidecar back and frees the lock, with its generation behind the
+   * server's, so the next open rebuilds it; a reader meanwhile sees the lock held and waits for
+   * nothing.
    */
   private async write(fn: () => Promise<void>): Promise<void> {
-    await this.writeMeta({ ...this.meta, generation: this.generation() + 1 });
-    await fn();
-    await this.markSynced();
+    const held = this.sidecar.holdWrite();
+    try {
+      await this.writeMeta({ ...this.meta, generation: this.generation() + 1 });
+      await fn();
+      await this.markSynced();
+      held?.commit();
+    } finally {
+      held?.rollback();
+    }
   }
 
   async upsertNotes(batch: { note: NoteEntry; records: StoreRecord[]; links?: NoteLink[] }[]): Promise<void> {
@@ -555,4 +597,11 @@ async function guard<T>(loc: ChromaLocation, what: string, fn: () => Promise<T>)
       { cause: err },
     );
   }
+}
+
+/** Whether two lists hold the same chunks (ids and texts), in any order. */
+function sameChunks(a: StoreRecord[], b: StoreRecord[]): boolean {
+  if (a.length !== b.length) return false;
+  const texts = new Map(a.map((r) => [r.id, r.text]));
+  return b.every((r) => texts.get(r.id) === r.text);
 }

@@ -217,6 +217,34 @@ function markKeywordText(db: Database.Database): void {
   ).run(KEYWORD_TEXT_RULES);
 }
 
+/** The tables, indexes and columns this version's SCHEMA and backlink tables make (read once). */
+let currentShape: string | undefined;
+
+/** What of a database's shape {@link schemaIsCurrent} compares: its objects and link_texts' columns. */
+function shapeOf(db: Database.Database): string {
+  const objects = db.prepare("SELECT type || ' ' || name FROM sqlite_master ORDER BY 1").pluck().all();
+  const columns = db.prepare("SELECT name FROM pragma_table_info('link_texts') ORDER BY 1").pluck().all();
+  return JSON.stringify([objects, columns]);
+}
+
+/**
+ * Whether opening `db` for writing would change nothing: it is of this storage version, has every
+ * table, index and column today's schema makes, and an empty one has its keyword rules recorded.
+ */
+function schemaIsCurrent(db: Database.Database, version: number): boolean {
+  if (version !== SCHEMA_VERSION) return false;
+  if (currentShape === undefined) {
+    const ref = new Database(":memory:");
+    ref.exec(SCHEMA);
+    createBacklinkTables(ref);
+    currentShape = shapeOf(ref);
+    ref.close();
+  }
+  if (shapeOf(db) !== currentShape) return false;
+  if (db.prepare("SELECT 1 FROM chunks LIMIT 1").get()) return true;
+  return db.prepare("SELECT value FROM meta WHERE key = 'keyword_text'").pluck().get() === KEYWORD_TEXT_RULES;
+}
+
 /** Rebuilds the keyword index from the chunks, as indexed: every field through `vr_fts`. */
 function rebuildKeywordIndex(db: Database.Database): void {
   db.prepare("INSERT INTO fts (fts) VALUES ('delete-all')").run();
@@ -318,21 +346,25 @@ export class SqliteStore implements Store {
             "index_outdated",
             `vault-rag: the index at ${file} has storage version ${version}; this vault-rag needs ${SCHEMA_VERSION} — run \`${rebuildCommand(file)}\` to rebuild it`,
           );
-        db.transaction(() => {
-          db.exec(SCHEMA);
-          createBacklinkTables(db);
-          // a new index's keyword text is read by today's rules (an older index's is read again by
-          // `index`, see upgradeKeywordText: a search does not wait for that)
-          if (!db.prepare("SELECT 1 FROM chunks LIMIT 1").get()) markKeywordText(db);
-          if (version === 2 && old) {
-            if (db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'vectors'").pluck().get())
-              db.exec(UPGRADE_FROM_2);
-            db.prepare("UPDATE meta SET value = ? WHERE key = 'manifest'").run(
-              JSON.stringify({ ...(JSON.parse(old) as Manifest), schemaVersion: SCHEMA_VERSION }),
-            );
-          }
-        }).immediate();
-        db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES ('index_id', ?)").run(randomUUID());
+        // an index already as this version makes it is not written to: a reader of a Chroma sidecar
+        // opens it while a writer holds its lock across a write to the server (holdWrite)
+        if (!schemaIsCurrent(db, version))
+          db.transaction(() => {
+            db.exec(SCHEMA);
+            createBacklinkTables(db);
+            // a new index's keyword text is read by today's rules (an older index's is read again by
+            // `index`, see upgradeKeywordText: a search does not wait for that)
+            if (!db.prepare("SELECT 1 FROM chunks LIMIT 1").get()) markKeywordText(db);
+            if (version === 2 && old) {
+              if (db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'vectors'").pluck().get())
+                db.exec(UPGRADE_FROM_2);
+              db.prepare("UPDATE meta SET value = ? WHERE key = 'manifest'").run(
+                JSON.stringify({ ...(JSON.parse(old) as Manifest), schemaVersion: SCHEMA_VERSION }),
+              );
+            }
+          }).immediate();
+        if (!db.prepare("SELECT 1 FROM meta WHERE key = 'index_id'").get())
+          db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES ('index_id', ?)").run(randomUUID());
       }
     } catch (err) {
       const e = err as Error & { code?: string };
@@ -427,6 +459,23 @@ export class SqliteStore implements Store {
     });
   }
 
+  /**
+   * Deletes every note and chunk (with their vectors, keyword rows and links), as one write: the
+   * Chroma store empties its sidecar so before filling it again from the server.
+   *
+   * @example
+   * ```ts
+   * await sidecar.clearNotes();
+   * ```
+   */
+  async clearNotes(): Promise<void> {
+    const paths = this.db
+      .prepare("SELECT path FROM notes UNION SELECT DISTINCT path FROM chunks")
+      .pluck()
+      .all() as string[];
+    await this.deleteNotes(paths);
+  }
+
   async linkTexts(): Promise<Map<string, NoteLink[]>> {
     return hasBacklinks(this.db) ? readLinks(this.db) : new Map();
   }
@@ -457,6 +506,46 @@ export class SqliteStore implements Store {
       ),
       delVectors: this.db.prepare("DELETE FROM windows WHERE chunk IN (SELECT rowid FROM chunks WHERE path = ?)"),
       delChunks: this.db.prepare("DELETE FROM chunks WHERE path = ?"),
+    };
+  }
+
+  /**
+   * Takes this file's write lock for asynchronous work (SQLite's own, so it dies with the process):
+   * every write until `commit` joins one transaction, which other connections see whole or not at
+   * all, and which a crash rolls back. With `wait: false`, returns `undefined` at once when another
+   * connection holds the lock, instead of waiting the busy timeout for it. The Chroma store holds
+   * it across a write to the server, so that a reader never takes a write in progress for a
+   * crashed one.
+   *
+   * @example
+   * ```ts
+   * const held = sidecar.holdWrite();
+   * try { await writeServer(); await sidecar.upsertNotes(batch); held?.commit(); }
+   * finally { held?.rollback(); }
+   * ```
+   */
+  holdWrite(opts: { wait?: boolean } = {}): { commit(): void; rollback(): void } | undefined {
+    const timeout = this.db.pragma("busy_timeout", { simple: true }) as number;
+    if (opts.wait === false) this.db.pragma("busy_timeout = 0");
+    try {
+      this.db.exec("BEGIN IMMEDIATE");
+    } catch (err) {
+      if ((err as { code?: string }).code !== "SQLITE_BUSY") throw err;
+      if (opts.wait === false) return undefined;
+      throw new VaultRagError(
+        "index_locked",
+        `vault-rag: ${this.location} stayed locked by another process for ${timeout / 1000} s (a rebuild of Chroma's keyword index from the server) — run again when it is done`,
+      );
+    } finally {
+      this.db.pragma(`busy_timeout = ${timeout}`);
+    }
+    return {
+      commit: () => {
+        if (this.db.inTransaction) this.db.exec("COMMIT");
+      },
+      rollback: () => {
+        if (this.db.inTransaction) this.db.exec("ROLLBACK");
+      },
     };
   }
 
