@@ -94,8 +94,11 @@ export const CHUNK_DEFAULTS: ChunkOptionsWithDefaults = {
  * - 26: a passage of headings alone is embedded as its title and headings (every such passage had
  *   one vector, of an empty text); an Excalidraw drawing with no text elements has no passage (it
  *   had one of `# Text Elements`, or of the plugin's own properties), as an empty note has none.
+ * - 27: a heading's wikilinks read as Obsidian shows them (`[[Dynamic Programming]] (Bottom-up)` is
+ *   "Dynamic Programming (Bottom-up)", `[[algo/Graphs|graphs]]` is "graphs"): in breadcrumbs, in
+ *   what is embedded and in what keyword search reads as the heading path.
  */
-export const CHUNKER_VERSION = "26";
+export const CHUNKER_VERSION = "27";
 
 /**
  * Fills in defaults and checks the values.

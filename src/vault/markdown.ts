@@ -1,6 +1,7 @@
 import MarkdownIt from "markdown-it";
 import type Token from "markdown-it/lib/token.mjs";
 import { mathBlock, type MathEnv } from "./math-block.js";
+import { WIKILINK_RE, wikilinkShown } from "./wikilink.js";
 
 /*
  * One CommonMark parser (markdown-it) for the whole project. markdown-it was chosen over
@@ -256,17 +257,26 @@ const INLINE_MARKUP = /[\\*_`<&[!]/;
 /**
  * A heading as a reader sees it, for breadcrumbs and for finding a section by name: without a
  * trailing attribute block (`{#basic-usage}`), inline HTML (`<sup class="badge" />`), emphasis
- * marks, backticks or escapes, and a link as its text.
+ * marks, backticks or escapes, and a link (Markdown or wiki) as its text.
  *
  * @example
  * ```ts
  * headingText("Basic Usage {#basic-usage}"); // "Basic Usage"
  * headingText("`<script setup>` **Props** <sup class=\"vt-badge\" />"); // "<script setup> Props"
+ * headingText("[[Dynamic Programming]] (bottom-up)"); // "Dynamic Programming (bottom-up)"
  * ```
  */
 export function headingText(raw: string): string {
-  // on one line: a setext heading's text may run over several
-  const text = withoutAttrs(raw).replace(/\s+/g, " ").trim();
+  // on one line: a setext heading's text may run over several; a wikilink outside code as
+  // Obsidian shows it (an embed shows its note, no words), which Markdown would leave in brackets
+  const text = withoutAttrs(raw)
+    .split(/(`+[^`]*`+)/)
+    .map((part, i) =>
+      i % 2 ? part : part.replace(WIKILINK_RE, (m, inner: string) => (m.startsWith("!") ? "" : wikilinkShown(inner))),
+    )
+    .join("")
+    .replace(/\s+/g, " ")
+    .trim();
   if (!INLINE_MARKUP.test(text)) return text;
   let out = "";
   for (const t of parseInline(text)[0]?.children ?? [])

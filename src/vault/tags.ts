@@ -1,6 +1,7 @@
 import path from "node:path";
 import { linkSentences, MAX_LINK_TEXTS, type LinkSpan, type LinkText } from "./link-text.js";
 import { parseInline, scanBlocks, type LinkReferences, type Token } from "./markdown.js";
+import { WIKILINK_RE, wikilinkShown, wikilinkTarget } from "./wikilink.js";
 
 /**
  * Normalises tag values from any source: strips `#`, lowercases, drops empties, and adds the
@@ -51,9 +52,6 @@ export function frontmatterList(value: unknown, splitSpaces = true): string[] {
 // eslint-disable-next-line no-control-regex
 const TAG_RE = /(^|[\s([{,;!?"'\u0001])#([\p{L}\p{M}\p{N}_\-/]*[\p{L}_\-/][\p{L}\p{M}\p{N}_\-/]*)/gu;
 const HEX_COLOUR = /^(?:[0-9a-f]{3}|[0-9a-f]{4}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
-// no "[" inside: Obsidian names cannot hold one, and a scan from each "[[" stops at the next "[",
-// so a line of "[[" without "]]" is read in linear time (it was quadratic: 500,000 "[[" took 264 s)
-const WIKILINK_RE = /!?\[\[([^[\]\n]*)\]\]/g;
 
 /** Inline `#tags` and wikilink targets found in a note body. */
 export interface InlineRefs {
@@ -188,11 +186,6 @@ function scanInline(
   if (spans.length && room > 0) texts.push(...linkSentences(plain, spans.slice(0, room)));
 }
 
-/** A wikilink's target as written: without its `#Heading`, `^block` or `|display text`. */
-function wikilinkTarget(inner: string): string {
-  return inner.split("|")[0].split("#")[0].split("^")[0].trim();
-}
-
 /**
  * The notes a note's frontmatter links to: every `[[wikilink]]` in its values (text, lists, nested
  * up to a few levels), as Obsidian's properties link (`author: "[[Kevin Kelly]]"`, `categories:
@@ -241,11 +234,10 @@ function readWikilinks(
     rest += mask.slice(at, m.index) + " ";
     at = m.index! + m[0].length;
     const inner = shownPart(m.index! + (m[0].startsWith("!") ? 3 : 2), at - 2);
-    const display = inner.split("|")[1];
     const target = wikilinkTarget(inner);
     if (target) links.push(target);
     if (m[0].startsWith("!")) continue; // an embed shows the note, not words about it
-    const shown = (display ?? "").trim() || target.split("/").pop()!;
+    const shown = wikilinkShown(inner);
     if (target) spans.push({ start: plain.length, end: plain.length + shown.length, target });
     plain += shown;
   }

@@ -48,6 +48,17 @@ describe("chunker", () => {
     expect(stub("Graphs.md", "# Graphs\n## Shortest paths\n")[0].embedText).toBe("Graphs > Shortest paths\n");
   });
 
+  it("names a heading's wikilinks in the breadcrumb and the embedded headings as a reader sees them, the Markdown as written", () => {
+    const text =
+      "# Trees\n\n#### [[Breadth First Search|BFS]] on a [[algo/Queue]]\n\nVisit each level in turn, counting the children.\n";
+    const [c] = chunkNote(parseNote("algo/Trees.md", text, 0), { minWords: 0 }).slice(-1);
+    expect(c.meta.section).toBe("Trees > BFS on a Queue");
+    expect(c.embedText.startsWith("BFS on a Queue\nVisit each level")).toBe(true);
+    expect(c.text).toBe(
+      "#### [[Breadth First Search|BFS]] on a [[algo/Queue]]\n\nVisit each level in turn, counting the children.",
+    );
+  });
+
   it("merges a heading with no text into its first subsection", () => {
     const chunks = chunkNote(
       note("# Top\n\n## Child\n\nSome words here that make the child section a proper chunk of text today.\n"),

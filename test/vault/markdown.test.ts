@@ -54,7 +54,7 @@ describe("block scan", () => {
     const scan = scanBlocks("# Hi\n\ntext #tag\n\n> note\n> ```\n> code\n> ```\n\n## Sub [[A]]\n");
     expect(scan.starts).toEqual([0, 2, 4, 9]);
     expect(scan.levels).toEqual([1, 0, 0, 2]);
-    expect(scan.texts).toEqual(["Hi", "", "", "Sub [[A]]"]);
+    expect(scan.texts).toEqual(["Hi", "", "", "Sub A"]);
     expect(scan.atomic).toEqual([false, false, true, false]);
     expect(scan.refTexts).toEqual(["text #tag", "Sub [[A]]"]);
     expect(scan.lineCount).toBe(11);
@@ -148,6 +148,27 @@ describe("block scan", () => {
     // a hostile heading of 200,000 spaces reads as its words (the pattern is tried from the last "{" only)
     expect(headingText(`a${" ".repeat(200_000)}{#x}`)).toBe("a");
     expect(scanBlocks(`# a${" ".repeat(200_000)}b\n`).texts).toEqual(["a b"]); // white space read as one space
+  });
+
+  it("names a heading's wikilinks as Obsidian shows them: display text, else the note's name; embeds and code as they are", () => {
+    const body = [
+      "# [[Dynamic Programming]] (Bottom-up approach)",
+      "## See [[algorithms/Graphs#BFS|breadth first]] and [[algorithms/Heaps]]",
+      "## ![[diagram.png]] Diagram",
+      "## `[[not a link]]` in code",
+      "text",
+    ].join("\n");
+    expect(scanBlocks(body).texts.filter(Boolean)).toEqual([
+      "Dynamic Programming (Bottom-up approach)",
+      "See breadth first and Heaps",
+      "Diagram",
+      "[[not a link]] in code",
+    ]);
+    // found by its name as it reads, or as written
+    expect(sectionText(body, "See breadth first and Heaps")).toBe(
+      "## See [[algorithms/Graphs#BFS|breadth first]] and [[algorithms/Heaps]]",
+    );
+    expect(sectionText(body, "`[[not a link]]` in code")).toBe("## `[[not a link]]` in code\ntext");
   });
 
   it("reads a note of unclosed $$ lines in slices as in one parse, cutting before each open $$ instead of reading it whole", () => {
