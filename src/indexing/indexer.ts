@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { CHUNKER_VERSION, chunkNote, type ChunkOptions } from "../chunk/index.js";
 import { passageWindows, unreadable, windowOptions, type Embedder } from "../embed/index.js";
 import { VaultRagError } from "../errors.js";
@@ -216,6 +217,12 @@ async function indexInto(
     if (entry && !chunkerChanged && entry.mtime === f.mtime && entry.size === f.size) summary.unchanged++;
     else todo.push(f);
   }
+  // in an order fixed by each path's hash, not the vault's: the notes read so far are then a fair
+  // sample of those left, whose windows progress projects from them (a folder of drawings, large
+  // files of few words, read first had a student's 1,300-note vault projected at 12% of its windows
+  // and then at 102%; in this order every projection lies within 92–106%, bench in the commit)
+  const place = new Map(todo.map((f) => [f.path, createHash("sha1").update(f.path).digest("hex")]));
+  todo.sort((a, b) => (place.get(a.path)! < place.get(b.path)! ? -1 : 1));
   const onDisk = new Set(files.map((f) => f.path));
   const gone = [...known.keys()].filter((p) => !onDisk.has(p));
   // links resolve against the notes on disk now (a wikilink names a note, a Markdown link a path);
@@ -248,11 +255,11 @@ async function indexInto(
   const minBudget = 64;
   let windowBudget = minBudget;
   let cursor = 0;
-  // estimates for progress: the work seen so far, projected over the bytes still to read
-  const bytesTotal = todo.reduce((n, f) => n + f.size, 0);
-  const seen = { bytes: 0, chunks: 0, toEmbed: 0, embedded: 0, saved: 0 };
+  // estimates for progress: the work seen so far, projected over the notes still to read (by
+  // notes, not bytes: a drawing's JSON or a pasted image is many bytes of few words)
+  const seen = { notes: 0, chunks: 0, toEmbed: 0, embedded: 0, saved: 0 };
   const projected = (n: number) =>
-    seen.bytes && bytesTotal > seen.bytes ? Math.round(n + ((bytesTotal - seen.bytes) * n) / seen.bytes) : n;
+    seen.notes && todo.length > seen.notes ? Math.round((n * todo.length) / seen.notes) : n;
   const chunkOptions = opts.chunk ?? {};
   const windowing = windowOptions(embedder);
   const cacheModel = `${embedder.provider}:${embedder.model}`;
@@ -271,7 +278,7 @@ async function indexInto(
     while (cursor < todo.length && slice.length < batchNotes && windows < budget) {
       const f = todo[cursor++];
       slice.push(f);
-      seen.bytes += f.size;
+      seen.notes++;
       const { note, skipped } = readVaultFile(f, log);
       if (!note) {
         // a file skipped on purpose (binary, not UTF-8, too big) is a warning, not a failure
@@ -427,6 +434,7 @@ async function indexInto(
         Math.min(4096, Math.round((windows * commitSeconds) / took), windowBudget * 4),
       );
   }
+  unread.sort(); // named in path order, not in the order the notes were read
   if (unread.length)
     log.warn(
       "script_unread",

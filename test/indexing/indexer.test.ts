@@ -164,6 +164,35 @@ describe("indexing pipeline", () => {
     expect(recs.map((r) => r.windows.length)).toEqual([1, 1, 1, 1, 1, 1]);
     await after.close();
   });
+
+  it("projects the windows to embed from the notes read so far, though a folder of large drawings of no words comes first by name", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vr-project-"));
+    fs.mkdirSync(path.join(dir, "Excalidraw"));
+    fs.mkdirSync(path.join(dir, "notes"));
+    for (let i = 0; i < 40; i++) {
+      // as the Excalidraw plugin saves a drawing of shapes alone: 40 KB of JSON, no passage
+      const json = JSON.stringify({ type: "excalidraw", elements: Array.from({ length: 1500 }, (_, x) => ({ x, i })) });
+      fs.writeFileSync(
+        path.join(dir, "Excalidraw", `D${i}.excalidraw.md`),
+        `---\nexcalidraw-plugin: parsed\n---\n==⚠  Switch to EXCALIDRAW VIEW in the MORE OPTIONS menu of this document. ⚠==\n\n# Text Elements\n%%\n# Drawing\n\`\`\`json\n${json}\n\`\`\`\n%%\n`,
+      );
+      fs.writeFileSync(
+        path.join(dir, "notes", `N${i}.md`),
+        `# Motor ${i}\n\nMotor ${i} drives track ${i} through a small gearbox, geared down for torque on rough ground.\n`,
+      );
+    }
+    const totals: number[] = [];
+    const s = await indexVault(dir, path.join(dir, "index.db"), instrumented(), {
+      batchNotes: 16,
+      onProgress: (phase, _done, total) => phase === "embed" && totals.push(total),
+    });
+    expect(s).toMatchObject({ added: 80, failed: 0 });
+    expect(totals.at(-1)).toBe(s.embedded);
+    // by bytes in the vault's order, the notes read after the drawings were projected over the
+    // little left to read (0, 8 and 24 of 40); each projection is now within 60–150% of the end
+    const off = totals.filter((t) => t < 0.6 * s.embedded || t > 1.5 * s.embedded);
+    expect(off).toEqual([]);
+  });
 });
 
 describe("backlink text", () => {
