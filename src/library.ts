@@ -224,6 +224,8 @@ export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): 
     opening = undefined;
     await (await was?.catch(() => undefined))?.store.close();
   };
+  // the vault whose folders a hint may look into: not one the index is not known to be of
+  const known = opts.vaultKnown === false ? undefined : vault;
   return {
     vault,
     db: shown,
@@ -239,7 +241,7 @@ export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): 
       const ctx = await open();
       const res = await search(ctx, question, searchOptionsOf(o));
       const hits = res.hits.map(flatHit);
-      if (!hits.length) return { ...res, hits, hints: await noResultHints(ctx.store, o, "request") };
+      if (!hits.length) return { ...res, hits, hints: await noResultHints(ctx.store, o, "request", known) };
       if (opts.vaultKnown === false) return { ...res, hits };
       // a stat per hit's note: the CLI warns of these, the web app marks them
       const stale = staleHits(vault, hits);
@@ -259,7 +261,7 @@ export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): 
       });
       if (sources.length) return { answer, sources, cited, invalid, model };
       // nothing found: why, and what may fix it, as a search says (a tag no note has)
-      const hints = await noResultHints(ctx.store, request, "request");
+      const hints = await noResultHints(ctx.store, request, "request", known);
       return { answer, sources, cited, invalid, model, reason: c.reason, hints };
     },
     status: (async (o: { countStale?: boolean } = {}): Promise<VaultStatusMaybeCounted> => {

@@ -21,6 +21,28 @@ function twoNotes(prefix: string): string {
 }
 
 describe("library API", () => {
+  it("says why a filter's folder is not in the index when the vault holds it but leaves it out", async () => {
+    const vault = twoNotes("vr-lib-hidden-");
+    for (const dir of ["archive", ".attic"]) {
+      fs.mkdirSync(path.join(vault, dir));
+      fs.writeFileSync(path.join(vault, dir, "Old bread.md"), "# Old bread\n\nA loaf from last year.\n");
+    }
+    fs.writeFileSync(path.join(vault, ".vault-ragignore"), "archive/\n");
+    const v = await openVault(vault);
+    await v.index();
+    expect((await v.search("bread", { folder: "archive" })).hints).toEqual([
+      'vault-rag: no folder "archive" in the index: .vault-ragignore keeps "archive/" out of the index — remove that rule and index the vault again to search it',
+    ]);
+    expect((await v.search("bread", { topFolder: ".attic" })).hints).toEqual([
+      'vault-rag: no folder ".attic" in the index: it is in ".attic/", a folder vault-rag never indexes',
+    ]);
+    // a folder the vault does not hold gets the closest names, as before
+    expect((await v.search("bread", { folder: "kitchn" })).hints).toEqual([
+      'vault-rag: no folder "kitchn" in the index — closest: "kitchen"',
+    ]);
+    await v.close();
+  });
+
   it("indexes, searches with the CLI's filters and defaults, and reports status", async () => {
     const vault = twoNotes("vr-lib-");
     const v = await openVault(vault);

@@ -14,7 +14,8 @@ const MAX_TAG_HINTS = 5;
  * note has (the closest tags), and a time range that is empty (`since` after `until`, or in the
  * future) or misses every note (when the notes did change). Empty when the filters name things that exist.
  * `to`: the CLI names its flags and commands; a request (the library, MCP, the HTTP API) names
- * the filter.
+ * the filter. With the `vault`, a folder the vault holds but the index leaves out says why (a
+ * hidden folder, `.vault-ragignore`).
  *
  * @example
  * ```ts
@@ -25,7 +26,12 @@ const MAX_TAG_HINTS = 5;
  * // ['vault-rag: no folder "Robots" in the index — did you mean the folder "robots"?']
  * ```
  */
-export async function noResultHints(store: Store, f: FilterOptions, to: "cli" | "request" = "cli"): Promise<string[]> {
+export async function noResultHints(
+  store: Store,
+  f: FilterOptions,
+  to: "cli" | "request" = "cli",
+  vault?: string,
+): Promise<string[]> {
   const cli = to === "cli";
   const hints: string[] = [];
   // either Unicode form of an accented name (the filter matched both, see buildFilter)
@@ -62,6 +68,18 @@ export async function noResultHints(store: Store, f: FilterOptions, to: "cli" | 
         hints.push(
           `vault-rag: no note is directly in the folder "${value}", only in its subfolders (${quoted(under.slice(0, 3))}${under.length > 3 ? ", …" : ""})${top ? ` — for all of them give ${cli ? `--top-folder "${want}"` : `the top folder "${want}"`}` : ""}`,
         );
+        continue;
+      }
+      // a folder of the vault that the walk never goes into: closest names would hide why
+      // (the walk's module only here: a search that finds its folder does not load it)
+      const walk = vault === undefined ? undefined : await import("../vault/walk.js");
+      const hidden = walk?.whyFolderNotWalked(vault!, want);
+      if (walk && hidden) {
+        const { IGNORE_FILE } = walk;
+        const fix = hidden.startsWith(IGNORE_FILE)
+          ? ` — remove that rule and ${cli ? "run `vault-rag index`" : "index the vault again"} to search it`
+          : "";
+        hints.push(`vault-rag: no folder "${value}" in the index: ${hidden}${fix}`);
         continue;
       }
       const sameCase = names.filter((x) => x.toLowerCase() === want.toLowerCase());

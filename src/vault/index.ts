@@ -1,6 +1,13 @@
 export type { Note, VaultFile } from "./types.js";
 export type { LinkText } from "./link-text.js";
-export { walkVault, assertVaultFolder, whyNotWalked, SKIPPED_FOLDERS, IGNORE_FILE } from "./walk.js";
+export {
+  walkVault,
+  assertVaultFolder,
+  whyNotWalked,
+  whyFolderNotWalked,
+  SKIPPED_FOLDERS,
+  IGNORE_FILE,
+} from "./walk.js";
 export { parseNote, hashText, noteFolder } from "./note.js";
 export { readNote, readVaultFile, isSkippedFile } from "./read.js";
 export { normaliseTags, findInlineRefs, frontmatterList } from "./tags.js";

@@ -173,6 +173,29 @@ export function assertVaultFolder(root: string): string {
 }
 
 /**
+ * Why {@link walkVault} leaves out a folder of the vault (a vault-relative path), or `undefined`
+ * when the folder does not exist or the walk goes into it: a hidden or skipped folder on its way,
+ * or `.vault-ragignore`.
+ *
+ * @example
+ * ```ts
+ * whyFolderNotWalked("/home/me/notes", "Archive"); // '.vault-ragignore keeps "Archive/" out of the index'
+ * whyFolderNotWalked("/home/me/notes", "kitchen"); // undefined
+ * ```
+ */
+export function whyFolderNotWalked(root: string, folder: string): string | undefined {
+  const rel = folder.replace(/^\/+|\/+$/g, "");
+  let realRoot: string;
+  try {
+    realRoot = fs.realpathSync(assertVaultFolder(root));
+    if (!rel || !fs.statSync(path.join(realRoot, rel)).isDirectory()) return undefined;
+  } catch {
+    return undefined;
+  }
+  return whyHidden(rel, true, loadIgnore(realRoot, silentLogger));
+}
+
+/**
  * Why {@link walkVault} leaves out a file at a vault-relative path, or `undefined` when the folder
  * and ignore rules let it in (a hidden or skipped folder, `.vault-ragignore`, not Markdown).
  *

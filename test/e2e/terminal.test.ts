@@ -170,6 +170,20 @@ describe("no results", () => {
     );
   });
 
+  it("says a --folder is left out by .vault-ragignore, with the fix", () => {
+    const own = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "vr-term-ignored-")), "notes");
+    fs.mkdirSync(path.join(own, "drafts"), { recursive: true });
+    fs.writeFileSync(path.join(own, "Bread.md"), "# Bread\n\nSourdough baked in a Dutch oven.\n");
+    fs.writeFileSync(path.join(own, "drafts/Rye.md"), "# Rye\n\nA rye loaf, still a draft.\n");
+    fs.writeFileSync(path.join(own, ".vault-ragignore"), "drafts/\n");
+    expect(run(["index", own, "--quiet"]).code).toBe(0);
+    const r = run(["search", "--vault", own, "--folder", "drafts", "rye"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      'no results: no chunk passes the filters\nvault-rag: no folder "drafts" in the index: .vault-ragignore keeps "drafts/" out of the index — remove that rule and run `vault-rag index` to search it\n',
+    );
+  });
+
   it("says when no note has a tag, naming the closest tags", () => {
     const r = run(["search", "--vault", vault, "--tag", "picoo", "power"]);
     expect(r.code).toBe(1);

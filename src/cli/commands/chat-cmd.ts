@@ -13,7 +13,7 @@ import { buildFilter, SEARCH_DEFAULTS, withSearchDefaults, type SearchMode } fro
 import { formatHits } from "../output.js";
 import { noteLinker, useLinks } from "../hyperlink.js";
 import { useColor } from "../color.js";
-import { locate, openForQuery } from "../open.js";
+import { isVaultKnown, locate, openForQuery } from "../open.js";
 import { err, out, outText, stderrLogger, textOf } from "../io.js";
 import { sourceLine, type AskFlags } from "./ask-cmd.js";
 import { noResults, searchRequest } from "./search-cmd.js";
@@ -122,7 +122,8 @@ export async function runChat(o: ChatFlags): Promise<void> {
     const ctx = await askContext({ store, embedder }, question, request, o.budget);
     state.lastMs = performance.now() - t;
     // found nothing: why, and a hint for a filter that names nothing (`/tag nosuch`)
-    if (!ctx.hits.length) return outText((await noResults(store, request, ctx.reason)).join("\n"));
+    if (!ctx.hits.length)
+      return outText((await noResults(store, request, ctx.reason, isVaultKnown(o, loc) ? loc : undefined)).join("\n"));
     state.lastSources = ctx.sources;
     if (!llm) {
       const color = useColor(o.color, process.stdout);

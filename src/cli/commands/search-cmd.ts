@@ -62,7 +62,7 @@ export async function noResults(
 ): Promise<string[]> {
   const lines = [
     `no results: ${withLocatedVault(reason ?? "no chunk matches the query")}`,
-    ...(await noResultHints(store, request)),
+    ...(await noResultHints(store, request, "cli", vault?.vault)),
   ];
   const stale = vault && (await staleNotesHint(store, vault));
   if (stale) lines.push(stale);
