@@ -164,7 +164,8 @@ for (const p of Array.isArray(shows[0]) ? shows : [shows as unknown as Point].fi
   X.qs.forEach((q, i) => {
     const d = r.per[i] - base.per[i];
     if (Math.abs(d) < 1e-9) return;
-    d > 0 ? up++ : down++;
+    if (d > 0) up++;
+    else down++;
     console.log(
       "moved",
       q.id,
