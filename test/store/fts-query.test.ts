@@ -58,4 +58,27 @@ describe("keyword query terms", () => {
     // a question of stopwords alone is searched by them (see queryTerms), and so paired
     expect(proximityQuery("to be")).toBe('NEAR("to" "be", 4)');
   });
+
+  it("adds each quoted phrase of two or more words as a term, stopwords kept, so a passage that holds it as written ranks first", async () => {
+    expect(queryTerms('"connection pool" exhausted')).toEqual(["connection", "pool", "exhausted", "connection pool"]);
+    expect(toFtsQuery("“to be or not to be”")).toBe('"to" OR "be" OR "or" OR "not" OR "to be or not to be"');
+    expect(queryTerms('say "hi" to the "2-factor" prompt')).toEqual(["say", "hi", "2 factor", "prompt"]); // one word: no phrase
+    expect(toFtsQuery('"unclosed quote')).toBe('"unclosed" OR "quote"');
+    const s = await openStore();
+    const text = (id: string, t: string) => ({
+      note: note(`${id}.md`),
+      records: [record(id, meta({ path: `${id}.md` }), vec(1, 0, 0, 0), t)],
+    });
+    await s.upsertNotes([
+      text("apart", "Each connection waits in the pool; the pool hands a connection to a query."),
+      text(
+        "asWritten",
+        "Under load the connection pool was exhausted, and requests queued behind one another for a while.",
+      ),
+      ...Array.from({ length: 8 }, (_, i) => text(`other${i}`, `Sourdough loaf number ${i} rose overnight.`)),
+    ]);
+    expect((await s.queryKeyword("connection pool", 2)).map((h) => h.id)).toEqual(["apart", "asWritten"]);
+    expect((await s.queryKeyword('"connection pool"', 2)).map((h) => h.id)).toEqual(["asWritten", "apart"]);
+    await s.close();
+  });
 });

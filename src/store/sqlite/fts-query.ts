@@ -23,14 +23,43 @@ export function toFtsQuery(text: string): string | undefined {
 
 /**
  * The terms a keyword query ranks by, as {@link toFtsQuery} quotes them: lower-cased, stopwords
- * dropped (unless nothing else is left), identifiers as space-separated phrases, CJK runs as their bigrams.
+ * dropped (unless nothing else is left), identifiers as space-separated phrases, CJK runs as their
+ * bigrams, and each quoted phrase ({@link quotedPhrases}) after the words.
  *
  * @example
  * ```ts
  * queryTerms("how do I save power? 2-factor"); // ["save", "power", "2 factor"]
+ * queryTerms('"connection pool" exhausted');   // ["connection", "pool", "exhausted", "connection pool"]
  * ```
  */
 export function queryTerms(text: string): string[] {
+  return [...new Set([...wordTerms(text), ...quotedPhrases(text)])];
+}
+
+/** Double quotes, straight or typographic, around a phrase the user wants as written. */
+const QUOTED = /["“”„]([^"“”„]+)["“”„]/g;
+
+/**
+ * The phrases a question quotes (`"connection pool" exhausted`), each of two or more words, as
+ * FTS5 reads a phrase: its words in order, stopwords kept ("to be or not to be"). One more term of
+ * the query: a passage that holds the phrase as written ranks above one with its words apart.
+ *
+ * @example
+ * ```ts
+ * quotedPhrases('"connection pool" exhausted'); // ["connection pool"]
+ * ```
+ */
+export function quotedPhrases(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(QUOTED)) {
+    const words = queryTokens(m[1]).flatMap((t) => t.replace(/’/g, "'").split(/[-_.']/).filter(Boolean));
+    if (words.length >= 2 && !words.some(hasCjk)) out.push(words.join(" "));
+  }
+  return out;
+}
+
+/** {@link queryTerms} without quoted phrases: the question's words, one term each. */
+function wordTerms(text: string): string[] {
   const raw = queryTokens(text).map((t) => t.replace(/’/g, "'"));
   // a contraction is a stopword as written ("won't"); a possessive is its word ("someone's" →
   // "someone"), which the index holds for both "someone" and "someone's"
