@@ -2,7 +2,7 @@
 // the model should read of a passage (reembed.ts, sess10-embedtext.ts). Not shipped.
 import fs from "node:fs";
 import { walkVault, readNote } from "../../src/vault/index.js";
-import { chunkNote } from "../../src/chunk/index.js";
+import { chunkNote, type Chunk } from "../../src/chunk/index.js";
 import { useLiteEmbedder, passageWindows, windowOptions } from "../../src/embed/index.js";
 import { pooledVector } from "../../src/store/windows.js";
 import { dot, type Lab, type LabQuery } from "./load.js";
@@ -16,7 +16,7 @@ export async function reembedLab(
   lab: Lab,
   vault: string,
   cacheFile: string,
-  windowsOf: (embedText: string, cut: (t: string) => string[]) => string[],
+  windowsOf: (embedText: string, cut: (t: string) => string[], chunk: Chunk) => string[],
 ): Promise<number> {
   const e = useLiteEmbedder();
   const wo = windowOptions(e)!;
@@ -29,7 +29,7 @@ export async function reembedLab(
       const note = readNote(file);
       if (!note) continue;
       for (const c of chunkNote(note))
-        for (const w of windowsOf(c.embedText, (t) => passageWindows(t, wo))) {
+        for (const w of windowsOf(c.embedText, (t) => passageWindows(t, wo), c)) {
           texts.push(w);
           owner.push(c.id);
         }
