@@ -52,7 +52,12 @@ const QUOTED = /["“”„]([^"“”„]+)["“”„]/g;
 export function quotedPhrases(text: string): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(QUOTED)) {
-    const words = queryTokens(m[1]).flatMap((t) => t.replace(/’/g, "'").split(/[-_.']/).filter(Boolean));
+    const words = queryTokens(m[1]).flatMap((t) =>
+      t
+        .replace(/’/g, "'")
+        .split(/[-_.']/)
+        .filter(Boolean),
+    );
     if (words.length >= 2 && !words.some(hasCjk)) out.push(words.join(" "));
   }
   return out;
