@@ -205,4 +205,49 @@ describe.skipIf(!!CHROMA_MISSING)(needs("Chroma store", CHROMA_MISSING), () => {
     expect(await after.count()).toEqual({ notes: 2, chunks: 2 });
     await after.close();
   });
+
+  it("runs writes one at a time when the indexer overlaps them, and keeps a kept note's links through a rebuild", async () => {
+    const db = chromaAddress();
+    const mine = tmpDir();
+    const a = await ChromaStore.open(db, { create: true, sidecarDir: mine });
+    await a.setManifest(testManifest(4));
+    const when = meta({ path: "k/bread.md" }).mtime;
+    const bread = { ...note("k/bread.md"), mtime: when };
+    const link = { written: "Oven", target: "k/oven.md", text: "baked in the Oven at 250 degrees" };
+    await a.upsertNotes([
+      {
+        note: bread,
+        records: [record("b0", meta({ path: "k/bread.md" }), vec(0, 1, 0, 0), "levain and flour")],
+        links: [link],
+      },
+      {
+        note: { ...note("k/oven.md"), mtime: when },
+        records: [record("o0", meta({ path: "k/oven.md" }), vec(1, 0, 0, 0), "a cast iron pot")],
+      },
+    ]);
+    // the next batch's touch while this batch is stored, as the indexer does: two writes at once
+    await Promise.all([
+      a.touchNote({ ...bread, size: 2 }),
+      a.upsertNotes([
+        {
+          note: note("r/SMARS.md"),
+          records: [record("s0", meta({ path: "r/SMARS.md" }), vec(0, 0, 1, 0), "motor driver")],
+        },
+      ]),
+    ]);
+    expect((await a.notes()).get("k/bread.md")?.size).toBe(2);
+    await a.close();
+    // the server's generation moves past the sidecar's (a write killed in between): rebuilt on open
+    const url = new URL(inject("chromaUrl"));
+    const c = await new ChromaClient({ host: url.hostname, port: Number(url.port) }).getCollection({
+      name: db.split("/").pop()!,
+    });
+    await c.modify({ metadata: { ...c.metadata, generation: Number(c.metadata?.generation) + 1 } });
+    const log = collectingLogger();
+    const b = await ChromaStore.open(db, { sidecarDir: mine, log });
+    expect(log.warnings.map((w) => w.code)).toEqual(["sidecar_rebuilt"]);
+    expect((await b.notes()).get("k/bread.md")).toEqual({ ...bread, size: 2 });
+    expect((await b.linkTexts()).get("k/bread.md")).toEqual([link]);
+    await b.close();
+  });
 });

@@ -99,6 +99,14 @@ export class ChromaStore implements Store {
   readonly location: string;
   keywordPath: KeywordPath = "sidecar";
   private meta: ChromaMetadata;
+  /**
+   * This store's writes, one after another. A write holds the sidecar's one SQLite transaction
+   * across calls to the server, and the indexer calls the store from two tasks at once (the next
+   * batch's `touchNote` while this batch's `upsertNotes` is stored): a second `BEGIN` on the same
+   * connection failed with "cannot start a transaction within a transaction", and a sidecar-only
+   * write would have joined (and been rolled back with) the other task's transaction.
+   */
+  private writes: Promise<unknown> = Promise.resolve();
 
   private constructor(
     private readonly loc: ChromaLocation,
@@ -193,12 +201,12 @@ export class ChromaStore implements Store {
 
   /** The keyword sidecar's text read again by today's rules, if older ones wrote it (see {@link SqliteStore.upgradeKeywordText}). */
   async upgradeKeywordText(): Promise<boolean> {
-    return this.sidecar.upgradeKeywordText();
+    return this.serial(() => this.sidecar.upgradeKeywordText());
   }
 
   /** Rebuilds the keyword sidecar from the collection now (`vault-rag check --repair`). */
   async rebuildSidecar(): Promise<void> {
-    await this.syncSidecar(true);
+    await this.serial(() => this.syncSidecar(true));
   }
 
   /**
@@ -255,12 +263,19 @@ export class ChromaStore implements Store {
       n++;
     }
     const known = await this.sidecar.notes();
+    // the links out of a note live in the sidecar alone: a note that keeps its record is not read
+    // again by the next index run, so it keeps its links too (else its backlink text was lost for good)
+    const links = await this.sidecar.linkTexts();
     const batch = [];
     for (const [p, records] of byPath) {
       const mtime = Math.max(...records.map((r) => r.meta.mtime));
       const had = known.get(p);
       const same = had?.mtime === mtime && sameChunks(await this.sidecar.get({ path: p }), records);
-      batch.push({ note: same && had ? had : { path: p, hash: "", mtime, size: -1 }, records });
+      batch.push(
+        same && had
+          ? { note: had, records, links: links.get(p) }
+          : { note: { path: p, hash: "", mtime, size: -1 }, records },
+      );
     }
     await this.sidecar.clearNotes();
     await this.sidecar.upsertNotes(batch);
@@ -285,15 +300,24 @@ export class ChromaStore implements Store {
    * nothing.
    */
   private async write(fn: () => Promise<void>): Promise<void> {
-    const held = this.sidecar.holdWrite();
-    try {
-      await this.writeMeta({ ...this.meta, generation: this.generation() + 1 });
-      await fn();
-      await this.markSynced();
-      held?.commit();
-    } finally {
-      held?.rollback();
-    }
+    return this.serial(async () => {
+      const held = this.sidecar.holdWrite();
+      try {
+        await this.writeMeta({ ...this.meta, generation: this.generation() + 1 });
+        await fn();
+        await this.markSynced();
+        held?.commit();
+      } finally {
+        held?.rollback();
+      }
+    });
+  }
+
+  /** Runs `fn` after this store's earlier writes have ended (see {@link ChromaStore.writes}). */
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.writes.then(fn, fn);
+    this.writes = run.catch(() => {});
+    return run;
   }
 
   async upsertNotes(batch: { note: NoteEntry; records: StoreRecord[]; links?: NoteLink[] }[]): Promise<void> {
@@ -305,11 +329,11 @@ export class ChromaStore implements Store {
     }
     const records = batch.flatMap((b) => b.records);
     const fresh = new Set(records.map((r) => r.id));
-    const stale = (await Promise.all(batch.map((b) => this.sidecar.get({ path: b.note.path }))))
-      .flat()
-      .map((r) => r.id)
-      .filter((id) => !fresh.has(id));
     await this.write(async () => {
+      const stale = (await Promise.all(batch.map((b) => this.sidecar.get({ path: b.note.path }))))
+        .flat()
+        .map((r) => r.id)
+        .filter((id) => !fresh.has(id));
       for (let i = 0; i < records.length; i += this.maxBatch) {
         const slice = records.slice(i, i + this.maxBatch);
         await guard(this.loc, "write chunks", () =>
@@ -351,7 +375,7 @@ export class ChromaStore implements Store {
   async touchNote(note: NoteEntry): Promise<void> {
     // the chunks carry the note's mtime (date filters read it): moved on the server and in the sidecar
     const moved = (await this.sidecar.get({ path: note.path })).filter((r) => r.meta.mtime !== note.mtime);
-    if (!moved.length) return this.sidecar.touchNote(note);
+    if (!moved.length) return this.serial(() => this.sidecar.touchNote(note));
     await this.write(async () => {
       for (let i = 0; i < moved.length; i += this.maxBatch) {
         const slice = moved.slice(i, i + this.maxBatch);
@@ -453,7 +477,7 @@ export class ChromaStore implements Store {
   }
 
   async resolveLinks(key: string, resolve: (link: NoteLink, source: string) => string | undefined): Promise<boolean> {
-    return this.sidecar.resolveLinks(key, resolve);
+    return this.serial(() => this.sidecar.resolveLinks(key, resolve));
   }
 
   async queryDense(vector: Float32Array, k: number, filter: QueryFilter = {}): Promise<ScoredRecord[]> {
@@ -502,7 +526,9 @@ export class ChromaStore implements Store {
   }
 
   async setManifest(m: Manifest): Promise<void> {
-    await this.writeMeta({ ...this.meta, manifest: JSON.stringify({ ...m, schemaVersion: SCHEMA_VERSION }) });
+    await this.serial(() =>
+      this.writeMeta({ ...this.meta, manifest: JSON.stringify({ ...m, schemaVersion: SCHEMA_VERSION }) }),
+    );
   }
 
   async cachedVectors(model: string, hashes: string[]): Promise<Map<string, Float32Array>> {
@@ -568,6 +594,9 @@ export class ChromaStore implements Store {
   }
 
   async close(): Promise<void> {
+    // a write under way (a task that failed left its sibling's write running) ends before the
+    // sidecar closes, and so before the caller lets go of the index lock: none lands after it
+    await this.writes;
     await this.sidecar.close();
   }
 }
