@@ -242,7 +242,7 @@ export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): 
       const res = await search(ctx, question, searchOptionsOf(o));
       const hits = res.hits.map(flatHit);
       if (!hits.length) return { ...res, hits, hints: await noResultHints(ctx.store, o, "request", known) };
-      if (opts.vaultKnown === false) return { ...res, hits };
+      if (known === undefined) return { ...res, hits };
       // a stat per hit's note: the CLI warns of these, the web app marks them
       const stale = staleHits(vault, hits);
       return stale.changed.length || stale.deleted.length ? { ...res, hits, stale } : { ...res, hits };

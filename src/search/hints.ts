@@ -73,10 +73,9 @@ export async function noResultHints(
       // a folder of the vault that the walk never goes into: closest names would hide why
       // (the walk's module only here: a search that finds its folder does not load it)
       const walk = vault === undefined ? undefined : await import("../vault/walk.js");
-      const hidden = walk?.whyFolderNotWalked(vault!, want);
+      const hidden = walk && vault !== undefined ? walk.whyFolderNotWalked(vault, want) : undefined;
       if (walk && hidden) {
-        const { IGNORE_FILE } = walk;
-        const fix = hidden.startsWith(IGNORE_FILE)
+        const fix = hidden.startsWith(walk.IGNORE_FILE)
           ? ` — remove that rule and ${cli ? "run `vault-rag index`" : "index the vault again"} to search it`
           : "";
         hints.push(`vault-rag: no folder "${value}" in the index: ${hidden}${fix}`);

@@ -219,7 +219,7 @@ export class ChromaStore implements Store {
    */
   private async syncSidecar(force = false): Promise<void> {
     if (!force && (await this.sidecar.syncMark()) === this.syncToken()) return;
-    const held = this.sidecar.holdWrite({ wait: force });
+    const held = force ? this.sidecar.holdWrite() : this.sidecar.tryHoldWrite();
     if (!held) return;
     try {
       await this.reloadMeta();
@@ -306,9 +306,9 @@ export class ChromaStore implements Store {
         await this.writeMeta({ ...this.meta, generation: this.generation() + 1 });
         await fn();
         await this.markSynced();
-        held?.commit();
+        held.commit();
       } finally {
-        held?.rollback();
+        held.rollback();
       }
     });
   }

@@ -52,16 +52,14 @@ const QUOTED = /["“”„]([^"“”„]+)["“”„]/g;
 export function quotedPhrases(text: string): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(QUOTED)) {
-    const words = queryTokens(m[1]).flatMap((t) =>
-      t
-        .replace(/’/g, "'")
-        .split(/[-_.']/)
-        .filter(Boolean),
-    );
+    const words = queryTokens(m[1]).flatMap((t) => indexParts(t.replace(/’/g, "'")));
     if (words.length >= 2 && !words.some(hasCjk)) out.push(words.join(" "));
   }
   return out;
 }
+
+/** The words the index splits a token into at - _ . and ' ("2-factor" → "2", "factor"). */
+const indexParts = (token: string) => token.split(/[-_.']/).filter(Boolean);
 
 /** {@link queryTerms} without quoted phrases: the question's words, one term each. */
 function wordTerms(text: string): string[] {
@@ -74,20 +72,7 @@ function wordTerms(text: string): string[] {
   // identifiers with - _ . or ' become phrases, as the index splits them ("2-factor" → "2 factor",
   // "couldn't" → "couldn t"); a CJK run becomes its bigrams, as indexed, each a term of its own as
   // a word is: "スナップショットから復元" finds a note that says "スナップショット" and "復元" apart
-  return [
-    ...new Set(
-      chosen.flatMap((t) =>
-        hasCjk(t)
-          ? queryBigrams(t)
-          : [
-              t
-                .split(/[-_.']/)
-                .filter(Boolean)
-                .join(" "),
-            ],
-      ),
-    ),
-  ].filter(Boolean);
+  return [...new Set(chosen.flatMap((t) => (hasCjk(t) ? queryBigrams(t) : [indexParts(t).join(" ")])))].filter(Boolean);
 }
 
 /** Hiragana (U+3040–U+309F): in Japanese, mostly the particles and endings between words. */

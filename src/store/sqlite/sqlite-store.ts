@@ -217,6 +217,12 @@ function markKeywordText(db: Database.Database): void {
   ).run(KEYWORD_TEXT_RULES);
 }
 
+/** A write lock taken by {@link SqliteStore.holdWrite}: `rollback` after `commit` does nothing. */
+export interface HeldWrite {
+  commit(): void;
+  rollback(): void;
+}
+
 /** The tables, indexes and columns this version's SCHEMA and backlink tables make (read once). */
 let currentShape: string | undefined;
 
@@ -512,41 +518,60 @@ export class SqliteStore implements Store {
   /**
    * Takes this file's write lock for asynchronous work (SQLite's own, so it dies with the process):
    * every write until `commit` joins one transaction, which other connections see whole or not at
-   * all, and which a crash rolls back. With `wait: false`, returns `undefined` at once when another
-   * connection holds the lock, instead of waiting the busy timeout for it. The Chroma store holds
-   * it across a write to the server, so that a reader never takes a write in progress for a
-   * crashed one.
+   * all, and which a crash rolls back. Waits the busy timeout for another connection's lock, then
+   * fails. The Chroma store holds it across a write to the server, so that a reader never takes a
+   * write in progress for a crashed one.
    *
    * @example
    * ```ts
    * const held = sidecar.holdWrite();
-   * try { await writeServer(); await sidecar.upsertNotes(batch); held?.commit(); }
-   * finally { held?.rollback(); }
+   * try { await writeServer(); await sidecar.upsertNotes(batch); held.commit(); }
+   * finally { held.rollback(); }
    * ```
    */
-  holdWrite(opts: { wait?: boolean } = {}): { commit(): void; rollback(): void } | undefined {
-    const timeout = this.db.pragma("busy_timeout", { simple: true }) as number;
-    if (opts.wait === false) this.db.pragma("busy_timeout = 0");
+  holdWrite(): HeldWrite {
+    const held = this.beginHeld(true);
+    if (!held)
+      throw new VaultRagError(
+        "index_locked",
+        `vault-rag: ${this.location} stayed locked by another process for ${this.busyTimeout() / 1000} s (a rebuild of Chroma's keyword index from the server) — run again when it is done`,
+      );
+    return held;
+  }
+
+  /**
+   * {@link SqliteStore.holdWrite}, or `undefined` at once when another connection holds the lock.
+   *
+   * @example
+   * ```ts
+   * const held = sidecar.tryHoldWrite();
+   * if (!held) return; // a writer is at work: read the file as it is
+   * ```
+   */
+  tryHoldWrite(): HeldWrite | undefined {
+    return this.beginHeld(false);
+  }
+
+  private busyTimeout(): number {
+    return this.db.pragma("busy_timeout", { simple: true }) as number;
+  }
+
+  /** `BEGIN IMMEDIATE`, waiting the busy timeout or not at all; `undefined` when the lock stayed taken. */
+  private beginHeld(wait: boolean): HeldWrite | undefined {
+    const timeout = this.busyTimeout();
+    if (!wait) this.db.pragma("busy_timeout = 0");
     try {
       this.db.exec("BEGIN IMMEDIATE");
     } catch (err) {
-      if ((err as { code?: string }).code !== "SQLITE_BUSY") throw err;
-      if (opts.wait === false) return undefined;
-      throw new VaultRagError(
-        "index_locked",
-        `vault-rag: ${this.location} stayed locked by another process for ${timeout / 1000} s (a rebuild of Chroma's keyword index from the server) — run again when it is done`,
-      );
+      if ((err as { code?: string }).code === "SQLITE_BUSY") return undefined;
+      throw err;
     } finally {
-      this.db.pragma(`busy_timeout = ${timeout}`);
+      if (!wait) this.db.pragma(`busy_timeout = ${timeout}`);
     }
-    return {
-      commit: () => {
-        if (this.db.inTransaction) this.db.exec("COMMIT");
-      },
-      rollback: () => {
-        if (this.db.inTransaction) this.db.exec("ROLLBACK");
-      },
+    const end = (sql: string) => () => {
+      if (this.db.inTransaction) this.db.exec(sql);
     };
+    return { commit: end("COMMIT"), rollback: end("ROLLBACK") };
   }
 
   /** Runs a write transaction and bumps the generation so readers reload their dense index. */
