@@ -41,6 +41,7 @@ export {
   linearFusion,
   SEARCH_DEFAULTS,
   EXPANSION_DEFAULTS,
+  SPELLING_DEFAULTS,
   hitJson,
   flatHit,
   searchOptionsOf,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { closest, closestNotes, noteFix } from "../src/closest.js";
+import { closest, closestNotes, editDistance, noteFix } from "../src/closest.js";
 
 const paths = [
   "robots/SMARS.md",
@@ -72,17 +72,32 @@ describe("closest notes", () => {
 });
 
 describe("closest names", () => {
-  // the rule as first written: plain Levenshtein over every name, no early stop
+  // the rule as first written: plain edit distance over every name (a swap of neighbours one edit,
+  // optimal string alignment), the whole table, no early stop
   const lev = (a: string, b: string): number => {
-    let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-    for (let i = 1; i <= a.length; i++) {
-      const cur = [i];
-      for (let j = 1; j <= b.length; j++)
-        cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = cur;
-    }
-    return prev[b.length];
+    const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => i + j));
+    for (let i = 1; i <= a.length; i++)
+      for (let j = 1; j <= b.length; j++) {
+        d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+        if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+          d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      }
+    return d[a.length][b.length];
   };
+  it("count a swap of neighbours as one edit, and stop past a limit with limit + 1", () => {
+    expect(editDistance("cuont", "count")).toBe(1);
+    expect(editDistance("aproximate", "approximate")).toBe(1);
+    expect(editDistance("ab", "ba")).toBe(1);
+    expect(editDistance("kitten", "sitting")).toBe(3);
+    expect(editDistance("kitten", "sitting", 1)).toBe(2);
+    fc.assert(
+      fc.property(fc.stringMatching(/^[abc]{0,8}$/), fc.stringMatching(/^[abc]{0,8}$/), fc.nat(4), (a, b, limit) => {
+        expect(editDistance(a, b)).toBe(lev(a, b));
+        expect(editDistance(a, b, limit)).toBe(Math.min(lev(a, b), limit + 1));
+      }),
+      { numRuns: 2000 },
+    );
+  });
   const reference = (want: string, names: string[], n = 3) => {
     const w = want.toLowerCase();
     if (!w) return [];

@@ -78,6 +78,7 @@ export function addSearchFlags(cmd: Command): Command {
     )
     .option("--min-ratio <r>", "drop hits scoring below r × the best hit's score", ratio)
     .option("--no-expand", "keyword matching on the question's own words only: no WordNet synonyms")
+    .option("--no-spell", "keep misspelt words as typed: a word no note holds is not read as the vault's closest word")
     .addOption(
       new Option("--mode <mode>", "retrieval mode")
         .choices(["dense", "keyword", "hybrid"])

@@ -59,6 +59,12 @@ export const searchInput = z
       .describe(
         `widen the keyword query with WordNet synonyms when its words miss (default ${SEARCH_DEFAULTS.expand}); false: the question's own words only`,
       ),
+    spell: z
+      .boolean()
+      .optional()
+      .describe(
+        `read a misspelt word (one no note holds and no dictionary knows) as the vault's closest word (default ${SEARCH_DEFAULTS.spell}); false: as typed`,
+      ),
   })
   .strict();
 
@@ -102,5 +108,6 @@ export function searchRequestOf(a: Omit<z.infer<typeof searchInput>, "query">): 
     where: a.where,
     whereDocument: a.where_document,
     expand: a.expand,
+    spell: a.spell,
   };
 }

@@ -232,16 +232,24 @@ export interface EvalSetting {
   proximity?: boolean;
   /** false: rank by a keyword list without backlink text (default: as a search does, with it). */
   backlinks?: boolean;
+  /** false: rank by a keyword list of the words as typed, misspelt ones too (default: as a search does, fixed). */
+  spell?: boolean;
 }
 
-/** The keyword list a setting ranks: "" as a search ranks it, else what it leaves out ("far", "unlinked", "far-unlinked"). */
+/** The keyword list a setting ranks: "" as a search ranks it, else what it leaves out ("far", "unlinked", "typed", "far-unlinked"). */
 function keywordVariant(st: EvalSetting): string {
-  return [st.proximity === false && "far", st.backlinks === false && "unlinked"].filter(Boolean).join("-");
+  return [st.proximity === false && "far", st.backlinks === false && "unlinked", st.spell === false && "typed"]
+    .filter(Boolean)
+    .join("-");
 }
 
-/** The search options of a setting's keyword list: what it leaves out, at weight 0. */
-function variantOptions(st: EvalSetting): { proximity?: number; backlinks?: number } {
-  return { ...(st.proximity === false ? { proximity: 0 } : {}), ...(st.backlinks === false ? { backlinks: 0 } : {}) };
+/** The search options of a setting's keyword list: what it leaves out (a weight of 0, or spelling off). */
+function variantOptions(st: EvalSetting): { proximity?: number; backlinks?: number; spell?: boolean } {
+  return {
+    ...(st.proximity === false ? { proximity: 0 } : {}),
+    ...(st.backlinks === false ? { backlinks: 0 } : {}),
+    ...(st.spell === false ? { spell: false } : {}),
+  };
 }
 
 /**

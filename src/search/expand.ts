@@ -59,8 +59,15 @@ export function sharedWordNet(): WordNet {
   }
 }
 
-/** The shared WordNet, or `undefined` when it cannot be read ({@link wordNetProblem} says why). */
-function readableWordNet(): WordNet | undefined {
+/**
+ * The shared WordNet, or `undefined` when it cannot be read ({@link wordNetProblem} says why).
+ *
+ * @example
+ * ```ts
+ * readableWordNet()?.has("tally"); // true, or undefined on a broken install
+ * ```
+ */
+export function readableWordNet(): WordNet | undefined {
   try {
     return sharedWordNet();
   } catch {

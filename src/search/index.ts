@@ -15,6 +15,7 @@ export {
   EXPANSION_DEFAULTS,
   keywordCoverage,
   planExpansion,
+  readableWordNet,
   sharedWordNet,
   synonymCandidates,
   wordNetProblem,
@@ -22,6 +23,14 @@ export {
   type ExpansionOptionsWithDefaults,
 } from "./expand.js";
 export { WordNet, baseForms, WORDNET_POS, type WordNetPos } from "./wordnet.js";
+export {
+  SPELLING_DEFAULTS,
+  spellingFixes,
+  spellingNotice,
+  withFixes,
+  type SpellingFix,
+  type SpellingOptionsWithDefaults,
+} from "./spelling.js";
 export {
   diversify,
   dropStragglers,

@@ -10,7 +10,8 @@ import {
   type ScoredRecord,
   type Store,
 } from "../store/index.js";
-import { planExpansion, type ExpansionPlan } from "./expand.js";
+import { planExpansion, readableWordNet, type ExpansionPlan } from "./expand.js";
+import { spellingFixes, spellingNotice, withFixes, type SpellingFix } from "./spelling.js";
 import { capPerNote, diversify, dropStragglers, linearFusion, namedFirst, rrf, type Ranked } from "./rank.js";
 import {
   SEARCH_DEFAULTS,
@@ -133,7 +134,7 @@ export async function search(ctx: SearchContext, question: string, options: Sear
   const n = Math.max(1, Math.min(o.topK * o.oversample, total));
   const first = await retrieve(ctx, question, o, filter, n, timings);
   const unread = first.unread;
-  let { dense, keyword, expansion } = first;
+  let { dense, keyword, expansion, spelling } = first;
   let ranked = fuse(o, dense, keyword, question);
   // the per-note cap is filled from every candidate the lists brought (a hybrid brings `pool`); a
   // single mode that brought only n, too few notes to fill the cap, asks again as deep as a hybrid
@@ -143,7 +144,7 @@ export async function search(ctx: SearchContext, question: string, options: Sear
     n < total &&
     capPerNote(ranked, o.topK, o.perNote).kept.length < o.topK
   ) {
-    ({ dense, keyword, expansion } = await retrieve(
+    ({ dense, keyword, expansion, spelling } = await retrieve(
       ctx,
       question,
       o,
@@ -171,8 +172,10 @@ export async function search(ctx: SearchContext, question: string, options: Sear
   const notice =
     unread && o.mode === "hybrid"
       ? `${unreadNote}; ranked by keywords alone`
-      : (commonWordsNotice(question) ??
-        (o.mode === "hybrid" && hits.length && !keyword.length ? NO_WORDS_NOTICE : undefined));
+      : spelling?.length
+        ? spellingNotice(spelling)
+        : (commonWordsNotice(question) ??
+          (o.mode === "hybrid" && hits.length && !keyword.length ? NO_WORDS_NOTICE : undefined));
   return {
     hits,
     reason,
@@ -187,6 +190,7 @@ export async function search(ctx: SearchContext, question: string, options: Sear
           },
         }
       : {}),
+    ...(spelling?.length ? { spelling } : {}),
   };
 }
 
@@ -226,6 +230,8 @@ export interface Retrieved {
   /** How long the query for {@link plainKeyword} took, in ms (what a search without synonyms waits for). */
   plainKeywordMs: number;
   expansion?: ExpansionPlan;
+  /** Misspelt words the keyword lists read as the vault's words ({@link spellingFixes}); the dense list read the question as typed. */
+  spelling?: SpellingFix[];
   /** The embedding model has no tokens for most of the question's characters: no dense list was asked for. */
   unread?: true;
 }
@@ -256,6 +262,7 @@ export async function retrieve(
   let plainKeyword: ScoredRecord[] = [];
   let plainKeywordMs = 0;
   let expansion: ExpansionPlan | undefined;
+  let spelling: SpellingFix[] | undefined;
   const t0 = performance.now();
   // a question the model cannot read (Japanese to an English model: one vector for every such
   // question) would rank the notes at random; it is ranked by its words alone
@@ -266,12 +273,14 @@ export async function retrieve(
   if (o.mode !== "dense") {
     const t = performance.now();
     const { proximity, backlinks } = o;
-    keyword = plainKeyword = await ctx.store.queryKeyword(question, depth, filter, { proximity, backlinks });
+    // a misspelt word matches nothing: the keyword lists read the vault's word in its place
+    if (o.spell) spelling = await spellingFixes(ctx.store, question, readableWordNet());
+    const words = spelling?.length ? withFixes(question, spelling) : question;
+    keyword = plainKeyword = await ctx.store.queryKeyword(words, depth, filter, { proximity, backlinks });
     plainKeywordMs = performance.now() - t;
     if (o.expand) {
-      expansion = await planExpansion(ctx.store, question, keyword[0]);
-      if (expansion)
-        keyword = await ctx.store.queryKeyword(question, depth, filter, { expansion, proximity, backlinks });
+      expansion = await planExpansion(ctx.store, words, keyword[0]);
+      if (expansion) keyword = await ctx.store.queryKeyword(words, depth, filter, { expansion, proximity, backlinks });
     }
     timings.retrieveMs += performance.now() - t;
   }
@@ -283,7 +292,15 @@ export async function retrieve(
     dense = await ctx.store.queryDense(vector, depth, filter);
     timings.retrieveMs += performance.now() - t2;
   }
-  return { dense, keyword, plainKeyword, plainKeywordMs, expansion, ...(unread ? { unread: true as const } : {}) };
+  return {
+    dense,
+    keyword,
+    plainKeyword,
+    plainKeywordMs,
+    expansion,
+    ...(spelling?.length ? { spelling } : {}),
+    ...(unread ? { unread: true as const } : {}),
+  };
 }
 
 /** Turns the store's ranked lists into hits for the mode; given the question, a note it names (title, alias or file name) comes first in keyword and hybrid mode ({@link namedFirst}). */

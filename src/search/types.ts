@@ -57,6 +57,11 @@ export interface SearchOptions {
   /** Widen the keyword query with WordNet synonyms when the best keyword hit holds few of the question's words. */
   expand?: boolean;
   /**
+   * Read a misspelt word as the vault's word spelled closest to it, for the keyword index: a word
+   * no passage holds and WordNet does not know ("aproximate" → "approximate"; see search/spelling.ts).
+   */
+  spell?: boolean;
+  /**
    * Weight, beside the question's own BM25, of the BM25 of adjacent question words that stand
    * within a few words of each other in a passage ("last commit" in "the last few commits"); 0: off.
    */
@@ -119,6 +124,7 @@ export const SEARCH_DEFAULTS: SearchOptionsWithDefaults = {
   rrfK: 60,
   pool: 300,
   expand: true,
+  spell: true,
   proximity: 0.2,
   backlinks: 0.1,
 };
@@ -136,4 +142,6 @@ export interface SearchResult {
    * (coverage), both to 3 decimals.
    */
   expansion?: { phrases: string[]; weight: number; coverage: number };
+  /** Misspelt words the keyword query read as the vault's words (`spell`), each once. */
+  spelling?: { from: string; to: string }[];
 }

@@ -69,6 +69,7 @@ const SEARCH_PARAMS: Record<string, [string, ParamKind]> = {
   where: ["where", "json"],
   where_document: ["where_document", "json"],
   expand: ["expand", "boolean"],
+  spell: ["spell", "boolean"],
 };
 
 /** The body of `POST /api/ask`: the question and the search arguments of MCP `search`, and a prompt budget. */
@@ -211,7 +212,7 @@ export function createApp(o: AppOptions): Hono {
       throw new VaultRagError("usage", `vault-rag: the search query is empty — give it as ?q=…`);
     const a = validate(searchInput, raw, { query: "q", tags: "tag" });
     const { query, ...rest } = a;
-    const { hits, reason, hints, expansion, notice, stale } = await v.search(query, searchRequestOf(rest));
+    const { hits, reason, hints, expansion, spelling, notice, stale } = await v.search(query, searchRequestOf(rest));
     // no hits: why, and the hints the CLI prints and MCP returns (the folder or tag that exists);
     // hits found through synonyms say which, as --verbose does; a question ranked by keywords alone
     // says so; hits from notes changed or deleted since the last index are named
@@ -220,6 +221,7 @@ export function createApp(o: AppOptions): Hono {
         ? {
             hits: hits.map(hitJson),
             ...(expansion ? { expansion } : {}),
+            ...(spelling ? { spelling } : {}),
             ...(notice ? { notice } : {}),
             ...(stale ? { stale } : {}),
           }

@@ -10,6 +10,8 @@ export type {
   KeywordExpansion,
   KeywordRanking,
   KeywordStats,
+  Spelling,
+  SpellingQuery,
 } from "./types.js";
 export { SCHEMA_VERSION } from "./types.js";
 export type { RecordMetadata, MetaField } from "./schema.js";

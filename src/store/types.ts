@@ -108,6 +108,24 @@ export interface KeywordStats {
   inChunk: boolean[];
 }
 
+/** A word of the keyword index spelled like another (see {@link Store.keywordSpellings}). */
+export interface Spelling {
+  /** As a passage writes it, lower-cased ("approximate"). */
+  word: string;
+  /** Chunks that hold it (by its stem). */
+  chunks: number;
+  /** Edits between its stem and the stem of the word asked about (a swap of neighbours is one). */
+  edits: number;
+}
+
+/** Which spellings {@link Store.keywordSpellings} gives. */
+export interface SpellingQuery {
+  /** Only words that begin with the word's first letter, as most typos do. */
+  sameStart?: boolean;
+  /** At most this many (and never more than 20). */
+  limit?: number;
+}
+
 /**
  * The storage interface. It knows nothing of Markdown or embedding models; both the embedded
  * SQLite store and the Chroma store implement it. Every method is async, whatever the backend, so a
@@ -163,6 +181,18 @@ export interface Store {
    * ```
    */
   keywordStats(phrases: string[], opts?: { id?: string; cap?: number }): Promise<KeywordStats>;
+  /**
+   * Words of the keyword index spelled like `word`: those whose stem is within `maxEdits` edits of
+   * its stem (the index's stemmer; a swap of two neighbours is one edit), as passages write them.
+   * Fewest edits first, then the most chunks; at most 20; never the word's own stem.
+   *
+   * @example
+   * ```ts
+   * await store.keywordSpellings("aproximate", 1); // [{ word: "approximate", chunks: 3, edits: 1 }]
+   * await store.keywordSpellings("laggy", 1, { sameStart: true, limit: 1 }); // [] where "maggie" is the only one
+   * ```
+   */
+  keywordSpellings(word: string, maxEdits: number, opts?: SpellingQuery): Promise<Spelling[]>;
   manifest(): Promise<Manifest | undefined>;
   setManifest(m: Manifest): Promise<void>;
   /** Cached vectors by (model, window-text hash). */

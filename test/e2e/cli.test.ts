@@ -83,6 +83,27 @@ describe("vault-rag CLI end to end", () => {
     expect(run(["search", "--vault", fresh, "okapi"]).stderr).toBe("");
   });
 
+  it("reads a misspelt word as the vault's word and says so; --no-spell searches as typed", () => {
+    const v = path.join(elsewhere, "typos");
+    fs.mkdirSync(v, { recursive: true });
+    fs.writeFileSync(path.join(v, "tar.md"), "# tar\n\nArchive files: create and extract tarballs.\n");
+    fs.writeFileSync(path.join(v, "okapi.md"), "# Okapi\n\nThe okapi is a cousin of the giraffe.\n");
+    expect(run(["index", v, "--quiet"]).code).toBe(0);
+    const fixed = run(["search", "--vault", v, "--mode", "keyword", "extarct archve"]);
+    expect(fixed.code).toBe(0);
+    expect(fixed.stdout).toContain("tar.md:1  tar");
+    expect(fixed.stderr).toBe(
+      'note: no passage holds the words "extarct" or "archve" — searched for "extract" and "archive" instead\n',
+    );
+    expect(run(["search", "--vault", v, "--mode", "keyword", "--no-spell", "extarct archve"])).toMatchObject({
+      code: 1,
+      stdout: "",
+      stderr: "no results: no chunk matches the query\n",
+    });
+    // an English word the notes do not hold is no typo: "giraffes" is found by its stem, "zebra" not at all
+    expect(run(["search", "--vault", v, "--mode", "keyword", "zebra"])).toMatchObject({ code: 1, stdout: "" });
+  });
+
   it("prints one note's chunks without the vault walk's warnings about other files, and says when a note holds no text", () => {
     const v = path.join(elsewhere, "chunky");
     fs.mkdirSync(v, { recursive: true });

@@ -94,18 +94,19 @@ describe("the README's library examples", () => {
     expect(b.stdout).toMatch(/title: '/);
   }, 180_000);
 
-  it("the defaults table matches SEARCH_DEFAULTS, EXPANSION_DEFAULTS, CHUNK_DEFAULTS and CONTEXT_DEFAULTS", async () => {
-    const { SEARCH_DEFAULTS, EXPANSION_DEFAULTS, CHUNK_DEFAULTS, CONTEXT_DEFAULTS } = await import(
+  it("the defaults table matches SEARCH_DEFAULTS, EXPANSION_DEFAULTS, SPELLING_DEFAULTS, CHUNK_DEFAULTS and CONTEXT_DEFAULTS", async () => {
+    const { SEARCH_DEFAULTS, EXPANSION_DEFAULTS, SPELLING_DEFAULTS, CHUNK_DEFAULTS, CONTEXT_DEFAULTS } = await import(
       path.resolve("dist/index.js")
     );
     const table = readme.slice(readme.indexOf("<!-- defaults:start -->"), readme.indexOf("<!-- defaults:end -->"));
-    const rows = [...table.matchAll(/^\| (search|expand|chunk|ask) `(\w+)`[^|]*\| ([^|]+?) \|$/gm)].map((m) => [
+    const rows = [...table.matchAll(/^\| (search|expand|spell|chunk|ask) `(\w+)`[^|]*\| ([^|]+?) \|$/gm)].map((m) => [
       `${m[1]}.${m[2]}`,
       m[3],
     ]);
     const expected = [
       ...Object.entries(SEARCH_DEFAULTS).map(([k, v]) => [`search.${k}`, String(v)]),
       ...Object.entries(EXPANSION_DEFAULTS).map(([k, v]) => [`expand.${k}`, String(v)]),
+      ...Object.entries(SPELLING_DEFAULTS).map(([k, v]) => [`spell.${k}`, String(v)]),
       ...Object.entries(CHUNK_DEFAULTS).map(([k, v]) => [`chunk.${k}`, String(v)]),
       ...Object.entries(CONTEXT_DEFAULTS).map(([k, v]) => [`ask.${k}`, String(v)]),
     ];

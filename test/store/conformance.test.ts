@@ -401,6 +401,34 @@ for (const backend of BACKENDS)
       await s.close();
     });
 
+    it("spells a word as the passages write it: the nearest stems first, then the commonest, and learns a note's words after a write", async () => {
+      const { store: s, reopen } = await backend.fresh();
+      const text = (id: string, t: string) => record(id, meta({ path: `${id}.md`, hash: id }), vec(1, 0, 0, 0), t);
+      await s.upsertNotes([
+        { note: note("a.md"), records: [text("a", "An approximate count of the rows. Approximation is fine.")] },
+        { note: note("b.md"), records: [text("b", "Counting rows exactly is slow; the count takes a minute.")] },
+        { note: note("c.md"), records: [text("c", "A county fair.")] },
+      ]);
+      // "aproximate" stems to "aproxim": one edit from "approxim", written "approximate" and "approximation"
+      expect(await s.keywordSpellings("aproximate", 1)).toEqual([{ word: "approximate", chunks: 1, edits: 1 }]);
+      // a swap of neighbours is one edit; "county" ("counti" to the stemmer) is two away
+      expect(await s.keywordSpellings("cuont", 1)).toEqual([{ word: "count", chunks: 2, edits: 1 }]);
+      expect((await s.keywordSpellings("cuont", 2)).map((x) => [x.word, x.edits])).toEqual([
+        ["count", 1],
+        ["county", 2],
+      ]);
+      // never the word's own stem: "counts" is "count", so only "county" ("counti") is one edit away
+      expect(await s.keywordSpellings("counts", 1)).toEqual([{ word: "county", chunks: 1, edits: 1 }]);
+      // and nothing near a word far from every other
+      expect(await s.keywordSpellings("zebra", 2)).toEqual([]);
+      await s.upsertNotes([{ note: note("d.md"), records: [text("d", "A zebra crossing.")] }]);
+      expect(await s.keywordSpellings("zebar", 1)).toEqual([{ word: "zebra", chunks: 1, edits: 1 }]);
+      await s.close();
+      const again = await reopen();
+      expect(await again.keywordSpellings("zebar", 1)).toEqual([{ word: "zebra", chunks: 1, edits: 1 }]);
+      await again.close();
+    });
+
     it("finds words inside Chinese and Japanese runs, apart in the query too, and forgets them when the note is replaced or deleted", async () => {
       const { store: s } = await backend.fresh();
       await s.upsertNotes([

@@ -44,6 +44,7 @@ export function evalSettings(modes: SearchMode[], sweep: boolean): EvalSetting[]
       ["no synonyms", { expand: false }],
       ["no near pairs", { proximity: false }],
       ["no backlink text", { backlinks: false }],
+      ["no spelling fixes", { spell: false }],
     ] as const) {
       if (modes.includes("keyword")) out.push({ label: `keyword, ${what}`, mode: "keyword", ...off });
       if (modes.includes("hybrid"))

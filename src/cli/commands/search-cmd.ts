@@ -34,6 +34,8 @@ export interface SearchFlags {
   mode: "dense" | "keyword" | "hybrid";
   /** `--no-expand` makes it false. */
   expand?: boolean;
+  /** `--no-spell` makes it false. */
+  spell?: boolean;
   json?: boolean;
   verbose?: boolean;
   model?: string;
@@ -94,6 +96,7 @@ export function searchRequest(o: SearchFlags): SearchRequest {
     minRatio: o.minRatio,
     mode: o.mode,
     expand: o.expand,
+    spell: o.spell,
   };
 }
 
@@ -141,7 +144,7 @@ export async function runSearch(words: string[], o: SearchFlags): Promise<void> 
     }
     if (res.notice) err(`note: ${res.notice}`);
     // a word no passage holds may be in a note edited since the last index: say so, as with no hits
-    if (res.notice === NO_WORDS_NOTICE && vaultKnown) {
+    if ((res.notice === NO_WORDS_NOTICE || res.spelling) && vaultKnown) {
       const stale = await staleNotesHint(store, loc);
       if (stale) err(stale);
     }

@@ -10,6 +10,8 @@ import {
   SCHEMA_VERSION,
   type KeywordRanking,
   type KeywordStats,
+  type Spelling,
+  type SpellingQuery,
   type Manifest,
   type NoteEntry,
   type NoteLink,
@@ -510,6 +512,10 @@ export class ChromaStore implements Store {
     ranking?: KeywordRanking,
   ): Promise<ScoredRecord[]> {
     return this.sidecar.queryKeyword(text, k, filter, ranking);
+  }
+
+  async keywordSpellings(word: string, maxEdits: number, opts?: SpellingQuery): Promise<Spelling[]> {
+    return this.sidecar.keywordSpellings(word, maxEdits, opts);
   }
 
   async keywordStats(phrases: string[], opts?: { id?: string; cap?: number }): Promise<KeywordStats> {

@@ -12,6 +12,8 @@ import {
   SCHEMA_VERSION,
   type KeywordRanking,
   type KeywordStats,
+  type Spelling,
+  type SpellingQuery,
   type Manifest,
   type NoteEntry,
   type NoteLink,
@@ -23,6 +25,7 @@ import {
 } from "../types.js";
 import { compileDocument, compileWhere, decodeList, encodeList, type SqlCondition } from "./compile.js";
 import { cjkBigrams } from "./cjk.js";
+import { KeywordSpellings } from "./spellings.js";
 import {
   backlinkMatch,
   createBacklinkTables,
@@ -885,6 +888,12 @@ export class SqliteStore implements Store {
   }
 
   private backlinkTables = false;
+
+  async keywordSpellings(word: string, maxEdits: number, opts?: SpellingQuery): Promise<Spelling[]> {
+    return (this.spellings ??= new KeywordSpellings(this.db, () => this.generation())).near(word, maxEdits, opts);
+  }
+
+  private spellings?: KeywordSpellings;
 
   async keywordStats(phrases: string[], opts: { id?: string; cap?: number } = {}): Promise<KeywordStats> {
     return this.db
