@@ -69,6 +69,18 @@ describe("GET /api/search", () => {
     );
   });
 
+  it("takes spell=false as the CLI takes --no-spell: a misspelt word as typed; with fixes, names them", async () => {
+    const fixed = await get("/api/search?q=sourdugh&mode=keyword");
+    expect(fixed.json.spelling).toEqual([{ from: "sourdugh", to: "sourdough" }]);
+    expect(fixed.json.notice).toBe('no passage holds the word "sourdugh" — searched for "sourdough" instead');
+    expect(fixed.json.hits[0].path).toBe("kitchen/Sourdough.md");
+    const typed = await get("/api/search?q=sourdugh&mode=keyword&spell=false");
+    expect(typed.json).toEqual({ hits: [], reason: "no chunk matches the query", hints: [] });
+    expect((await get("/api/search?q=sourdugh&spell=maybe")).json.error).toBe(
+      'vault-rag: spell must be true or false, got "maybe"',
+    );
+  });
+
   it("applies a tag filter to every hit, and says why there are none", async () => {
     const r = await get("/api/search?q=motors&tag=robots&top_k=10");
     expect(r.json.hits.length).toBeGreaterThan(0);
