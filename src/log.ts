@@ -21,6 +21,8 @@ export type WarningCode =
   | "index_damaged"
   | "vault_empty"
   | "links_truncated"
+  | "tags_truncated"
+  | "aliases_truncated"
   | "script_unread";
 
 /** What a warning carries besides its message. */

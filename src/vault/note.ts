@@ -42,7 +42,9 @@ export function parseNote(path: string, text: string, mtime: number, log: Logger
     .split("/")
     .pop()!
     .replace(drawing ? /(?:\.excalidraw)?\.md$/i : /\.md$/i, "");
-  const aliases = [...new Set(frontmatterList(data.aliases ?? data.alias, false))];
+  // every chunk carries its note's aliases and tags, as its links: a note of thousands keeps the first
+  // MAX_NOTE_NAMES of each (a note of 50,000 tags had made a 95 MB index, and hits of megabytes)
+  const aliases = capped([...new Set(frontmatterList(data.aliases ?? data.alias, false))], "aliases", path, log);
   // line endings normalised once, here: the tag scan and the chunker then read the same string (one parse)
   const unixBody = fm.body.includes("\r") ? fm.body.replace(/\r\n?/g, "\n") : fm.body;
   const { body, properties } = readableParts(drawing, unixBody, fm.yaml);
@@ -57,7 +59,7 @@ export function parseNote(path: string, text: string, mtime: number, log: Logger
           : fileName;
   // Markdown links are relative to the note's folder; wikilinks to the vault
   const inline = findInlineRefs(body, noteFolder(path));
-  const tags = normaliseTags([...frontmatterList(data.tags ?? data.tag), ...inline.tags]);
+  const tags = capped(normaliseTags([...frontmatterList(data.tags ?? data.tag), ...inline.tags]), "tags", path, log);
   // every chunk carries its note's links (filters and related read them there): a note of
   // thousands keeps the first MAX_NOTE_LINKS, so that its index does not grow as chunks × links
   // Obsidian's properties link too (`author: "[[Kevin Kelly]]"`): the frontmatter's wikilinks first
@@ -114,6 +116,20 @@ function folderPageTitle(path: string, body: string, fileName: string): string {
   if (h1 >= 0 && scan.texts[h1]) return scan.texts[h1];
   const folder = noteFolder(path);
   return folder ? folder.slice(folder.lastIndexOf("/") + 1) : fileName;
+}
+
+/** At most this many distinct tags, and aliases, of a note are kept (see `tags_truncated`, `aliases_truncated`). */
+export const MAX_NOTE_NAMES = 200;
+
+/** The first {@link MAX_NOTE_NAMES} of a note's tags or aliases, with a warning when there were more. */
+function capped(names: string[], what: "tags" | "aliases", path: string, log: Logger): string[] {
+  if (names.length <= MAX_NOTE_NAMES) return names;
+  log.warn(
+    `${what}_truncated`,
+    `vault-rag: "${path}" has ${names.length} ${what}; the first ${MAX_NOTE_NAMES} are kept as its ${what}`,
+    { path, [what]: names.length },
+  );
+  return names.slice(0, MAX_NOTE_NAMES);
 }
 
 /** At most this many distinct links of a note are kept as its `links` (see `links_truncated`). */

@@ -335,6 +335,23 @@ describe("inline tags and links", () => {
     expect(log.warnings).toHaveLength(1);
   });
 
+  it("keeps the first 200 tags and aliases of a note, and says so with tags_truncated and aliases_truncated", () => {
+    const log = collectingLogger();
+    const aliases = Array.from({ length: 250 }, (_, i) => `  - name ${i}`).join("\n");
+    const tags = Array.from({ length: 300 }, (_, i) => `#t${i}`).join(" ");
+    const note = parseNote("flood.md", `---\naliases:\n${aliases}\n---\n# Flood\n\n${tags}\n`, 0, log);
+    expect(note.tags).toHaveLength(200);
+    expect(note.tags.slice(0, 2)).toEqual(["t0", "t1"]);
+    expect(note.aliases).toHaveLength(200);
+    expect(note.aliases.at(-1)).toBe("name 199");
+    expect(log.warnings.map((w) => [w.code, w.message])).toEqual([
+      ["aliases_truncated", 'vault-rag: "flood.md" has 250 aliases; the first 200 are kept as its aliases'],
+      ["tags_truncated", 'vault-rag: "flood.md" has 300 tags; the first 200 are kept as its tags'],
+    ]);
+    expect(parseNote("few.md", "#a #b", 0, log).tags).toEqual(["a", "b"]);
+    expect(log.warnings).toHaveLength(2);
+  });
+
   it("takes no tag from a heading's {#id}", () => {
     expect(findInlineRefs("## Basic Usage {#basic-usage}\n\nSee #real and {#inline}.\n").tags).toEqual([
       "real",
