@@ -93,6 +93,17 @@ describe("filter size limits", () => {
     expect(await refusal(() => normaliseWhere({ $or: paths(10_001).map((p) => ({ path: p })) }))).toBe(
       "vault-rag: the where filter holds more than 10000 conditions (the limit) — put the values of many $eq clauses on one field into one $in list",
     );
+    // values of $in/$nin lists count together: two lists of 25,001 are one too many
+    expect(await refusal(() => normaliseWhere({ path: { $nin: paths(50_000) } }))).toBe("no error");
+    expect(
+      await refusal(() =>
+        normaliseWhere({
+          $and: [{ path: { $in: paths(25_001) } }, { word_count: { $nin: [...Array(25_000).keys()] } }],
+        }),
+      ),
+    ).toBe(
+      "vault-rag: the where filter's $in/$nin lists hold more than 50000 values together (the limit) — narrow the search with a folder or a tag instead",
+    );
     // whereDocument has no $in: its advice is its own
     expect(await refusal(() => normaliseWhereDocument({ $or: paths(10_001).map((p) => ({ $contains: p })) }))).toBe(
       "vault-rag: the whereDocument filter holds more than 10000 conditions (the limit) — narrow the search with where (a tag, a folder) instead",
@@ -106,7 +117,7 @@ describe("filter size limits", () => {
       fc
         .record({
           op: fc.constantFrom("$in", "$nin"),
-          n: fc.integer({ min: 1, max: 60_000 }),
+          n: fc.integer({ min: 1, max: 50_000 }),
           seed: fc.integer({ min: 0, max: 9 }),
         })
         .map(({ op, n, seed }) => ({
