@@ -161,6 +161,26 @@ export function createApp(o: AppOptions): Hono {
     await next();
   });
 
+  // a page of another origin may not call the API: a request that says where it comes from (Origin,
+  // or a browser's Sec-Fetch-Site for an <img> or a no-cors fetch, which send no Origin) must come
+  // from this server's own page or the --cors origin. Without either (curl, scripts) it may. A
+  // helper showed any web page could time searches to learn what the notes hold, and stall the server
+  app.use("/api/*", async (c, next) => {
+    const origin = c.req.header("origin");
+    const site = c.req.header("sec-fetch-site");
+    const own = `http://${c.req.header("host") ?? ""}`.toLowerCase();
+    const allowed = origin !== undefined && (origin.toLowerCase() === own || origin === o.cors);
+    if ((origin !== undefined && !allowed) || ((site === "cross-site" || site === "same-site") && !allowed))
+      return c.json(
+        {
+          error: `vault-rag: refused a request from ${origin === undefined ? `another site (Sec-Fetch-Site: ${site})` : `the page at "${origin}"`} — this API answers only its own page${o.cors ? ` and ${o.cors}` : ""}; to call it from another page's origin, start serve with --cors <origin>`,
+          code: "forbidden",
+        },
+        403,
+      );
+    await next();
+  });
+
   if (o.cors) app.use("/api/*", cors({ origin: o.cors, allowHeaders: ["Content-Type", "Authorization"] }));
 
   // `!== undefined`, not truthiness: an empty token must not switch the check off

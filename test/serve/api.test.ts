@@ -444,10 +444,27 @@ describe("safe by default", () => {
     expect((await get("/", { host: `rebind.example:${s.port}` })).status).toBe(403);
   });
 
-  it("sends no CORS headers unless started with --cors", async () => {
-    const r = await get("/api/status", { origin: "https://evil.example" });
-    expect(r.status).toBe(200);
-    expect(r.headers["access-control-allow-origin"]).toBeUndefined();
+  it("refuses the API to a page of another origin, sends no CORS headers unless started with --cors, and then allows that one", async () => {
+    const evil = await get("/api/status", { origin: "https://evil.example" });
+    expect(evil.status).toBe(403);
+    expect(evil.json).toEqual({
+      error:
+        'vault-rag: refused a request from the page at "https://evil.example" — this API answers only its own page; to call it from another page\'s origin, start serve with --cors <origin>',
+      code: "forbidden",
+    });
+    expect(evil.headers["access-control-allow-origin"]).toBeUndefined();
+    // an <img> or a no-cors fetch sends no Origin, but the browser says it is another site's
+    const img = await get("/api/search?q=motors", { "sec-fetch-site": "cross-site" });
+    expect(img.status).toBe(403);
+    expect(img.json.error).toMatch(/^vault-rag: refused a request from another site \(Sec-Fetch-Site: cross-site\)/);
+    expect((await get("/api/search?q=motors", { origin: "null" })).status).toBe(403);
+    // its own page, and a request that says nothing of where it comes from (curl), are answered
+    expect(
+      (await get("/api/status", { origin: `http://127.0.0.1:${s.port}`, "sec-fetch-site": "same-origin" })).status,
+    ).toBe(200);
+    expect((await get("/api/status")).status).toBe(200);
+    // the page itself may be opened from a link anywhere: it holds no notes
+    expect((await get("/", { "sec-fetch-site": "cross-site" })).status).toBe(200);
     const pre = await request(s.port, "/api/ask", {
       method: "OPTIONS",
       headers: { origin: "https://evil.example", "access-control-request-method": "POST" },
@@ -456,7 +473,10 @@ describe("safe by default", () => {
     const open = await startServe(["--vault", vault, "--cors", "http://localhost:5173"]);
     try {
       const r2 = await request(open.port, "/api/status", { headers: { origin: "http://localhost:5173" } });
+      expect(r2.status).toBe(200);
       expect(r2.headers["access-control-allow-origin"]).toBe("http://localhost:5173");
+      const r3 = await request(open.port, "/api/status", { headers: { origin: "http://localhost:5174" } });
+      expect(r3.status).toBe(403);
     } finally {
       await open.stop();
     }
