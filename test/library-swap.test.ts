@@ -55,3 +55,30 @@ describe("a long-lived reader whose index folder is deleted and begun again", ()
     await v.close();
   });
 });
+
+describe("a long-lived reader whose index file is deleted or damaged under it", () => {
+  it("says there is no index, or that it is damaged and how to rebuild it, and reads the next one built", async () => {
+    const vault = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "vr-rm-")), "notes");
+    fs.mkdirSync(vault, { recursive: true });
+    fs.writeFileSync(path.join(vault, "Zebra.md"), "# Zebra\n\nThe zebra grazes on the savanna grass at dawn.\n");
+    const v = await openVault(vault);
+    await v.index();
+    const file = path.join(vault, ".vault-rag", "index.db");
+    for (const f of fs.readdirSync(path.dirname(file))) fs.rmSync(path.join(path.dirname(file), f), { force: true });
+    await expect(v.search("zebra", { mode: "keyword" })).rejects.toThrow(
+      `vault-rag: no index at ${file} — run \`vault-rag index ${vault}\` first`,
+    );
+    execFileSync(process.execPath, [BIN, "index", vault, "--quiet"], { stdio: ["ignore", "ignore", "pipe"] });
+    expect((await v.search("zebra", { mode: "keyword" })).hits.map((h) => h.path)).toEqual(["Zebra.md"]);
+    // truncated in place (the same file): every read says it is damaged, and names the rebuild
+    fs.truncateSync(file, 4096);
+    await expect(v.search("zebra", { mode: "keyword" })).rejects.toThrow(
+      new RegExp(
+        `^vault-rag: the index at ${file} is damaged \\(.*\\) — run \`vault-rag index ${vault} --full\` to rebuild it from the notes$`,
+      ),
+    );
+    execFileSync(process.execPath, [BIN, "index", vault, "--full", "--quiet"], { stdio: ["ignore", "ignore", "pipe"] });
+    expect((await v.search("zebra", { mode: "keyword" })).hits.map((h) => h.path)).toEqual(["Zebra.md"]);
+    await v.close();
+  });
+});

@@ -8,7 +8,7 @@ export interface ErrorBody {
 
 /**
  * The HTTP status and JSON body of an error: a bad request is 400 (a note that is not there 404),
- * an index not built yet 503, a model that cannot be reached 502, anything else 500. Errors that are
+ * an index not built yet (or damaged, or locked) 503, a model that cannot be reached 502, anything else 500. Errors that are
  * not vault-rag's are reported without their stack.
  *
  * @example
@@ -32,6 +32,7 @@ export function errorResponse(e: unknown): { status: 400 | 404 | 500 | 502 | 503
         ? { status: 404, body: { ...body, code: "not_found" } }
         : { status: 400, body };
     case "no_index":
+    case "index_damaged":
     case "index_locked":
       return { status: 503, body };
     case "llm_failed":

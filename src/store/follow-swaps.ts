@@ -2,7 +2,8 @@ import fs from "node:fs";
 import { ChromaStore } from "./chroma/chroma-store.js";
 import { isChromaLocation } from "./chroma/location.js";
 import { openExisting, type OpenStoreOptions } from "./open.js";
-import { SqliteStore } from "./sqlite/sqlite-store.js";
+import { VaultRagError } from "../errors.js";
+import { damaged, rebuildCommand, SqliteStore } from "./sqlite/sqlite-store.js";
 import type { Store } from "./types.js";
 
 /** A Chroma server is asked at most this often (ms) whether the collection was swapped: once per query. */
@@ -23,6 +24,10 @@ function fileIdentity(file: string): string | undefined {
  * returns notices when `index --full` swapped a rebuilt index in (a new file renamed over the path,
  * or a new collection renamed to the name) and reopens before the next read. The check is a `stat`
  * of the path per read for a file, and one request per query (at most every 250 ms) for Chroma.
+ * A file deleted under it reads as no index (the CLI's `no_index` error) until one is built there
+ * again, and a file damaged under it as the `index_damaged` error that names the rebuild, as a new
+ * reader would say (a helper's server had kept serving a deleted index, and answered a truncated
+ * one with "unexpected error: database disk image is malformed").
  *
  * @example
  * ```ts
@@ -46,7 +51,12 @@ export async function openFollowingSwaps(db: string, opts: OpenStoreOptions = {}
   const check = async (): Promise<void> => {
     if (!chroma) {
       const now = fileIdentity(db);
-      if (now === undefined || now === identity) return;
+      if (now === identity) return;
+      if (now === undefined)
+        throw new VaultRagError(
+          "no_index",
+          `vault-rag: no index at ${db} — run \`${rebuildCommand(db, false)}\` first`,
+        );
       identity = now;
       return replace(SqliteStore.open(db));
     }
@@ -66,7 +76,14 @@ export async function openFollowingSwaps(db: string, opts: OpenStoreOptions = {}
       if (prop === "close") return (...args: unknown[]) => (value as (...a: unknown[]) => unknown).apply(current, args);
       return async (...args: unknown[]) => {
         await check();
-        return (Reflect.get(current!, prop) as (...a: unknown[]) => unknown).apply(current, args);
+        try {
+          return await (Reflect.get(current!, prop) as (...a: unknown[]) => unknown).apply(current, args);
+        } catch (err) {
+          const code = (err as { code?: unknown }).code;
+          if (!chroma && typeof code === "string" && (code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB"))
+            throw damaged(db, err as Error);
+          throw err;
+        }
       };
     },
   });

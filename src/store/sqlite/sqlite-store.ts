@@ -1183,13 +1183,15 @@ export function damaged(file: string, err: Error): VaultRagError {
  * ```ts
  * rebuildCommand("/home/me/notes/.vault-rag/index.db"); // "vault-rag index /home/me/notes --full"
  * rebuildCommand("/tmp/my index.db"); // "vault-rag index <vault> --full --db '/tmp/my index.db'"
+ * rebuildCommand("/home/me/notes/.vault-rag/index.db", false); // "vault-rag index /home/me/notes": a first index
  * ```
  */
-export function rebuildCommand(file: string): string {
+export function rebuildCommand(file: string, full = true): string {
   const abs = path.resolve(file);
   const vault = path.dirname(path.dirname(abs)); // the vault whose own index this would be
-  if (isVaultIndex(vault, abs)) return `vault-rag index ${shellArg(vault)} --full`;
-  return `vault-rag index <vault> --full --db ${shellArg(abs)}`;
+  const flag = full ? " --full" : "";
+  if (isVaultIndex(vault, abs)) return `vault-rag index ${shellArg(vault)}${flag}`;
+  return `vault-rag index <vault>${flag} --db ${shellArg(abs)}`;
 }
 
 function isFolder(file: string): boolean {
