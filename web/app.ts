@@ -157,15 +157,38 @@ const MARKS: Mark[] = [
   [/\\([!-/:-@[-`{-~])/g, "$1"],
 ];
 
-/** A chunk's text on one line as the rendered note reads: no heading lines, HTML tags or Markdown marks; HTML comments left out unless `comments` keeps their words (the CLI's flatBody). */
+/** A text with `rewrite` applied outside fenced code blocks, which stay as written (the CLI's outsideCode, word for word). */
+function outsideCode(text: string, rewrite: (prose: string) => string): string {
+  const out: string[] = [];
+  let prose: string[] = [];
+  let fence: string | undefined;
+  for (const line of text.split("\n")) {
+    const m = /^[ \t]{0,3}(`{3,}|~{3,})/.exec(line);
+    if (fence === undefined) {
+      if (m && !(m[1][0] === "`" && line.slice(m[0].length).includes("`"))) {
+        out.push(rewrite(prose.join("\n")));
+        prose = [];
+        fence = m[1];
+        out.push(line);
+      } else prose.push(line);
+    } else {
+      out.push(line);
+      if (m && m[1][0] === fence[0] && m[1].length >= fence.length && !line.slice(m[0].length).trim())
+        fence = undefined;
+    }
+  }
+  out.push(rewrite(prose.join("\n")));
+  return out.join("\n");
+}
+
+/** A chunk's text on one line as the rendered note reads: no heading lines, HTML tags or Markdown marks (a fenced code block as written); HTML comments left out unless `comments` keeps their words (the CLI's flatBody). */
 function flatText(text: string, comments: boolean): string {
-  let t = text
-    .slice(0, 20_000)
-    .replace(/^(\s*#{1,6}\s[^\n]*(\n+|$))+/, "")
-    .replace(INLINE_TAG, "")
-    .replace(HTML_TAG, " ");
-  if (comments) t = t.replace(/<!--([\s\S]{0,2000}?)-->/g, " $1 ");
-  for (const [mark, by] of MARKS) t = t.replace(mark, by as string);
+  const t = outsideCode(text.slice(0, 20_000).replace(/^(\s*#{1,6}\s[^\n]*(\n+|$))+/, ""), (prose) => {
+    let p = prose.replace(INLINE_TAG, "").replace(HTML_TAG, " ");
+    if (comments) p = p.replace(/<!--([\s\S]{0,2000}?)-->/g, " $1 ");
+    for (const [mark, by] of MARKS) p = p.replace(mark, by as string);
+    return p;
+  });
   // a passage of embeds alone reads as what it embeds (as the CLI's snippets do), not as a blank line
   return (
     t.replace(/\s+/g, " ").trim() ||

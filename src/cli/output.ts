@@ -66,16 +66,46 @@ const SNIPPET_SOURCE_CHARS = 20_000;
  * ```
  */
 export function flatBody(text: string, comments = false): string {
-  let t = text
-    .slice(0, SNIPPET_SOURCE_CHARS)
-    .replace(/^(\s*#{1,6}\s[^\n]*(\n+|$))+/, "")
-    .replace(INLINE_TAG, "")
-    .replace(HTML_TAG, " ");
-  if (comments) t = t.replace(COMMENT_WORDS[0], COMMENT_WORDS[1] as string);
-  for (const [mark, by] of MARKS) t = t.replace(mark, by as string);
+  const source = text.slice(0, SNIPPET_SOURCE_CHARS).replace(/^(\s*#{1,6}\s[^\n]*(\n+|$))+/, "");
+  // what a fenced code block holds is shown as written: `![[Document.pdf]]` in a block that shows
+  // how to embed is the answer, not an embed (a helper's snippet read "To embed a PDF: ```md ```")
+  const t = outsideCode(source, (prose) => {
+    let p = prose.replace(INLINE_TAG, "").replace(HTML_TAG, " ");
+    if (comments) p = p.replace(COMMENT_WORDS[0], COMMENT_WORDS[1] as string);
+    for (const [mark, by] of MARKS) p = p.replace(mark, by as string);
+    return p;
+  });
   const flat = t.replace(/\s+/g, " ").trim();
   // a passage of embeds alone (`![[Albums.base]]`) reads as what it embeds, not as a blank line
   return printable(flat || embedsOf(text));
+}
+
+/**
+ * A text with `rewrite` applied to each stretch outside fenced code blocks (``` or ~~~, closed by
+ * a fence of the same character at least as long, or by the end); the blocks, fences included,
+ * as written.
+ */
+function outsideCode(text: string, rewrite: (prose: string) => string): string {
+  const out: string[] = [];
+  let prose: string[] = [];
+  let fence: string | undefined;
+  for (const line of text.split("\n")) {
+    const m = /^[ \t]{0,3}(`{3,}|~{3,})/.exec(line);
+    if (fence === undefined) {
+      if (m && !(m[1][0] === "`" && line.slice(m[0].length).includes("`"))) {
+        out.push(rewrite(prose.join("\n")));
+        prose = [];
+        fence = m[1];
+        out.push(line);
+      } else prose.push(line);
+    } else {
+      out.push(line);
+      if (m && m[1][0] === fence[0] && m[1].length >= fence.length && !line.slice(m[0].length).trim())
+        fence = undefined;
+    }
+  }
+  out.push(rewrite(prose.join("\n")));
+  return out.join("\n");
 }
 
 /**

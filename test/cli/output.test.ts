@@ -131,6 +131,19 @@ describe("snippets", () => {
         new RegExp(`const ${name} =\\s*(\\/.*\\/gi);`).exec(fs.readFileSync(file, "utf8"))![1];
       expect(tags("web/app.ts"), name).toBe(tags("src/cli/output.ts"));
     }
+    const fenced = (file: string) => /\nfunction outsideCode\([\s\S]*?\n}\n/.exec(fs.readFileSync(file, "utf8"))![0];
+    expect(fenced("web/app.ts")).toBe(fenced("src/cli/output.ts"));
+  });
+
+  it("shows a fenced code block as written: an embed, a link or a tag in it is its text, not a mark", () => {
+    const page = "# PDF\n\nTo embed a PDF:\n\n```md\n![[Document.pdf]]\n```\n\nOr [[Other|another]] **note**.";
+    expect(snippet(page, 200)).toBe("To embed a PDF: ```md ![[Document.pdf]] ``` Or another note.");
+    expect(snippet('~~~html\n<div class="x">[[a|b]]</div>\n~~~\nthen ![[img.png]] **b**', 200)).toBe(
+      '~~~html <div class="x">[[a|b]]</div> ~~~ then b',
+    );
+    // a block never closed runs to the end; a fence of backticks with a backtick after it is inline code
+    expect(snippet("x\n```\n[[y|z]]", 200)).toBe("x ``` [[y|z]]");
+    expect(snippet("```a` and [[y|z]]", 200)).toBe("```a` and z");
   });
 
   it("write control characters as escapes: a file name with a line break stays one line, a note cannot drive the terminal", () => {
