@@ -121,10 +121,12 @@ export function buildFilter(opts: FilterOptions, now?: number): Where | undefine
  * @example
  * ```ts
  * folderName("./kitchen/"); // "kitchen"
+ * folderName(".");          // "": the vault's root
  * ```
  */
 export function folderName(value: string): string {
-  return value.replace(/^(?:\.\/+)+|^\/+|\/+$/g, "");
+  // "." and "./" are the vault's root, as in a shell (a helper's `--folder .` was refused as a hidden folder)
+  return value.replace(/^(?:\.(?:\/+|$))+|^\/+|\/+$/g, "");
 }
 
 /**

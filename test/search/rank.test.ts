@@ -232,6 +232,10 @@ describe("buildFilter and parseWhen", () => {
     expect(buildFilter({ folder: "kitchen" })).toEqual({ folder: { $eq: "kitchen" } });
     // as a shell's completion writes it
     expect(buildFilter({ folder: "./kitchen/" })).toEqual({ folder: { $eq: "kitchen" } });
+    // the vault's root, as a shell names the folder it is in; ".." and ".hidden" are names
+    for (const root of [".", "./", "./.", "/"]) expect(buildFilter({ folder: root })).toEqual({ folder: { $eq: "" } });
+    expect(buildFilter({ folder: "..x" })).toEqual({ folder: { $eq: "..x" } });
+    expect(buildFilter({ folder: ".obsidian" })).toEqual({ folder: { $eq: ".obsidian" } });
   });
   it("parses durations, dates and ISO times into Unix seconds", () => {
     expect(parseWhen("90d", now)).toBe(now - 90 * 86400);
