@@ -5,6 +5,8 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { BIN, DAY, exampleVaultCopy } from "./helpers.js";
 import { shellArg } from "../../src/shell-arg.js";
+import { acquireLock } from "../../src/indexing/index.js";
+import { silentLogger } from "../../src/log.js";
 
 let vault = "";
 let elsewhere = "";
@@ -81,6 +83,33 @@ describe("vault-rag CLI end to end", () => {
     expect(run(["index", fresh, "--quiet"]).code).toBe(0);
     expect(run(["search", "--vault", fresh, "--mode", "keyword", "okapi"]).stdout).toContain("okapi.md:1  Okapi");
     expect(run(["search", "--vault", fresh, "okapi"]).stderr).toBe("");
+  });
+
+  it("status counts the notes not indexed yet as stale, names the command, and says when another process is indexing", () => {
+    const v = path.join(elsewhere, "partial");
+    fs.mkdirSync(v, { recursive: true });
+    fs.writeFileSync(path.join(v, "a.md"), "# A\n\nAlpha notes.\n");
+    expect(run(["index", v, "--quiet"]).code).toBe(0);
+    fs.writeFileSync(path.join(v, "b.md"), "# B\n\nBeta notes, not indexed yet.\n");
+    const st = run(["status", "--vault", v]);
+    expect(st.code).toBe(0);
+    expect(st.stdout).toContain(
+      `stale:        1 note(s) new, edited or deleted since the last index — run \`vault-rag index ${shellArg(v)}\`\n`,
+    );
+    // this test's process holds the index's lock, as a running `vault-rag index` would
+    const release = acquireLock(path.join(v, ".vault-rag", "index.db"), silentLogger);
+    try {
+      const busy = run(["status", "--vault", v]);
+      expect(busy.stdout).toContain(
+        `stale:        1 note(s) new, edited or deleted since the last index\nindexing:     in progress (pid ${process.pid}) — the stale notes are those it has not stored yet\n`,
+      );
+      expect(JSON.parse(run(["status", "--vault", v, "--json"]).stdout)).toMatchObject({
+        stale: 1,
+        indexing: { pid: process.pid },
+      });
+    } finally {
+      release();
+    }
   });
 
   it("reads a misspelt word as the vault's word and says so; --no-spell searches as typed", () => {

@@ -1,5 +1,7 @@
 import { indexStatus } from "../../library.js";
-import { locate, openForQuery } from "../open.js";
+import { lockHolder } from "../../indexing/index.js";
+import { lockTarget } from "../../store/index.js";
+import { indexCommand, locate, openForQuery } from "../open.js";
 import { out, stderrLogger } from "../io.js";
 
 /** `vault-rag status`. */
@@ -8,10 +10,19 @@ export async function runStatus(o: { vault?: string; db?: string; json?: boolean
   const { store, manifest } = await openForQuery(loc, { log: stderrLogger(false) });
   try {
     const info = await indexStatus(loc.vault, store, manifest);
-    if (o.json) out(JSON.stringify(info, null, 2));
+    // another process writing (index, watch, serve --watch): the stale notes are what it has yet to store
+    const pid = lockHolder(lockTarget(loc.db, loc.store.sidecarDir));
+    const writer = pid !== undefined && pid !== process.pid ? pid : undefined;
+    if (o.json) out(JSON.stringify({ ...info, ...(writer ? { indexing: { pid: writer } } : {}) }, null, 2));
     else
       out(
-        `index:        ${info.index}\nvault:        ${info.vault}\nmodel:        ${info.model} (${info.dimensions}-d)\nnotes:        ${info.notes}\nchunks:       ${info.chunks}\nlast indexed: ${info.lastIndexed}\nstale:        ${info.stale} note(s) changed on disk since${info.stale ? " — run `vault-rag index`" : ""}`,
+        `index:        ${info.index}\nvault:        ${info.vault}\nmodel:        ${info.model} (${info.dimensions}-d)\nnotes:        ${info.notes}\nchunks:       ${info.chunks}\nlast indexed: ${info.lastIndexed}\nstale:        ${info.stale} note(s) new, edited or deleted since the last index${
+          writer
+            ? `\nindexing:     in progress (pid ${writer}) — the stale notes are those it has not stored yet`
+            : info.stale
+              ? ` — run \`${indexCommand(loc)}\``
+              : ""
+        }`,
       );
   } finally {
     await store.close();
