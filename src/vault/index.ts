@@ -14,5 +14,13 @@ export { normaliseTags, findInlineRefs, frontmatterList } from "./tags.js";
 export { splitFrontmatter } from "./frontmatter.js";
 export { headingText, parseInline, scanBlocks, type BlockScan } from "./markdown.js";
 export { linkResolver, linkStem, linkTargets, nameWords, noteLinkResolver, oneNote } from "./links.js";
-export { capText, GET_NOTE_MAX_CHARS, readNoteText, resolveNote, safeNotePath, sectionText } from "./note-text.js";
+export {
+  capText,
+  GET_NOTE_MAX_CHARS,
+  readNoteText,
+  resolveNote,
+  safeNotePath,
+  sectionText,
+  whyNoteMissing,
+} from "./note-text.js";
 export { isExcalidraw } from "./excalidraw.js";

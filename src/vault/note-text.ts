@@ -90,6 +90,36 @@ export function resolveNote(vault: string, name: string): { path: string; file: 
 }
 
 /**
+ * Why a name that names no indexed note still names a file of the vault: the walk leaves it out
+ * (a hidden folder, `.vault-ragignore`, not Markdown: {@link whyNotWalked}), or it is a note the
+ * walk reads that the index does not hold yet (`walked`, when the caller asks about the index).
+ * `undefined` when no such file is there, or when it leaves the vault.
+ *
+ * @example
+ * ```ts
+ * whyNoteMissing("/home/me/notes", ".trash/old.md"); // 'it is in ".trash/", a folder vault-rag never indexes'
+ * whyNoteMissing("/home/me/notes", "new.md", true);  // "it is not in the index yet"
+ * ```
+ */
+export function whyNoteMissing(vault: string, name: string, walked = false): string | undefined {
+  const rel = path.posix.normalize(name.trim().replace(/\\/g, "/"));
+  if (path.isAbsolute(rel) || rel === ".." || rel.startsWith("../")) return undefined;
+  for (const candidate of [rel, `${rel}.md`]) {
+    let isFile = false;
+    try {
+      isFile = fs.statSync(path.resolve(vault, candidate)).isFile();
+    } catch {
+      continue;
+    }
+    if (!isFile) continue;
+    const why = whyNotWalked(vault, candidate);
+    if (why) return why;
+    if (walked) return "it is not in the index yet";
+  }
+  return undefined;
+}
+
+/**
  * Cuts a text to at most `max` characters, at a line end where one is near, with a mark saying
  * what was left out.
  *

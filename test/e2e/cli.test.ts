@@ -112,6 +112,31 @@ describe("vault-rag CLI end to end", () => {
     }
   });
 
+  it("chunks and related say why a file of the vault is not a note they can read: left out, or not indexed yet", () => {
+    const v = path.join(elsewhere, "left-out");
+    for (const d of ["edge", ".trash"]) fs.mkdirSync(path.join(v, d), { recursive: true });
+    fs.writeFileSync(path.join(v, ".vault-ragignore"), "edge/\n");
+    fs.writeFileSync(path.join(v, "edge", "tags.md"), "# Tags\n\nIgnored on purpose.\n");
+    fs.writeFileSync(path.join(v, ".trash", "secret.md"), "# Secret\n\nThrown away.\n");
+    fs.writeFileSync(path.join(v, "kept.md"), "# Kept\n\nAn ordinary note about tags.\n");
+    expect(run(["index", v, "--quiet"]).code).toBe(0);
+    fs.writeFileSync(path.join(v, "later.md"), "# Later\n\nWritten after the index.\n");
+    expect(run(["chunks", v, "--note", "edge/tags.md"])).toMatchObject({
+      code: 2,
+      stderr: 'vault-rag: "edge/tags.md" is not indexed: .vault-ragignore keeps "edge/" out of the index\n',
+    });
+    expect(run(["related", "--vault", v, ".trash/secret.md"]).stderr).toBe(
+      'vault-rag: ".trash/secret.md" is not indexed: it is in ".trash/", a folder vault-rag never indexes\n',
+    );
+    expect(run(["related", "--vault", v, "later.md"]).stderr).toBe(
+      `vault-rag: "later.md" is not indexed: it is not in the index yet — run \`vault-rag index ${shellArg(v)}\`\n`,
+    );
+    // a name that is no file still gets the closest notes
+    expect(run(["related", "--vault", v, "kep"]).stderr).toBe(
+      'vault-rag: no note "kep" in the index — did you mean "kept.md"?\n',
+    );
+  });
+
   it("reads a misspelt word as the vault's word and says so; --no-spell searches as typed", () => {
     const v = path.join(elsewhere, "typos");
     fs.mkdirSync(v, { recursive: true });

@@ -1,5 +1,6 @@
 import { chunkNote } from "../../chunk/index.js";
-import { isExcalidraw, oneNote, readNote, walkVault } from "../../vault/index.js";
+import { VaultRagError } from "../../errors.js";
+import { isExcalidraw, oneNote, readNote, walkVault, whyNoteMissing } from "../../vault/index.js";
 import { locate, noteArgument } from "../open.js";
 import { collectingLogger } from "../../log.js";
 import { err, out, outText, stderrLogger } from "../io.js";
@@ -16,10 +17,16 @@ export async function runChunks(vaultArg: string | undefined, o: { note?: string
   let files = walked;
   if (o.note) {
     // a path or a name, found as a wikilink finds it (as related and get_note do)
+    const name = noteArgument(loc.vault, o.note);
     const one = oneNote(
       walked.map((f) => f.path),
-      noteArgument(loc.vault, o.note),
+      name,
       { in: loc.vault, kind: "vault" },
+      () => {
+        // a file of the vault that vault-rag never reads: say why, not which note is closest
+        const why = whyNoteMissing(loc.vault, name);
+        if (why) throw new VaultRagError("usage", `vault-rag: "${name}" is not indexed: ${why}`);
+      },
     );
     files = walked.filter((f) => f.path === one);
   }

@@ -1,6 +1,8 @@
+import { VaultRagError } from "../../errors.js";
 import { relatedNotes, type RelatedResult } from "../../search/index.js";
+import { whyNoteMissing } from "../../vault/index.js";
 import { paint, useColor } from "../color.js";
-import { locate, noteArgument, openForQuery } from "../open.js";
+import { indexCommand, locate, noteArgument, openForQuery } from "../open.js";
 import { printable, snippet } from "../output.js";
 import { err, out, stderrLogger } from "../io.js";
 
@@ -48,7 +50,15 @@ export async function runRelated(note: string, o: RelatedFlags): Promise<void> {
   const loc = locate(o);
   const { store } = await openForQuery(loc, { log: stderrLogger(false) });
   try {
-    const r = await relatedNotes(store, noteArgument(loc.vault, note), { k: o.topK, unlinkedOnly: o.unlinked });
+    const name = noteArgument(loc.vault, note);
+    const r = await relatedNotes(store, name, { k: o.topK, unlinkedOnly: o.unlinked }).catch((e: unknown) => {
+      // a file of the vault the index does not hold: why (left out, or not indexed yet), not the closest note
+      const why =
+        e instanceof VaultRagError && /^vault-rag: no note "/.test(e.message) && whyNoteMissing(loc.vault, name, true);
+      if (!why) throw e;
+      const fix = why === "it is not in the index yet" ? ` — run \`${indexCommand(loc)}\`` : "";
+      throw new VaultRagError("usage", `vault-rag: "${name}" is not indexed: ${why}${fix}`);
+    });
     if (o.json) out(JSON.stringify(r.related, null, 2));
     else if (r.related.length) out(formatRelated(r, useColor(o.color, process.stdout)));
     if (!r.related.length) {
