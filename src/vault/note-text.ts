@@ -105,13 +105,7 @@ export function whyNoteMissing(vault: string, name: string, walked = false): str
   const rel = path.posix.normalize(name.trim().replace(/\\/g, "/"));
   if (path.isAbsolute(rel) || rel === ".." || rel.startsWith("../")) return undefined;
   for (const candidate of [rel, `${rel}.md`]) {
-    let isFile = false;
-    try {
-      isFile = fs.statSync(path.resolve(vault, candidate)).isFile();
-    } catch {
-      continue;
-    }
-    if (!isFile) continue;
+    if (!fs.statSync(path.resolve(vault, candidate), { throwIfNoEntry: false })?.isFile()) continue;
     const why = whyNotWalked(vault, candidate);
     if (why) return why;
     if (walked) return "it is not in the index yet";
