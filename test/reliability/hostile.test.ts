@@ -223,6 +223,13 @@ describe("check --repair", () => {
       "rebuilt the keyword index from the chunks",
     ]);
     expect((await checkIndex(vault, db)).problems).toEqual([]);
+    // a repair that needed no keyword rebuild does not say it made one
+    const s2 = SqliteStore.open(db);
+    s2.db
+      .prepare("INSERT INTO windows (chunk, hash, vector) SELECT 99998, 'orphan', vector FROM windows LIMIT 1")
+      .run();
+    await s2.close();
+    expect((await checkIndex(vault, db, { repair: true })).repaired).toEqual(["removed 1 orphan vector(s)"]);
     const again = JSON.parse(
       (
         await cli(["index", vault, "--db", db, "--model", "ollama:stub-embed", "--quiet", "--json"], {
