@@ -84,6 +84,27 @@ describe("index on a terminal", () => {
     expect(resumed.unchanged).toBe(st.notes);
   }, 240_000);
 
+  it("with --json, a run stopped by Ctrl-C still prints JSON: what it saved", async () => {
+    const { vault } = exampleVaultCopy("vr-json-stop-");
+    addNotes(vault, 150, 200);
+    const p = spawn(process.execPath, [BIN, "index", vault, "--json"], { env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    p.stdout.on("data", (d: Buffer) => (stdout += d.toString("utf8")));
+    // once a batch is stored (status reads the index while the run holds its lock), stop it
+    for (let i = 0; i < 400; i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      const st = spawnSync(process.execPath, [BIN, "status", vault, "--json"], { env, encoding: "utf8" });
+      if (st.status === 0 && JSON.parse(st.stdout).chunks > 0) break;
+    }
+    p.kill("SIGINT");
+    const code = await new Promise((r) => p.on("exit", r));
+    expect(code).toBe(130);
+    const r = JSON.parse(stdout);
+    expect(r).toMatchObject({ stopped: true, rebuild: false, notesTotal: 193 });
+    expect(r.chunksSaved).toBeGreaterThan(0);
+    expect(r.chunksSaved).toBeLessThan(r.chunksToSave);
+  }, 240_000);
+
   it("off a terminal prints whole progress lines every 5 s, never silent and never mixed with warnings", () => {
     const { vault } = exampleVaultCopy("vr-piped-");
     addNotes(vault, 250, 200); // 200 words a note (two windows each): the run outlasts 10 s on an idle machine (150 took 7.8 s on a fast day)

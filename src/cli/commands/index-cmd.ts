@@ -57,6 +57,23 @@ export async function runIndex(vaultArg: string | undefined, o: IndexFlags): Pro
   const onInterrupt = () => {
     bar.stop();
     const w = bar.work;
+    // a script that asked for JSON gets JSON: what the stopped run saved (a helper's got nothing at all)
+    if (o.json)
+      out(
+        JSON.stringify(
+          {
+            stopped: true,
+            rebuild: !!o.full,
+            // a stopped rebuild keeps nothing: the index is as it was
+            chunksSaved: o.full ? 0 : w.saved,
+            chunksToSave: Math.max(w.toSave, w.saved),
+            notesRead: w.notesDone,
+            notesTotal: w.notesTotal,
+          },
+          null,
+          2,
+        ),
+      );
     err(
       o.full
         ? "stopped — the rebuild was abandoned and the index is as it was; run `vault-rag index --full` to start again"
@@ -92,7 +109,7 @@ export async function runIndex(vaultArg: string | undefined, o: IndexFlags): Pro
     out(
       `indexed ${loc.vault} → ${summary.dbPath}\n` +
         `notes: ${summary.added} added, ${summary.updated} updated, ${summary.deleted} deleted, ${summary.unchanged} unchanged${summary.skipped ? `, ${summary.skipped} skipped` : ""}${summary.failed ? `, ${summary.failed} failed` : ""}\n` +
-        `chunks: ${summary.chunks} in the index (${summary.embedded} windows embedded, ${summary.cached} from cache) in ${summary.seconds.toFixed(1)} s`,
+        `chunks: ${summary.chunks} in the index (${summary.embedded} window${summary.embedded === 1 ? "" : "s"} embedded, ${summary.cached} from cache) in ${summary.seconds.toFixed(1)} s`,
     );
   } catch (e) {
     bar.stop();
