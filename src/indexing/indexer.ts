@@ -7,6 +7,7 @@ import type { Logger } from "../log.js";
 import { silentLogger } from "../log.js";
 import {
   beginRebuild,
+  discardRebuild,
   displayLocation,
   lockTarget,
   openExisting,
@@ -115,6 +116,9 @@ export async function indexVault(
       throw modelMismatch(existing.location, manifest, modelSpecOf({ embedder }));
     }
     if (!opts.full) {
+      // what a stopped or killed --full left beside the index (13 MB in a helper's trial) is of no use
+      if (discardRebuild(dbPath))
+        log.info(`vault-rag: removed the files of a full rebuild that was stopped (${dbPath}.rebuild)`);
       // in place, batch by batch (a first build too), so an interrupted run resumes
       const store = existing ?? (await openStore(dbPath, { ...storeOpts, create: true }));
       try {

@@ -65,6 +65,7 @@ export {
   displayLocation,
   lockTarget,
   beginRebuild,
+  discardRebuild,
   type OpenStoreOptions,
   type Rebuild,
 } from "./open.js";

@@ -95,6 +95,29 @@ export interface Rebuild {
 }
 
 /**
+ * Deletes what a full rebuild of the SQLite index at `db` left when it was stopped (Ctrl-C) or
+ * killed: its `<db>.rebuild` file and that file's journal. Only while no rebuild runs: under the
+ * index's lock. Nothing for Chroma (a half-built collection is dropped by the next rebuild).
+ * Returns whether there was anything.
+ *
+ * @example
+ * ```ts
+ * discardRebuild("/v/.vault-rag/index.db"); // true: index.db.rebuild and index.db.rebuild-wal were there
+ * ```
+ */
+export function discardRebuild(db: string): boolean {
+  if (isChromaLocation(db)) return false;
+  let found = false;
+  for (const s of ["", "-wal", "-shm"]) {
+    const f = `${db}.rebuild${s}`;
+    if (!fs.existsSync(f)) continue;
+    found = true;
+    fs.rmSync(f, { force: true });
+  }
+  return found;
+}
+
+/**
  * Starts a full rebuild of the index at `db`: a new file (`<db>.rebuild`) or a new collection
  * (`<collection>-rebuild`), swapped in only when complete, so a failed rebuild leaves the old
  * index untouched.

@@ -137,6 +137,18 @@ describe("vault-rag CLI end to end", () => {
     );
   });
 
+  it("removes what a stopped or killed --full left beside the index on the next index", () => {
+    const v = path.join(elsewhere, "leftover");
+    fs.mkdirSync(v, { recursive: true });
+    fs.writeFileSync(path.join(v, "a.md"), "# A\n\nAlpha notes.\n");
+    expect(run(["index", v, "--quiet"]).code).toBe(0);
+    const db = path.join(v, ".vault-rag", "index.db");
+    for (const s of ["", "-wal"]) fs.writeFileSync(`${db}.rebuild${s}`, "half a rebuild");
+    expect(run(["index", v, "--quiet"]).code).toBe(0);
+    expect(fs.readdirSync(path.dirname(db)).filter((f) => f.includes("rebuild"))).toEqual([]);
+    expect(json(["status", "--vault", v])).toMatchObject({ notes: 1, stale: 0 });
+  });
+
   it("reads a misspelt word as the vault's word and says so; --no-spell searches as typed", () => {
     const v = path.join(elsewhere, "typos");
     fs.mkdirSync(v, { recursive: true });

@@ -84,7 +84,7 @@ describe("index on a terminal", () => {
     expect(resumed.unchanged).toBe(st.notes);
   }, 240_000);
 
-  it("with --json, a run stopped by Ctrl-C still prints JSON: what it saved", async () => {
+  it("with --json, a run stopped by Ctrl-C still prints JSON of what it saved; a stopped --full leaves no file of its own", async () => {
     const { vault } = exampleVaultCopy("vr-json-stop-");
     addNotes(vault, 150, 200);
     const p = spawn(process.execPath, [BIN, "index", vault, "--json"], { env, stdio: ["ignore", "pipe", "pipe"] });
@@ -103,6 +103,23 @@ describe("index on a terminal", () => {
     expect(r).toMatchObject({ stopped: true, rebuild: false, notesTotal: 193 });
     expect(r.chunksSaved).toBeGreaterThan(0);
     expect(r.chunksSaved).toBeLessThan(r.chunksToSave);
+    // a --full stopped once its new file is begun: nothing of it is left, and the index is as it was
+    const before = spawnSync(process.execPath, [BIN, "status", vault, "--json"], { env, encoding: "utf8" }).stdout;
+    const full = spawn(process.execPath, [BIN, "index", vault, "--full", "--json"], {
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let fullOut = "";
+    full.stdout.on("data", (d: Buffer) => (fullOut += d.toString("utf8")));
+    const rebuild = path.join(vault, ".vault-rag", "index.db.rebuild");
+    for (let i = 0; i < 400 && !fs.existsSync(rebuild); i++) await new Promise((res) => setTimeout(res, 50));
+    expect(fs.existsSync(rebuild)).toBe(true);
+    full.kill("SIGINT");
+    expect(await new Promise((res) => full.on("exit", res))).toBe(130);
+    expect(JSON.parse(fullOut)).toMatchObject({ stopped: true, rebuild: true, chunksSaved: 0 });
+    expect(fs.readdirSync(path.dirname(rebuild)).filter((f) => f.includes("rebuild"))).toEqual([]);
+    const after = spawnSync(process.execPath, [BIN, "status", vault, "--json"], { env, encoding: "utf8" }).stdout;
+    expect(JSON.parse(after).chunks).toBe(JSON.parse(before).chunks);
   }, 240_000);
 
   it("off a terminal prints whole progress lines every 5 s, never silent and never mixed with warnings", () => {

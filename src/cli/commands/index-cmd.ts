@@ -1,4 +1,5 @@
 import { embedderForIndex, indexVault, releaseHeldLocks } from "../../indexing/index.js";
+import { discardRebuild } from "../../store/index.js";
 import { collectingLogger, silentLogger, type Warning } from "../../log.js";
 import { locate } from "../open.js";
 import { indexBar } from "../progress.js";
@@ -81,7 +82,9 @@ export async function runIndex(vaultArg: string | undefined, o: IndexFlags): Pro
           ? "stopped — nothing saved yet; run `vault-rag index` to start again"
           : `stopped — ${num(w.saved)} of ${w.notesDone < w.notesTotal ? "about " : ""}${num(Math.max(w.toSave, w.saved))} chunks saved; run \`vault-rag index\` to resume`,
     );
-    // what was committed stays; the lock goes with this process, file and all
+    // what was committed stays; the lock goes with this process, file and all; a stopped rebuild's
+    // half-built file goes too (still under the lock)
+    if (o.full) discardRebuild(loc.db);
     releaseHeldLocks();
     process.exit(130);
   };
