@@ -41,11 +41,24 @@ function grown(answer: string, t: string, from: string): string {
   return answer + t;
 }
 
-async function get(url: string, headers: Record<string, string>, unreachable: string): Promise<Response> {
+/** How long the check before a chat waits for the model's server to answer. */
+const CHECK_MS = 5000;
+
+/**
+ * A GET of the model's server before a chat: `unreachable` when no server takes the connection,
+ * `silent` when one takes it and says nothing within {@link CHECK_MS} (a helper's black-holed
+ * address had been called not reachable).
+ */
+async function get(
+  url: string,
+  headers: Record<string, string>,
+  unreachable: string,
+  silent: string,
+): Promise<Response> {
   try {
-    return await fetch(url, { headers, signal: AbortSignal.timeout(5000) });
-  } catch {
-    throw new VaultRagError("llm_failed", unreachable);
+    return await fetch(url, { headers, signal: AbortSignal.timeout(CHECK_MS) });
+  } catch (err) {
+    throw new VaultRagError("llm_failed", (err as Error).name === "TimeoutError" ? silent : unreachable);
   }
 }
 
@@ -202,6 +215,7 @@ export function ollamaLlm(model: string, host?: string): Llm {
         `${base}/api/tags`,
         {},
         `vault-rag: Ollama is not reachable at ${base} — start it with \`ollama serve\` or choose another model with --llm`,
+        `vault-rag: the server at ${base} took the connection but did not answer within ${CHECK_MS / 1000} s — check that it is Ollama and that it is not stuck, or choose another model with --llm`,
       );
       if (!res.ok) return;
       const tags = (await res.json().catch(() => ({}))) as { models?: { name?: string; model?: string }[] };
@@ -266,7 +280,12 @@ export function openAiLlm(model: string, baseUrl?: string, apiKey?: string): Llm
   return {
     id: `openai:${model}`,
     async check() {
-      const res = await get(`${base}/models`, key ? { authorization: `Bearer ${key}` } : {}, unreachable);
+      const res = await get(
+        `${base}/models`,
+        key ? { authorization: `Bearer ${key}` } : {},
+        unreachable,
+        `vault-rag: the server at ${base} took the connection but did not answer within ${CHECK_MS / 1000} s — check that it is the OpenAI-compatible server and that it is not stuck (OPENAI_BASE_URL), or choose another --llm`,
+      );
       const v1 = res.status === 404 ? missingV1(base) : undefined;
       if (v1) throw new VaultRagError("llm_failed", v1.replace("/chat/completions", "/models"));
     },

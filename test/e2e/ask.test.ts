@@ -249,7 +249,7 @@ describe("vault-rag chat", () => {
 });
 
 describe("vault-rag ask --llm openai:…", () => {
-  it("fails with the unreachable message when the model's server takes the connection and never answers", async () => {
+  it("fails saying the model's server took the connection and did not answer, when it never answers", async () => {
     const net = await import("node:net");
     const mute = net.createServer(() => {});
     await new Promise<void>((r) => mute.listen(0, "127.0.0.1", () => r()));
@@ -258,7 +258,7 @@ describe("vault-rag ask --llm openai:…", () => {
       const r = await runAsync(["ask", "why did the motors cut out"], { OLLAMA_HOST: `127.0.0.1:${port}` });
       expect(r.code).toBe(2);
       expect(r.stderr.trim()).toBe(
-        `vault-rag: Ollama is not reachable at http://127.0.0.1:${port} — start it with \`ollama serve\` or choose another model with --llm`,
+        `vault-rag: the server at http://127.0.0.1:${port} took the connection but did not answer within 5 s — check that it is Ollama and that it is not stuck, or choose another model with --llm`,
       );
     } finally {
       mute.close();

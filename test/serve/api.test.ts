@@ -399,7 +399,10 @@ describe("POST /api/ask", () => {
           const events = await readSse(res); // ends: the check before the chat gives up within seconds
           expect(events.map((e) => e.event)).toEqual(["sources", "error"]);
           expect(events[1].data).toEqual({
-            error: `vault-rag: Ollama is not reachable at http://127.0.0.1:${port} — start it with \`ollama serve\` or choose another model with --llm`,
+            error:
+              port === closed
+                ? `vault-rag: Ollama is not reachable at http://127.0.0.1:${port} — start it with \`ollama serve\` or choose another model with --llm`
+                : `vault-rag: the server at http://127.0.0.1:${port} took the connection but did not answer within 5 s — check that it is Ollama and that it is not stuck, or choose another model with --llm`,
             code: "llm_failed",
           });
           // each failed ask gives its slot back: four more fail the same way, not with a 429
