@@ -186,3 +186,20 @@ export function denseList(lab: Lab, q: LabQuery, pool = 300, vec = q.vec): { i: 
   out.sort((a, b) => b.s - a.s);
   return out.slice(0, pool);
 }
+
+/** Each note title's own vector (the bundled model), cached in /tmp/lab-title-<name>.json across runs. */
+export async function titleVectors(lab: Lab): Promise<Map<string, Float32Array>> {
+  const cacheFile = `/tmp/lab-title-${lab.name}.json`;
+  const cache: Record<string, number[]> = fs.existsSync(cacheFile)
+    ? JSON.parse(fs.readFileSync(cacheFile, "utf8"))
+    : {};
+  const embedder = useLiteEmbedder();
+  const titles = [...new Set(lab.chunks.map((c) => c.title))].filter((t) => !cache[t]);
+  for (let i = 0; i < titles.length; i += 64) {
+    const batch = titles.slice(i, i + 64);
+    const vs = await embedder.embedDocuments(batch);
+    batch.forEach((t, j) => (cache[t] = Array.from(vs[j])));
+  }
+  if (titles.length) fs.writeFileSync(cacheFile, JSON.stringify(cache));
+  return new Map(Object.entries(cache).map(([t, v]) => [t, Float32Array.from(v)]));
+}

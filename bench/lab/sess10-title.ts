@@ -2,25 +2,13 @@
 // question-to-title is the short-to-short matching the bundled model was trained on. Prints hybrid
 // nDCG@10 for dense = chunk cosine + B × title cosine, and for max(chunk, title). Not shipped.
 // npx tsx bench/lab/sess10-title.ts til ../shared/bench/til/questions.jsonl /tmp/til
-import fs from "node:fs";
-import { loadLab, dot } from "./load.js";
+import { loadLab, dot, titleVectors } from "./load.js";
 import { baseline, fuseLinear, notesOf, type Scored } from "./score.js";
-import { useLiteEmbedder } from "../../src/embed/index.js";
 
 const [name, target, vault] = process.argv.slice(2);
 const lab = await loadLab(name, target, vault);
 const { show } = baseline(lab);
-const cacheFile = `/tmp/lab-title-${name}.json`;
-const cache: Record<string, number[]> = fs.existsSync(cacheFile) ? JSON.parse(fs.readFileSync(cacheFile, "utf8")) : {};
-const embedder = useLiteEmbedder();
-const titles = [...new Set(lab.chunks.map((c) => c.title))].filter((t) => !cache[t]);
-for (let i = 0; i < titles.length; i += 64) {
-  const batch = titles.slice(i, i + 64);
-  const vs = await embedder.embedDocuments(batch);
-  batch.forEach((t, j) => (cache[t] = Array.from(vs[j])));
-}
-if (titles.length) fs.writeFileSync(cacheFile, JSON.stringify(cache));
-const tvec = new Map(Object.entries(cache).map(([t, v]) => [t, Float32Array.from(v)]));
+const tvec = await titleVectors(lab);
 const alpha = Number(process.env.ALPHA ?? 0.65);
 for (const B of JSON.parse(process.env.GRID ?? "[0,0.1,0.2,0.3,0.5,1]") as number[]) {
   for (const rule of ["sum", "max"]) {

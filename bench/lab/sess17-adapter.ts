@@ -5,24 +5,13 @@
 // (SIDE=q), or every passage is mapped to title space (SIDE=p). Not shipped.
 // npx tsx bench/lab/sess17-adapter.ts til ../shared/bench/til/questions.jsonl /tmp/til
 // GRID='[[lambda, mix]]': W = (TᵀT + λn I)⁻¹ (TᵀB + λn I), vector' = unit(v + mix·(vW − v))
-import fs from "node:fs";
-import { loadLab, dot, unit } from "./load.js";
+import { loadLab, dot, unit, titleVectors } from "./load.js";
 import { baseline, fuseLinear, notesOf, type Scored } from "./score.js";
-import { useLiteEmbedder } from "../../src/embed/index.js";
 
 const [name, target, vault] = process.argv.slice(2);
 const lab = await loadLab(name, target, vault);
 const { show } = baseline(lab);
-const cacheFile = `/tmp/lab-title-${name}.json`;
-const cache: Record<string, number[]> = fs.existsSync(cacheFile) ? JSON.parse(fs.readFileSync(cacheFile, "utf8")) : {};
-const embedder = useLiteEmbedder();
-const titles = [...new Set(lab.chunks.map((c) => c.title))].filter((t) => !cache[t]);
-for (let i = 0; i < titles.length; i += 64) {
-  const batch = titles.slice(i, i + 64);
-  const vs = await embedder.embedDocuments(batch);
-  batch.forEach((t, j) => (cache[t] = Array.from(vs[j])));
-}
-if (titles.length) fs.writeFileSync(cacheFile, JSON.stringify(cache));
+const tvec = await titleVectors(lab);
 const d = lab.dims;
 
 // pairs: a note's title vector and its body's vector (mean of its chunks' pooled vectors)
@@ -36,7 +25,7 @@ const T: Float32Array[] = [],
   B: Float32Array[] = [];
 for (const { title, sum } of byNote.values()) {
   if (!title.trim()) continue;
-  T.push(Float32Array.from(cache[title]));
+  T.push(tvec.get(title)!);
   B.push(unit(sum));
 }
 const n = T.length;
