@@ -22,10 +22,15 @@ export interface Refusal {
  * if ("refused" in r) console.warn(r.refused); else use(r.toString("utf8"));
  * ```
  */
-export function readRegularFile(file: string, opts: { maxBytes?: number; within?: string } = {}): Buffer | Refusal {
+export function readRegularFile(
+  file: string,
+  opts: { maxBytes?: number; within?: string; stat?: { mtimeMs: number; size: number } } = {},
+): Buffer | Refusal {
   const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
   try {
     const st = fs.fstatSync(fd);
+    // the caller's record of what it read: this descriptor's time and size, not a listing's from before
+    if (opts.stat) [opts.stat.mtimeMs, opts.stat.size] = [st.mtimeMs, st.size];
     if (!st.isFile()) return { refused: "it is not a regular file (a FIFO, device or folder)" };
     if (opts.maxBytes !== undefined && st.size > opts.maxBytes)
       return { refused: `${st.size} bytes is over the ${opts.maxBytes}-byte limit` };

@@ -283,7 +283,7 @@ async function indexInto(
       const f = todo[cursor++];
       slice.push(f);
       seen.notes++;
-      const { note, skipped } = readVaultFile(f, log);
+      const { note, skipped, stat } = readVaultFile(f, log);
       if (!note) {
         // a file skipped on purpose (binary, not UTF-8, too big) is a warning, not a failure
         if (skipped) summary.skipped++;
@@ -291,7 +291,8 @@ async function indexInto(
         continue;
       }
       const entry = known.get(f.path);
-      const noteEntry: NoteEntry = { path: f.path, hash: note.hash, mtime: f.mtime, size: f.size };
+      // as read, which may be newer than the walk's listing
+      const noteEntry: NoteEntry = { path: f.path, hash: note.hash, mtime: stat!.mtime, size: stat!.size };
       if (entry && entry.hash === note.hash && !chunkerChanged) {
         // touched but not changed: record the new stat, keep the chunks
         await store.touchNote(noteEntry);

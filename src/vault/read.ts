@@ -31,12 +31,16 @@ export function readNote(file: VaultFile, log: Logger = silentLogger): Note | un
  * if (r.note) use(r.note); else if (r.skipped) skipped++; else failed++;
  * ```
  */
-export function readVaultFile(file: VaultFile, log: Logger = silentLogger): { note?: Note; skipped?: boolean } {
+export function readVaultFile(
+  file: VaultFile,
+  log: Logger = silentLogger,
+): { note?: Note; skipped?: boolean; stat?: { mtime: number; size: number } } {
   let buf: Buffer;
+  const stat = { mtimeMs: file.mtime * 1000, size: file.size };
   try {
     // what the walk listed may have changed since: read it only as a regular file of the vault, of
     // at most MAX_NOTE_BYTES (checked before reading), through the descriptor that was checked
-    const read = readWalked(file);
+    const read = readWalked(file, stat);
     if ("refused" in read) {
       log.warn("note_skipped", `vault-rag: skipped "${file.path}": ${read.refused}`, { path: file.path });
       return { skipped: true };
@@ -54,7 +58,10 @@ export function readVaultFile(file: VaultFile, log: Logger = silentLogger): { no
     log.warn("note_skipped", `vault-rag: skipped "${file.path}": ${text.skipped}`, { path: file.path });
     return { skipped: true };
   }
-  return { note: parseNote(file.path, text, file.mtime, log) };
+  // the time and size of the text read (a note edited since the walk listed it is recorded as read,
+  // not as listed: a helper's note edited mid-index then read as changed until the next run)
+  const mtime = Math.floor(stat.mtimeMs / 1000);
+  return { note: parseNote(file.path, text, mtime, log), stat: { mtime, size: stat.size } };
 }
 
 /**
@@ -76,10 +83,10 @@ export function isSkippedFile(file: VaultFile): boolean {
 }
 
 /** A walked file's bytes, read only as a regular file of its vault of at most MAX_NOTE_BYTES ({@link readRegularFile}). */
-function readWalked(file: VaultFile): ReturnType<typeof readRegularFile> {
+function readWalked(file: VaultFile, stat?: { mtimeMs: number; size: number }): ReturnType<typeof readRegularFile> {
   // the vault it lies in: its absolute path less its vault-relative one
   const vault = path.resolve(file.absPath, ...file.path.split("/").map(() => ".."));
-  return readRegularFile(file.absPath, { maxBytes: MAX_NOTE_BYTES, within: vault });
+  return readRegularFile(file.absPath, { maxBytes: MAX_NOTE_BYTES, within: vault, stat });
 }
 
 /**

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { collectingLogger } from "../../src/log.js";
-import { findInlineRefs, parseNote, readNote, resolveNote, walkVault } from "../../src/vault/index.js";
+import { findInlineRefs, parseNote, readNote, readVaultFile, resolveNote, walkVault } from "../../src/vault/index.js";
 
 describe("pasted images", () => {
   it("leave their base64 out of the note's text, on the same lines, so that it is neither searched, embedded nor shown", () => {
@@ -441,5 +441,23 @@ describe("walker", () => {
       'vault-rag: skipped "bin.md": it is a binary file, not Markdown text',
       'vault-rag: skipped "latin1.md": it is not valid UTF-8 — save it as UTF-8',
     ]);
+  });
+});
+
+describe("a note edited after the walk listed it", () => {
+  it("is read with the time and size of the text read, not of the listing", () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), "vr-edited-"));
+    fs.writeFileSync(path.join(root, "a.md"), "# A\n\nFirst words.\n");
+    fs.utimesSync(path.join(root, "a.md"), 1_700_000_000, 1_700_000_000);
+    const [listed] = walkVault(root);
+    expect(listed.mtime).toBe(1_700_000_000);
+    // edited between the listing and the read, as by an editor while an index runs
+    fs.writeFileSync(path.join(root, "a.md"), "# A\n\nFirst words, and a line more.\n");
+    fs.utimesSync(path.join(root, "a.md"), 1_700_000_100, 1_700_000_100);
+    const r = readVaultFile(listed);
+    expect(r.note!.body).toContain("a line more");
+    expect(r.stat).toEqual({ mtime: 1_700_000_100, size: fs.statSync(path.join(root, "a.md")).size });
+    expect(r.note!.mtime).toBe(1_700_000_100);
+    expect(r.stat!.size).not.toBe(listed.size);
   });
 });
