@@ -182,7 +182,8 @@ function whereNode(obj: Record<string, unknown>, walk: Walk): WhereNode {
   const checkValue = (v: unknown): string | number => {
     if (kind === "number") {
       if (typeof v !== "number" || !Number.isFinite(v)) fail(`"${op}" on "${key}" needs a number, got ${show(v)}`);
-      if (key === "mtime" && Math.abs(v as number) > MTIME_MS_THRESHOLD)
+      // a time far before 1970 is a time (every note is after it), not milliseconds
+      if (key === "mtime" && (v as number) > MTIME_MS_THRESHOLD)
         fail(`mtime value ${v} looks like milliseconds — mtime is in seconds; divide by 1000`);
       return v as number;
     }

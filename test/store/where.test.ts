@@ -60,6 +60,13 @@ describe("where validation", () => {
     expect(err({ mtime: { $gte: 1767225600000 } })).toBe(
       "vault-rag: mtime value 1767225600000 looks like milliseconds — mtime is in seconds; divide by 1000",
     );
+    // a time far before 1970 is no mistake of units: every note is after it
+    expect(normaliseWhere({ mtime: { $gt: -1e308 } })).toEqual({
+      kind: "cmp",
+      field: "mtime",
+      op: "$gt",
+      value: -1e308,
+    });
     expect(err({ mtime: { $gt: "yesterday" } })).toBe('vault-rag: "$gt" on "mtime" needs a number, got "yesterday"');
     // a number JSON cannot hold reads as Infinity, and is named so
     expect(err(JSON.parse('{"word_count": {"$gt": 1e400}}'))).toBe(
