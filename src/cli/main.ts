@@ -440,8 +440,8 @@ async function main(): Promise<void> {
       failed(exitCodeFor(e));
       return;
     }
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === "string" && (code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB")) {
+    const { isCorruption } = await import("../store/index.js");
+    if (isCorruption(e)) {
       // damage found by a query rather than when the file was opened: in the index the command located
       const { lastLocated, withLocatedVault } = await import("./open.js");
       const { rebuildCommand } = await import("../store/index.js");

@@ -11,6 +11,8 @@ export interface RelatedOptions {
   unlinkedOnly?: boolean;
   /** Stops the comparison (a client that went away, an MCP cancel): the call rejects with the signal's reason. */
   signal?: AbortSignal;
+  /** Called when the name fits no note of the index, before the refusal that names the closest: it may throw a better reason. */
+  unmatched?: () => void;
 }
 
 /**
@@ -83,8 +85,9 @@ export async function indexedNote(
   store: Store,
   name: string,
   paths?: readonly string[], // the index's note paths, when the caller has read them already
+  unmatched?: () => void,
 ): Promise<string> {
-  return oneNote(paths ?? (await notePaths(store)), name, { in: "the index", kind: "index" });
+  return oneNote(paths ?? (await notePaths(store)), name, { in: "the index", kind: "index" }, unmatched);
 }
 
 /**
@@ -139,7 +142,7 @@ export async function relatedNotes(store: Store, name: string, opts: RelatedOpti
   if (!Number.isInteger(k) || k < 1)
     throw new VaultRagError("usage", `vault-rag: k must be a whole number of at least 1, got ${k}`);
   const paths = await notePaths(store); // read once for both
-  const note = await indexedNote(store, name, paths);
+  const note = await indexedNote(store, name, paths, opts.unmatched);
   const linked = await linkedNotes(store, note, paths);
   const all = (await store.get({ path: note, includeVectors: true })).filter((r) => r.windows.length);
   if (!all.length) return { note, related: [], reason: `"${note}" has no text in the index to compare` };

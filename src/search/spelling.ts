@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import wordListPath from "word-list";
-import { queryTokens, STOPWORDS, type Store } from "../store/index.js";
+import { STOPWORDS, typedTokens, type Store } from "../store/index.js";
 import { baseForms, type WordNet } from "./wordnet.js";
 
 /**
@@ -79,22 +79,16 @@ export async function spellingFixes(
 }
 
 /**
- * The words of a question that may be misspelt, lower-cased: words of plain letters as the
- * keyword index reads them ({@link queryTokens}), typed in lower case, or capitalised as the
- * question's first word. A word with a capital elsewhere is a name or an acronym, not a typo
+ * The words of a question that may be misspelt, lower-cased: its tokens as the keyword index
+ * reads them ({@link typedTokens}) that are plain letters, typed in lower case, or capitalised as
+ * the question's first word. A word with a capital elsewhere is a name or an acronym, not a typo
  * ("RUNX", "OmpA", "Ketel": SciFact's genes and proteins, which a vault of other papers lacks).
  */
 function typedWords(question: string): string[] {
-  const text = question.normalize("NFKC");
-  const out: string[] = [];
-  let first = true;
-  for (const m of text.matchAll(/[\p{L}\p{N}]+(?:['’\-_.][\p{L}\p{N}]+)*/gu)) {
-    const w = m[0];
+  return typedTokens(question).flatMap((w, i) => {
     const lower = w.toLowerCase();
-    if (/^[a-z]+$/.test(lower) && (w === lower || (first && w === w[0] + lower.slice(1)))) out.push(lower);
-    first = false;
-  }
-  return out.filter((w) => queryTokens(w).length === 1);
+    return /^[a-z]+$/.test(lower) && (w === lower || (i === 0 && w === w[0] + lower.slice(1))) ? [lower] : [];
+  });
 }
 
 /**

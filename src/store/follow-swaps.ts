@@ -3,7 +3,7 @@ import { ChromaStore } from "./chroma/chroma-store.js";
 import { isChromaLocation } from "./chroma/location.js";
 import { openExisting, type OpenStoreOptions } from "./open.js";
 import { VaultRagError } from "../errors.js";
-import { damaged, rebuildCommand, SqliteStore } from "./sqlite/sqlite-store.js";
+import { damaged, isCorruption, rebuildCommand, SqliteStore } from "./sqlite/sqlite-store.js";
 import type { Store } from "./types.js";
 
 /** A Chroma server is asked at most this often (ms) whether the collection was swapped: once per query. */
@@ -79,10 +79,7 @@ export async function openFollowingSwaps(db: string, opts: OpenStoreOptions = {}
         try {
           return await (Reflect.get(current!, prop) as (...a: unknown[]) => unknown).apply(current, args);
         } catch (err) {
-          const code = (err as { code?: unknown }).code;
-          if (!chroma && typeof code === "string" && (code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB"))
-            throw damaged(db, err as Error);
-          throw err;
+          throw !chroma && isCorruption(err) ? damaged(db, err as Error) : err;
         }
       };
     },

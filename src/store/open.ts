@@ -132,7 +132,7 @@ export async function beginRebuild(db: string, opts: OpenStoreOptions = {}): Pro
   if (isChromaLocation(db)) return beginChromaRebuild(db, opts);
   const tmp = `${db}.rebuild`;
   const clean = (base: string, suffixes: string[]) => suffixes.forEach((s) => fs.rmSync(base + s, { force: true }));
-  clean(tmp, ["", "-wal", "-shm"]);
+  discardRebuild(db);
   const store = SqliteStore.open(tmp, { create: true });
   return {
     store,
@@ -148,7 +148,7 @@ export async function beginRebuild(db: string, opts: OpenStoreOptions = {}): Pro
     },
     async abort() {
       await store.close();
-      clean(tmp, ["", "-wal", "-shm"]);
+      discardRebuild(db);
     },
   };
 }

@@ -90,25 +90,24 @@ export function resolveNote(vault: string, name: string): { path: string; file: 
 }
 
 /**
- * Why a name that names no indexed note still names a file of the vault: the walk leaves it out
- * (a hidden folder, `.vault-ragignore`, not Markdown: {@link whyNotWalked}), or it is a note the
- * walk reads that the index does not hold yet (`walked`, when the caller asks about the index).
- * `undefined` when no such file is there, or when it leaves the vault.
+ * What a name that names no indexed note names in the vault: `undefined` when no file of it is
+ * there (or it leaves the vault); else the file, with why the walk leaves it out (a hidden folder,
+ * `.vault-ragignore`, not Markdown: {@link whyNotWalked}), which is absent for a note the walk
+ * reads (one the index does not hold yet).
  *
  * @example
  * ```ts
- * whyNoteMissing("/home/me/notes", ".trash/old.md"); // 'it is in ".trash/", a folder vault-rag never indexes'
- * whyNoteMissing("/home/me/notes", "new.md", true);  // "it is not in the index yet"
+ * whyNoteMissing("/home/me/notes", ".trash/old.md"); // { why: 'it is in ".trash/", a folder vault-rag never indexes' }
+ * whyNoteMissing("/home/me/notes", "new.md");        // {}: a note, not indexed yet
  * ```
  */
-export function whyNoteMissing(vault: string, name: string, walked = false): string | undefined {
+export function whyNoteMissing(vault: string, name: string): { why?: string } | undefined {
   const rel = path.posix.normalize(name.trim().replace(/\\/g, "/"));
   if (path.isAbsolute(rel) || rel === ".." || rel.startsWith("../")) return undefined;
   for (const candidate of [rel, `${rel}.md`]) {
     if (!fs.statSync(path.resolve(vault, candidate), { throwIfNoEntry: false })?.isFile()) continue;
     const why = whyNotWalked(vault, candidate);
-    if (why) return why;
-    if (walked) return "it is not in the index yet";
+    return why ? { why } : {};
   }
   return undefined;
 }

@@ -24,7 +24,7 @@ export async function runChunks(vaultArg: string | undefined, o: { note?: string
       { in: loc.vault, kind: "vault" },
       () => {
         // a file of the vault that vault-rag never reads: say why, not which note is closest
-        const why = whyNoteMissing(loc.vault, name);
+        const why = whyNoteMissing(loc.vault, name)?.why;
         if (why) throw new VaultRagError("usage", `vault-rag: "${name}" is not indexed: ${why}`);
       },
     );

@@ -51,14 +51,16 @@ export async function runRelated(note: string, o: RelatedFlags): Promise<void> {
   const { store } = await openForQuery(loc, { log: stderrLogger(false) });
   try {
     const name = noteArgument(loc.vault, note);
-    const r = await relatedNotes(store, name, { k: o.topK, unlinkedOnly: o.unlinked }).catch((e: unknown) => {
-      // a file of the vault the index does not hold: why (left out, or not indexed yet), not the closest note
-      const why =
-        e instanceof VaultRagError && /^vault-rag: no note "/.test(e.message) && whyNoteMissing(loc.vault, name, true);
-      if (!why) throw e;
-      const fix = why === "it is not in the index yet" ? ` — run \`${indexCommand(loc)}\`` : "";
-      throw new VaultRagError("usage", `vault-rag: "${name}" is not indexed: ${why}${fix}`);
-    });
+    // a file of the vault the index does not hold: why (left out, or not indexed yet), not the closest note
+    const unmatched = () => {
+      const file = whyNoteMissing(loc.vault, name);
+      if (file)
+        throw new VaultRagError(
+          "usage",
+          `vault-rag: "${name}" is not indexed: ${file.why ?? `it is not in the index yet — run \`${indexCommand(loc)}\``}`,
+        );
+    };
+    const r = await relatedNotes(store, name, { k: o.topK, unlinkedOnly: o.unlinked, unmatched });
     if (o.json) out(JSON.stringify(r.related, null, 2));
     else if (r.related.length) out(formatRelated(r, useColor(o.color, process.stdout)));
     if (!r.related.length) {

@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import type { NoteLink } from "../types.js";
+import { FTS_TOKENIZE } from "./fts-query.js";
 
 /**
  * The backlink text of each note: the words other notes use where they link to it (a link's
@@ -15,7 +16,7 @@ CREATE TABLE IF NOT EXISTS link_texts (rowid INTEGER PRIMARY KEY, source TEXT NO
 CREATE INDEX IF NOT EXISTS link_texts_source ON link_texts(source);
 CREATE INDEX IF NOT EXISTS link_texts_target ON link_texts(target);
 CREATE TABLE IF NOT EXISTS backlink_notes (rowid INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE);
-CREATE VIRTUAL TABLE IF NOT EXISTS backlink_fts USING fts5(text, tokenize = 'porter unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE IF NOT EXISTS backlink_fts USING fts5(text, tokenize = '${FTS_TOKENIZE}');
 `;
 
 /** The meta key under which the last {@link relink} records the set of notes it resolved against. */

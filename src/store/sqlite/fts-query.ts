@@ -3,6 +3,9 @@ import { cjkBigrams, hasCjk } from "./cjk.js";
 
 const TOKEN_RE = /[\p{L}\p{N}]+(?:['’\-_.][\p{L}\p{N}]+)*/gu;
 
+/** The tokenizer of every FTS5 table of the index (passages, backlink text) and of the stems spelling compares. */
+export const FTS_TOKENIZE = "porter unicode61 remove_diacritics 2";
+
 /**
  * Turns user text into a safe FTS5 query: every term quoted (user text is never parsed as FTS5
  * syntax), stopwords dropped, terms joined with OR so a question need not match every word.
@@ -106,6 +109,19 @@ function queryBigrams(token: string): string[] {
  */
 export function queryTokens(text: string): string[] {
   return text.normalize("NFKC").toLowerCase().match(TOKEN_RE) ?? [];
+}
+
+/**
+ * {@link queryTokens} in the case they were typed (NFKC, not lower-cased): what tells a name or an
+ * acronym ("RUNX", "OmpA") from a word.
+ *
+ * @example
+ * ```ts
+ * typedTokens("Don't use RUNX!"); // ["Don't", "use", "RUNX"]
+ * ```
+ */
+export function typedTokens(text: string): string[] {
+  return text.normalize("NFKC").match(TOKEN_RE) ?? [];
 }
 
 /**

@@ -1,10 +1,7 @@
 import type Database from "better-sqlite3";
 import { editDistance } from "../../closest.js";
 import type { Spelling, SpellingQuery } from "../types.js";
-import { phraseQuery } from "./fts-query.js";
-
-/** The keyword index's tokenizer, as the `fts` table is created with (see sqlite-store.ts). */
-const TOKENIZE = "porter unicode61 remove_diacritics 2";
+import { FTS_TOKENIZE, phraseQuery } from "./fts-query.js";
 
 /** At most this many spellings are given (see {@link Store.keywordSpellings}). */
 const MAX_SPELLINGS = 20;
@@ -49,23 +46,44 @@ export class KeywordSpellings {
     return out;
   }
 
-  private ensureTables(): void {
-    this.db.exec(
-      `CREATE VIRTUAL TABLE IF NOT EXISTS temp.vr_terms USING fts5vocab(main, fts, row);
-       CREATE VIRTUAL TABLE IF NOT EXISTS temp.vr_stem USING fts5(w, tokenize = '${TOKENIZE}');
-       CREATE VIRTUAL TABLE IF NOT EXISTS temp.vr_stem_terms USING fts5vocab(temp, vr_stem, instance);`,
-    );
+  /** The temp tables and the statements on them, made once per connection on first use. */
+  private get sql() {
+    if (!this.prepared) {
+      this.db.exec(
+        `CREATE VIRTUAL TABLE IF NOT EXISTS temp.vr_terms USING fts5vocab(main, fts, row);
+         CREATE VIRTUAL TABLE IF NOT EXISTS temp.vr_stem USING fts5(w, tokenize = '${FTS_TOKENIZE}');
+         CREATE VIRTUAL TABLE IF NOT EXISTS temp.vr_stem_terms USING fts5vocab(temp, vr_stem, instance);`,
+      );
+      this.prepared = {
+        addWord: this.db.prepare("INSERT INTO temp.vr_stem (rowid, w) VALUES (1, ?)"),
+        stems: this.db.prepare("SELECT term FROM temp.vr_stem_terms").pluck(),
+        clear: this.db.prepare("DELETE FROM temp.vr_stem"),
+        allTerms: this.db.prepare("SELECT term, doc FROM temp.vr_terms").raw(),
+        termRange: this.db.prepare("SELECT term, doc FROM temp.vr_terms WHERE term >= ? AND term < ?").raw(),
+        forms: this.db
+          .prepare(
+            `SELECT snippet(fts, -1, char(57344), char(57345), '', 1) FROM fts WHERE fts MATCH ? LIMIT ${SHOWN_ROWS}`,
+          )
+          .pluck(),
+      };
+    }
+    return this.prepared;
   }
+
+  private prepared?: Record<
+    "addWord" | "stems" | "clear" | "allTerms" | "termRange" | "forms",
+    Database.Statement<unknown[], unknown>
+  >;
 
   /** The index's stem of one word ("approximated" → "approxim"), or undefined when it makes none or several. */
   private stemOf(word: string): string | undefined {
-    this.ensureTables();
-    this.db.prepare("INSERT INTO temp.vr_stem (rowid, w) VALUES (1, ?)").run(word);
+    const { addWord, stems, clear } = this.sql;
+    addWord.run(word);
     try {
-      const terms = this.db.prepare("SELECT term FROM temp.vr_stem_terms").pluck().all() as string[];
+      const terms = stems.all() as string[];
       return terms.length === 1 ? terms[0] : undefined;
     } finally {
-      this.db.prepare("DELETE FROM temp.vr_stem").run();
+      clear.run();
     }
   }
 
@@ -75,18 +93,13 @@ export class KeywordSpellings {
    * "m", read in a fifth of the time of all.
    */
   private vocabulary(start: string): [string, number][] {
-    this.ensureTables();
     const version = this.generation();
     if (this.terms?.version !== version) this.terms = { version, byStart: new Map() };
     let terms = this.terms.byStart.get(start);
     if (!terms) {
       // the first code point after `start` bounds the range ("m" → "n")
       const end = start ? String.fromCodePoint(start.codePointAt(0)! + 1) : undefined;
-      terms = (
-        end
-          ? this.db.prepare("SELECT term, doc FROM temp.vr_terms WHERE term >= ? AND term < ?").raw().all(start, end)
-          : this.db.prepare("SELECT term, doc FROM temp.vr_terms").raw().all()
-      ) as [string, number][];
+      terms = (end ? this.sql.termRange.all(start, end) : this.sql.allTerms.all()) as [string, number][];
       this.terms.byStart.set(start, terms);
     }
     return terms;
@@ -99,12 +112,7 @@ export class KeywordSpellings {
    * "revers", of "reverse", would be read as "rever"), and each form checked to stem to `stem`.
    */
   private writtenAs(stem: string, typed: string): string | undefined {
-    const rows = this.db
-      .prepare(
-        `SELECT snippet(fts, -1, char(57344), char(57345), '', 1) FROM fts WHERE fts MATCH ? LIMIT ${SHOWN_ROWS}`,
-      )
-      .pluck()
-      .all(`${phraseQuery([stem])}*`) as string[];
+    const rows = this.sql.forms.all(`${phraseQuery([stem])}*`) as string[];
     // the matched word between two private-use characters, which no note's text means as marks
     const forms = new Set<string>();
     for (const s of rows)

@@ -35,7 +35,7 @@ import {
   relink,
   writeLinks,
 } from "./backlinks.js";
-import { phraseQuery, proximityQuery, toFtsQuery } from "./fts-query.js";
+import { FTS_TOKENIZE, phraseQuery, proximityQuery, toFtsQuery } from "./fts-query.js";
 import { DamagedSnapshotError, DenseIndex } from "./dense-index.js";
 import { MetaColumns } from "./meta-columns.js";
 import { checkQueryVector, checkWindows, pooledVector } from "../windows.js";
@@ -61,7 +61,7 @@ CREATE INDEX IF NOT EXISTS windows_chunk ON windows(chunk);
 CREATE INDEX IF NOT EXISTS windows_hash ON windows(hash);
 CREATE INDEX IF NOT EXISTS chunks_path ON chunks(path);
 CREATE INDEX IF NOT EXISTS chunks_hash ON chunks(hash);
-CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(title, aliases, section, text, content = 'chunks', content_rowid = 'rowid', tokenize = 'porter unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(title, aliases, section, text, content = 'chunks', content_rowid = 'rowid', tokenize = '${FTS_TOKENIZE}');
 `;
 
 const COLUMNS =
@@ -385,7 +385,7 @@ export class SqliteStore implements Store {
           `vault-rag: cannot read the index at ${file}: its folder is read-only, and SQLite writes a shared-memory file beside an index even to read it — make ${path.dirname(file)} writable (searching changes nothing in the index), or search a copy of the vault`,
         );
       if (e.code === "SQLITE_FULL") throw diskFull(file);
-      if (e.code?.startsWith("SQLITE_CORRUPT") || e.code === "SQLITE_NOTADB") throw damaged(file, e);
+      if (isCorruption(e)) throw damaged(file, e);
       throw new VaultRagError(
         "io",
         `vault-rag: cannot open the index at ${file}: ${e.message}${openFix(file, e.code)}`,
@@ -593,7 +593,7 @@ export class SqliteStore implements Store {
       const e = err as Error & { code?: string };
       if (e.code === "SQLITE_FULL") throw diskFull(this.location);
       if (e.code === "SQLITE_READONLY" || e.code === "SQLITE_READONLY_DBMOVED") throw readOnly(this.location);
-      if (e.code?.startsWith("SQLITE_CORRUPT") || e.code === "SQLITE_NOTADB") throw damaged(this.location, e);
+      if (isCorruption(e)) throw damaged(this.location, e);
       throw err;
     }
   }
@@ -896,9 +896,11 @@ export class SqliteStore implements Store {
   private spellings?: KeywordSpellings;
 
   async keywordStats(phrases: string[], opts: { id?: string; cap?: number } = {}): Promise<KeywordStats> {
+    // the count of chunks cached per write generation ({@link count}): a search asks twice (its
+    // spelling, then its synonyms), and count(*) reads the whole table
+    const { chunks } = await this.count();
     return this.db
       .transaction((): KeywordStats => {
-        const chunks = this.db.prepare("SELECT count(*) FROM chunks").pluck().get() as number;
         const cap = opts.cap === undefined ? -1 : Math.max(0, Math.floor(opts.cap));
         const count = this.db.prepare("SELECT count(*) FROM (SELECT 1 FROM fts WHERE fts MATCH ? LIMIT ?)").pluck();
         const row =
@@ -1156,6 +1158,20 @@ export function notAnIndex(file: string, why: string): VaultRagError {
     "usage",
     `vault-rag: ${file} is not a vault-rag index (${why}) — nothing was changed; point --db at an index or at a new path to build one there (an index that was overwritten: delete it, then run \`vault-rag index\`)`,
   );
+}
+
+/**
+ * Whether an error is SQLite's word that the file is damaged (`SQLITE_CORRUPT…`, or not a database
+ * at all): what {@link damaged} turns into the refusal that names the rebuild.
+ *
+ * @example
+ * ```ts
+ * isCorruption(Object.assign(new Error("database disk image is malformed"), { code: "SQLITE_CORRUPT" })); // true
+ * ```
+ */
+export function isCorruption(err: unknown): boolean {
+  const code = (err as { code?: unknown } | undefined)?.code;
+  return typeof code === "string" && (code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB");
 }
 
 /**
