@@ -23,7 +23,7 @@ import {
   type StoreCounts,
   type StoreRecord,
 } from "../types.js";
-import { compileDocument, compileWhere, decodeList, encodeList, type SqlCondition } from "./compile.js";
+import { compileWhere, decodeList, encodeList, type SqlCondition } from "./compile.js";
 import { cjkBigrams } from "./cjk.js";
 import { KeywordSpellings } from "./spellings.js";
 import {
@@ -39,8 +39,9 @@ import { FTS_TOKENIZE, phraseQuery, proximityQuery, toFtsQuery } from "./fts-que
 import { DamagedSnapshotError, DenseIndex } from "./dense-index.js";
 import { MetaColumns } from "./meta-columns.js";
 import { checkQueryVector, checkWindows, pooledVector } from "../windows.js";
-import type { WhereNode } from "../where.js";
-import { compileDocRegex, containsText, withDocumentBudget } from "../regex.js";
+import type { DocNode, WhereNode } from "../where.js";
+import { compileDocRegex, containsText } from "../regex.js";
+import { DocumentRows, type PassingRows } from "./document-rows.js";
 
 /** BM25 column weights: title, aliases and breadcrumb weigh more than body text. */
 export const BM25_WEIGHTS = { title: 4, aliases: 4, section: 2, body: 1 };
@@ -701,34 +702,34 @@ export class SqliteStore implements Store {
 
   async queryDense(vector: Float32Array, k: number, filter: QueryFilter = {}): Promise<ScoredRecord[]> {
     if (this.windowCache) throw new Error(`vault-rag: the store at ${this.location} was opened without vectors`);
-    // one read transaction: the filter, the vectors and the rows come from one snapshot; its
-    // whereDocument patterns run within their time budget
+    // the whereDocument filter first, in slices (see DocumentRows); then one read transaction:
+    // the where filter, the vectors and the rows come from one snapshot
+    const passing = filter.whereDocument ? await this.passing(filter.whereDocument) : undefined;
     try {
-      return withDocumentBudget(() => this.denseRows(vector, k, filter));
+      return this.denseRows(vector, k, filter.where, passing?.rows);
     } catch (e) {
       if (!(e instanceof DamagedSnapshotError)) throw e;
       // the snapshot held damaged rows (and is gone): the index is built again from SQLite, once
       this.dense = undefined;
-      return withDocumentBudget(() => this.denseRows(vector, k, filter));
+      return this.denseRows(vector, k, filter.where, passing?.rows);
     }
   }
 
-  private denseRows(vector: Float32Array, k: number, filter: QueryFilter): ScoredRecord[] {
+  private denseRows(
+    vector: Float32Array,
+    k: number,
+    where: WhereNode | undefined,
+    passing: Set<number> | undefined,
+  ): ScoredRecord[] {
     return this.db
       .transaction(() => {
         const index = this.denseIndex();
         checkQueryVector(vector, index.size ? index.dims : undefined, this.location);
-        let allowed: Set<number> | Uint8Array | undefined;
-        if (filter.where && !filter.whereDocument) {
-          allowed = this.metaMask(index, filter.where);
-        } else if (filter.where || filter.whereDocument) {
-          const cond = filterSql(filter);
-          allowed = new Set(
-            this.db
-              .prepare(`SELECT c.rowid FROM chunks c WHERE ${cond.sql}`)
-              .pluck()
-              .all(...cond.params) as number[],
-          );
+        let allowed: Set<number> | Uint8Array | undefined = passing;
+        if (where) {
+          const mask = this.metaMask(index, where);
+          if (passing) for (let p = 0; p < mask.length; p++) if (mask[p] && !passing.has(index.rowidAt(p))) mask[p] = 0;
+          allowed = mask;
         }
         const hits = index.search(vector, Math.max(1, Math.floor(k)), allowed);
         if (!hits.length) return [];
@@ -819,14 +820,21 @@ export class SqliteStore implements Store {
     filter: QueryFilter = {},
     ranking: KeywordRanking = {},
   ): Promise<ScoredRecord[]> {
-    // the filter's whereDocument patterns run within their time budget
-    return withDocumentBudget(() => this.keywordRows(text, k, filter, ranking));
+    // the filter's whereDocument patterns run first, in slices (see DocumentRows)
+    const passing = filter.whereDocument ? await this.passing(filter.whereDocument) : undefined;
+    return this.keywordRows(text, k, filterSql(filter.where, passing), ranking);
   }
 
-  private keywordRows(text: string, k: number, filter: QueryFilter, ranking: KeywordRanking): ScoredRecord[] {
+  /** The rows that pass a whereDocument filter, tested in slices and kept per write generation. */
+  private passing(node: DocNode): Promise<PassingRows> {
+    return (this.documentRows ??= new DocumentRows(this.db, () => this.generation())).of(node);
+  }
+
+  private documentRows?: DocumentRows;
+
+  private keywordRows(text: string, k: number, cond: SqlCondition, ranking: KeywordRanking): ScoredRecord[] {
     const match = toFtsQuery(text);
     if (!match) return [];
-    const cond = filterSql(filter);
     const w = BM25_WEIGHTS;
     const bm25 = `bm25(fts, ${w.title}, ${w.aliases}, ${w.section}, ${w.body})`;
     const limit = Math.max(1, Math.floor(k));
@@ -1245,10 +1253,11 @@ function pooledRows(windows: IterableIterator<[number, Buffer]>): [number, Uint8
   return out;
 }
 
-function filterSql(filter: QueryFilter): SqlCondition {
+/** A query's filter as SQL over `chunks c`: its where clauses, and the rows its whereDocument let through. */
+function filterSql(where: WhereNode | undefined, passing?: PassingRows): SqlCondition {
   const parts: SqlCondition[] = [];
-  if (filter.where) parts.push(compileWhere(filter.where));
-  if (filter.whereDocument) parts.push(compileDocument(filter.whereDocument));
+  if (where) parts.push(compileWhere(where));
+  if (passing) parts.push({ sql: "c.rowid IN (SELECT value FROM json_each(?))", params: [passing.json] });
   return { sql: parts.map((p) => p.sql).join(" AND "), params: parts.flatMap((p) => p.params) };
 }
 
