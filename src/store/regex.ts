@@ -148,6 +148,13 @@ function refusal(pattern: string, op: string, reason: string): VaultRagError {
       "filter_invalid",
       `vault-rag: ${shown} uses a back-reference (${backref[1]}), ${dialect} — write the repeated text out instead`,
     );
+  // RE2 writes counted repeats out, and allows at most 1,000 of them, nested repeats multiplied
+  const count = /invalid repeat count: `(\{[^`]*\})`/.exec(reason);
+  if (count)
+    return new VaultRagError(
+      "filter_invalid",
+      `vault-rag: ${shown} repeats too many times at ${count[1]}: a counted repeat is at most 1,000, and a repeat inside another counts as their product — use * or +, or smaller counts`,
+    );
   const why = reason.replace(/^error parsing regexp: /, "");
   return new VaultRagError(
     "filter_invalid",

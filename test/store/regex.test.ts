@@ -61,6 +61,15 @@ describe("whereDocument regular expressions run in linear time", () => {
     expect(refusal({ $regex: "DRV\\d{4}|\\b(foo|bar|baz)\\b|(\\w+\\s){20}" })).toBe("no error");
   });
 
+  it("says a counted repeat over 1,000, alone or multiplied by another, is too many, word for word", () => {
+    expect(refusal({ $regex: "a{2000}" })).toBe(
+      'vault-rag: the regular expression "a{2000}" in whereDocument "$regex" repeats too many times at {2000}: a counted repeat is at most 1,000, and a repeat inside another counts as their product — use * or +, or smaller counts',
+    );
+    expect(refusal({ $not_regex: "(ab{100}){100}" })).toBe(
+      'vault-rag: the regular expression "(ab{100}){100}" in whereDocument "$not_regex" repeats too many times at {100}: a counted repeat is at most 1,000, and a repeat inside another counts as their product — use * or +, or smaller counts',
+    );
+  });
+
   it("refuses a filter whose patterns compile to over 10,000 steps together, each within its own cap", () => {
     const many = { $or: Array.from({ length: 12 }, (_, i) => ({ $regex: `\\p{L}{900}${i}` })) };
     expect(refusal(many)).toBe(
