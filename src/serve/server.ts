@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import os from "node:os";
 import { getRequestListener } from "@hono/node-server";
 import { batchLine, type Watcher } from "../indexing/index.js";
 import { openVault, type OpenVaultOptions, type VaultHandle } from "../library.js";
@@ -11,7 +12,7 @@ import { VaultRagError } from "../errors.js";
 import { createApp, type IndexingState } from "./app.js";
 import { loadAssets } from "./assets.js";
 import { SERVE_DEFAULTS } from "./defaults.js";
-import { isLoopback, shownHost } from "./guard.js";
+import { isLoopback, isWildcard, shownHost } from "./guard.js";
 
 /** Options of {@link startServer}; defaults in {@link SERVE_DEFAULTS}. */
 export interface ServeOptions extends OpenVaultOptions {
@@ -32,8 +33,13 @@ export interface ServeOptions extends OpenVaultOptions {
 
 /** A running server. */
 export interface RunningServer {
-  /** The address to open, e.g. `http://127.0.0.1:4321/`; with the token in it when one is needed. */
+  /**
+   * The address to open on this machine, e.g. `http://127.0.0.1:4321/`; with the token in it when
+   * one is needed. A server bound to every interface (`0.0.0.0`, `::`) is opened at loopback here.
+   */
   url: string;
+  /** Bound to every interface: the addresses other machines may open it at (this machine's own, not loopback). */
+  elsewhere?: string[];
   port: number;
   /** The token every request must present, when bound to a non-loopback address. */
   token?: string;
@@ -179,8 +185,12 @@ export async function startServer(vaultDir: string, opts: ServeOptions = {}): Pr
       },
     });
   }
+  const at = (h: string) => `http://${shownHost(h)}:${port}/${token ? `?token=${token}` : ""}`;
+  // 0.0.0.0 is no address a browser can open: here it is loopback, elsewhere the machine's own
+  const wildcard = isWildcard(host);
   return {
-    url: `http://${shownHost(host)}:${port}/${token ? `?token=${token}` : ""}`,
+    url: at(wildcard ? (host.includes(":") ? "::1" : "127.0.0.1") : host),
+    ...(wildcard ? { elsewhere: machineAddresses(host.includes(":")).map(at) } : {}),
     port,
     token,
     vault,
@@ -193,4 +203,12 @@ export async function startServer(vaultDir: string, opts: ServeOptions = {}): Pr
       await vault.close();
     },
   };
+}
+
+/** This machine's addresses on its network interfaces, loopback and link-local left out; IPv6 ones only for an IPv6 bind. */
+function machineAddresses(v6: boolean): string[] {
+  return Object.values(os.networkInterfaces())
+    .flat()
+    .filter((a) => a && !a.internal && (a.family === "IPv4" || (v6 && !a.address.startsWith("fe80"))))
+    .map((a) => a!.address);
 }

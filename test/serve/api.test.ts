@@ -489,7 +489,15 @@ describe("safe by default", () => {
     const wide = await startServe(["--vault", vault, "--host", "0.0.0.0"]);
     try {
       expect(wide.token).toMatch(/^[0-9a-f]{64}$/);
-      expect(wide.stdout()).toContain("every request needs the token");
+      // 0.0.0.0 is no address to open: the printed URL is loopback here, other machines get the machine's own
+      expect(wide.stdout()).toContain(`at http://127.0.0.1:${wide.port}/?token=${wide.token}\n`);
+      const addresses = Object.values(os.networkInterfaces())
+        .flat()
+        .filter((a) => a && !a.internal && a.family === "IPv4")
+        .map((a) => `http://${a!.address}:${wide.port}/?token=${wide.token}`);
+      expect(wide.stdout()).toContain(
+        `vault-rag: listening on every interface (0.0.0.0), beyond this machine: every request needs the token — open the URL above${addresses.length ? `; from another machine: ${addresses.slice(0, 3).join(" or ")}` : ""}, or send \`Authorization: Bearer ${wide.token}\`\n`,
+      );
       const at = (target: string, headers: Record<string, string> = {}) => request(wide.port, target, { headers });
       const none = await at("/api/status");
       expect(none.status).toBe(401);

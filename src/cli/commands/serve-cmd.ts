@@ -31,10 +31,13 @@ export async function runServe(o: ServeFlags): Promise<void> {
     report: (line) => err(`${new Date().toISOString()} ${line}`),
   });
   out(`vault-rag: serving ${loc.vault} (${loc.shown}) at ${s.url}`);
-  if (s.token)
+  if (s.token) {
+    const where = s.elsewhere ? `every interface (${o.host})` : o.host;
+    const there = s.elsewhere?.length ? `; from another machine: ${s.elsewhere.slice(0, 3).join(" or ")}` : "";
     out(
-      `vault-rag: listening on ${o.host}, beyond this machine: every request needs the token — open the URL above, or send \`Authorization: Bearer ${s.token}\``,
+      `vault-rag: listening on ${where}, beyond this machine: every request needs the token — open the URL above${there}, or send \`Authorization: Bearer ${s.token}\``,
     );
+  }
   out("Ctrl-C to stop");
   await new Promise<void>((resolve) => {
     process.once("SIGINT", resolve);
