@@ -1,4 +1,4 @@
-import type { Store } from "../store/index.js";
+import { normaliseWhere, type Store, type Where, type WhereNode } from "../store/index.js";
 import { closest } from "../closest.js";
 import { folderName, timeRange, type FilterOptions } from "./filter.js";
 
@@ -15,7 +15,8 @@ const MAX_TAG_HINTS = 5;
  * future) or misses every note (when the notes did change). Empty when the filters name things that exist.
  * `to`: the CLI names its flags and commands; a request (the library, MCP, the HTTP API) names
  * the filter. With the `vault`, a folder the vault holds but the index leaves out says why (a
- * hidden folder, `.vault-ragignore`).
+ * hidden folder, `.vault-ragignore`). A `where` filter's paths, folders, tags and link targets that
+ * no note has are named too, with the closest names ({@link whereHints}).
  *
  * @example
  * ```ts
@@ -28,7 +29,7 @@ const MAX_TAG_HINTS = 5;
  */
 export async function noResultHints(
   store: Store,
-  f: FilterOptions,
+  f: FilterOptions & { where?: Where },
   to: "cli" | "request" = "cli",
   vault?: string,
 ): Promise<string[]> {
@@ -111,6 +112,7 @@ export async function noResultHints(
     }
     if (unknown > MAX_TAG_HINTS) hints.push(`vault-rag: and ${unknown - MAX_TAG_HINTS} more tags that no note has`);
   }
+  hints.push(...(await whereHints(store, f.where)));
   // a time range that holds no time, and one that begins after every note's last change
   let since: number | undefined;
   let until: number | undefined;
@@ -156,4 +158,100 @@ function localDay(seconds: number): string {
   const d = new Date(seconds * 1000);
   const two = (n: number) => String(n).padStart(2, "0");
   return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}`;
+}
+
+/** The fields whose values a `where` filter names that a hint can look up, and what it calls them. */
+const NAMED_FIELDS = {
+  path: "no note has the path",
+  folder: "no folder",
+  top_folder: "no top folder",
+  tags: "no note has the tag",
+  links: "no note links to",
+} as const;
+type NamedField = keyof typeof NAMED_FIELDS;
+
+/**
+ * Hints for the values a `where` filter asks for (`$eq` and `$in` on path, folder and top_folder,
+ * `$contains` on tags and links) that no note has, each with the names closest to it: a search
+ * whose filter asks for one finds nothing by it. Values it leaves out (`$ne`, `$nin`,
+ * `$not_contains`) cannot be why, and are passed over. At most {@link MAX_TAG_HINTS}, then a count.
+ *
+ * @example
+ * ```ts
+ * await whereHints(store, { path: "robots/smars.md" });
+ * // ['vault-rag: no note has the path "robots/smars.md" in the index — did you mean "robots/SMARS.md"?']
+ * await whereHints(store, { links: { $contains: "Sourdouh" } });
+ * // ['vault-rag: no note links to "Sourdouh" in the index — closest: "Sourdough"']
+ * ```
+ */
+export async function whereHints(store: Store, where: Where | undefined): Promise<string[]> {
+  let node: WhereNode | undefined;
+  try {
+    node = normaliseWhere(where);
+  } catch {
+    return []; // a filter it cannot read was refused before any search ran
+  }
+  const asked = new Map<NamedField, Set<string>>();
+  const walk = (n: WhereNode): void => {
+    if ("clauses" in n) {
+      n.clauses.forEach(walk);
+      return;
+    }
+    if (!(n.field in NAMED_FIELDS)) return;
+    const values =
+      n.kind === "cmp" && n.op === "$eq"
+        ? [n.value]
+        : n.kind === "set" && n.op === "$in"
+          ? n.values
+          : n.kind === "list" && n.op === "$contains"
+            ? [n.value]
+            : [];
+    for (const v of values) {
+      let set = asked.get(n.field as NamedField);
+      if (!set) asked.set(n.field as NamedField, (set = new Set()));
+      set.add(String(v));
+    }
+  };
+  if (node) walk(node);
+  if (!asked.size) return [];
+  // what the index holds, read only for the fields asked about
+  const names = async (field: NamedField): Promise<string[]> => {
+    switch (field) {
+      case "path":
+        return [...(await store.notes()).keys()];
+      case "folder":
+        return (await store.listFolders()).map((x) => x.folder);
+      case "top_folder":
+        return [...new Set((await store.listFolders()).map((x) => x.folder.split("/")[0]))];
+      case "tags":
+        return (await store.listTags()).map((x) => x.tag);
+      case "links":
+        return [...new Set((await store.noteLinks()).flatMap((n) => n.links))];
+    }
+  };
+  const hints: string[] = [];
+  let unknown = 0;
+  for (const [field, values] of asked) {
+    const have = await names(field);
+    const known = new Set(have);
+    for (const v of values) {
+      if (known.has(v)) continue;
+      if (++unknown > MAX_TAG_HINTS) continue;
+      const sameCase = have.filter((x) => x.toLowerCase() === v.toLowerCase());
+      const near = sameCase.length
+        ? []
+        : closest(
+            v,
+            have.filter((x) => x !== ""),
+          );
+      hints.push(
+        `vault-rag: ${NAMED_FIELDS[field]} "${v}" in the index${sameCase.length ? ` — did you mean ${quoted(sameCase)}?` : near.length ? ` — closest: ${quoted(near)}` : ""}`,
+      );
+    }
+  }
+  if (unknown > MAX_TAG_HINTS)
+    hints.push(
+      `vault-rag: and ${unknown - MAX_TAG_HINTS} more value${unknown - MAX_TAG_HINTS > 1 ? "s" : ""} of the where filter that no note has`,
+    );
+  return hints;
 }

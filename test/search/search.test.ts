@@ -315,6 +315,51 @@ describe("no-result hints", () => {
     ]);
     await store.close();
   });
+  it("names the paths, folders, tags and link targets a where filter asks for that no note has, with the closest", async () => {
+    const store = SqliteStore.open(tmpDb(), { create: true });
+    await store.setManifest(testManifest(4));
+    const p = "robots/SMARS.md";
+    await store.upsertNotes([
+      {
+        note: { path: p, hash: p, mtime: 1, size: 1 },
+        records: [
+          {
+            id: "c0",
+            text: "smars",
+            meta: meta({ path: p, folder: "robots", top_folder: "robots", tags: ["pico"], links: ["Pico W"] }),
+            windows: [{ hash: p, vector: new Float32Array([1, 0, 0, 0]) }],
+          },
+        ],
+      },
+    ]);
+    const where = {
+      $or: [
+        { path: "robots/smars.md" },
+        { path: { $in: [p, "robots/SMARS Quad.md"] } },
+        { folder: "robotz" },
+        { top_folder: "Robots" },
+        { tags: { $contains: "picoo" } },
+        { links: { $contains: "Pico  W" } },
+        { links: { $contains: "Pico W" } },
+        // a value a clause leaves out cannot be why nothing was found
+        { path: { $ne: "nowhere.md" } },
+        { links: { $not_contains: "Nowhere" } },
+      ],
+    };
+    expect(await noResultHints(store, { where }, "request")).toEqual([
+      'vault-rag: no note has the path "robots/smars.md" in the index — did you mean "robots/SMARS.md"?',
+      'vault-rag: no note has the path "robots/SMARS Quad.md" in the index — closest: "robots/SMARS.md"',
+      'vault-rag: no folder "robotz" in the index — closest: "robots"',
+      'vault-rag: no top folder "Robots" in the index — did you mean "robots"?',
+      'vault-rag: no note has the tag "picoo" in the index — closest: "pico"',
+      "vault-rag: and 1 more value of the where filter that no note has",
+    ]);
+    expect(await noResultHints(store, { where: { links: { $contains: "Pico  W" } } })).toEqual([
+      'vault-rag: no note links to "Pico  W" in the index — closest: "Pico W"',
+    ]);
+    expect(await noResultHints(store, { where: { path: p } })).toEqual([]);
+    await store.close();
+  });
   it("says a top folder is a path's first part when given a folder path, in the CLI's terms and a request's", async () => {
     const store = SqliteStore.open(tmpDb(), { create: true });
     await store.setManifest(testManifest(4));
