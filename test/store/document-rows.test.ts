@@ -98,6 +98,18 @@ describe("a whereDocument filter runs in slices", () => {
     await s.close();
   });
 
+  it("lets a query between its filter's slices finish before the store closes", async () => {
+    const s = await partsStore(600);
+    Object.assign(DOCUMENT_FILTER_DEFAULTS, { sliceMs: 0.001, firstSlice: 16 });
+    const wd = normaliseWhereDocument({ $regex: "DRV\\d{4}" })!;
+    const keyword = s.queryKeyword("motor", 1000, { whereDocument: wd });
+    const dense = s.queryDense(vec(1, 0, 0, 0), 1000, { whereDocument: wd });
+    await new Promise((r) => setImmediate(r)); // the slices are under way
+    await s.close();
+    expect((await keyword).length).toBe(200);
+    expect((await dense).length).toBe(200);
+  });
+
   it("stops a filter whose slices together run past the budget, each slice well within it", async () => {
     // 1,000 passages in slices of 16: about 15 ms in all here, a quarter of a ms a slice
     const s = await partsStore(1000);

@@ -825,10 +825,22 @@ export class SqliteStore implements Store {
     return this.keywordRows(text, k, filterSql(filter.where, passing), ranking);
   }
 
-  /** The rows that pass a whereDocument filter, tested in slices and kept per write generation. */
+  /**
+   * The rows that pass a whereDocument filter, tested in slices and kept per write generation. The
+   * slices' turn is the one place a query of this store waits: `close` waits for them (a long-lived
+   * reader closes an index swapped under it while its searches go on).
+   */
   private passing(node: DocNode): Promise<PassingRows> {
-    return (this.documentRows ??= new DocumentRows(this.db, () => this.generation())).of(node);
+    const run = (this.documentRows ??= new DocumentRows(this.db, () => this.generation())).of(node);
+    this.testing.add(run);
+    void run.then(
+      () => this.testing.delete(run),
+      () => this.testing.delete(run),
+    );
+    return run;
   }
+
+  private readonly testing = new Set<Promise<unknown>>();
 
   private documentRows?: DocumentRows;
 
@@ -1106,6 +1118,8 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    // a query between its filter's slices ends first, with its rows read (see passing)
+    await Promise.allSettled([...this.testing]);
     this.dense?.index.close();
     if (this.db.open) this.db.close();
   }
