@@ -337,6 +337,16 @@ export function createApp(o: AppOptions): Hono {
           },
           415,
         );
+      // a compressed body would be read as bytes that are no JSON: say what to send instead
+      const coding = (c.req.header("content-encoding") ?? "").trim().toLowerCase();
+      if (coding && coding !== "identity")
+        return c.json(
+          {
+            error: `vault-rag: the request body is encoded as ${JSON.stringify(coding)} (Content-Encoding), which this server does not read — send the JSON uncompressed`,
+            code: "usage",
+          },
+          415,
+        );
       let body: unknown;
       try {
         body = await c.req.json();

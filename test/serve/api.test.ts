@@ -369,6 +369,13 @@ describe("POST /api/ask", () => {
     await bad("question=x", 415, /^vault-rag: POST \/api\/ask takes JSON/, {
       "content-type": "application/x-www-form-urlencoded",
     });
+    // a compressed body is refused by its encoding, not read as bytes that are no JSON
+    await bad(
+      JSON.stringify({ question: "x" }),
+      415,
+      /^vault-rag: the request body is encoded as "gzip" \(Content-Encoding\), which this server does not read — send the JSON uncompressed$/,
+      { "content-type": "application/json", "content-encoding": "gzip" },
+    );
     // a bad filter, date or question is a JSON 400 before any answer streams, as /api/search gives it
     await bad(JSON.stringify({ question: "x", where: { nope: 1 } }), 400, /^vault-rag: unknown metadata field "nope"/);
     await bad(JSON.stringify({ question: "x", where_document: { $regex: "(?=a)" } }), 400, /uses look-around/);
