@@ -263,6 +263,15 @@ describe("search", () => {
 });
 
 describe("no-result hints", () => {
+  /** A store of one note of one passage, with this metadata (its note changed at its mtime). */
+  async function oneNoteStore(m: Parameters<typeof meta>[0]): Promise<SqliteStore> {
+    const store = SqliteStore.open(tmpDb(), { create: true });
+    await store.setManifest(testManifest(4));
+    const note = { path: m.path, hash: m.path, mtime: m.mtime ?? 1, size: 1 };
+    const windows = [{ hash: m.path, vector: new Float32Array([1, 0, 0, 0]) }];
+    await store.upsertNotes([{ note, records: [{ id: "c0", text: "text", meta: meta(m), windows }] }]);
+    return store;
+  }
   it("says when a time range is empty: since after until, or since in the future", async () => {
     const store = SqliteStore.open(tmpDb(), { create: true });
     await store.setManifest(testManifest(4));
@@ -286,23 +295,9 @@ describe("no-result hints", () => {
     await store.close();
   });
   it("says when a time range misses every note, when they did change, and that m is minutes; and that a folder holds only folders", async () => {
-    const store = SqliteStore.open(tmpDb(), { create: true });
-    await store.setManifest(testManifest(4));
     const noon = Date.UTC(2026, 5, 1, 12) / 1000; // 2026-06-01 in any time zone within 12 hours of UTC
     const p = "Sources/Books/Dune.md";
-    await store.upsertNotes([
-      {
-        note: { path: p, hash: p, mtime: noon, size: 1 },
-        records: [
-          {
-            id: "c0",
-            text: "dune",
-            meta: meta({ path: p, folder: "Sources/Books", top_folder: "Sources", mtime: noon }),
-            windows: [{ hash: p, vector: new Float32Array([1, 0, 0, 0]) }],
-          },
-        ],
-      },
-    ]);
+    const store = await oneNoteStore({ path: p, folder: "Sources/Books", top_folder: "Sources", mtime: noon });
     expect(await noResultHints(store, { since: "3m" })).toEqual([
       'vault-rag: --since "3m" leaves out every note ("m" is minutes: give months in days, like 90d): the last change was on 2026-06-01',
     ]);
@@ -316,22 +311,14 @@ describe("no-result hints", () => {
     await store.close();
   });
   it("names the paths, folders, tags and link targets a where filter asks for that no note has, with the closest", async () => {
-    const store = SqliteStore.open(tmpDb(), { create: true });
-    await store.setManifest(testManifest(4));
     const p = "robots/SMARS.md";
-    await store.upsertNotes([
-      {
-        note: { path: p, hash: p, mtime: 1, size: 1 },
-        records: [
-          {
-            id: "c0",
-            text: "smars",
-            meta: meta({ path: p, folder: "robots", top_folder: "robots", tags: ["pico"], links: ["Pico W"] }),
-            windows: [{ hash: p, vector: new Float32Array([1, 0, 0, 0]) }],
-          },
-        ],
-      },
-    ]);
+    const store = await oneNoteStore({
+      path: p,
+      folder: "robots",
+      top_folder: "robots",
+      tags: ["pico"],
+      links: ["Pico W"],
+    });
     const where = {
       $or: [
         { path: "robots/smars.md" },
@@ -361,22 +348,7 @@ describe("no-result hints", () => {
     await store.close();
   });
   it("says a top folder is a path's first part when given a folder path, in the CLI's terms and a request's", async () => {
-    const store = SqliteStore.open(tmpDb(), { create: true });
-    await store.setManifest(testManifest(4));
-    const p = "Bases/Layouts/Cards view.md";
-    await store.upsertNotes([
-      {
-        note: { path: p, hash: p, mtime: 1, size: 1 },
-        records: [
-          {
-            id: "c0",
-            text: "cards",
-            meta: meta({ path: p }),
-            windows: [{ hash: p, vector: new Float32Array([1, 0, 0, 0]) }],
-          },
-        ],
-      },
-    ]);
+    const store = await oneNoteStore({ path: "Bases/Layouts/Cards view.md" });
     expect(await noResultHints(store, { topFolder: "Bases/Layouts" })).toEqual([
       'vault-rag: no top folder "Bases/Layouts" — a top folder is a path\'s first part ("Bases"); for this folder give --folder "Bases/Layouts"',
     ]);
