@@ -172,9 +172,10 @@ type NamedField = keyof typeof NAMED_FIELDS;
 
 /**
  * Hints for the values a `where` filter asks for (`$eq` and `$in` on path, folder and top_folder,
- * `$contains` on tags and links) that no note has, each with the names closest to it: a search
- * whose filter asks for one finds nothing by it. Values it leaves out (`$ne`, `$nin`,
- * `$not_contains`) cannot be why, and are passed over. At most {@link MAX_TAG_HINTS}, then a count.
+ * `$contains` on tags and links) that no note has, each with the names closest to it, when those
+ * values are why the filter matches nothing: a clause of an `$and`, every branch of an `$or` (an
+ * `$or` with a branch that may match is left alone), every value of an `$in`. Values a clause
+ * leaves out (`$ne`, `$nin`, `$not_contains`) are never why. At most {@link MAX_TAG_HINTS}, then a count.
  *
  * @example
  * ```ts
@@ -191,13 +192,31 @@ export async function whereHints(store: Store, where: Where | undefined): Promis
   } catch {
     return []; // a filter it cannot read was refused before any search ran
   }
-  const asked = new Map<NamedField, Set<string>>();
-  const walk = (n: WhereNode): void => {
+  if (!node) return [];
+  // what the index holds, read once for each field the filter names
+  const held = new Map<NamedField, { names: string[]; set: Set<string> }>();
+  const collect = async (n: WhereNode): Promise<void> => {
     if ("clauses" in n) {
-      n.clauses.forEach(walk);
-      return;
+      for (const c of n.clauses) await collect(c);
+    } else if (n.field in NAMED_FIELDS && !held.has(n.field as NamedField)) {
+      const names = await namesIn(store, n.field as NamedField);
+      held.set(n.field as NamedField, { names, set: new Set(names) });
     }
-    if (!(n.field in NAMED_FIELDS)) return;
+  };
+  await collect(node);
+  if (!held.size) return [];
+  // the values that explain why a clause matches nothing, or undefined when nothing named does
+  type Missing = { field: NamedField; value: string };
+  const explain = (n: WhereNode): Missing[] | undefined => {
+    if ("clauses" in n) {
+      const parts = n.clauses.map(explain);
+      const why = parts.filter((p): p is Missing[] => p !== undefined);
+      if (n.kind === "or" ? why.length < parts.length : !why.length) return undefined;
+      return why.flat();
+    }
+    const field = n.field as NamedField;
+    const have = held.get(field);
+    if (!have) return undefined;
     const values =
       n.kind === "cmp" && n.op === "$eq"
         ? [n.value]
@@ -206,52 +225,42 @@ export async function whereHints(store: Store, where: Where | undefined): Promis
           : n.kind === "list" && n.op === "$contains"
             ? [n.value]
             : [];
-    for (const v of values) {
-      let set = asked.get(n.field as NamedField);
-      if (!set) asked.set(n.field as NamedField, (set = new Set()));
-      set.add(String(v));
-    }
+    if (!values.length || values.some((v) => have.set.has(String(v)))) return undefined;
+    return values.map((v) => ({ field, value: String(v) }));
   };
-  if (node) walk(node);
-  if (!asked.size) return [];
-  // what the index holds, read only for the fields asked about
-  const names = async (field: NamedField): Promise<string[]> => {
-    switch (field) {
-      case "path":
-        return [...(await store.notes()).keys()];
-      case "folder":
-        return (await store.listFolders()).map((x) => x.folder);
-      case "top_folder":
-        return [...new Set((await store.listFolders()).map((x) => x.folder.split("/")[0]))];
-      case "tags":
-        return (await store.listTags()).map((x) => x.tag);
-      case "links":
-        return [...new Set((await store.noteLinks()).flatMap((n) => n.links))];
-    }
-  };
-  const hints: string[] = [];
-  let unknown = 0;
-  for (const [field, values] of asked) {
-    const have = await names(field);
-    const known = new Set(have);
-    for (const v of values) {
-      if (known.has(v)) continue;
-      if (++unknown > MAX_TAG_HINTS) continue;
-      const sameCase = have.filter((x) => x.toLowerCase() === v.toLowerCase());
-      const near = sameCase.length
-        ? []
-        : closest(
-            v,
-            have.filter((x) => x !== ""),
-          );
-      hints.push(
-        `vault-rag: ${NAMED_FIELDS[field]} "${v}" in the index${sameCase.length ? ` — did you mean ${quoted(sameCase)}?` : near.length ? ` — closest: ${quoted(near)}` : ""}`,
-      );
-    }
-  }
-  if (unknown > MAX_TAG_HINTS)
-    hints.push(
-      `vault-rag: and ${unknown - MAX_TAG_HINTS} more value${unknown - MAX_TAG_HINTS > 1 ? "s" : ""} of the where filter that no note has`,
-    );
+  const missing = [...new Map((explain(node) ?? []).map((m) => [`${m.field}\0${m.value}`, m])).values()];
+  // the closest names of a few: a list of 50,000 paths no note has is not 50,000 searches of every path
+  const hints = missing.slice(0, MAX_TAG_HINTS).map((m) => missingHint(m.field, m.value, held.get(m.field)!.names));
+  const more = missing.length - hints.length;
+  if (more > 0)
+    hints.push(`vault-rag: and ${more} more value${more > 1 ? "s" : ""} of the where filter that no note has`);
   return hints;
+}
+
+/** The names the index holds for a field a `where` filter may name. */
+async function namesIn(store: Store, field: NamedField): Promise<string[]> {
+  switch (field) {
+    case "path":
+      return [...(await store.notes()).keys()];
+    case "folder":
+      return (await store.listFolders()).map((x) => x.folder);
+    case "top_folder":
+      return [...new Set((await store.listFolders()).map((x) => x.folder.split("/")[0]))];
+    case "tags":
+      return (await store.listTags()).map((x) => x.tag);
+    case "links":
+      return [...new Set((await store.noteLinks()).flatMap((n) => n.links))];
+  }
+}
+
+/** The hint for one value of a field that no note has, with the name in another case or the closest. */
+function missingHint(field: NamedField, value: string, names: string[]): string {
+  const sameCase = names.filter((x) => x.toLowerCase() === value.toLowerCase());
+  const near = sameCase.length
+    ? []
+    : closest(
+        value,
+        names.filter((x) => x !== ""),
+      );
+  return `vault-rag: ${NAMED_FIELDS[field]} "${value}" in the index${sameCase.length ? ` — did you mean ${quoted(sameCase)}?` : near.length ? ` — closest: ${quoted(near)}` : ""}`;
 }

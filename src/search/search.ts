@@ -270,6 +270,13 @@ export async function retrieve(
   // start embedding first: on a cold start the model loads while the keyword query runs
   const vectorPromise = o.mode !== "keyword" && !unread ? ctx.embedder.embedQuery(question) : undefined;
   vectorPromise?.catch(() => undefined);
+  // a whereDocument filter is tested over every passage once, for the dense list and the keyword
+  // lists alike, before them; a keyword-only search tests only the passages that hold its words
+  if (o.mode !== "keyword" && filter.whereDocument && ctx.store.warmFilter) {
+    const t = performance.now();
+    await ctx.store.warmFilter(filter);
+    timings.retrieveMs += performance.now() - t;
+  }
   if (o.mode !== "dense") {
     const t = performance.now();
     const { proximity, backlinks } = o;

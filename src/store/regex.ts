@@ -148,12 +148,18 @@ function refusal(pattern: string, op: string, reason: string): VaultRagError {
       "filter_invalid",
       `vault-rag: ${shown} uses a back-reference (${backref[1]}), ${dialect} — write the repeated text out instead`,
     );
-  // RE2 writes counted repeats out, and allows at most 1,000 of them, nested repeats multiplied
-  const count = /invalid repeat count: `(\{[^`]*\})`/.exec(reason);
+  // RE2 writes counted repeats out: it refuses over 1,000 (a repeat inside another multiplied),
+  // and a count whose least is over its most
+  const count = /invalid repeat count: `(\{(\d+)(?:,(\d*))?\})`/.exec(reason);
+  if (count && count[3] && Number(count[2]) > Number(count[3]))
+    return new VaultRagError(
+      "filter_invalid",
+      `vault-rag: ${shown} has the repeat ${count[1]}, whose least count is over its most — write the smaller count first ({${count[3]},${count[2]}})`,
+    );
   if (count)
     return new VaultRagError(
       "filter_invalid",
-      `vault-rag: ${shown} repeats too many times at ${count[1]}: a counted repeat is at most 1,000, and a repeat inside another counts as their product — use * or +, or smaller counts`,
+      `vault-rag: ${shown} repeats too many times at ${count[1]}: counted repeats are written out when a pattern runs (a repeat inside another counts as their product), so they must stay under ${REGEX_LIMITS.steps.toLocaleString("en-US")} steps in all — use * or +, or smaller counts`,
     );
   const why = reason.replace(/^error parsing regexp: /, "");
   return new VaultRagError(

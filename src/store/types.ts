@@ -199,6 +199,12 @@ export interface Store {
   cachedVectors(model: string, hashes: string[]): Promise<Map<string, Float32Array>>;
   /** Optional: load what dense queries need now (used to overlap with a cold model load). */
   warmDense?(): Promise<void>;
+  /**
+   * Optional: test a filter's `whereDocument` over the passages now, for the queries that follow
+   * with the same filter (a search calls it before its keyword queries when it also ranks densely);
+   * a store that tests in slices lets other work run meanwhile.
+   */
+  warmFilter?(filter: QueryFilter): Promise<void>;
   /** Reads the keyword index's text again if older rules wrote it (run by `index` before it writes); whether it did. */
   upgradeKeywordText?(): Promise<boolean>;
   close(): Promise<void>;

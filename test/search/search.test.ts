@@ -320,30 +320,34 @@ describe("no-result hints", () => {
       links: ["Pico W"],
     });
     const where = {
-      $or: [
+      $and: [
         { path: "robots/smars.md" },
-        { path: { $in: [p, "robots/SMARS Quad.md"] } },
+        { path: { $in: ["robots/SMARS Quad.md", "robots/Rover.md"] } },
         { folder: "robotz" },
         { top_folder: "Robots" },
         { tags: { $contains: "picoo" } },
-        { links: { $contains: "Pico  W" } },
-        { links: { $contains: "Pico W" } },
-        // a value a clause leaves out cannot be why nothing was found
-        { path: { $ne: "nowhere.md" } },
-        { links: { $not_contains: "Nowhere" } },
+        { links: { $contains: "Pico W" } }, // a link some note has: no hint
       ],
     };
     expect(await noResultHints(store, { where }, "request")).toEqual([
       'vault-rag: no note has the path "robots/smars.md" in the index — did you mean "robots/SMARS.md"?',
       'vault-rag: no note has the path "robots/SMARS Quad.md" in the index — closest: "robots/SMARS.md"',
+      'vault-rag: no note has the path "robots/Rover.md" in the index — closest: "robots/SMARS.md"',
       'vault-rag: no folder "robotz" in the index — closest: "robots"',
       'vault-rag: no top folder "Robots" in the index — did you mean "robots"?',
-      'vault-rag: no note has the tag "picoo" in the index — closest: "pico"',
       "vault-rag: and 1 more value of the where filter that no note has",
     ]);
-    expect(await noResultHints(store, { where: { links: { $contains: "Pico  W" } } })).toEqual([
+    // an $or is explained only when no branch can match; an $in when none of its values can
+    const or = (...clauses: object[]) => noResultHints(store, { where: { $or: clauses } });
+    expect(await or({ links: { $contains: "Pico  W" } }, { tags: { $contains: "picoo" } })).toEqual([
       'vault-rag: no note links to "Pico  W" in the index — closest: "Pico W"',
+      'vault-rag: no note has the tag "picoo" in the index — closest: "pico"',
     ]);
+    expect(await or({ links: { $contains: "Pico  W" } }, { path: p })).toEqual([]);
+    expect(await noResultHints(store, { where: { path: { $in: [p, "nowhere.md"] } } })).toEqual([]);
+    // a value a clause leaves out cannot be why nothing was found
+    expect(await noResultHints(store, { where: { path: { $ne: "nowhere.md" } } })).toEqual([]);
+    expect(await noResultHints(store, { where: { links: { $not_contains: "Nowhere" } } })).toEqual([]);
     expect(await noResultHints(store, { where: { path: p } })).toEqual([]);
     await store.close();
   });

@@ -7,6 +7,8 @@ import { meta, openStore, record, vec } from "./helpers.js";
 const note = (p: string) => ({ path: p, hash: `h-${p}`, mtime: 1, size: 1 });
 const defaults = { ...DOCUMENT_FILTER_DEFAULTS };
 const budget = REGEX_LIMITS.budgetMs;
+const parts = () => normaliseWhereDocument({ $regex: "DRV\\d{4}" })!;
+const smallest = () => Object.assign(DOCUMENT_FILTER_DEFAULTS, { sliceMs: 0.001, firstSlice: 16 }); // slices of 16 rows
 
 /** A store of `n` one-passage notes; every third passage names a DRV part. */
 async function partsStore(n: number) {
@@ -27,16 +29,21 @@ async function partsStore(n: number) {
   return s;
 }
 
-describe("a whereDocument filter runs in slices", () => {
+const newPart = {
+  note: note("new.md"),
+  records: [record("new", meta({ path: "new.md" }), vec(1, 0, 0, 0), "motor DRV8833")],
+};
+
+describe("a whereDocument filter is tested ahead, in slices", () => {
   afterEach(() => {
     Object.assign(DOCUMENT_FILTER_DEFAULTS, defaults);
     REGEX_LIMITS.budgetMs = budget;
+    vi.restoreAllMocks();
   });
 
-  it("lets the process do other work between slices of a query's tests, and finds what one pass finds", async () => {
+  it("lets the process do other work between a dense query's slices, and finds what one pass finds", async () => {
     const s = await partsStore(600);
-    const wd = normaliseWhereDocument({ $regex: "DRV\\d{4}" })!;
-    Object.assign(DOCUMENT_FILTER_DEFAULTS, { sliceMs: 0.001, firstSlice: 16 }); // the smallest slices: 16 rows
+    smallest();
     let turns = 0;
     let ticking = true;
     const tick = () => {
@@ -44,7 +51,7 @@ describe("a whereDocument filter runs in slices", () => {
       if (ticking) setImmediate(tick);
     };
     setImmediate(tick);
-    const hits = await s.queryKeyword("motor", 1000, { whereDocument: wd });
+    const hits = await s.queryDense(vec(1, 0, 0, 0), 1000, { whereDocument: parts() });
     const during = turns;
     ticking = false;
     // 600 rows in 38 slices of 16: the other work ran between them (a query run in one go lets none run)
@@ -58,67 +65,83 @@ describe("a whereDocument filter runs in slices", () => {
     await s.close();
   });
 
-  it("tests each passage once for a search's queries, and again after a write", async () => {
+  it("tests each passage once for a search's dense and keyword queries, and again after a write", async () => {
     const s = await partsStore(30);
-    const wd = normaliseWhereDocument({ $regex: "DRV\\d{4}" })!;
-    const where = normaliseWhere({ word_count: { $gte: 15 } });
-    expect(await s.queryDense(vec(1, 0, 0, 0), 100, { whereDocument: wd })).toHaveLength(10);
-    // no time left for any test: what was kept still answers, with or without a where filter
+    expect(await s.queryDense(vec(1, 0, 0, 0), 100, { whereDocument: parts() })).toHaveLength(10);
+    // no time left for any test: the rows kept still answer, with or without a where filter
     REGEX_LIMITS.budgetMs = -1;
-    expect(await s.queryKeyword("motor", 100, { whereDocument: wd })).toHaveLength(10);
-    const both = await s.queryDense(vec(1, 0, 0, 0), 100, { whereDocument: wd, where });
+    expect(await s.queryKeyword("motor", 100, { whereDocument: parts() })).toHaveLength(10);
+    const where = normaliseWhere({ word_count: { $gte: 15 } });
+    const both = await s.queryDense(vec(1, 0, 0, 0), 100, { whereDocument: parts(), where });
     expect(both.map((h) => h.id).sort()).toEqual(["n15", "n18", "n21", "n24", "n27"]);
-    // another filter is tested, and stopped
+    const keywordBoth = await s.queryKeyword("motor", 100, { whereDocument: parts(), where });
+    expect(keywordBoth.map((h) => h.id).sort()).toEqual(["n15", "n18", "n21", "n24", "n27"]);
+    // another filter is tested within the keyword query, and stopped
     await expect(
       s.queryKeyword("motor", 100, { whereDocument: normaliseWhereDocument({ $regex: "DRV88\\d\\d" })! }),
     ).rejects.toThrow(/^vault-rag: the regular expression "DRV88\\\\d\\\\d" in whereDocument ran for over/);
     // a write makes the kept rows old: the same filter is tested again
-    await s.upsertNotes([
-      { note: note("new.md"), records: [record("new", meta({ path: "new.md" }), vec(1, 0, 0, 0), "motor DRV8833")] },
-    ]);
-    await expect(s.queryKeyword("motor", 100, { whereDocument: wd })).rejects.toThrow(/ran for over/);
+    await s.upsertNotes([newPart]);
+    await expect(s.queryKeyword("motor", 100, { whereDocument: parts() })).rejects.toThrow(/ran for over/);
     REGEX_LIMITS.budgetMs = budget;
-    expect(await s.queryKeyword("motor", 100, { whereDocument: wd })).toHaveLength(11);
+    expect(await s.queryKeyword("motor", 100, { whereDocument: parts() })).toHaveLength(11);
     await s.close();
   });
 
-  it("tests the passages once for searches asked at the same time with the same filter", async () => {
+  it("keeps no rows tested while the index changed, and answers such a query from its own read", async () => {
+    const s = await partsStore(600);
+    smallest();
+    const dense = s.queryDense(vec(1, 0, 0, 0), 1000, { whereDocument: parts() });
+    await new Promise((r) => setImmediate(r)); // the slices are under way
+    await s.upsertNotes([newPart]);
+    // the new passage passes: the query tested its filter again, within the read that found it
+    const hits = (await dense).map((h) => h.id);
+    expect(hits).toHaveLength(201);
+    expect(hits).toContain("new");
+    // nothing was kept from the slices on either side of the write
+    REGEX_LIMITS.budgetMs = -1;
+    await expect(s.queryKeyword("motor", 100, { whereDocument: parts() })).rejects.toThrow(/ran for over/);
+    await s.close();
+  });
+
+  it("tests the passages once for queries asked at the same time with the same filter", async () => {
     const s = await partsStore(200);
-    Object.assign(DOCUMENT_FILTER_DEFAULTS, { sliceMs: 0.001, firstSlice: 16 });
-    const tests = vi.spyOn(DocumentRows.prototype as unknown as { test: () => unknown }, "test");
-    const wd = () => normaliseWhereDocument({ $regex: "DRV\\d{4}" })!;
+    smallest();
+    const slices = vi.spyOn(DocumentRows.prototype as unknown as { slices: () => unknown }, "slices");
     const answers = await Promise.all([
-      s.queryKeyword("motor", 100, { whereDocument: wd() }),
-      s.queryDense(vec(1, 0, 0, 0), 100, { whereDocument: wd() }),
-      s.queryKeyword("notes", 100, { whereDocument: wd() }),
+      s.queryDense(vec(1, 0, 0, 0), 100, { whereDocument: parts() }),
+      s.warmFilter({ whereDocument: parts() }).then(() => s.queryKeyword("motor", 100, { whereDocument: parts() })),
+      s.queryDense(vec(0, 1, 0, 0), 100, { whereDocument: parts() }),
     ]);
     expect(answers.map((a) => a.length)).toEqual([67, 67, 67]);
-    expect(tests).toHaveBeenCalledTimes(1);
-    tests.mockRestore();
+    expect(slices).toHaveBeenCalledTimes(1);
     await s.close();
   });
 
   it("lets a query between its filter's slices finish before the store closes", async () => {
     const s = await partsStore(600);
-    Object.assign(DOCUMENT_FILTER_DEFAULTS, { sliceMs: 0.001, firstSlice: 16 });
-    const wd = normaliseWhereDocument({ $regex: "DRV\\d{4}" })!;
-    const keyword = s.queryKeyword("motor", 1000, { whereDocument: wd });
-    const dense = s.queryDense(vec(1, 0, 0, 0), 1000, { whereDocument: wd });
+    smallest();
+    const dense = s.queryDense(vec(1, 0, 0, 0), 1000, { whereDocument: parts() });
+    const warmed = s.warmFilter({ whereDocument: parts() });
     await new Promise((r) => setImmediate(r)); // the slices are under way
     await s.close();
-    expect((await keyword).length).toBe(200);
     expect((await dense).length).toBe(200);
+    await expect(warmed).resolves.toBeUndefined();
   });
 
   it("stops a filter whose slices together run past the budget, each slice well within it", async () => {
-    // 1,000 passages in slices of 16: about 15 ms in all here, a quarter of a ms a slice
     const s = await partsStore(1000);
-    Object.assign(DOCUMENT_FILTER_DEFAULTS, { sliceMs: 0.001, firstSlice: 16 });
-    REGEX_LIMITS.budgetMs = 3;
-    await expect(
-      s.queryKeyword("motor", 10, { whereDocument: normaliseWhereDocument({ $regex: "(\\w+\\s){30}DRV" })! }),
-    ).rejects.toThrow(
-      /^vault-rag: the regular expression "\(\\\\w\+\\\\s\)\{30\}DRV" in whereDocument ran for over 0.003 s/,
+    smallest();
+    // one pattern, told apart by flags that change nothing here (each its own kept rows)
+    const costly = (flags: string) => normaliseWhereDocument({ $regex: `${flags}(\\w+\\s){30}DRV` })!;
+    // the filter's whole run here (once warmed up), then a budget of an eighth of it: about 8 of its 63 slices
+    await s.warmFilter({ whereDocument: costly("(?m)") });
+    let t = performance.now();
+    await s.warmFilter({ whereDocument: costly("") });
+    t = performance.now() - t;
+    REGEX_LIMITS.budgetMs = t / 8;
+    await expect(s.warmFilter({ whereDocument: costly("(?s)") })).rejects.toThrow(
+      /^vault-rag: the regular expression "\(\?s\)\(\\\\w\+\\\\s\)\{30\}DRV" in whereDocument ran for over 0\.\d+ s/,
     );
     await s.close();
   });

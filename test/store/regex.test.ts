@@ -61,12 +61,15 @@ describe("whereDocument regular expressions run in linear time", () => {
     expect(refusal({ $regex: "DRV\\d{4}|\\b(foo|bar|baz)\\b|(\\w+\\s){20}" })).toBe("no error");
   });
 
-  it("says a counted repeat over 1,000, alone or multiplied by another, is too many, word for word", () => {
+  it("says a counted repeat over 1,000, alone or multiplied by another, is too many, and one written backwards, word for word", () => {
     expect(refusal({ $regex: "a{2000}" })).toBe(
-      'vault-rag: the regular expression "a{2000}" in whereDocument "$regex" repeats too many times at {2000}: a counted repeat is at most 1,000, and a repeat inside another counts as their product — use * or +, or smaller counts',
+      'vault-rag: the regular expression "a{2000}" in whereDocument "$regex" repeats too many times at {2000}: counted repeats are written out when a pattern runs (a repeat inside another counts as their product), so they must stay under 1,000 steps in all — use * or +, or smaller counts',
     );
     expect(refusal({ $not_regex: "(ab{100}){100}" })).toBe(
-      'vault-rag: the regular expression "(ab{100}){100}" in whereDocument "$not_regex" repeats too many times at {100}: a counted repeat is at most 1,000, and a repeat inside another counts as their product — use * or +, or smaller counts',
+      'vault-rag: the regular expression "(ab{100}){100}" in whereDocument "$not_regex" repeats too many times at {100}: counted repeats are written out when a pattern runs (a repeat inside another counts as their product), so they must stay under 1,000 steps in all — use * or +, or smaller counts',
+    );
+    expect(refusal({ $regex: "DRV\\d{4,2}" })).toBe(
+      'vault-rag: the regular expression "DRV\\\\d{4,2}" in whereDocument "$regex" has the repeat {4,2}, whose least count is over its most — write the smaller count first ({2,4})',
     );
   });
 

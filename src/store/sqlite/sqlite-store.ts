@@ -23,7 +23,7 @@ import {
   type StoreCounts,
   type StoreRecord,
 } from "../types.js";
-import { compileWhere, decodeList, encodeList, type SqlCondition } from "./compile.js";
+import { compileDocument, compileWhere, decodeList, encodeList, type SqlCondition } from "./compile.js";
 import { cjkBigrams } from "./cjk.js";
 import { KeywordSpellings } from "./spellings.js";
 import {
@@ -39,9 +39,9 @@ import { FTS_TOKENIZE, phraseQuery, proximityQuery, toFtsQuery } from "./fts-que
 import { DamagedSnapshotError, DenseIndex } from "./dense-index.js";
 import { MetaColumns } from "./meta-columns.js";
 import { checkQueryVector, checkWindows, pooledVector } from "../windows.js";
-import type { DocNode, WhereNode } from "../where.js";
-import { compileDocRegex, containsText } from "../regex.js";
-import { DocumentRows, type PassingRows } from "./document-rows.js";
+import type { WhereNode } from "../where.js";
+import { compileDocRegex, containsText, withDocumentBudget } from "../regex.js";
+import { DocumentRows } from "./document-rows.js";
 
 /** BM25 column weights: title, aliases and breadcrumb weigh more than body text. */
 export const BM25_WEIGHTS = { title: 4, aliases: 4, section: 2, body: 1 };
@@ -285,6 +285,10 @@ export class SqliteStore implements Store {
   ) {
     this.location = file;
     this.db = db;
+    // a whereDocument filter's rows tested ahead, for the one keyword statement running now
+    db.function("vr_passing", { deterministic: false }, (rowid: unknown) =>
+      this.passingNow?.has(Number(rowid)) ? 1 : 0,
+    );
   }
 
   /** Opens (or creates) the store at an absolute path. */
@@ -702,34 +706,44 @@ export class SqliteStore implements Store {
 
   async queryDense(vector: Float32Array, k: number, filter: QueryFilter = {}): Promise<ScoredRecord[]> {
     if (this.windowCache) throw new Error(`vault-rag: the store at ${this.location} was opened without vectors`);
-    // the whereDocument filter first, in slices (see DocumentRows); then one read transaction:
-    // the where filter, the vectors and the rows come from one snapshot
-    const passing = filter.whereDocument ? await this.passing(filter.whereDocument) : undefined;
+    // the whereDocument filter's passing rows first, tested in slices (see warmFilter); then one
+    // read transaction: the filters, the vectors and the rows come from one snapshot
+    if (filter.whereDocument) await this.warmFilter(filter);
     try {
-      return this.denseRows(vector, k, filter.where, passing?.rows);
+      return this.denseRows(vector, k, filter);
     } catch (e) {
       if (!(e instanceof DamagedSnapshotError)) throw e;
       // the snapshot held damaged rows (and is gone): the index is built again from SQLite, once
       this.dense = undefined;
-      return this.denseRows(vector, k, filter.where, passing?.rows);
+      return this.denseRows(vector, k, filter);
     }
   }
 
-  private denseRows(
-    vector: Float32Array,
-    k: number,
-    where: WhereNode | undefined,
-    passing: Set<number> | undefined,
-  ): ScoredRecord[] {
+  private denseRows(vector: Float32Array, k: number, filter: QueryFilter): ScoredRecord[] {
     return this.db
       .transaction(() => {
         const index = this.denseIndex();
         checkQueryVector(vector, index.size ? index.dims : undefined, this.location);
+        const { where, whereDocument } = filter;
+        // rows tested ahead, when they were tested at this snapshot's generation
+        const passing = whereDocument ? this.documentRows?.known(whereDocument)?.rows : undefined;
         let allowed: Set<number> | Uint8Array | undefined = passing;
-        if (where) {
+        if (where && (!whereDocument || passing)) {
           const mask = this.metaMask(index, where);
           if (passing) for (let p = 0; p < mask.length; p++) if (mask[p] && !passing.has(index.rowidAt(p))) mask[p] = 0;
           allowed = mask;
+        } else if (whereDocument && !passing) {
+          // the index changed since they were tested: tested here, within the read, as one statement
+          const cond = filterSql(filter);
+          allowed = new Set(
+            withDocumentBudget(
+              () =>
+                this.db
+                  .prepare(`SELECT c.rowid FROM chunks c WHERE ${cond.sql}`)
+                  .pluck()
+                  .all(...cond.params) as number[],
+            ),
+          );
         }
         const hits = index.search(vector, Math.max(1, Math.floor(k)), allowed);
         if (!hits.length) return [];
@@ -820,27 +834,49 @@ export class SqliteStore implements Store {
     filter: QueryFilter = {},
     ranking: KeywordRanking = {},
   ): Promise<ScoredRecord[]> {
-    // the filter's whereDocument patterns run first, in slices (see DocumentRows)
-    const passing = filter.whereDocument ? await this.passing(filter.whereDocument) : undefined;
-    return this.keywordRows(text, k, filterSql(filter.where, passing), ranking);
+    // a whereDocument filter's rows tested ahead (by warmFilter) answer for it at the generation
+    // they were tested at; else the filter is tested within the query, on the rows the keyword
+    // index matched (one statement, within its time budget: see REGEX_LIMITS)
+    return withDocumentBudget(() =>
+      this.db
+        .transaction(() => {
+          const passing = filter.whereDocument ? this.documentRows?.known(filter.whereDocument) : undefined;
+          if (!passing) return this.keywordRows(text, k, filterSql(filter), ranking);
+          this.passingNow = passing.rows;
+          try {
+            return this.keywordRows(text, k, filterSql({ where: filter.where }, true), ranking);
+          } finally {
+            this.passingNow = undefined;
+          }
+        })
+        .deferred(),
+    );
   }
 
   /**
-   * The rows that pass a whereDocument filter, tested in slices and kept per write generation. The
-   * slices' turn is the one place a query of this store waits: `close` waits for them (a long-lived
-   * reader closes an index swapped under it while its searches go on).
+   * Tests a `whereDocument` filter over every passage ahead of the queries that use it, in slices
+   * of about 20 ms with the process free between them, and keeps the passing rows for the index's
+   * write generation ({@link DocumentRows}): a search's dense and keyword lists, and searches asked
+   * at the same time with the same filter, then test each passage once. A search calls it before
+   * its keyword queries when it also ranks densely (a dense query tests every passage anyway); a
+   * keyword-only search leaves it, testing only the passages that hold its words. The slices' turn
+   * is the one place a query of this store waits: `close` waits for them (a long-lived reader
+   * closes an index swapped under it while its searches go on).
    */
-  private passing(node: DocNode): Promise<PassingRows> {
-    const run = (this.documentRows ??= new DocumentRows(this.db, () => this.generation())).of(node);
+  async warmFilter(filter: QueryFilter): Promise<void> {
+    if (!filter.whereDocument) return;
+    const run = (this.documentRows ??= new DocumentRows(this.db, () => this.generation())).test(filter.whereDocument);
     this.testing.add(run);
-    void run.then(
-      () => this.testing.delete(run),
-      () => this.testing.delete(run),
-    );
-    return run;
+    try {
+      await run;
+    } finally {
+      this.testing.delete(run);
+    }
   }
 
   private readonly testing = new Set<Promise<unknown>>();
+  /** The passing rows `vr_passing(rowid)` answers for, set only while one keyword statement runs. */
+  private passingNow?: Set<number>;
 
   private documentRows?: DocumentRows;
 
@@ -1267,11 +1303,15 @@ function pooledRows(windows: IterableIterator<[number, Buffer]>): [number, Uint8
   return out;
 }
 
-/** A query's filter as SQL over `chunks c`: its where clauses, and the rows its whereDocument let through. */
-function filterSql(where: WhereNode | undefined, passing?: PassingRows): SqlCondition {
+/**
+ * A query's filter as SQL over `chunks c`: its where and whereDocument clauses; with `passing`, the
+ * rows a whereDocument filter let through when tested ahead (`vr_passing`, see queryKeyword).
+ */
+function filterSql(filter: QueryFilter, passing = false): SqlCondition {
   const parts: SqlCondition[] = [];
-  if (where) parts.push(compileWhere(where));
-  if (passing) parts.push({ sql: "c.rowid IN (SELECT value FROM json_each(?))", params: [passing.json] });
+  if (filter.where) parts.push(compileWhere(filter.where));
+  if (filter.whereDocument) parts.push(compileDocument(filter.whereDocument));
+  if (passing) parts.push({ sql: "vr_passing(c.rowid)", params: [] });
   return { sql: parts.map((p) => p.sql).join(" AND "), params: parts.flatMap((p) => p.params) };
 }
 
