@@ -34,14 +34,16 @@ const ratio = (v: string) => {
   return n;
 };
 const json = (flag: string) => (v: string) => {
+  // an example of the filter the flag takes: a passage's text, or its metadata
+  const e = flag === "--where-document" ? `'{"$contains": "DRV8833"}'` : `'{"folder": "kitchen"}'`;
   let parsed: unknown;
   try {
     parsed = JSON.parse(v);
   } catch {
-    throw new InvalidArgumentError(`${flag} must be JSON, e.g. '{"folder": "kitchen"}', got ${v}`);
+    throw new InvalidArgumentError(`${flag} must be JSON, e.g. ${e}, got ${v}`);
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
-    throw new InvalidArgumentError(`${flag} must be a JSON object, e.g. '{"folder": "kitchen"}', got ${v}`);
+    throw new InvalidArgumentError(`${flag} must be a JSON object, e.g. ${e}, got ${v}`);
   return parsed as Record<string, unknown>;
 };
 const collect = (v: string, prev: string[] = []) => [...prev, v];

@@ -59,12 +59,14 @@ export interface IndexWork {
 }
 
 const num = (n: number) => n.toLocaleString("en-US");
-const secs = (s: number) =>
-  s >= 3600
-    ? `${Math.floor(s / 3600)}h${String(Math.round((s % 3600) / 60)).padStart(2, "0")}m`
-    : s >= 60
-      ? `${Math.floor(s / 60)}m${String(Math.round(s % 60)).padStart(2, "0")}s`
-      : `${Math.max(1, Math.round(s))}s`;
+/** A duration as an ETA shows it, rounded before it is split (119.6 s is "2m00s", not "1m60s"). */
+export const secs = (x: number): string => {
+  const s = Math.max(1, Math.round(x));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s`;
+  const m = Math.round(s / 60);
+  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, "0")}m`;
+};
 
 /**
  * One line of indexing progress, measured in the work that takes the time: windows embedded (the

@@ -31,7 +31,7 @@ export const WATCH_DEFAULTS = { debounceMs: 300 };
  * ```
  */
 export function batchLine(s: IndexSummary): string {
-  return `${s.added} added, ${s.updated} updated, ${s.deleted} deleted (${s.embedded} windows embedded, ${s.cached} from cache) in ${s.seconds.toFixed(2)} s`;
+  return `${s.added} added, ${s.updated} updated, ${s.deleted} deleted (${s.embedded} window${s.embedded === 1 ? "" : "s"} embedded, ${s.cached} from cache) in ${s.seconds.toFixed(2)} s`;
 }
 
 /** A running watcher. */

@@ -105,6 +105,15 @@ export async function noResultHints(
       if (have.has(want)) continue;
       // the closest names of a few: a request of 100 unknown tags is not 100 searches of every tag
       if (++unknown > MAX_TAG_HINTS) continue;
+      // a tag written in a note ends where a character a tag cannot hold begins, as in Obsidian:
+      // "#role.bugcatcher" is the tag "role" (a frontmatter tag keeps the dot)
+      const head = /^[^.,;:!?()[\]{}'"]+(?=[.,;:!?()[\]{}'"])/.exec(want)?.[0];
+      if (head && have.has(head)) {
+        hints.push(
+          `vault-rag: no note has the tag "${t}" — in a note's text a tag ends at "${want[head.length]}", as in Obsidian: #${want} is the tag "${head}"; give ${cli ? `--tag "${head}"` : `the tag "${head}"`}`,
+        );
+        continue;
+      }
       const near = closest(want, tags);
       hints.push(
         `vault-rag: no note has the tag "${t}"${near.length ? ` — closest tags: ${quoted(near)}` : ""}${cli ? "; list them with `vault-rag tags`" : ""}`,

@@ -48,7 +48,9 @@ export function readParams(
       try {
         out[key] = JSON.parse(v);
       } catch {
-        throw bad(`${name} must be JSON, e.g. {"folder": "kitchen"}, got ${cut(v)}`);
+        throw bad(
+          `${name} must be JSON, e.g. ${name === "where_document" ? '{"$contains": "DRV8833"}' : '{"folder": "kitchen"}'}, got ${cut(v)}`,
+        );
       }
     } else out[key] = v;
   }

@@ -187,9 +187,10 @@ function whereNode(obj: Record<string, unknown>, walk: Walk): WhereNode {
         fail(`mtime value ${v} looks like milliseconds — mtime is in seconds; divide by 1000`);
       return v as number;
     }
-    if (typeof v !== "string") fail(`"${op}" on "${key}" needs a string, got ${show(v)}`);
+    // the operator first: a number would not make "$gt" on text work, so that is not the fix to give
     if (op !== "$eq" && op !== "$ne" && op !== "$in" && op !== "$nin")
       fail(`"${op}" on "${key}" needs a number field; "${key}" holds text`);
+    if (typeof v !== "string") fail(`"${op}" on "${key}" needs a string, got ${show(v)}`);
     return v as string;
   };
   if (op === "$in" || op === "$nin") {

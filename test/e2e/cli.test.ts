@@ -546,6 +546,10 @@ describe("vault-rag CLI end to end", () => {
     expect(list.stderr).toBe(
       `vault-rag: option '--where <json>' argument '[]' is invalid. --where must be a JSON object, e.g. '{"folder": "kitchen"}', got [] (run with --help for usage)\n`,
     );
+    // a document filter's example is a document filter
+    expect(run(["search", "--vault", vault, "--where-document", "katex", "motor"]).stderr).toBe(
+      `vault-rag: option '--where-document <json>' argument 'katex' is invalid. --where-document must be JSON, e.g. '{"$contains": "DRV8833"}', got katex (run with --help for usage)\n`,
+    );
   });
 
   it("finds the vault from a subfolder and reports status with the absolute index path", () => {

@@ -349,6 +349,13 @@ describe("no-result hints", () => {
     expect(await noResultHints(store, { where: { path: { $ne: "nowhere.md" } } })).toEqual([]);
     expect(await noResultHints(store, { where: { links: { $not_contains: "Nowhere" } } })).toEqual([]);
     expect(await noResultHints(store, { where: { path: p } })).toEqual([]);
+    // a tag with a dot, which a note's text ends a tag at
+    expect(await noResultHints(store, { tags: ["pico.w"] })).toEqual([
+      'vault-rag: no note has the tag "pico.w" — in a note\'s text a tag ends at ".", as in Obsidian: #pico.w is the tag "pico"; give --tag "pico"',
+    ]);
+    expect(await noResultHints(store, { tags: ["Pico.W"] }, "request")).toEqual([
+      'vault-rag: no note has the tag "Pico.W" — in a note\'s text a tag ends at ".", as in Obsidian: #pico.w is the tag "pico"; give the tag "pico"',
+    ]);
     await store.close();
   });
   it("says a top folder is a path's first part when given a folder path, in the CLI's terms and a request's", async () => {

@@ -119,7 +119,11 @@ describe("GET /api/search", () => {
       ["/api/note", /^vault-rag: path is required — give it as \?path=…$/],
       ["/api/related", /^vault-rag: path is required — give it as \?path=…$/],
       ["/api/search?q=x&where=%5B%5D", /^vault-rag: where must be a JSON object, got \[\]$/],
-      ["/api/search?q=x&where=%7Bnope", /^vault-rag: where must be JSON/],
+      ["/api/search?q=x&where=%7Bnope", /^vault-rag: where must be JSON, e\.g\. \{"folder": "kitchen"\}, got \{nope$/],
+      [
+        "/api/search?q=x&where_document=katex",
+        /^vault-rag: where_document must be JSON, e\.g\. \{"\$contains": "DRV8833"\}, got katex$/,
+      ],
       ["/api/search?q=x&where=%7B%22size%22%3A1%7D", /^vault-rag: unknown metadata field "size"/],
       ["/api/search?q=x&since=yesterdayish", /^vault-rag: cannot read the time "yesterdayish"/],
       [`/api/search?q=${"a".repeat(2001)}`, /^vault-rag: q is 2001 characters, over the limit of 2000 — shorten it$/],
