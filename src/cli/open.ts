@@ -128,7 +128,12 @@ export async function openForQuery(
   opts: { model?: string; log: Logger } & EmbedderOptions,
 ): Promise<{ store: Store; embedder: Embedder; manifest: Manifest }> {
   try {
-    const fix = `run \`${indexCommand(loc)}\` first`;
+    // a vault found as the working directory (no index here or above) may be no notes folder at
+    // all (~, /tmp): the fix says so instead of having the user index it
+    const guessed = !loc.vaultNamed && !process.env.VAULT_RAG_VAULT && isVaultIndex(loc.vault, loc.db);
+    const fix = guessed
+      ? `if ${loc.vault} holds your notes, run \`${indexCommand(loc)}\` first; else index your notes folder and search from inside it, or give --vault`
+      : `run \`${indexCommand(loc)}\` first`;
     return await openIndexForQuery(loc.db, {
       ...opts,
       store: { ...loc.store, log: opts.log },

@@ -221,6 +221,11 @@ describe("vault-rag CLI end to end", () => {
     expect(other.stderr.trim()).toBe(
       `vault-rag: no index at ${elsewhereDb} — run \`vault-rag index '${vault}' --db ${shellArg(elsewhereDb)}\` first`,
     );
+    // with no vault named and no index here or above, the working directory may be no notes folder (~, /tmp)
+    const bare = fs.mkdtempSync(path.join(os.tmpdir(), "vr-bare-"));
+    expect(run(["search", "motors"], { cwd: bare }).stderr.trim()).toBe(
+      `vault-rag: no index at ${path.join(bare, ".vault-rag/index.db")} — if ${bare} holds your notes, run \`vault-rag index ${shellArg(bare)}\` first; else index your notes folder and search from inside it, or give --vault`,
+    );
     // with --db alone the vault is only a guess (the working directory): it is left for the user to name
     const guessed = run(["status", "--db", elsewhereDb], { cwd: elsewhere });
     expect(guessed.stderr.trim()).toBe(
