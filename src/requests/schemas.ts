@@ -72,7 +72,7 @@ export const searchInput = z
 export const getNoteInput = z
   .object({
     path: name().min(1).describe("vault-relative path or note name, e.g. robots/SMARS.md or SMARS"),
-    heading: name().optional().describe("only this section"),
+    heading: name().optional().describe("only this section (every section of a heading the note has more than once)"),
   })
   .strict();
 

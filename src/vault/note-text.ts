@@ -129,12 +129,15 @@ export function capText(text: string, max = GET_NOTE_MAX_CHARS): string {
 }
 
 /**
- * The text of one section (the heading and everything under it, to the next heading of the same or
- * higher level), found by its heading's text in any case, or `undefined` when there is no such heading.
+ * The text of a section (the heading and everything under it, to the next heading of the same or
+ * higher level), found by its heading's text in any case, or `undefined` when there is no such
+ * heading. A heading the note has more than once (`## Details` under two parents) gives every such
+ * section, in order, a blank line between them; one inside another is given once, within it.
  *
  * @example
  * ```ts
  * sectionText("# A\nx\n## B\ny\n# C", "B"); // "## B\ny"
+ * sectionText("# A\n## B\nx\n# C\n## B\ny", "B"); // "## B\nx\n\n## B\ny"
  * ```
  */
 export function sectionText(body: string, heading: string): string | undefined {
@@ -146,13 +149,15 @@ export function sectionText(body: string, heading: string): string | undefined {
   // as the heading reads (`Basic Usage`), or as it is written (`Basic Usage {#basic-usage}`)
   const key = (s: string) => s.normalize("NFC").toLowerCase();
   const want = key(headingText(heading.replace(/^#+\s*/, "")));
-  const i = heads.findIndex((h) => key(h.text) === want);
-  if (i < 0) return undefined;
-  const next = heads.slice(i + 1).find((h) => h.level <= heads[i].level);
-  return lines
-    .slice(heads[i].line, next ? next.line : lines.length)
-    .join("\n")
-    .trim();
+  const sections: string[] = [];
+  let end = -1; // the line the last section given ends at: a match before it is inside it
+  heads.forEach((h, i) => {
+    if (key(h.text) !== want || h.line < end) return;
+    const next = heads.slice(i + 1).find((n) => n.level <= h.level);
+    end = next ? next.line : lines.length;
+    sections.push(lines.slice(h.line, end).join("\n").trim());
+  });
+  return sections.length ? sections.join("\n\n") : undefined;
 }
 
 /**

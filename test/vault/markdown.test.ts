@@ -171,6 +171,23 @@ describe("block scan", () => {
     expect(sectionText(body, "`[[not a link]]` in code")).toBe("## `[[not a link]]` in code\ntext");
   });
 
+  it("gives every section of a heading the note has more than once, in order, and one inside another once", () => {
+    const body = [
+      "# Lookup",
+      "## Details",
+      "one",
+      "# Modifiers",
+      "## Details",
+      "two",
+      "### Details",
+      "three",
+      "# End",
+    ].join("\n");
+    expect(sectionText(body, "details")).toBe("## Details\none\n\n## Details\ntwo\n### Details\nthree");
+    expect(sectionText(body, "Modifiers")).toBe("# Modifiers\n## Details\ntwo\n### Details\nthree");
+    expect(sectionText(body, "nowhere")).toBeUndefined();
+  });
+
   it("reads a note of unclosed $$ lines in slices as in one parse, cutting before each open $$ instead of reading it whole", () => {
     for (const text of [
       "$$a\n\n".repeat(3000),
