@@ -137,6 +137,30 @@ describe("vault-rag CLI end to end", () => {
     );
   });
 
+  it("related says when the note asked about, or a note it found, was deleted or edited since the last index", () => {
+    const v = path.join(elsewhere, "related-stale");
+    fs.mkdirSync(v, { recursive: true });
+    const notes = {
+      "motors.md": "# Motors\n\nThe DC motors of the robot, their driver and the battery that runs them.\n",
+      "driver.md": "# Motor driver\n\nThe motor driver board that runs the DC motors from the battery.\n",
+      "battery.md": "# Battery\n\nThe battery pack that runs the robot's motors and its driver board.\n",
+    };
+    for (const [f, t] of Object.entries(notes)) fs.writeFileSync(path.join(v, f), t);
+    expect(run(["index", v, "--quiet"]).code).toBe(0);
+    const fresh = run(["related", "--vault", v, "motors.md"]);
+    expect(fresh.code).toBe(0);
+    expect(fresh.stderr).toBe("");
+    fs.rmSync(path.join(v, "motors.md"));
+    fs.appendFileSync(path.join(v, "driver.md"), "\nA second paragraph.\n");
+    fs.utimesSync(path.join(v, "driver.md"), new Date(), new Date(Date.now() + 5000));
+    const stale = run(["related", "--vault", v, "motors.md"]);
+    expect(stale.code).toBe(0);
+    expect(stale.stderr).toBe(
+      `vault-rag: "motors.md" was deleted since the last index — these are the notes related to it as it was indexed; run \`vault-rag index ${shellArg(v)}\` to refresh it\n` +
+        'vault-rag: a hit comes from a note changed since the last index ("driver.md") — run `vault-rag index` to refresh it\n',
+    );
+  });
+
   it("removes what a stopped or killed --full left beside the index on the next index", () => {
     const v = path.join(elsewhere, "leftover");
     fs.mkdirSync(v, { recursive: true });

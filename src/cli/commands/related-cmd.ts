@@ -2,7 +2,8 @@ import { VaultRagError } from "../../errors.js";
 import { relatedNotes, type RelatedResult } from "../../search/index.js";
 import { whyNoteMissing } from "../../vault/index.js";
 import { paint, useColor } from "../color.js";
-import { indexCommand, locate, noteArgument, openForQuery } from "../open.js";
+import { staleHits, staleHitsWarning } from "../../indexing/stale-hits.js";
+import { indexCommand, isVaultKnown, locate, noteArgument, openForQuery } from "../open.js";
 import { printable, snippet } from "../output.js";
 import { err, out, stderrLogger } from "../io.js";
 
@@ -63,6 +64,24 @@ export async function runRelated(note: string, o: RelatedFlags): Promise<void> {
     const r = await relatedNotes(store, name, { k: o.topK, unlinkedOnly: o.unlinked, unmatched });
     if (o.json) out(JSON.stringify(r.related, null, 2));
     else if (r.related.length) out(formatRelated(r, useColor(o.color, process.stdout)));
+    // the note asked about, or one found for it, edited or deleted since the last index: its
+    // passages are the ones indexed, as a search says of its hits
+    if (isVaultKnown(o, loc)) {
+      const indexed = await store.notes();
+      const mtime = (p: string) => indexed.get(p)?.mtime ?? 0;
+      const asked = staleHits(loc.vault, [{ path: r.note, mtime: mtime(r.note) }]);
+      if (asked.deleted.length || asked.changed.length)
+        err(
+          `vault-rag: "${printable(r.note)}" was ${asked.deleted.length ? "deleted" : "changed"} since the last index — these are the notes related to it as it was indexed; run \`${indexCommand(loc)}\` to refresh it`,
+        );
+      const warning = staleHitsWarning(
+        staleHits(
+          loc.vault,
+          r.related.map((n) => ({ path: n.path, mtime: mtime(n.path) })),
+        ),
+      );
+      if (warning) err(printable(warning));
+    }
     if (!r.related.length) {
       err(`no related notes: ${r.reason}`);
       process.exitCode = 1;
