@@ -1154,7 +1154,7 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
-    // a query between its filter's slices ends first, with its rows read (see passing)
+    // a query between its filter's slices ends first, with its rows read (see warmFilter)
     await Promise.allSettled([...this.testing]);
     this.dense?.index.close();
     if (this.db.open) this.db.close();
