@@ -6,7 +6,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { CHUNK_DEFAULTS } from "../chunk/defaults.js";
 import { exitCodeFor, VaultRagError } from "../errors.js";
-import { SEARCH_DEFAULTS } from "../search/types.js";
+import { FILTER_EXAMPLES, SEARCH_DEFAULTS } from "../search/types.js";
 import { DEFAULT_LLM } from "../answer/llm.js";
 import { BUDGET_RANGE, CONTEXT_DEFAULTS } from "../answer/context.js";
 import { err } from "./io.js";
@@ -34,8 +34,7 @@ const ratio = (v: string) => {
   return n;
 };
 const json = (flag: string) => (v: string) => {
-  // an example of the filter the flag takes: a passage's text, or its metadata
-  const e = flag === "--where-document" ? `'{"$contains": "DRV8833"}'` : `'{"folder": "kitchen"}'`;
+  const e = `'${FILTER_EXAMPLES[flag === "--where-document" ? "whereDocument" : "where"]}'`;
   let parsed: unknown;
   try {
     parsed = JSON.parse(v);

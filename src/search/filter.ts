@@ -1,5 +1,6 @@
 import { VaultRagError } from "../errors.js";
 import { MTIME_MS_THRESHOLD, type Where } from "../store/index.js";
+import { FILTER_EXAMPLES } from "./types.js";
 
 const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 7 * 86400, y: 365 * 86400 };
 
@@ -153,7 +154,7 @@ export function andWhere(...clauses: (Where | undefined)[]): Where | undefined {
     if (c !== undefined && c !== null && (typeof c !== "object" || Array.isArray(c)))
       throw new VaultRagError(
         "filter_invalid",
-        `vault-rag: a where filter must be a JSON object, got ${JSON.stringify(c)} — e.g. {"folder": "kitchen"}`,
+        `vault-rag: a where filter must be a JSON object, got ${JSON.stringify(c)} — e.g. ${FILTER_EXAMPLES.where}`,
       );
   const kept = clauses.filter((c): c is Where => !!c && Object.keys(c).length > 0);
   if (!kept.length) return undefined;

@@ -1,5 +1,7 @@
 import { normaliseWhere, type Store, type Where, type WhereNode } from "../store/index.js";
 import { closest } from "../closest.js";
+// the pattern alone, not the vault's index: that brings the Markdown parser into a search's start
+import { inlineTag } from "../vault/tag-pattern.js";
 import { folderName, timeRange, type FilterOptions } from "./filter.js";
 
 const quoted = (xs: string[]) => xs.map((x) => `"${x}"`).join(", ");
@@ -39,7 +41,7 @@ export async function noResultHints(
   const same = (a: string, b: string) => a.normalize("NFC") === b.normalize("NFC");
   if (f.folder !== undefined || f.topFolder !== undefined) {
     const folders = (await store.listFolders()).map((x) => x.folder);
-    const tops = [...new Set(folders.map((x) => x.split("/")[0]))];
+    const tops = topFolders(folders);
     for (const [flag, value, names] of [
       [cli ? "--folder" : "the folder", f.folder, folders],
       [cli ? "--top-folder" : "the top folder", f.topFolder, tops],
@@ -107,8 +109,8 @@ export async function noResultHints(
       if (++unknown > MAX_TAG_HINTS) continue;
       // a tag written in a note ends where a character a tag cannot hold begins, as in Obsidian:
       // "#role.bugcatcher" is the tag "role" (a frontmatter tag keeps the dot)
-      const head = /^[^.,;:!?()[\]{}'"]+(?=[.,;:!?()[\]{}'"])/.exec(want)?.[0];
-      if (head && have.has(head)) {
+      const head = inlineTag(want);
+      if (head && head !== want && have.has(head)) {
         hints.push(
           `vault-rag: no note has the tag "${t}" — in a note's text a tag ends at "${want[head.length]}", as in Obsidian: #${want} is the tag "${head}"; give ${cli ? `--tag "${head}"` : `the tag "${head}"`}`,
         );
@@ -161,6 +163,9 @@ export async function noResultHints(
   }
   return hints;
 }
+
+/** The top folders of some folders: each path's first part, once. */
+const topFolders = (folders: string[]) => [...new Set(folders.map((x) => x.split("/")[0]))];
 
 /** Unix seconds as the local day, `2026-06-01`, as `--since` takes it. */
 function localDay(seconds: number): string {
@@ -254,7 +259,7 @@ async function namesIn(store: Store, field: NamedField): Promise<string[]> {
     case "folder":
       return (await store.listFolders()).map((x) => x.folder);
     case "top_folder":
-      return [...new Set((await store.listFolders()).map((x) => x.folder.split("/")[0]))];
+      return topFolders((await store.listFolders()).map((x) => x.folder));
     case "tags":
       return (await store.listTags()).map((x) => x.tag);
     case "links":

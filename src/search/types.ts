@@ -1,5 +1,8 @@
 import type { RecordMetadata, Where, WhereDocument } from "../store/index.js";
 
+/** An example of each filter, as error messages show one: a note's metadata, a passage's text. */
+export const FILTER_EXAMPLES = { where: '{"folder": "kitchen"}', whereDocument: '{"$contains": "DRV8833"}' };
+
 /** One retrieved chunk. */
 export interface Hit {
   id: string;

@@ -1,4 +1,5 @@
 import { bad, cut, quoted } from "../requests/index.js";
+import { FILTER_EXAMPLES } from "../search/types.js";
 
 /** How a query parameter is read: text, a number, true/false, JSON, or text that may repeat. */
 export type ParamKind = "string" | "number" | "boolean" | "json" | "list";
@@ -49,7 +50,7 @@ export function readParams(
         out[key] = JSON.parse(v);
       } catch {
         throw bad(
-          `${name} must be JSON, e.g. ${name === "where_document" ? '{"$contains": "DRV8833"}' : '{"folder": "kitchen"}'}, got ${cut(v)}`,
+          `${name} must be JSON, e.g. ${FILTER_EXAMPLES[name === "where_document" ? "whereDocument" : "where"]}, got ${cut(v)}`,
         );
       }
     } else out[key] = v;

@@ -11,6 +11,7 @@ export {
 export { parseNote, hashText, noteFolder } from "./note.js";
 export { readNote, readVaultFile, isSkippedFile } from "./read.js";
 export { normaliseTags, findInlineRefs, frontmatterList } from "./tags.js";
+export { inlineTag } from "./tag-pattern.js";
 export { splitFrontmatter } from "./frontmatter.js";
 export { headingText, parseInline, scanBlocks, type BlockScan } from "./markdown.js";
 export { linkResolver, linkStem, linkTargets, nameWords, noteLinkResolver, oneNote } from "./links.js";

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { linkSentences, MAX_LINK_TEXTS, type LinkSpan, type LinkText } from "./link-text.js";
 import { parseInline, scanBlocks, type LinkReferences, type Token } from "./markdown.js";
+import { TAG_RE } from "./tag-pattern.js";
 import { WIKILINK_RE, wikilinkShown, wikilinkTarget } from "./wikilink.js";
 
 /**
@@ -45,12 +46,6 @@ export function frontmatterList(value: unknown, splitSpaces = true): string[] {
   return [];
 }
 
-// A tag: '#' then letters, digits, _, -, / — at least one non-digit (Obsidian's rule).
-// letters with their combining marks: "#café" written as e + U+0301 (as macOS may), or Devanagari's
-// vowel signs ("#हिन्दी"), are one tag, not cut at the mark
-// (\u0001: a code span or an escape just before, blanked by the scan: `` `x`#tag `` is a tag)
-// eslint-disable-next-line no-control-regex
-const TAG_RE = /(^|[\s([{,;!?"'\u0001])#([\p{L}\p{M}\p{N}_\-/]*[\p{L}_\-/][\p{L}\p{M}\p{N}_\-/]*)/gu;
 const HEX_COLOUR = /^(?:[0-9a-f]{3}|[0-9a-f]{4}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
 
 /** Inline `#tags` and wikilink targets found in a note body. */

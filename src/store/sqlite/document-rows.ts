@@ -21,12 +21,6 @@ export const DOCUMENT_FILTER_DEFAULTS = {
   cached: 8,
 };
 
-/** The passages a `whereDocument` filter lets through (their rowids), and the write generation they were tested at. */
-export interface PassingRows {
-  rows: Set<number>;
-  generation: string;
-}
-
 /**
  * The rows of the `chunks` table whose text passes a `whereDocument` filter, tested in slices
  * ({@link DOCUMENT_FILTER_DEFAULTS}) within the filter's time budget ({@link REGEX_LIMITS}: the
@@ -39,12 +33,13 @@ export interface PassingRows {
  * @example
  * ```ts
  * const passing = new DocumentRows(db, () => generation());
- * (await passing.test(normaliseWhereDocument({ $regex: "DRV\\d{4}" })!))?.rows; // Set { 3, 17 }
+ * await passing.test(normaliseWhereDocument({ $regex: "DRV\\d{4}" })!); // Set { 3, 17 }: the rowids that pass
  * ```
  */
 export class DocumentRows {
-  private readonly kept = new Map<string, PassingRows>();
-  private readonly running = new Map<string, Promise<PassingRows | undefined>>();
+  /** Passing rowids by `<generation>\0<filter>`: rows answer only the generation they were tested at. */
+  private readonly kept = new Map<string, Set<number>>();
+  private readonly running = new Map<string, Promise<Set<number> | undefined>>();
 
   constructor(
     private readonly db: Database.Database,
@@ -57,8 +52,11 @@ export class DocumentRows {
    * within a query's read, it answers for that snapshot. (Rows are never kept from a connection
    * inside a write, so a generation a rollback gives again cannot find rows of other text.)
    */
-  known(node: DocNode): PassingRows | undefined {
-    const id = `${this.generation()}\0${filterKey(node)}`;
+  known(node: DocNode): Set<number> | undefined {
+    return this.keptAt(`${this.generation()}\0${filterKey(node)}`);
+  }
+
+  private keptAt(id: string): Set<number> | undefined {
     const known = this.kept.get(id);
     if (known) {
       this.kept.delete(id);
@@ -72,15 +70,15 @@ export class DocumentRows {
    * index changed while they were tested (another process indexing), or the connection is inside
    * a write: the caller then tests the filter within its own read.
    */
-  async test(node: DocNode): Promise<PassingRows | undefined> {
-    const known = this.known(node);
-    if (known || this.db.inTransaction) return known;
+  async test(node: DocNode): Promise<Set<number> | undefined> {
     const generation = this.generation();
     const id = `${generation}\0${filterKey(node)}`;
+    const known = this.keptAt(id);
+    if (known || this.db.inTransaction) return known;
     // a search that asks while another tests the same filter waits for that one's rows
     let run = this.running.get(id);
     if (!run) {
-      run = this.slices(node, generation).finally(() => this.running.delete(id));
+      run = this.slices(node).finally(() => this.running.delete(id));
       this.running.set(id, run);
     }
     const passing = await run;
@@ -94,7 +92,9 @@ export class DocumentRows {
     return passing;
   }
 
-  private async slices(node: DocNode, generation: string): Promise<PassingRows | undefined> {
+  /** The passing rows, tested in slices; `undefined` once a write lands between two of them (see {@link test}). */
+  private async slices(node: DocNode): Promise<Set<number> | undefined> {
+    const generation = this.generation();
     const cond = compileDocument(node);
     const slice = this.db
       .prepare(`SELECT c.rowid FROM chunks c WHERE c.rowid > ? AND c.rowid <= ? AND ${cond.sql}`)
@@ -104,8 +104,8 @@ export class DocumentRows {
     let used = 0;
     let span = this.o.firstSlice;
     for (let after = 0; after < last;) {
-      // written meanwhile: these rows would mix two states of the index
-      if (!this.db.open || this.generation() !== generation) return undefined;
+      // written meanwhile: these rows would mix two states of the index (`close` waits for a run)
+      if (this.generation() !== generation) return undefined;
       const to = Math.min(last, after + span);
       const t = performance.now();
       // the budget left to this slice: once it is spent, the slice's first test stops the query
@@ -120,7 +120,7 @@ export class DocumentRows {
       span = Math.max(16, Math.min(span * 4, Math.round((span * this.o.sliceMs) / Math.max(took, 0.05))));
       if (after < last) await nextTurn();
     }
-    return this.generation() === generation ? { rows, generation } : undefined;
+    return rows;
   }
 }
 

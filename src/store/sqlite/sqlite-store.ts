@@ -726,7 +726,7 @@ export class SqliteStore implements Store {
         checkQueryVector(vector, index.size ? index.dims : undefined, this.location);
         const { where, whereDocument } = filter;
         // rows tested ahead, when they were tested at this snapshot's generation
-        const passing = whereDocument ? this.documentRows?.known(whereDocument)?.rows : undefined;
+        const passing = whereDocument ? this.documentRows?.known(whereDocument) : undefined;
         let allowed: Set<number> | Uint8Array | undefined = passing;
         if (where && (!whereDocument || passing)) {
           const mask = this.metaMask(index, where);
@@ -842,7 +842,7 @@ export class SqliteStore implements Store {
         .transaction(() => {
           const passing = filter.whereDocument ? this.documentRows?.known(filter.whereDocument) : undefined;
           if (!passing) return this.keywordRows(text, k, filterSql(filter), ranking);
-          this.passingNow = passing.rows;
+          this.passingNow = passing;
           try {
             return this.keywordRows(text, k, filterSql({ where: filter.where }, true), ranking);
           } finally {
