@@ -18,6 +18,49 @@ export default tseslint.config(
     },
   },
   {
+    // The layers: an interface (CLI, HTTP, MCP) reads its input, calls the core (src/core,
+    // src/library.ts) and renders the result; it never reaches into the pipeline's rooms.
+    files: ["src/cli/**", "src/serve/**", "src/mcp/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^(\\.\\./)+(store|search|indexing|answer|embed|chunk)/",
+              message: "an interface calls the core (src/core, src/library.ts), never an inner layer",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The pipeline's rooms depend on the rooms before them, never on the core or an interface.
+    files: [
+      "src/vault/**",
+      "src/chunk/**",
+      "src/embed/**",
+      "src/store/**",
+      "src/search/**",
+      "src/indexing/**",
+      "src/answer/**",
+    ],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^(\\.\\./)+(core|render|cli|serve|mcp|requests)/|^(\\.\\./)+library\\.js$",
+              message: "an inner layer never imports the core, the words of the interfaces, or an interface",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Tests read untyped JSON replies and match ANSI escapes, which these two rules would forbid.
     files: ["test/**"],
     rules: { "@typescript-eslint/no-explicit-any": "off", "no-control-regex": "off" },

@@ -1,112 +1,29 @@
 /**
- * vault-rag's library entry. Everything here is typed and documented where it is defined.
+ * vault-rag's library entry: {@link openVault} and what its handle takes and returns, the error
+ * type, and the filter helpers. The pipeline's lower layers are in `vault-rag/advanced`.
  *
  * @example
  * ```ts
- * import { SqliteStore, useLiteEmbedder, search } from "vault-rag";
- * const store = SqliteStore.open("/home/me/notes/.vault-rag/index.db");
- * const { hits } = await search({ store, embedder: useLiteEmbedder() }, "sourdough starter");
+ * import { openVault } from "vault-rag";
+ * const notes = await openVault("/home/me/notes");
+ * const { hits } = await notes.search("sourdough starter", { tags: ["kitchen"] });
+ * await notes.close();
  * ```
  */
-export { VaultRagError, type VaultRagErrorCode } from "./errors.js";
-export { collectingLogger, silentLogger, type Logger, type Warning, type WarningCode } from "./log.js";
-export { resolveVault, resolveDb } from "./config.js";
-export { walkVault, readNote, parseNote, type Note, type VaultFile } from "./vault/index.js";
-export { chunkNote, CHUNK_DEFAULTS, type Chunk, type ChunkMeta, type ChunkOptions } from "./chunk/index.js";
-export { createEmbedder, useLiteEmbedder, ollamaEmbedder, openAiEmbedder, type Embedder } from "./embed/index.js";
-export {
-  SqliteStore,
-  normaliseWhere,
-  normaliseWhereDocument,
-  type Store,
-  type Where,
-  type WhereDocument,
-  type Manifest,
-} from "./store/index.js";
+export { VaultRagError, type Fix, type VaultRagErrorCode } from "./errors.js";
 export {
   batchLine,
-  indexVault,
-  type IndexSummary,
-  type IndexOptions,
-  type Watcher,
-  type WatchOptions,
-} from "./indexing/index.js";
-export {
-  search,
-  buildFilter,
-  parseWhen,
-  diversify,
-  dropStragglers,
-  rrf,
-  linearFusion,
-  SEARCH_DEFAULTS,
-  EXPANSION_DEFAULTS,
-  SPELLING_DEFAULTS,
-  hitJson,
-  flatHit,
-  searchOptionsOf,
-  type Hit,
-  type HitJson,
-  type FlatHit,
-  type SearchOptions,
-  type SearchRequest,
-  type SearchResult,
-} from "./search/index.js";
-export {
-  Search,
-  SearchResults,
-  Filter,
-  Key,
-  K,
-  Knn,
-  Val,
-  Rrf,
-  runSearches,
-  type KnnOptions,
-  type RrfOptions,
-  type SearchRow,
-} from "./search/index.js";
-export {
-  evaluate,
-  prepareBeir,
-  readKnownAnswers,
-  scoreRanking,
-  type Metrics,
-  type Qrels,
-  type EvalSetting,
-} from "./search/eval.js";
-export {
   openVault,
-  type VaultHandle,
-  type VaultStatus,
-  type VaultSearchResult,
+  type FlatHit,
   type OpenVaultOptions,
+  type SearchExplain,
+  type VaultHandle,
+  type VaultRelatedOptions,
+  type VaultRelatedResult,
+  type VaultSearchOptions,
+  type VaultSearchResult,
+  type VaultStatus,
 } from "./library.js";
-export {
-  assembleContext,
-  checkCitations,
-  CONTEXT_DEFAULTS,
-  createLlm,
-  type ContextOptionsWithDefaults,
-  type Source,
-  type Llm,
-} from "./answer/index.js";
-export {
-  relatedNotes,
-  RELATED_DEFAULTS,
-  type RelatedNote,
-  type RelatedOptions,
-  type RelatedResult,
-} from "./search/index.js";
-export type { ServeOptions, RunningServer } from "./serve/server.js";
-/**
- * Starts `vault-rag serve` in this process (see `serve/server.ts`). Loaded on first use, so that
- * `import "vault-rag"` does not load the web server (hono, zod) for callers that only search.
- *
- * @example
- * ```ts
- * const server = await startServer("/home/me/notes", { port: 4321 });
- * ```
- */
-export const startServer: typeof import("./serve/server.js").startServer = async (...args) =>
-  (await import("./serve/server.js")).startServer(...args);
+export { normaliseWhere, normaliseWhereDocument, type Where, type WhereDocument } from "./store/index.js";
+export { buildFilter, parseWhen, type FilterOptions, type SearchRequest } from "./search/index.js";
+export { VERSION } from "./version.js";

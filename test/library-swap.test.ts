@@ -65,9 +65,10 @@ describe("a long-lived reader whose index file is deleted or damaged under it", 
     await v.index();
     const file = path.join(vault, ".vault-rag", "index.db");
     for (const f of fs.readdirSync(path.dirname(file))) fs.rmSync(path.join(path.dirname(file), f), { force: true });
-    await expect(v.search("zebra", { mode: "keyword" })).rejects.toThrow(
-      `vault-rag: no index at ${file} — run \`vault-rag index ${vault}\` first`,
-    );
+    // the library's words name its method; the fix, as data, names the index and its vault
+    const gone = await v.search("zebra", { mode: "keyword" }).catch((e) => e);
+    expect(gone.message).toBe(`vault-rag: no index at ${file} — call index() first`);
+    expect(gone.fix).toEqual({ kind: "index", db: file, vault });
     execFileSync(process.execPath, [BIN, "index", vault, "--quiet"], { stdio: ["ignore", "ignore", "pipe"] });
     expect((await v.search("zebra", { mode: "keyword" })).hits.map((h) => h.path)).toEqual(["Zebra.md"]);
     // truncated in place (the same file): every read says it is damaged, and names the rebuild

@@ -3,110 +3,13 @@
  * The command line. Commands load their modules only when they run, so `vault-rag search` does not
  * pay for the Markdown parser and `--help` pays for nothing.
  */
-import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { CHUNK_DEFAULTS } from "../chunk/defaults.js";
+import { Command, CommanderError, Option } from "commander";
 import { exitCodeFor, VaultRagError } from "../errors.js";
-import { FILTER_EXAMPLES, SEARCH_DEFAULTS } from "../search/types.js";
-import { DEFAULT_LLM } from "../answer/llm.js";
-import { BUDGET_RANGE, CONTEXT_DEFAULTS } from "../answer/context.js";
+import { addAnswerFlags, addSearchFlags, int, port } from "./flags.js";
+import { VERSION } from "../version.js";
+import { CHUNK_DEFAULTS, DEFAULT_LLM } from "../core/defaults.js";
 import { err } from "./io.js";
-import type { SearchFlags } from "./commands/search-cmd.js";
-
-/** The largest count a count flag takes (`--top-k 99999999999999999999` is no count). */
-const MAX_COUNT = 10_000;
-
-const int =
-  (name: string, min = 0, max = MAX_COUNT) =>
-  (v: string) => {
-    if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max)
-      throw new InvalidArgumentError(`${name} must be a whole number from ${min} to ${max}, got "${v}"`);
-    return Number(v);
-  };
-const port = (v: string) => {
-  if (!/^\d+$/.test(v) || Number(v) > 65535)
-    throw new InvalidArgumentError(`--port must be a whole number from 0 to 65535, got "${v}"`);
-  return Number(v);
-};
-const ratio = (v: string) => {
-  const n = Number(v);
-  if (!(n >= 0 && n <= 1) || v.trim() === "")
-    throw new InvalidArgumentError(`--min-ratio must be a number from 0 to 1, got "${v}"`);
-  return n;
-};
-const json = (flag: string) => (v: string) => {
-  const e = `'${FILTER_EXAMPLES[flag === "--where-document" ? "whereDocument" : "where"]}'`;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(v);
-  } catch {
-    throw new InvalidArgumentError(`${flag} must be JSON, e.g. ${e}, got ${v}`);
-  }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
-    throw new InvalidArgumentError(`${flag} must be a JSON object, e.g. ${e}, got ${v}`);
-  return parsed as Record<string, unknown>;
-};
-const collect = (v: string, prev: string[] = []) => [...prev, v];
-
-/** Adds the search flags shared by `search` and the commands that retrieve. */
-export function addSearchFlags(cmd: Command): Command {
-  return cmd
-    .option(
-      "--vault <dir>",
-      "vault folder (default: $VAULT_RAG_VAULT, else the nearest folder holding .vault-rag/, else the working directory)",
-    )
-    .option(
-      "--db <path>",
-      "index file or chroma://host:port/<collection> (default: $VAULT_RAG_DB, else <vault>/.vault-rag/index.db)",
-    )
-    .option("-k, --top-k <n>", "number of results", int("--top-k", 1), SEARCH_DEFAULTS.topK)
-    .option("--per-note <n>", "at most this many chunks from one note", int("--per-note", 1), SEARCH_DEFAULTS.perNote)
-    .option(
-      "--oversample <n>",
-      "candidates fetched per result before the per-note cap",
-      int("--oversample", 1),
-      SEARCH_DEFAULTS.oversample,
-    )
-    .option("--tag <tag>", "only notes with this tag (repeat for several, all must match)", collect)
-    .option("--folder <folder>", "only notes directly in this folder (vault-relative)")
-    .option("--top-folder <folder>", "only notes under this top-level folder")
-    .option("--since <when>", "only notes modified since: 90d, 2w, 12h, 2026-06-01 or an ISO time")
-    .option("--until <when>", "only notes modified until (same forms as --since)")
-    .option("--where <json>", 'a Chroma where filter, e.g. \'{"word_count": {"$gt": 50}}\'', json("--where"))
-    .option(
-      "--where-document <json>",
-      'a Chroma whereDocument filter, e.g. \'{"$contains": "DRV8833"}\'',
-      json("--where-document"),
-    )
-    .option("--min-ratio <r>", "drop hits scoring below r × the best hit's score", ratio)
-    .option("--no-expand", "keyword matching on the question's own words only: no WordNet synonyms")
-    .option("--no-spell", "keep misspelt words as typed: a word no note holds is not read as the vault's closest word")
-    .addOption(
-      new Option("--mode <mode>", "retrieval mode")
-        .choices(["dense", "keyword", "hybrid"])
-        .default(SEARCH_DEFAULTS.mode),
-    )
-    .option("--model <id>", "embedding model; must match the index's")
-    .option("--offline", "transformers models: never download (also HF_HUB_OFFLINE=1)")
-    .option("--model-dir <dir>", "transformers models: a folder of models copied by hand")
-    .option("--json", "print JSON")
-    .addOption(
-      new Option("--color <when>", "colour the hits: auto (on a terminal, unless NO_COLOR is set), always or never")
-        .choices(["auto", "always", "never"])
-        .default("auto"),
-    )
-    .option("--verbose", "say which index is used, scores and timings");
-}
-
-/** The search flags plus those of commands that answer with a model (`ask`, `chat`). */
-function addAnswerFlags(cmd: Command): Command {
-  return addSearchFlags(cmd)
-    .option("--llm <spec>", "chat model: ollama:<model> or openai:<model>", DEFAULT_LLM)
-    .option(
-      "--budget <tokens>",
-      `largest prompt, in estimated tokens (default ${CONTEXT_DEFAULTS.budgetTokens})`,
-      int("--budget", BUDGET_RANGE.min, BUDGET_RANGE.max),
-    );
-}
+import type { SearchFlags } from "./flags.js";
 
 /** Commands whose arguments are a query, which may hold words that start with a dash. */
 const QUERY_COMMANDS = new Set(["search", "ask"]);
@@ -117,7 +20,7 @@ export function buildProgram(): Command {
   program
     .name("vault-rag")
     .description("Local-first search over a folder of Markdown notes.")
-    .version("0.1.0")
+    .version(VERSION)
     // a bad flag is one line, as every vault-rag error is: what, and where to read how
     .configureOutput({
       writeErr: (s) => {
@@ -259,17 +162,12 @@ export function buildProgram(): Command {
     .option("--repair", "fix what can be fixed without re-embedding")
     .option("--json", "print JSON")
     .action(async (vault, o) => {
-      const { indexCommand, locate, vaultFrom } = await import("./open.js");
+      const { locate, openCore, reindexCommand, vaultFrom } = await import("./open.js");
+      const { cliFix } = await import("../render/fix.js");
       o.vault = vaultFrom(vault, o.vault);
-      const { checkIndex, checkChromaIndex } = await import("../indexing/check.js");
-      const { VaultRagError } = await import("../errors.js");
-      const { isChromaLocation, storeExists } = await import("../store/index.js");
       const loc = locate(o);
-      if (!(await storeExists(loc.db, loc.store)))
-        throw new VaultRagError("no_index", `vault-rag: no index at ${loc.shown} — run \`${indexCommand(loc)}\` first`);
-      const r = isChromaLocation(loc.db)
-        ? await checkChromaIndex(loc.vault, loc.db, { repair: o.repair, store: loc.store })
-        : await checkIndex(loc.vault, loc.db, { repair: o.repair });
+      const v = await openCore(loc, o);
+      const r = await v.check({ repair: o.repair }).finally(() => v.close());
       if (o.json) process.stdout.write(JSON.stringify(r, null, 2) + "\n");
       else {
         const c = r.counts;
@@ -280,8 +178,11 @@ export function buildProgram(): Command {
           r.problems.length ? r.problems.map((p) => `problem: ${p}`).join("\n") + "\n" : "no problems found\n",
         );
         for (const x of r.repaired) process.stdout.write(`repaired: ${x}\n`);
+        if (r.fix) process.stdout.write(`fix: ${cliFix({ ...r.fix, vault: v.vault })}\n`);
         if (r.stale)
-          process.stdout.write(`${r.stale} note(s) changed on disk since indexing — run \`vault-rag index\`\n`);
+          process.stdout.write(
+            `${r.stale} note(s) changed on disk since indexing — run \`${reindexCommand(v, o, loc)}\`\n`,
+          );
       }
       if (!r.ok) process.exitCode = 1;
     });
@@ -298,15 +199,10 @@ export function buildProgram(): Command {
       "\nExamples:\n  vault-rag migrate --vault ~/notes --to chroma://localhost:8000/notes\n  vault-rag migrate --db chroma://localhost:8000/notes --to ~/notes/.vault-rag/index.db\n",
     )
     .action(async (o) => {
-      const { locate } = await import("./open.js");
-      const { migrateIndex } = await import("../indexing/migrate.js");
-      const { resolveDb } = await import("../config.js");
+      const { locate, openCore } = await import("./open.js");
       const { stderrLogger } = await import("./io.js");
-      const loc = locate(o);
-      const s = await migrateIndex(loc.db, resolveDb(loc.vault, o.to, {}), {
-        store: loc.store,
-        log: stderrLogger(false),
-      });
+      const v = await openCore(locate(o), o, { log: stderrLogger(false) });
+      const s = await v.migrate(o.to).finally(() => v.close());
       process.stdout.write(
         o.json
           ? JSON.stringify(s, null, 2) + "\n"
@@ -436,24 +332,9 @@ async function main(): Promise<void> {
       return;
     }
     if (e instanceof VaultRagError) {
-      const { withLocatedVault } = await import("./open.js");
-      err(withLocatedVault(e.message));
+      const { cliMessage } = await import("./open.js");
+      err(cliMessage(e));
       failed(exitCodeFor(e));
-      return;
-    }
-    const { isCorruption } = await import("../store/index.js");
-    if (isCorruption(e)) {
-      // damage found by a query rather than when the file was opened: in the index the command located
-      const { lastLocated, withLocatedVault } = await import("./open.js");
-      const { rebuildCommand } = await import("../store/index.js");
-      const db = lastLocated()?.db;
-      const file = db && !/^chroma:/i.test(db) ? db : undefined;
-      err(
-        withLocatedVault(
-          `vault-rag: the index${file ? ` at ${file}` : ""} is damaged (${(e as Error).message}) — run \`${file ? rebuildCommand(file) : "vault-rag index --full"}\` to rebuild it from the notes`,
-        ),
-      );
-      failed(1);
       return;
     }
     err(`vault-rag: unexpected error: ${(e as Error).stack ?? e}`);

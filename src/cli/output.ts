@@ -1,4 +1,9 @@
-import type { Hit } from "../search/index.js";
+import type { FlatHit } from "../library.js";
+
+/** What a hit shows: a handle's search hit, or an answer's source hit. */
+type ShownHit = Pick<FlatHit, "path" | "label" | "text" | "score" | "distance" | "ranks" | "named"> & {
+  meta: { start_line: number };
+};
 import { paint as makePaint, queryTerms, termPattern, type Paint } from "./color.js";
 import { osc8 } from "./hyperlink.js";
 import { printable } from "./printable.js";
@@ -200,7 +205,7 @@ export interface FormatOptions {
  * A hybrid hit's place in each list, as `--verbose` shows it: `; dense #3, keyword #1` (`keyword –`
  * for none), and why a hit the query names ranks above its lists' places.
  */
-function ranksOf(h: Hit): string {
+function ranksOf(h: ShownHit): string {
   const at = (n?: number) => (n === undefined ? "–" : `#${n}`);
   const lists = h.ranks ? `; dense ${at(h.ranks.dense)}, keyword ${at(h.ranks.keyword)}` : "";
   return h.named ? `${lists}; moved up: the query is this note's name` : lists;
@@ -219,7 +224,7 @@ function ranksOf(h: Hit): string {
  * //     The SMARS uses two N20 geared micro motors, one per track…
  * ```
  */
-export function formatHits(hits: Hit[], opts: FormatOptions = {}): string {
+export function formatHits(hits: ShownHit[], opts: FormatOptions = {}): string {
   const p: Paint = makePaint(!!opts.color);
   const pattern = opts.query ? termPattern(queryTerms(opts.query)) : undefined;
   const mark = (s: string) => (pattern && p.on ? s.replace(pattern, (m) => p.match(m)) : s);

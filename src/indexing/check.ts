@@ -3,6 +3,7 @@ import { chunkNote } from "../chunk/index.js";
 import { ChromaStore, SCHEMA_VERSION, SqliteStore, type NoteEntry, type OpenStoreOptions } from "../store/index.js";
 import { readNote } from "../vault/index.js";
 import { staleInVault } from "./stale.js";
+import type { Fix } from "../errors.js";
 
 /** What `check` found. */
 export interface CheckReport {
@@ -14,9 +15,11 @@ export interface CheckReport {
   chunksWithoutVectors: number;
   chunksWithoutNote: number;
   ftsMismatch: boolean;
-  /** Notes whose file changed or vanished since indexing (not corruption: `vault-rag index` updates them). */
+  /** Notes whose file changed or vanished since indexing (not corruption: the next index updates them). */
   stale: number;
   repaired: string[];
+  /** What fixes a problem a repair cannot (a missing manifest, another storage version): a rebuild. */
+  fix?: Fix;
 }
 
 /**
@@ -24,7 +27,7 @@ export interface CheckReport {
  * notes that lost their chunks, the BM25 index against the chunks, and stale notes (by the rule
  * `status` uses too, in stale.ts). With `repair`, fixes what needs no embedding: orphans are
  * removed, the BM25 index is rebuilt from the chunks, and notes with missing vectors or chunks are
- * dropped so the next `vault-rag index` redoes them.
+ * dropped so the next index redoes them.
  *
  * @example
  * ```ts
@@ -50,12 +53,10 @@ export async function checkIndex(vault: string, dbPath: string, opts: { repair?:
     const notes = await store.notes();
     const lost = chunklessNotes(vault, notesWithoutChunks, notes);
     // an index without a manifest and without chunks is merely unfinished; with chunks it is damaged
-    if (!manifest && counts.chunks > 0)
-      problems.push("the manifest is missing but chunks are stored — run `vault-rag index --full`");
+    if (!manifest && counts.chunks > 0) problems.push("the manifest is missing but chunks are stored");
     else if (manifest && manifest.schemaVersion !== SCHEMA_VERSION)
-      problems.push(
-        `storage version ${manifest.schemaVersion}, expected ${SCHEMA_VERSION} — run \`vault-rag index --full\``,
-      );
+      problems.push(`storage version ${manifest.schemaVersion}, expected ${SCHEMA_VERSION}`);
+    const rebuild = (!manifest && counts.chunks > 0) || (!!manifest && manifest.schemaVersion !== SCHEMA_VERSION);
     const dims = manifest?.embedder.dimensions;
     if (orphanVectors) problems.push(`${orphanVectors} vector(s) belong to no chunk`);
     if (chunksWithoutVectors) problems.push(`${chunksWithoutVectors} chunk(s) have no vector`);
@@ -74,7 +75,7 @@ export async function checkIndex(vault: string, dbPath: string, opts: { repair?:
       const fixed = await store.repair({ drop: lost });
       if (fixed.orphanVectors) repaired.push(`removed ${fixed.orphanVectors} orphan vector(s)`);
       if (fixed.droppedNotes)
-        repaired.push(`dropped ${fixed.droppedNotes} damaged note(s); the next \`vault-rag index\` re-indexes them`);
+        repaired.push(`dropped ${fixed.droppedNotes} damaged note(s); the next index re-indexes them`);
       // rebuilt every time, but said only when it was wrong (a helper's repair of one missing vector
       // had reported a rebuild of an intact keyword index)
       if (ftsMismatch) repaired.push("rebuilt the keyword index from the chunks");
@@ -90,6 +91,7 @@ export async function checkIndex(vault: string, dbPath: string, opts: { repair?:
       ftsMismatch,
       stale,
       repaired,
+      ...(rebuild ? { fix: { kind: "rebuild" as const, db: dbPath } } : {}),
     };
   } finally {
     await store.close();
@@ -117,8 +119,8 @@ export async function checkChromaIndex(
     const manifest = await store.manifest();
     const server = await store.serverCount();
     let local = await store.count();
-    if (!manifest && server > 0)
-      problems.push("the manifest is missing but chunks are stored — run `vault-rag index --full`");
+    const rebuild = !manifest && server > 0;
+    if (rebuild) problems.push("the manifest is missing but chunks are stored");
     if (local.chunks !== server)
       problems.push(`the keyword sidecar holds ${local.chunks} chunk(s), the server ${server}`);
     if (opts.repair && local.chunks !== server) {
@@ -140,6 +142,7 @@ export async function checkChromaIndex(
       ftsMismatch: local.chunks !== server,
       stale,
       repaired,
+      ...(rebuild ? { fix: { kind: "rebuild" as const, db: store.location } } : {}),
     };
   } finally {
     await store.close();

@@ -4,6 +4,4 @@ export { acquireLock, lockHolder, releaseHeldLocks } from "./lock.js";
 export { batchLine, watchVault, WATCH_DEFAULTS, type Watcher, type WatchOptions } from "./watch.js";
 export { checkIndex, checkChromaIndex, type CheckReport } from "./check.js";
 export { migrateIndex, type MigrateSummary } from "./migrate.js";
-export { openForQuery, openIfIndexed, type OpenFix } from "./open-query.js";
 export { staleNotes, staleInVault } from "./stale.js";
-export { staleHits, staleHitsWarning } from "./stale-hits.js";

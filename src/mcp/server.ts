@@ -1,3 +1,4 @@
+import { VERSION } from "../version.js";
 import { StringDecoder } from "node:string_decoder";
 import { Transform } from "node:stream";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -6,9 +7,9 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type JSONRPCMessage } fr
 import { z } from "zod";
 import { VaultRagError } from "../errors.js";
 import { openVault, type VaultHandle } from "../library.js";
-import { staleHitsWarning } from "../indexing/index.js";
-import { hitJson } from "../search/index.js";
-import { GET_NOTE_MAX_CHARS } from "../vault/index.js";
+import { staleHitsWarning } from "../render/stale.js";
+import { cliFix, worded } from "../render/fix.js";
+import { GET_NOTE_MAX_CHARS } from "../core/defaults.js";
 import {
   getNoteInput,
   quoted,
@@ -43,7 +44,8 @@ async function guarded(fn: () => Promise<unknown>): Promise<ToolResult> {
   try {
     return text(await fn());
   } catch (e) {
-    if (e instanceof VaultRagError) return failure(e.message);
+    // the server was started from the CLI: its words name the CLI's commands
+    if (e instanceof VaultRagError) return failure(worded(e, cliFix));
     throw e;
   }
 }
@@ -102,7 +104,7 @@ export async function createMcpServer(
         // no hits: why, and the CLI's hints (a folder in another case, a tag no note has), as text;
         // a question the model could not read was ranked by keywords alone, and hits may come from
         // notes changed since the last index, which a second text says (the CLI's warning)
-        const found = hits.length ? hits.map(hitJson) : { hits: [], reason, hints };
+        const found = hits.length ? hits : { hits: [], reason, hints };
         // under --watch the index is refreshed here, which the fix says
         const staleNote = stale && staleHitsWarning(stale, { watching: opts.watching })?.replace(/^vault-rag: /, "");
         const notes = [notice, staleNote].filter(Boolean);
@@ -128,7 +130,7 @@ export async function createMcpServer(
     list_folders: tool("Folders of the vault, with how many notes each holds.", noArgs, () => v.folders()),
     status: tool("The index: path, model, counts, last indexed, notes changed since.", noArgs, () => v.status()),
   };
-  const server = new Server({ name: "vault-rag", version: "0.1.0" }, { capabilities: { tools: {} } });
+  const server = new Server({ name: "vault-rag", version: VERSION }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: Object.entries(tools).map(([name, t]) => ({
       name,

@@ -4,7 +4,8 @@
  * both. This file loads zod only (not the MCP SDK), so the web server starts fast.
  */
 import { z } from "zod";
-import { RELATED_DEFAULTS, SEARCH_DEFAULTS, type SearchRequest } from "../search/index.js";
+import { RELATED_DEFAULTS } from "../search/index.js";
+import { COUNT_LIMITS, SEARCH_PARAMS, wireName, type SearchParam } from "./params.js";
 
 /**
  * The longest texts a request may hold, in characters, on MCP and the HTTP API alike: a search
@@ -17,56 +18,64 @@ export const REQUEST_LIMITS = { textChars: 2000, nameChars: 1000 };
 export const requestText = (what: string) => z.string().min(1).max(REQUEST_LIMITS.textChars).describe(what);
 const name = () => z.string().max(REQUEST_LIMITS.nameChars);
 
-/** The arguments of the `search` tool; the HTTP API validates its search parameters with it too. */
+/** The zod type of one search parameter, with the API's limits ({@link COUNT_LIMITS}`.api`). */
+function paramSchema(p: SearchParam): z.ZodType {
+  const help = p.default === undefined ? p.help : `${p.help} (default ${String(p.default)})`;
+  switch (p.kind) {
+    case "count":
+      return z
+        .number()
+        .int()
+        .min(p.min ?? 0)
+        .max(COUNT_LIMITS.api)
+        .optional()
+        .describe(help);
+    case "ratio":
+      return z.number().min(0).max(1).optional().describe(help);
+    case "choice":
+      return z
+        .enum(p.choices as [string, ...string[]])
+        .optional()
+        .describe(help);
+    case "text":
+      return name().optional().describe(help);
+    case "list":
+      return z.array(name().min(1)).max(100).optional().describe(help);
+    case "json":
+      return z.record(z.string(), z.unknown()).optional().describe(help);
+    case "switch":
+      return z.boolean().optional().describe(help);
+  }
+}
+
+/** The arguments of the `search` tool, derived from {@link SEARCH_PARAMS}; the HTTP API validates its search parameters with it too. */
 export const searchInput = z
   .object({
     query: requestText("what to look for, in plain words"),
-    top_k: z.number().int().min(1).max(50).optional().describe(`number of hits (default ${SEARCH_DEFAULTS.topK})`),
-    per_note: z
-      .number()
-      .int()
-      .min(1)
-      .max(50)
-      .optional()
-      .describe(`at most this many hits per note (default ${SEARCH_DEFAULTS.perNote})`),
-    oversample: z
-      .number()
-      .int()
-      .min(1)
-      .max(50)
-      .optional()
-      .describe(`candidates fetched per hit before the per-note cap (default ${SEARCH_DEFAULTS.oversample})`),
-    mode: z
-      .enum(["dense", "keyword", "hybrid"])
-      .optional()
-      .describe(`retrieval mode (default ${SEARCH_DEFAULTS.mode})`),
-    tags: z.array(name().min(1)).max(100).optional().describe("only notes with all these tags"),
-    folder: name().optional().describe("only notes directly in this folder"),
-    top_folder: name().optional().describe("only notes under this top-level folder"),
-    since: name().optional().describe("only notes modified since: 90d, 2w, 12h, 2026-06-01 or an ISO time"),
-    until: name().optional().describe("only notes modified until (same forms as since)"),
-    min_ratio: z
-      .number()
-      .min(0)
-      .max(1)
-      .optional()
-      .describe("drop hits scoring below this ratio × the best hit's score"),
-    where: z.record(z.string(), z.unknown()).optional().describe("a Chroma where filter"),
-    where_document: z.record(z.string(), z.unknown()).optional().describe("a Chroma whereDocument filter"),
-    expand: z
-      .boolean()
-      .optional()
-      .describe(
-        `widen the keyword query with WordNet synonyms when its words miss (default ${SEARCH_DEFAULTS.expand}); false: the question's own words only`,
-      ),
-    spell: z
-      .boolean()
-      .optional()
-      .describe(
-        `read a misspelt word (one no note holds and no dictionary knows) as the vault's closest word (default ${SEARCH_DEFAULTS.spell}); false: as typed`,
-      ),
+    ...(Object.fromEntries(SEARCH_PARAMS.map((p) => [wireName(p), paramSchema(p)])) as SearchArgShape),
   })
   .strict();
+
+/** A camelCase name in snake_case, as a type (`"topK"` → `"top_k"`), as {@link wireName} gives it. */
+type Snake<S extends string> = S extends `${infer H}${infer T}`
+  ? `${H extends Lowercase<H> ? H : `_${Lowercase<H>}`}${Snake<T>}`
+  : S;
+/** The zod type {@link paramSchema} gives a parameter. */
+type ParamSchema<P> = P extends { kind: "count" | "ratio" }
+  ? z.ZodOptional<z.ZodNumber>
+  : P extends { kind: "text" }
+    ? z.ZodOptional<z.ZodString>
+    : P extends { kind: "list" }
+      ? z.ZodOptional<z.ZodArray<z.ZodString>>
+      : P extends { kind: "json" }
+        ? z.ZodOptional<z.ZodRecord<z.ZodString, z.ZodUnknown>>
+        : P extends { kind: "switch" }
+          ? z.ZodOptional<z.ZodBoolean>
+          : P extends { kind: "choice"; choices: readonly (infer C extends string)[] }
+            ? z.ZodOptional<z.ZodEnum<{ [V in C]: V }>>
+            : never;
+/** The shape of the search tool's arguments, typed from {@link SEARCH_PARAMS}. */
+type SearchArgShape = { [P in (typeof SEARCH_PARAMS)[number] as Snake<P["key"]>]: ParamSchema<P> };
 
 /** The arguments of the `get_note` tool (and of `GET /api/note`). */
 export const getNoteInput = z
@@ -84,30 +93,3 @@ export const relatedInput = z
     unlinked_only: z.boolean().optional().describe("only notes not already linked from or to it: link suggestions"),
   })
   .strict();
-
-/**
- * The search request that validated `search` arguments mean (snake_case to the library's names).
- *
- * @example
- * ```ts
- * searchRequestOf({ query: "motors", top_k: 3, tags: ["robots"] }); // { topK: 3, tags: ["robots"], … }
- * ```
- */
-export function searchRequestOf(a: Omit<z.infer<typeof searchInput>, "query">): SearchRequest {
-  return {
-    topK: a.top_k,
-    perNote: a.per_note,
-    oversample: a.oversample,
-    mode: a.mode,
-    tags: a.tags,
-    folder: a.folder,
-    topFolder: a.top_folder,
-    since: a.since,
-    until: a.until,
-    minRatio: a.min_ratio,
-    where: a.where,
-    whereDocument: a.where_document,
-    expand: a.expand,
-    spell: a.spell,
-  };
-}

@@ -4,164 +4,181 @@ import { closest } from "../closest.js";
 import { inlineTag } from "../vault/tag-pattern.js";
 import { folderName, timeRange, type FilterOptions } from "./filter.js";
 
-const quoted = (xs: string[]) => xs.map((x) => `"${x}"`).join(", ");
-
 /** Tags no note has that are each given their closest tags; more are counted in one line. */
 const MAX_TAG_HINTS = 5;
 
+/** The filters a hint may name, by the library's names (each interface words them its own way). */
+export type HintParam = "folder" | "topFolder" | "tags" | "since" | "until";
+
 /**
- * Why a filtered search may have found nothing, as one-line hints that name the fix: a `folder` or
- * `topFolder` that exists only in another case ("did you mean …"), or not at all (the closest ones),
- * a folder that holds only folders (its subfolders, and `topFolder` when it is one), a tag that no
- * note has (the closest tags), and a time range that is empty (`since` after `until`, or in the
- * future) or misses every note (when the notes did change). Empty when the filters name things that exist.
- * `to`: the CLI names its flags and commands; a request (the library, MCP, the HTTP API) names
- * the filter. With the `vault`, a folder the vault holds but the index leaves out says why (a
- * hidden folder, `.vault-ragignore`). A `where` filter's paths, folders, tags and link targets that
- * no note has are named too, with the closest names ({@link whereHints}).
+ * Why a filtered search may have found nothing, as data; each interface words it (the CLI names
+ * its flags and commands, a request names the filter).
+ * - `path_as_top`: a folder path given as a top folder (`folder` is the path);
+ * - `root_name`: "(vault root)", which is how the folder list shows the folder "";
+ * - `only_subfolders`: a folder that holds folders only (`under`: some of them; `top`: it is a top folder);
+ * - `not_walked`: a folder of the vault the index leaves out (`why`; `ignored`: by .vault-ragignore);
+ * - `missing`: a folder, top folder or tag no note has (`sameCase`: the name in another case; else `closest`);
+ * - `tag_ends`: a tag no note has whose head (up to a character a tag written in a note cannot hold) is one;
+ * - `more_tags`: how many more tags no note has;
+ * - `where_missing`: a value a `where` filter asks for that no note has (`sameCase`, else `closest`);
+ * - `more_where`: how many more such values;
+ * - `since_after_until`, `since_future`: a time range that holds no time;
+ * - `range_misses`: a range that leaves out every note (`day`: the last, or the oldest, change; `minutes`: "3m" was read as minutes).
+ */
+export type Hint =
+  | { kind: "path_as_top"; value: string; folder: string }
+  | { kind: "root_name"; value: string }
+  | { kind: "only_subfolders"; param: "folder"; value: string; under: string[]; more: boolean; top?: string }
+  | { kind: "not_walked"; param: "folder" | "topFolder"; value: string; why: string; ignored: boolean }
+  | { kind: "missing"; param: "folder" | "topFolder" | "tags"; value: string; sameCase: string[]; closest: string[] }
+  | { kind: "tag_ends"; value: string; tag: string; at: string; head: string }
+  | { kind: "more_tags"; count: number }
+  | { kind: "where_missing"; field: NamedField; value: string; sameCase: string[]; closest: string[] }
+  | { kind: "more_where"; count: number }
+  | { kind: "since_after_until"; since: string; until: string }
+  | { kind: "since_future"; since: string }
+  | { kind: "range_misses"; param: "since" | "until"; value: string; day: string; minutes: boolean };
+
+/**
+ * Why a filtered search may have found nothing ({@link Hint}): a `folder` or `topFolder` that exists
+ * only in another case, or not at all (the closest ones), a folder that holds only folders, a tag
+ * that no note has (the closest tags), and a time range that is empty (`since` after `until`, or in
+ * the future) or misses every note. Empty when the filters name things that exist. With the
+ * `vault`, a folder the vault holds but the index leaves out says why (a hidden folder,
+ * `.vault-ragignore`). A `where` filter's values that no note has are named too ({@link whereHints}).
  *
  * @example
  * ```ts
  * await noResultHints(store, { folder: "Robots", tags: ["picoo"] });
- * // ['vault-rag: no folder "Robots" in the index — did you mean --folder "robots"?',
- * //  'vault-rag: no note has the tag "picoo" — closest tags: "pico"; list them with `vault-rag tags`']
- * await noResultHints(store, { folder: "Robots" }, "request");
- * // ['vault-rag: no folder "Robots" in the index — did you mean the folder "robots"?']
+ * // [{ kind: "missing", param: "folder", value: "Robots", sameCase: ["robots"], closest: [] },
+ * //  { kind: "missing", param: "tags", value: "picoo", sameCase: [], closest: ["pico"] }]
  * ```
  */
 export async function noResultHints(
   store: Store,
   f: FilterOptions & { where?: Where },
-  to: "cli" | "request" = "cli",
   vault?: string,
-): Promise<string[]> {
-  const cli = to === "cli";
-  const hints: string[] = [];
+): Promise<Hint[]> {
+  const hints: Hint[] = [];
+  if (f.folder !== undefined || f.topFolder !== undefined) hints.push(...(await folderHints(store, f, vault)));
+  if (f.tags?.length) hints.push(...(await tagHints(store, f.tags)));
+  hints.push(...(await whereHints(store, f.where)));
+  hints.push(...(await timeHints(store, f)));
+  return hints;
+}
+
+/** The hints for a `folder` or `topFolder` that names no folder of the index. */
+async function folderHints(store: Store, f: FilterOptions, vault: string | undefined): Promise<Hint[]> {
+  const hints: Hint[] = [];
   // either Unicode form of an accented name (the filter matched both, see buildFilter)
   const same = (a: string, b: string) => a.normalize("NFC") === b.normalize("NFC");
-  if (f.folder !== undefined || f.topFolder !== undefined) {
-    const folders = (await store.listFolders()).map((x) => x.folder);
-    const tops = topFolders(folders);
-    for (const [flag, value, names] of [
-      [cli ? "--folder" : "the folder", f.folder, folders],
-      [cli ? "--top-folder" : "the top folder", f.topFolder, tops],
-    ] as const) {
-      if (value === undefined) continue;
-      const want = folderName(value);
-      if (names.some((x) => same(x, want))) continue;
-      // a folder path given as a top folder, which is only a path's first part
-      if (names === tops && want.includes("/") && folders.some((x) => same(x, want))) {
-        const folderFlag = cli ? `--folder "${want}"` : `the folder "${want}"`;
-        hints.push(
-          `vault-rag: no top folder "${value}" — a top folder is a path's first part ("${want.split("/")[0]}"); for this folder give ${folderFlag}`,
-        );
-        continue;
-      }
-      // the name `vault-rag folders` prints for the vault's root, which is the folder ""
-      if (names === folders && want === "(vault root)" && folders.includes("")) {
-        hints.push(
-          `vault-rag: no folder "(vault root)" — that is how \`vault-rag folders\` shows the vault's root; give ${cli ? '--folder ""' : 'the folder ""'} for the notes at the root`,
-        );
-        continue;
-      }
-      // a folder that holds folders only: no note has it as its folder
-      const under = names === folders ? folders.filter((x) => x.startsWith(`${want}/`)) : [];
-      if (under.length) {
-        const top = tops.includes(want);
-        hints.push(
-          `vault-rag: no note is directly in the folder "${value}", only in its subfolders (${quoted(under.slice(0, 3))}${under.length > 3 ? ", …" : ""})${top ? ` — for all of them give ${cli ? `--top-folder "${want}"` : `the top folder "${want}"`}` : ""}`,
-        );
-        continue;
-      }
-      // a folder of the vault that the walk never goes into: closest names would hide why
-      // (the walk's module only here: a search that finds its folder does not load it)
-      const walk = vault === undefined ? undefined : await import("../vault/walk.js");
-      const hidden = walk && vault !== undefined ? walk.whyFolderNotWalked(vault, want) : undefined;
-      if (walk && hidden) {
-        const fix = hidden.startsWith(walk.IGNORE_FILE)
-          ? ` — remove that rule and ${cli ? "run `vault-rag index`" : "index the vault again"} to search it`
-          : "";
-        hints.push(`vault-rag: no folder "${value}" in the index: ${hidden}${fix}`);
-        continue;
-      }
-      const sameCase = names.filter((x) => x.toLowerCase() === want.toLowerCase());
-      if (sameCase.length)
-        hints.push(`vault-rag: no folder "${value}" in the index — did you mean ${flag} ${quoted(sameCase)}?`);
-      else {
-        const near = closest(
+  const folders = (await store.listFolders()).map((x) => x.folder);
+  const tops = topFolders(folders);
+  for (const [param, value, names] of [
+    ["folder", f.folder, folders],
+    ["topFolder", f.topFolder, tops],
+  ] as const) {
+    if (value === undefined) continue;
+    const want = folderName(value);
+    if (names.some((x) => same(x, want))) continue;
+    // a folder path given as a top folder, which is only a path's first part
+    if (names === tops && want.includes("/") && folders.some((x) => same(x, want))) {
+      hints.push({ kind: "path_as_top", value, folder: want });
+      continue;
+    }
+    // the name the folder list shows for the vault's root, which is the folder ""
+    if (names === folders && want === "(vault root)" && folders.includes("")) {
+      hints.push({ kind: "root_name", value });
+      continue;
+    }
+    // a folder that holds folders only: no note has it as its folder
+    const under = names === folders ? folders.filter((x) => x.startsWith(`${want}/`)) : [];
+    if (under.length) {
+      const top = tops.includes(want) ? want : undefined;
+      hints.push({
+        kind: "only_subfolders",
+        param: "folder",
+        value,
+        under: under.slice(0, 3),
+        more: under.length > 3,
+        ...(top ? { top } : {}),
+      });
+      continue;
+    }
+    // a folder of the vault that the walk never goes into: closest names would hide why
+    // (the walk's module only here: a search that finds its folder does not load it)
+    const walk = vault === undefined ? undefined : await import("../vault/walk.js");
+    const hidden = walk && vault !== undefined ? walk.whyFolderNotWalked(vault, want) : undefined;
+    if (walk && hidden) {
+      hints.push({ kind: "not_walked", param, value, why: hidden, ignored: hidden.startsWith(walk.IGNORE_FILE) });
+      continue;
+    }
+    const sameCase = names.filter((x) => x.toLowerCase() === want.toLowerCase());
+    const near = sameCase.length
+      ? []
+      : closest(
           want,
           names.filter((x) => x !== ""),
         );
-        hints.push(
-          `vault-rag: no folder "${value}" in the index${near.length ? ` — closest: ${quoted(near)}` : ""}${cli ? "; list them with `vault-rag folders`" : ""}`,
-        );
-      }
-    }
+    hints.push({ kind: "missing", param, value, sameCase, closest: near });
   }
-  if (f.tags?.length) {
-    const tags = (await store.listTags()).map((x) => x.tag);
-    const have = new Set(tags.map((t) => t.normalize("NFC").toLowerCase()));
-    let unknown = 0;
-    for (const t of f.tags) {
-      const want = t.trim().replace(/^#/, "").normalize("NFC").toLowerCase();
-      if (have.has(want)) continue;
-      // the closest names of a few: a request of 100 unknown tags is not 100 searches of every tag
-      if (++unknown > MAX_TAG_HINTS) continue;
-      // a tag written in a note ends where a character a tag cannot hold begins, as in Obsidian:
-      // "#role.bugcatcher" is the tag "role" (a frontmatter tag keeps the dot)
-      const head = inlineTag(want);
-      if (head && head !== want && have.has(head)) {
-        hints.push(
-          `vault-rag: no note has the tag "${t}" — in a note's text a tag ends at "${want[head.length]}", as in Obsidian: #${want} is the tag "${head}"; give ${cli ? `--tag "${head}"` : `the tag "${head}"`}`,
-        );
-        continue;
-      }
-      const near = closest(want, tags);
-      hints.push(
-        `vault-rag: no note has the tag "${t}"${near.length ? ` — closest tags: ${quoted(near)}` : ""}${cli ? "; list them with `vault-rag tags`" : ""}`,
-      );
+  return hints;
+}
+
+/** The hints for tags that no note has: the closest tags, or the tag a note's text would have read. */
+async function tagHints(store: Store, wanted: string[]): Promise<Hint[]> {
+  const hints: Hint[] = [];
+  const tags = (await store.listTags()).map((x) => x.tag);
+  const have = new Set(tags.map((t) => t.normalize("NFC").toLowerCase()));
+  let unknown = 0;
+  for (const t of wanted) {
+    const want = t.trim().replace(/^#/, "").normalize("NFC").toLowerCase();
+    if (have.has(want)) continue;
+    // the closest names of a few: a request of 100 unknown tags is not 100 searches of every tag
+    if (++unknown > MAX_TAG_HINTS) continue;
+    // a tag written in a note ends where a character a tag cannot hold begins, as in Obsidian:
+    // "#role.bugcatcher" is the tag "role" (a frontmatter tag keeps the dot)
+    const head = inlineTag(want);
+    if (head && head !== want && have.has(head)) {
+      hints.push({ kind: "tag_ends", value: t, tag: want, at: want[head.length], head });
+      continue;
     }
-    if (unknown > MAX_TAG_HINTS) hints.push(`vault-rag: and ${unknown - MAX_TAG_HINTS} more tags that no note has`);
+    hints.push({ kind: "missing", param: "tags", value: t, sameCase: [], closest: closest(want, tags) });
   }
-  hints.push(...(await whereHints(store, f.where)));
-  // a time range that holds no time, and one that begins after every note's last change
+  if (unknown > MAX_TAG_HINTS) hints.push({ kind: "more_tags", count: unknown - MAX_TAG_HINTS });
+  return hints;
+}
+
+/** The hints for a time range that holds no time, or that begins after every note's last change. */
+async function timeHints(store: Store, f: FilterOptions): Promise<Hint[]> {
   let since: number | undefined;
   let until: number | undefined;
   try {
     ({ since, until } = timeRange(f));
   } catch {
-    // a time it cannot read was refused before any search ran
+    return []; // a time it cannot read was refused before any search ran
   }
-  const [sinceFlag, untilFlag] = cli ? ["--since", "--until"] : ["since", "until"];
+  const sinceText = String(f.since);
+  const untilText = String(f.until);
   if (since !== undefined && until !== undefined && since > until)
-    hints.push(
-      `vault-rag: ${sinceFlag} ${JSON.stringify(String(f.since))} is after ${untilFlag} ${JSON.stringify(String(f.until))}, so no note can be in between — swap them`,
-    );
-  else if (since !== undefined && since > Math.floor(Date.now() / 1000))
-    hints.push(
-      `vault-rag: ${sinceFlag} ${JSON.stringify(String(f.since))} is in the future — no note has changed since then`,
-    );
-  else if (since !== undefined || until !== undefined) {
-    // a range that misses every note: say when the notes did change
-    let oldest = Infinity;
-    let newest = -Infinity;
-    for (const n of (await store.notes()).values()) {
-      oldest = Math.min(oldest, n.mtime);
-      newest = Math.max(newest, n.mtime);
-    }
-    // `3m` is three minutes, as `m` is in `30m`; a reader may have meant months
-    const minutes = /^\s*\d+\s*m\s*$/.test(String(f.since)) ? ' ("m" is minutes: give months in days, like 90d)' : "";
-    if (newest === -Infinity) return hints; // no notes: the search said the index is empty
-    if (since !== undefined && newest < since)
-      hints.push(
-        `vault-rag: ${sinceFlag} ${JSON.stringify(String(f.since))} leaves out every note${minutes}: the last change was on ${localDay(newest)}`,
-      );
-    else if (until !== undefined && oldest > until)
-      hints.push(
-        `vault-rag: ${untilFlag} ${JSON.stringify(String(f.until))} leaves out every note: the oldest last changed on ${localDay(oldest)}`,
-      );
+    return [{ kind: "since_after_until", since: sinceText, until: untilText }];
+  if (since !== undefined && since > Math.floor(Date.now() / 1000)) return [{ kind: "since_future", since: sinceText }];
+  if (since === undefined && until === undefined) return [];
+  // a range that misses every note: say when the notes did change
+  let oldest = Infinity;
+  let newest = -Infinity;
+  for (const n of (await store.notes()).values()) {
+    oldest = Math.min(oldest, n.mtime);
+    newest = Math.max(newest, n.mtime);
   }
-  return hints;
+  if (newest === -Infinity) return []; // no notes: the search said the index is empty
+  // `3m` is three minutes, as `m` is in `30m`; a reader may have meant months
+  const minutes = /^\s*\d+\s*m\s*$/.test(sinceText);
+  if (since !== undefined && newest < since)
+    return [{ kind: "range_misses", param: "since", value: sinceText, day: localDay(newest), minutes }];
+  if (until !== undefined && oldest > until)
+    return [{ kind: "range_misses", param: "until", value: untilText, day: localDay(oldest), minutes: false }];
+  return [];
 }
 
 /** The top folders of some folders: each path's first part, once. */
@@ -175,14 +192,9 @@ function localDay(seconds: number): string {
 }
 
 /** The fields whose values a `where` filter names that a hint can look up, and what it calls them. */
-const NAMED_FIELDS = {
-  path: "no note has the path",
-  folder: "no folder",
-  top_folder: "no top folder",
-  tags: "no note has the tag",
-  links: "no note links to",
-} as const;
-type NamedField = keyof typeof NAMED_FIELDS;
+const NAMED_FIELDS = { path: true, folder: true, top_folder: true, tags: true, links: true } as const;
+/** A field whose values a `where` hint names. */
+export type NamedField = keyof typeof NAMED_FIELDS;
 
 /**
  * Hints for the values a `where` filter asks for (`$eq` and `$in` on path, folder and top_folder,
@@ -199,7 +211,7 @@ type NamedField = keyof typeof NAMED_FIELDS;
  * // ['vault-rag: no note links to "Sourdouh" in the index — closest: "Sourdough"']
  * ```
  */
-export async function whereHints(store: Store, where: Where | undefined): Promise<string[]> {
+export async function whereHints(store: Store, where: Where | undefined): Promise<Hint[]> {
   let node: WhereNode | undefined;
   try {
     node = normaliseWhere(where);
@@ -244,10 +256,11 @@ export async function whereHints(store: Store, where: Where | undefined): Promis
   };
   const missing = [...new Map((explain(node) ?? []).map((m) => [`${m.field}\0${m.value}`, m])).values()];
   // the closest names of a few: a list of 50,000 paths no note has is not 50,000 searches of every path
-  const hints = missing.slice(0, MAX_TAG_HINTS).map((m) => missingHint(m.field, m.value, held.get(m.field)!.names));
+  const hints: Hint[] = missing
+    .slice(0, MAX_TAG_HINTS)
+    .map((m) => missingHint(m.field, m.value, held.get(m.field)!.names));
   const more = missing.length - hints.length;
-  if (more > 0)
-    hints.push(`vault-rag: and ${more} more value${more > 1 ? "s" : ""} of the where filter that no note has`);
+  if (more > 0) hints.push({ kind: "more_where", count: more });
   return hints;
 }
 
@@ -268,7 +281,7 @@ async function namesIn(store: Store, field: NamedField): Promise<string[]> {
 }
 
 /** The hint for one value of a field that no note has, with the name in another case or the closest. */
-function missingHint(field: NamedField, value: string, names: string[]): string {
+function missingHint(field: NamedField, value: string, names: string[]): Hint {
   const sameCase = names.filter((x) => x.toLowerCase() === value.toLowerCase());
   const near = sameCase.length
     ? []
@@ -276,5 +289,5 @@ function missingHint(field: NamedField, value: string, names: string[]): string 
         value,
         names.filter((x) => x !== ""),
       );
-  return `vault-rag: ${NAMED_FIELDS[field]} "${value}" in the index${sameCase.length ? ` — did you mean ${quoted(sameCase)}?` : near.length ? ` — closest: ${quoted(near)}` : ""}`;
+  return { kind: "where_missing", field, value, sameCase, closest: near };
 }

@@ -63,7 +63,13 @@ export function hitJson(h: Hit): HitJson {
  * plus the record's full metadata under `meta`, which is not enumerable and so stays out of all
  * three. It is also a {@link Hit}, so code written for the nested shape (`hit.meta.start_line`) works.
  */
-export type FlatHit = HitJson & { readonly meta: RecordMetadata };
+export type FlatHit = HitJson & {
+  readonly meta: RecordMetadata;
+  /** The hit's place in each list, as `--verbose` shows it (not enumerable). */
+  readonly ranks?: Hit["ranks"];
+  /** The query is this note's name (not enumerable). */
+  readonly named?: Hit["named"];
+};
 
 /**
  * Turns a hit into a {@link FlatHit}.
@@ -77,5 +83,8 @@ export type FlatHit = HitJson & { readonly meta: RecordMetadata };
  * ```
  */
 export function flatHit(h: Hit): FlatHit {
-  return Object.defineProperty(hitJson(h), "meta", { value: h.meta, enumerable: false }) as FlatHit;
+  const flat = Object.defineProperty(hitJson(h), "meta", { value: h.meta, enumerable: false });
+  if (h.ranks) Object.defineProperty(flat, "ranks", { value: h.ranks, enumerable: false });
+  if (h.named) Object.defineProperty(flat, "named", { value: h.named, enumerable: false });
+  return flat as FlatHit;
 }

@@ -61,7 +61,7 @@ export {
   type SearchRow,
 } from "./api.js";
 export { hitJson, flatHit, type HitJson, type FlatHit } from "./hit-json.js";
-export { noResultHints } from "./hints.js";
+export { noResultHints, type Hint, type HintParam, type NamedField } from "./hints.js";
 export { closest, closestNotes } from "../closest.js";
 export {
   relatedNotes,

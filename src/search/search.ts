@@ -128,7 +128,8 @@ export async function search(ctx: SearchContext, question: string, options: Sear
   if (total === 0)
     return {
       hits: [],
-      reason: `the index at ${ctx.store.location} is empty — run \`vault-rag index <vault>\` to add notes`,
+      reason: `the index at ${ctx.store.location} is empty`,
+      fix: { kind: "index", db: ctx.store.location },
       timings,
     };
   const n = Math.max(1, Math.min(o.topK * o.oversample, total));

@@ -1,3 +1,4 @@
+import type { Fix } from "../errors.js";
 import type { RecordMetadata, Where, WhereDocument } from "../store/index.js";
 
 /** An example of each filter, as error messages show one: a note's metadata, a passage's text. */
@@ -136,6 +137,8 @@ export const SEARCH_DEFAULTS: SearchOptionsWithDefaults = {
 export interface SearchResult {
   hits: Hit[];
   reason?: string;
+  /** What may fix the `reason` (an empty index: build it). */
+  fix?: Fix;
   /** How the search ran, when a reader should know: a question the model cannot read was ranked by keywords alone, or one of common words only names no topic (`commonWordsNotice` in search.ts). */
   notice?: string;
   timings: { embedMs: number; retrieveMs: number };

@@ -15,13 +15,13 @@ import {
   turns,
   validate,
 } from "../requests/index.js";
-import { BUDGET_RANGE } from "../answer/index.js";
-import { checkSearch, hitJson, searchOptionsOf } from "../search/index.js";
+import { BUDGET_RANGE } from "../core/defaults.js";
+import { checkRequest } from "../core/answer.js";
 import type { WebAssets } from "./assets.js";
 import { SERVE_DEFAULTS } from "./defaults.js";
 import { errorResponse } from "./errors.js";
 import { hostAllowed, presentedToken, shownHost, TOKEN_COOKIE, tokenMatches } from "./guard.js";
-import { readParams, type ParamKind } from "./params.js";
+import { readParams, SEARCH_QUERY, SEARCH_QUERY_NAMES } from "./params.js";
 
 /** How far an indexing pass (`serve --watch`) has got, for `GET /api/status`. */
 export interface IndexingState {
@@ -53,24 +53,6 @@ export interface AppOptions {
   requests?: number;
   waiting?: number;
 }
-
-const SEARCH_PARAMS: Record<string, [string, ParamKind]> = {
-  q: ["query", "string"],
-  top_k: ["top_k", "number"],
-  per_note: ["per_note", "number"],
-  oversample: ["oversample", "number"],
-  mode: ["mode", "string"],
-  tag: ["tags", "list"],
-  folder: ["folder", "string"],
-  top_folder: ["top_folder", "string"],
-  since: ["since", "string"],
-  until: ["until", "string"],
-  min_ratio: ["min_ratio", "number"],
-  where: ["where", "json"],
-  where_document: ["where_document", "json"],
-  expand: ["expand", "boolean"],
-  spell: ["spell", "boolean"],
-};
 
 /** The body of `POST /api/ask`: the question and the search arguments of MCP `search`, and a prompt budget. */
 export const askInput = searchInput
@@ -227,10 +209,10 @@ export function createApp(o: AppOptions): Hono {
   for (const p of ["/api/search", "/api/related"]) app.use(p, inTurn);
 
   app.get("/api/search", async (c) => {
-    const raw = readParams(new URL(c.req.url).searchParams, SEARCH_PARAMS);
+    const raw = readParams(new URL(c.req.url).searchParams, SEARCH_QUERY);
     if (raw.query === undefined)
       throw new VaultRagError("usage", `vault-rag: the search query is empty — give it as ?q=…`);
-    const a = validate(searchInput, raw, { query: "q", tags: "tag" });
+    const a = validate(searchInput, raw, SEARCH_QUERY_NAMES);
     const { query, ...rest } = a;
     const { hits, reason, hints, expansion, spelling, notice, stale } = await v.search(query, searchRequestOf(rest));
     // no hits: why, and the hints the CLI prints and MCP returns (the folder or tag that exists);
@@ -239,7 +221,7 @@ export function createApp(o: AppOptions): Hono {
     return c.json(
       hits.length
         ? {
-            hits: hits.map(hitJson),
+            hits,
             ...(expansion ? { expansion } : {}),
             ...(spelling ? { spelling } : {}),
             ...(notice ? { notice } : {}),
@@ -356,7 +338,7 @@ export function createApp(o: AppOptions): Hono {
       const a = validate(askInput, body, {}, "body");
       const { question, budget, ...rest } = a;
       // a bad filter is a 400 before the answer's stream starts, as /api/search answers it
-      checkSearch(question, searchOptionsOf(searchRequestOf(rest)));
+      checkRequest(question, searchRequestOf(rest));
       if (asking >= SERVE_DEFAULTS.asks)
         return c.json(
           {

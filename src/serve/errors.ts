@@ -1,9 +1,11 @@
-import { VaultRagError } from "../errors.js";
+import { VaultRagError, type Fix } from "../errors.js";
+import { cliFix, worded } from "../render/fix.js";
 
-/** An error as the API returns it: the CLI's message, and vault-rag's stable code. */
+/** An error as the API returns it: the CLI's message, vault-rag's stable code, and the fix as data when there is one. */
 export interface ErrorBody {
   error: string;
   code: string;
+  fix?: Fix;
 }
 
 /**
@@ -23,7 +25,8 @@ export function errorResponse(e: unknown): { status: 400 | 404 | 500 | 502 | 503
       status: 500,
       body: { error: `vault-rag: unexpected error: ${(e as Error)?.message ?? String(e)}`, code: "internal" },
     };
-  const body = { error: e.message, code: e.code };
+  // the server was started from the CLI: its words name the CLI's commands
+  const body: ErrorBody = { error: worded(e, cliFix), code: e.code, ...(e.fix ? { fix: e.fix } : {}) };
   switch (e.code) {
     case "usage":
     case "filter_invalid":

@@ -1,8 +1,8 @@
-import { bad, cut, quoted } from "../requests/index.js";
-import { FILTER_EXAMPLES } from "../search/types.js";
+import { bad, cut, quoted, SEARCH_PARAMS, wireName, type SearchParam } from "../requests/index.js";
+import { FILTER_EXAMPLES } from "../core/defaults.js";
 
 /** How a query parameter is read: text, a number, true/false, JSON, or text that may repeat. */
-export type ParamKind = "string" | "number" | "boolean" | "json" | "list";
+export type QueryKind = "string" | "number" | "boolean" | "json" | "list";
 
 /**
  * Reads a URL's query parameters into an object by a table of names and kinds (`name → [key, kind]`),
@@ -17,7 +17,7 @@ export type ParamKind = "string" | "number" | "boolean" | "json" | "list";
  */
 export function readParams(
   params: URLSearchParams,
-  table: Record<string, [key: string, kind: ParamKind]>,
+  table: Record<string, [key: string, kind: QueryKind]>,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const name of new Set(params.keys())) {
@@ -57,3 +57,43 @@ export function readParams(
   }
   return out;
 }
+
+/** How the query string carries each kind of search parameter. */
+const QUERY_KIND: Record<SearchParam["kind"], QueryKind> = {
+  count: "number",
+  ratio: "number",
+  choice: "string",
+  text: "string",
+  list: "list",
+  json: "json",
+  switch: "boolean",
+};
+
+/**
+ * The query string of `GET /api/search`, derived from the search parameters: `q` and each
+ * parameter under its query name (`tag`) or wire name (`top_k`).
+ *
+ * @example
+ * ```ts
+ * SEARCH_QUERY.tag; // ["tags", "list"]
+ * ```
+ */
+export const SEARCH_QUERY: Record<string, [key: string, kind: QueryKind]> = Object.fromEntries([
+  ["q", ["query", "string"]],
+  ...SEARCH_PARAMS.map((p: SearchParam) => [p.query ?? wireName(p), [wireName(p), QUERY_KIND[p.kind]]]),
+]);
+
+/**
+ * The query-string name of each search argument whose name differs (`query` is `q`, `tags` is
+ * `tag`), so an error names the parameter as the client sent it.
+ *
+ * @example
+ * ```ts
+ * SEARCH_QUERY_NAMES.tags; // "tag"
+ * ```
+ */
+export const SEARCH_QUERY_NAMES: Record<string, string> = Object.fromEntries(
+  Object.entries(SEARCH_QUERY)
+    .filter(([q, [key]]) => q !== key)
+    .map(([q, [key]]) => [key, q]),
+);

@@ -3,11 +3,12 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import { getRequestListener } from "@hono/node-server";
-import { batchLine, type Watcher } from "../indexing/index.js";
+import { batchLine, type Watcher } from "../library.js";
 import { openVault, type OpenVaultOptions, type VaultHandle } from "../library.js";
+import { DEFAULT_LLM } from "../core/defaults.js";
 import type { Logger } from "../log.js";
 import { silentLogger } from "../log.js";
-import { createLlm, DEFAULT_LLM } from "../answer/index.js";
+
 import { VaultRagError } from "../errors.js";
 import { createApp, type IndexingState } from "./app.js";
 import { loadAssets } from "./assets.js";
@@ -93,11 +94,16 @@ function checkOrigin(origin: string): void {
 export async function startServer(vaultDir: string, opts: ServeOptions = {}): Promise<RunningServer> {
   const host = opts.host ?? SERVE_DEFAULTS.host;
   const token = isLoopback(host) ? undefined : tokenFor(opts.token ?? process.env.VAULT_RAG_TOKEN);
-  createLlm(opts.llm ?? DEFAULT_LLM, opts); // an --llm that names no provider is a usage error now, not at the first ask
   if (opts.cors !== undefined) checkOrigin(opts.cors);
   // questions are embedded on a thread of their own, beside the keyword search (warm search p50 at
   // 10,000 notes: see `npm run bench`)
   const vault = await openVault(vaultDir, { ...opts, queryThread: true });
+  try {
+    vault.llm(opts.llm); // an --llm that names no provider is a usage error now, not at the first ask
+  } catch (e) {
+    await vault.close();
+    throw e;
+  }
   let indexing: IndexingState | undefined;
   let watcher: Watcher | undefined;
   let port = opts.port ?? SERVE_DEFAULTS.port;

@@ -96,7 +96,7 @@ describe("the README's library examples", () => {
 
   it("the defaults table matches SEARCH_DEFAULTS, EXPANSION_DEFAULTS, SPELLING_DEFAULTS, CHUNK_DEFAULTS and CONTEXT_DEFAULTS", async () => {
     const { SEARCH_DEFAULTS, EXPANSION_DEFAULTS, SPELLING_DEFAULTS, CHUNK_DEFAULTS, CONTEXT_DEFAULTS } = await import(
-      path.resolve("dist/index.js")
+      path.resolve("dist/advanced.js")
     );
     const table = readme.slice(readme.indexOf("<!-- defaults:start -->"), readme.indexOf("<!-- defaults:end -->"));
     const rows = [...table.matchAll(/^\| (search|expand|spell|chunk|ask) `(\w+)`[^|]*\| ([^|]+?) \|$/gm)].map((m) => [

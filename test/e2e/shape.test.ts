@@ -50,7 +50,8 @@ describe("one shape of hit", () => {
         query,
       ]).stdout,
     );
-    const { openVault, hitJson } = await import(path.resolve("dist/index.js"));
+    const { openVault } = await import(path.resolve("dist/index.js"));
+    const { hitJson } = await import(path.resolve("dist/advanced.js"));
     const notes = await openVault(vault);
     const { hits: fromLibrary } = await notes.search(query, {
       topK: 4,

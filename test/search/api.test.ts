@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Embedder } from "../../src/embed/index.js";
-import { K, Knn, normaliseWhereDocument, Rrf, runSearches, Search, Val } from "../../src/index.js";
+import { K, Knn, normaliseWhereDocument, Rrf, runSearches, Search, Val } from "../../src/advanced.js";
 import { normaliseWhere } from "../../src/store/index.js";
 import { meta, openStore, record, vec } from "../store/helpers.js";
 

@@ -12,6 +12,7 @@ import {
 import { SqliteStore, type NoteEntry, type Store } from "../../src/store/index.js";
 import { testManifest } from "../store/backends.js";
 import { meta, tmpDb } from "../store/helpers.js";
+import { hintLines, type Face } from "../../src/render/hints.js";
 
 const WORDS = "motor starter flour bread wiring sensor garden tomato solder battery pump relay".split(" ");
 
@@ -262,6 +263,10 @@ describe("search", () => {
   });
 });
 
+/** The no-result hints in a face's words, as the CLI (the default) or a request gives them. */
+const words = async (store: Store, f: Parameters<typeof noResultHints>[1], face: Face = "cli") =>
+  hintLines(await noResultHints(store, f), face);
+
 describe("no-result hints", () => {
   /** A store of one note of one passage, with this metadata (its note changed at its mtime). */
   async function oneNoteStore(m: Parameters<typeof meta>[0]): Promise<SqliteStore> {
@@ -275,19 +280,19 @@ describe("no-result hints", () => {
   it("says when a time range is empty: since after until, or since in the future", async () => {
     const store = SqliteStore.open(tmpDb(), { create: true });
     await store.setManifest(testManifest(4));
-    expect(await noResultHints(store, { since: "2026-11-01", until: "2026-01-01" })).toEqual([
+    expect(await words(store, { since: "2026-11-01", until: "2026-01-01" })).toEqual([
       'vault-rag: --since "2026-11-01" is after --until "2026-01-01", so no note can be in between — swap them',
     ]);
-    expect(await noResultHints(store, { since: "2999-01-01" }, "request")).toEqual([
+    expect(await words(store, { since: "2999-01-01" }, "request")).toEqual([
       'vault-rag: since "2999-01-01" is in the future — no note has changed since then',
     ]);
-    expect(await noResultHints(store, { since: "2026-01-01", until: "2026-11-01" })).toEqual([]);
+    expect(await words(store, { since: "2026-01-01", until: "2026-11-01" })).toEqual([]);
     await store.close();
   });
   it("gives the closest tags of five unknown tags at most, and counts the rest in one line", async () => {
     const store = SqliteStore.open(tmpDb(), { create: true });
     await store.setManifest(testManifest(4));
-    const hints = await noResultHints(store, { tags: ["t1", "t2", "t3", "t4", "t5", "t6", "t7"] }, "request");
+    const hints = await words(store, { tags: ["t1", "t2", "t3", "t4", "t5", "t6", "t7"] }, "request");
     expect(hints).toEqual([
       ...["t1", "t2", "t3", "t4", "t5"].map((t) => `vault-rag: no note has the tag "${t}"`),
       "vault-rag: and 2 more tags that no note has",
@@ -298,14 +303,14 @@ describe("no-result hints", () => {
     const noon = Date.UTC(2026, 5, 1, 12) / 1000; // 2026-06-01 in any time zone within 12 hours of UTC
     const p = "Sources/Books/Dune.md";
     const store = await oneNoteStore({ path: p, folder: "Sources/Books", top_folder: "Sources", mtime: noon });
-    expect(await noResultHints(store, { since: "3m" })).toEqual([
+    expect(await words(store, { since: "3m" })).toEqual([
       'vault-rag: --since "3m" leaves out every note ("m" is minutes: give months in days, like 90d): the last change was on 2026-06-01',
     ]);
-    expect(await noResultHints(store, { until: "2020-01-01" }, "request")).toEqual([
+    expect(await words(store, { until: "2020-01-01" }, "request")).toEqual([
       'vault-rag: until "2020-01-01" leaves out every note: the oldest last changed on 2026-06-01',
     ]);
-    expect(await noResultHints(store, { since: "2026-01-01", until: "2026-12-01" })).toEqual([]);
-    expect(await noResultHints(store, { folder: "Sources/" })).toEqual([
+    expect(await words(store, { since: "2026-01-01", until: "2026-12-01" })).toEqual([]);
+    expect(await words(store, { folder: "Sources/" })).toEqual([
       'vault-rag: no note is directly in the folder "Sources/", only in its subfolders ("Sources/Books") — for all of them give --top-folder "Sources"',
     ]);
     await store.close();
@@ -329,7 +334,7 @@ describe("no-result hints", () => {
         { links: { $contains: "Pico W" } }, // a link some note has: no hint
       ],
     };
-    expect(await noResultHints(store, { where }, "request")).toEqual([
+    expect(await words(store, { where }, "request")).toEqual([
       'vault-rag: no note has the path "robots/smars.md" in the index — did you mean "robots/SMARS.md"?',
       'vault-rag: no note has the path "robots/SMARS Quad.md" in the index — closest: "robots/SMARS.md"',
       'vault-rag: no note has the path "robots/Rover.md" in the index — closest: "robots/SMARS.md"',
@@ -338,36 +343,36 @@ describe("no-result hints", () => {
       "vault-rag: and 1 more value of the where filter that no note has",
     ]);
     // an $or is explained only when no branch can match; an $in when none of its values can
-    const or = (...clauses: object[]) => noResultHints(store, { where: { $or: clauses } });
+    const or = (...clauses: object[]) => words(store, { where: { $or: clauses } });
     expect(await or({ links: { $contains: "Pico  W" } }, { tags: { $contains: "picoo" } })).toEqual([
       'vault-rag: no note links to "Pico  W" in the index — closest: "Pico W"',
       'vault-rag: no note has the tag "picoo" in the index — closest: "pico"',
     ]);
     expect(await or({ links: { $contains: "Pico  W" } }, { path: p })).toEqual([]);
-    expect(await noResultHints(store, { where: { path: { $in: [p, "nowhere.md"] } } })).toEqual([]);
+    expect(await words(store, { where: { path: { $in: [p, "nowhere.md"] } } })).toEqual([]);
     // a value a clause leaves out cannot be why nothing was found
-    expect(await noResultHints(store, { where: { path: { $ne: "nowhere.md" } } })).toEqual([]);
-    expect(await noResultHints(store, { where: { links: { $not_contains: "Nowhere" } } })).toEqual([]);
-    expect(await noResultHints(store, { where: { path: p } })).toEqual([]);
+    expect(await words(store, { where: { path: { $ne: "nowhere.md" } } })).toEqual([]);
+    expect(await words(store, { where: { links: { $not_contains: "Nowhere" } } })).toEqual([]);
+    expect(await words(store, { where: { path: p } })).toEqual([]);
     // a tag with a dot, which a note's text ends a tag at
-    expect(await noResultHints(store, { tags: ["pico.w"] })).toEqual([
+    expect(await words(store, { tags: ["pico.w"] })).toEqual([
       'vault-rag: no note has the tag "pico.w" — in a note\'s text a tag ends at ".", as in Obsidian: #pico.w is the tag "pico"; give --tag "pico"',
     ]);
-    expect(await noResultHints(store, { tags: ["Pico.W"] }, "request")).toEqual([
+    expect(await words(store, { tags: ["Pico.W"] }, "request")).toEqual([
       'vault-rag: no note has the tag "Pico.W" — in a note\'s text a tag ends at ".", as in Obsidian: #pico.w is the tag "pico"; give the tag "pico"',
     ]);
     await store.close();
   });
   it("says a top folder is a path's first part when given a folder path, in the CLI's terms and a request's", async () => {
     const store = await oneNoteStore({ path: "Bases/Layouts/Cards view.md" });
-    expect(await noResultHints(store, { topFolder: "Bases/Layouts" })).toEqual([
+    expect(await words(store, { topFolder: "Bases/Layouts" })).toEqual([
       'vault-rag: no top folder "Bases/Layouts" — a top folder is a path\'s first part ("Bases"); for this folder give --folder "Bases/Layouts"',
     ]);
-    expect(await noResultHints(store, { topFolder: "Bases/Layouts/" }, "request")).toEqual([
+    expect(await words(store, { topFolder: "Bases/Layouts/" }, "request")).toEqual([
       'vault-rag: no top folder "Bases/Layouts/" — a top folder is a path\'s first part ("Bases"); for this folder give the folder "Bases/Layouts"',
     ]);
     // a top folder that is one is no hint
-    expect(await noResultHints(store, { topFolder: "Bases" })).toEqual([]);
+    expect(await words(store, { topFolder: "Bases" })).toEqual([]);
     await store.close();
   });
   it("names the root folder's flag when given the name `folders` prints for it", async () => {
@@ -380,10 +385,10 @@ describe("no-result hints", () => {
       ],
     });
     await store.upsertNotes([rec("Inbox.md"), rec("kitchen/Bread.md")]);
-    expect(await noResultHints(store, { folder: "(vault root)" })).toEqual([
+    expect(await words(store, { folder: "(vault root)" })).toEqual([
       'vault-rag: no folder "(vault root)" — that is how `vault-rag folders` shows the vault\'s root; give --folder "" for the notes at the root',
     ]);
-    expect(await noResultHints(store, { folder: "(vault root)" }, "request")).toEqual([
+    expect(await words(store, { folder: "(vault root)" }, "request")).toEqual([
       'vault-rag: no folder "(vault root)" — that is how `vault-rag folders` shows the vault\'s root; give the folder "" for the notes at the root',
     ]);
     await store.close();

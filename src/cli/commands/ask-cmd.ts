@@ -1,18 +1,18 @@
 import path from "node:path";
 import {
-  answerContext,
-  askContext,
-  createLlm,
-  DEFAULT_LLM,
   invalidCitationWarning,
   NOTHING_FOUND,
   obsidianLink,
   type Source,
   withContextDefaults,
-} from "../../answer/index.js";
-import { isVaultKnown, locate, openForQuery } from "../open.js";
+} from "../../core/answer.js";
+import { isVaultKnown, locate, openCore } from "../open.js";
 import { err, out, outText, stderrLogger, textOf } from "../io.js";
-import { noResults, searchRequest, type SearchFlags } from "./search-cmd.js";
+import { searchRequest, type SearchFlags } from "../flags.js";
+import type { SearchRequest } from "../../core/defaults.js";
+import type { VaultHandle } from "../../library.js";
+import type { Location } from "../open.js";
+import { noResults } from "./search-cmd.js";
 
 export interface AskFlags extends SearchFlags {
   llm?: string;
@@ -34,21 +34,24 @@ export async function runAsk(words: string[], o: AskFlags): Promise<void> {
   const log = stderrLogger(!!o.verbose);
   const request = searchRequest(o);
   const t0 = performance.now();
-  const { store, embedder } = await openForQuery(loc, {
-    model: o.model,
-    log,
-    offline: o.offline,
-    modelDir: o.modelDir,
-  });
-  let c;
-  let nothing: string[] = [];
+  const v = await openCore(loc, o, { model: o.model, log, offline: o.offline, modelDir: o.modelDir });
   try {
-    c = await askContext({ store, embedder }, question, request, o.budget);
-    // found nothing: why, as search says it (no prompt without sources is printed, no model asked)
-    if (!c.sources.length) nothing = await noResults(store, request, c.reason, isVaultKnown(o, loc) ? loc : undefined);
+    await askWith(v, question, o, { request, loc, t0 });
   } finally {
-    await store.close();
+    await v.close();
   }
+}
+
+/** `ask` on an opened vault: the context, then (unless `--context-only`) the model's answer. */
+async function askWith(
+  v: VaultHandle,
+  question: string,
+  o: AskFlags,
+  { request, loc, t0 }: { request: SearchRequest; loc: Location; t0: number },
+): Promise<void> {
+  const c = await v.askContext(question, { ...request, budgetTokens: o.budget });
+  // found nothing: why, as search says it (no prompt without sources is printed, no model asked)
+  const nothing = c.sources.length ? [] : await noResults(v, c, isVaultKnown(o, loc));
   const { sources, prompt, system, dropped, reason } = c;
   const retrievalMs = performance.now() - t0;
   if (c.notice) err(`note: ${c.notice}`);
@@ -81,12 +84,13 @@ export async function runAsk(words: string[], o: AskFlags): Promise<void> {
     else outText(`${system}\n\n${prompt}`);
     return;
   }
-  const llm = createLlm(o.llm ?? DEFAULT_LLM);
+  const llm = v.llm(o.llm);
   let firstTokenMs: number | undefined;
   let printed = false;
   let result;
   try {
-    result = await answerContext(llm, c, {
+    result = await v.answer(c, {
+      llm,
       onToken: (t) => {
         firstTokenMs ??= performance.now() - t0;
         if (!o.json) {

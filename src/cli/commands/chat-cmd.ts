@@ -1,22 +1,21 @@
 import readline from "node:readline";
 import {
-  answerContext,
-  askContext,
-  createLlm,
-  DEFAULT_LLM,
+  buildFilter,
   invalidCitationWarning,
+  withSearchDefaults,
   type ChatMessage,
   type Source,
-} from "../../answer/index.js";
+} from "../../core/answer.js";
+import { SEARCH_DEFAULTS, type SearchMode } from "../../core/defaults.js";
 import { VaultRagError } from "../../errors.js";
-import { buildFilter, SEARCH_DEFAULTS, withSearchDefaults, type SearchMode } from "../../search/index.js";
 import { formatHits } from "../output.js";
 import { noteLinker, useLinks } from "../hyperlink.js";
 import { useColor } from "../color.js";
-import { isVaultKnown, locate, openForQuery } from "../open.js";
+import { cliMessage, isVaultKnown, locate, openCore } from "../open.js";
 import { err, out, outText, stderrLogger, textOf } from "../io.js";
 import { sourceLine, type AskFlags } from "./ask-cmd.js";
-import { noResults, searchRequest } from "./search-cmd.js";
+import { searchRequest } from "../flags.js";
+import { noResults } from "./search-cmd.js";
 
 export interface ChatFlags extends AskFlags {
   retrievalOnly?: boolean;
@@ -42,19 +41,16 @@ const HELP = `Commands:
 export async function runChat(o: ChatFlags): Promise<void> {
   const loc = locate(o);
   const log = stderrLogger(!!o.verbose);
-  const { store, embedder } = await openForQuery(loc, {
-    model: o.model,
-    log,
-    offline: o.offline,
-    modelDir: o.modelDir,
-  });
-  let llm = o.retrievalOnly ? undefined : createLlm(o.llm ?? DEFAULT_LLM);
+  const v = await openCore(loc, o, { model: o.model, log, offline: o.offline, modelDir: o.modelDir });
+  await v.ready();
+  let llm = o.retrievalOnly ? undefined : v.llm(o.llm);
+  const flags = searchRequest(o);
   const state = {
-    tags: [...(o.tag ?? [])],
-    folder: o.folder,
-    since: o.since,
-    k: o.topK ?? SEARCH_DEFAULTS.topK,
-    mode: (o.mode ?? SEARCH_DEFAULTS.mode) as SearchMode,
+    tags: [...(flags.tags ?? [])],
+    folder: flags.folder,
+    since: flags.since,
+    k: flags.topK ?? SEARCH_DEFAULTS.topK,
+    mode: (flags.mode ?? SEARCH_DEFAULTS.mode) as SearchMode,
     history: [] as ChatMessage[],
     lastSources: [] as Source[],
     lastMs: 0,
@@ -80,7 +76,7 @@ export async function runChat(o: ChatFlags): Promise<void> {
       await llm.check();
     } catch (e) {
       if (!(e instanceof VaultRagError)) throw e;
-      err(e.message);
+      err(cliMessage(e));
       const yes =
         tty &&
         /^y(es)?$/i.test(
@@ -99,38 +95,38 @@ export async function runChat(o: ChatFlags): Promise<void> {
             "vault-rag: chat stopped: no chat model — start it, or run `vault-rag chat --retrieval-only` to see the hits without answers",
           );
         rl.close();
-        await store.close();
+        await v.close();
         process.exitCode = 1;
         return;
       }
       llm = undefined;
     }
   }
-  await embedder.embedQuery("warm up"); // load the model now, not on the first question
-  out(`vault-rag chat — ${loc.shown}${llm ? ` with ${llm.id}` : " (retrieval only)"}. /help for commands.`);
+  await v.warm(); // load the model now, not on the first question
+  out(`vault-rag chat — ${v.db}${llm ? ` with ${llm.id}` : " (retrieval only)"}. /help for commands.`);
   if (tty) rl.setPrompt("> ");
   const ask = async (question: string) => {
     const t = performance.now();
     const request = {
-      ...searchRequest(o),
+      ...flags,
       tags: state.tags,
       folder: state.folder,
       since: state.since,
       topK: state.k,
       mode: state.mode,
     };
-    const ctx = await askContext({ store, embedder }, question, request, o.budget);
+    const ctx = await v.askContext(question, { ...request, budgetTokens: o.budget });
     state.lastMs = performance.now() - t;
     // found nothing: why, and a hint for a filter that names nothing (`/tag nosuch`)
-    if (!ctx.hits.length)
-      return outText((await noResults(store, request, ctx.reason, isVaultKnown(o, loc) ? loc : undefined)).join("\n"));
+    if (!ctx.hits.length) return outText((await noResults(v, ctx, isVaultKnown(o, loc))).join("\n"));
     state.lastSources = ctx.sources;
     if (!llm) {
       const color = useColor(o.color, process.stdout);
       const link = useLinks(color, process.stdout) ? noteLinker(loc.vault) : undefined;
       return out(formatHits(ctx.hits, { query: question, color, numbered: true, link }));
     }
-    const { answer, invalid, citedSources } = await answerContext(llm, ctx, {
+    const { answer, invalid, citedSources } = await v.answer(ctx, {
+      llm,
       history: state.history.slice(-4),
       onToken: (tok) => process.stdout.write(textOf(tok)),
     });
@@ -202,13 +198,13 @@ export async function runChat(o: ChatFlags): Promise<void> {
           } else await ask(line);
         } catch (e) {
           if (!(e instanceof VaultRagError)) throw e;
-          err(e.message); // a bad command or an unreachable model ends the turn, not the session
+          err(cliMessage(e)); // a bad command or an unreachable model ends the turn, not the session
         }
       }
       if (tty) rl.prompt();
     }
   } finally {
     rl.close();
-    await store.close();
+    await v.close();
   }
 }

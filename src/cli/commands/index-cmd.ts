@@ -1,7 +1,5 @@
-import { embedderForIndex, indexVault, releaseHeldLocks } from "../../indexing/index.js";
-import { discardRebuild } from "../../store/index.js";
 import { collectingLogger, silentLogger, type Warning } from "../../log.js";
-import { locate } from "../open.js";
+import { locate, openCore } from "../open.js";
 import { indexBar } from "../progress.js";
 import { err, out, stderrLogger } from "../io.js";
 import { printable } from "../printable.js";
@@ -54,6 +52,8 @@ export async function runIndex(vaultArg: string | undefined, o: IndexFlags): Pro
     info: stderrLogger(!!o.verbose).info,
     debug: stderrLogger(!!o.verbose).debug,
   });
+  // keep the index's own model unless asked otherwise
+  const v = await openCore(loc, { vault: vaultArg }, { model: o.model, log, offline: o.offline, modelDir: o.modelDir });
   const bar = indexBar(process.stderr, !o.quiet && !o.json);
   const onInterrupt = () => {
     bar.stop();
@@ -84,31 +84,17 @@ export async function runIndex(vaultArg: string | undefined, o: IndexFlags): Pro
     );
     // what was committed stays; the lock goes with this process, file and all; a stopped rebuild's
     // half-built file goes too (still under the lock)
-    if (o.full) discardRebuild(loc.db);
-    releaseHeldLocks();
+    v.abandon({ full: o.full });
     process.exit(130);
   };
   process.on("SIGINT", onInterrupt);
   try {
-    // keep the index's own model unless asked otherwise
-    const embedder = await embedderForIndex(loc.db, {
-      model: o.model,
-      store: loc.store,
-      log,
-      offline: o.offline,
-      modelDir: o.modelDir,
-    });
-    const summary = await indexVault(loc.vault, loc.db, embedder, {
-      full: o.full,
-      log,
-      store: loc.store,
-      onProgress: bar.set,
-    });
+    const summary = await v.index({ full: o.full, log, onProgress: bar.set });
     bar.stop();
     if (summary.failed) process.exitCode = 1;
     for (const l of warningLines(log.warnings, !!o.verbose)) err(l);
     if (o.json) return out(JSON.stringify({ ...summary, warnings: log.warnings }, null, 2));
-    if (o.verbose) err(`vault: ${loc.vault}\nindex: ${loc.shown}\nmodel: ${embedder.id}`);
+    if (o.verbose) err(`vault: ${v.vault}\nindex: ${v.db}\nmodel: ${summary.model}`);
     out(
       `indexed ${loc.vault} → ${summary.dbPath}\n` +
         `notes: ${summary.added} added, ${summary.updated} updated, ${summary.deleted} deleted, ${summary.unchanged} unchanged${summary.skipped ? `, ${summary.skipped} skipped` : ""}${summary.failed ? `, ${summary.failed} failed` : ""}\n` +
@@ -120,5 +106,6 @@ export async function runIndex(vaultArg: string | undefined, o: IndexFlags): Pro
     throw e;
   } finally {
     process.off("SIGINT", onInterrupt);
+    await v.close();
   }
 }

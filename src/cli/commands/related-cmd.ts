@@ -1,9 +1,7 @@
-import { VaultRagError } from "../../errors.js";
-import { relatedNotes, type RelatedResult } from "../../search/index.js";
-import { whyNoteMissing } from "../../vault/index.js";
+import type { VaultRelatedResult } from "../../library.js";
+import { staleHitsWarning } from "../../render/stale.js";
 import { paint, useColor } from "../color.js";
-import { staleHits, staleHitsWarning } from "../../indexing/stale-hits.js";
-import { indexCommand, isVaultKnown, locate, noteArgument, openForQuery } from "../open.js";
+import { locate, noteArgument, openCore, reindexCommand } from "../open.js";
 import { printable, snippet } from "../output.js";
 import { err, out, stderrLogger } from "../io.js";
 
@@ -23,7 +21,7 @@ export interface RelatedFlags {
  *
  * @example
  * ```ts
- * formatRelated(await relatedNotes(store, "SMARS"));
+ * formatRelated(await notes.related("SMARS"));
  * // daily/2026-03-14.md  0.8123
  * //     robots/SMARS.md:12  SMARS Robot > Motors
  * //       The SMARS uses two N20 geared micro motors…
@@ -31,7 +29,7 @@ export interface RelatedFlags {
  * //       The SMARS motors kept cutting out on long runs…
  * ```
  */
-export function formatRelated(r: RelatedResult, color = false): string {
+export function formatRelated(r: VaultRelatedResult, color = false): string {
   const p = paint(color);
   return r.related
     .map((n) =>
@@ -49,44 +47,23 @@ export function formatRelated(r: RelatedResult, color = false): string {
 /** `vault-rag related <note>`: the notes nearest in meaning, each explained by its best pair of passages. */
 export async function runRelated(note: string, o: RelatedFlags): Promise<void> {
   const loc = locate(o);
-  const { store } = await openForQuery(loc, { log: stderrLogger(false) });
+  const v = await openCore(loc, o, { log: stderrLogger(false) });
   try {
     const name = noteArgument(loc.vault, note);
-    // a file of the vault the index does not hold: why (left out, or not indexed yet), not the closest note
-    const unmatched = () => {
-      const file = whyNoteMissing(loc.vault, name);
-      if (file)
-        throw new VaultRagError(
-          "usage",
-          `vault-rag: "${name}" is not indexed: ${file.why ?? `it is not in the index yet — run \`${indexCommand(loc)}\``}`,
-        );
-    };
-    const r = await relatedNotes(store, name, { k: o.topK, unlinkedOnly: o.unlinked, unmatched });
+    const r = await v.related(name, { k: o.topK, unlinkedOnly: o.unlinked, explainMissing: true });
     if (o.json) out(JSON.stringify(r.related, null, 2));
     else if (r.related.length) out(formatRelated(r, useColor(o.color, process.stdout)));
-    // the note asked about, or one found for it, edited or deleted since the last index: its
-    // passages are the ones indexed, as a search says of its hits
-    if (isVaultKnown(o, loc)) {
-      const indexed = await store.notes();
-      const mtime = (p: string) => indexed.get(p)?.mtime ?? 0;
-      const asked = staleHits(loc.vault, [{ path: r.note, mtime: mtime(r.note) }]);
-      if (asked.deleted.length || asked.changed.length)
-        err(
-          `vault-rag: "${printable(r.note)}" was ${asked.deleted.length ? "deleted" : "changed"} since the last index — these are the notes related to it as it was indexed; run \`${indexCommand(loc)}\` to refresh it`,
-        );
-      const warning = staleHitsWarning(
-        staleHits(
-          loc.vault,
-          r.related.map((n) => ({ path: n.path, mtime: mtime(n.path) })),
-        ),
+    if (r.stale?.asked)
+      err(
+        `vault-rag: "${printable(r.note)}" was ${r.stale.asked} since the last index — these are the notes related to it as it was indexed; run \`${reindexCommand(v, o, loc)}\` to refresh it`,
       );
-      if (warning) err(printable(warning));
-    }
+    const warning = r.stale && staleHitsWarning(r.stale);
+    if (warning) err(printable(warning));
     if (!r.related.length) {
       err(`no related notes: ${r.reason}`);
       process.exitCode = 1;
     }
   } finally {
-    await store.close();
+    await v.close();
   }
 }

@@ -1,103 +1,53 @@
-import { ChromaStore, NEAR_WINDOW, proximityPairs, type Store } from "../../store/index.js";
-import {
-  hitJson,
-  NO_WORDS_NOTICE,
-  noResultHints,
-  search,
-  searchOptionsOf,
-  SEARCH_DEFAULTS,
-  wordNetProblem,
-  type SearchRequest,
-} from "../../search/index.js";
-import { staleHits, staleHitsWarning } from "../../indexing/stale-hits.js";
+import type { Fix } from "../../errors.js";
+import { NO_WORDS_NOTICE, type SearchExplain, type VaultHandle, type VaultSearchResult } from "../../library.js";
+import { cliFix, indexCommand } from "../../render/fix.js";
+import { hintLines } from "../../render/hints.js";
+import { staleHitsWarning } from "../../render/stale.js";
 import { useColor } from "../color.js";
-import { indexCommand, isVaultKnown, locate, openForQuery, withLocatedVault, type Location } from "../open.js";
+import { searchRequest, type SearchFlags } from "../flags.js";
 import { formatHits, printable } from "../output.js";
 import { noteLinker, useLinks } from "../hyperlink.js";
 import { err, out, stderrLogger } from "../io.js";
-
-/** The flags shared by commands that search. */
-export interface SearchFlags {
-  vault?: string;
-  db?: string;
-  topK: number;
-  perNote: number;
-  oversample: number;
-  tag?: string[];
-  folder?: string;
-  topFolder?: string;
-  since?: string;
-  until?: string;
-  where?: Record<string, unknown>;
-  whereDocument?: Record<string, unknown>;
-  minRatio?: number;
-  mode: "dense" | "keyword" | "hybrid";
-  /** `--no-expand` makes it false. */
-  expand?: boolean;
-  /** `--no-spell` makes it false. */
-  spell?: boolean;
-  json?: boolean;
-  verbose?: boolean;
-  model?: string;
-  offline?: boolean;
-  modelDir?: string;
-  color?: string;
-}
+import { isVaultKnown, locate, openCore } from "../open.js";
 
 /**
- * What a search (or ask, or chat) that found nothing prints on stderr: the reason, a hint per
- * filter that names nothing in the index, and, given the vault, how many notes changed on disk
- * since the last index (a note written since cannot be found yet).
+ * What a search (or ask, or chat) that found nothing prints on stderr: the reason and its fix, a
+ * hint per filter that names nothing in the index, and, when the vault is known to be the index's,
+ * how many notes changed on disk since the last index (a note written since cannot be found yet).
  *
  * @example
  * ```ts
- * for (const line of await noResults(store, { tags: ["nosuch"] }, res.reason, loc)) err(line);
+ * for (const line of await noResults(v, res, true)) err(line);
  * // no results: no chunk passes the filters
  * // vault-rag: no note has the tag "nosuch"; list them with `vault-rag tags`
  * ```
  */
 export async function noResults(
-  store: Store,
-  request: SearchRequest,
-  reason: string | undefined,
-  vault?: Location,
+  v: VaultHandle,
+  res: { reason?: string; fix?: Fix; why?: VaultSearchResult["why"] },
+  vaultKnown: boolean,
 ): Promise<string[]> {
+  const reason = res.reason ?? "no chunk matches the query";
   const lines = [
-    `no results: ${withLocatedVault(reason ?? "no chunk matches the query")}`,
-    ...(await noResultHints(store, request, "cli", vault?.vault)),
+    `no results: ${res.fix ? `${reason} — ${cliFix(placed(v, res.fix, vaultKnown))}` : reason}`,
+    ...hintLines(res.why ?? [], "cli"),
   ];
-  const stale = vault && (await staleNotesHint(store, vault));
+  const stale = vaultKnown ? await changedNotesHint(v) : undefined;
   if (stale) lines.push(stale);
   return lines;
 }
 
-/** The line that says notes changed on disk since the last index, with the command that takes them in, or undefined when none did. */
-async function staleNotesHint(store: Store, vault: Location): Promise<string | undefined> {
-  const { staleInVault } = await import("../../indexing/stale.js"); // brings the Markdown reader: only here
-  const n = staleInVault(vault.vault, await store.notes());
-  return n
-    ? `vault-rag: ${n === 1 ? "a note" : `${n} notes`} changed on disk since the last index (new, edited or deleted) — run \`${indexCommand(vault)}\` and search again`
-    : undefined;
+/** A fix from a search result, with the handle's index and vault filled in, as the core fills an error's. */
+function placed(v: VaultHandle, fix: Fix, vaultKnown: boolean): Fix {
+  return { ...fix, db: fix.db ?? v.db, ...(fix.vault === undefined && vaultKnown ? { vault: v.vault } : {}) };
 }
 
-/** The search request that search flags mean (the same request the library and MCP build). */
-export function searchRequest(o: SearchFlags): SearchRequest {
-  return {
-    topK: o.topK,
-    perNote: o.perNote,
-    oversample: o.oversample,
-    tags: o.tag,
-    folder: o.folder,
-    topFolder: o.topFolder,
-    since: o.since,
-    until: o.until,
-    where: o.where,
-    whereDocument: o.whereDocument,
-    minRatio: o.minRatio,
-    mode: o.mode,
-    expand: o.expand,
-    spell: o.spell,
-  };
+/** The line that says notes changed on disk since the last index, with the command that takes them in, or undefined when none did. */
+async function changedNotesHint(v: VaultHandle): Promise<string | undefined> {
+  const n = await v.changed();
+  return n
+    ? `vault-rag: ${n === 1 ? "a note" : `${n} notes`} changed on disk since the last index (new, edited or deleted) — run \`${indexCommand({ kind: "reindex", db: v.db, vault: v.vault })}\` and search again`
+    : undefined;
 }
 
 /**
@@ -107,86 +57,82 @@ export function searchRequest(o: SearchFlags): SearchRequest {
 export async function runSearch(words: string[], o: SearchFlags): Promise<void> {
   const color = useColor(o.color, process.stdout);
   const loc = locate(o);
-  const log = stderrLogger(!!o.verbose);
   const request = searchRequest(o);
-  const options = searchOptionsOf(request);
-  const { store, embedder } = await openForQuery(loc, {
+  const v = await openCore(loc, o, {
     model: o.model,
-    log,
+    log: stderrLogger(!!o.verbose),
     offline: o.offline,
     modelDir: o.modelDir,
   });
-  if (o.verbose)
-    err(
-      `index: ${loc.shown} (${embedder.id})${store instanceof ChromaStore ? `; dense: Chroma server; keyword: ${(await store.detectSearchApi(), store.keywordPath)}` : ""}`,
-    );
   try {
     const query = words.join(" ");
-    const res = await search({ store, embedder }, query, options);
-    if (o.json) out(JSON.stringify(res.hits.map(hitJson), null, 2));
+    const res = await v.search(query, { ...request, explain: !!o.verbose });
+    if (res.explain) err(indexLine(res.explain));
+    if (o.json) out(JSON.stringify(res.hits, null, 2));
     else if (res.hits.length) {
       const link = useLinks(color, process.stdout) ? noteLinker(loc.vault) : undefined;
       // the synonyms a search also matched are marked too: a hit that says "holiday" for "vacation"
       const marked = res.expansion ? `${query} ${res.expansion.phrases.join(" ")}` : query;
       out(formatHits(res.hits, { query: marked, color, verbose: o.verbose, link }));
     }
-    // a hit from a note edited or deleted since the last index shows text the note no longer holds;
-    // told only when the vault is known to be the index's (named, or the index is the one inside it)
-    const vaultKnown = isVaultKnown(o, loc);
-    if (res.hits.length && vaultKnown) {
-      const warning = staleHitsWarning(
-        staleHits(
-          loc.vault,
-          res.hits.map((h) => ({ path: h.path, mtime: h.meta.mtime })),
-        ),
-      );
-      if (warning) err(printable(warning));
-    }
+    // a hit from a note edited or deleted since the last index shows text the note no longer holds
+    // (the core tells only when the vault is known to be the index's)
+    const warning = res.stale && staleHitsWarning(res.stale);
+    if (warning) err(printable(warning));
     if (res.notice) err(`note: ${res.notice}`);
+    const vaultKnown = isVaultKnown(o, loc);
     // a word no passage holds may be in a note edited since the last index: say so, as with no hits
-    if ((res.notice === NO_WORDS_NOTICE || res.spelling) && vaultKnown) {
-      const stale = await staleNotesHint(store, loc);
+    if (res.hits.length && (res.notice === NO_WORDS_NOTICE || res.spelling) && vaultKnown) {
+      const stale = await changedNotesHint(v);
       if (stale) err(stale);
     }
     if (!res.hits.length) {
-      for (const line of await noResults(store, request, res.reason, vaultKnown ? loc : undefined)) err(line);
+      for (const line of await noResults(v, res, vaultKnown)) err(line);
       process.exitCode = 1;
     }
-    if (o.verbose) {
-      const off = wordNetProblem();
-      if (o.expand === false) err("synonyms: off (--no-expand)");
-      else if (off) err(`synonyms: off — ${off.replace(/^vault-rag: /, "")}`);
-      else if (res.expansion)
-        err(
-          `synonyms: ${res.expansion.phrases.join(", ")} (weight ${res.expansion.weight.toFixed(2)} beside the question's words: the best keyword hit holds ${Math.round(res.expansion.coverage * 100)}% of them)`,
-        );
-      else if (o.mode !== "dense")
-        // no plan: the best hit holds every word, or no synonym of the missing ones is in the notes
-        err(
-          res.hits.some((h) => (o.mode === "keyword" ? true : h.ranks?.keyword !== undefined))
-            ? "synonyms: none added (the best keyword hit holds the question's words, or the notes use none of their synonyms)"
-            : // told from the hits shown: a keyword match fused below them is not seen here
-              "synonyms: none added (no hit shown holds the question's words, nor a synonym of them)",
-        );
-      if (o.mode !== "dense") {
-        const pairs = proximityPairs(query);
-        err(
-          pairs.length
-            ? `near pairs: ${pairs.map((p) => p.join("·")).join(", ")} (each ${SEARCH_DEFAULTS.proximity} × its BM25 where both words stand within ${NEAR_WINDOW} words of each other)`
-            : "near pairs: none (fewer than two words to pair)",
-        );
-        const by = [...new Set(res.hits.filter((h) => h.backlinked).map((h) => h.path))];
-        err(
-          by.length
-            ? `backlink text: ${by.join(", ")} also matched by what other notes say where they link to ${by.length === 1 ? "it" : "them"} (${SEARCH_DEFAULTS.backlinks} × that BM25)`
-            : "backlink text: no hit matched by what other notes say where they link to it",
-        );
-      }
-      err(`embed ${res.timings.embedMs.toFixed(0)} ms, retrieve ${res.timings.retrieveMs.toFixed(0)} ms`);
-    }
+    if (res.explain) for (const line of explainLines(res.explain, res.timings)) err(line);
   } finally {
-    await store.close();
+    await v.close();
   }
+}
+
+/** `--verbose`'s first line: which index, with which model (and on Chroma, which keyword index). */
+function indexLine(x: SearchExplain): string {
+  return `index: ${x.index} (${x.model})${x.chroma ? `; dense: Chroma server; keyword: ${x.chroma.keywordPath}` : ""}`;
+}
+
+/** `--verbose`'s lines after the hits: synonyms, near pairs, backlink text, timings. */
+function explainLines(x: SearchExplain, t: { embedMs: number; retrieveMs: number }): string[] {
+  const lines: string[] = [];
+  const s = x.synonyms;
+  if (s?.state === "off") lines.push("synonyms: off (--no-expand)");
+  else if (s?.state === "unavailable") lines.push(`synonyms: off — ${s.why}`);
+  else if (s?.state === "added")
+    lines.push(
+      `synonyms: ${s.phrases.join(", ")} (weight ${s.weight.toFixed(2)} beside the question's words: the best keyword hit holds ${Math.round(s.coverage * 100)}% of them)`,
+    );
+  else if (s?.state === "none")
+    lines.push(
+      s.held
+        ? "synonyms: none added (the best keyword hit holds the question's words, or the notes use none of their synonyms)"
+        : "synonyms: none added (no hit shown holds the question's words, nor a synonym of them)",
+    );
+  if (x.near)
+    lines.push(
+      x.near.pairs.length
+        ? `near pairs: ${x.near.pairs.map((p) => p.join("·")).join(", ")} (each ${x.near.weight} × its BM25 where both words stand within ${x.near.window} words of each other)`
+        : "near pairs: none (fewer than two words to pair)",
+    );
+  if (x.backlinks) {
+    const by = x.backlinks.paths;
+    lines.push(
+      by.length
+        ? `backlink text: ${by.join(", ")} also matched by what other notes say where they link to ${by.length === 1 ? "it" : "them"} (${x.backlinks.weight} × that BM25)`
+        : "backlink text: no hit matched by what other notes say where they link to it",
+    );
+  }
+  lines.push(`embed ${t.embedMs.toFixed(0)} ms, retrieve ${t.retrieveMs.toFixed(0)} ms`);
+  return lines;
 }
 
 /** `vault-rag tags` and `vault-rag folders`: what the index holds, with note counts. */
@@ -194,12 +140,12 @@ export async function runList(
   what: "tags" | "folders",
   o: { vault?: string; db?: string; json?: boolean },
 ): Promise<void> {
-  const { store } = await openForQuery(locate(o), { log: stderrLogger(false) });
+  const v = await openCore(locate(o), o, { log: stderrLogger(false) });
   try {
     const rows =
       what === "tags"
-        ? (await store.listTags()).map((r) => ({ name: r.tag, notes: r.notes }))
-        : (await store.listFolders()).map((r) => ({ name: r.folder, notes: r.notes }));
+        ? (await v.tags()).map((r) => ({ name: r.tag, notes: r.notes }))
+        : (await v.folders()).map((r) => ({ name: r.folder, notes: r.notes }));
     if (o.json)
       out(
         JSON.stringify(
@@ -229,6 +175,6 @@ export async function runList(
       );
     }
   } finally {
-    await store.close();
+    await v.close();
   }
 }

@@ -30,7 +30,7 @@ export async function runServe(o: ServeFlags): Promise<void> {
     log: stderrLogger(false),
     report: (line) => err(`${new Date().toISOString()} ${line}`),
   });
-  out(`vault-rag: serving ${loc.vault} (${loc.shown}) at ${s.url}`);
+  out(`vault-rag: serving ${s.vault.vault} (${s.vault.db}) at ${s.url}`);
   if (s.token) {
     const where = s.elsewhere ? `every interface (${o.host})` : o.host;
     const there = s.elsewhere?.length ? `; from another machine: ${s.elsewhere.slice(0, 3).join(" or ")}` : "";

@@ -1,18 +1,16 @@
-import { indexStatus } from "../../library.js";
-import { lockHolder } from "../../indexing/index.js";
-import { lockTarget } from "../../store/index.js";
-import { indexCommand, locate, openForQuery } from "../open.js";
+import { locate, openCore, reindexCommand } from "../open.js";
 import { out, stderrLogger } from "../io.js";
 
 /** `vault-rag status`. */
 export async function runStatus(o: { vault?: string; db?: string; json?: boolean }): Promise<void> {
   const loc = locate(o);
-  const { store, manifest } = await openForQuery(loc, { log: stderrLogger(false) });
+  const v = await openCore(loc, o, { log: stderrLogger(false) });
   try {
-    const info = await indexStatus(loc.vault, store, manifest);
+    // no index is refused here, as every reader refuses it (the library's status reports it instead)
+    await v.ready();
+    const info = await v.status();
     // another process writing (index, watch, serve --watch): the stale notes are what it has yet to store
-    const pid = lockHolder(lockTarget(loc.db, loc.store.sidecarDir));
-    const writer = pid !== undefined && pid !== process.pid ? pid : undefined;
+    const writer = v.writer();
     if (o.json) out(JSON.stringify({ ...info, ...(writer ? { indexing: { pid: writer } } : {}) }, null, 2));
     else
       out(
@@ -20,11 +18,11 @@ export async function runStatus(o: { vault?: string; db?: string; json?: boolean
           writer
             ? `\nindexing:     in progress (pid ${writer}) — the stale notes are those it has not stored yet`
             : info.stale
-              ? ` — run \`${indexCommand(loc)}\``
+              ? ` — run \`${reindexCommand(v, o, loc)}\``
               : ""
         }`,
       );
   } finally {
-    await store.close();
+    await v.close();
   }
 }

@@ -1,7 +1,6 @@
-import { batchLine, embedderForIndex, watchVault } from "../../indexing/index.js";
+import { batchLine } from "../../library.js";
 import { err, exitWhenWritten, out, stderrLogger } from "../io.js";
-import { locate } from "../open.js";
-import { assertVaultFolder } from "../../vault/index.js";
+import { locate, openCore } from "../open.js";
 
 /**
  * Starts watching a vault, reporting each batch to `report`; returns the watcher. Used by
@@ -13,11 +12,11 @@ export async function startWatch(
   report: (line: string) => void,
 ) {
   const loc = locate({ vault: vaultArg, db: o.db });
-  assertVaultFolder(loc.vault); // before watching: a missing folder is an error, not a wait
   const log = stderrLogger(!!o.verbose);
-  const watcher = await watchVault(loc.vault, loc.db, await embedderForIndex(loc.db, { store: loc.store, log }), {
+  // opening refuses a missing folder: an error, not a wait
+  const v = await openCore(loc, { vault: vaultArg }, { log });
+  const watcher = await v.watch({
     log,
-    store: loc.store,
     onBatch: (s, changed) =>
       report(
         o.json
@@ -26,7 +25,7 @@ export async function startWatch(
       ),
     onError: (e) => err((e as Error).message),
   });
-  return { loc, watcher };
+  return { v, watcher };
 }
 
 /** `vault-rag watch [vault]`: keep the index fresh until interrupted. */
@@ -34,8 +33,8 @@ export async function runWatch(
   vaultArg: string | undefined,
   o: { db?: string; json?: boolean; verbose?: boolean },
 ): Promise<void> {
-  const { loc, watcher } = await startWatch(vaultArg, o, out);
-  if (!o.json) out(`watching ${loc.vault} → ${loc.shown} (Ctrl-C to stop)`);
+  const { v, watcher } = await startWatch(vaultArg, o, out);
+  if (!o.json) out(`watching ${v.vault} → ${v.db} (Ctrl-C to stop)`);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once("SIGINT", stop);
@@ -44,5 +43,6 @@ export async function runWatch(
   // a pass under way stops after the batch it is storing; the batch the model was embedding next
   // is not waited for (nothing would store it)
   await watcher.close();
+  await v.close();
   await exitWhenWritten();
 }

@@ -1,4 +1,7 @@
 import { createEmbedder, rememberQueries, type Embedder, type EmbedderOptions } from "../embed/index.js";
+// the lock and manifest modules alone: the indexing room's index brings the indexer and the watcher
+import { lockHolder } from "../indexing/lock.js";
+import { modelMismatch, modelSpecOf, sameModel } from "../indexing/manifest.js";
 import { VaultRagError } from "../errors.js";
 import {
   displayLocation,
@@ -8,23 +11,10 @@ import {
   type OpenStoreOptions,
   type Store,
 } from "../store/index.js";
-import { lockHolder } from "./lock.js";
-import { modelMismatch, modelSpecOf, sameModel } from "./manifest.js";
-
-/** What to tell a user whose index is missing or unfinished (the CLI and the library say it differently). */
-export interface OpenFix {
-  missing: string;
-  unfinished: string;
-}
-
-const CLI_FIX: OpenFix = {
-  missing: "run `vault-rag index <vault>` first",
-  unfinished: "run `vault-rag index <vault>` first",
-};
 
 /**
  * Opens an existing index for reading, with the embedder that built it. A missing or unfinished
- * index, or a `model` other than the index's, is a clear error. Used by the CLI and the library.
+ * index, or a `model` other than the index's, is a clear error. Every interface opens through the core (src/core/vault.ts), which opens through this.
  *
  * @example
  * ```ts
@@ -33,14 +23,11 @@ const CLI_FIX: OpenFix = {
  */
 export async function openForQuery(
   db: string,
-  opts: { model?: string; store?: OpenStoreOptions; fix?: OpenFix } & EmbedderOptions = {},
+  opts: { model?: string; store?: OpenStoreOptions } & EmbedderOptions = {},
 ): Promise<{ store: Store; embedder: Embedder; manifest: Manifest }> {
   const opened = await openIfIndexed(db, opts);
   if (!opened)
-    throw new VaultRagError(
-      "no_index",
-      `vault-rag: no index at ${displayLocation(db)} — ${(opts.fix ?? CLI_FIX).missing}`,
-    );
+    throw new VaultRagError("no_index", `no index at ${displayLocation(db)}`, { fix: { kind: "index", db } });
   return opened;
 }
 
@@ -50,15 +37,14 @@ export async function openForQuery(
  *
  * @example
  * ```ts
- * const opened = await openIfIndexed(db); // undefined before the first `vault-rag index`
+ * const opened = await openIfIndexed(db); // undefined before the first index
  * ```
  */
 export async function openIfIndexed(
   db: string,
-  opts: { model?: string; store?: OpenStoreOptions; fix?: OpenFix } & EmbedderOptions = {},
+  opts: { model?: string; store?: OpenStoreOptions } & EmbedderOptions = {},
 ): Promise<{ store: Store; embedder: Embedder; manifest: Manifest } | undefined> {
   const shown = displayLocation(db);
-  const fix = opts.fix ?? CLI_FIX;
   // a long-lived reader (MCP server, library handle, chat) follows an `index --full` swap
   const store = await openFollowingSwaps(db, opts.store);
   const building = () => {
@@ -77,7 +63,7 @@ export async function openIfIndexed(
   if (!manifest) {
     await store.close();
     building();
-    throw new VaultRagError("no_index", `vault-rag: the index at ${shown} was never completed — ${fix.unfinished}`);
+    throw new VaultRagError("no_index", `the index at ${shown} was never completed`, { fix: { kind: "index", db } });
   }
   if (opts.model && !sameModel(manifest, createEmbedder(opts.model, opts))) {
     await store.close();

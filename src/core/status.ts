@@ -1,0 +1,74 @@
+/** What `status` reports: the index's model, size and age, and how many notes changed since. */
+import { modelSpecOf } from "../indexing/manifest.js";
+import { staleInVault } from "../indexing/stale.js";
+import type { Manifest, Store } from "../store/index.js";
+import type { VaultStatus, VaultStatusMaybeCounted } from "./types.js";
+
+/**
+ * What `status` reports for an opened index (the CLI's `status` and {@link VaultHandle.status}).
+ *
+ * @example
+ * ```ts
+ * const { store, manifest } = await openForQuery(db);
+ * (await indexStatus("/home/me/notes", store, manifest)).stale; // 3
+ * ```
+ */
+export async function indexStatus(vault: string, store: Store, manifest: Manifest): Promise<VaultStatus>;
+export async function indexStatus(
+  vault: string,
+  store: Store,
+  manifest: Manifest,
+  opts: { countStale?: boolean },
+): Promise<VaultStatusMaybeCounted>;
+export async function indexStatus(
+  vault: string,
+  store: Store,
+  manifest: Manifest,
+  { countStale = true }: { countStale?: boolean } = {},
+): Promise<VaultStatusMaybeCounted> {
+  const c = await store.count();
+  return {
+    vault,
+    index: store.location,
+    model: modelSpecOf(manifest),
+    dimensions: manifest.embedder.dimensions,
+    notes: c.notes,
+    chunks: c.chunks,
+    lastIndexed: manifest.updatedAt,
+    stale: countStale ? await staleCount(vault, store) : null,
+  };
+}
+
+/**
+ * How many notes changed on disk since they were indexed (added, edited, touched or removed): the
+ * rule that `check` uses too. A vault that cannot be read counts as unchanged.
+ *
+ * @example
+ * ```ts
+ * staleCount("/home/me/notes", store); // 3
+ * ```
+ */
+export async function staleCount(vault: string, store: Store): Promise<number> {
+  return staleInVault(vault, await store.notes());
+}
+
+/**
+ * What `status` reports before there is an index (or after it was deleted under an open handle).
+ *
+ * @example
+ * ```ts
+ * noIndexStatus("/home/me/notes", "/home/me/notes/.vault-rag/index.db", false).notes; // 0
+ * ```
+ */
+export function noIndexStatus(vault: string, index: string, countStale: boolean): VaultStatusMaybeCounted {
+  return {
+    vault,
+    index,
+    model: null,
+    dimensions: 0,
+    notes: 0,
+    chunks: 0,
+    lastIndexed: null,
+    stale: countStale ? staleInVault(vault, new Map()) : null,
+  };
+}
