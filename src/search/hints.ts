@@ -37,93 +37,110 @@ export async function noResultHints(
 ): Promise<string[]> {
   const cli = to === "cli";
   const hints: string[] = [];
+  if (f.folder !== undefined || f.topFolder !== undefined) hints.push(...(await folderHints(store, f, cli, vault)));
+  if (f.tags?.length) hints.push(...(await tagHints(store, f.tags, cli)));
+  hints.push(...(await whereHints(store, f.where)));
+  hints.push(...(await timeHints(store, f, cli)));
+  return hints;
+}
+
+/** The hints of {@link noResultHints} about `folder` and `topFolder`. */
+async function folderHints(store: Store, f: FilterOptions, cli: boolean, vault: string | undefined): Promise<string[]> {
+  const hints: string[] = [];
   // either Unicode form of an accented name (the filter matched both, see buildFilter)
   const same = (a: string, b: string) => a.normalize("NFC") === b.normalize("NFC");
-  if (f.folder !== undefined || f.topFolder !== undefined) {
-    const folders = (await store.listFolders()).map((x) => x.folder);
-    const tops = topFolders(folders);
-    for (const [flag, value, names] of [
-      [cli ? "--folder" : "the folder", f.folder, folders],
-      [cli ? "--top-folder" : "the top folder", f.topFolder, tops],
-    ] as const) {
-      if (value === undefined) continue;
-      const want = folderName(value);
-      if (names.some((x) => same(x, want))) continue;
-      // a folder path given as a top folder, which is only a path's first part
-      if (names === tops && want.includes("/") && folders.some((x) => same(x, want))) {
-        const folderFlag = cli ? `--folder "${want}"` : `the folder "${want}"`;
-        hints.push(
-          `vault-rag: no top folder "${value}" — a top folder is a path's first part ("${want.split("/")[0]}"); for this folder give ${folderFlag}`,
-        );
-        continue;
-      }
-      // the name `vault-rag folders` prints for the vault's root, which is the folder ""
-      if (names === folders && want === "(vault root)" && folders.includes("")) {
-        hints.push(
-          `vault-rag: no folder "(vault root)" — that is how \`vault-rag folders\` shows the vault's root; give ${cli ? '--folder ""' : 'the folder ""'} for the notes at the root`,
-        );
-        continue;
-      }
-      // a folder that holds folders only: no note has it as its folder
-      const under = names === folders ? folders.filter((x) => x.startsWith(`${want}/`)) : [];
-      if (under.length) {
-        const top = tops.includes(want);
-        hints.push(
-          `vault-rag: no note is directly in the folder "${value}", only in its subfolders (${quoted(under.slice(0, 3))}${under.length > 3 ? ", …" : ""})${top ? ` — for all of them give ${cli ? `--top-folder "${want}"` : `the top folder "${want}"`}` : ""}`,
-        );
-        continue;
-      }
-      // a folder of the vault that the walk never goes into: closest names would hide why
-      // (the walk's module only here: a search that finds its folder does not load it)
-      const walk = vault === undefined ? undefined : await import("../vault/walk.js");
-      const hidden = walk && vault !== undefined ? walk.whyFolderNotWalked(vault, want) : undefined;
-      if (walk && hidden) {
-        const fix = hidden.startsWith(walk.IGNORE_FILE)
-          ? ` — remove that rule and ${cli ? "run `vault-rag index`" : "index the vault again"} to search it`
-          : "";
-        hints.push(`vault-rag: no folder "${value}" in the index: ${hidden}${fix}`);
-        continue;
-      }
-      const sameCase = names.filter((x) => x.toLowerCase() === want.toLowerCase());
-      if (sameCase.length)
-        hints.push(`vault-rag: no folder "${value}" in the index — did you mean ${flag} ${quoted(sameCase)}?`);
-      else {
-        const near = closest(
-          want,
-          names.filter((x) => x !== ""),
-        );
-        hints.push(
-          `vault-rag: no folder "${value}" in the index${near.length ? ` — closest: ${quoted(near)}` : ""}${cli ? "; list them with `vault-rag folders`" : ""}`,
-        );
-      }
-    }
-  }
-  if (f.tags?.length) {
-    const tags = (await store.listTags()).map((x) => x.tag);
-    const have = new Set(tags.map((t) => t.normalize("NFC").toLowerCase()));
-    let unknown = 0;
-    for (const t of f.tags) {
-      const want = t.trim().replace(/^#/, "").normalize("NFC").toLowerCase();
-      if (have.has(want)) continue;
-      // the closest names of a few: a request of 100 unknown tags is not 100 searches of every tag
-      if (++unknown > MAX_TAG_HINTS) continue;
-      // a tag written in a note ends where a character a tag cannot hold begins, as in Obsidian:
-      // "#role.bugcatcher" is the tag "role" (a frontmatter tag keeps the dot)
-      const head = inlineTag(want);
-      if (head && head !== want && have.has(head)) {
-        hints.push(
-          `vault-rag: no note has the tag "${t}" — in a note's text a tag ends at "${want[head.length]}", as in Obsidian: #${want} is the tag "${head}"; give ${cli ? `--tag "${head}"` : `the tag "${head}"`}`,
-        );
-        continue;
-      }
-      const near = closest(want, tags);
+  const folders = (await store.listFolders()).map((x) => x.folder);
+  const tops = topFolders(folders);
+  for (const [flag, value, names] of [
+    [cli ? "--folder" : "the folder", f.folder, folders],
+    [cli ? "--top-folder" : "the top folder", f.topFolder, tops],
+  ] as const) {
+    if (value === undefined) continue;
+    const want = folderName(value);
+    if (names.some((x) => same(x, want))) continue;
+    // a folder path given as a top folder, which is only a path's first part
+    if (names === tops && want.includes("/") && folders.some((x) => same(x, want))) {
+      const folderFlag = cli ? `--folder "${want}"` : `the folder "${want}"`;
       hints.push(
-        `vault-rag: no note has the tag "${t}"${near.length ? ` — closest tags: ${quoted(near)}` : ""}${cli ? "; list them with `vault-rag tags`" : ""}`,
+        `vault-rag: no top folder "${value}" — a top folder is a path's first part ("${want.split("/")[0]}"); for this folder give ${folderFlag}`,
+      );
+      continue;
+    }
+    // the name `vault-rag folders` prints for the vault's root, which is the folder ""
+    if (names === folders && want === "(vault root)" && folders.includes("")) {
+      hints.push(
+        `vault-rag: no folder "(vault root)" — that is how \`vault-rag folders\` shows the vault's root; give ${cli ? '--folder ""' : 'the folder ""'} for the notes at the root`,
+      );
+      continue;
+    }
+    // a folder that holds folders only: no note has it as its folder
+    const under = names === folders ? folders.filter((x) => x.startsWith(`${want}/`)) : [];
+    if (under.length) {
+      const top = tops.includes(want);
+      hints.push(
+        `vault-rag: no note is directly in the folder "${value}", only in its subfolders (${quoted(under.slice(0, 3))}${under.length > 3 ? ", …" : ""})${top ? ` — for all of them give ${cli ? `--top-folder "${want}"` : `the top folder "${want}"`}` : ""}`,
+      );
+      continue;
+    }
+    // a folder of the vault that the walk never goes into: closest names would hide why
+    // (the walk's module only here: a search that finds its folder does not load it)
+    const walk = vault === undefined ? undefined : await import("../vault/walk.js");
+    const hidden = walk && vault !== undefined ? walk.whyFolderNotWalked(vault, want) : undefined;
+    if (walk && hidden) {
+      const fix = hidden.startsWith(walk.IGNORE_FILE)
+        ? ` — remove that rule and ${cli ? "run `vault-rag index`" : "index the vault again"} to search it`
+        : "";
+      hints.push(`vault-rag: no folder "${value}" in the index: ${hidden}${fix}`);
+      continue;
+    }
+    const sameCase = names.filter((x) => x.toLowerCase() === want.toLowerCase());
+    if (sameCase.length)
+      hints.push(`vault-rag: no folder "${value}" in the index — did you mean ${flag} ${quoted(sameCase)}?`);
+    else {
+      const near = closest(
+        want,
+        names.filter((x) => x !== ""),
+      );
+      hints.push(
+        `vault-rag: no folder "${value}" in the index${near.length ? ` — closest: ${quoted(near)}` : ""}${cli ? "; list them with `vault-rag folders`" : ""}`,
       );
     }
-    if (unknown > MAX_TAG_HINTS) hints.push(`vault-rag: and ${unknown - MAX_TAG_HINTS} more tags that no note has`);
   }
-  hints.push(...(await whereHints(store, f.where)));
+  return hints;
+}
+
+/** The hints of {@link noResultHints} about tags no note has. */
+async function tagHints(store: Store, wanted: string[], cli: boolean): Promise<string[]> {
+  const hints: string[] = [];
+  const tags = (await store.listTags()).map((x) => x.tag);
+  const have = new Set(tags.map((t) => t.normalize("NFC").toLowerCase()));
+  let unknown = 0;
+  for (const t of wanted) {
+    const want = t.trim().replace(/^#/, "").normalize("NFC").toLowerCase();
+    if (have.has(want)) continue;
+    // the closest names of a few: a request of 100 unknown tags is not 100 searches of every tag
+    if (++unknown > MAX_TAG_HINTS) continue;
+    // a tag written in a note ends where a character a tag cannot hold begins, as in Obsidian:
+    // "#role.bugcatcher" is the tag "role" (a frontmatter tag keeps the dot)
+    const head = inlineTag(want);
+    if (head && head !== want && have.has(head)) {
+      hints.push(
+        `vault-rag: no note has the tag "${t}" — in a note's text a tag ends at "${want[head.length]}", as in Obsidian: #${want} is the tag "${head}"; give ${cli ? `--tag "${head}"` : `the tag "${head}"`}`,
+      );
+      continue;
+    }
+    const near = closest(want, tags);
+    hints.push(
+      `vault-rag: no note has the tag "${t}"${near.length ? ` — closest tags: ${quoted(near)}` : ""}${cli ? "; list them with `vault-rag tags`" : ""}`,
+    );
+  }
+  if (unknown > MAX_TAG_HINTS) hints.push(`vault-rag: and ${unknown - MAX_TAG_HINTS} more tags that no note has`);
+  return hints;
+}
+
+/** The hints of {@link noResultHints} about a time range that is empty or misses every note. */
+async function timeHints(store: Store, f: FilterOptions, cli: boolean): Promise<string[]> {
+  const hints: string[] = [];
   // a time range that holds no time, and one that begins after every note's last change
   let since: number | undefined;
   let until: number | undefined;
