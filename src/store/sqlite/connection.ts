@@ -66,10 +66,10 @@ export function refuseLinkedIndexFolder(file: string): void {
  *
  * @example
  * ```ts
- * const db = openDatabase("/home/me/notes/.vault-rag/index.db", { create: true });
+ * const db = openConnection("/home/me/notes/.vault-rag/index.db", { create: true });
  * ```
  */
-export function openDatabase(file: string, opts: SqliteStoreOptions = {}): Database.Database {
+export function openConnection(file: string, opts: SqliteStoreOptions = {}): Database.Database {
   if (!path.isAbsolute(file)) throw new VaultRagError("usage", `vault-rag: index path "${file}" must be absolute`);
   refuseLinkedIndexFolder(file);
   if (!fs.existsSync(file)) {

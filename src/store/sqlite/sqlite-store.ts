@@ -18,7 +18,7 @@ import { KeywordSpellings } from "./spellings.js";
 import { hasBacklinks, readLinks, relink } from "./backlinks.js";
 import { DamagedSnapshotError } from "./dense-index.js";
 import { DocumentRows } from "./document-rows.js";
-import { openDatabase, type SqliteStoreOptions } from "./connection.js";
+import { openConnection, type SqliteStoreOptions } from "./connection.js";
 import { deleteNotes, upsertNotes, beginHeld, holdWrite, writeTransaction, type HeldWrite } from "./writes.js";
 import { denseIndex, denseRows, type DenseCache } from "./dense-query.js";
 import { keywordStats, queryKeyword, type KeywordState } from "./keyword-query.js";
@@ -72,7 +72,7 @@ export class SqliteStore implements Store {
 
   /** Opens (or creates) the store at an absolute path. */
   static open(file: string, opts: SqliteStoreOptions = {}): SqliteStore {
-    const db = openDatabase(file, opts);
+    const db = openConnection(file, opts);
     return new SqliteStore(file, db, opts.vectors === "cache");
   }
 
