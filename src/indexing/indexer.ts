@@ -17,6 +17,7 @@ import {
   type OpenStoreOptions,
   type Store,
   type StoreRecord,
+  type Manifest,
 } from "../store/index.js";
 import {
   assertVaultFolder,
@@ -177,6 +178,47 @@ async function repoint(
   });
 }
 
+/** A chunk waiting for its vectors: what the model reads of it, and how an embedding error names it. */
+type Pending = { record: StoreRecord; plan: WindowPlan; label: string };
+
+/** One indexing run's state, shared by its steps ({@link startRun} makes it). */
+interface Run {
+  vault: string;
+  store: Store;
+  embedder: Embedder;
+  opts: IndexOptions;
+  log: Logger;
+  /** The old index of a full rebuild by the same model: a second cache of vectors. */
+  cacheFrom: Store | undefined;
+  files: VaultFile[];
+  known: Map<string, NoteEntry>;
+  manifest: Manifest | undefined;
+  chunkerChanged: boolean | undefined;
+  summary: IndexSummary;
+  /** The notes to read, in the run's order; `cursor` is the next one. */
+  todo: VaultFile[];
+  cursor: number;
+  gone: string[];
+  goneByHash: Map<string, string>;
+  resolve: (link: NoteLink, source: string) => string | undefined;
+  linksOf: (note: Note) => NoteLink[];
+  seen: { notes: number; chunks: number; toEmbed: number; embedded: number; saved: number };
+  chunkOptions: ChunkOptions;
+  windowing: ReturnType<typeof windowOptions>;
+  cacheModel: string;
+  vectors: Map<string, Promise<Float32Array>>;
+  unread: string[];
+}
+
+/** A batch read and chunked, its vectors found or being made ({@link prepareBatch}). */
+interface Batch {
+  slice: VaultFile[];
+  batch: { note: NoteEntry; records: StoreRecord[]; links: NoteLink[] }[];
+  pending: Pending[];
+  missing: Map<string, { text: string; label: string }>;
+  embedding: Promise<unknown>;
+}
+
 async function indexInto(
   vault: string,
   store: Store,
@@ -186,6 +228,22 @@ async function indexInto(
   cacheFrom: Store | undefined,
 ): Promise<IndexSummary> {
   const t0 = performance.now();
+  const run = await startRun(vault, store, embedder, opts, log, cacheFrom);
+  await storeBatches(run);
+  await endRun(run);
+  run.summary.seconds = (performance.now() - t0) / 1000;
+  return run.summary;
+}
+
+/** Reads what the index holds and what the vault has, and plans the run: the notes to read, in order, and those gone. */
+async function startRun(
+  vault: string,
+  store: Store,
+  embedder: Embedder,
+  opts: IndexOptions,
+  log: Logger,
+  cacheFrom: Store | undefined,
+): Promise<Run> {
   // an index whose keyword text older rules wrote (before NFKC) is read again first: this run's
   // deletes must find the text as it was inserted
   if (await store.upgradeKeywordText?.())
@@ -198,7 +256,7 @@ async function indexInto(
       "vault_empty",
       `vault-rag: no Markdown notes in ${vault} (none ending in .md, outside .vault-ragignore and hidden folders) — check that this is the folder that holds your notes`,
     );
-  let manifest = await store.manifest();
+  const manifest = await store.manifest();
   const chunkerChanged = manifest && manifest.chunkerVersion !== CHUNKER_VERSION;
   const summary: IndexSummary = {
     added: 0,
@@ -230,7 +288,7 @@ async function indexInto(
   const onDisk = new Set(files.map((f) => f.path));
   const gone = [...known.keys()].filter((p) => !onDisk.has(p));
   // links resolve against the notes on disk now (a wikilink names a note, a Markdown link a path);
-  // one that fits no single note waits, and is resolved again once the notes change (below)
+  // one that fits no single note waits, and is resolved again once the notes change (endRun)
   const fits = noteLinkResolver(files.map((f) => f.path));
   const resolve = (link: NoteLink, source: string) => {
     const found = fits(link.written, source, link.markdown);
@@ -247,10 +305,174 @@ async function indexInto(
   // re-pointed, nothing is embedded (even when the new file name changes the title in the breadcrumb)
   const goneByHash = new Map<string, string>();
   if (!chunkerChanged) for (const p of gone) if (known.get(p)!.hash) goneByHash.set(known.get(p)!.hash, p);
+  return {
+    vault,
+    store,
+    embedder,
+    opts,
+    log,
+    cacheFrom,
+    files,
+    known,
+    manifest,
+    chunkerChanged,
+    summary,
+    todo,
+    cursor: 0,
+    gone,
+    goneByHash,
+    resolve,
+    linksOf,
+    // estimates for progress: the work seen so far, projected over the notes still to read (by
+    // notes, not bytes: a drawing's JSON or a pasted image is many bytes of few words)
+    seen: { notes: 0, chunks: 0, toEmbed: 0, embedded: 0, saved: 0 },
+    chunkOptions: opts.chunk ?? {},
+    windowing: windowOptions(embedder),
+    cacheModel: `${embedder.provider}:${embedder.model}`,
+    // every vector of this run by text hash: found in a cache, re-pointed, or being made by the model
+    // for an earlier batch (a later batch then waits for it instead of embedding the text again)
+    vectors: new Map(),
+    // notes the model cannot read (Japanese to an English model): told once, after the run
+    unread: [],
+  };
+}
 
-  // the window budget below decides a batch's size; the note cap only bounds a batch of tiny notes
-  const batchNotes = opts.batchNotes ?? 512;
-  // a batch also closes on a budget of windows, sized from the time batches take, so that one is
+/** `n` of the notes read so far, projected over all the notes to read. */
+function projected(run: Run, n: number): number {
+  const { seen, todo } = run;
+  return seen.notes && todo.length > seen.notes ? Math.round((n * todo.length) / seen.notes) : n;
+}
+
+/** Reads and chunks a batch of notes, finds cached vectors, and starts embedding the rest. */
+async function prepareBatch(run: Run, budget: number): Promise<Batch> {
+  const { slice, batch, pending } = await readBatch(run, budget);
+  const { missing, embedding } = await startVectors(run, pending);
+  return { slice, batch, pending, missing, embedding };
+}
+
+/** Reads and chunks the next notes, up to `budget` windows, and plans what the model reads of them. */
+async function readBatch(run: Run, budget: number): Promise<Pick<Batch, "slice" | "batch" | "pending">> {
+  const { store, embedder, log, known, chunkerChanged, summary, todo, seen, goneByHash, vectors } = run;
+  // the window budget (storeBatches) decides a batch's size; the note cap only bounds a batch of tiny notes
+  const batchNotes = run.opts.batchNotes ?? 512;
+  const slice: VaultFile[] = [];
+  const batch: Batch["batch"] = [];
+  const pending: Pending[] = [];
+  let windows = 0;
+  while (run.cursor < todo.length && slice.length < batchNotes && windows < budget) {
+    const f = todo[run.cursor++];
+    slice.push(f);
+    seen.notes++;
+    const { note, skipped, stat } = readVaultFile(f, log);
+    if (!note) {
+      // a file skipped on purpose (binary, not UTF-8, too big) is a warning, not a failure
+      if (skipped) summary.skipped++;
+      else summary.failed++;
+      continue;
+    }
+    const entry = known.get(f.path);
+    // as read, which may be newer than the walk's listing
+    const noteEntry: NoteEntry = { path: f.path, hash: note.hash, mtime: stat!.mtime, size: stat!.size };
+    if (entry && entry.hash === note.hash && !chunkerChanged) {
+      // touched but not changed: record the new stat, keep the chunks
+      await store.touchNote(noteEntry);
+      summary.unchanged++;
+      continue;
+    }
+    let chunks;
+    try {
+      chunks = chunkNote(note, run.chunkOptions);
+    } catch (err) {
+      log.warn("note_skipped", `vault-rag: cannot chunk "${f.path}": ${(err as Error).message}`, { path: f.path });
+      summary.failed++;
+      continue;
+    }
+    if (unreadable(embedder, note.body)) run.unread.push(f.path);
+    const records: StoreRecord[] = chunks.map((c) => ({ id: c.id, text: c.text, meta: c.meta, windows: [] }));
+    // what the model reads: the chunk whole, or its windows when it is longer than the model's window
+    const plans: WindowPlan[] = chunks.map((c) => {
+      const texts = run.windowing ? passageWindows(c.embedText, run.windowing) : [c.embedText];
+      return texts.length === 1
+        ? [{ hash: c.meta.hash, text: texts[0] }]
+        : texts.map((text) => ({ hash: hashText(text), text }));
+    });
+    const from = entry ? undefined : goneByHash.get(note.hash);
+    if (from) {
+      goneByHash.delete(note.hash);
+      await repoint(store, from, records, plans, vectors);
+    }
+    records.forEach((r, k) =>
+      pending.push({ record: r, plan: plans[k], label: `"${f.path}" (${chunks[k].meta.section})` }),
+    );
+    windows += plans.reduce((n, p) => n + p.length, 0);
+    seen.chunks += records.length;
+    batch.push({ note: noteEntry, records, links: run.linksOf(note) });
+    if (entry) summary.updated++;
+    else summary.added++;
+  }
+  return { slice, batch, pending };
+}
+
+/** Finds the vectors of a batch's windows (this run, then the store's cache) and starts the model on the rest. */
+async function startVectors(run: Run, pending: Pending[]): Promise<Pick<Batch, "missing" | "embedding">> {
+  const { store, cacheFrom, cacheModel, vectors, seen, opts } = run;
+  // vectors: this run, then the store's cache, then the model
+  const hashes = [...new Set(pending.flatMap((p) => p.plan.map((w) => w.hash)).filter((h) => !vectors.has(h)))];
+  for (const source of [store, cacheFrom]) {
+    if (!source || !hashes.length) continue;
+    const found = await source.cachedVectors(cacheModel, hashes);
+    for (const [h, v] of found) vectors.set(h, Promise.resolve(v));
+  }
+  // a passage of several windows, not cached, whose pooled vector is: a Chroma collection holds
+  // each chunk's pooled vector, and a rebuilt sidecar (another machine, a lost file) none of its
+  // windows, so that vector stands as the passage's one window instead of embedding them all again
+  // (a sidecar rebuilt on a 434-note vault re-embedded its 31,654 windows)
+  const partial = pending.filter((p) => p.plan.length > 1 && p.plan.some((w) => !vectors.has(w.hash)));
+  for (const source of [store, cacheFrom]) {
+    const want = [...new Set(partial.map((p) => p.record.meta.hash))].filter((h) => !vectors.has(h));
+    if (!source || !want.length) continue;
+    for (const [h, v] of await source.cachedVectors(cacheModel, want)) vectors.set(h, Promise.resolve(v));
+  }
+  for (const p of partial) if (vectors.has(p.record.meta.hash)) p.plan = [{ hash: p.record.meta.hash, text: "" }];
+  const missing = new Map<string, { text: string; label: string }>();
+  for (const p of pending)
+    for (const w of p.plan) if (!vectors.has(w.hash)) missing.set(w.hash, { text: w.text, label: p.label });
+  let embedding: Promise<unknown> = Promise.resolve();
+  if (missing.size) {
+    const entries = [...missing];
+    let reported = 0;
+    const onEmbed = (d: number) => {
+      seen.embedded += d - reported;
+      reported = d;
+      opts.onProgress?.("embed", seen.embedded, projected(run, seen.toEmbed));
+    };
+    seen.toEmbed += entries.length;
+    const made = run.embedder.embedDocuments(
+      entries.map(([, m]) => m.text),
+      opts.onProgress && onEmbed,
+      entries.map(([, m]) => m.label),
+    );
+    embedding = made;
+    made.catch(() => {}); // awaited (and thrown) when this batch is stored
+    entries.forEach(([h], k) => {
+      const one = made.then((v) => v[k]);
+      one.catch(() => {}); // a failure is reported once, by the batch that embeds it
+      vectors.set(h, one);
+    });
+    run.summary.embedded += entries.length;
+  }
+  return { missing, embedding };
+}
+
+/**
+ * Stores the run's notes batch by batch. One batch is embedded while the next is read and chunked,
+ * and its texts queue behind, so the model's threads never wait on the writing thread. Batches are
+ * stored in order, each in one transaction once its vectors are all made, so an interrupted run
+ * still resumes where it stopped.
+ */
+async function storeBatches(run: Run): Promise<void> {
+  const { opts, todo, seen } = run;
+  // a batch closes on a budget of windows, sized from the time batches take, so that one is
   // committed about every commitSeconds (the first, small, comes quickly)
   const commitSeconds = opts.commitSeconds ?? 5;
   // (at least 64 windows: the bundled model runs such batches on its worker threads, which leaves
@@ -258,131 +480,8 @@ async function indexInto(
   // goes to those threads too once they are up, and runs on this thread only when they are not)
   const minBudget = 64;
   let windowBudget = minBudget;
-  let cursor = 0;
-  // estimates for progress: the work seen so far, projected over the notes still to read (by
-  // notes, not bytes: a drawing's JSON or a pasted image is many bytes of few words)
-  const seen = { notes: 0, chunks: 0, toEmbed: 0, embedded: 0, saved: 0 };
-  const projected = (n: number) =>
-    seen.notes && todo.length > seen.notes ? Math.round((n * todo.length) / seen.notes) : n;
-  const chunkOptions = opts.chunk ?? {};
-  const windowing = windowOptions(embedder);
-  const cacheModel = `${embedder.provider}:${embedder.model}`;
-  // every vector of this run by text hash: found in a cache, re-pointed, or being made by the model
-  // for an earlier batch (a later batch then waits for it instead of embedding the text again)
-  const vectors = new Map<string, Promise<Float32Array>>();
-  // notes the model cannot read (Japanese to an English model): told once, after the run
-  const unread: string[] = [];
-
-  /** Reads and chunks a batch of notes, finds cached vectors, and starts embedding the rest. */
-  const prepare = async (budget: number) => {
-    const slice: VaultFile[] = [];
-    const batch: { note: NoteEntry; records: StoreRecord[]; links: NoteLink[] }[] = [];
-    const pending: { record: StoreRecord; plan: WindowPlan; label: string }[] = [];
-    let windows = 0;
-    while (cursor < todo.length && slice.length < batchNotes && windows < budget) {
-      const f = todo[cursor++];
-      slice.push(f);
-      seen.notes++;
-      const { note, skipped, stat } = readVaultFile(f, log);
-      if (!note) {
-        // a file skipped on purpose (binary, not UTF-8, too big) is a warning, not a failure
-        if (skipped) summary.skipped++;
-        else summary.failed++;
-        continue;
-      }
-      const entry = known.get(f.path);
-      // as read, which may be newer than the walk's listing
-      const noteEntry: NoteEntry = { path: f.path, hash: note.hash, mtime: stat!.mtime, size: stat!.size };
-      if (entry && entry.hash === note.hash && !chunkerChanged) {
-        // touched but not changed: record the new stat, keep the chunks
-        await store.touchNote(noteEntry);
-        summary.unchanged++;
-        continue;
-      }
-      let chunks;
-      try {
-        chunks = chunkNote(note, chunkOptions);
-      } catch (err) {
-        log.warn("note_skipped", `vault-rag: cannot chunk "${f.path}": ${(err as Error).message}`, { path: f.path });
-        summary.failed++;
-        continue;
-      }
-      if (unreadable(embedder, note.body)) unread.push(f.path);
-      const records: StoreRecord[] = chunks.map((c) => ({ id: c.id, text: c.text, meta: c.meta, windows: [] }));
-      // what the model reads: the chunk whole, or its windows when it is longer than the model's window
-      const plans: WindowPlan[] = chunks.map((c) => {
-        const texts = windowing ? passageWindows(c.embedText, windowing) : [c.embedText];
-        return texts.length === 1
-          ? [{ hash: c.meta.hash, text: texts[0] }]
-          : texts.map((text) => ({ hash: hashText(text), text }));
-      });
-      const from = entry ? undefined : goneByHash.get(note.hash);
-      if (from) {
-        goneByHash.delete(note.hash);
-        await repoint(store, from, records, plans, vectors);
-      }
-      records.forEach((r, k) =>
-        pending.push({ record: r, plan: plans[k], label: `"${f.path}" (${chunks[k].meta.section})` }),
-      );
-      windows += plans.reduce((n, p) => n + p.length, 0);
-      seen.chunks += records.length;
-      batch.push({ note: noteEntry, records, links: linksOf(note) });
-      if (entry) summary.updated++;
-      else summary.added++;
-    }
-    // vectors: this run, then the store's cache, then the model
-    const hashes = [...new Set(pending.flatMap((p) => p.plan.map((w) => w.hash)).filter((h) => !vectors.has(h)))];
-    for (const source of [store, cacheFrom]) {
-      if (!source || !hashes.length) continue;
-      const found = await source.cachedVectors(cacheModel, hashes);
-      for (const [h, v] of found) vectors.set(h, Promise.resolve(v));
-    }
-    // a passage of several windows, not cached, whose pooled vector is: a Chroma collection holds
-    // each chunk's pooled vector, and a rebuilt sidecar (another machine, a lost file) none of its
-    // windows, so that vector stands as the passage's one window instead of embedding them all again
-    // (a sidecar rebuilt on a 434-note vault re-embedded its 31,654 windows)
-    const partial = pending.filter((p) => p.plan.length > 1 && p.plan.some((w) => !vectors.has(w.hash)));
-    for (const source of [store, cacheFrom]) {
-      const want = [...new Set(partial.map((p) => p.record.meta.hash))].filter((h) => !vectors.has(h));
-      if (!source || !want.length) continue;
-      for (const [h, v] of await source.cachedVectors(cacheModel, want)) vectors.set(h, Promise.resolve(v));
-    }
-    for (const p of partial) if (vectors.has(p.record.meta.hash)) p.plan = [{ hash: p.record.meta.hash, text: "" }];
-    const missing = new Map<string, { text: string; label: string }>();
-    for (const p of pending)
-      for (const w of p.plan) if (!vectors.has(w.hash)) missing.set(w.hash, { text: w.text, label: p.label });
-    let embedding: Promise<unknown> = Promise.resolve();
-    if (missing.size) {
-      const entries = [...missing];
-      let reported = 0;
-      const onEmbed = (d: number) => {
-        seen.embedded += d - reported;
-        reported = d;
-        opts.onProgress?.("embed", seen.embedded, projected(seen.toEmbed));
-      };
-      seen.toEmbed += entries.length;
-      const made = embedder.embedDocuments(
-        entries.map(([, m]) => m.text),
-        opts.onProgress && onEmbed,
-        entries.map(([, m]) => m.label),
-      );
-      embedding = made;
-      made.catch(() => {}); // awaited (and thrown) when this batch is stored
-      entries.forEach(([h], k) => {
-        const one = made.then((v) => v[k]);
-        one.catch(() => {}); // a failure is reported once, by the batch that embeds it
-        vectors.set(h, one);
-      });
-      summary.embedded += entries.length;
-    }
-    return { slice, batch, pending, missing, embedding };
-  };
-
-  // One batch is embedded while the next is read and chunked, and its texts queue behind, so the
-  // model's threads never wait on the writing thread. Batches are stored in order, each in one
-  // transaction once its vectors are all made, so an interrupted run still resumes where it stopped.
   let done = 0;
-  let next = todo.length ? prepare(windowBudget) : undefined;
+  let next = todo.length ? prepareBatch(run, windowBudget) : undefined;
   let lastCommit = performance.now();
   for (let i = 0; next; i++) {
     if (opts.signal?.aborted) {
@@ -400,34 +499,16 @@ async function indexInto(
       );
     }
     const cur = await next;
-    opts.onProgress?.("embed", seen.embedded, projected(seen.toEmbed));
+    opts.onProgress?.("embed", seen.embedded, projected(run, seen.toEmbed));
     // the first batch is embedded alone: a model that cannot run fails before more notes are read
     if (i === 0) await cur.embedding;
-    next = cursor < todo.length ? prepare(windowBudget) : undefined;
+    next = run.cursor < todo.length ? prepareBatch(run, windowBudget) : undefined;
     next?.catch(() => {}); // awaited (and thrown) on the next turn
-    await cur.embedding;
-    for (const p of cur.pending) {
-      p.record.windows = await Promise.all(
-        p.plan.map(async (w) => ({ hash: w.hash, vector: await vectors.get(w.hash)! })),
-      );
-      for (const w of p.plan) if (!cur.missing.has(w.hash)) summary.cached++;
-    }
-    if (!manifest || manifest.embedder.dimensions !== embedder.dimensions) {
-      if (embedder.dimensions > 0) {
-        // an upgrade in progress keeps the old chunker version until the run completes, so an
-        // interrupted upgrade still re-chunks the notes it did not reach
-        manifest = {
-          ...manifestFor(embedder, manifest),
-          ...(chunkerChanged ? { chunkerVersion: manifest!.chunkerVersion } : {}),
-        };
-        await store.setManifest(manifest);
-      }
-    }
-    if (cur.batch.length) await store.upsertNotes(cur.batch);
+    await saveBatch(run, cur);
     done += cur.slice.length;
     opts.onProgress?.("index", done, todo.length);
     seen.saved += cur.pending.length;
-    opts.onProgress?.("saved", seen.saved, projected(seen.chunks));
+    opts.onProgress?.("saved", seen.saved, projected(run, seen.chunks));
     // size the next batches so that one closes about every commitSeconds
     const now = performance.now();
     const took = Math.max(0.05, (now - lastCommit) / 1000);
@@ -439,6 +520,36 @@ async function indexInto(
         Math.min(4096, Math.round((windows * commitSeconds) / took), windowBudget * 4),
       );
   }
+}
+
+/** Waits for a batch's vectors and stores it, in one transaction (with the manifest, before the first). */
+async function saveBatch(run: Run, cur: Batch): Promise<void> {
+  const { store, embedder, vectors, summary } = run;
+  await cur.embedding;
+  for (const p of cur.pending) {
+    p.record.windows = await Promise.all(
+      p.plan.map(async (w) => ({ hash: w.hash, vector: await vectors.get(w.hash)! })),
+    );
+    for (const w of p.plan) if (!cur.missing.has(w.hash)) summary.cached++;
+  }
+  const manifest = run.manifest;
+  if (!manifest || manifest.embedder.dimensions !== embedder.dimensions) {
+    if (embedder.dimensions > 0) {
+      // an upgrade in progress keeps the old chunker version until the run completes, so an
+      // interrupted upgrade still re-chunks the notes it did not reach
+      run.manifest = {
+        ...manifestFor(embedder, manifest),
+        ...(run.chunkerChanged ? { chunkerVersion: manifest!.chunkerVersion } : {}),
+      };
+      await store.setManifest(run.manifest);
+    }
+  }
+  if (cur.batch.length) await store.upsertNotes(cur.batch);
+}
+
+/** Ends a run: names the notes the model cannot read, deletes the notes gone, resolves links and records the manifest. */
+async function endRun(run: Run): Promise<void> {
+  const { vault, store, embedder, log, unread, gone, summary, files } = run;
   unread.sort(); // named in path order, not in the order the notes were read
   if (unread.length)
     log.warn(
@@ -457,8 +568,9 @@ async function indexInto(
   // that was interrupted) make it resolve them all again. The key names the rules too (bump its
   // first line when noteLinkResolver reads links another way)
   const linkKey = hashText(["link rules 4", ...files.map((f) => f.path).sort()].join("\n"));
-  await store.resolveLinks(linkKey, resolve);
-  if (!manifest || chunkerChanged) {
+  await store.resolveLinks(linkKey, run.resolve);
+  let manifest = run.manifest;
+  if (!manifest || run.chunkerChanged) {
     // nothing was embedded (empty vault or all cached): still record what built the index
     if (!manifest && embedder.dimensions === 0) await embedder.embedQuery("dimension probe");
     manifest = manifestFor(embedder, manifest);
@@ -466,7 +578,6 @@ async function indexInto(
   } else {
     await store.setManifest({ ...manifest, updatedAt: new Date().toISOString() });
   }
+  run.manifest = manifest;
   summary.chunks = (await store.count()).chunks;
-  summary.seconds = (performance.now() - t0) / 1000;
-  return summary;
 }

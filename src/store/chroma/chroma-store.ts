@@ -1,5 +1,4 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import type { ChromaClient, Collection } from "chromadb";
 import { checkQueryVector, checkWindows, pooledVector } from "../windows.js";
@@ -22,6 +21,7 @@ import {
   type StoreRecord,
 } from "../types.js";
 import { parseChromaLocation, showLocation, type ChromaConnectOptions, type ChromaLocation } from "./location.js";
+import { defaultSidecarDir, guard, loadChroma } from "./client.js";
 import { fromChromaMetadata, toChromaFilter, toChromaMetadata, type ChromaMetadata } from "./translate.js";
 
 /** Options for opening a Chroma collection as a vault-rag store. */
@@ -37,49 +37,9 @@ export interface ChromaStoreOptions extends ChromaConnectOptions {
 export type KeywordPath =
   "sidecar" | "sidecar (server has a Search API; vault-rag's BM25 sidecar is used for identical ranking)";
 
-/**
- * Default folder for keyword sidecars (the CLI and library use `<vault>/.vault-rag/chroma`).
- *
- * @example
- * ```ts
- * defaultSidecarDir(); // "/home/me/.cache/vault-rag/chroma"
- * ```
- */
-export function defaultSidecarDir(): string {
-  return path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "vault-rag", "chroma");
-}
+export { CHROMA_MISSING, defaultSidecarDir, loadChroma } from "./client.js";
 
 const COLLECTION_MARK = "vault_rag";
-
-type ChromaModule = typeof import("chromadb");
-
-/** The one-line error when the `chromadb` package is not installed. */
-export const CHROMA_MISSING =
-  "vault-rag: a Chroma index needs the chromadb package — run `npm install chromadb` (`npm install -g chromadb` next to a global vault-rag)";
-
-/**
- * Loads the Chroma client on first use. `chromadb` is an optional peer dependency: its server
- * binding is ~51 MB, so users of the embedded SQLite store never install it, and commands on the
- * embedded store never pay for loading the client (~70 ms). `importer` is for tests.
- *
- * @example
- * ```ts
- * const { ChromaClient } = await loadChroma(); // throws CHROMA_MISSING when chromadb is absent
- * ```
- */
-export async function loadChroma(
-  importer: () => Promise<ChromaModule> = () => import("chromadb"),
-): Promise<ChromaModule> {
-  try {
-    return await importer();
-  } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    // only chromadb itself being absent; a broken install of it keeps its own error
-    if ((e.code === "ERR_MODULE_NOT_FOUND" || e.code === "MODULE_NOT_FOUND") && /['"]chromadb['"]/.test(e.message))
-      throw new VaultRagError("store_failed", CHROMA_MISSING, { cause: err });
-    throw err;
-  }
-}
 
 /**
  * A vault-rag index on a Chroma server. Vectors, documents and metadata live in one Chroma
@@ -604,33 +564,6 @@ export class ChromaStore implements Store {
     // sidecar closes, and so before the caller lets go of the index lock: none lands after it
     await this.writes;
     await this.sidecar.close();
-  }
-}
-
-/** Runs a server call, turning the client's errors into one-line vault-rag errors. */
-async function guard<T>(loc: ChromaLocation, what: string, fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    if (err instanceof VaultRagError) throw err;
-    const e = err as Error;
-    if (e.name === "ChromaConnectionError" || /ECONNREFUSED|fetch failed/i.test(e.message))
-      throw new VaultRagError(
-        "store_failed",
-        `vault-rag: Chroma is not reachable at ${loc.server} — start it with \`chroma run --path <dir> --port ${loc.port}\` or check --db`,
-        { cause: err },
-      );
-    if (e.name === "ChromaUnauthorizedError" || e.name === "ChromaForbiddenError")
-      throw new VaultRagError(
-        "store_failed",
-        `vault-rag: the Chroma server at ${loc.server} refused the credentials — set CHROMA_API_KEY (and CHROMA_TENANT / CHROMA_DATABASE for a hosted server)`,
-        { cause: err },
-      );
-    throw new VaultRagError(
-      "store_failed",
-      `vault-rag: Chroma at ${loc.server} failed to ${what} in "${loc.collection}": ${e.message.split("\n")[0]}`,
-      { cause: err },
-    );
   }
 }
 

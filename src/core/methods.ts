@@ -1,0 +1,212 @@
+/** The methods of a vault handle ({@link VaultHandle}), grouped by what they do to the index. */
+import { answerContext, askContext, createLlm, DEFAULT_LLM } from "../answer/index.js";
+import type { Embedder } from "../embed/index.js";
+import { VaultRagError } from "../errors.js";
+import { lockHolder, releaseHeldLocks } from "../indexing/lock.js";
+import type { Logger } from "../log.js";
+import { hintLines } from "../render/hints.js";
+import { flatHit, noResultHints, relatedNotes, runSearches, search, searchOptionsOf } from "../search/index.js";
+import { discardRebuild, lockTarget, type Manifest, type OpenStoreOptions, type Store } from "../store/index.js";
+import { readNoteText, whyNoteMissing } from "../vault/index.js";
+import { explainSearch } from "./explain.js";
+import { openIfIndexed } from "./open-query.js";
+import { staleHits } from "./stale-hits.js";
+import { indexStatus, noIndexStatus } from "./status.js";
+import type { OpenVaultOptions, VaultHandle, VaultStatusMaybeCounted } from "./types.js";
+
+/** An opened index: its store, the embedder that built it, and its manifest. */
+export type Opened = { store: Store; embedder: Embedder; manifest: Manifest };
+
+/** What a handle's methods share (see `coreOf` in vault.ts). */
+export interface Core {
+  vault: string;
+  /** The index: an absolute path or a Chroma address. */
+  db: string;
+  /** The index as shown to users (a Chroma address without secrets). */
+  shown: string;
+  storeOpts: OpenStoreOptions;
+  opts: OpenVaultOptions;
+  /** The vault when it is known to be the index's, else undefined. */
+  known: string | undefined;
+  once(how: typeof openIfIndexed): Promise<Opened | undefined>;
+  open(): Promise<Opened>;
+  shut(): Promise<void>;
+  indexingEmbedder(log?: Logger): Promise<Embedder>;
+}
+
+type Writing = Pick<VaultHandle, "index" | "watch" | "check" | "migrate" | "abandon">;
+type Searching = Pick<VaultHandle, "search" | "searches" | "askContext" | "llm" | "answer" | "ask">;
+type Reading = Omit<VaultHandle, keyof Writing | keyof Searching | "vault" | "db">;
+
+/**
+ * The methods that write the index: index, watch, check (with repair), migrate, abandon.
+ *
+ * @example
+ * ```ts
+ * await writingMethods(core).index({ full: true });
+ * ```
+ */
+export function writingMethods(c: Core): Writing {
+  return {
+    async index(o = {}) {
+      await c.shut();
+      const { indexVault } = await import("../indexing/indexer.js");
+      return indexVault(c.vault, c.db, await c.indexingEmbedder(), { ...o, store: c.storeOpts });
+    },
+    async watch(o = {}) {
+      const log = o.log ?? c.opts.log;
+      const { watchVault } = await import("../indexing/watch.js");
+      return watchVault(c.vault, c.db, await c.indexingEmbedder(log), { ...o, log, store: c.storeOpts });
+    },
+    async check(o = {}) {
+      await c.shut();
+      const { checkVaultIndex } = await import("./maintenance.js");
+      return checkVaultIndex(c.vault, c.db, c.storeOpts, o);
+    },
+    async migrate(to) {
+      await c.shut();
+      const { migrateVaultIndex } = await import("./maintenance.js");
+      return migrateVaultIndex(c.vault, c.db, to, c.storeOpts);
+    },
+    abandon(o = {}) {
+      if (o.full) discardRebuild(c.db);
+      releaseHeldLocks();
+    },
+  };
+}
+
+/**
+ * The methods that rank: search, the Search API, and answers from the notes.
+ *
+ * @example
+ * ```ts
+ * (await searchingMethods(core).search("motor wiring")).hits[0].path; // "robots/SMARS.md"
+ * ```
+ */
+export function searchingMethods(c: Core): Searching {
+  const m: Searching = {
+    async search(question, o = {}) {
+      const { explain, ...request } = o;
+      const ctx = await c.open();
+      const res = await search(ctx, question, searchOptionsOf(request));
+      const hits = res.hits.map(flatHit);
+      const how = explain ? { explain: await explainSearch(ctx, question, request, res) } : {};
+      if (!hits.length) {
+        const why = await noResultHints(ctx.store, request, c.known);
+        return { ...res, hits, hints: hintLines(why, "request"), why, ...how };
+      }
+      if (c.known === undefined) return { ...res, hits, ...how };
+      // a stat per hit's note: the CLI warns of these, the web app marks them
+      const stale = staleHits(c.vault, hits);
+      return stale.changed.length || stale.deleted.length ? { ...res, hits, stale, ...how } : { ...res, hits, ...how };
+    },
+    async searches(s) {
+      return runSearches(await c.open(), s);
+    },
+    async askContext(question, o = {}) {
+      const { budgetTokens, ...request } = o;
+      const ctx = await c.open();
+      const context = await askContext(ctx, question, request, budgetTokens);
+      if (context.sources.length) return context;
+      // nothing found: why, and what may fix it, as a search says (a tag no note has)
+      return { ...context, why: await noResultHints(ctx.store, request, c.known) };
+    },
+    llm(spec) {
+      return createLlm(spec ?? DEFAULT_LLM, c.opts);
+    },
+    async answer(context, o = {}) {
+      const { llm = m.llm(), ...rest } = o;
+      return answerContext(llm, context, rest);
+    },
+    async ask(question, o = {}) {
+      const { llm: spec, budgetTokens, onToken, onSources, signal, ...request } = o;
+      const context = await m.askContext(question, { ...request, budgetTokens });
+      onSources?.(context.sources);
+      const { answer, sources, cited, invalid, model } = await m.answer(context, {
+        llm: m.llm(spec),
+        onToken,
+        signal,
+      });
+      if (sources.length) return { answer, sources, cited, invalid, model };
+      const why = context.why ?? [];
+      return { answer, sources, cited, invalid, model, reason: context.reason, hints: hintLines(why, "request"), why };
+    },
+  };
+  return m;
+}
+
+/**
+ * The methods that read what the index holds: status, related notes, a note's text, tags, folders.
+ *
+ * @example
+ * ```ts
+ * await readingMethods(core).tags(); // [{ tag: "robots", notes: 3 }, …]
+ * ```
+ */
+export function readingMethods(c: Core): Reading {
+  return {
+    status: (async (o: { countStale?: boolean } = {}): Promise<VaultStatusMaybeCounted> => {
+      const count = o.countStale ?? true;
+      const opened = await c.once(openIfIndexed);
+      // an index deleted under an open handle, and not yet built again (a vault replaced under
+      // `serve --watch`), has no manifest: it reports as no index, as before the first one
+      const manifest = await opened?.store.manifest();
+      if (!opened || !manifest) return noIndexStatus(c.vault, c.shown, count);
+      return indexStatus(c.vault, opened.store, manifest, { countStale: count });
+    }) as VaultHandle["status"],
+    async ready() {
+      await c.open();
+    },
+    async warm() {
+      await (await c.open()).embedder.embedQuery("warm up");
+    },
+    async changed() {
+      const { staleInVault } = await import("../indexing/stale.js");
+      return staleInVault(c.vault, await (await c.open()).store.notes());
+    },
+    writer() {
+      const pid = lockHolder(lockTarget(c.db, c.storeOpts.sidecarDir));
+      return pid !== undefined && pid !== process.pid ? pid : undefined;
+    },
+    async related(note, o = {}) {
+      const { explainMissing, ...rest } = o;
+      const { store } = await c.open();
+      // a file of the vault the index does not hold: why (left out, or not indexed yet), not the closest note
+      const unmatched = () => {
+        const file = whyNoteMissing(c.vault, note);
+        if (file)
+          throw new VaultRagError(
+            "usage",
+            `"${note}" is not indexed: ${file.why ?? "it is not in the index yet"}`,
+            file.why ? {} : { fix: { kind: "reindex" } },
+          );
+      };
+      const r = await relatedNotes(store, note, { ...rest, ...(explainMissing ? { unmatched } : {}) });
+      if (c.known === undefined) return r;
+      // the note asked about, or one found for it, edited or deleted since the last index: its
+      // passages are the ones indexed, as a search says of its hits
+      const indexed = await store.notes();
+      const mtime = (p: string) => indexed.get(p)?.mtime ?? 0;
+      const asked = staleHits(c.vault, [{ path: r.note, mtime: mtime(r.note) }]);
+      const found = staleHits(
+        c.vault,
+        r.related.map((n) => ({ path: n.path, mtime: mtime(n.path) })),
+      );
+      const state = asked.deleted.length ? "deleted" : asked.changed.length ? "changed" : undefined;
+      if (!state && !found.changed.length && !found.deleted.length) return r;
+      return { ...r, stale: { ...(state ? { asked: state } : {}), ...found } } as const;
+    },
+    async note(name, o = {}) {
+      return readNoteText(c.vault, name, o.heading);
+    },
+    async tags() {
+      return (await c.open()).store.listTags();
+    },
+    async folders() {
+      return (await c.open()).store.listFolders();
+    },
+    async close() {
+      await c.shut();
+    },
+  };
+}

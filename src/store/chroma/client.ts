@@ -1,0 +1,80 @@
+import os from "node:os";
+import path from "node:path";
+import { VaultRagError } from "../../errors.js";
+import type { ChromaLocation } from "./location.js";
+
+/**
+ * Default folder for keyword sidecars (the CLI and library use `<vault>/.vault-rag/chroma`).
+ *
+ * @example
+ * ```ts
+ * defaultSidecarDir(); // "/home/me/.cache/vault-rag/chroma"
+ * ```
+ */
+export function defaultSidecarDir(): string {
+  return path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "vault-rag", "chroma");
+}
+
+type ChromaModule = typeof import("chromadb");
+
+/** The one-line error when the `chromadb` package is not installed. */
+export const CHROMA_MISSING =
+  "vault-rag: a Chroma index needs the chromadb package — run `npm install chromadb` (`npm install -g chromadb` next to a global vault-rag)";
+
+/**
+ * Loads the Chroma client on first use. `chromadb` is an optional peer dependency: its server
+ * binding is ~51 MB, so users of the embedded SQLite store never install it, and commands on the
+ * embedded store never pay for loading the client (~70 ms). `importer` is for tests.
+ *
+ * @example
+ * ```ts
+ * const { ChromaClient } = await loadChroma(); // throws CHROMA_MISSING when chromadb is absent
+ * ```
+ */
+export async function loadChroma(
+  importer: () => Promise<ChromaModule> = () => import("chromadb"),
+): Promise<ChromaModule> {
+  try {
+    return await importer();
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    // only chromadb itself being absent; a broken install of it keeps its own error
+    if ((e.code === "ERR_MODULE_NOT_FOUND" || e.code === "MODULE_NOT_FOUND") && /['"]chromadb['"]/.test(e.message))
+      throw new VaultRagError("store_failed", CHROMA_MISSING, { cause: err });
+    throw err;
+  }
+}
+
+/**
+ * Runs a server call, turning the client's errors into one-line vault-rag errors.
+ *
+ * @example
+ * ```ts
+ * const n = await guard(loc, "count chunks", () => collection.count());
+ * ```
+ */
+export async function guard<T>(loc: ChromaLocation, what: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof VaultRagError) throw err;
+    const e = err as Error;
+    if (e.name === "ChromaConnectionError" || /ECONNREFUSED|fetch failed/i.test(e.message))
+      throw new VaultRagError(
+        "store_failed",
+        `vault-rag: Chroma is not reachable at ${loc.server} — start it with \`chroma run --path <dir> --port ${loc.port}\` or check --db`,
+        { cause: err },
+      );
+    if (e.name === "ChromaUnauthorizedError" || e.name === "ChromaForbiddenError")
+      throw new VaultRagError(
+        "store_failed",
+        `vault-rag: the Chroma server at ${loc.server} refused the credentials — set CHROMA_API_KEY (and CHROMA_TENANT / CHROMA_DATABASE for a hosted server)`,
+        { cause: err },
+      );
+    throw new VaultRagError(
+      "store_failed",
+      `vault-rag: Chroma at ${loc.server} failed to ${what} in "${loc.collection}": ${e.message.split("\n")[0]}`,
+      { cause: err },
+    );
+  }
+}

@@ -1,0 +1,185 @@
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { VaultRagError } from "../../errors.js";
+import { makeDir } from "../../make-dir.js";
+import { INDEX_DIR } from "../../config.js";
+import { shellArg } from "../../shell-arg.js";
+import { cjkBigrams } from "./cjk.js";
+import { compileDocRegex, containsText } from "../regex.js";
+import { prepareSchema } from "./ddl.js";
+import { damaged, diskFull, isCorruption, notAnIndex, openFix, readOnly } from "./errors.js";
+
+/** Options for opening the SQLite store. */
+export interface SqliteStoreOptions {
+  /** Create the file (and its folder) when missing. Default false: a missing file is a `no_index` error. */
+  create?: boolean;
+  readonly?: boolean;
+  /** How long to wait for another writer, in ms. Default 10 000. */
+  busyTimeoutMs?: number;
+  /**
+   * `"cache"`: the Chroma store's local sidecar. It keeps notes, chunks, metadata and the BM25 index,
+   * and the window vectors it is given as an embedding cache only (no dense queries): the server
+   * holds one pooled vector per chunk, and a rebuild would otherwise embed long passages again.
+   * Unset: a full store, dense queries included.
+   */
+  vectors?: "cache";
+}
+
+/**
+ * Refuses an index in a vault's `.vault-rag/` folder when that folder is a symbolic link: a vault
+ * shared with such a link (a clone, a synced folder) would have the index, its lock and its cache
+ * written wherever the link points. An index elsewhere is named with `--db`.
+ *
+ * @example
+ * ```ts
+ * refuseLinkedIndexFolder("/home/me/notes/.vault-rag/index.db"); // throws when .vault-rag is a link
+ * ```
+ */
+export function refuseLinkedIndexFolder(file: string): void {
+  const dir = path.dirname(file);
+  if (path.basename(dir) !== INDEX_DIR) return;
+  let linked: boolean;
+  try {
+    linked = fs.lstatSync(dir).isSymbolicLink();
+  } catch {
+    return; // not there yet: it is created as a folder
+  }
+  if (!linked) return;
+  let target = fs.readlinkSync(dir);
+  try {
+    target = fs.realpathSync(dir);
+  } catch {
+    // a link to nothing: named as written
+  }
+  throw new VaultRagError(
+    "io",
+    `vault-rag: ${dir} is a symbolic link to ${target} — vault-rag keeps no index through a link in the vault, which could write outside it; remove the link, or name that place with --db ${shellArg(path.join(target, path.basename(file)))}`,
+  );
+}
+
+/**
+ * Opens (or creates) the SQLite database of the store at an absolute path: refuses what is no
+ * index, registers the SQL functions queries use (`vr_regexp`, `vr_contains`, `vr_fts`), sets the
+ * pragmas of a writer and brings the schema up to date ({@link prepareSchema}). SQLite's errors
+ * become one-line `VaultRagError`s.
+ *
+ * @example
+ * ```ts
+ * const db = openConnection("/home/me/notes/.vault-rag/index.db", { create: true });
+ * ```
+ */
+export function openConnection(file: string, opts: SqliteStoreOptions = {}): Database.Database {
+  if (!path.isAbsolute(file)) throw new VaultRagError("usage", `vault-rag: index path "${file}" must be absolute`);
+  refuseLinkedIndexFolder(file);
+  if (!fs.existsSync(file)) {
+    if (!opts.create)
+      throw new VaultRagError("no_index", `vault-rag: no index at ${file} — run \`vault-rag index <vault>\` first`);
+    try {
+      makeDir(path.dirname(file));
+    } catch (err) {
+      throw new VaultRagError(
+        "io",
+        `vault-rag: cannot create the index folder ${path.dirname(file)}: ${(err as Error).message}`,
+      );
+    }
+  }
+  // a file that is not an index (a note, someone else's database) is refused before SQLite or
+  // a rebuild writes to it: `--db notes.md` must never turn a note into an index
+  const foreign = notAnIndexReason(file);
+  if (foreign) throw notAnIndex(file, foreign);
+  // a reader of an index it may not write (a read-only file or folder) opens it read-only; a
+  // writer then gets the read-only error from its first write, with nothing changed
+  if (!opts.readonly && !opts.create && !writable(file)) opts = { ...opts, readonly: true };
+  if (isFolder(file))
+    throw new VaultRagError(
+      "usage",
+      `vault-rag: the index path ${file} is a folder — give the index file in it (${path.join(file, "index.db")}), or leave --db out to use <vault>/.vault-rag/index.db`,
+    );
+  let db: Database.Database;
+  try {
+    db = new Database(file, { readonly: !!opts.readonly, fileMustExist: !opts.create });
+    db.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 10_000}`);
+    addFunctions(db);
+    // before any pragma that writes (WAL mode rewrites the header): another program's database stays as it was
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[];
+    if (tables.length && !tables.includes("meta")) {
+      db.close();
+      throw notAnIndex(file, `a SQLite database without vault-rag's tables; it holds ${tables.slice(0, 3).join(", ")}`);
+    }
+    if (!opts.readonly) {
+      db.pragma("journal_mode = WAL");
+      db.pragma("synchronous = NORMAL");
+      db.pragma("cache_size = -65536"); // 64 MB: index upkeep during large batches
+    }
+    if (!opts.readonly) prepareSchema(db, file, tables);
+  } catch (err) {
+    const e = err as Error & { code?: string };
+    if (e instanceof VaultRagError) throw e;
+    if (e.code === "SQLITE_READONLY") throw readOnly(file);
+    if (e.code === "SQLITE_READONLY_DIRECTORY" || e.code === "SQLITE_READONLY_CANTINIT")
+      throw new VaultRagError(
+        "io",
+        `vault-rag: cannot read the index at ${file}: its folder is read-only, and SQLite writes a shared-memory file beside an index even to read it — make ${path.dirname(file)} writable (searching changes nothing in the index), or search a copy of the vault`,
+      );
+    if (e.code === "SQLITE_FULL") throw diskFull(file);
+    if (isCorruption(e)) throw damaged(file, e);
+    throw new VaultRagError("io", `vault-rag: cannot open the index at ${file}: ${e.message}${openFix(file, e.code)}`);
+  }
+  return db;
+}
+
+/** Registers the SQL functions the store's statements call, but `vr_passing` (the store's own). */
+function addFunctions(db: Database.Database): void {
+  db.function("vr_regexp", { deterministic: true }, (pattern: unknown, text: unknown) =>
+    compileDocRegex(String(pattern)).test(String(text)) ? 1 : 0,
+  );
+  // $contains in JavaScript rather than SQLite's instr: it can be stopped (see containsText)
+  db.function("vr_contains", { deterministic: true }, (needle: unknown, text: unknown) =>
+    containsText(String(needle), String(text)) ? 1 : 0,
+  );
+  // what FTS5 indexes for a field (the 'delete' command must be given exactly the same values):
+  // NFKC, as queries are read ("ﬁle" copied from a PDF is "file", "Ｗｉｄｅ" is "Wide"), and CJK bigrams
+  db.function("vr_fts", { deterministic: true }, (text: unknown) => cjkBigrams(String(text ?? "").normalize("NFKC")));
+}
+
+/** True when the index file and its folder (for the WAL files) can be written. */
+function writable(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.W_OK);
+    fs.accessSync(path.dirname(file), fs.constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The first bytes of every SQLite database file. */
+const SQLITE_HEADER = "SQLite format 3\u0000";
+
+/**
+ * Why a file is no vault-rag index, judged by its first bytes (an empty file is a new index), or
+ * undefined when it may be one.
+ */
+function notAnIndexReason(file: string): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(file, "r");
+    const head = Buffer.alloc(SQLITE_HEADER.length);
+    const n = fs.readSync(fd, head, 0, head.length, 0);
+    if (n === 0) return undefined;
+    return head.toString("latin1", 0, n) === SQLITE_HEADER ? undefined : "it is not a SQLite database";
+  } catch {
+    return undefined; // unreadable: SQLite's own error says why
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
+function isFolder(file: string): boolean {
+  try {
+    return fs.statSync(file).isDirectory();
+  } catch {
+    return false;
+  }
+}

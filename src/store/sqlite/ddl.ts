@@ -1,0 +1,148 @@
+import { randomUUID } from "node:crypto";
+import Database from "better-sqlite3";
+import { VaultRagError } from "../../errors.js";
+import { SCHEMA_VERSION, type Manifest } from "../types.js";
+import { createBacklinkTables } from "./backlinks.js";
+import { FTS_TOKENIZE } from "./fts-query.js";
+import { rebuildCommand } from "./errors.js";
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS notes (path TEXT PRIMARY KEY, hash TEXT NOT NULL, mtime INTEGER NOT NULL, size INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS chunks (
+  rowid INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  path TEXT NOT NULL, title TEXT NOT NULL, section TEXT NOT NULL, folder TEXT NOT NULL, top_folder TEXT NOT NULL,
+  mtime INTEGER NOT NULL, word_count INTEGER NOT NULL, ordinal INTEGER NOT NULL, start_line INTEGER NOT NULL, end_line INTEGER NOT NULL,
+  tags TEXT NOT NULL, links TEXT NOT NULL, aliases TEXT NOT NULL, hash TEXT NOT NULL,
+  text TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS windows (rowid INTEGER PRIMARY KEY, chunk INTEGER NOT NULL, hash TEXT NOT NULL, vector BLOB NOT NULL);
+CREATE INDEX IF NOT EXISTS windows_chunk ON windows(chunk);
+CREATE INDEX IF NOT EXISTS windows_hash ON windows(hash);
+CREATE INDEX IF NOT EXISTS chunks_path ON chunks(path);
+CREATE INDEX IF NOT EXISTS chunks_hash ON chunks(hash);
+CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(title, aliases, section, text, content = 'chunks', content_rowid = 'rowid', tokenize = '${FTS_TOKENIZE}');
+`;
+
+/**
+ * Storage version 2 kept one vector per chunk in `vectors` (rowid = the chunk's); version 3 keeps
+ * one per window in `windows`. An index of version 2 is moved over in place when opened for writing:
+ * each old vector becomes its chunk's one window, keyed by the chunk's embedded-text hash, so a
+ * window whose text is unchanged is never embedded again.
+ */
+const UPGRADE_FROM_2 = `
+INSERT INTO windows (chunk, hash, vector) SELECT v.rowid, c.hash, v.vector FROM vectors v JOIN chunks c ON c.rowid = v.rowid;
+DROP TABLE vectors;
+`;
+
+/**
+ * The rules {@link rebuildKeywordIndex}'s text passes through (`vr_fts`), recorded in the index: an
+ * index whose `keyword_text` differs is rebuilt by the next `index` ({@link SqliteStore.upgradeKeywordText}).
+ * Change it when `vr_fts` does.
+ */
+// NFKC and the CJK ranges come from Node's Unicode data: a newer Unicode may read a character
+// another way, and FTS5's 'delete' must be given what was inserted, so its version is a rule too
+export const KEYWORD_TEXT_RULES = `nfkc cjk-bigrams 1; unicode ${process.versions.unicode}`;
+
+/**
+ * Records that the keyword index's text was read by today's {@link KEYWORD_TEXT_RULES}.
+ *
+ * @example
+ * ```ts
+ * db.transaction(() => { rebuildKeywordIndex(db); markKeywordText(db); }).immediate();
+ * ```
+ */
+export function markKeywordText(db: Database.Database): void {
+  db.prepare(
+    "INSERT INTO meta (key, value) VALUES ('keyword_text', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+  ).run(KEYWORD_TEXT_RULES);
+}
+
+/** The tables, indexes and columns this version's SCHEMA and backlink tables make (read once). */
+let currentShape: string | undefined;
+
+/** What of a database's shape {@link schemaIsCurrent} compares: its objects and link_texts' columns. */
+function shapeOf(db: Database.Database): string {
+  const objects = db.prepare("SELECT type || ' ' || name FROM sqlite_master ORDER BY 1").pluck().all();
+  const columns = db.prepare("SELECT name FROM pragma_table_info('link_texts') ORDER BY 1").pluck().all();
+  return JSON.stringify([objects, columns]);
+}
+
+/**
+ * Whether opening `db` for writing would change nothing: it is of this storage version, has every
+ * table, index and column today's schema makes, and an empty one has its keyword rules recorded.
+ */
+function schemaIsCurrent(db: Database.Database, version: number): boolean {
+  if (version !== SCHEMA_VERSION) return false;
+  if (currentShape === undefined) {
+    const ref = new Database(":memory:");
+    ref.exec(SCHEMA);
+    createBacklinkTables(ref);
+    currentShape = shapeOf(ref);
+    ref.close();
+  }
+  if (shapeOf(db) !== currentShape) return false;
+  if (db.prepare("SELECT 1 FROM chunks LIMIT 1").get()) return true;
+  return db.prepare("SELECT value FROM meta WHERE key = 'keyword_text'").pluck().get() === KEYWORD_TEXT_RULES;
+}
+
+/**
+ * Rebuilds the keyword index from the chunks, as indexed: every field through `vr_fts`. Runs inside
+ * the caller's transaction.
+ *
+ * @example
+ * ```ts
+ * db.transaction(() => rebuildKeywordIndex(db)).immediate();
+ * ```
+ */
+export function rebuildKeywordIndex(db: Database.Database): void {
+  db.prepare("INSERT INTO fts (fts) VALUES ('delete-all')").run();
+  db.prepare(
+    "INSERT INTO fts (rowid, title, aliases, section, text) SELECT rowid, vr_fts(title), vr_fts(aliases), vr_fts(section), vr_fts(text) FROM chunks",
+  ).run();
+}
+
+/**
+ * Brings a database opened for writing to this version's schema: refuses an index of a storage
+ * version it cannot upgrade, creates what is missing (a version-2 index is moved over in place),
+ * and gives the file its random identity. An index already as this version makes it is not written
+ * to. `tables` are the database's tables as found before any write.
+ *
+ * @example
+ * ```ts
+ * const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[];
+ * prepareSchema(db, "/v/.vault-rag/index.db", tables);
+ * ```
+ */
+export function prepareSchema(db: Database.Database, file: string, tables: string[]): void {
+  const hasMeta = tables.includes("meta");
+  const old = hasMeta
+    ? (db.prepare("SELECT value FROM meta WHERE key = 'manifest'").pluck().get() as string | undefined)
+    : undefined;
+  const version = old ? (JSON.parse(old) as Manifest).schemaVersion : SCHEMA_VERSION;
+  if (version !== SCHEMA_VERSION && version !== 2)
+    throw new VaultRagError(
+      "index_outdated",
+      `vault-rag: the index at ${file} has storage version ${version}; this vault-rag needs ${SCHEMA_VERSION} — run \`${rebuildCommand(file)}\` to rebuild it`,
+    );
+  // an index already as this version makes it is not written to: a reader of a Chroma sidecar
+  // opens it while a writer holds its lock across a write to the server (holdWrite)
+  if (!schemaIsCurrent(db, version))
+    db.transaction(() => {
+      db.exec(SCHEMA);
+      createBacklinkTables(db);
+      // a new index's keyword text is read by today's rules (an older index's is read again by
+      // `index`, see upgradeKeywordText: a search does not wait for that)
+      if (!db.prepare("SELECT 1 FROM chunks LIMIT 1").get()) markKeywordText(db);
+      if (version === 2 && old) {
+        if (db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'vectors'").pluck().get())
+          db.exec(UPGRADE_FROM_2);
+        db.prepare("UPDATE meta SET value = ? WHERE key = 'manifest'").run(
+          JSON.stringify({ ...(JSON.parse(old) as Manifest), schemaVersion: SCHEMA_VERSION }),
+        );
+      }
+    }).immediate();
+  if (!db.prepare("SELECT 1 FROM meta WHERE key = 'index_id'").get())
+    db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES ('index_id', ?)").run(randomUUID());
+}

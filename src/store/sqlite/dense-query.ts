@@ -1,0 +1,158 @@
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import type Database from "better-sqlite3";
+import { writeNewFile } from "../../safe-file.js";
+import type { QueryFilter, ScoredRecord } from "../types.js";
+import { checkQueryVector, pooledVector } from "../windows.js";
+import type { WhereNode } from "../where.js";
+import { withDocumentBudget } from "../regex.js";
+import { DenseIndex } from "./dense-index.js";
+import { MetaColumns } from "./meta-columns.js";
+import type { DocumentRows } from "./document-rows.js";
+import { readGeneration, readIndexId, readManifest } from "./meta.js";
+import { blobToVector, COLUMNS, filterSql, rowMeta, type Row } from "./rows.js";
+
+/** What a store keeps between dense queries: its in-memory index and metadata columns. */
+export interface DenseCache {
+  dense?: { generation: string; index: DenseIndex };
+  meta?: { index: DenseIndex; columns: MetaColumns; toColumn: Int32Array };
+}
+
+/**
+ * One dense query's hits, from one read transaction: the filters, the vectors and the rows come
+ * from one snapshot. A `whereDocument` filter's rows come from `documentRows` when they were tested
+ * at this snapshot's generation, else are tested here. Throws `DamagedSnapshotError` when the
+ * snapshot held damaged rows (the caller drops `cache.dense` and asks again).
+ *
+ * @example
+ * ```ts
+ * const hits = denseRows(db, file, cache, undefined, vector, 6, {});
+ * ```
+ */
+export function denseRows(
+  db: Database.Database,
+  file: string,
+  cache: DenseCache,
+  documentRows: DocumentRows | undefined,
+  vector: Float32Array,
+  k: number,
+  filter: QueryFilter,
+): ScoredRecord[] {
+  return db
+    .transaction(() => {
+      const index = denseIndex(db, file, cache);
+      checkQueryVector(vector, index.size ? index.dims : undefined, file);
+      const { where, whereDocument } = filter;
+      // rows tested ahead, when they were tested at this snapshot's generation
+      const passing = whereDocument ? documentRows?.known(whereDocument) : undefined;
+      let allowed: Set<number> | Uint8Array | undefined = passing;
+      if (where && (!whereDocument || passing)) {
+        const mask = metaMask(db, cache, index, where);
+        if (passing) for (let p = 0; p < mask.length; p++) if (mask[p] && !passing.has(index.rowidAt(p))) mask[p] = 0;
+        allowed = mask;
+      } else if (whereDocument && !passing) {
+        // the index changed since they were tested: tested here, within the read, as one statement
+        const cond = filterSql(filter);
+        allowed = new Set(
+          withDocumentBudget(
+            () =>
+              db
+                .prepare(`SELECT c.rowid FROM chunks c WHERE ${cond.sql}`)
+                .pluck()
+                .all(...cond.params) as number[],
+          ),
+        );
+      }
+      const hits = index.search(vector, Math.max(1, Math.floor(k)), allowed);
+      if (!hits.length) return [];
+      // one statement for all hits (json_each keeps it a single prepared query whatever k is)
+      const rows = db
+        .prepare(`SELECT c.rowid AS rid, ${COLUMNS} FROM chunks c WHERE c.rowid IN (SELECT value FROM json_each(?))`)
+        .all(JSON.stringify(hits.map((h) => h.rowid))) as (Row & { rid: number })[];
+      const byRowid = new Map(rows.map((r) => [r.rid, r]));
+      const out: ScoredRecord[] = [];
+      for (const h of hits) {
+        const r = byRowid.get(h.rowid);
+        if (r) out.push({ id: r.id, text: r.text, meta: rowMeta(r), distance: h.distance });
+      }
+      return out;
+    })
+    .deferred();
+}
+
+/** Evaluates a `where` filter on in-memory metadata columns; a mask over the dense index's positions. */
+function metaMask(db: Database.Database, cache: DenseCache, index: DenseIndex, where: WhereNode): Uint8Array {
+  if (!cache.meta || cache.meta.index !== index) {
+    const columns = new MetaColumns(db);
+    // each dense position (a window) points at its chunk's row in the metadata columns
+    const rowOf = new Map<number, number>();
+    columns.rowids.forEach((rowid, i) => rowOf.set(rowid, i));
+    const toColumn = new Int32Array(index.size);
+    for (let p = 0; p < index.size; p++) toColumn[p] = rowOf.get(index.rowidAt(p)) ?? -1;
+    cache.meta = { index, columns, toColumn };
+  }
+  const { columns, toColumn } = cache.meta;
+  const rows = columns.evaluate(where);
+  const mask = new Uint8Array(index.size);
+  for (let p = 0; p < mask.length; p++) if (toColumn[p] >= 0 && rows[toColumn[p]]) mask[p] = 1;
+  return mask;
+}
+
+/**
+ * The in-memory dense index for the current write generation. Loading 30,000 vectors through
+ * SQLite takes ~0.3 s, so a snapshot (`<db>.vectors`) keyed by the index's identity and
+ * generation is kept beside the file: a derived cache, never the source of truth — a missing,
+ * stale or torn snapshot is ignored and rewritten.
+ *
+ * @example
+ * ```ts
+ * db.transaction(() => denseIndex(db, file, cache)).deferred(); // built and snapshotted
+ * ```
+ */
+export function denseIndex(db: Database.Database, file: string, cache: DenseCache): DenseIndex {
+  const generation = readGeneration(db);
+  if (cache.dense && cache.dense.generation === generation) return cache.dense.index;
+  const key = `${readIndexId(db)}:${generation}:pooled`; // the rule that made the rows is part of the key
+  const snapshot = `${file}.vectors`;
+  let index = DenseIndex.fromFile(snapshot, key);
+  if (!index) {
+    const rows = pooledRows(
+      db.prepare("SELECT chunk, vector FROM windows ORDER BY chunk, rowid").raw().iterate() as IterableIterator<
+        [number, Buffer]
+      >,
+    );
+    const dims = rows.length ? rows[0][1].byteLength / 4 : (readManifest(db)?.embedder.dimensions ?? 0);
+    index = DenseIndex.fromRows(rows, dims);
+    try {
+      // a new file of an unguessable name (a link planted at a predictable one was written through)
+      const tmp = `${snapshot}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
+      writeNewFile(tmp, index.toBuffer(key));
+      fs.renameSync(tmp, snapshot);
+    } catch {
+      // read-only folder or full disk: the snapshot is only a cache
+    }
+  }
+  cache.dense?.index.close();
+  cache.dense = { generation, index };
+  return index;
+}
+
+/** One row per chunk, `[chunk rowid, pooled vector]`, from window rows ordered by chunk. */
+function pooledRows(windows: IterableIterator<[number, Buffer]>): [number, Uint8Array][] {
+  const out: [number, Uint8Array][] = [];
+  let chunk = -1;
+  let group: { vector: Float32Array }[] = [];
+  const flush = () => {
+    if (!group.length) return;
+    const v = pooledVector(group);
+    out.push([chunk, new Uint8Array(v.buffer, v.byteOffset, v.byteLength)]);
+    group = [];
+  };
+  for (const [c, blob] of windows) {
+    if (c !== chunk) flush();
+    chunk = c;
+    group.push({ vector: blobToVector(blob) });
+  }
+  flush();
+  return out;
+}

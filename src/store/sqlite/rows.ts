@@ -1,0 +1,77 @@
+import type { RecordMetadata } from "../schema.js";
+import type { QueryFilter } from "../types.js";
+import { compileDocument, compileWhere, decodeList, type SqlCondition } from "./compile.js";
+
+/** The chunks columns a record is read from, over `chunks c`. */
+export const COLUMNS =
+  "c.id, c.path, c.title, c.section, c.folder, c.top_folder, c.mtime, c.word_count, c.ordinal, c.start_line, c.end_line, c.tags, c.links, c.aliases, c.hash, c.text";
+
+/** A chunks row: the metadata with list fields still encoded, plus text and query extras. */
+export type Row = Omit<RecordMetadata, "tags" | "links" | "aliases"> & {
+  id: string;
+  tags: string;
+  links: string;
+  aliases: string;
+  text: string;
+  d?: number;
+  /** 1 when the note's backlink text matched (keyword queries). */
+  b?: number;
+};
+
+/**
+ * Encodes a vector for a BLOB column.
+ *
+ * @example
+ * ```ts
+ * insWindow.run(chunk, hash, vectorToBlob(new Float32Array([0.6, 0.8])));
+ * ```
+ */
+export function vectorToBlob(v: Float32Array): Buffer {
+  return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+}
+
+/**
+ * Decodes a BLOB column into a vector (copying, so the buffer can be reused).
+ *
+ * @example
+ * ```ts
+ * blobToVector(vectorToBlob(new Float32Array([0.6, 0.8]))); // Float32Array [0.6, 0.8]
+ * ```
+ */
+export function blobToVector(b: Buffer): Float32Array {
+  const out = new Float32Array(b.byteLength / 4);
+  new Uint8Array(out.buffer).set(b);
+  return out;
+}
+
+/**
+ * A query's filter as SQL over `chunks c`: its where and whereDocument clauses; with `passing`, the
+ * rows a whereDocument filter let through when tested ahead (`vr_passing`, see queryKeyword).
+ *
+ * @example
+ * ```ts
+ * const cond = filterSql({ where: normaliseWhere({ folder: "work" }) });
+ * db.prepare(`SELECT c.rowid FROM chunks c WHERE ${cond.sql}`).all(...cond.params);
+ * ```
+ */
+export function filterSql(filter: QueryFilter, passing = false): SqlCondition {
+  const parts: SqlCondition[] = [];
+  if (filter.where) parts.push(compileWhere(filter.where));
+  if (filter.whereDocument) parts.push(compileDocument(filter.whereDocument));
+  if (passing) parts.push({ sql: "vr_passing(c.rowid)", params: [] });
+  return { sql: parts.map((p) => p.sql).join(" AND "), params: parts.flatMap((p) => p.params) };
+}
+
+/**
+ * A row's metadata, its list fields decoded and the query extras left out.
+ *
+ * @example
+ * ```ts
+ * const meta = rowMeta(db.prepare(`SELECT ${COLUMNS} FROM chunks c LIMIT 1`).get() as Row);
+ * ```
+ */
+export function rowMeta(r: Row): RecordMetadata {
+  const { id: _id, text: _text, d: _d, tags, links, aliases, ...rest } = r;
+  const { rid: _rid, ...scalars } = rest as typeof rest & { rid?: number };
+  return { ...scalars, tags: decodeList(tags), links: decodeList(links), aliases: decodeList(aliases) };
+}
