@@ -75,7 +75,7 @@ describe("a long-lived reader whose index file is deleted or damaged under it", 
     fs.truncateSync(file, 4096);
     await expect(v.search("zebra", { mode: "keyword" })).rejects.toThrow(
       new RegExp(
-        `^vault-rag: the index at ${file} is damaged \\(.*\\) — run \`vault-rag index ${vault} --full\` to rebuild it from the notes$`,
+        `^vault-rag: the index at ${file} is damaged \\(.*\\) — call index\\(\\{ full: true \\}\\) to rebuild it from the notes$`,
       ),
     );
     execFileSync(process.execPath, [BIN, "index", vault, "--full", "--quiet"], { stdio: ["ignore", "ignore", "pipe"] });

@@ -2,7 +2,6 @@ import { createHash } from "node:crypto";
 import { CHUNKER_VERSION, chunkNote, type ChunkOptions } from "../chunk/index.js";
 import { passageWindows, unreadable, windowOptions, type Embedder } from "../embed/index.js";
 import { VaultRagError } from "../errors.js";
-import { shellArg } from "../shell-arg.js";
 import type { Logger } from "../log.js";
 import { silentLogger } from "../log.js";
 import {
@@ -106,9 +105,9 @@ export async function indexVault(
   const release = acquireLock(lockTarget(dbPath, opts.store?.sidecarDir), log);
   try {
     const existing = await openExisting(dbPath, storeOpts).catch((err) => {
-      // a damaged file is what --full is for: rebuilt from the notes, nothing read from it
+      // a damaged file is what a full rebuild is for: rebuilt from the notes, nothing read from it
       if (!opts.full || (err as VaultRagError).code !== "index_damaged") throw err;
-      log.warn("index_damaged", `${(err as Error).message.replace(/ — run .*$/, "")} — rebuilding it from the notes`);
+      log.warn("index_damaged", `vault-rag: ${(err as VaultRagError).what} — rebuilding it from the notes`);
       return undefined;
     });
     const manifest = await existing?.manifest();
@@ -117,7 +116,7 @@ export async function indexVault(
       throw modelMismatch(existing.location, manifest, modelSpecOf({ embedder }));
     }
     if (!opts.full) {
-      // what a stopped or killed --full left beside the index (13 MB in a helper's trial) is of no use
+      // what a stopped or killed full rebuild left beside the index is of no use
       if (discardRebuild(dbPath))
         log.info(`vault-rag: removed the files of a full rebuild that was stopped (${dbPath}.rebuild)`);
       // in place, batch by batch (a first build too), so an interrupted run resumes
@@ -549,7 +548,7 @@ async function saveBatch(run: Run, cur: Batch): Promise<void> {
 
 /** Ends a run: names the notes the model cannot read, deletes the notes gone, resolves links and records the manifest. */
 async function endRun(run: Run): Promise<void> {
-  const { vault, store, embedder, log, unread, gone, summary, files } = run;
+  const { store, embedder, log, unread, gone, summary, files } = run;
   unread.sort(); // named in path order, not in the order the notes were read
   if (unread.length)
     log.warn(
@@ -559,7 +558,7 @@ async function endRun(run: Run): Promise<void> {
         .map((p) => `"${p}"`)
         .join(
           ", ",
-        )}${unread.length > 2 ? ", …" : ""}): the dense ranking cannot tell ${unread.length === 1 ? "it" : "them"} apart, so searches find ${unread.length === 1 ? "it" : "them"} by ${unread.length === 1 ? "its" : "their"} words — a multilingual model reads them (\`vault-rag index ${shellArg(vault)} --full --model ollama:bge-m3\`)`,
+        )}${unread.length > 2 ? ", …" : ""}): the dense ranking cannot tell ${unread.length === 1 ? "it" : "them"} apart, so searches find ${unread.length === 1 ? "it" : "them"} by ${unread.length === 1 ? "its" : "their"} words — a multilingual model (such as ollama:bge-m3) reads them: rebuild the index with it`,
       { notes: unread.length },
     );
   if (gone.length) await store.deleteNotes(gone);

@@ -141,7 +141,7 @@ export function acquireLock(dbPath: string, log: Logger): () => void {
  *
  * @example
  * ```ts
- * lockHolder("/abs/.vault-rag/index.db"); // 4242 while `vault-rag index` runs
+ * lockHolder("/abs/.vault-rag/index.db"); // 4242 while an index run holds it
  * ```
  */
 export function lockHolder(dbPath: string): number | undefined {

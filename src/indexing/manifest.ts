@@ -82,7 +82,8 @@ export async function embedderForIndex(
 export function modelMismatch(dbPath: string, m: Manifest, asked: string): VaultRagError {
   return new VaultRagError(
     "model_mismatch",
-    `vault-rag: index at ${dbPath} was built with ${modelSpecOf(m)} (${m.embedder.dimensions}-d); run \`vault-rag index --full --model ${asked}\` to rebuild`,
+    `index at ${dbPath} was built with ${modelSpecOf(m)} (${m.embedder.dimensions}-d)`,
+    { fix: { kind: "rebuild", db: dbPath, model: asked } },
   );
 }
 

@@ -51,19 +51,17 @@ export async function migrateIndex(
     );
   const source = await openExisting(from, storeOpts);
   if (!source)
-    throw new VaultRagError(
-      "no_index",
-      `vault-rag: no index at ${displayLocation(from)} to migrate — run \`vault-rag index <vault>\` first`,
-    );
+    throw new VaultRagError("no_index", `no index at ${displayLocation(from)} to migrate`, {
+      fix: { kind: "index", db: displayLocation(from) },
+    });
   let release = () => {};
   try {
     release = acquireLock(lockTarget(to, opts.store?.sidecarDir), log);
     const manifest = await source.manifest();
     if (!manifest)
-      throw new VaultRagError(
-        "no_index",
-        `vault-rag: the index at ${source.location} was never completed — run \`vault-rag index <vault>\` first`,
-      );
+      throw new VaultRagError("no_index", `the index at ${source.location} was never completed`, {
+        fix: { kind: "index", db: source.location },
+      });
     const target = await openStore(to, { ...storeOpts, create: true });
     try {
       const held = (await target.count()).chunks;

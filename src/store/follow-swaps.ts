@@ -3,7 +3,7 @@ import { ChromaStore } from "./chroma/chroma-store.js";
 import { isChromaLocation } from "./chroma/location.js";
 import { openExisting, type OpenStoreOptions } from "./open.js";
 import { VaultRagError } from "../errors.js";
-import { damaged, isCorruption, rebuildCommand, SqliteStore } from "./sqlite/sqlite-store.js";
+import { damaged, isCorruption, SqliteStore } from "./sqlite/sqlite-store.js";
 import type { Store } from "./types.js";
 
 /** A Chroma server is asked at most this often (ms) whether the collection was swapped: once per query. */
@@ -21,7 +21,7 @@ function fileIdentity(file: string): string | undefined {
 
 /**
  * {@link openExisting} for long-lived readers (the MCP server, library handles, chat): the store it
- * returns notices when `index --full` swapped a rebuilt index in (a new file renamed over the path,
+ * returns notices when a full rebuild swapped a new index in (a new file renamed over the path,
  * or a new collection renamed to the name) and reopens before the next read. The check is a `stat`
  * of the path per read for a file, and one request per query (at most every 250 ms) for Chroma.
  * A file deleted under it reads as no index (the CLI's `no_index` error) until one is built there
@@ -32,7 +32,7 @@ function fileIdentity(file: string): string | undefined {
  * @example
  * ```ts
  * const store = await openFollowingSwaps("/home/me/notes/.vault-rag/index.db");
- * // another process runs `vault-rag index --full`; the next query reads the new index
+ * // another process rebuilds the index; the next query reads the new one
  * await store?.queryKeyword("bread", 5);
  * ```
  */
@@ -52,11 +52,7 @@ export async function openFollowingSwaps(db: string, opts: OpenStoreOptions = {}
     if (!chroma) {
       const now = fileIdentity(db);
       if (now === identity) return;
-      if (now === undefined)
-        throw new VaultRagError(
-          "no_index",
-          `vault-rag: no index at ${db} — run \`${rebuildCommand(db, false)}\` first`,
-        );
+      if (now === undefined) throw new VaultRagError("no_index", `no index at ${db}`, { fix: { kind: "index", db } });
       identity = now;
       return replace(SqliteStore.open(db));
     }

@@ -29,7 +29,6 @@ export { matchesWhere, matchesDocument } from "./reference.js";
 export {
   SqliteStore,
   BM25_WEIGHTS,
-  rebuildCommand,
   isCorruption,
   refuseLinkedIndexFolder,
   type SqliteStoreOptions,

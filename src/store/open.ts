@@ -32,7 +32,7 @@ export async function openStore(db: string, opts: OpenStoreOptions = {}): Promis
  * @example
  * ```ts
  * const store = await openExisting(db);
- * if (!store) console.log("run `vault-rag index` first");
+ * if (!store) console.log("no index yet");
  * ```
  */
 export async function openExisting(db: string, opts: OpenStoreOptions = {}): Promise<Store | undefined> {
@@ -50,7 +50,7 @@ export async function openExisting(db: string, opts: OpenStoreOptions = {}): Pro
  *
  * @example
  * ```ts
- * if (!(await storeExists(db))) console.log("run `vault-rag index` first");
+ * if (!(await storeExists(db))) console.log("no index yet");
  * ```
  */
 export async function storeExists(db: string, opts: OpenStoreOptions = {}): Promise<boolean> {

@@ -15,7 +15,8 @@ export function checkWindows(r: StoreRecord, dims: number | undefined): void {
     if (dims !== undefined && w.vector.length !== dims)
       throw new VaultRagError(
         "model_mismatch",
-        `vault-rag: vector of ${w.vector.length} dimensions for "${r.meta.path}" does not fit the index (${dims}-d) — rebuild with \`vault-rag index --full\``,
+        `vector of ${w.vector.length} dimensions for "${r.meta.path}" does not fit the index (${dims}-d)`,
+        { fix: { kind: "rebuild" } },
       );
   if (!r.windows.length || r.windows.some((w) => !w.vector.length || !w.vector.every(Number.isFinite)))
     throw new VaultRagError(

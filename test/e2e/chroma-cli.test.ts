@@ -212,7 +212,7 @@ describe.skipIf(!!CHROMA_MISSING)(needs("vault-rag CLI on a Chroma server", CHRO
     const model = run(["search", "--vault", vault, "--db", chroma, "--model", "ollama:nomic-embed-text", "motor"]);
     expect(model.code).toBe(2);
     expect(model.stderr.trim()).toBe(
-      `vault-rag: index at ${chroma} was built with use-lite (512-d); run \`vault-rag index --full --model ollama:nomic-embed-text\` to rebuild`,
+      `vault-rag: index at ${chroma} was built with use-lite (512-d) — run \`vault-rag index ${vault} --full --model ollama:nomic-embed-text --db ${chroma}\` to rebuild`,
     );
     const missing = collection();
     const r = run(["search", "--vault", vault, "--db", missing, "motor"]);

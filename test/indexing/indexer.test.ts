@@ -209,7 +209,7 @@ describe("backlink text", () => {
     expect(log.warnings.filter((w) => w.code === "script_unread")).toEqual([
       {
         code: "script_unread",
-        message: `vault-rag: 2 notes are mostly in characters the model use-lite:universal-sentence-encoder-lite has no tokens for ("テーマ.md", "同期.md"): the dense ranking cannot tell them apart, so searches find them by their words — a multilingual model reads them (\`vault-rag index ${dir} --full --model ollama:bge-m3\`)`,
+        message: `vault-rag: 2 notes are mostly in characters the model use-lite:universal-sentence-encoder-lite has no tokens for ("テーマ.md", "同期.md"): the dense ranking cannot tell them apart, so searches find them by their words — a multilingual model (such as ollama:bge-m3) reads them: rebuild the index with it`,
         detail: { notes: 2 },
       },
     ]);

@@ -114,7 +114,9 @@ describe("hostile input", () => {
       ]) {
         const r = await cli(args, env);
         expect(r.code, args.join(" ")).toBe(2);
-        expect(r.stderr.trim(), args.join(" ")).toBe(`vault-rag: ${file} is not a vault-rag index (${why}) — ${fix}`);
+        expect(r.stderr.trim(), args.join(" ")).toBe(
+          `vault-rag: ${file} is not an index of vault-rag (${why}) — ${fix}`,
+        );
       }
       expect(fs.readFileSync(file).equals(before)).toBe(true);
     }
@@ -221,7 +223,7 @@ describe("check --repair", () => {
     const repaired = await checkIndex(vault, db, { repair: true });
     expect(repaired.repaired).toEqual([
       "removed 1 orphan vector(s)",
-      "dropped 1 damaged note(s); the next `vault-rag index` re-indexes them",
+      "dropped 1 damaged note(s); the next index re-indexes them",
       "rebuilt the keyword index from the chunks",
     ]);
     expect((await checkIndex(vault, db)).problems).toEqual([]);
@@ -265,7 +267,7 @@ describe("check --repair", () => {
       '1 note(s) have no passages in the index though their text makes some ("n1.md"): no search finds them',
     ]);
     const repaired = await checkIndex(vault, db, { repair: true });
-    expect(repaired.repaired).toContain("dropped 1 damaged note(s); the next `vault-rag index` re-indexes them");
+    expect(repaired.repaired).toContain("dropped 1 damaged note(s); the next index re-indexes them");
     expect(JSON.parse((await cli(index, env)).stdout)).toMatchObject({ added: 1, unchanged: 3 });
     const found = await cli(["search", "--vault", vault, "--db", db, "--mode", "keyword", "--json", "topic 1"], env);
     expect(JSON.parse(found.stdout).map((h: { path: string }) => h.path)).toContain("n1.md");

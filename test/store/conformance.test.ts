@@ -68,7 +68,7 @@ for (const backend of BACKENDS)
         record("b1", meta({ path: "a.md", hash: "x2" }), new Float32Array(7)),
       ];
       await expect(async () => s.upsertNotes([{ note: note("a.md", "new"), records: bad }])).rejects.toThrow(
-        'vault-rag: vector of 7 dimensions for "a.md" does not fit the index (4-d) — rebuild with `vault-rag index --full`',
+        'vault-rag: vector of 7 dimensions for "a.md" does not fit the index (4-d) — rebuild the index from the notes',
       );
       expect(ids(await s.get({ path: "a.md" }))).toEqual(["a0"]);
       expect((await s.notes()).get("a.md")?.hash).toBe("h-a.md");

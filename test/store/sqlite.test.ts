@@ -1,10 +1,13 @@
 import { spawn } from "node:child_process";
+import { indexCommand } from "../../src/render/fix.js";
+import { cliMessage } from "../../src/cli/open.js";
+import type { VaultRagError } from "../../src/errors.js";
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { normaliseWhere, SqliteStore } from "../../src/store/index.js";
-import { damaged, rebuildCommand } from "../../src/store/sqlite/sqlite-store.js";
+import { damaged } from "../../src/store/sqlite/sqlite-store.js";
 import { EXACT_SCAN_LIMIT } from "../../src/store/sqlite/dense-index.js";
 import { meta, openStore, record, tmpDb, vec } from "./helpers.js";
 
@@ -223,10 +226,16 @@ describe("SQLite store", () => {
   });
 
   it("names a rebuild that rebuilds this very file: of its vault in the default place, else with --db", () => {
-    expect(rebuildCommand("/home/me/notes/.vault-rag/index.db")).toBe("vault-rag index /home/me/notes --full");
-    expect(rebuildCommand("/home/me/my notes/.vault-rag/index.db")).toBe("vault-rag index '/home/me/my notes' --full");
-    expect(rebuildCommand("/tmp/bad.db")).toBe("vault-rag index <vault> --full --db /tmp/bad.db");
-    expect(damaged("/tmp/bad.db", new Error("file is not a database")).message).toBe(
+    const rebuild = (db: string) => indexCommand({ kind: "rebuild", db });
+    expect(rebuild("/home/me/notes/.vault-rag/index.db")).toBe("vault-rag index /home/me/notes --full");
+    expect(rebuild("/home/me/my notes/.vault-rag/index.db")).toBe("vault-rag index '/home/me/my notes' --full");
+    expect(rebuild("/tmp/bad.db")).toBe("vault-rag index <vault> --full --db /tmp/bad.db");
+    const e = damaged("/tmp/bad.db", new Error("file is not a database"));
+    expect(e.message).toBe(
+      "vault-rag: the index at /tmp/bad.db is damaged (file is not a database) — rebuild the index from the notes",
+    );
+    expect(e.fix).toEqual({ kind: "rebuild", db: "/tmp/bad.db" });
+    expect(cliMessage(e)).toBe(
       "vault-rag: the index at /tmp/bad.db is damaged (file is not a database) — run `vault-rag index <vault> --full --db /tmp/bad.db` to rebuild it from the notes",
     );
   });
@@ -304,9 +313,16 @@ describe("SQLite store", () => {
 
   it("says how to fix a missing index", () => {
     const file = path.join(path.dirname(tmpDb()), "missing.db");
-    expect(() => SqliteStore.open(file)).toThrow(
-      `vault-rag: no index at ${file} — run \`vault-rag index <vault>\` first`,
-    );
+    const e = (() => {
+      try {
+        SqliteStore.open(file);
+      } catch (err) {
+        return err as VaultRagError;
+      }
+    })();
+    expect(e?.message).toBe(`vault-rag: no index at ${file} — index the vault first`);
+    expect(e?.fix).toEqual({ kind: "index", db: file });
+    expect(cliMessage(e!)).toBe(`vault-rag: no index at ${file} — run \`vault-rag index <vault> --db ${file}\` first`);
   });
 
   it("lets two processes read while one writes", async () => {

@@ -42,7 +42,7 @@ export { CHROMA_MISSING, defaultSidecarDir, loadChroma } from "./client.js";
 const COLLECTION_MARK = "vault_rag";
 
 /**
- * A vault-rag index on a Chroma server. Vectors, documents and metadata live in one Chroma
+ * An index on a Chroma server. Vectors, documents and metadata live in one Chroma
  * collection (cosine space, no embedding function: vault-rag always sends the vectors); the
  * manifest and a write generation live in the collection's metadata. A local Chroma server has no
  * BM25, so keyword search runs on a small SQLite sidecar (chunks, metadata, FTS5; no vectors) kept
@@ -104,7 +104,10 @@ export class ChromaStore implements Store {
         if (!opts.create)
           throw new VaultRagError(
             "no_index",
-            `vault-rag: no collection "${loc.collection}" on the Chroma server at ${loc.server} — run \`vault-rag index <vault> --db ${shown}\` first`,
+            `no collection "${loc.collection}" on the Chroma server at ${loc.server}`,
+            {
+              fix: { kind: "index", db: shown },
+            },
           );
         return client.createCollection({
           name: loc.collection,
@@ -538,7 +541,7 @@ export class ChromaStore implements Store {
     return this.collection.id;
   }
 
-  /** The id of the collection now under this store's name (another after an `index --full` swap), or undefined while none is. */
+  /** The id of the collection now under this store's name (another after a rebuild is swapped in), or undefined while none is. */
   async liveCollectionId(): Promise<string | undefined> {
     try {
       return (await this.client.getCollection({ name: this.loc.collection })).id;

@@ -4,7 +4,6 @@ import Database from "better-sqlite3";
 import { VaultRagError } from "../../errors.js";
 import { makeDir } from "../../make-dir.js";
 import { INDEX_DIR } from "../../config.js";
-import { shellArg } from "../../shell-arg.js";
 import { cjkBigrams } from "./cjk.js";
 import { compileDocRegex, containsText } from "../regex.js";
 import { prepareSchema } from "./ddl.js";
@@ -54,7 +53,7 @@ export function refuseLinkedIndexFolder(file: string): void {
   }
   throw new VaultRagError(
     "io",
-    `vault-rag: ${dir} is a symbolic link to ${target} — vault-rag keeps no index through a link in the vault, which could write outside it; remove the link, or name that place with --db ${shellArg(path.join(target, path.basename(file)))}`,
+    `vault-rag: ${dir} is a symbolic link to ${target} — vault-rag keeps no index through a link in the vault, which could write outside it; remove the link, or keep the index in that place itself (${path.join(target, path.basename(file))})`,
   );
 }
 
@@ -73,8 +72,7 @@ export function openConnection(file: string, opts: SqliteStoreOptions = {}): Dat
   if (!path.isAbsolute(file)) throw new VaultRagError("usage", `vault-rag: index path "${file}" must be absolute`);
   refuseLinkedIndexFolder(file);
   if (!fs.existsSync(file)) {
-    if (!opts.create)
-      throw new VaultRagError("no_index", `vault-rag: no index at ${file} — run \`vault-rag index <vault>\` first`);
+    if (!opts.create) throw new VaultRagError("no_index", `no index at ${file}`, { fix: { kind: "index", db: file } });
     try {
       makeDir(path.dirname(file));
     } catch (err) {
@@ -158,7 +156,7 @@ function writable(file: string): boolean {
 const SQLITE_HEADER = "SQLite format 3\u0000";
 
 /**
- * Why a file is no vault-rag index, judged by its first bytes (an empty file is a new index), or
+ * Why a file is no index, judged by its first bytes (an empty file is a new index), or
  * undefined when it may be one.
  */
 function notAnIndexReason(file: string): string | undefined {

@@ -4,7 +4,6 @@ import { VaultRagError } from "../../errors.js";
 import { SCHEMA_VERSION, type Manifest } from "../types.js";
 import { createBacklinkTables } from "./backlinks.js";
 import { FTS_TOKENIZE } from "./fts-query.js";
-import { rebuildCommand } from "./errors.js";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -124,7 +123,10 @@ export function prepareSchema(db: Database.Database, file: string, tables: strin
   if (version !== SCHEMA_VERSION && version !== 2)
     throw new VaultRagError(
       "index_outdated",
-      `vault-rag: the index at ${file} has storage version ${version}; this vault-rag needs ${SCHEMA_VERSION} — run \`${rebuildCommand(file)}\` to rebuild it`,
+      `the index at ${file} has storage version ${version}; this vault-rag needs ${SCHEMA_VERSION}`,
+      {
+        fix: { kind: "rebuild", db: file },
+      },
     );
   // an index already as this version makes it is not written to: a reader of a Chroma sidecar
   // opens it while a writer holds its lock across a write to the server (holdWrite)

@@ -1,7 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
 import { VaultRagError } from "../../errors.js";
-import { isVaultIndex } from "../../config.js";
 import { shellArg } from "../../shell-arg.js";
 
 /**
@@ -10,7 +9,7 @@ import { shellArg } from "../../shell-arg.js";
  *
  * @example
  * ```ts
- * openFix("/dev/null", "SQLITE_CANTOPEN"); // " — it is not a file; give --db the path of an index file …"
+ * openFix("/dev/null", "SQLITE_CANTOPEN"); // " — it is not a file; give the path of an index file …"
  * ```
  */
 export function openFix(file: string, code: string | undefined): string {
@@ -28,7 +27,7 @@ export function openFix(file: string, code: string | undefined): string {
   } catch {
     // not there: SQLite was to create it, in a folder it could not write
   }
-  if (st && !st.isFile()) return ` — it is not a file; give --db the path of an index file (or of one to create)`;
+  if (st && !st.isFile()) return ` — it is not a file; give the path of an index file (or of one to create)`;
   if (st)
     try {
       fs.accessSync(file, fs.constants.R_OK | fs.constants.W_OK);
@@ -61,14 +60,13 @@ export function diskFull(file: string): VaultRagError {
  * @example
  * ```ts
  * throw notAnIndex("/home/me/notes/todo.md", "it is not a SQLite database");
- * // vault-rag: /home/me/notes/todo.md is not a vault-rag index (it is not a SQLite database) — nothing was changed; …
+ * // fix: point at an index, or at a new path to build one there (nothing was changed)
  * ```
  */
 export function notAnIndex(file: string, why: string): VaultRagError {
-  return new VaultRagError(
-    "usage",
-    `vault-rag: ${file} is not a vault-rag index (${why}) — nothing was changed; point --db at an index or at a new path to build one there (an index that was overwritten: delete it, then run \`vault-rag index\`)`,
-  );
+  return new VaultRagError("usage", `${file} is not an index of vault-rag (${why})`, {
+    fix: { kind: "other_index", db: file },
+  });
 }
 
 /**
@@ -91,34 +89,14 @@ export function isCorruption(err: unknown): boolean {
  *
  * @example
  * ```ts
- * throw damaged("/v/.vault-rag/index.db", err); // vault-rag: the index at … is damaged (…) — run `vault-rag index --full` …
+ * throw damaged("/v/.vault-rag/index.db", err); // the index at … is damaged (…), with the fix: rebuild
  * ```
  */
 export function damaged(file: string, err: Error): VaultRagError {
-  return new VaultRagError(
-    "index_damaged",
-    `vault-rag: the index at ${file} is damaged (${err.message}) — run \`${rebuildCommand(file)}\` to rebuild it from the notes`,
-    { cause: err },
-  );
-}
-
-/**
- * The command that rebuilds the index at `file`: of its vault when the file is in the default
- * place (`<vault>/.vault-rag/index.db`), else with `--db`, so that running it rebuilds this file.
- *
- * @example
- * ```ts
- * rebuildCommand("/home/me/notes/.vault-rag/index.db"); // "vault-rag index /home/me/notes --full"
- * rebuildCommand("/tmp/my index.db"); // "vault-rag index <vault> --full --db '/tmp/my index.db'"
- * rebuildCommand("/home/me/notes/.vault-rag/index.db", false); // "vault-rag index /home/me/notes": a first index
- * ```
- */
-export function rebuildCommand(file: string, full = true): string {
-  const abs = path.resolve(file);
-  const vault = path.dirname(path.dirname(abs)); // the vault whose own index this would be
-  const flag = full ? " --full" : "";
-  if (isVaultIndex(vault, abs)) return `vault-rag index ${shellArg(vault)}${flag}`;
-  return `vault-rag index <vault>${flag} --db ${shellArg(abs)}`;
+  return new VaultRagError("index_damaged", `the index at ${file} is damaged (${err.message})`, {
+    cause: err,
+    fix: { kind: "rebuild", db: file },
+  });
 }
 
 /**

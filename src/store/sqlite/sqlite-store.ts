@@ -33,7 +33,7 @@ import { readGeneration, readManifest } from "./meta.js";
 import { cachedVectors, getRecords, listFolders, listTags, noteLinks, readNotes } from "./reads.js";
 
 export { refuseLinkedIndexFolder, type SqliteStoreOptions } from "./connection.js";
-export { damaged, isCorruption, notAnIndex, rebuildCommand } from "./errors.js";
+export { damaged, isCorruption, notAnIndex } from "./errors.js";
 export { BM25_WEIGHTS } from "./keyword-query.js";
 export type { SqliteIntegrity, SqliteRepair } from "./maintenance.js";
 export { blobToVector, vectorToBlob } from "./rows.js";
@@ -331,7 +331,7 @@ export class SqliteStore implements Store {
    * @example
    * ```ts
    * const fixed = await store.repair({ drop: ["notes/lost its chunks.md"] });
-   * fixed.droppedNotes; // notes the next `vault-rag index` re-indexes
+   * fixed.droppedNotes; // notes the next index re-indexes
    * ```
    */
   async repair(opts: { drop?: string[] } = {}): Promise<SqliteRepair> {
