@@ -1,10 +1,11 @@
 /**
  * `.vault-ragignore` rules (gitignore syntax), matched in time linear in the path: each rule is
  * compiled to a small automaton (a Thompson NFA) and a path is read once, character by character,
- * keeping the set of states the rule can be in. A backtracking regular expression, which the
+ * keeping the set of states the rule can be in; each set's move on a character is worked out once
+ * and kept, so a character costs one table look-up. A backtracking regular expression, which the
  * `ignore` library builds, takes time exponential in the `**` segments of a line such as
- * `**\/a/**\/a/**\/a/**\/a/**\/a/**\/a/**\/a/**\/c` on a deep folder; here each character costs at
- * most one step per state of the rule.
+ * `**\/a/**\/a/**\/a/**\/a/**\/a/**\/a/**\/a/**\/c` on a deep folder (7 s to walk 40 folders deep,
+ * 90 s with 9 segments).
  *
  * Which paths a rule matches is the `ignore` library's answer (7.0), which follows git's: a line
  * without a slash (but a trailing one) matches a name at any depth, one with a slash matches from
