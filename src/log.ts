@@ -6,6 +6,7 @@
 /** Stable warning codes. Add new ones here so they stay documented in one place. */
 export type WarningCode =
   | "frontmatter_invalid"
+  | "frontmatter_too_large"
   | "note_skipped"
   | "note_unreadable"
   | "symlink_outside"

@@ -21,8 +21,21 @@ const refuse = (rel: string, why: string): never => {
 };
 
 /**
+ * The answer for a path that names no note the vault serves: the same whether nothing is there, or
+ * a file the walk leaves out (an ignored or hidden folder, a link out of the vault, a file that is
+ * not Markdown), so that an answer over HTTP or MCP never tells whether such a file exists.
+ */
+const noNote = (rel: string): never => {
+  throw new VaultRagError(
+    "usage",
+    `vault-rag: no note "${rel}" in the vault — list notes with search, or check the path`,
+  );
+};
+
+/**
  * Resolves a vault-relative path, refusing anything that leaves the vault: absolute paths, `..`
- * segments, and symlinks that point outside.
+ * segments, and symlinks that point outside. A path that is no Markdown file inside the vault
+ * is refused as one that does not exist.
  *
  * @example
  * ```ts
@@ -34,30 +47,26 @@ export function safeNotePath(vault: string, rel: string): string {
   if (path.isAbsolute(rel) || /^[a-zA-Z]:[\\/]/.test(rel)) refuse(rel, "it is absolute");
   if (rel.split(/[\\/]/).includes("..")) refuse(rel, "it leaves the vault");
   const abs = path.resolve(vault, rel);
-  if (!fs.existsSync(abs))
-    throw new VaultRagError(
-      "usage",
-      `vault-rag: no note "${rel}" in the vault — list notes with search, or check the path`,
-    );
+  if (!fs.existsSync(abs)) noNote(rel);
   const realVault = fs.realpathSync(vault);
   const real = fs.realpathSync(abs);
-  if (real !== realVault && !real.startsWith(realVault + path.sep))
-    refuse(rel, "it is a link that points outside the vault");
-  if (!fs.statSync(real).isFile() || !real.toLowerCase().endsWith(".md")) refuse(rel, "it is not a Markdown note");
+  if (real !== realVault && !real.startsWith(realVault + path.sep)) noNote(rel);
+  if (!fs.statSync(real).isFile() || !real.toLowerCase().endsWith(".md")) noNote(rel);
   return real;
 }
 
 /**
  * Finds the note that a name means, the way a wikilink does, among the notes the vault walk would
  * index: a path with or without `.md` (`kitchen/Sourdough`), a file name alone (`Sourdough`), or the
- * end of a path (`Folder/Note`), case-insensitively (an exact match wins). A file that exists but is
- * not indexed (`.trash/`, `.vault-ragignore`) is refused with the reason; a name that fits several
- * notes is refused with their paths.
+ * end of a path (`Folder/Note`), case-insensitively (an exact match wins). A name that fits no such
+ * note is refused alike whether a file of it is there or not (in `.trash/`, under
+ * `.vault-ragignore`, a link out of the vault): the refusal, with the closest notes, depends on the
+ * name and the notes served alone. A name that fits several notes is refused with their paths.
  *
  * @example
  * ```ts
- * resolveNote("/home/me/notes", "sourdough");        // { path: "kitchen/Sourdough.md", file: "/home/me/notes/kitchen/Sourdough.md" }
- * resolveNote("/home/me/notes", ".trash/old.md");    // throws: it is in ".trash/", a folder vault-rag never indexes
+ * resolveNote("/home/me/notes", "sourdough");     // { path: "kitchen/Sourdough.md", file: "/home/me/notes/kitchen/Sourdough.md" }
+ * resolveNote("/home/me/notes", ".trash/old.md"); // throws: vault-rag: no note ".trash/old.md" in the vault — …
  * ```
  */
 export function resolveNote(vault: string, name: string): { path: string; file: string } {
@@ -74,17 +83,6 @@ export function resolveNote(vault: string, name: string): { path: string; file: 
     // as the path it normalises to
     name.includes("\\") ? name : rel,
     { in: "the vault", kind: "vault" },
-    () => {
-      // not an indexed note: say why, if the file is there
-      for (const candidate of [rel, `${rel}.md`]) {
-        if (!fs.existsSync(path.resolve(vault, candidate))) continue;
-        safeNotePath(vault, candidate);
-        refuse(
-          name,
-          `${whyNotWalked(vault, candidate) ?? "it is not a note vault-rag indexes"}, and only indexed notes are served`,
-        );
-      }
-    },
   );
   return { path: found, file: safeNotePath(vault, found) };
 }
@@ -93,7 +91,8 @@ export function resolveNote(vault: string, name: string): { path: string; file: 
  * What a name that names no indexed note names in the vault: `undefined` when no file of it is
  * there (or it leaves the vault); else the file, with why the walk leaves it out (a hidden folder,
  * `.vault-ragignore`, not Markdown: {@link whyNotWalked}), which is absent for a note the walk
- * reads (one the index does not hold yet).
+ * reads (one the index does not hold yet). It tells whether a file exists: for the CLI, whose user
+ * holds the vault, never for an answer over HTTP or MCP ({@link resolveNote} refuses alike).
  *
  * @example
  * ```ts

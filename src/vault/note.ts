@@ -3,7 +3,7 @@ import type { Logger } from "../log.js";
 import { silentLogger } from "../log.js";
 import { excalidrawText, isExcalidraw } from "./excalidraw.js";
 import { withoutDataPayloads } from "./data-uri.js";
-import { splitFrontmatter } from "./frontmatter.js";
+import { MAX_FRONTMATTER_BYTES, splitFrontmatter } from "./frontmatter.js";
 import { scanBlocks } from "./markdown.js";
 import { findInlineRefs, frontmatterLinks, frontmatterList, normaliseTags } from "./tags.js";
 import type { Note } from "./types.js";
@@ -11,7 +11,8 @@ import type { Note } from "./types.js";
 /**
  * Parses one note's text into a {@link Note}: frontmatter (title, tags, aliases), inline tags and
  * wikilinks. Invalid YAML never stops a note: the body is still used and a `frontmatter_invalid`
- * warning names the file and line. An Excalidraw drawing keeps only its words ({@link excalidrawText}),
+ * warning names the file and line; frontmatter over {@link MAX_FRONTMATTER_BYTES} is left unread,
+ * with a `frontmatter_too_large` warning. An Excalidraw drawing keeps only its words ({@link excalidrawText}),
  * and a pasted image's base64 is left out ({@link withoutDataPayloads}).
  * The title is the frontmatter's `title`, else the file name; a folder's page (`index.md`,
  * `README.md`) takes its first `#` heading, else its folder's name.
@@ -35,6 +36,13 @@ export function parseNote(path: string, text: string, mtime: number, log: Logger
       },
     );
   }
+  if (fm.oversized !== undefined) {
+    log.warn(
+      "frontmatter_too_large",
+      `vault-rag: the frontmatter of "${path}" is ${fm.oversized} bytes, over the ${MAX_FRONTMATTER_BYTES}-byte limit — the note is indexed without it`,
+      { path, bytes: fm.oversized },
+    );
+  }
   const data = fm.data;
   const drawing = isExcalidraw(path, data);
   // a drawing's name is its title without the plugin's `.excalidraw`
@@ -44,7 +52,12 @@ export function parseNote(path: string, text: string, mtime: number, log: Logger
     .replace(drawing ? /(?:\.excalidraw)?\.md$/i : /\.md$/i, "");
   // every chunk carries its note's aliases and tags, as its links: a note of thousands keeps the first
   // MAX_NOTE_NAMES of each (a note of 50,000 tags had made a 95 MB index, and hits of megabytes)
-  const aliases = capped([...new Set(frontmatterList(data.aliases ?? data.alias, false))], "aliases", path, log);
+  // of a list longer than that (or one repeated by YAML aliases), the first MAX_FRONTMATTER_VALUES
+  // values are read, before they are normalised
+  const rawAliases = frontmatterList(data.aliases ?? data.alias, false, MAX_FRONTMATTER_VALUES + 1);
+  const aliasesListed = rawAliases.length > MAX_FRONTMATTER_VALUES;
+  const aliasNames = [...new Set(rawAliases.slice(0, MAX_FRONTMATTER_VALUES))];
+  const aliases = capped(aliasNames, "aliases", path, log, aliasesListed);
   // line endings normalised once, here: the tag scan and the chunker then read the same string (one parse)
   const unixBody = fm.body.includes("\r") ? fm.body.replace(/\r\n?/g, "\n") : fm.body;
   const { body, properties } = readableParts(drawing, unixBody, fm.yaml);
@@ -59,7 +72,15 @@ export function parseNote(path: string, text: string, mtime: number, log: Logger
           : fileName;
   // Markdown links are relative to the note's folder; wikilinks to the vault
   const inline = findInlineRefs(body, noteFolder(path));
-  const tags = capped(normaliseTags([...frontmatterList(data.tags ?? data.tag), ...inline.tags]), "tags", path, log);
+  const rawTags = frontmatterList(data.tags ?? data.tag, true, MAX_FRONTMATTER_VALUES + 1);
+  const tagsListed = rawTags.length > MAX_FRONTMATTER_VALUES;
+  const tags = capped(
+    normaliseTags([...rawTags.slice(0, MAX_FRONTMATTER_VALUES), ...inline.tags]),
+    "tags",
+    path,
+    log,
+    tagsListed,
+  );
   // every chunk carries its note's links (filters and related read them there): a note of
   // thousands keeps the first MAX_NOTE_LINKS, so that its index does not grow as chunks × links
   // Obsidian's properties link too (`author: "[[Kevin Kelly]]"`): the frontmatter's wikilinks first
@@ -121,12 +142,19 @@ function folderPageTitle(path: string, body: string, fileName: string): string {
 /** At most this many distinct tags, and aliases, of a note are kept (see `tags_truncated`, `aliases_truncated`). */
 export const MAX_NOTE_NAMES = 200;
 
-/** The first {@link MAX_NOTE_NAMES} of a note's tags or aliases, with a warning when there were more. */
-function capped(names: string[], what: "tags" | "aliases", path: string, log: Logger): string[] {
-  if (names.length <= MAX_NOTE_NAMES) return names;
+/** The most values of a frontmatter list (`tags`, `aliases`) read; the rest are not (see `tags_truncated`). */
+export const MAX_FRONTMATTER_VALUES = 1000;
+
+/**
+ * The first {@link MAX_NOTE_NAMES} of a note's tags or aliases, with a warning when there were more
+ * (or when its frontmatter listed more than {@link MAX_FRONTMATTER_VALUES}: `listed`).
+ */
+function capped(names: string[], what: "tags" | "aliases", path: string, log: Logger, listed = false): string[] {
+  if (names.length <= MAX_NOTE_NAMES && !listed) return names;
+  const count = listed ? `over ${MAX_FRONTMATTER_VALUES} ${what} in its frontmatter` : `${names.length} ${what}`;
   log.warn(
     `${what}_truncated`,
-    `vault-rag: "${path}" has ${names.length} ${what}; the first ${MAX_NOTE_NAMES} are kept as its ${what}`,
+    `vault-rag: "${path}" has ${count}; the first ${Math.min(names.length, MAX_NOTE_NAMES)} are kept as its ${what}`,
     { path, [what]: names.length },
   );
   return names.slice(0, MAX_NOTE_NAMES);

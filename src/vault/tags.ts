@@ -28,22 +28,32 @@ export function normaliseTags(raw: Iterable<string>): string[] {
 
 /**
  * Reads the frontmatter `tags` (or `tag`) value in any of its shapes: a list, a single string,
- * or a comma/space separated string.
+ * or a comma/space separated string. At most `limit` values are read (the first, in order): a
+ * list may hold tens of thousands, or repeat one such list through YAML aliases.
  *
  * @example
  * ```ts
  * frontmatterList("robots, pico #esp32"); // ["robots", "pico", "#esp32"]
+ * frontmatterList(["a", ["b", "c"]], true, 2); // ["a", "b"]
  * ```
  */
-export function frontmatterList(value: unknown, splitSpaces = true): string[] {
-  if (value === null || value === undefined) return [];
-  if (Array.isArray(value)) return value.flatMap((v) => frontmatterList(v, splitSpaces));
-  if (typeof value === "string") {
-    const parts = value.split(splitSpaces ? /[,\s]+/ : /,/);
-    return parts.map((p) => p.trim()).filter(Boolean);
+export function frontmatterList(value: unknown, splitSpaces = true, limit = Infinity): string[] {
+  const out: string[] = [];
+  // depth first, in order, without recursion: lists in lists are read as one list
+  const stack: unknown[] = [value];
+  while (stack.length > 0 && out.length < limit) {
+    const v = stack.pop();
+    if (Array.isArray(v)) {
+      // the list's items, the first on top; at most as many as may still be read
+      for (let i = Math.min(v.length, limit - out.length) - 1; i >= 0; i--) stack.push(v[i]);
+    } else if (typeof v === "string") {
+      for (const part of v.split(splitSpaces ? /[,\s]+/ : /,/)) {
+        const p = part.trim();
+        if (p && out.length < limit) out.push(p);
+      }
+    } else if (typeof v === "number" || typeof v === "boolean") out.push(String(v));
   }
-  if (typeof value === "number" || typeof value === "boolean") return [String(value)];
-  return [];
+  return out;
 }
 
 const HEX_COLOUR = /^(?:[0-9a-f]{3}|[0-9a-f]{4}|[0-9a-f]{6}|[0-9a-f]{8})$/i;

@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
-import ignore, { type Ignore } from "ignore";
 import type { Logger } from "../log.js";
 import { silentLogger } from "../log.js";
 import { VaultRagError } from "../errors.js";
+import { parseIgnoreRules, type IgnoreRules } from "./ignore-rules.js";
 import type { VaultFile } from "./types.js";
 
 /** Folder names skipped everywhere, besides every dot-folder. */
@@ -130,7 +130,7 @@ export function walkVault(root: string, log: Logger = silentLogger): VaultFile[]
  * Why a walk never reaches a vault-relative path (a folder when `isDir`), or undefined: a dot-folder
  * or skipped folder on its way, or what the ignore file names.
  */
-function whyHidden(rel: string, isDir: boolean, ig: Ignore): string | undefined {
+function whyHidden(rel: string, isDir: boolean, ig: IgnoreRules): string | undefined {
   const parts = rel.split("/");
   const folders = isDir ? parts.length : parts.length - 1;
   for (let i = 0; i < folders; i++) {
@@ -213,17 +213,18 @@ export function whyNotWalked(root: string, rel: string): string | undefined {
   return ig.ignores(rel) ? `${IGNORE_FILE} keeps it out of the index` : undefined;
 }
 
-function loadIgnore(root: string, log: Logger): Ignore {
-  const ig = ignore();
+/** The vault's ignore rules ({@link parseIgnoreRules}: linear in each path, whatever its lines hold). */
+function loadIgnore(root: string, log: Logger): IgnoreRules {
   const file = path.join(root, IGNORE_FILE);
+  let text = "";
   if (fs.existsSync(file)) {
     try {
-      ig.add(fs.readFileSync(file, "utf8"));
+      text = fs.readFileSync(file, "utf8");
     } catch (err) {
       log.warn("ignore_file_invalid", `vault-rag: cannot read ${IGNORE_FILE}: ${(err as Error).message}`, {
         path: IGNORE_FILE,
       });
     }
   }
-  return ig;
+  return parseIgnoreRules(text);
 }

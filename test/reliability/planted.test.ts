@@ -87,7 +87,7 @@ describe("notes swapped after the walk", () => {
     expect(log.warnings.map((w) => w.message)).toEqual([
       'vault-rag: skipped "pipe.md": it is not a regular file (a FIFO, device or folder)',
     ]);
-    expect(() => readNoteText(vault, "pipe.md")).toThrow(/is not a Markdown note|is not served/);
+    expect(() => readNoteText(vault, "pipe.md")).toThrow(/^vault-rag: no note "pipe.md" in the vault — /);
   });
 
   it("refuses a note that became a link to a file outside the vault, in the index and in get_note", () => {
@@ -97,7 +97,7 @@ describe("notes swapped after the walk", () => {
     const log = collectingLogger();
     expect(readVaultFile(file(vault, "zzz.md"), log)).toEqual({ skipped: true });
     expect(log.warnings[0].message).toBe('vault-rag: skipped "zzz.md": it is a link that points outside the vault');
-    expect(() => readNoteText(vault, "zzz.md")).toThrow(/points outside the vault/);
+    expect(() => readNoteText(vault, "zzz.md")).toThrow(/^vault-rag: no note "zzz.md" in the vault/);
     // a link to a note inside the vault is read as that note
     fs.symlinkSync(path.join(vault, "a.md"), path.join(vault, "b.md"));
     expect(readVaultFile(file(vault, "b.md")).note?.body).toBe("# A\n");
