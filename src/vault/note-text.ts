@@ -179,7 +179,7 @@ export function readNoteText(vault: string, name: string, heading?: string): { p
   if (typeof text !== "string")
     throw new VaultRagError(
       "usage",
-      `vault-rag: "${note.path}" is not served: ${text.skipped} (only notes vault-rag indexes are served)`,
+      `vault-rag: "${note.path}" is not served: ${text.skipped} (only notes the index can hold are served)`,
     );
   const split = splitFrontmatter(text);
   // served as it is indexed: a drawing by its words, not tens of kilobytes of its JSON

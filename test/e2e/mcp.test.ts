@@ -170,7 +170,7 @@ describe("vault-rag mcp", () => {
     const binary = await client.callTool({ name: "get_note", arguments: { path: "photo.md" } });
     expect(binary.isError).toBe(true);
     expect(textOf(binary)).toBe(
-      'vault-rag: "photo.md" is not served: it is a binary file, not Markdown text (only notes vault-rag indexes are served)',
+      'vault-rag: "photo.md" is not served: it is a binary file, not Markdown text (only notes the index can hold are served)',
     );
     fs.rmSync(path.join(vault, "photo.md"));
     const missing = await client.callTool({ name: "get_note", arguments: { path: "Nothing like it" } });

@@ -102,10 +102,10 @@ describe("get_note's notes", () => {
     fs.writeFileSync(path.join(vault, "binary.md"), Buffer.from([0x23, 0x20, 0x00, 0xff, 0x10]));
     fs.writeFileSync(path.join(vault, "latin1.md"), Buffer.from("# Caf\xe9\n", "latin1"));
     expect(() => readNoteText(vault, "binary.md")).toThrow(
-      'vault-rag: "binary.md" is not served: it is a binary file, not Markdown text (only notes vault-rag indexes are served)',
+      'vault-rag: "binary.md" is not served: it is a binary file, not Markdown text (only notes the index can hold are served)',
     );
     expect(() => readNoteText(vault, "latin1")).toThrow(
-      'vault-rag: "latin1.md" is not served: it is not valid UTF-8 — save it as UTF-8 (only notes vault-rag indexes are served)',
+      'vault-rag: "latin1.md" is not served: it is not valid UTF-8 — save it as UTF-8 (only notes the index can hold are served)',
     );
   });
 });
