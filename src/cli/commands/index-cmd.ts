@@ -44,7 +44,8 @@ const num = (n: number) => n.toLocaleString("en-US");
 
 /**
  * `vault-rag index [vault]`. Progress on stderr from the start, in windows embedded; warnings are
- * collected and printed once after the bar; Ctrl-C restores the cursor and says how much was saved.
+ * collected and printed once after the bar; Ctrl-C or SIGTERM (`kill`, a service manager) restores
+ * the cursor and says how much was saved, then exits 130 or 143.
  */
 export async function runIndex(vaultArg: string | undefined, o: IndexFlags): Promise<void> {
   const loc = locate({ vault: vaultArg, db: o.db });
@@ -55,7 +56,7 @@ export async function runIndex(vaultArg: string | undefined, o: IndexFlags): Pro
     debug: stderrLogger(!!o.verbose).debug,
   });
   const bar = indexBar(process.stderr, !o.quiet && !o.json);
-  const onInterrupt = () => {
+  const onInterrupt = (signal: NodeJS.Signals) => {
     bar.stop();
     const w = bar.work;
     // a script that asked for JSON gets JSON: what the stopped run saved (a helper's got nothing at all)
@@ -86,9 +87,10 @@ export async function runIndex(vaultArg: string | undefined, o: IndexFlags): Pro
     // half-built file goes too (still under the lock)
     if (o.full) discardRebuild(loc.db);
     releaseHeldLocks();
-    process.exit(130);
+    process.exit(signal === "SIGTERM" ? 143 : 130);
   };
   process.on("SIGINT", onInterrupt);
+  process.on("SIGTERM", onInterrupt);
   try {
     // keep the index's own model unless asked otherwise
     const embedder = await embedderForIndex(loc.db, {
@@ -120,5 +122,6 @@ export async function runIndex(vaultArg: string | undefined, o: IndexFlags): Pro
     throw e;
   } finally {
     process.off("SIGINT", onInterrupt);
+    process.off("SIGTERM", onInterrupt);
   }
 }
