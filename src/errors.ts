@@ -24,6 +24,7 @@ export type VaultRagErrorCode =
   | "filter_invalid"
   | "no_index"
   | "model_mismatch"
+  | "remote_model"
   | "vault_missing"
   | "store_failed"
   | "embed_failed"
@@ -41,6 +42,7 @@ export function exitCodeFor(err: unknown): number {
       err.code === "filter_invalid" ||
       err.code === "no_index" ||
       err.code === "model_mismatch" ||
+      err.code === "remote_model" ||
       err.code === "vault_missing" ||
       err.code === "index_outdated"
       ? 2

@@ -2,6 +2,7 @@ import { answerContext, askContext, createLlm, DEFAULT_LLM, type Source, type To
 import { resolveDb, sidecarDirFor } from "./config.js";
 import type { Embedder, EmbedderOptions } from "./embed/index.js";
 import {
+  checkIndexModel,
   embedderForIndex,
   indexVault,
   modelSpecOf,
@@ -198,6 +199,8 @@ export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): 
   const db = resolveDb(vault, opts.db);
   const shown = displayLocation(db);
   const storeOpts = { ...opts.chroma, sidecarDir: sidecarDirFor(vault) };
+  // an index whose own model sends text over the network, named by nothing on this machine: refused now
+  await checkIndexModel(db, { ...opts, store: storeOpts });
   const fix = { missing: `run \`vault-rag index ${vault}\` first`, unfinished: "call index() first" };
   type Opened = { store: Store; embedder: Embedder; manifest: Manifest };
   // the open index, opened once however many first calls arrive together (the web app asks for

@@ -47,6 +47,10 @@ const json = (flag: string) => (v: string) => {
 };
 const collect = (v: string, prev: string[] = []) => [...prev, v];
 
+/** What `--help` says of an index's own model that sends text off this machine. */
+const REMOTE_HELP =
+  "\nAn index names the model that built it, and the index travels with the vault: a model that sends text off this machine (openai:<model>, or ollama:<model> at an address other than loopback) is used only when --model or $VAULT_RAG_ALLOW_REMOTE names it — a comma-separated list of models, e.g. VAULT_RAG_ALLOW_REMOTE=openai:text-embedding-3-small or ollama:*. Otherwise the command refuses and sends nothing.\n";
+
 /** Adds the search flags shared by `search` and the commands that retrieve. */
 export function addSearchFlags(cmd: Command): Command {
   return cmd
@@ -85,7 +89,8 @@ export function addSearchFlags(cmd: Command): Command {
         .choices(["dense", "keyword", "hybrid"])
         .default(SEARCH_DEFAULTS.mode),
     )
-    .option("--model <id>", "embedding model; must match the index's")
+    .option("--model <id>", "embedding model; must match the index's (see VAULT_RAG_ALLOW_REMOTE below)")
+    .addHelpText("after", REMOTE_HELP)
     .option("--offline", "transformers models: never download (also HF_HUB_OFFLINE=1)")
     .option("--model-dir <dir>", "transformers models: a folder of models copied by hand")
     .option("--json", "print JSON")
@@ -147,7 +152,7 @@ export function buildProgram(): Command {
     .option("--full", "rebuild the whole index into a new file, swapped in when complete")
     .option(
       "--model <id>",
-      "embedding model: use-lite (bundled, offline), ollama:<model>, openai:<model>, transformers:<model>",
+      "embedding model: use-lite (bundled, offline), ollama:<model>, openai:<model>, transformers:<model> (see VAULT_RAG_ALLOW_REMOTE below)",
     )
     .option("--offline", "transformers models: never download (also HF_HUB_OFFLINE=1)")
     .option("--model-dir <dir>", "transformers models: a folder of models copied by hand")
@@ -160,7 +165,8 @@ export function buildProgram(): Command {
     .option("--verbose", "more detail")
     .addHelpText(
       "after",
-      "\nExamples:\n  vault-rag index ~/notes\n  vault-rag index --full --model ollama:nomic-embed-text\n  vault-rag index ~/notes --db chroma://localhost:8000/notes   # on a Chroma server\n",
+      "\nExamples:\n  vault-rag index ~/notes\n  vault-rag index --full --model ollama:nomic-embed-text\n  vault-rag index ~/notes --db chroma://localhost:8000/notes   # on a Chroma server\n" +
+        REMOTE_HELP,
     )
     .action(async (vault, o) =>
       (await import("./commands/index-cmd.js")).runIndex((await import("./open.js")).vaultFrom(vault, o.vault), o),
@@ -359,7 +365,8 @@ export function buildProgram(): Command {
     .option("--cors <origin>", "allow this origin (e.g. http://localhost:5173) to call the API from a browser")
     .addHelpText(
       "after",
-      "\nExamples:\n  vault-rag serve --vault ~/notes            # then open http://127.0.0.1:4321/\n  vault-rag serve --watch --port 8080\n  vault-rag serve --host 0.0.0.0             # on the network: every request needs the printed token\n",
+      "\nExamples:\n  vault-rag serve --vault ~/notes            # then open http://127.0.0.1:4321/\n  vault-rag serve --watch --port 8080\n  vault-rag serve --host 0.0.0.0             # on the network: every request needs the printed token\n" +
+        REMOTE_HELP.replace("--model or ", ""),
     )
     .action(async (o) => (await import("./commands/serve-cmd.js")).runServe(o));
 
@@ -371,7 +378,8 @@ export function buildProgram(): Command {
     .option("--watch", "also keep the index fresh as notes change (reports on stderr)")
     .addHelpText(
       "after",
-      '\nTools: search, get_note, related, list_tags, list_folders, status.\n\nExample (Claude Desktop, mcpServers): { "vault-rag": { "command": "vault-rag", "args": ["mcp", "--vault", "/home/me/notes"] } }\n',
+      '\nTools: search, get_note, related, list_tags, list_folders, status.\n\nExample (Claude Desktop, mcpServers): { "vault-rag": { "command": "vault-rag", "args": ["mcp", "--vault", "/home/me/notes"] } }\n' +
+        REMOTE_HELP.replace("--model or ", ""),
     )
     .action(async (o) => {
       const { locate } = await import("./open.js");
