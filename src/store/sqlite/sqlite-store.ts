@@ -41,7 +41,9 @@ import { MetaColumns } from "./meta-columns.js";
 import { checkQueryVector, checkWindows, pooledVector } from "../windows.js";
 import type { WhereNode } from "../where.js";
 import { compileDocRegex, containsText, withDocumentBudget } from "../regex.js";
+import type { Logger } from "../../log.js";
 import { DocumentRows } from "./document-rows.js";
+import { openDatabase } from "./read-only.js";
 
 /** BM25 column weights: title, aliases and breadcrumb weigh more than body text. */
 export const BM25_WEIGHTS = { title: 4, aliases: 4, section: 2, body: 1 };
@@ -105,6 +107,8 @@ export interface SqliteStoreOptions {
    * Unset: a full store, dense queries included.
    */
   vectors?: "cache";
+  /** Told (info) when a read-only folder has the index opened immutable (see openDatabase). */
+  log?: Logger;
 }
 
 /** What {@link SqliteStore.integrity} found in the store's tables. */
@@ -321,7 +325,7 @@ export class SqliteStore implements Store {
       );
     let db: Database.Database;
     try {
-      db = new Database(file, { readonly: !!opts.readonly, fileMustExist: !opts.create });
+      db = openDatabase(file, opts);
       db.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 10_000}`);
       db.function("vr_regexp", { deterministic: true }, (pattern: unknown, text: unknown) =>
         compileDocRegex(String(pattern)).test(String(text)) ? 1 : 0,
