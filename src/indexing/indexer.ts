@@ -27,6 +27,7 @@ import {
   type Note,
   type VaultFile,
 } from "../vault/index.js";
+import { sampleWork, WorkEstimate } from "./estimate.js";
 import { acquireLock } from "./lock.js";
 import { manifestFor, modelMismatch, modelSpecOf, sameModel } from "./manifest.js";
 
@@ -54,7 +55,9 @@ export interface IndexSummary {
 /**
  * What `onProgress` reports: `scan` (files found), `index` (notes done of those to do), `embed`
  * (windows the model has embedded, of an estimate for the run that firms up as notes are read) and
- * `saved` (chunks committed by this run, of an estimate of those it will write).
+ * `saved` (chunks committed by this run, of an estimate of those it will write). The estimates
+ * come from a sample of the notes to do, read beside the first batch; until it is in they are
+ * projected from the few notes read, and `estimating` is true.
  */
 export type IndexPhase = "scan" | "index" | "embed" | "saved";
 
@@ -70,7 +73,7 @@ export interface IndexOptions {
   log?: Logger;
   /** Connection options for a Chroma index (tenant, database, API key, sidecar folder). */
   store?: OpenStoreOptions;
-  onProgress?: (phase: IndexPhase, done: number, total: number) => void;
+  onProgress?: (phase: IndexPhase, done: number, total: number, estimating?: boolean) => void;
   /**
    * Stops the run once the batch it is storing is stored (within about `commitSeconds`): what was
    * stored stays, and the next run goes on from there (a `full` run's new file is dropped, and the
@@ -259,11 +262,11 @@ async function indexInto(
   const minBudget = 64;
   let windowBudget = minBudget;
   let cursor = 0;
-  // estimates for progress: the work seen so far, projected over the notes still to read (by
-  // notes, not bytes: a drawing's JSON or a pasted image is many bytes of few words)
+  // estimates for progress: the work seen so far, and over the notes still to read a sample's work
+  // per note (by notes, not bytes: a drawing's JSON or a pasted image is many bytes of few words)
   const seen = { notes: 0, chunks: 0, toEmbed: 0, embedded: 0, saved: 0 };
-  const projected = (n: number) =>
-    seen.notes && todo.length > seen.notes ? Math.round((n * todo.length) / seen.notes) : n;
+  const estimate = new WorkEstimate(todo.length);
+  const projected = (n: number, kind: "windows" | "chunks" = "windows") => estimate.project(n, seen.notes, kind);
   const chunkOptions = opts.chunk ?? {};
   const windowing = windowOptions(embedder);
   const cacheModel = `${embedder.provider}:${embedder.model}`;
@@ -358,7 +361,7 @@ async function indexInto(
       const onEmbed = (d: number) => {
         seen.embedded += d - reported;
         reported = d;
-        opts.onProgress?.("embed", seen.embedded, projected(seen.toEmbed));
+        opts.onProgress?.("embed", seen.embedded, projected(seen.toEmbed), estimate.estimating);
       };
       seen.toEmbed += entries.length;
       const made = embedder.embedDocuments(
@@ -383,6 +386,24 @@ async function indexInto(
   // transaction once its vectors are all made, so an interrupted run still resumes where it stopped.
   let done = 0;
   let next = todo.length ? prepare(windowBudget) : undefined;
+  const sampled = new AbortController();
+  const sampling =
+    opts.onProgress &&
+    sampleWork(todo, {
+      known,
+      rechunk: !!chunkerChanged,
+      chunk: chunkOptions,
+      windowing,
+      cached: async (hashes) => {
+        const found = new Set((await store.cachedVectors(cacheModel, hashes)).keys());
+        for (const h of cacheFrom ? (await cacheFrom.cachedVectors(cacheModel, hashes)).keys() : []) found.add(h);
+        return found;
+      },
+      signal: sampled.signal,
+    }).then(
+      (s) => estimate.settle(s),
+      () => {}, // progress without the sample: projected from the notes read
+    );
   let lastCommit = performance.now();
   for (let i = 0; next; i++) {
     if (opts.signal?.aborted) {
@@ -400,7 +421,7 @@ async function indexInto(
       );
     }
     const cur = await next;
-    opts.onProgress?.("embed", seen.embedded, projected(seen.toEmbed));
+    opts.onProgress?.("embed", seen.embedded, projected(seen.toEmbed), estimate.estimating);
     // the first batch is embedded alone: a model that cannot run fails before more notes are read
     if (i === 0) await cur.embedding;
     next = cursor < todo.length ? prepare(windowBudget) : undefined;
@@ -427,7 +448,7 @@ async function indexInto(
     done += cur.slice.length;
     opts.onProgress?.("index", done, todo.length);
     seen.saved += cur.pending.length;
-    opts.onProgress?.("saved", seen.saved, projected(seen.chunks));
+    opts.onProgress?.("saved", seen.saved, projected(seen.chunks, "chunks"), estimate.estimating);
     // size the next batches so that one closes about every commitSeconds
     const now = performance.now();
     const took = Math.max(0.05, (now - lastCommit) / 1000);
@@ -439,6 +460,8 @@ async function indexInto(
         Math.min(4096, Math.round((windows * commitSeconds) / took), windowBudget * 4),
       );
   }
+  sampled.abort();
+  await sampling;
   unread.sort(); // named in path order, not in the order the notes were read
   if (unread.length)
     log.warn(
