@@ -80,6 +80,7 @@ export type VaultRagErrorCode =
   | "not_found"
   | "no_index"
   | "model_mismatch"
+  | "remote_model"
   | "vault_missing"
   | "store_failed"
   | "embed_failed"
@@ -105,6 +106,7 @@ export function exitCodeFor(err: unknown): number {
       err.code === "not_found" ||
       err.code === "no_index" ||
       err.code === "model_mismatch" ||
+      err.code === "remote_model" ||
       err.code === "vault_missing" ||
       err.code === "index_outdated"
       ? 2

@@ -61,6 +61,10 @@ export function searchOption(p: SearchParam): Option {
   return p.default === undefined ? o : o.default(p.default);
 }
 
+/** What `--help` says of an index's own model that sends text off this machine. */
+export const REMOTE_HELP =
+  "\nAn index names the model that built it, and the index travels with the vault: a model that sends text off this machine (openai:<model>, or ollama:<model> at an address other than loopback) is used only when --model or $VAULT_RAG_ALLOW_REMOTE names it — a comma-separated list of models, e.g. VAULT_RAG_ALLOW_REMOTE=openai:text-embedding-3-small or ollama:*. Otherwise the command refuses and sends nothing.\n";
+
 /** Adds the search flags shared by `search` and the commands that retrieve. */
 export function addSearchFlags(cmd: Command): Command {
   cmd
@@ -74,7 +78,8 @@ export function addSearchFlags(cmd: Command): Command {
     );
   for (const p of SEARCH_PARAMS) cmd.addOption(searchOption(p));
   return cmd
-    .option("--model <id>", "embedding model; must match the index's")
+    .option("--model <id>", "embedding model; must match the index's (see VAULT_RAG_ALLOW_REMOTE below)")
+    .addHelpText("after", REMOTE_HELP)
     .option("--offline", "transformers models: never download (also HF_HUB_OFFLINE=1)")
     .option("--model-dir <dir>", "transformers models: a folder of models copied by hand")
     .option("--json", "print JSON")

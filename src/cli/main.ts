@@ -5,7 +5,7 @@
  */
 import { Command, CommanderError, Option } from "commander";
 import { exitCodeFor, VaultRagError } from "../errors.js";
-import { addAnswerFlags, addSearchFlags, int, port } from "./flags.js";
+import { addAnswerFlags, addSearchFlags, int, port, REMOTE_HELP } from "./flags.js";
 import { VERSION } from "../version.js";
 import { CHUNK_DEFAULTS, DEFAULT_LLM } from "../core/defaults.js";
 import { err } from "./io.js";
@@ -50,7 +50,7 @@ export function buildProgram(): Command {
     .option("--full", "rebuild the whole index into a new file, swapped in when complete")
     .option(
       "--model <id>",
-      "embedding model: use-lite (bundled, offline), ollama:<model>, openai:<model>, transformers:<model>",
+      "embedding model: use-lite (bundled, offline), ollama:<model>, openai:<model>, transformers:<model> (see VAULT_RAG_ALLOW_REMOTE below)",
     )
     .option("--offline", "transformers models: never download (also HF_HUB_OFFLINE=1)")
     .option("--model-dir <dir>", "transformers models: a folder of models copied by hand")
@@ -63,7 +63,8 @@ export function buildProgram(): Command {
     .option("--verbose", "more detail")
     .addHelpText(
       "after",
-      "\nExamples:\n  vault-rag index ~/notes\n  vault-rag index --full --model ollama:nomic-embed-text\n  vault-rag index ~/notes --db chroma://localhost:8000/notes   # on a Chroma server\n",
+      "\nExamples:\n  vault-rag index ~/notes\n  vault-rag index --full --model ollama:nomic-embed-text\n  vault-rag index ~/notes --db chroma://localhost:8000/notes   # on a Chroma server\n" +
+        REMOTE_HELP,
     )
     .action(async (vault, o) =>
       (await import("./commands/index-cmd.js")).runIndex((await import("./open.js")).vaultFrom(vault, o.vault), o),
@@ -255,7 +256,8 @@ export function buildProgram(): Command {
     .option("--cors <origin>", "allow this origin (e.g. http://localhost:5173) to call the API from a browser")
     .addHelpText(
       "after",
-      "\nExamples:\n  vault-rag serve --vault ~/notes            # then open http://127.0.0.1:4321/\n  vault-rag serve --watch --port 8080\n  vault-rag serve --host 0.0.0.0             # on the network: every request needs the printed token\n",
+      "\nExamples:\n  vault-rag serve --vault ~/notes            # then open http://127.0.0.1:4321/\n  vault-rag serve --watch --port 8080\n  vault-rag serve --host 0.0.0.0             # on the network: every request needs the printed token\n" +
+        REMOTE_HELP.replace("--model or ", ""),
     )
     .action(async (o) => (await import("./commands/serve-cmd.js")).runServe(o));
 
@@ -267,7 +269,8 @@ export function buildProgram(): Command {
     .option("--watch", "also keep the index fresh as notes change (reports on stderr)")
     .addHelpText(
       "after",
-      '\nTools: search, get_note, related, list_tags, list_folders, status.\n\nExample (Claude Desktop, mcpServers): { "vault-rag": { "command": "vault-rag", "args": ["mcp", "--vault", "/home/me/notes"] } }\n',
+      '\nTools: search, get_note, related, list_tags, list_folders, status.\n\nExample (Claude Desktop, mcpServers): { "vault-rag": { "command": "vault-rag", "args": ["mcp", "--vault", "/home/me/notes"] } }\n' +
+        REMOTE_HELP.replace("--model or ", ""),
     )
     .action(async (o) => {
       const { locate } = await import("./open.js");

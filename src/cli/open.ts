@@ -62,10 +62,12 @@ export function isVaultKnown(o: { vault?: string }, loc: Location): boolean {
 export async function openCore(
   loc: Location,
   o: { vault?: string },
-  opts: Omit<OpenVaultOptions, "db" | "vaultKnown" | "vaultGuessed"> = {},
+  opts: Omit<OpenVaultOptions, "db" | "vaultKnown" | "vaultGuessed" | "checkModel"> = {},
 ): Promise<VaultHandle> {
   return openVault(loc.vault, {
     ...opts,
+    // an index's network model is refused when it is asked to embed: status and related still work
+    checkModel: false,
     db: loc.db,
     vaultKnown: isVaultKnown(o, loc),
     // a vault found as the working directory (no index here or above) may be no notes folder at

@@ -56,6 +56,8 @@ export interface IndexWork {
   toEmbed: number;
   saved: number;
   toSave: number;
+  /** The totals are first guesses, from a few notes: the indexer's sample of the notes is not in yet. */
+  estimating?: boolean;
 }
 
 const num = (n: number) => n.toLocaleString("en-US");
@@ -76,6 +78,8 @@ export const secs = (x: number): string => {
  * ```ts
  * indexLine({ notesDone: 10, notesTotal: 43, embedded: 40, toEmbed: 113, saved: 30, toSave: 76 }, 4, 30);
  * // "indexing ██████████░░░░░░░░░░░░░░░░░░░░  40/~113 windows · 10.0/s · ETA 8s · 30 chunks saved"
+ * indexLine({ notesDone: 2, notesTotal: 43, embedded: 40, toEmbed: 900, saved: 0, toSave: 0, estimating: true }, 4, 30);
+ * // "indexing ░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░  40/… windows · 10.0/s · estimating… · 0 chunks saved"
  * ```
  */
 export function indexLine(w: IndexWork, seconds: number, columns = 100): string {
@@ -84,6 +88,12 @@ export function indexLine(w: IndexWork, seconds: number, columns = 100): string 
   if (!w.toEmbed)
     return `indexing: ${num(w.notesDone)}/${num(w.notesTotal)} notes · ${num(w.saved)} chunks saved (nothing to embed)`;
   const rate = w.embedded / Math.max(0.001, seconds);
+  // no total nor ETA from the first few notes alone: one long note among them can double it
+  if (w.estimating && w.notesDone < w.notesTotal) {
+    const text = `${num(w.embedded)}/… windows · ${rate.toFixed(1)}/s · ${w.embedded ? "estimating…" : "loading the model…"} · ${num(w.saved)} chunks saved`;
+    const width = Math.max(5, Math.min(30, columns - text.length - 12));
+    return `indexing ${"░".repeat(width)}  ${text}`;
+  }
   const eta = w.embedded ? `ETA ${secs((w.toEmbed - w.embedded) / Math.max(rate, 0.001))}` : "loading the model…";
   const about = w.notesDone < w.notesTotal ? "~" : "";
   const text = `${num(w.embedded)}/${about}${num(w.toEmbed)} windows · ${rate.toFixed(1)}/s · ${eta} · ${num(w.saved)} chunks saved`;
@@ -98,7 +108,7 @@ export function indexLine(w: IndexWork, seconds: number, columns = 100): string 
  * write to the stream while it runs: warnings are collected and printed after it stops.
  */
 export interface IndexBar {
-  set(phase: "scan" | "index" | "embed" | "saved", done: number, total: number): void;
+  set(phase: "scan" | "index" | "embed" | "saved", done: number, total: number, estimating?: boolean): void;
   /** Clears the bar and shows the cursor again (safe to call twice). */
   stop(): void;
   readonly work: IndexWork;
@@ -118,12 +128,12 @@ export function indexBar(stream: NodeJS.WriteStream, enabled: boolean): IndexBar
   const work: IndexWork = { notesDone: 0, notesTotal: 0, embedded: 0, toEmbed: 0, saved: 0, toSave: 0 };
   let t0 = Date.now();
   let embedStart = 0;
-  const set = (phase: string, done: number, total: number) => {
+  const set = (phase: string, done: number, total: number, estimating?: boolean) => {
     if (phase === "scan") work.notesTotal = total;
     else if (phase === "index") [work.notesDone, work.notesTotal] = [done, total];
     else if (phase === "embed") {
       if (!embedStart && total) embedStart = Date.now();
-      [work.embedded, work.toEmbed] = [done, total];
+      [work.embedded, work.toEmbed, work.estimating] = [done, total, estimating];
       if (!first && done) first = { at: Date.now(), embedded: done };
     } else if (phase === "saved") [work.saved, work.toSave] = [done, total];
   };

@@ -45,6 +45,12 @@ export interface OpenVaultOptions extends EmbedderOptions {
    * or `/tmp`): a fix to build the index says it may be no notes folder at all.
    */
   vaultGuessed?: boolean;
+  /**
+   * Refuse now, at open, an index whose own model sends text over the network and that nothing on
+   * this machine names (`VAULT_RAG_ALLOW_REMOTE`, `model`); default true. False (the CLI): the
+   * refusal comes when that model is asked to embed, so status and related notes still work.
+   */
+  checkModel?: boolean;
 }
 
 /** What {@link VaultHandle.status} reports. */

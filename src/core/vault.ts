@@ -6,7 +6,7 @@ import { resolveDb, sidecarDirFor } from "../config.js";
 import { VaultRagError } from "../errors.js";
 // the lock and manifest modules alone: the indexer, the watcher and the vault walk are loaded by
 // the methods that use them, so a search starts without them
-import { embedderForIndex } from "../indexing/manifest.js";
+import { checkIndexModel, embedderForIndex } from "../indexing/manifest.js";
 import { libraryFix, rewordedError } from "../render/fix.js";
 import { displayLocation, isCorruption } from "../store/index.js";
 import { assertVaultFolder } from "../vault/index.js";
@@ -33,6 +33,8 @@ const PLAIN = new Set(["writer", "llm", "abandon"]);
  */
 export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): Promise<VaultHandle> {
   const c = coreOf(assertVaultFolder(vaultDir), opts);
+  // an index whose own model sends text over the network, named by nothing on this machine: refused now
+  if (opts.checkModel !== false) await checkIndexModel(c.db, { ...opts, store: c.storeOpts });
   const handle: VaultHandle = {
     vault: c.vault,
     db: c.shown,

@@ -1,5 +1,13 @@
 export { indexVault, type IndexOptions, type IndexSummary, type IndexPhase } from "./indexer.js";
-export { manifestFor, modelMismatch, sameModel, modelSpecOf, indexModelSpec, embedderForIndex } from "./manifest.js";
+export {
+  manifestFor,
+  modelMismatch,
+  sameModel,
+  modelSpecOf,
+  indexModelSpec,
+  embedderForIndex,
+  checkIndexModel,
+} from "./manifest.js";
 export { acquireLock, lockHolder, releaseHeldLocks } from "./lock.js";
 export { batchLine, watchVault, WATCH_DEFAULTS, type Watcher, type WatchOptions } from "./watch.js";
 export { checkIndex, checkChromaIndex, type CheckReport } from "./check.js";

@@ -27,6 +27,8 @@ import {
   type Note,
   type VaultFile,
 } from "../vault/index.js";
+import { WorkEstimate } from "./estimate.js";
+import { sampleRun } from "./run-sample.js";
 import { acquireLock } from "./lock.js";
 import { manifestFor, modelMismatch, modelSpecOf, sameModel } from "./manifest.js";
 
@@ -54,7 +56,9 @@ export interface IndexSummary {
 /**
  * What `onProgress` reports: `scan` (files found), `index` (notes done of those to do), `embed`
  * (windows the model has embedded, of an estimate for the run that firms up as notes are read) and
- * `saved` (chunks committed by this run, of an estimate of those it will write).
+ * `saved` (chunks committed by this run, of an estimate of those it will write). The estimates
+ * come from a sample of the notes to do, read beside the first batch; until it is in they are
+ * projected from the few notes read, and `estimating` is true.
  */
 export type IndexPhase = "scan" | "index" | "embed" | "saved";
 
@@ -70,7 +74,7 @@ export interface IndexOptions {
   log?: Logger;
   /** Connection options for a Chroma index (tenant, database, API key, sidecar folder). */
   store?: OpenStoreOptions;
-  onProgress?: (phase: IndexPhase, done: number, total: number) => void;
+  onProgress?: (phase: IndexPhase, done: number, total: number, estimating?: boolean) => void;
   /**
    * Stops the run once the batch it is storing is stored (within about `commitSeconds`): what was
    * stored stays, and the next run goes on from there (a `full` run's new file is dropped, and the
@@ -181,7 +185,7 @@ async function repoint(
 type Pending = { record: StoreRecord; plan: WindowPlan; label: string };
 
 /** One indexing run's state, shared by its steps ({@link startRun} makes it). */
-interface Run {
+export interface Run {
   vault: string;
   store: Store;
   embedder: Embedder;
@@ -202,6 +206,8 @@ interface Run {
   resolve: (link: NoteLink, source: string) => string | undefined;
   linksOf: (note: Note) => NoteLink[];
   seen: { notes: number; chunks: number; toEmbed: number; embedded: number; saved: number };
+  /** The run's work over the notes to do, from a sample of them once it is in. */
+  estimate: WorkEstimate;
   chunkOptions: ChunkOptions;
   windowing: ReturnType<typeof windowOptions>;
   cacheModel: string;
@@ -322,9 +328,10 @@ async function startRun(
     goneByHash,
     resolve,
     linksOf,
-    // estimates for progress: the work seen so far, projected over the notes still to read (by
-    // notes, not bytes: a drawing's JSON or a pasted image is many bytes of few words)
+    // estimates for progress: the work seen so far, and over the notes still to read a sample's work
+    // per note (by notes, not bytes: a drawing's JSON or a pasted image is many bytes of few words)
     seen: { notes: 0, chunks: 0, toEmbed: 0, embedded: 0, saved: 0 },
+    estimate: new WorkEstimate(todo.length),
     chunkOptions: opts.chunk ?? {},
     windowing: windowOptions(embedder),
     cacheModel: `${embedder.provider}:${embedder.model}`,
@@ -336,10 +343,9 @@ async function startRun(
   };
 }
 
-/** `n` of the notes read so far, projected over all the notes to read. */
-function projected(run: Run, n: number): number {
-  const { seen, todo } = run;
-  return seen.notes && todo.length > seen.notes ? Math.round((n * todo.length) / seen.notes) : n;
+/** `n` windows (or chunks) of the notes read so far, projected over all the notes to read. */
+function projected(run: Run, n: number, kind: "windows" | "chunks" = "windows"): number {
+  return run.estimate.project(n, run.seen.notes, kind);
 }
 
 /** Reads and chunks a batch of notes, finds cached vectors, and starts embedding the rest. */
@@ -443,7 +449,7 @@ async function startVectors(run: Run, pending: Pending[]): Promise<Pick<Batch, "
     const onEmbed = (d: number) => {
       seen.embedded += d - reported;
       reported = d;
-      opts.onProgress?.("embed", seen.embedded, projected(run, seen.toEmbed));
+      opts.onProgress?.("embed", seen.embedded, projected(run, seen.toEmbed), run.estimate.estimating);
     };
     seen.toEmbed += entries.length;
     const made = run.embedder.embedDocuments(
@@ -481,43 +487,50 @@ async function storeBatches(run: Run): Promise<void> {
   let windowBudget = minBudget;
   let done = 0;
   let next = todo.length ? prepareBatch(run, windowBudget) : undefined;
+  const sampled = new AbortController();
+  const sampling = sampleRun(run, sampled.signal);
   let lastCommit = performance.now();
-  for (let i = 0; next; i++) {
-    if (opts.signal?.aborted) {
-      // the next batch's reads of the store finish before it closes (its embedding is left to the
-      // model's threads, unstored); the stored batches stay, or a full run's new file is dropped
-      await next.then(
-        () => {},
-        () => {},
-      );
-      throw new VaultRagError(
-        "stopped",
-        opts.full
-          ? "vault-rag: the rebuild was stopped and abandoned — the index is as it was"
-          : `vault-rag: indexing stopped after ${done} of ${todo.length} notes — what was stored stays; the next run goes on from there`,
-      );
+  try {
+    for (let i = 0; next; i++) {
+      if (opts.signal?.aborted) {
+        // the next batch's reads of the store finish before it closes (its embedding is left to the
+        // model's threads, unstored); the stored batches stay, or a full run's new file is dropped
+        await next.then(
+          () => {},
+          () => {},
+        );
+        throw new VaultRagError(
+          "stopped",
+          opts.full
+            ? "vault-rag: the rebuild was stopped and abandoned — the index is as it was"
+            : `vault-rag: indexing stopped after ${done} of ${todo.length} notes — what was stored stays; the next run goes on from there`,
+        );
+      }
+      const cur = await next;
+      opts.onProgress?.("embed", seen.embedded, projected(run, seen.toEmbed), run.estimate.estimating);
+      // the first batch is embedded alone: a model that cannot run fails before more notes are read
+      if (i === 0) await cur.embedding;
+      next = run.cursor < todo.length ? prepareBatch(run, windowBudget) : undefined;
+      next?.catch(() => {}); // awaited (and thrown) on the next turn
+      await saveBatch(run, cur);
+      done += cur.slice.length;
+      opts.onProgress?.("index", done, todo.length);
+      seen.saved += cur.pending.length;
+      opts.onProgress?.("saved", seen.saved, projected(run, seen.chunks, "chunks"), run.estimate.estimating);
+      // size the next batches so that one closes about every commitSeconds
+      const now = performance.now();
+      const took = Math.max(0.05, (now - lastCommit) / 1000);
+      lastCommit = now;
+      const windows = cur.pending.reduce((n, p) => n + p.plan.length, 0);
+      if (windows)
+        windowBudget = Math.max(
+          minBudget,
+          Math.min(4096, Math.round((windows * commitSeconds) / took), windowBudget * 4),
+        );
     }
-    const cur = await next;
-    opts.onProgress?.("embed", seen.embedded, projected(run, seen.toEmbed));
-    // the first batch is embedded alone: a model that cannot run fails before more notes are read
-    if (i === 0) await cur.embedding;
-    next = run.cursor < todo.length ? prepareBatch(run, windowBudget) : undefined;
-    next?.catch(() => {}); // awaited (and thrown) on the next turn
-    await saveBatch(run, cur);
-    done += cur.slice.length;
-    opts.onProgress?.("index", done, todo.length);
-    seen.saved += cur.pending.length;
-    opts.onProgress?.("saved", seen.saved, projected(run, seen.chunks));
-    // size the next batches so that one closes about every commitSeconds
-    const now = performance.now();
-    const took = Math.max(0.05, (now - lastCommit) / 1000);
-    lastCommit = now;
-    const windows = cur.pending.reduce((n, p) => n + p.plan.length, 0);
-    if (windows)
-      windowBudget = Math.max(
-        minBudget,
-        Math.min(4096, Math.round((windows * commitSeconds) / took), windowBudget * 4),
-      );
+  } finally {
+    sampled.abort();
+    await sampling;
   }
 }
 

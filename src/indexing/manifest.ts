@@ -1,8 +1,9 @@
 import { CHUNKER_VERSION } from "../chunk/defaults.js";
 import type { Embedder } from "../embed/types.js";
 import { createEmbedder, DEFAULT_MODEL, type EmbedderOptions } from "../embed/registry.js";
+import { indexModelRefusal } from "../embed/remote.js";
 import { VaultRagError } from "../errors.js";
-import { openExisting, type OpenStoreOptions } from "../store/open.js";
+import { displayLocation, openExisting, type OpenStoreOptions } from "../store/open.js";
 import { SCHEMA_VERSION, type Manifest } from "../store/types.js";
 
 /**
@@ -64,7 +65,9 @@ export async function indexModelSpec(dbPath: string, opts: OpenStoreOptions = {}
 
 /**
  * The embedder for indexing into `dbPath`: the one asked for, else the model that built the index,
- * else the bundled default. Used by `index`, `watch`, `chunks` and the library.
+ * else the bundled default. Used by `index`, `watch`, `chunks` and the library. An index's own
+ * model that sends text over the network is refused unless `VAULT_RAG_ALLOW_REMOTE` names it
+ * (see {@link indexModelRefusal}): the index file travels with the vault.
  *
  * @example
  * ```ts
@@ -75,7 +78,36 @@ export async function embedderForIndex(
   dbPath: string,
   opts: { model?: string; store?: OpenStoreOptions } & EmbedderOptions = {},
 ): Promise<Embedder> {
-  return createEmbedder(opts.model ?? (await indexModelSpec(dbPath, opts.store)) ?? DEFAULT_MODEL, opts);
+  if (opts.model) return createEmbedder(opts.model, opts);
+  const own = await indexModelSpec(dbPath, opts.store);
+  refuseRemote(dbPath, own, opts);
+  return createEmbedder(own ?? DEFAULT_MODEL, opts);
+}
+
+/**
+ * Refuses, before anything is sent, an index whose own model sends text over the network when
+ * this machine's configuration does not name it (see {@link indexModelRefusal}); nothing when
+ * `model` is given (the caller named the model) or there is no index yet. The library's
+ * `openVault` calls it, so `serve` and `mcp` refuse at their start.
+ *
+ * @example
+ * ```ts
+ * await checkIndexModel("/home/me/notes/.vault-rag/index.db"); // throws "remote_model" for an index naming openai:…
+ * ```
+ */
+export async function checkIndexModel(
+  dbPath: string,
+  opts: { model?: string; store?: OpenStoreOptions } & EmbedderOptions = {},
+): Promise<void> {
+  if (opts.model) return;
+  // an index that cannot be read here is for the open that follows to report, in its own words
+  refuseRemote(dbPath, await indexModelSpec(dbPath, opts.store).catch(() => undefined), opts);
+}
+
+/** Throws {@link indexModelRefusal}'s refusal of an index's own model, if any. */
+function refuseRemote(dbPath: string, own: string | undefined, opts: EmbedderOptions): void {
+  const refusal = own && indexModelRefusal(displayLocation(dbPath), own, opts);
+  if (refusal) throw refusal;
 }
 
 /** The refusal when an index was built by another model than the one asked for. */

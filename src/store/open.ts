@@ -36,7 +36,7 @@ export async function openStore(db: string, opts: OpenStoreOptions = {}): Promis
  * ```
  */
 export async function openExisting(db: string, opts: OpenStoreOptions = {}): Promise<Store | undefined> {
-  if (!isChromaLocation(db)) return fs.existsSync(db) ? SqliteStore.open(db) : undefined;
+  if (!isChromaLocation(db)) return fs.existsSync(db) ? SqliteStore.open(db, { log: opts.log }) : undefined;
   try {
     return await ChromaStore.open(db, { ...opts, create: false });
   } catch (err) {

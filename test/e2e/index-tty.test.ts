@@ -137,7 +137,7 @@ describe("index on a terminal", () => {
     expect(progress.length).toBeGreaterThanOrEqual(Math.floor(seconds / 5) - 1);
     for (const l of progress)
       expect(l).toMatch(
-        /^indexing: (finding notes…|reading \d+ notes…|[\d,]+\/~?[\d,]+ windows · \d+\.\d\/s · (ETA \w+|loading the model…) · [\d,]+ chunks saved)$/,
+        /^indexing: (finding notes…|reading \d+ notes…|[\d,]+\/(~?[\d,]+|…) windows · \d+\.\d\/s · (ETA \w+|loading the model…|estimating…) · [\d,]+ chunks saved)$/,
       );
     expect(progress.some((l) => / windows · /.test(l))).toBe(true);
     // the progress lines come first, then the warning (examples/vault has a note with broken frontmatter)

@@ -42,7 +42,8 @@ const num = (n: number) => n.toLocaleString("en-US");
 
 /**
  * `vault-rag index [vault]`. Progress on stderr from the start, in windows embedded; warnings are
- * collected and printed once after the bar; Ctrl-C restores the cursor and says how much was saved.
+ * collected and printed once after the bar; Ctrl-C or SIGTERM (`kill`, a service manager) restores
+ * the cursor and says how much was saved, then exits 130 or 143.
  */
 export async function runIndex(vaultArg: string | undefined, o: IndexFlags): Promise<void> {
   const loc = locate({ vault: vaultArg, db: o.db });
@@ -55,7 +56,7 @@ export async function runIndex(vaultArg: string | undefined, o: IndexFlags): Pro
   // keep the index's own model unless asked otherwise
   const v = await openCore(loc, { vault: vaultArg }, { model: o.model, log, offline: o.offline, modelDir: o.modelDir });
   const bar = indexBar(process.stderr, !o.quiet && !o.json);
-  const onInterrupt = () => {
+  const onInterrupt = (signal: NodeJS.Signals) => {
     bar.stop();
     const w = bar.work;
     // a script that asked for JSON gets JSON: what the stopped run saved (a helper's got nothing at all)
@@ -85,9 +86,10 @@ export async function runIndex(vaultArg: string | undefined, o: IndexFlags): Pro
     // what was committed stays; the lock goes with this process, file and all; a stopped rebuild's
     // half-built file goes too (still under the lock)
     v.abandon({ full: o.full });
-    process.exit(130);
+    process.exit(signal === "SIGTERM" ? 143 : 130);
   };
   process.on("SIGINT", onInterrupt);
+  process.on("SIGTERM", onInterrupt);
   try {
     const summary = await v.index({ full: o.full, log, onProgress: bar.set });
     bar.stop();
@@ -106,6 +108,7 @@ export async function runIndex(vaultArg: string | undefined, o: IndexFlags): Pro
     throw e;
   } finally {
     process.off("SIGINT", onInterrupt);
+    process.off("SIGTERM", onInterrupt);
     await v.close();
   }
 }

@@ -1,3 +1,5 @@
+import type { Logger } from "../../log.js";
+import { openDatabase } from "./read-only.js";
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -23,6 +25,8 @@ export interface SqliteStoreOptions {
    * Unset: a full store, dense queries included.
    */
   vectors?: "cache";
+  /** Told (info) when a read-only folder has the index opened immutable (see openDatabase). */
+  log?: Logger;
 }
 
 /**
@@ -96,7 +100,7 @@ export function openConnection(file: string, opts: SqliteStoreOptions = {}): Dat
     );
   let db: Database.Database;
   try {
-    db = new Database(file, { readonly: !!opts.readonly, fileMustExist: !opts.create });
+    db = openDatabase(file, opts);
     db.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 10_000}`);
     addFunctions(db);
     // before any pragma that writes (WAL mode rewrites the header): another program's database stays as it was

@@ -1,0 +1,126 @@
+import { VaultRagError } from "../errors.js";
+import { ollamaBaseUrl } from "./ollama.js";
+import type { Embedder } from "./types.js";
+
+/**
+ * The environment variable that lets an index's own model send text over the network: a
+ * comma-separated list of model specs (`openai:text-embedding-3-small`), or `<provider>:*` for every
+ * model of a provider (`ollama:*`). The index file travels with a synced or cloned vault, so what
+ * its manifest names is not trusted to send notes or questions off this machine.
+ */
+export const ALLOW_REMOTE_ENV = "VAULT_RAG_ALLOW_REMOTE";
+
+/** Where a model runs: on this machine, or behind an address that text is sent to. */
+export interface ModelPlace {
+  /** The model's text leaves this machine: `openai:`, or `ollama:` at an address other than loopback. */
+  network: boolean;
+  /** As `status` says it: `local`, `ollama at 127.0.0.1:11434`, `openai-compatible at https://api.openai.com/v1`. */
+  where: string;
+}
+
+/** True for a loopback host name or address (`localhost`, 127.0.0.0/8, `::1`). */
+function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, "").toLowerCase();
+  return h === "localhost" || h.endsWith(".localhost") || h === "::1" || /^127(\.\d{1,3}){3}$/.test(h);
+}
+
+/**
+ * Where the model of a spec runs, with the addresses the providers would use (options, else
+ * `OLLAMA_HOST` / `OPENAI_BASE_URL`). Every `openai:` model counts as sent over the network, even
+ * at a loopback address: the key it is sent with is for a service.
+ *
+ * @example
+ * ```ts
+ * modelPlace("use-lite").where;                 // "local"
+ * modelPlace("ollama:nomic-embed-text").where;  // "ollama at 127.0.0.1:11434"
+ * modelPlace("openai:text-embedding-3-small");  // { network: true, where: "openai-compatible at https://api.openai.com/v1" }
+ * ```
+ */
+export function modelPlace(
+  spec: string,
+  opts: { ollamaHost?: string; openaiBaseUrl?: string } = {},
+  env: NodeJS.ProcessEnv = process.env,
+): ModelPlace {
+  const provider = spec.split(":")[0];
+  if (provider === "ollama") {
+    let base: URL | undefined;
+    try {
+      base = new URL(ollamaBaseUrl(opts.ollamaHost, env));
+    } catch {
+      return { network: true, where: `ollama at ${opts.ollamaHost ?? env.OLLAMA_HOST}` };
+    }
+    return { network: !isLoopbackHost(base.hostname), where: `ollama at ${base.host}` };
+  }
+  if (provider === "openai") {
+    const base = (opts.openaiBaseUrl ?? env.OPENAI_BASE_URL ?? "https://api.openai.com/v1").replace(/\/$/, "");
+    return { network: true, where: `openai-compatible at ${base}` };
+  }
+  return { network: false, where: "local" };
+}
+
+/**
+ * Whether this machine's configuration ({@link ALLOW_REMOTE_ENV}) names a model spec.
+ *
+ * @example
+ * ```ts
+ * remoteAllowed("openai:text-embedding-3-small", { VAULT_RAG_ALLOW_REMOTE: "openai:*" }); // true
+ * ```
+ */
+export function remoteAllowed(spec: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  const provider = spec.split(":")[0];
+  return (env[ALLOW_REMOTE_ENV] ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .some((s) => s === spec || s === `${provider}:*`);
+}
+
+/**
+ * The refusal to use an index's own model, or undefined when it may be used: a model that sends
+ * text over the network is used only when the command line (`--model`, a library's `model`) or
+ * {@link ALLOW_REMOTE_ENV} names it, never because the index file names it.
+ *
+ * @example
+ * ```ts
+ * indexModelRefusal("/v/.vault-rag/index.db", "openai:text-embedding-3-small")?.code; // "remote_model"
+ * indexModelRefusal("/v/.vault-rag/index.db", "use-lite"); // undefined
+ * ```
+ */
+export function indexModelRefusal(
+  index: string,
+  spec: string,
+  opts: { ollamaHost?: string; openaiBaseUrl?: string } = {},
+  env: NodeJS.ProcessEnv = process.env,
+): VaultRagError | undefined {
+  const place = modelPlace(spec, opts, env);
+  if (!place.network || remoteAllowed(spec, env)) return undefined;
+  return new VaultRagError(
+    "remote_model",
+    `vault-rag: the index at ${index} names the model ${spec}, which would send your notes and questions to ${place.where.replace(/^\S+ at /, "")} — nothing was sent; if you mean to use it on this machine, set ${ALLOW_REMOTE_ENV}=${spec} or give --model ${spec}, else rebuild the index here with \`vault-rag index <vault> --full --model use-lite\``,
+  );
+}
+
+/**
+ * An embedder that refuses every embedding with `refusal` and sends nothing: a reader may still
+ * use the index's stored vectors and keyword index (status, related notes, a keyword search).
+ *
+ * @example
+ * ```ts
+ * const e = refusingEmbedder(createEmbedder("openai:text-embedding-3-small"), refusal);
+ * await e.embedQuery("x"); // throws refusal
+ * ```
+ */
+export function refusingEmbedder(base: Embedder, refusal: VaultRagError): Embedder {
+  const refuse = () => Promise.reject(refusal);
+  return {
+    id: base.id,
+    provider: base.provider,
+    model: base.model,
+    dimensions: base.dimensions,
+    maxTokens: base.maxTokens,
+    documentPrefix: base.documentPrefix,
+    queryPrefix: base.queryPrefix,
+    normalized: base.normalized,
+    embedDocuments: refuse,
+    embedQuery: refuse,
+  };
+}

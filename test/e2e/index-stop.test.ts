@@ -1,0 +1,55 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { BIN, exampleVaultCopy } from "./helpers.js";
+
+const env = { ...process.env, VAULT_RAG_VAULT: "", VAULT_RAG_DB: "" };
+const running: ChildProcess[] = [];
+afterEach(() => {
+  for (const p of running.splice(0)) if (p.exitCode === null && p.signalCode === null) p.kill("SIGKILL");
+});
+
+/** Adds `n` notes of `length` words, so that a first index takes several batches. */
+function addNotes(vault: string, n: number, length: number): void {
+  const words = "motor battery sensor garden bread river mountain cable solder yeast compost seed tomato pump".split(
+    " ",
+  );
+  fs.mkdirSync(path.join(vault, "gen"));
+  for (let k = 0; k < n; k++) {
+    let s = `# Generated ${k}\n\n`;
+    for (let w = 0; w < length; w++) s += words[(k * 7 + w * w) % words.length] + (w % 12 === 11 ? ". " : " ");
+    fs.writeFileSync(path.join(vault, "gen", `note ${k}.md`), s + "\n");
+  }
+}
+
+const status = (vault: string) =>
+  spawnSync(process.execPath, [BIN, "status", vault, "--json"], { env, encoding: "utf8" });
+
+describe("index stopped by SIGTERM", () => {
+  it("says how much was saved, as Ctrl-C does, keeps it, frees the lock and exits 143", async () => {
+    const { vault } = exampleVaultCopy("vr-term-");
+    addNotes(vault, 150, 200);
+    const p = spawn(process.execPath, [BIN, "index", vault], { env, stdio: ["ignore", "pipe", "pipe"] });
+    running.push(p);
+    let stderr = "";
+    p.stderr.on("data", (d: Buffer) => (stderr += d.toString("utf8")));
+    const exited = new Promise<number | null>((r) => p.on("exit", (code) => r(code)));
+    // once a batch is stored (status reads the index while the run holds its lock), stop it
+    let stored = false;
+    for (let i = 0; i < 400 && !stored && p.exitCode === null; i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      const st = status(vault);
+      stored = st.status === 0 && JSON.parse(st.stdout).chunks > 0;
+    }
+    expect(stored, `no batch was stored before the run ended:\n${stderr}`).toBe(true);
+    p.kill("SIGTERM");
+    expect(await exited, stderr).toBe(143);
+    const m = /stopped — (\d+) of about (\d+) chunks saved; run `vault-rag index` to resume\n$/.exec(stderr);
+    expect(m, stderr).not.toBeNull();
+    expect(Number(m![1])).toBeGreaterThan(0);
+    // what it said was saved is in the index, and no lock is left behind
+    expect(JSON.parse(status(vault).stdout).chunks).toBe(Number(m![1]));
+    expect(fs.existsSync(path.join(vault, ".vault-rag", "index.db.lock"))).toBe(false);
+  }, 240_000);
+});
