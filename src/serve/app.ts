@@ -21,6 +21,7 @@ import type { WebAssets } from "./assets.js";
 import { SERVE_DEFAULTS } from "./defaults.js";
 import { errorResponse } from "./errors.js";
 import { hostAllowed, presentedToken, shownHost, TOKEN_COOKIE, tokenMatches } from "./guard.js";
+import { canonicalHost } from "./host.js";
 import { readParams, type ParamKind } from "./params.js";
 
 /** How far an indexing pass (`serve --watch`) has got, for `GET /api/status`. */
@@ -147,10 +148,11 @@ export function createApp(o: AppOptions): Hono {
     // HTTP says wins over the header: both must name this server
     const header = c.req.header("host");
     const host = hostAllowed(header, o.host, o.port()) ? url.host : header;
+    const bound = `${shownHost(canonicalHost(o.host))}:${o.port()}`;
     if (!hostAllowed(host, o.host, o.port()))
       return c.json(
         {
-          error: `vault-rag: refused a request for host "${host ?? ""}" — this server answers only ${o.host}:${o.port()} (a guard against DNS rebinding); open http://${shownHost(o.host)}:${o.port()}/`,
+          error: `vault-rag: refused a request for host "${host ?? ""}" — this server answers only ${bound} (a guard against DNS rebinding); open http://${bound}/`,
           code: "forbidden",
         },
         403,
