@@ -20,9 +20,10 @@ import { checkSearch, hitJson, searchOptionsOf } from "../search/index.js";
 import type { WebAssets } from "./assets.js";
 import { SERVE_DEFAULTS } from "./defaults.js";
 import { errorResponse } from "./errors.js";
-import { hostAllowed, presentedToken, shownHost, TOKEN_COOKIE, tokenMatches } from "./guard.js";
+import { hostAllowed, shownHost } from "./guard.js";
 import { canonicalHost } from "./host.js";
 import { readParams, type ParamKind } from "./params.js";
+import { tokenGuard } from "./token.js";
 
 /** How far an indexing pass (`serve --watch`) has got, for `GET /api/status`. */
 export interface IndexingState {
@@ -38,7 +39,7 @@ export interface AppOptions {
   host: string;
   /** The bound port (a function: with port 0 it is known only once listening). */
   port: () => number;
-  /** When set, every request must present it (bearer header, or the cookie the printed URL sets). */
+  /** When set, every API request must present it as a bearer header (the page, opened at the printed URL, sends it). */
   token?: string;
   /** An origin allowed to call the API from a browser (no CORS headers at all when unset). */
   cors?: string;
@@ -186,27 +187,7 @@ export function createApp(o: AppOptions): Hono {
   if (o.cors) app.use("/api/*", cors({ origin: o.cors, allowHeaders: ["Content-Type", "Authorization"] }));
 
   // `!== undefined`, not truthiness: an empty token must not switch the check off
-  if (o.token !== undefined) {
-    const token = o.token;
-    app.use("*", async (c, next) => {
-      const given = c.req.query("token");
-      if (c.req.method === "GET" && c.req.path === "/" && given !== undefined) {
-        if (!tokenMatches(given, token))
-          return c.text("vault-rag: wrong token — open the URL vault-rag serve printed at start-up\n", 401);
-        c.header("Set-Cookie", `${TOKEN_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict`);
-        return c.redirect("/", 302);
-      }
-      if (tokenMatches(presentedToken(c.req.header("authorization"), c.req.header("cookie")), token)) return next();
-      return c.json(
-        {
-          error:
-            "vault-rag: this server needs its token — send `Authorization: Bearer <token>`, or open the URL vault-rag serve printed at start-up",
-          code: "unauthorized",
-        },
-        401,
-      );
-    });
-  }
+  if (o.token !== undefined) app.use("*", tokenGuard(o.token));
 
   // the endpoints that rank take turns: a flood waits in a bounded line, or gets a 503
   const waiting = o.waiting ?? SERVE_DEFAULTS.waiting;

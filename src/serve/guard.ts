@@ -54,24 +54,15 @@ export function tokenMatches(given: string | undefined, token: string): boolean 
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** The name of the cookie that carries the token in a browser (set when the printed URL is opened). */
-export const TOKEN_COOKIE = "vault_rag_token";
-
 /**
- * The token a request presents: `Authorization: Bearer <token>`, else the cookie the web app got.
+ * The token a request presents: `Authorization: Bearer <token>`. No cookie carries it (a cookie
+ * reaches every port of the host).
  *
  * @example
  * ```ts
- * presentedToken("Bearer abc", undefined);                  // "abc"
- * presentedToken(undefined, "a=1; vault_rag_token=abc");    // "abc"
+ * presentedToken("Bearer abc"); // "abc"
  * ```
  */
-export function presentedToken(authorization: string | undefined, cookie: string | undefined): string | undefined {
-  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
-  if (bearer) return bearer[1];
-  for (const part of (cookie ?? "").split(";")) {
-    const [k, ...v] = part.trim().split("=");
-    if (k === TOKEN_COOKIE) return v.join("=");
-  }
-  return undefined;
+export function presentedToken(authorization: string | undefined): string | undefined {
+  return /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "")?.[1];
 }
