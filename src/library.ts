@@ -7,8 +7,9 @@ import {
   modelSpecOf,
   openForQuery,
   openIfIndexed,
+  readNoteTextOffThread,
   staleHits,
-  staleInVault,
+  staleInVaultOffThread,
   watchVault,
   type IndexOptions,
   type IndexSummary,
@@ -32,7 +33,7 @@ import {
   type SearchResults,
 } from "./search/index.js";
 import { displayLocation, type ChromaConnectOptions, type Manifest, type Store } from "./store/index.js";
-import { assertVaultFolder, readNoteText } from "./vault/index.js";
+import { assertVaultFolder } from "./vault/index.js";
 
 /** Options of {@link openVault}. */
 export interface OpenVaultOptions extends EmbedderOptions {
@@ -279,7 +280,7 @@ export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): 
           notes: 0,
           chunks: 0,
           lastIndexed: null,
-          stale: count ? staleInVault(vault, new Map()) : null,
+          stale: count ? await staleInVaultOffThread(vault, new Map()) : null,
         };
       return indexStatus(vault, opened.store, manifest, { countStale: count });
     }) as VaultHandle["status"],
@@ -287,7 +288,7 @@ export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): 
       return relatedNotes((await open()).store, note, o);
     },
     async note(name, o = {}) {
-      return readNoteText(vault, name, o.heading);
+      return readNoteTextOffThread(vault, name, o.heading);
     },
     async tags() {
       return (await open()).store.listTags();
@@ -338,7 +339,8 @@ export async function indexStatus(
 
 /**
  * How many notes changed on disk since they were indexed (added, edited, touched or removed): the
- * rule that `check` uses too. A vault that cannot be read counts as unchanged.
+ * rule that `check` uses too, counted on another thread. A vault that cannot be read counts as
+ * unchanged.
  *
  * @example
  * ```ts
@@ -346,5 +348,5 @@ export async function indexStatus(
  * ```
  */
 export async function staleCount(vault: string, store: Store): Promise<number> {
-  return staleInVault(vault, await store.notes());
+  return staleInVaultOffThread(vault, store.notes());
 }

@@ -7,3 +7,4 @@ export { migrateIndex, type MigrateSummary } from "./migrate.js";
 export { openForQuery, openIfIndexed, type OpenFix } from "./open-query.js";
 export { staleNotes, staleInVault } from "./stale.js";
 export { staleHits, staleHitsWarning } from "./stale-hits.js";
+export { offThreadBusy, readNoteTextOffThread, staleInVaultOffThread } from "./off-thread.js";

@@ -23,6 +23,7 @@ import { errorResponse } from "./errors.js";
 import { hostAllowed, shownHost } from "./guard.js";
 import { canonicalHost } from "./host.js";
 import { readParams, type ParamKind } from "./params.js";
+import { lastCountStatus } from "./status-count.js";
 import { tokenGuard } from "./token.js";
 
 /** How far an indexing pass (`serve --watch`) has got, for `GET /api/status`. */
@@ -256,17 +257,12 @@ export function createApp(o: AppOptions): Hono {
   const noParams = (c: Context) => readParams(new URL(c.req.url).searchParams, {});
   app.get("/api/tags", async (c) => (noParams(c), c.json(await v.tags())));
   app.get("/api/folders", async (c) => (noParams(c), c.json(await v.folders())));
-  let lastStale: number | undefined; // the last count of changed notes
+  const statusNow = lastCountStatus(v, () => !!o.indexing?.());
   app.get("/api/status", async (c) => {
     noParams(c);
     let status;
     try {
-      // while this server indexes, the web app asks every second: the count of changed notes (a
-      // walk of the whole vault) is the last one taken, not taken again
-      const busy = !!o.indexing?.();
-      const taken = await v.status({ countStale: !busy || lastStale === undefined });
-      status = { ...taken, stale: taken.stale ?? lastStale! }; // counted above when there is no last count
-      lastStale = status.stale;
+      status = await statusNow();
     } catch (e) {
       // a first index being built (by --watch, or by another process) holds the lock: say so
       if (!(e instanceof VaultRagError) || e.code !== "index_locked") throw e;
