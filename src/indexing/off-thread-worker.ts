@@ -8,7 +8,7 @@ import { parentPort } from "node:worker_threads";
 import { VaultRagError } from "../errors.js";
 import { linkResolver, walkVault, type VaultFile } from "../vault/index.js";
 import { staleNotes } from "./stale.js";
-import type { OffThreadJob } from "./off-thread.js";
+import { knownMap, type OffThreadJob } from "./off-thread.js";
 
 /** The last walk: of which vault, begun when (ms since the epoch), what it found, and its name lookup once built. */
 let last: { root: string; begun: number; files: VaultFile[]; resolve?: (name: string) => string[] } | undefined;
@@ -25,7 +25,7 @@ function walked(root: string, since: number) {
 function run(job: OffThreadJob): unknown {
   if (job.kind === "stale") {
     try {
-      return staleNotes(walked(job.root, job.since).files, job.known).length;
+      return staleNotes(walked(job.root, job.since).files, knownMap(job.known)).length;
     } catch {
       return 0; // a vault that cannot be read counts as unchanged, as staleInVault counts it
     }

@@ -15,7 +15,25 @@ import { staleInVault } from "./stale.js";
  */
 export type OffThreadJob =
   | { kind: "find"; root: string; since: number; names: string[] }
-  | { kind: "stale"; root: string; since: number; known: Map<string, Pick<NoteEntry, "mtime" | "size">> };
+  | { kind: "stale"; root: string; since: number; known: KnownNotes };
+
+/** The notes an index holds, as the thread takes them: their paths, and each one's mtime and size in turn. */
+export interface KnownNotes {
+  paths: string[];
+  stats: Float64Array;
+}
+
+/**
+ * The notes an index holds, by path, from {@link KnownNotes}.
+ *
+ * @example
+ * ```ts
+ * knownMap({ paths: ["a.md"], stats: Float64Array.of(1767225600, 120) }).get("a.md"); // { mtime: 1767225600, size: 120 }
+ * ```
+ */
+export function knownMap(known: KnownNotes): Map<string, Pick<NoteEntry, "mtime" | "size">> {
+  return new Map(known.paths.map((p, i) => [p, { mtime: known.stats[2 * i], size: known.stats[2 * i + 1] }]));
+}
 
 interface Pending {
   job: OffThreadJob;
@@ -45,7 +63,7 @@ function workerUrl(): URL {
 /** Runs a job on this thread instead (no worker could start, or it stopped): the same answer, with the event loop held. */
 function runHere({ job, resolve, reject }: Pending): void {
   try {
-    if (job.kind === "stale") return resolve(staleInVault(job.root, job.known));
+    if (job.kind === "stale") return resolve(staleInVault(job.root, knownMap(job.known)));
     const all = walkVault(job.root).map((f) => f.path);
     const fits = [...new Set(job.names.flatMap((n) => linkTargets(all, n)))];
     resolve(fits.length ? { fits } : { fits, all });
@@ -87,7 +105,7 @@ function post<T>(job: OffThreadJob): Promise<T> {
     const id = nextId++;
     pending.set(id, p);
     worker.ref(); // a caller awaits it: the process must not end first
-    worker.postMessage({ id, job });
+    worker.postMessage({ id, job }, job.kind === "stale" ? [job.known.stats.buffer as ArrayBuffer] : []);
   });
 }
 
@@ -120,9 +138,16 @@ export async function staleInVaultOffThread(
   known: Map<string, NoteEntry> | Promise<Map<string, NoteEntry>>,
 ): Promise<number> {
   const since = Date.now();
-  const entries = new Map<string, Pick<NoteEntry, "mtime" | "size">>();
-  for (const [p, e] of await known) entries.set(p, { mtime: e.mtime, size: e.size });
-  return post<number>({ kind: "stale", root: path.resolve(root), since, known: entries });
+  const notes = await known;
+  // a list and numbers, which cross to the thread at a small part of a map's cost
+  const paths = [...notes.keys()];
+  const stats = new Float64Array(paths.length * 2);
+  let i = 0;
+  for (const e of notes.values()) {
+    stats[i++] = e.mtime;
+    stats[i++] = e.size;
+  }
+  return post<number>({ kind: "stale", root: path.resolve(root), since, known: { paths, stats } });
 }
 
 /**
