@@ -3,11 +3,12 @@ import { answerContext, askContext, createLlm, DEFAULT_LLM } from "../answer/ind
 import type { Embedder } from "../embed/index.js";
 import { VaultRagError } from "../errors.js";
 import { lockHolder, releaseHeldLocks } from "../indexing/lock.js";
+import { readNoteTextOffThread, staleInVaultOffThread } from "../indexing/off-thread.js";
 import type { Logger } from "../log.js";
 import { hintLines } from "../render/hints.js";
 import { flatHit, noResultHints, relatedNotes, runSearches, search, searchOptionsOf } from "../search/index.js";
 import { discardRebuild, lockTarget, type Manifest, type OpenStoreOptions, type Store } from "../store/index.js";
-import { readNoteText, whyNoteMissing } from "../vault/index.js";
+import { whyNoteMissing } from "../vault/index.js";
 import { explainSearch } from "./explain.js";
 import { openIfIndexed } from "./open-query.js";
 import { staleHits } from "./stale-hits.js";
@@ -161,8 +162,7 @@ export function readingMethods(c: Core): Reading {
       await (await c.open()).embedder.embedQuery("warm up");
     },
     async changed() {
-      const { staleInVault } = await import("../indexing/stale.js");
-      return staleInVault(c.vault, await (await c.open()).store.notes());
+      return staleInVaultOffThread(c.vault, (await c.open()).store.notes());
     },
     writer() {
       const pid = lockHolder(lockTarget(c.db, c.storeOpts.sidecarDir));
@@ -197,7 +197,8 @@ export function readingMethods(c: Core): Reading {
       return { ...r, stale: { ...(state ? { asked: state } : {}), ...found } } as const;
     },
     async note(name, o = {}) {
-      return readNoteText(c.vault, name, o.heading);
+      // on another thread unless the name is a note's exact path: a large vault's walk holds no one up
+      return readNoteTextOffThread(c.vault, name, o.heading);
     },
     async tags() {
       return (await c.open()).store.listTags();

@@ -1,6 +1,6 @@
 /** What `status` reports: the index's model, size and age, and how many notes changed since. */
 import { modelSpecOf } from "../indexing/manifest.js";
-import { staleInVault } from "../indexing/stale.js";
+import { staleInVaultOffThread } from "../indexing/off-thread.js";
 import type { Manifest, Store } from "../store/index.js";
 import type { VaultStatus, VaultStatusMaybeCounted } from "./types.js";
 
@@ -41,7 +41,8 @@ export async function indexStatus(
 
 /**
  * How many notes changed on disk since they were indexed (added, edited, touched or removed): the
- * rule that `check` uses too. A vault that cannot be read counts as unchanged.
+ * rule that `check` uses too, counted on another thread. A vault that cannot be read counts as
+ * unchanged.
  *
  * @example
  * ```ts
@@ -49,7 +50,7 @@ export async function indexStatus(
  * ```
  */
 export async function staleCount(vault: string, store: Store): Promise<number> {
-  return staleInVault(vault, await store.notes());
+  return staleInVaultOffThread(vault, store.notes());
 }
 
 /**
@@ -60,7 +61,11 @@ export async function staleCount(vault: string, store: Store): Promise<number> {
  * noIndexStatus("/home/me/notes", "/home/me/notes/.vault-rag/index.db", false).notes; // 0
  * ```
  */
-export function noIndexStatus(vault: string, index: string, countStale: boolean): VaultStatusMaybeCounted {
+export async function noIndexStatus(
+  vault: string,
+  index: string,
+  countStale: boolean,
+): Promise<VaultStatusMaybeCounted> {
   return {
     vault,
     index,
@@ -69,6 +74,6 @@ export function noIndexStatus(vault: string, index: string, countStale: boolean)
     notes: 0,
     chunks: 0,
     lastIndexed: null,
-    stale: countStale ? staleInVault(vault, new Map()) : null,
+    stale: countStale ? await staleInVaultOffThread(vault, new Map()) : null,
   };
 }

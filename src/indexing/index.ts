@@ -13,3 +13,4 @@ export { batchLine, watchVault, WATCH_DEFAULTS, type Watcher, type WatchOptions 
 export { checkIndex, checkChromaIndex, type CheckReport } from "./check.js";
 export { migrateIndex, type MigrateSummary } from "./migrate.js";
 export { staleNotes, staleInVault } from "./stale.js";
+export { offThreadBusy, readNoteTextOffThread, staleInVaultOffThread } from "./off-thread.js";

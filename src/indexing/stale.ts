@@ -13,7 +13,7 @@ import { isSkippedFile, walkVault, type VaultFile } from "../vault/index.js";
  * staleNotes(walkVault("/home/me/notes"), await store.notes()); // ["kitchen/Bread.md"]
  * ```
  */
-export function staleNotes(files: VaultFile[], known: Map<string, NoteEntry>): string[] {
+export function staleNotes(files: VaultFile[], known: Map<string, Pick<NoteEntry, "mtime" | "size">>): string[] {
   const stale: string[] = [];
   for (const f of files) {
     const k = known.get(f.path);
@@ -33,7 +33,7 @@ export function staleNotes(files: VaultFile[], known: Map<string, NoteEntry>): s
  * staleInVault("/home/me/notes", await store.notes()); // 3
  * ```
  */
-export function staleInVault(vault: string, known: Map<string, NoteEntry>): number {
+export function staleInVault(vault: string, known: Map<string, Pick<NoteEntry, "mtime" | "size">>): number {
   let files: VaultFile[];
   try {
     files = walkVault(vault);

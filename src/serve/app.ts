@@ -20,8 +20,11 @@ import { checkRequest } from "../core/answer.js";
 import type { WebAssets } from "./assets.js";
 import { SERVE_DEFAULTS } from "./defaults.js";
 import { errorResponse } from "./errors.js";
-import { hostAllowed, presentedToken, shownHost, TOKEN_COOKIE, tokenMatches } from "./guard.js";
+import { hostAllowed, shownHost } from "./guard.js";
+import { canonicalHost } from "./host.js";
 import { readParams, SEARCH_QUERY, SEARCH_QUERY_NAMES } from "./params.js";
+import { lastCountStatus } from "./status-count.js";
+import { tokenGuard } from "./token.js";
 
 /** How far an indexing pass (`serve --watch`) has got, for `GET /api/status`. */
 export interface IndexingState {
@@ -37,7 +40,7 @@ export interface AppOptions {
   host: string;
   /** The bound port (a function: with port 0 it is known only once listening). */
   port: () => number;
-  /** When set, every request must present it (bearer header, or the cookie the printed URL sets). */
+  /** When set, every API request must present it as a bearer header (the page, opened at the printed URL, sends it). */
   token?: string;
   /** An origin allowed to call the API from a browser (no CORS headers at all when unset). */
   cors?: string;
@@ -129,10 +132,11 @@ export function createApp(o: AppOptions): Hono {
     // HTTP says wins over the header: both must name this server
     const header = c.req.header("host");
     const host = hostAllowed(header, o.host, o.port()) ? url.host : header;
+    const bound = `${shownHost(canonicalHost(o.host))}:${o.port()}`;
     if (!hostAllowed(host, o.host, o.port()))
       return c.json(
         {
-          error: `vault-rag: refused a request for host "${host ?? ""}" — this server answers only ${o.host}:${o.port()} (a guard against DNS rebinding); open http://${shownHost(o.host)}:${o.port()}/`,
+          error: `vault-rag: refused a request for host "${host ?? ""}" — this server answers only ${bound} (a guard against DNS rebinding); open http://${bound}/`,
           code: "forbidden",
         },
         403,
@@ -166,27 +170,7 @@ export function createApp(o: AppOptions): Hono {
   if (o.cors) app.use("/api/*", cors({ origin: o.cors, allowHeaders: ["Content-Type", "Authorization"] }));
 
   // `!== undefined`, not truthiness: an empty token must not switch the check off
-  if (o.token !== undefined) {
-    const token = o.token;
-    app.use("*", async (c, next) => {
-      const given = c.req.query("token");
-      if (c.req.method === "GET" && c.req.path === "/" && given !== undefined) {
-        if (!tokenMatches(given, token))
-          return c.text("vault-rag: wrong token — open the URL vault-rag serve printed at start-up\n", 401);
-        c.header("Set-Cookie", `${TOKEN_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict`);
-        return c.redirect("/", 302);
-      }
-      if (tokenMatches(presentedToken(c.req.header("authorization"), c.req.header("cookie")), token)) return next();
-      return c.json(
-        {
-          error:
-            "vault-rag: this server needs its token — send `Authorization: Bearer <token>`, or open the URL vault-rag serve printed at start-up",
-          code: "unauthorized",
-        },
-        401,
-      );
-    });
-  }
+  if (o.token !== undefined) app.use("*", tokenGuard(o.token));
 
   // the endpoints that rank take turns: a flood waits in a bounded line, or gets a 503
   const waiting = o.waiting ?? SERVE_DEFAULTS.waiting;
@@ -255,17 +239,12 @@ export function createApp(o: AppOptions): Hono {
   const noParams = (c: Context) => readParams(new URL(c.req.url).searchParams, {});
   app.get("/api/tags", async (c) => (noParams(c), c.json(await v.tags())));
   app.get("/api/folders", async (c) => (noParams(c), c.json(await v.folders())));
-  let lastStale: number | undefined; // the last count of changed notes
+  const statusNow = lastCountStatus(v, () => !!o.indexing?.());
   app.get("/api/status", async (c) => {
     noParams(c);
     let status;
     try {
-      // while this server indexes, the web app asks every second: the count of changed notes (a
-      // walk of the whole vault) is the last one taken, not taken again
-      const busy = !!o.indexing?.();
-      const taken = await v.status({ countStale: !busy || lastStale === undefined });
-      status = { ...taken, stale: taken.stale ?? lastStale! }; // counted above when there is no last count
-      lastStale = status.stale;
+      status = await statusNow();
     } catch (e) {
       // a first index being built (by --watch, or by another process) holds the lock: say so
       if (!(e instanceof VaultRagError) || e.code !== "index_locked") throw e;

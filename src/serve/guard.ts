@@ -1,20 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
-import net from "node:net";
+import { canonicalHost, isLoopback, isWildcard, readHostHeader } from "./host.js";
 
-/**
- * Whether an address only this machine can reach: `localhost`, 127.0.0.0/8 or `::1`.
- *
- * @example
- * ```ts
- * isLoopback("127.0.0.1"); // true
- * isLoopback("0.0.0.0");   // false
- * ```
- */
-export function isLoopback(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, "").toLowerCase();
-  if (h === "localhost" || h === "::1") return true;
-  return net.isIPv4(h) && h.startsWith("127.");
-}
+export { isLoopback, isWildcard } from "./host.js";
 
 /**
  * An address as it goes in a URL: an IPv6 one in brackets.
@@ -29,21 +16,9 @@ export function shownHost(host: string): string {
 }
 
 /**
- * Whether an address means every interface (`0.0.0.0`, `::`): no single Host header names it.
- *
- * @example
- * ```ts
- * isWildcard("::"); // true
- * ```
- */
-export function isWildcard(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, "");
-  return h === "0.0.0.0" || h === "::" || h === "";
-}
-
-/**
- * The `Host` header values a server bound to `host:port` answers: its own address, and `localhost`
- * when that is loopback. Anything else (a name an attacker's DNS points at 127.0.0.1, the DNS
+ * The `Host` header values a server bound to `host:port` answers: its own address, and any loopback
+ * one (`localhost`, `127.0.0.1`, `[::1]`) when that is loopback, each however it is written
+ * ({@link canonicalHost}). Anything else (a name an attacker's DNS points at 127.0.0.1, the DNS
  * rebinding attack) is refused. A wildcard bind answers any name, since every request then needs
  * the token.
  *
@@ -56,12 +31,11 @@ export function isWildcard(host: string): boolean {
 export function hostAllowed(header: string | undefined, host: string, port: number): boolean {
   if (header === undefined) return false;
   if (isWildcard(host)) return true;
-  const h = header.trim().toLowerCase();
-  const bare = host.replace(/^\[|\]$/g, "").toLowerCase();
-  const names = new Set([net.isIPv6(bare) ? `[${bare}]` : bare]);
-  if (isLoopback(bare)) for (const n of ["localhost", "127.0.0.1", "[::1]"]) names.add(n);
-  for (const n of names) if (h === `${n}:${port}` || (port === 80 && h === n)) return true;
-  return false;
+  // both read as a browser writes them: `--host 127.1` is 127.0.0.1, `0:0:0:0:0:0:0:1` is ::1
+  const given = readHostHeader(header);
+  if (!given || given.port !== port) return false;
+  const bound = canonicalHost(host);
+  return given.host === bound || (isLoopback(bound) && isLoopback(given.host));
 }
 
 /**
@@ -80,24 +54,15 @@ export function tokenMatches(given: string | undefined, token: string): boolean 
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** The name of the cookie that carries the token in a browser (set when the printed URL is opened). */
-export const TOKEN_COOKIE = "vault_rag_token";
-
 /**
- * The token a request presents: `Authorization: Bearer <token>`, else the cookie the web app got.
+ * The token a request presents: `Authorization: Bearer <token>`. No cookie carries it (a cookie
+ * reaches every port of the host).
  *
  * @example
  * ```ts
- * presentedToken("Bearer abc", undefined);                  // "abc"
- * presentedToken(undefined, "a=1; vault_rag_token=abc");    // "abc"
+ * presentedToken("Bearer abc"); // "abc"
  * ```
  */
-export function presentedToken(authorization: string | undefined, cookie: string | undefined): string | undefined {
-  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
-  if (bearer) return bearer[1];
-  for (const part of (cookie ?? "").split(";")) {
-    const [k, ...v] = part.trim().split("=");
-    if (k === TOKEN_COOKIE) return v.join("=");
-  }
-  return undefined;
+export function presentedToken(authorization: string | undefined): string | undefined {
+  return /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "")?.[1];
 }

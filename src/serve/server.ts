@@ -14,6 +14,7 @@ import { createApp, type IndexingState } from "./app.js";
 import { loadAssets } from "./assets.js";
 import { SERVE_DEFAULTS } from "./defaults.js";
 import { isLoopback, isWildcard, shownHost } from "./guard.js";
+import { canonicalHost } from "./host.js";
 
 /** Options of {@link startServer}; defaults in {@link SERVE_DEFAULTS}. */
 export interface ServeOptions extends OpenVaultOptions {
@@ -195,7 +196,7 @@ export async function startServer(vaultDir: string, opts: ServeOptions = {}): Pr
   // 0.0.0.0 is no address a browser can open: here it is loopback, elsewhere the machine's own
   const wildcard = isWildcard(host);
   return {
-    url: at(wildcard ? (host.includes(":") ? "::1" : "127.0.0.1") : host),
+    url: at(wildcard ? (host.includes(":") ? "::1" : "127.0.0.1") : canonicalHost(host)),
     ...(wildcard ? { elsewhere: machineAddresses(host.includes(":")).map(at) } : {}),
     port,
     token,

@@ -25,3 +25,4 @@ export {
   whyNoteMissing,
 } from "./note-text.js";
 export { isExcalidraw } from "./excalidraw.js";
+export { exactNotePath } from "./note-lookup.js";

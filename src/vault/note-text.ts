@@ -62,6 +62,8 @@ export function safeNotePath(vault: string, rel: string): string {
  * note is refused alike whether a file of it is there or not (in `.trash/`, under
  * `.vault-ragignore`, a link out of the vault): the refusal, with the closest notes, depends on the
  * name and the notes served alone. A name that fits several notes is refused with their paths.
+ * `paths`: the notes to look among, when a listing of the vault is at hand (default: a walk of the
+ * vault, now).
  *
  * @example
  * ```ts
@@ -69,7 +71,7 @@ export function safeNotePath(vault: string, rel: string): string {
  * resolveNote("/home/me/notes", ".trash/old.md"); // throws: vault-rag: no note ".trash/old.md" in the vault — …
  * ```
  */
-export function resolveNote(vault: string, name: string): { path: string; file: string } {
+export function resolveNote(vault: string, name: string, paths?: readonly string[]): { path: string; file: string } {
   const written = name.trim();
   if (path.isAbsolute(written) || /^[a-zA-Z]:[\\/]/.test(written)) refuse(name, "it is absolute");
   // `kitchen/../Welcome.md` is Welcome.md and `kitchen/./Sourdough.md` kitchen/Sourdough.md: only a
@@ -78,7 +80,7 @@ export function resolveNote(vault: string, name: string): { path: string; file: 
   if (rel === ".." || rel.startsWith("../")) refuse(name, "it leaves the vault");
   // the same rule as a wikilink: exact, then any case, then the end of a path
   const found = oneNote(
-    walkVault(vault).map((f) => f.path),
+    paths ?? walkVault(vault).map((f) => f.path),
     // with a backslash, as written (a note may be so named; else they are Windows' separators), else
     // as the path it normalises to
     name.includes("\\") ? name : rel,
@@ -163,15 +165,20 @@ export function sectionText(body: string, heading: string): string | undefined {
  * A note's text for a reader (the MCP `get_note` tool, the library's `note()`, `GET /api/note`): the
  * note found as {@link resolveNote} finds it, without its frontmatter, or only one section of it,
  * cut with {@link capText}; the base64 of a pasted image is left out, as the index leaves it out
- * ({@link withoutDataPayloads}).
+ * ({@link withoutDataPayloads}). `paths` as {@link resolveNote} takes them.
  *
  * @example
  * ```ts
  * readNoteText("/home/me/notes", "SMARS", "Motors"); // { path: "robots/SMARS.md", text: "## Motors\n…" }
  * ```
  */
-export function readNoteText(vault: string, name: string, heading?: string): { path: string; text: string } {
-  const note = resolveNote(vault, name);
+export function readNoteText(
+  vault: string,
+  name: string,
+  heading?: string,
+  paths?: readonly string[],
+): { path: string; text: string } {
+  const note = resolveNote(vault, name, paths);
   // read through one descriptor, as a regular file of the vault under the size limit: the note
   // resolved above may have been swapped for a FIFO or a link since
   const read = readRegularFile(note.file, { maxBytes: MAX_NOTE_BYTES, within: vault });

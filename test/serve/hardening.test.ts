@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exampleVaultCopy } from "../e2e/helpers.js";
@@ -311,6 +312,51 @@ describe("the Host check", () => {
       expect(JSON.parse(body).error, head).toMatch(/^vault-rag: /);
     }
   });
+});
+
+describe("a loopback bind written in another form", () => {
+  /** One GET to `address:port` with this Host header (fetch would write the Host itself). */
+  const getAt = (address: string, port: number, host: string) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = http.get({ host: address, port, path: "/api/status", headers: { host } }, (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (d) => (body += d));
+        res.on("end", () => resolve({ status: res.statusCode!, body }));
+      });
+      req.on("error", reject);
+    });
+
+  it("is loopback: no token, no word of the network, and its own address answered however it is written", async () => {
+    for (const [bind, address, shown] of [
+      ["127.1", "127.0.0.1", "127.0.0.1"],
+      ["0:0:0:0:0:0:0:1", "::1", "[::1]"],
+      ["::ffff:127.0.0.1", "127.0.0.1", "[::ffff:7f00:1]"],
+    ]) {
+      const srv = await startServe(["--vault", vault, "--host", bind]);
+      try {
+        const out = srv.stdout();
+        expect(srv.token, out).toBeUndefined();
+        expect(out).not.toContain("beyond this machine");
+        expect(out).toContain(` at http://${shown}:${srv.port}/\n`);
+        // the Host a browser sends for the printed address, localhost, and an IPv4 address as given
+        // (an IPv6 one not in its shortest form is refused before the app, by the HTTP adapter)
+        for (const host of [
+          `${shown}:${srv.port}`,
+          `localhost:${srv.port}`,
+          ...(bind.includes(":") ? [] : [`${bind}:${srv.port}`]),
+        ]) {
+          const r = await getAt(address, srv.port, host);
+          expect(r.status, `${bind}, Host ${host}: ${r.body}`).toBe(200);
+        }
+        const foreign = await getAt(address, srv.port, `rebind.example:${srv.port}`);
+        expect(foreign.status).toBe(403);
+        expect(JSON.parse(foreign.body).error).toContain(`this server answers only ${shown}:${srv.port}`);
+      } finally {
+        await srv.stop();
+      }
+    }
+  }, 120_000);
 });
 
 describe("paths that lead out of the vault", () => {

@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -312,6 +313,41 @@ describe.skipIf(!!missing)(needs("the web app in headless Chromium", missing), (
     await dark.screenshot({ path: path.join(SHOTS, "ask-dark.png") });
     await dark.close();
     await page.click("#tab-search");
+  });
+
+  it("keeps the token of a server bound beyond loopback from the host's other ports: no cookie carries it, the page sends it", async () => {
+    // another service on this host, on another port, which notes every header a browser sends it
+    const sent: string[] = [];
+    const other = http.createServer((req, res) => {
+      sent.push(JSON.stringify(req.headers));
+      res.end("another service");
+    });
+    await new Promise<void>((r) => other.listen(0, "127.0.0.1", () => r()));
+    const wide = await startServe(["--vault", vault, "--host", "0.0.0.0", "--llm", "ollama:slow"], {
+      OLLAMA_HOST: stub.base,
+    });
+    const p = await ctx.newPage();
+    try {
+      await p.goto(`http://127.0.0.1:${wide.port}/?token=${wide.token}`);
+      // the API answered the page (its tags, an answer), and the token left the address bar
+      await p.waitForSelector("#tag-chips .chip");
+      expect(p.url()).toBe(`http://127.0.0.1:${wide.port}/`);
+      await p.reload();
+      await p.waitForSelector("#tag-chips .chip");
+      await p.click("#tab-ask");
+      await p.fill("#question", "why did the SMARS motors cut out on long runs?");
+      await p.click("#ask-button");
+      await p.waitForSelector("#answer a.cite");
+      await p.goto(`http://127.0.0.1:${(other.address() as net.AddressInfo).port}/`);
+      expect(await p.textContent("body")).toBe("another service");
+      expect(sent.length).toBeGreaterThan(0);
+      for (const headers of sent) expect(headers).not.toContain(wide.token!);
+    } finally {
+      await p.close();
+      await wide.stop();
+      other.closeAllConnections();
+      await new Promise((r) => other.close(r));
+    }
   });
 
   it("says what may fix a search that found nothing: a folder named in another case, from the address", async () => {
