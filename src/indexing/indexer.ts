@@ -116,7 +116,7 @@ export async function indexVault(
       throw modelMismatch(existing.location, manifest, modelSpecOf({ embedder }));
     }
     if (!opts.full) {
-      // what a stopped or killed --full left beside the index (13 MB in a helper's trial) is of no use
+      // what a stopped or killed --full left beside the index (13 MB on a small vault) is of no use
       if (discardRebuild(dbPath))
         log.info(`vault-rag: removed the files of a full rebuild that was stopped (${dbPath}.rebuild)`);
       // in place, batch by batch (a first build too), so an interrupted run resumes
@@ -223,8 +223,8 @@ async function indexInto(
   }
   // in an order fixed by each path's hash, not the vault's: the notes read so far are then a fair
   // sample of those left, whose windows progress projects from them (a folder of drawings, large
-  // files of few words, read first had a student's 1,300-note vault projected at 12% of its windows
-  // and then at 102%; in this order every projection lies within 92–106%, bench in the commit)
+  // files of few words, read first projects a 1,300-note vault at 12% of its windows and then at
+  // 102%; in hash order every projection lies within 92–106%)
   const place = new Map(todo.map((f) => [f.path, createHash("sha1").update(f.path).digest("hex")]));
   todo.sort((a, b) => (place.get(a.path)! < place.get(b.path)! ? -1 : 1));
   const onDisk = new Set(files.map((f) => f.path));

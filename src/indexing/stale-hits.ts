@@ -1,5 +1,5 @@
-// Kept apart from stale.ts, which reads the vault: a search imports only this, and stays as quick to
-// start as before (the vault reader brings the Markdown parser).
+// Kept apart from stale.ts, which reads the vault: a search imports only this, and does not load the
+// vault reader, which brings the Markdown parser.
 import fs from "node:fs";
 import path from "node:path";
 

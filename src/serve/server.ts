@@ -93,7 +93,7 @@ function checkOrigin(origin: string): void {
 export async function startServer(vaultDir: string, opts: ServeOptions = {}): Promise<RunningServer> {
   const host = opts.host ?? SERVE_DEFAULTS.host;
   const token = isLoopback(host) ? undefined : tokenFor(opts.token ?? process.env.VAULT_RAG_TOKEN);
-  createLlm(opts.llm ?? DEFAULT_LLM, opts); // an --llm that names no provider is a usage error now, not at the first ask
+  createLlm(opts.llm ?? DEFAULT_LLM, opts); // an --llm that names no provider is a usage error at start, not at the first ask
   if (opts.cors !== undefined) checkOrigin(opts.cors);
   // questions are embedded on a thread of their own, beside the keyword search (warm search p50 at
   // 10,000 notes: see `npm run bench`)

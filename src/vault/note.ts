@@ -43,7 +43,7 @@ export function parseNote(path: string, text: string, mtime: number, log: Logger
     .pop()!
     .replace(drawing ? /(?:\.excalidraw)?\.md$/i : /\.md$/i, "");
   // every chunk carries its note's aliases and tags, as its links: a note of thousands keeps the first
-  // MAX_NOTE_NAMES of each (a note of 50,000 tags had made a 95 MB index, and hits of megabytes)
+  // MAX_NOTE_NAMES of each (uncapped, a note of 50,000 tags makes a 95 MB index, and hits of megabytes)
   const aliases = capped([...new Set(frontmatterList(data.aliases ?? data.alias, false))], "aliases", path, log);
   // line endings normalised once, here: the tag scan and the chunker then read the same string (one parse)
   const unixBody = fm.body.includes("\r") ? fm.body.replace(/\r\n?/g, "\n") : fm.body;
