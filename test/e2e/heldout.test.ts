@@ -56,7 +56,8 @@ describe("retrieval quality on examples/vault", () => {
       `held-out nDCG@10 (${n} questions): hybrid ${by.hybrid.ndcg10.toFixed(3)}, keyword ${by.keyword.ndcg10.toFixed(3)}, dense ${by.dense.ndcg10.toFixed(3)}`,
     );
     // Hybrid need not be strictly above keyword here: it can rank below it by one one-word question
-    // ("affordances", which dense search misses). What holds, and what this checks, is that fusion costs less than one question (1/n of the mean) against the better mode alone.
+    // ("affordances", which dense search misses). What holds, and what this checks, is that
+    // fusion costs less than one question (1/n of the mean) against the better mode alone.
     expect(by.hybrid.ndcg10).toBeGreaterThanOrEqual(best - 1 / n);
   });
 
