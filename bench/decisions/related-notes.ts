@@ -4,14 +4,14 @@
  * do the top 5 related notes share the note's folder, against the share that 5 notes picked at
  * random would have (the same-folder notes among all the others).
  *
- *   npx tsx bench/related.ts <indexed vault> [k]
+ *   npx tsx bench/decisions/related-notes.ts <indexed vault> [k]
  *
  * Runs on the built code (dist/), on an index built by `vault-rag index <vault>`. Also prints the
  * same figures for a simpler rule, each note as the mean of its chunk vectors, for comparison.
  */
 import path from "node:path";
-import { pooledVector, SqliteStore } from "../dist/store/index.js";
-import { relatedNotes } from "../dist/search/index.js";
+import { pooledVector, SqliteStore } from "../../dist/store/index.js";
+import { relatedNotes } from "../../dist/search/index.js";
 
 const vault = path.resolve(process.argv[2] ?? "");
 const k = Number(process.argv[3] ?? 5);

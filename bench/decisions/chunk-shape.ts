@@ -5,12 +5,12 @@
  *
  * @example
  * ```sh
- * npx tsx bench/chunk-shape.ts ../shared/bench/til/vault examples/vault
+ * npx tsx bench/decisions/chunk-shape.ts ../shared/bench/til/vault examples/vault
  * ```
  */
-import { chunkNote, countWords } from "../dist/chunk/index.js";
-import { readNote, walkVault } from "../dist/vault/index.js";
-import { prepareBeir } from "../dist/search/eval.js";
+import { chunkNote, countWords } from "../../dist/chunk/index.js";
+import { readNote, walkVault } from "../../dist/vault/index.js";
+import { prepareBeir } from "../../dist/search/eval.js";
 import fs from "node:fs";
 import path from "node:path";
 
