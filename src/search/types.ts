@@ -83,9 +83,11 @@ export type SearchOptionsWithDefaults = Required<Omit<SearchOptions, "where" | "
  * Search defaults in one place; the CLI's help reads them from here. Each rule's figures and the
  * command that reproduces them are in docs/decisions/.
  *
+ * - `topK` 6, `oversample` 3, `perNote` 2: six hits, diversified from three times as many
+ *   candidates, at most two per note.
  * - `mode` hybrid, `fusion` linear (min-max), `alpha` 0.65: the BM25 list weighs 0.65, the dense
  *   list 0.35; the best mean over the dev sets that keeps each within 0.02 of its better single
- *   mode (docs/decisions/fusion-weight.md).
+ *   mode (docs/decisions/fusion-weight.md). `rrfK` 60 is the constant of `fusion: "rrf"`.
  * - `pool` 300: candidates each list brings to a fusion; min-max scales by the worst of them, so the
  *   depth is part of the ranking and `vault-rag eval` ranks at the same one
  *   (docs/decisions/candidate-depth.md).
