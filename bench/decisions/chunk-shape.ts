@@ -8,9 +8,8 @@
  * npx tsx bench/decisions/chunk-shape.ts ../shared/bench/til/vault examples/vault
  * ```
  */
-import { chunkNote, countWords } from "../../dist/chunk/index.js";
-import { readNote, walkVault } from "../../dist/vault/index.js";
-import { prepareBeir } from "../../dist/search/eval.js";
+import { chunkNote, prepareBeir, readNote, walkVault } from "../../dist/index.js";
+import { countWords } from "../../dist/chunk/index.js";
 import fs from "node:fs";
 import path from "node:path";
 

@@ -14,7 +14,11 @@ import type { VaultHandle } from "../../dist/index.js";
 
 type Lib = { openVault(dir: string): Promise<VaultHandle> };
 const [vaultDir] = process.argv.slice(2);
-const peerDist = process.env.PEER ?? "/tmp/peer/dist";
+const peerDist = process.env.PEER;
+if (!vaultDir || !peerDist) {
+  console.error("usage: PEER=<another build's dist/> document-filter-time.ts <vault with an index>");
+  process.exit(2);
+}
 const builds: Record<string, Lib> = {
   new: (await import("../../dist/index.js")) as Lib,
   peer: (await import(`${peerDist}/index.js`)) as Lib,

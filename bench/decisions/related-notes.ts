@@ -10,8 +10,8 @@
  * same figures for a simpler rule, each note as the mean of its chunk vectors, for comparison.
  */
 import path from "node:path";
-import { pooledVector, SqliteStore } from "../../dist/store/index.js";
-import { relatedNotes } from "../../dist/search/index.js";
+import { relatedNotes, SqliteStore } from "../../dist/index.js";
+import { pooledVector } from "../../dist/store/index.js";
 
 const vault = path.resolve(process.argv[2] ?? "");
 const k = Number(process.argv[3] ?? 5);
