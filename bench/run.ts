@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: measured figures for the closing notes. Prints medians and percentiles. Reads
+ * `npm run bench`: measured figures for the README's performance table. Prints medians and percentiles. Reads
  * ../shared/bench when present (not needed). Set BENCH_QUICK=1 for a smaller run.
  *
  * Not part of the published package: it runs with tsx on the built code in dist/ (what users run),

@@ -62,7 +62,7 @@ export async function serveBench(o: { bin: string; vault: string; notes: number;
     }
     again.sort((a, b) => a - b);
     // the same queries through the library in this process: what the HTTP layer adds
-    const { openVault } = await import("../dist/index.js");
+    const { openVault } = await import("../dist/advanced.js");
     const v = await openVault(o.vault);
     const direct: number[] = [];
     for (let i = 0; i < 60; i++) {

@@ -1,7 +1,8 @@
 /**
  * vault-rag's lower layers, for callers who build on the pipeline's pieces rather than on
  * {@link openVault}: the store, the embedders, the ranking functions, the Search API builder,
- * evaluation, and the answer's context. Import them from `vault-rag/advanced`.
+ * evaluation, and the answer's context, beside everything the main entry has. Import them from
+ * `vault-rag/advanced`.
  *
  * @example
  * ```ts
@@ -10,7 +11,7 @@
  * const { hits } = await search({ store, embedder: useLiteEmbedder() }, "sourdough starter");
  * ```
  */
-export { VaultRagError, type VaultRagErrorCode } from "./errors.js";
+export * from "./index.js";
 export { collectingLogger, silentLogger, type Logger, type Warning, type WarningCode } from "./log.js";
 export { resolveVault, resolveDb } from "./config.js";
 export { walkVault, readNote, parseNote, type Note, type VaultFile } from "./vault/index.js";

@@ -33,7 +33,7 @@ describe("closest notes", () => {
       "Plugins/Backlinks.md",
       "Editing and formatting/Callouts.md",
     ];
-    // before: the folder's own notes, whose whole paths are nearer than the note meant
+    // not the folder's own notes, whose whole paths are nearer than the note meant
     expect(closestNotes("Plugins/Calouts.md", help)).toEqual([
       "Editing and formatting/Callouts.md",
       "Plugins/Canvas.md",
@@ -51,7 +51,7 @@ describe("closest notes", () => {
       "git/stash-a-single-untracked-file.md",
       "git/show-stash.md",
     ];
-    // before, the two far names came along with the right one
+    // the right one alone, without the two far names
     expect(closestNotes("Resetting A Reset", til)).toEqual(["git/resetting-a-reset.md"]);
     expect(closestNotes("stash", til)).toEqual([
       "git/show-stash.md",

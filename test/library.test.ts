@@ -36,7 +36,7 @@ describe("library API", () => {
     expect((await v.search("bread", { topFolder: ".attic" })).hints).toEqual([
       'vault-rag: no folder ".attic" in the index: it is in ".attic/", a folder vault-rag never indexes',
     ]);
-    // a folder the vault does not hold gets the closest names, as before
+    // a folder the vault does not hold gets the closest names
     expect((await v.search("bread", { folder: "kitchn" })).hints).toEqual([
       'vault-rag: no folder "kitchn" in the index — closest: "kitchen"',
     ]);

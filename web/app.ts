@@ -850,7 +850,7 @@ window.addEventListener("DOMContentLoaded", async () => {
   // a search in the address (`/?q=sourdough&tag=baking`, as the page writes it) is run at once
   const at = new URLSearchParams(location.search);
   // tags as the index keeps them, lowercase and without "#": `?tag=Pico` presses the #pico chip
-  // (it had shown a second chip, "#Pico", beside it)
+  // (no second chip, "#Pico", beside it)
   for (const t of at.getAll("tag")) filters.tags.add(t.trim().replace(/^#/, "").toLowerCase());
   if (at.has("folder")) filters.folder = at.get("folder")!;
   filters.since = at.get("since") ?? "";

@@ -69,9 +69,8 @@ export function assembleContext(
   hits: Hit[],
   options: ContextOptions = {},
 ): { sources: Source[]; prompt: string; system: string; dropped: number; tokens: number } {
-  // not `{ ...CONTEXT_DEFAULTS, ...options }`: an ask without --budget passed `budgetTokens:
-  // undefined`, which overwrote the default, and no source was ever dropped (39 sources, ~7,600
-  // tokens, for a 40-hit ask on til)
+  // not `{ ...CONTEXT_DEFAULTS, ...options }`: an ask without --budget passes `budgetTokens:
+  // undefined`, which would overwrite the default, so that no source is ever dropped
   const o = withContextDefaults(options);
   // merge chunks of one note whose ordinals are adjacent, keeping the rank of the best one
   const groups: Hit[][] = [];

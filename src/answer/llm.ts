@@ -46,8 +46,8 @@ const CHECK_MS = 5000;
 
 /**
  * A GET of the model's server before a chat: `unreachable` when no server takes the connection,
- * `silent` when one takes it and says nothing within {@link CHECK_MS} (a helper's black-holed
- * address had been called not reachable).
+ * `silent` when one takes it and says nothing within {@link CHECK_MS} (a black-holed address
+ * is silent, not unreachable).
  */
 async function get(
   url: string,

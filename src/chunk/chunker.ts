@@ -237,12 +237,11 @@ function chunkBuilder(note: Note, body: string): (d: Draft, ordinal: number) => 
       if (d.also || d.lead) trailOf = undefined;
     }
     // The model reads the passage under its headings below the title, not the title itself: the
-    // title is a keyword field, weighted there. Measured with the bundled model (nDCG@10, hybrid):
-    // til 0.734 → 0.747 (paraphrases 0.426 → 0.469), examples and SciFact in the README.
+    // title is a keyword field, weighted there (figures: docs/decisions/windows.md).
     // A passage of headings alone (a stub note that is one `## Knapsack Problem`) is read as its
     // title and headings: with no text under them every such passage got one vector, the same for
-    // all, which stood nearest to questions the model could not place (a helper's trial on a
-    // student's vault: four of them at dense ranks 1–4 for "react state props", blank snippets).
+    // all, which stands nearest to questions the model cannot place (on a student's vault, four
+    // of them at dense ranks 1–4 for "react state props", blank snippets).
     const under = stripLeadingHeadings(text);
     const embedText = under.trim()
       ? `${subTrail}\n${under}`

@@ -4,11 +4,11 @@ import { VaultRagError } from "../errors.js";
  * Chunking options. Sizes are in words (whitespace-separated).
  *
  * Why these defaults: a chunk is what a reader would quote and what `ask` hands the model, so it is
- * a heading section or a run of whole paragraphs and blocks, never a shard. Version 3 cut chunks to
- * fit the bundled model's 128-token window and turned a real 1,871-note vault (til) into 15,685
- * chunks of 16–60 words, many starting mid-sentence; hybrid nDCG@10 there was 0.618 (0.215 on
+ * a heading section or a run of whole paragraphs and blocks, never a shard. Chunks cut to
+ * fit the bundled model's 128-token window turn a real 1,871-note vault (til) into 15,685
+ * chunks of 16–60 words, many starting mid-sentence, for hybrid nDCG@10 0.618 (0.215 on
  * paraphrased questions). Passages of up to 200 words with no overlap (median 129 words on til, 152 on
- * SciFact), windowed by the embedder, give 0.729 (0.431): see the README's figures. Sections under 30
+ * SciFact), windowed by the embedder, give 0.729 (0.431). Sections under 30
  * words merge into a neighbour; a code block or table stays whole up to 1,000 words.
  */
 export interface ChunkOptions {
@@ -52,15 +52,15 @@ export const CHUNK_DEFAULTS: ChunkOptionsWithDefaults = {
  * - 14: a folder's page (`index.md`, `README.md`) is titled by its first `#` heading, else its folder.
  * - 15: a list that holds code is cut between its items, each kept whole, instead of being one
  *   block of up to `maxBlockWords`.
- * - 16: a table is one block, kept whole up to `maxBlockWords` like a code block (it was read as
- *   a paragraph and cut between its rows).
+ * - 16: a table is one block, kept whole up to `maxBlockWords` like a code block, not a paragraph
+ *   cut between its rows.
  * - 17: a tiny section merges only into a neighbour under the same parent heading (its parent's
  *   text, an earlier sibling, or a section below it), and a sibling merged in is named in the
- *   breadcrumb (`Hotkeys > Remove a hotkey · Filter hotkeys`); it had joined whatever chunk came
- *   before, whose breadcrumb and line then pointed elsewhere. A first heading that repeats a file
+ *   breadcrumb (`Hotkeys > Remove a hotkey · Filter hotkeys`), not joined to whatever chunk comes
+ *   before, whose breadcrumb and line would point elsewhere. A first heading that repeats a file
  *   name spelt with decomposed accents is read as the title.
- * - 18: Chinese and Japanese count one word per two characters (they were one word per run of
- *   text without spaces, so a note's sections merged into passages of 5,000 characters), and a
+ * - 18: Chinese and Japanese count one word per two characters (not one word per run of
+ *   text without spaces, which merges a note's sections into passages of 5,000 characters), and a
  *   paragraph of them is cut after `。`, `！` or `？`.
  * - 19: a tag holds its letters' combining marks (`#café` with a decomposed accent, Devanagari
  *   vowel signs) and is stored composed (NFC); a table over `maxBlockWords` repeats its header in
@@ -72,28 +72,28 @@ export const CHUNK_DEFAULTS: ChunkOptionsWithDefaults = {
  *   backlink text); a symlink to a note the vault holds is no second note. Chunks are as in 19.
  * - 21: a wikilink whose display text holds code or emphasis (``[[#Heading|`visible` predicate]]``)
  *   is one link, not a `#Heading` tag; an escaped `\#ffffff` is no tag and `\[\[x]]` no link.
- * - 22: a note with properties and no body is one chunk of its frontmatter as written (it had no
- *   chunk, so no search found it, and `tags`, `folders` and `related` left it out).
- * - 23: a tag ends at inline HTML or an emphasis mark (`#garden<br>#weekly` is two tags), as before
- *   21; the frontmatter of a note of properties alone is cut as a body is (runs of whole lines of up
+ * - 22: a note with properties and no body is one chunk of its frontmatter as written (with no
+ *   chunk, no search finds it, and `tags`, `folders` and `related` leave it out).
+ * - 23: a tag ends at inline HTML or an emphasis mark (`#garden<br>#weekly` is two tags), as in
+ *   20; the frontmatter of a note of properties alone is cut as a body is (runs of whole lines of up
  *   to `maxWords`), not kept as one chunk of any size.
- * - 24: a long base64 data URI (an image pasted into the note) is read as `data:image/png;base64,…`
- *   (its payload was a "word" of 200,000 characters, embedded and shown); a numbered item's `4.` is
- *   no sentence's end (a long list was cut between an item's number and its text); a tiny section
+ * - 24: a long base64 data URI (an image pasted into the note) is read as `data:image/png;base64,…`,
+ *   not a "word" of 200,000 characters embedded and shown; a numbered item's `4.` is
+ *   no sentence's end (a long list is not cut between an item's number and its text); a tiny section
  *   with nothing before it to join goes into its next sibling, both named; one that holds the most of
  *   what it merges with gives the passage its breadcrumb (a note's opening text above an empty
- *   `## References` was labelled "References"); a tiny section may join an ancestor's text that
+ *   `## References` is not labelled "References"); a tiny section may join an ancestor's text that
  *   its parent went into; a chunk holds at most `MAX_CHUNK_CHARS` (20,000) characters, whatever its
- *   words (a 5 MB "word" was one chunk, read whole by every filter test, window and answer).
- * - 25: 24's merges corrected (found in review): a tiny section merged into its next sibling keeps
+ *   words (a 5 MB "word" is not one chunk, read whole by every filter test, window and answer).
+ * - 25: a tiny section merged into its next sibling keeps
  *   that sibling's headings, by which the sections after it are placed, and is named before it
- *   (`Tiny · Main topic`; 24 took the tiny one's headings, so a subsection of the larger one stood
- *   alone and the model read the small one's heading); a tiny section that holds more than the one
+ *   (`Tiny · Main topic`; with the tiny one's headings a subsection of the larger one would stand
+ *   alone and the model would read the small one's heading); a tiny section that holds more than the one
  *   below it stays, and that one joins it, instead of a preamble being renamed and carried across
  *   top-level sections; siblings named in front are kept when the passage goes on below them.
- * - 26: a passage of headings alone is embedded as its title and headings (every such passage had
- *   one vector, of an empty text); an Excalidraw drawing with no text elements has no passage (it
- *   had one of `# Text Elements`, or of the plugin's own properties), as an empty note has none.
+ * - 26: a passage of headings alone is embedded as its title and headings (not one vector, of an
+ *   empty text, for all); an Excalidraw drawing with no text elements has no passage (none of
+ *   `# Text Elements`, or of the plugin's own properties), as an empty note has none.
  * - 27: a heading's wikilinks read as Obsidian shows them (`[[Dynamic Programming]] (Bottom-up)` is
  *   "Dynamic Programming (Bottom-up)", `[[algo/Graphs|graphs]]` is "graphs"): in breadcrumbs, in
  *   what is embedded and in what keyword search reads as the heading path.

@@ -73,7 +73,7 @@ const SNIPPET_SOURCE_CHARS = 20_000;
 export function flatBody(text: string, comments = false): string {
   const source = text.slice(0, SNIPPET_SOURCE_CHARS).replace(/^(\s*#{1,6}\s[^\n]*(\n+|$))+/, "");
   // what a fenced code block holds is shown as written: `![[Document.pdf]]` in a block that shows
-  // how to embed is the answer, not an embed (a helper's snippet read "To embed a PDF: ```md ```")
+  // how to embed is the answer, not an embed (else a snippet reads "To embed a PDF: ```md ```")
   const t = outsideCode(source, (prose) => {
     let p = prose.replace(INLINE_TAG, "").replace(HTML_TAG, " ");
     if (comments) p = p.replace(COMMENT_WORDS[0], COMMENT_WORDS[1] as string);

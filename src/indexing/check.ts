@@ -76,8 +76,8 @@ export async function checkIndex(vault: string, dbPath: string, opts: { repair?:
       if (fixed.orphanVectors) repaired.push(`removed ${fixed.orphanVectors} orphan vector(s)`);
       if (fixed.droppedNotes)
         repaired.push(`dropped ${fixed.droppedNotes} damaged note(s); the next index re-indexes them`);
-      // rebuilt every time, but said only when it was wrong (a helper's repair of one missing vector
-      // had reported a rebuild of an intact keyword index)
+      // rebuilt every time, but said only when it was wrong (a repair of one missing vector does not
+      // report a rebuild of an intact keyword index)
       if (ftsMismatch) repaired.push("rebuilt the keyword index from the chunks");
     }
     return {

@@ -286,8 +286,8 @@ async function startRun(
   }
   // in an order fixed by each path's hash, not the vault's: the notes read so far are then a fair
   // sample of those left, whose windows progress projects from them (a folder of drawings, large
-  // files of few words, read first had a student's 1,300-note vault projected at 12% of its windows
-  // and then at 102%; in this order every projection lies within 92–106%, bench in the commit)
+  // files of few words, read first projects a 1,300-note vault at 12% of its windows and then at
+  // 102%; in hash order every projection lies within 92–106%)
   const place = new Map(todo.map((f) => [f.path, createHash("sha1").update(f.path).digest("hex")]));
   todo.sort((a, b) => (place.get(a.path)! < place.get(b.path)! ? -1 : 1));
   const onDisk = new Set(files.map((f) => f.path));

@@ -62,7 +62,7 @@ export function acquireLock(dbPath: string, log: Logger): () => void {
     let fd: number;
     try {
       // never through a symbolic link: a lock planted as a link in a shared vault's .vault-rag/
-      // had the file it points to truncated and overwritten with this process's pid
+      // would have the file it points to truncated and overwritten with this process's pid
       fd = openOwnFile(file, fs.constants.O_RDWR | fs.constants.O_CREAT);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;

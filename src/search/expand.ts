@@ -10,12 +10,9 @@ import { VaultRagError } from "../errors.js";
 import { baseForms, WordNet } from "./wordnet.js";
 
 /**
- * Query expansion defaults, in one place. Chosen in the ranking lab (bench/lab/) on til, SciFact
- * and examples/questions.jsonl together, and confirmed with `vault-rag eval --sweep`, whose
- * "no synonyms" rows rank the same lists without expansion (nDCG@10, hybrid α 0.65): til 0.755 →
- * 0.769, examples 0.918 → 0.922, SciFact unchanged (0.692). Tried and not kept: 1, 2 or 5 senses,
- * weights 0.3 and 1, a share cap of 10% or none, hypernyms, weighting each word's synonyms by
- * their number, and a cap on how many senses a word may have (all at or below these on til).
+ * Query expansion defaults, in one place. The synonyms weigh `weight × (1 − coverage)` beside the
+ * question's own words; the figures behind each value, and the variants that ranked lower, are in
+ * docs/decisions/synonyms.md.
  */
 export const EXPANSION_DEFAULTS = {
   /** Senses of a word whose synonyms are used, per part of speech (WordNet lists the most frequent first). */

@@ -126,7 +126,7 @@ export function buildFilter(opts: FilterOptions, now?: number): Where | undefine
  * ```
  */
 export function folderName(value: string): string {
-  // "." and "./" are the vault's root, as in a shell (a helper's `--folder .` was refused as a hidden folder)
+  // "." and "./" are the vault's root, as in a shell, not a hidden folder
   return value.replace(/^(?:\.(?:\/+|$))+|^\/+|\/+$/g, "");
 }
 

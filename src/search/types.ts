@@ -81,42 +81,27 @@ export type SearchOptionsWithDefaults = Required<Omit<SearchOptions, "where" | "
   Pick<SearchOptions, "where" | "whereDocument" | "minRatio">;
 
 /**
- * Search defaults in one place; the CLI's help reads them from here.
+ * Search defaults in one place; the CLI's help reads them from here. Each rule's figures and the
+ * command that reproduces them are in docs/decisions/.
  *
- * Hybrid with min-max linear fusion and BM25 weight 0.65 was chosen with chunker 5 and the bundled
- * model (`vault-rag eval … --sweep`, nDCG@10) on all three dev sets together, as the weight with the
- * best mean that keeps every set at least as good as its better single mode overall and within 0.02
- * of it on each kind:
- * - til (110 questions): keyword 0.711, dense 0.433; α 0.6 → 0.750, 0.65 → 0.755, 0.7 → 0.747.
- * - SciFact train (809 queries): keyword 0.692, dense 0.248; α 0.6 → 0.679, 0.65 → 0.692,
- *   0.7 → 0.697, 0.8 → 0.703.
- * - examples/questions.jsonl (62 questions): keyword 0.889, dense 0.770; α 0.6 → 0.927, 0.65 → 0.917,
- *   0.7 → 0.911 (its paraphrases: dense 0.827, α 0.65 → 0.810, 0.7 → 0.795).
+ * - `topK` 6, `oversample` 3, `perNote` 2: six hits, diversified from three times as many
+ *   candidates, at most two per note.
+ * - `mode` hybrid, `fusion` linear (min-max), `alpha` 0.65: the BM25 list weighs 0.65, the dense
+ *   list 0.35; the best mean over the dev sets that keeps each within 0.02 of its better single
+ *   mode (docs/decisions/fusion-weight.md). `rrfK` 60 is the constant of `fusion: "rrf"`.
+ * - `pool` 300: candidates each list brings to a fusion; min-max scales by the worst of them, so the
+ *   depth is part of the ranking and `vault-rag eval` ranks at the same one
+ *   (docs/decisions/candidate-depth.md).
+ * - `expand`: WordNet synonyms when the best keyword hit holds few of the question's words
+ *   (`EXPANSION_DEFAULTS`; docs/decisions/synonyms.md).
+ * - `spell`: a word no passage holds is read as the vault's closest word (docs/decisions/spelling.md).
+ * - `proximity` 0.2: adjacent question words within `NEAR_WINDOW` tokens, beside the question's BM25
+ *   (docs/decisions/proximity.md).
+ * - `backlinks` 0.1: the sentences that link to a note, beside its BM25
+ *   (docs/decisions/backlink-text.md).
  *
- * `pool` 300 is the depth those figures were measured at (searches took 50 until session 7, which
- * ranked below what eval reported: til 0.734 against 0.754). `expand`: see search/expand.ts.
- *
- * `proximity` 0.2 (session 8, sequential dependence's unordered windows, `bench/lab/sdm.ts`; weights
- * 0 / 0.15 / 0.2 / 0.25 / 0.35 at α 0.65): til 0.769 / 0.773 / 0.778 / 0.778 / 0.775, SciFact
- * 0.692 / 0.693 / 0.692 / 0.688 / –, examples 0.922 / 0.923 / 0.923 / 0.923 / 0.923, held-out
- * 0.951 at every weight. Adjacent-word phrases instead of windows cost SciFact (0.679).
- *
- * `backlinks` 0.1 (session 9, `bench/lab/sess9-blw.ts`; hybrid at weights 0 / 0.1 / 0.2 / 0.3 / 0.5):
- * til 0.7782 / 0.7788 / 0.7788 / 0.7788 / 0.7788 (keyword alone falls 0.732 → 0.727 from 0.3),
- * examples 0.9228 / 0.9222 / 0.9217 / 0.9219 / 0.9218, held-out 0.951 / 0.959 / 0.959 / 0.961 /
- * 0.970, SciFact (no links) 0.691 throughout. The held-out set gains most from heavier weights;
- * the dev sets, which choose, are flat or best at 0.1.
- *
- * Session 12: a keyword list shorter than the dense one (it brought every chunk holding a word of
- * the query: a rare word) is scaled from 0, not from its weakest match, which had scored as if it held
- * none of the words (`Miri` on the Rust book: its matches fell below near-empty notes the model put
- * first). til and SciFact unchanged (0.7788, 0.6914: their lists are full), examples 0.9219 → 0.9232,
- * held-out 0.9594 → 0.9686 (its one-word question found).
- *
- * On questions never used for tuning (test/fixtures/heldout-questions.jsonl, 42 over examples/vault)
- * α 0.65 gave 0.950 against keyword 0.955 and dense 0.677 (a one-word question, "affordances");
- * with backlink text 0.959 against keyword 0.959. test/e2e/heldout.test.ts checks that hybrid stays
- * within one question of the better single mode there.
+ * test/e2e/heldout.test.ts checks that hybrid stays within one question of the better single mode
+ * on questions never used to choose these (test/fixtures/heldout-questions.jsonl).
  */
 export const SEARCH_DEFAULTS: SearchOptionsWithDefaults = {
   topK: 6,

@@ -26,8 +26,7 @@ function fileIdentity(file: string): string | undefined {
  * of the path per read for a file, and one request per query (at most every 250 ms) for Chroma.
  * A file deleted under it reads as no index (the CLI's `no_index` error) until one is built there
  * again, and a file damaged under it as the `index_damaged` error that names the rebuild, as a new
- * reader would say (a helper's server had kept serving a deleted index, and answered a truncated
- * one with "unexpected error: database disk image is malformed").
+ * reader would say (not "unexpected error: database disk image is malformed").
  *
  * @example
  * ```ts
@@ -68,7 +67,7 @@ export async function openFollowingSwaps(db: string, opts: OpenStoreOptions = {}
       const value = Reflect.get(current!, prop) as unknown;
       if (typeof value !== "function") return value;
       // every call but close first checks that the index was not swapped: a method added to Store is
-      // covered without being listed (a hand-kept list had already missed noteLinks)
+      // covered without being listed (a hand-kept list misses methods)
       if (prop === "close") return (...args: unknown[]) => (value as (...a: unknown[]) => unknown).apply(current, args);
       return async (...args: unknown[]) => {
         await check();

@@ -4,15 +4,15 @@ import { mathBlock, type MathEnv } from "./math-block.js";
 import { WIKILINK_RE, wikilinkShown } from "./wikilink.js";
 
 /*
- * One CommonMark parser (markdown-it) for the whole project. markdown-it was chosen over
- * micromark/mdast after measuring both here: mdast-util-from-markdown took 1.2 s for a 100 KB note
- * and grew faster than linearly (8 s at 400 KB), while markdown-it's block pass reads 5 MB in well
+ * One CommonMark parser (markdown-it) for the whole project. markdown-it, not
+ * micromark/mdast: mdast-util-from-markdown takes 1.2 s for a 100 KB note
+ * and grows faster than linearly (8 s at 400 KB), while markdown-it's block pass reads 5 MB in well
  * under a second. Block tokens carry source line maps, which is all the chunker needs.
  */
 const blockParser = new MarkdownIt("commonmark", { html: true });
 blockParser.core.ruler.disable(["inline", "text_join"]);
-// GitHub's tables, as Obsidian writes them (CommonMark has none: a table was read as a paragraph
-// and cut between its rows, a tail of rows without the header row)
+// GitHub's tables, as Obsidian writes them (CommonMark has none: it would read a table as a
+// paragraph and cut it between its rows, a tail of rows without the header row)
 blockParser.block.ruler.enable("table");
 // Obsidian's display math: a `$$` block is one block, never a setext heading or two paragraphs
 blockParser.block.ruler.before("fence", "math_block", mathBlock, {
@@ -166,7 +166,7 @@ const TABLE_PARTS = new Set(["thead", "tbody", "tr", "th", "td"].flatMap((t) => 
 /**
  * Makes a block state drop a table's row and cell tokens as they are made, and each cell's text
  * unless it may hold a tag or link: a table is one block, which no slice can cut, and a 20 MB table
- * (3 million rows) kept 26 million tokens at once (4.5 GB, out of memory); now a few per table.
+ * (3 million rows) would keep 26 million tokens at once (4.5 GB, out of memory); a few are kept per table.
  * A cell's text is set after its token is made, so it is judged when the next token comes.
  */
 function keepNoTableParts(state: InstanceType<typeof blockParser.block.State>): void {

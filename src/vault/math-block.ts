@@ -25,7 +25,7 @@ export interface MathEnv {
  * `=` and `---` lines are never read as setext headings, its blank lines never split it, and its
  * `#` and `[` are no tags or links. It interrupts a paragraph, as Obsidian's does.
  *
- * Hand-written rather than taken from `@mdit/plugin-tex`, which was tried: there an unclosed `$$`
+ * Hand-written rather than taken from `@mdit/plugin-tex`: there an unclosed `$$`
  * (a price at a line's start) runs to the end of the note and takes every heading after it. Here an
  * opening `$$` without a closing one within {@link MAX_MATH_LINES} lines is plain text, which also
  * bounds the scan (no quadratic cost for a note of `$$` lines).

@@ -51,7 +51,7 @@ export function parseNote(path: string, text: string, mtime: number, log: Logger
     .pop()!
     .replace(drawing ? /(?:\.excalidraw)?\.md$/i : /\.md$/i, "");
   // every chunk carries its note's aliases and tags, as its links: a note of thousands keeps the first
-  // MAX_NOTE_NAMES of each (a note of 50,000 tags had made a 95 MB index, and hits of megabytes)
+  // MAX_NOTE_NAMES of each (uncapped, a note of 50,000 tags makes a 95 MB index, and hits of megabytes)
   // of a list longer than that (or one repeated by YAML aliases), the first MAX_FRONTMATTER_VALUES
   // values are read, before they are normalised
   const rawAliases = frontmatterList(data.aliases ?? data.alias, false, MAX_FRONTMATTER_VALUES + 1);

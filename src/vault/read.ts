@@ -59,7 +59,7 @@ export function readVaultFile(
     return { skipped: true };
   }
   // the time and size of the text read (a note edited since the walk listed it is recorded as read,
-  // not as listed: a helper's note edited mid-index then read as changed until the next run)
+  // not as listed, so the next run does not read it as changed)
   const mtime = Math.floor(stat.mtimeMs / 1000);
   return { note: parseNote(file.path, text, mtime, log), stat: { mtime, size: stat.size } };
 }

@@ -1,5 +1,5 @@
 // no "[" inside: Obsidian names cannot hold one, and a scan from each "[[" stops at the next "[",
-// so a line of "[[" without "]]" is read in linear time (it was quadratic: 500,000 "[[" took 264 s)
+// so a line of "[[" without "]]" is read in linear time (a quadratic scan takes 264 s for 500,000 "[[")
 /** A `[[wikilink]]` or `![[embed]]`; group 1 is what stands between the brackets. */
 export const WIKILINK_RE = /!?\[\[([^[\]\n]*)\]\]/g;
 

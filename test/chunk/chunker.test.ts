@@ -324,7 +324,7 @@ describe("chunker", () => {
 
   it("sizes Chinese and Japanese passages by their characters, and cuts them only at a sentence's end", () => {
     // six sections of about 75 characters: each a passage of its own, as sections of 37 English words
-    // are (counted as space-separated words, each section was one word, and all six one passage)
+    // are (counted as space-separated words, each section would be one word, and all six one passage)
     const sentence = (i: number) => `ハラスメントには攻撃的な発言が含まれます（例${i}）。`;
     const three = (i: number) => sentence(i) + sentence(i + 10) + sentence(i + 20);
     const sections = Array.from({ length: 6 }, (_, i) => `## 規則${i}\n\n${three(i)}`).join("\n\n");

@@ -19,7 +19,7 @@ describe("snippets", () => {
     expect(snippet(text, 200)).toBe(
       "`v-model` can be used on a component to implement a two-way binding, as <Teleport> and `<script setup>` allow.",
     );
-    // a query word that only the tag's attribute held no longer starts the snippet inside the tag
+    // a query word that only the tag's attribute held does not start the snippet inside the tag
     const long = `<ScrimbaLink title="Component lesson" />\n\n${"Words of the lesson. ".repeat(10)}The component binds both ways.`;
     expect(snippet(long, 80, termPattern(queryTerms("component")))).toMatch(/^….*The component binds both ways\.$/);
     // a tag that never closes is text (read in one pass, however long)
@@ -114,7 +114,7 @@ describe("snippets", () => {
     ].join("\n");
     const shown = snippet(page, 100, termPattern(queryTerms("stash pop")));
     expect(shown).toMatch(/^….*`git stash pop`$/);
-    // one word: its first place, as before
+    // one word: its first place
     expect(snippet(page, 100, termPattern(queryTerms("stash")))).toMatch(/^Stash local Git changes/);
   });
 

@@ -245,7 +245,7 @@ describe("vault-rag mcp under load", () => {
       total += batch.length;
       p.stdin.write(batch, () => (taken += batch.length));
     }
-    // without the brake the server had taken all of it within 6 s here, its answers held in memory
+    // without the brake the server takes all of it within 6 s here, its answers held in memory
     await new Promise((r) => setTimeout(r, 8000));
     expect(taken).toBeLessThan(total / 2);
     // read now: every ping is answered, in order

@@ -188,8 +188,8 @@ describe("indexing pipeline", () => {
     });
     expect(s).toMatchObject({ added: 80, failed: 0 });
     expect(totals.at(-1)).toBe(s.embedded);
-    // by bytes in the vault's order, the notes read after the drawings were projected over the
-    // little left to read (0, 8 and 24 of 40); each projection is now within 60–150% of the end
+    // by bytes in the vault's order, the notes read after the drawings would be projected over the
+    // little left to read (0, 8 and 24 of 40); in hash order each projection is within 60–150% of the end
     const off = totals.filter((t) => t < 0.6 * s.embedded || t > 1.5 * s.embedded);
     expect(off).toEqual([]);
   });

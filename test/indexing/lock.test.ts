@@ -96,7 +96,7 @@ describe("the writer lock", () => {
   it("refuses an index folder that cannot be created, at once", () => {
     const vault = tmp();
     fs.writeFileSync(path.join(vault, "a.md"), "# A\n");
-    // a guard, not a timing: before the fix this command never ended
+    // a guard, not a timing: the command must end with an error, not hang
     const r = spawnSync(process.execPath, [BIN, "index", vault, "--db", "/proc/nope/index.db", "--quiet"], {
       encoding: "utf8",
       timeout: 120_000,

@@ -87,7 +87,7 @@ describe("fusion arithmetic", () => {
     ]);
   });
   it("RRF of lists and the Search API's Rrf share one formula: rrf gives what it gave before, bit for bit (property)", () => {
-    // the list fusion as it was written before rrfScore existed
+    // the list fusion written out on its own, without rrfScore
     const before = (lists: { id: string; score: number }[][], weights: number[], k: number) => {
       const fused = new Map<string, number>();
       lists.forEach((list, li) =>
@@ -172,7 +172,7 @@ describe("hybrid fusion of a short keyword list", () => {
     const keyword = [rec("m1", -9), rec("m2", -8), rec("m3", -6)];
     const hits = fuse({ mode: "hybrid", fusion: "linear", alpha: 0.65, rrfK: 60 }, dense, keyword);
     expect(hits.slice(0, 3).map((h) => h.id)).toEqual(["m1", "m2", "m3"]);
-    // a keyword list as deep as the dense one is scaled from its weakest entry, as before
+    // a keyword list as deep as the dense one is scaled from its weakest entry
     const full = ["k1", "k2", "k3", "k4", "k5"].map((id, i) => rec(id, -9 + i));
     const fullHits = fuse({ mode: "hybrid", fusion: "linear", alpha: 0.65, rrfK: 60 }, dense, full);
     expect(fullHits.find((h) => h.id === "k5")!.score).toBeCloseTo(0, 10);

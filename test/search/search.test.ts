@@ -120,7 +120,7 @@ describe("search", () => {
     }
     const [hybrid] = await evaluate({ store, embedder }, { queries, relevant }, [{ label: "h", mode: "hybrid" }]);
     expect(hybrid.metrics.recall1).toBe(1);
-    // and a search that fused fewer candidates would rank differently here (what searches did before)
+    // and a search that fused fewer candidates would rank differently here
     const shallow = await Promise.all(
       questions.map(async (q) => (await search({ store, embedder }, q, { topK: 1, pool: 50 })).hits[0].path),
     );
@@ -222,7 +222,7 @@ describe("search", () => {
     expect(hybrid.notice).toBe(`${model}; ranked by keywords alone`);
     const dense = await search({ store, embedder }, "テーマ", { mode: "dense" });
     expect(dense).toMatchObject({ hits: [], reason: `${model} — search it by keyword or hybrid` });
-    // a question the model reads is embedded as before
+    // a question the model reads is embedded
     const english = await search({ store, embedder }, "browse themes", { mode: "dense" });
     expect(english.hits[0].path).toBe("en/themes.md");
     expect(english.notice).toBeUndefined();

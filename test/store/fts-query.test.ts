@@ -7,7 +7,7 @@ const note = (p: string): NoteEntry => ({ path: p, hash: `h-${p}`, mtime: 1, siz
 describe("keyword query terms", () => {
   it("drops stopwords, contractions as written, and reads a possessive as its word", () => {
     expect(queryTerms("how do I save power? 2-factor")).toEqual(["save", "power", "2 factor"]);
-    // "won't" is a stopword as written; it used to be searched as "wont", which no note holds
+    // "won't" is a stopword as written; not searched as "wont", which no note holds
     expect(queryTerms("why won't the motors start")).toEqual(["motors", "start"]);
     expect(queryTerms("why won’t the motors start")).toEqual(["motors", "start"]);
     expect(queryTerms("someone else's fork")).toEqual(["someone", "else", "fork"]);

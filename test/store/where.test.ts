@@ -87,7 +87,7 @@ describe("where validation", () => {
       'vault-rag: unknown operator "$not" at the top of a where clause — use $and, $or or a field name',
     );
     expect(err({ title: { $gt: "a" } })).toBe('vault-rag: "$gt" on "title" needs a number field; "title" holds text');
-    // with a number the operator is still what is wrong (it had said to give a string, which fails as above)
+    // with a number the operator is still what is wrong (a string would fail as above)
     expect(err({ title: { $gt: 5 } })).toBe('vault-rag: "$gt" on "title" needs a number field; "title" holds text');
     expect(err("folder")).toBe('vault-rag: a where filter must be a JSON object, got "folder"');
   });

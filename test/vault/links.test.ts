@@ -132,7 +132,7 @@ describe("URLs blanked before tags are read", () => {
       { numRuns: 3000 },
     );
     expect(blankUrls("see https://x.org/#top and #tag")).toBe("see   and #tag");
-    // a run the pattern read in time that grew as its square: 400 KB had taken 46 s
+    // a run that a quadratic pattern takes 46 s to read at 400 KB
     const run = "a.".repeat(200_000);
     expect(blankUrls(`#tag ${run}`)).toBe(`#tag ${run}`);
   });

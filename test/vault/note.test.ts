@@ -42,7 +42,7 @@ describe("frontmatter", () => {
 
   it("reads a tag whole with its letters' combining marks, and stores it composed", () => {
     const n = parseNote("x.md", "# P\n\nOpen. #cafe\u0301 #हिन्दी #日本語タグ\n", 0);
-    // before: "cafe" and "ह", cut at the first combining mark
+    // not "cafe" and "ह", cut at the first combining mark
     expect(n.tags).toEqual(["caf\u00e9", "हिन्दी", "日本語タグ"]);
   });
 
@@ -229,7 +229,7 @@ describe("inline tags and links", () => {
 
   it("reads a wikilink's name without brackets in it, so a line of [[ without ]] holds no link", () => {
     expect(findInlineRefs("see [[[Note]]] and [[x [y]] and [[Last|the end]]").links).toEqual(["Note", "Last"]);
-    // 100,000 "[[" (read from each one to the line's end, this took seconds; the next "[" stops it now)
+    // 100,000 "[[" (read from each one to the line's end, this takes seconds; the next "[" stops it)
     expect(findInlineRefs("[[".repeat(100_000) + "Tail]]").links).toEqual(["Tail"]);
   });
 

@@ -59,7 +59,7 @@ export async function runIndex(vaultArg: string | undefined, o: IndexFlags): Pro
   const onInterrupt = (signal: NodeJS.Signals) => {
     bar.stop();
     const w = bar.work;
-    // a script that asked for JSON gets JSON: what the stopped run saved (a helper's got nothing at all)
+    // a script that asked for JSON gets JSON: what the stopped run saved, never an empty stdout
     if (o.json)
       out(
         JSON.stringify(

@@ -229,7 +229,7 @@ export class ChromaStore implements Store {
     }
     const known = await this.sidecar.notes();
     // the links out of a note live in the sidecar alone: a note that keeps its record is not read
-    // again by the next index run, so it keeps its links too (else its backlink text was lost for good)
+    // again by the next index run, so it keeps its links too (else its backlink text would be lost for good)
     const links = await this.sidecar.linkTexts();
     const batch = [];
     for (const [p, records] of byPath) {

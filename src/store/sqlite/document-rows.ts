@@ -9,8 +9,8 @@ import { compileDocument } from "./compile.js";
  * filter tests every passage's text (a pattern, or thousands of `$contains` clauses): on a large
  * vault that is seconds of work, and a long-lived process (serve, MCP) answers nothing else while
  * one test runs. So the passages are tested in slices of about `sliceMs`, and the process goes on
- * with its other work between them: six such searches queued behind each other had held
- * `/api/status` for 6.9 s.
+ * with its other work between them: six such searches tested in one go hold `/api/status`
+ * for seconds (docs/decisions/document-filter-slices.md).
  */
 export const DOCUMENT_FILTER_DEFAULTS = {
   /** About how long one slice of tests runs before the process turns to its other work, in ms. */

@@ -138,10 +138,8 @@ export function phraseQuery(phrases: string[]): string {
 
 /**
  * Tokens within which two adjacent question words count as near (FTS5 `NEAR(a b, 4)`): the
- * unordered window of sequential dependence ranking (Metzler & Croft, 2005). Measured with
- * `bench/lab/sdm.ts` (hybrid nDCG@10 at proximity weight 0.2; til, SciFact): windows 3 / 4 / 6 gave
- * 0.777 / 0.778 / 0.775 on til; pairs of words two or three apart instead of adjacent ones ranked
- * worse (0.771, 0.768).
+ * unordered window of sequential dependence ranking (Metzler & Croft, 2005). 4 ranks best of 3 / 4 / 6,
+ * and adjacent pairs rank above pairs two or three words apart (docs/decisions/proximity.md).
  */
 export const NEAR_WINDOW = 4;
 
