@@ -43,7 +43,7 @@ describe("files planted in .vault-rag/", () => {
     const { vault, outside } = place();
     fs.symlinkSync(outside, path.join(vault, ".vault-rag"));
     const db = path.join(vault, ".vault-rag", "index.db");
-    const message = `vault-rag: ${path.join(vault, ".vault-rag")} is a symbolic link to ${fs.realpathSync(outside)} — vault-rag keeps no index through a link in the vault, which could write outside it; remove the link, or name that place with --db ${path.join(fs.realpathSync(outside), "index.db")}`;
+    const message = `vault-rag: ${path.join(vault, ".vault-rag")} is a symbolic link to ${fs.realpathSync(outside)} — vault-rag keeps no index through a link in the vault, which could write outside it; remove the link, or keep the index in that place itself (${path.join(fs.realpathSync(outside), "index.db")})`;
     expect(() => SqliteStore.open(db, { create: true })).toThrow(message);
     expect(() => acquireLock(db, collectingLogger())).toThrow(message);
     expect(fs.readdirSync(outside)).toEqual(["victim.txt"]);
