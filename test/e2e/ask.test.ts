@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONTEXT_DEFAULTS, estimateTokens } from "../../src/answer/index.js";
-import { startLlmStub, type LlmStub } from "../llm-stub.js";
+import { startLlmStub, type LlmStub } from "../support/llm-stub.js";
 import { copyVaultWithoutIndex } from "./helpers.js";
 
 const BIN = path.resolve("dist/cli/main.js");

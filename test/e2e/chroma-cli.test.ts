@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { CHROMA_MISSING, needs } from "../needs.js";
+import { CHROMA_MISSING, needs } from "../support/needs.js";
 import { BIN, exampleVaultCopy } from "./helpers.js";
 import { SqliteStore } from "../../src/store/index.js";
 import { shellArg } from "../../src/shell-arg.js";

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MOUNT_NAMESPACE, mountNamespaceMissing, needs, permissionsMissing } from "../needs.js";
+import { MOUNT_NAMESPACE, mountNamespaceMissing, needs, permissionsMissing } from "../support/needs.js";
 import { BIN, cli, cliUnder, exportIndex, OBEY_PERMISSIONS, startEmbedStub } from "./helpers.js";
 
 /**

@@ -51,7 +51,7 @@ export async function cli(args: string[], env: Record<string, string> = {}) {
  * its uid but loses the capabilities that override permission bits (so a mode-000 file is
  * unreadable, a mode-444 index read-only). Empty for other users, to whom permissions apply anyway.
  */
-export { OBEY_PERMISSIONS } from "../needs.js";
+export { OBEY_PERMISSIONS } from "../support/needs.js";
 
 /** Runs the CLI to completion under a command prefix (e.g. {@link OBEY_PERMISSIONS}). */
 export async function cliUnder(prefix: string[], args: string[], env: Record<string, string> = {}) {

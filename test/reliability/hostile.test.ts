@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { collectingLogger } from "../../src/log.js";
 import { readNote, walkVault } from "../../src/vault/index.js";
-import { needs, permissionsMissing } from "../needs.js";
+import { needs, permissionsMissing } from "../support/needs.js";
 import { cli, cliUnder, OBEY_PERMISSIONS, startEmbedStub } from "./helpers.js";
 
 let stub: Awaited<ReturnType<typeof startEmbedStub>>;

@@ -7,7 +7,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { copyVaultWithoutIndex, exampleVaultCopy } from "../e2e/helpers.js";
-import { startLlmStub, type LlmStub } from "../llm-stub.js";
+import { startLlmStub, type LlmStub } from "../support/llm-stub.js";
 import { BIN, readSse, request, startServe, type Served } from "./helpers.js";
 
 let vault = "";

@@ -6,8 +6,8 @@ import path from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { copyVaultWithoutIndex, exampleVaultCopy } from "../e2e/helpers.js";
-import { startLlmStub, type LlmStub } from "../llm-stub.js";
-import { needs } from "../needs.js";
+import { startLlmStub, type LlmStub } from "../support/llm-stub.js";
+import { needs } from "../support/needs.js";
 import { BIN, request, startServe, type Served } from "./helpers.js";
 
 /** Debian's chromium package; CI installs it (.ci/run). */
