@@ -5,10 +5,14 @@ import os from "node:os";
 import path from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { stopChildren } from "../support/children.js";
 import { copyVaultWithoutIndex, exampleVaultCopy } from "../e2e/helpers.js";
 import { startLlmStub, type LlmStub } from "../support/llm-stub.js";
 import { needs } from "../support/needs.js";
 import { BIN, request, startServe, type Served } from "./helpers.js";
+
+// a server a failed test left running (registered first, so it runs after the other afterAll hooks)
+afterAll(stopChildren);
 
 /** Debian's chromium package; CI installs it (.ci/run). */
 const CHROMIUM = process.env.VAULT_RAG_CHROMIUM ?? "/usr/bin/chromium";
