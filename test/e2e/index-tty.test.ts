@@ -85,7 +85,7 @@ describe("index on a terminal", () => {
     expect(resumed.warnings.map((w: { code: string }) => w.code)).not.toContain("lock_stale");
     expect(resumed.added).toBe(103 - st.notes);
     expect(resumed.unchanged).toBe(st.notes);
-  }, 240_000);
+  });
 
   it("with --json, a run stopped by Ctrl-C still prints JSON of what it saved; a stopped --full leaves no file of its own", async () => {
     const { vault } = exampleVaultCopy("vr-json-stop-");
@@ -146,7 +146,7 @@ describe("index on a terminal", () => {
     expect(fs.readdirSync(path.dirname(rebuild)).filter((f) => f.includes("rebuild"))).toEqual([]);
     const after = spawnSync(process.execPath, [BIN, "status", vault, "--json"], { env, encoding: "utf8" }).stdout;
     expect(JSON.parse(after).chunks).toBe(JSON.parse(before).chunks);
-  }, 240_000);
+  });
 
   it("off a terminal prints whole progress lines every 5 s, never silent and never mixed with warnings", () => {
     const { vault } = exampleVaultCopy("vr-piped-");
@@ -175,7 +175,7 @@ describe("index on a terminal", () => {
     expect(r.stdout).toMatch(
       /^indexed .+\nnotes: 293 added, 0 updated, 0 deleted, 0 unchanged\nchunks: \d+ in the index .+\n$/,
     );
-  }, 240_000);
+  });
 
   it("prints warnings once after the run, one line per code with a count; --verbose lists each", () => {
     const { vault } = exampleVaultCopy("vr-warn-");
@@ -197,5 +197,5 @@ describe("index on a terminal", () => {
     expect(warnings).toHaveLength(2);
     for (const w of warnings)
       expect(w).toMatch(/^warning: invalid frontmatter in "(Broken two|work\/Broken note)\.md" at line \d+: /);
-  }, 240_000);
+  });
 });

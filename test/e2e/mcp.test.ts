@@ -30,7 +30,7 @@ beforeAll(async () => {
   await client.connect(
     new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp", "--vault", vault], stderr: "pipe" }),
   );
-}, 120_000);
+});
 afterAll(async () => client?.close());
 afterEach(stopChildren);
 
@@ -230,7 +230,7 @@ describe("vault-rag mcp under load", () => {
       await local.close();
       await v.close();
     }
-  }, 60_000);
+  });
 
   it("stops reading stdin while its answers wait for a client that does not read them, and loses none", async () => {
     const p = spawnChild(process.execPath, [BIN, "mcp", "--vault", vault]);
@@ -272,7 +272,7 @@ describe("vault-rag mcp under load", () => {
       .split("\n")
       .map((l) => JSON.parse(l).id);
     expect(ids).toEqual(Array.from({ length: N }, (_, i) => i + 1));
-  }, 90_000);
+  });
 });
 
 describe("vault-rag mcp --watch", () => {
@@ -313,7 +313,7 @@ describe("vault-rag mcp --watch", () => {
     } finally {
       await live.close();
     }
-  }, 60_000);
+  });
 
   it("answers a line that is not JSON, or not JSON-RPC, with the protocol's error, and stops with a reason on a message over 10 MB", async () => {
     /** Sends `input`; ends stdin once `answers` lines have come back ("never": the server must stop by itself). */
@@ -440,5 +440,5 @@ describe("vault-rag mcp --watch", () => {
     expect(big.stderr.trim()).toBe(
       "vault-rag: a message on stdin ran over 10 MB without a line break — the MCP server stops; send one JSON-RPC 2.0 message per line",
     );
-  }, 60_000);
+  });
 });

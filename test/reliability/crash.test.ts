@@ -86,5 +86,5 @@ describe("crash safety", () => {
     const s = JSON.parse(again.stdout);
     expect(s.unchanged).toBe(kept); // the work committed before the kill was kept
     expect(s.added + s.unchanged).toBe(NOTES);
-  }, 120_000);
+  });
 });

@@ -31,7 +31,7 @@ beforeAll(async () => {
   expect(cli("index", vault, "--quiet").status).toBe(0);
   stub = await startLlmStub();
   s = await startServe(["--vault", vault, "--llm", "ollama:slow"], { OLLAMA_HOST: stub.base });
-}, 120_000);
+});
 afterAll(async () => {
   await s?.stop();
   await stub?.close();
@@ -438,7 +438,7 @@ describe("POST /api/ask", () => {
     } finally {
       mute.close();
     }
-  }, 60_000);
+  });
 });
 
 describe("safe by default", () => {
@@ -619,5 +619,5 @@ describe("the web app and the index's states", () => {
     } finally {
       await watching.stop();
     }
-  }, 120_000);
+  });
 });

@@ -85,7 +85,12 @@ export async function readSse(res: Response): Promise<{ event: string; data: any
   return events;
 }
 
-/** One plain HTTP request with full control of the headers (fetch will not send a foreign Host). */
+/**
+ * One plain HTTP request with full control of the headers (fetch will not send a foreign Host), on
+ * a connection of its own: a kept-alive one that the server closes after 5 s idle can be reused by a
+ * test whose loop was blocked (spawnSync on a busy machine) in the moment it closes, and the request
+ * then fails with "socket hang up".
+ */
 export function request(
   port: number,
   target: string,
@@ -93,7 +98,7 @@ export function request(
 ): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string; json: any }> {
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: "127.0.0.1", port, path: target, method: opts.method ?? "GET", headers: opts.headers },
+      { host: "127.0.0.1", port, path: target, method: opts.method ?? "GET", headers: opts.headers, agent: false },
       (res) => {
         let text = "";
         res.setEncoding("utf8");

@@ -25,7 +25,7 @@ beforeAll(async () => {
   await v.index();
   llm = await endlessLlm();
   process.env.OLLAMA_HOST = llm.base;
-}, 120_000);
+});
 afterAll(async () => {
   if (origHost === undefined) delete process.env.OLLAMA_HOST;
   else process.env.OLLAMA_HOST = origHost;

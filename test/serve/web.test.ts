@@ -84,7 +84,7 @@ describe.skipIf(!!missing)(needs("the web app in headless Chromium", missing), (
       route.request().url().startsWith("http://127.0.0.1:") ? route.continue() : route.abort("blockedbyclient"),
     );
     page = await freshPage();
-  }, 120_000);
+  });
   afterAll(async () => {
     await ctx?.close();
     await s?.stop();
@@ -569,5 +569,5 @@ describe.skipIf(!!missing)(needs("the web app in headless Chromium", missing), (
     } finally {
       await served.stop();
     }
-  }, 180_000);
+  });
 });
