@@ -17,7 +17,7 @@ import { batchesByLength, POOL_MIN_TEXTS, USE_LITE_MAX_TOKENS } from "../dist/em
 import { sharedPool, threadCount } from "../dist/embed/use-lite/pool.js";
 import { indexVault } from "../dist/indexing/index.js";
 import { ChromaStore, normaliseWhere, SqliteStore, type Store, type StoreRecord } from "../dist/store/index.js";
-import { startChromaServer, type ChromaServer } from "./chroma-server.js";
+import { startChromaServer, type ChromaServer } from "../test/support/chroma-server.js";
 import { regexBench } from "./regex-bench.js";
 import { serveBench } from "./serve-bench.js";
 import { parseNote, readNote, walkVault } from "../dist/vault/index.js";

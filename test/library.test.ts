@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, inject, it } from "vitest";
-import { CHROMA_MISSING, needs } from "./needs.js";
+import { CHROMA_MISSING, needs } from "./support/needs.js";
 import { batchLine, openVault } from "../src/index.js";
 
 /** A new vault of two notes: a tagged one in kitchen/ about bread, and one at the top about servers. */

@@ -2,14 +2,19 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_ANSWER_CHARS, ollamaLlm, openAiLlm } from "../../src/answer/llm.js";
+import { until } from "../support/children.js";
+
+/** The requests whose whole answer the server has written. */
+const written: string[] = [];
 
 /** Writes each piece as its own TCP write, a little apart, so the client reads them as separate chunks. */
-async function writeApart(res: http.ServerResponse, pieces: (string | Buffer)[]) {
+async function writeApart(res: http.ServerResponse, pieces: (string | Buffer)[], url: string) {
   for (const p of pieces) {
     res.write(p);
     await new Promise((r) => setTimeout(r, 15));
   }
   res.end();
+  written.push(url);
 }
 
 let server: http.Server;
@@ -26,7 +31,7 @@ beforeAll(async () => {
       if (!pieces) return void res.writeHead(404).end();
       res.on("close", () => !res.writableFinished && hungUp.push(req.url!));
       res.writeHead(200, { "content-type": req.url!.startsWith("/v1") ? "text/event-stream" : "application/x-ndjson" });
-      void writeApart(res, pieces);
+      void writeApart(res, pieces, req.url!);
     });
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
@@ -97,11 +102,12 @@ describe("streamed answers", () => {
     const seen: string[] = [];
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
+    written.length = 0;
     const answer = ollamaLlm("m", base).chat([{ role: "user", content: "q" }], async (t) => {
       seen.push(t);
       if (seen.length === 1) await gate; // the reader takes its time over the first token
     });
-    await new Promise((r) => setTimeout(r, 120)); // the server has sent every line by now
+    await until("the server to send every line", () => written.includes("/api/chat"));
     expect(seen).toEqual(["one "]);
     release();
     expect(await answer).toBe("one two three.");
@@ -110,14 +116,15 @@ describe("streamed answers", () => {
     const piece = "x".repeat(30_000);
     sent["/api/chat"] = Array.from({ length: 40 }, () => line(piece)); // 600 ms of answer
     hungUp.length = 0;
+    written.length = 0;
     const tokens: string[] = [];
     await expect(ollamaLlm("m", base).chat([{ role: "user", content: "q" }], (t) => tokens.push(t))).rejects.toThrow(
       `vault-rag: the answer from Ollama at http://${base} ran past ${MAX_ANSWER_CHARS.toLocaleString("en-US")} characters and was stopped — what was printed is its start`,
     );
     expect(tokens.join("").length).toBeLessThanOrEqual(MAX_ANSWER_CHARS);
     expect(tokens).toHaveLength(3);
-    // and the connection is closed then, so the model stops: long before the stub would have finished
-    await new Promise((r) => setTimeout(r, 100));
+    // and the connection is closed then, so the model stops: before the stub has written it all
+    await until("the client to hang up", () => hungUp.length > 0 || written.includes("/api/chat"));
     expect(hungUp).toEqual(["/api/chat"]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { aptMirror } from "../../bench/chroma-server.js";
+import { aptMirror } from "../support/chroma-server.js";
 
 describe("aptMirror (the Debian mirror for the test Chroma server's C library)", () => {
   it("takes the host's release entry from deb822 sources, not the security one", () => {

@@ -1,10 +1,11 @@
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { spawnChild, stopChildren } from "../support/children.js";
 import { CONTEXT_DEFAULTS, estimateTokens } from "../../src/answer/index.js";
-import { startLlmStub, type LlmStub } from "../llm-stub.js";
+import { startLlmStub, type LlmStub } from "../support/llm-stub.js";
 import { copyVaultWithoutIndex } from "./helpers.js";
 
 const BIN = path.resolve("dist/cli/main.js");
@@ -28,15 +29,15 @@ function runAsync(
   input?: string,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const p = spawn(process.execPath, [BIN, ...args], {
+    const p = spawnChild(process.execPath, [BIN, ...args], {
       env: { ...process.env, VAULT_RAG_VAULT: vault, OLLAMA_HOST: base, ...env },
     });
     let stdout = "";
     let stderr = "";
-    p.stdout.on("data", (d) => (stdout += d));
-    p.stderr.on("data", (d) => (stderr += d));
+    p.stdout!.on("data", (d) => (stdout += d));
+    p.stderr!.on("data", (d) => (stderr += d));
     p.on("close", (code) => resolve({ code, stdout, stderr }));
-    p.stdin.end(input ?? "");
+    p.stdin!.end(input ?? "");
   });
 }
 
@@ -46,8 +47,9 @@ beforeAll(async () => {
   expect(run(["index", vault, "--quiet"]).code).toBe(0);
   stub = await startLlmStub();
   ({ base, requests } = stub);
-}, 120_000);
+});
 afterAll(() => stub.close());
+afterEach(stopChildren);
 
 describe("vault-rag ask", () => {
   it("streams an answer from Ollama and lists the cited sources", async () => {
@@ -211,23 +213,23 @@ describe("vault-rag chat", () => {
     const session = (answer: string) =>
       new Promise<{ code: number | null; out: string }>((resolve) => {
         const cmd = [process.execPath, BIN, "chat", "-k", "2"].map((a) => `'${a}'`).join(" ");
-        const p = spawn("script", ["-qfec", cmd, "/dev/null"], {
+        const p = spawnChild("script", ["-qfec", cmd, "/dev/null"], {
           env: { ...process.env, VAULT_RAG_VAULT: vault, OLLAMA_HOST: "127.0.0.1:9" },
         });
         let out = "";
         let step = 0;
         const prompt = /> (\x1b\[\d+G)?$/;
-        p.stdout.on("data", (d) => {
+        p.stdout!.on("data", (d) => {
           out += d;
           if (step === 0 && out.includes("[y/N] ")) {
             step = 1;
-            p.stdin.write(answer + "\r");
+            p.stdin!.write(answer + "\r");
           } else if (step === 1 && prompt.test(out)) {
             step = 2;
-            p.stdin.write("sourdough starter\r");
+            p.stdin!.write("sourdough starter\r");
           } else if (step === 2 && out.includes("Sourdough.md") && prompt.test(out)) {
             step = 3;
-            p.stdin.write("\x03");
+            p.stdin!.write("\x03");
           }
         });
         // without colours, cursor moves and hyperlinks (the terminal tests check those)
@@ -245,7 +247,7 @@ describe("vault-rag chat", () => {
     expect(yes.out).toContain("(retrieval only). /help for commands.");
     expect(yes.out).toMatch(/\[1\] kitchen\/Sourdough\.md:\d+ {2}Sourdough/);
     expect(yes.out.endsWith("> \r\n")).toBe(true); // the prompt, then a newline: the shell starts on a fresh line
-  }, 60_000);
+  });
 });
 
 describe("vault-rag ask --llm openai:…", () => {
@@ -263,7 +265,7 @@ describe("vault-rag ask --llm openai:…", () => {
     } finally {
       mute.close();
     }
-  }, 60_000);
+  });
 
   it("names a base URL without /v1 as the likely cause of a 404", async () => {
     const r = await runAsync(["ask", "--llm", "openai:stub", "why did the motors cut out"], {

@@ -2,8 +2,9 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
-import { beforeAll, describe, expect, inject, it } from "vitest";
-import { CHROMA_MISSING, needs } from "../needs.js";
+import { afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import { spawnChild, stopChildren } from "../support/children.js";
+import { CHROMA_MISSING, needs } from "../support/needs.js";
 import { BIN, exampleVaultCopy } from "./helpers.js";
 import { SqliteStore } from "../../src/store/index.js";
 import { shellArg } from "../../src/shell-arg.js";
@@ -36,7 +37,9 @@ const shape = (hits: Hit[]) => hits.map((h) => `${h.path} > ${h.section}`);
 beforeAll(() => {
   ({ vault, elsewhere } = exampleVaultCopy("vr-chroma-e2e-"));
   chroma = collection();
-}, 60_000);
+});
+
+afterEach(stopChildren);
 
 describe.skipIf(!!CHROMA_MISSING)(needs("vault-rag CLI on a Chroma server", CHROMA_MISSING), () => {
   it("indexes the vault into a collection, as into the embedded store", () => {
@@ -176,19 +179,24 @@ describe.skipIf(!!CHROMA_MISSING)(needs("vault-rag CLI on a Chroma server", CHRO
   });
 
   it("keeps a Chroma index fresh under watch", async () => {
-    const { spawn } = await import("node:child_process");
-    const watcher = spawn(process.execPath, [BIN, "watch", vault, "--db", chroma, "--json"], {
+    const watcher = spawnChild(process.execPath, [BIN, "watch", vault, "--db", chroma, "--json"], {
       cwd: elsewhere,
       stdio: ["ignore", "pipe", "pipe"],
     });
     try {
-      await new Promise<void>((resolve) => watcher.stdout.once("data", () => resolve())); // the first pass is done
+      let stderr = "";
+      watcher.stderr!.on("data", (d) => (stderr += d));
+      await new Promise<void>((resolve, reject) => {
+        watcher.stdout!.once("data", () => resolve()); // the first pass is done
+        watcher.once("close", (code) => reject(new Error(`watch exited with code ${code}: ${stderr}`)));
+      });
       fs.writeFileSync(
         path.join(vault, "travel/Rottnest.md"),
         "# Rottnest\n\nA day cycling around the island to see a quokka.\n",
       );
       let found: Hit[] = [];
-      for (let i = 0; i < 50 && !found.some((h) => h.path === "travel/Rottnest.md"); i++) {
+      // until the watcher has indexed it, however long that takes (the test's timeout bounds it)
+      while (!found.some((h) => h.path === "travel/Rottnest.md")) {
         await new Promise((r) => setTimeout(r, 200));
         // no hits yet exits 1 with [] (as grep does); hits exit 0
         const r = run(["search", "--vault", vault, "--db", chroma, "--mode", "keyword", "quokka", "--json"]);

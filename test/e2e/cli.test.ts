@@ -27,7 +27,7 @@ const json = (args: string[]) => {
 
 beforeAll(() => {
   ({ vault, elsewhere } = exampleVaultCopy("vr-e2e-", "my vault"));
-}, 60_000);
+});
 
 /** A hit as `search --json` prints it (the fields these tests read). */
 interface JsonHit {

@@ -19,7 +19,7 @@ beforeAll(() => {
   ({ vault, elsewhere } = exampleVaultCopy("vr-heldout-"));
   const r = spawnSync(process.execPath, [BIN, "index", vault, "--quiet"], { cwd: elsewhere, encoding: "utf8" });
   if (r.status !== 0) throw new Error(`vault-rag index failed: ${r.stderr}`);
-}, 120_000);
+});
 afterAll(() => fs.rmSync(path.dirname(vault), { recursive: true, force: true }));
 
 /** nDCG@10 of each mode, and the number of questions, from `vault-rag eval --json`. */

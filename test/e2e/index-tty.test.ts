@@ -1,11 +1,14 @@
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { spawnChild, stopChildren, until } from "../support/children.js";
 import { BIN, exampleVaultCopy } from "./helpers.js";
 
 const sh = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 const env = { ...process.env, VAULT_RAG_VAULT: "", VAULT_RAG_DB: "" };
+
+afterEach(stopChildren);
 
 /** Adds `n` notes of `length` words of distinct prose, so that a first index takes several batches. */
 function addNotes(vault: string, n: number, length = 70): void {
@@ -27,18 +30,18 @@ function addNotes(vault: string, n: number, length = 70): void {
  */
 function interruptedIndex(vault: string): Promise<{ code: number | null; out: string; sentAt: string }> {
   return new Promise((resolve, reject) => {
-    const p = spawn("script", ["-qfec", [process.execPath, BIN, "index", vault].map(sh).join(" "), "/dev/null"], {
+    const p = spawnChild("script", ["-qfec", [process.execPath, BIN, "index", vault].map(sh).join(" "), "/dev/null"], {
       env,
       stdio: ["pipe", "pipe", "pipe"],
     });
     let out = "";
     let sentAt = "";
-    p.stdout.on("data", (d: Buffer) => {
+    p.stdout!.on("data", (d: Buffer) => {
       out += d.toString("utf8");
       const saved = [...out.matchAll(/(\d+) chunks saved/g)].map((m) => Number(m[1]));
       if (!sentAt && saved.some((n) => n > 0)) {
         sentAt = out;
-        p.stdin.write("\x03");
+        p.stdin!.write("\x03");
       }
     });
     p.on("error", reject);
@@ -82,45 +85,68 @@ describe("index on a terminal", () => {
     expect(resumed.warnings.map((w: { code: string }) => w.code)).not.toContain("lock_stale");
     expect(resumed.added).toBe(103 - st.notes);
     expect(resumed.unchanged).toBe(st.notes);
-  }, 240_000);
+  });
 
   it("with --json, a run stopped by Ctrl-C still prints JSON of what it saved; a stopped --full leaves no file of its own", async () => {
     const { vault } = exampleVaultCopy("vr-json-stop-");
     addNotes(vault, 150, 200);
-    const p = spawn(process.execPath, [BIN, "index", vault, "--json"], { env, stdio: ["ignore", "pipe", "pipe"] });
+    const p = spawnChild(process.execPath, [BIN, "index", vault, "--json"], { env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
-    p.stdout.on("data", (d: Buffer) => (stdout += d.toString("utf8")));
+    let stderr = "";
+    let ended: string | undefined;
+    p.stdout!.on("data", (d: Buffer) => (stdout += d.toString("utf8")));
+    p.stderr!.on("data", (d: Buffer) => (stderr += d.toString("utf8")));
+    const exited = new Promise<number | null>((r) =>
+      p.on("close", (code) => {
+        ended = `the run exited with code ${code}; stderr: ${stderr.trim() || "(empty)"}`;
+        r(code);
+      }),
+    );
     // once a batch is stored (status reads the index while the run holds its lock), stop it
-    for (let i = 0; i < 400; i++) {
-      await new Promise((r) => setTimeout(r, 250));
-      const st = spawnSync(process.execPath, [BIN, "status", vault, "--json"], { env, encoding: "utf8" });
-      if (st.status === 0 && JSON.parse(st.stdout).chunks > 0) break;
-    }
+    await until(
+      "a stored batch",
+      () => {
+        const st = spawnSync(process.execPath, [BIN, "status", vault, "--json"], { env, encoding: "utf8" });
+        return st.status === 0 && JSON.parse(st.stdout).chunks > 0;
+      },
+      () => ended,
+    );
     p.kill("SIGINT");
-    const code = await new Promise((r) => p.on("exit", r));
-    expect(code).toBe(130);
+    expect(await exited, stderr).toBe(130);
     const r = JSON.parse(stdout);
     expect(r).toMatchObject({ stopped: true, rebuild: false, notesTotal: 193 });
     expect(r.chunksSaved).toBeGreaterThan(0);
     expect(r.chunksSaved).toBeLessThan(r.chunksToSave);
     // a --full stopped once its new file is begun: nothing of it is left, and the index is as it was
     const before = spawnSync(process.execPath, [BIN, "status", vault, "--json"], { env, encoding: "utf8" }).stdout;
-    const full = spawn(process.execPath, [BIN, "index", vault, "--full", "--json"], {
+    const full = spawnChild(process.execPath, [BIN, "index", vault, "--full", "--json"], {
       env,
       stdio: ["ignore", "pipe", "pipe"],
     });
     let fullOut = "";
-    full.stdout.on("data", (d: Buffer) => (fullOut += d.toString("utf8")));
+    let fullErr = "";
+    let fullEnded: string | undefined;
+    full.stdout!.on("data", (d: Buffer) => (fullOut += d.toString("utf8")));
+    full.stderr!.on("data", (d: Buffer) => (fullErr += d.toString("utf8")));
+    const fullExited = new Promise<number | null>((r) =>
+      full.on("close", (code) => {
+        fullEnded = `the --full run exited with code ${code}; stderr: ${fullErr.trim() || "(empty)"}`;
+        r(code);
+      }),
+    );
     const rebuild = path.join(vault, ".vault-rag", "index.db.rebuild");
-    for (let i = 0; i < 400 && !fs.existsSync(rebuild); i++) await new Promise((res) => setTimeout(res, 50));
-    expect(fs.existsSync(rebuild)).toBe(true);
+    await until(
+      "the --full run's new file",
+      () => fs.existsSync(rebuild),
+      () => fullEnded,
+    );
     full.kill("SIGINT");
-    expect(await new Promise((res) => full.on("exit", res))).toBe(130);
+    expect(await fullExited, fullErr).toBe(130);
     expect(JSON.parse(fullOut)).toMatchObject({ stopped: true, rebuild: true, chunksSaved: 0 });
     expect(fs.readdirSync(path.dirname(rebuild)).filter((f) => f.includes("rebuild"))).toEqual([]);
     const after = spawnSync(process.execPath, [BIN, "status", vault, "--json"], { env, encoding: "utf8" }).stdout;
     expect(JSON.parse(after).chunks).toBe(JSON.parse(before).chunks);
-  }, 240_000);
+  });
 
   it("off a terminal prints whole progress lines every 5 s, never silent and never mixed with warnings", () => {
     const { vault } = exampleVaultCopy("vr-piped-");
@@ -149,7 +175,7 @@ describe("index on a terminal", () => {
     expect(r.stdout).toMatch(
       /^indexed .+\nnotes: 293 added, 0 updated, 0 deleted, 0 unchanged\nchunks: \d+ in the index .+\n$/,
     );
-  }, 240_000);
+  });
 
   it("prints warnings once after the run, one line per code with a count; --verbose lists each", () => {
     const { vault } = exampleVaultCopy("vr-warn-");
@@ -171,5 +197,5 @@ describe("index on a terminal", () => {
     expect(warnings).toHaveLength(2);
     for (const w of warnings)
       expect(w).toMatch(/^warning: invalid frontmatter in "(Broken two|work\/Broken note)\.md" at line \d+: /);
-  }, 240_000);
+  });
 });

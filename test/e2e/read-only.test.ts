@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { needs, permissionsMissing } from "../needs.js";
+import { needs, permissionsMissing } from "../support/needs.js";
 import { cli, cliUnder, OBEY_PERMISSIONS } from "../reliability/helpers.js";
 import { exampleVaultCopy } from "./helpers.js";
 

@@ -1,10 +1,10 @@
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { spawnChild, stopChildren } from "../support/children.js";
 import { exampleVaultCopy } from "./helpers.js";
 
 const readme = fs.readFileSync("README.md", "utf8");
@@ -28,6 +28,7 @@ beforeAll(async () => {
   host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 afterAll(() => server?.close());
+afterEach(stopChildren);
 
 /** The ```ts blocks of the README's Library section. */
 function libraryExamples(): string[] {
@@ -38,15 +39,15 @@ function libraryExamples(): string[] {
 
 function node(file: string, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const p = spawn(process.execPath, [file], {
+    const p = spawnChild(process.execPath, [file], {
       cwd,
       env: { ...process.env, OLLAMA_HOST: host, VAULT_RAG_VAULT: "", VAULT_RAG_DB: "" },
     });
     let stdout = "";
     let stderr = "";
-    p.stdout.on("data", (d) => (stdout += d));
-    p.stderr.on("data", (d) => (stderr += d));
-    p.on("exit", (code) => resolve({ code, stdout, stderr }));
+    p.stdout!.on("data", (d) => (stdout += d));
+    p.stderr!.on("data", (d) => (stderr += d));
+    p.on("close", (code) => resolve({ code, stdout, stderr }));
   });
 }
 
@@ -92,7 +93,7 @@ describe("the README's library examples", () => {
     expect(b.code, b.stderr).toBe(0);
     expect(b.stdout).toMatch(/document: '/);
     expect(b.stdout).toMatch(/title: '/);
-  }, 180_000);
+  });
 
   it("the defaults table matches SEARCH_DEFAULTS, EXPANSION_DEFAULTS, SPELLING_DEFAULTS, CHUNK_DEFAULTS and CONTEXT_DEFAULTS", async () => {
     const { SEARCH_DEFAULTS, EXPANSION_DEFAULTS, SPELLING_DEFAULTS, CHUNK_DEFAULTS, CONTEXT_DEFAULTS } = await import(

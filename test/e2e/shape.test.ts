@@ -18,7 +18,7 @@ beforeAll(async () => {
   await client.connect(
     new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp", "--vault", vault], stderr: "pipe" }),
   );
-}, 120_000);
+});
 afterAll(async () => client?.close());
 
 /** The JSON example of a hit in the README, under "One shape of hit". */

@@ -35,7 +35,7 @@ function onTty(args: string[], env: Record<string, string | undefined> = {}) {
 beforeAll(() => {
   ({ vault, elsewhere } = exampleVaultCopy("vr-term-"));
   expect(run(["index", vault, "--quiet"]).code).toBe(0);
-}, 120_000);
+});
 
 describe("hits a terminal can use", () => {
   it("prints path:line (the chunk's first line in the note) and the breadcrumb, then a snippet", () => {

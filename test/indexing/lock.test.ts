@@ -1,15 +1,16 @@
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { spawnChild, stopChildren } from "../support/children.js";
 
 const BIN = path.resolve("dist/cli/main.js");
 const LOCK = path.resolve("dist/indexing/lock.js");
 const STORE = path.resolve("dist/store/index.js");
 
 /**
- * A process that takes the lock (retrying while another holds it), checks that nobody else holds it
+ * A process that takes the lock (retrying while another holds it, however long), checks that nobody else holds it
  * by creating a marker file exclusively, holds it a moment, and then dies without releasing it: the
  * next process finds a stale lock.
  */
@@ -19,7 +20,7 @@ import { acquireLock } from ${JSON.stringify(LOCK)};
 const [db, marker] = process.argv.slice(2);
 const quiet = { warn() {}, info() {}, debug() {} };
 const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-for (let i = 0; i < 2000; i++) {
+for (;;) {
   try {
     acquireLock(db, quiet);
   } catch (e) {
@@ -38,7 +39,6 @@ for (let i = 0; i < 2000; i++) {
   console.log("held");
   process.exit(0); // dies holding the lock
 }
-console.log("never held");
 `;
 
 /** Takes the lock and an index file without a manifest (a first index under way), until stdin closes. */
@@ -55,13 +55,15 @@ process.stdin.on("end", () => { release(); process.exit(0); });
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "vr-lock-"));
 
+afterEach(stopChildren);
+
 function runNode(script: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const p = spawn(process.execPath, [script, ...args]);
+    const p = spawnChild(process.execPath, [script, ...args]);
     let stdout = "";
     let stderr = "";
-    p.stdout.on("data", (d) => (stdout += d));
-    p.stderr.on("data", (d) => (stderr += d));
+    p.stdout!.on("data", (d) => (stdout += d));
+    p.stderr!.on("data", (d) => (stderr += d));
     p.on("close", (code) => resolve({ code, stdout, stderr }));
   });
 }
@@ -91,7 +93,7 @@ describe("the writer lock", () => {
       const r = await runNode(script, [db, path.join(dir, "holder")]);
       expect(`${r.code} ${r.stdout.trim()}`, r.stderr).toBe("0 held");
     }
-  }, 60_000);
+  });
 
   it("refuses an index folder that cannot be created, at once", () => {
     const vault = tmp();
@@ -105,7 +107,7 @@ describe("the writer lock", () => {
     expect(r.stderr.trim()).toBe(
       `vault-rag: cannot create the index folder "/proc/nope": ENOENT: no such file or directory, mkdir '/proc/nope' — check the path, or give --db a file in a folder you can write to`,
     );
-  }, 130_000);
+  });
 
   it("makes status say that a first index is in progress, with the pid of the process building it", async () => {
     const vault = tmp();
@@ -113,8 +115,13 @@ describe("the writer lock", () => {
     const db = path.join(vault, ".vault-rag", "index.db");
     const script = path.join(vault, "first-index.mjs");
     fs.writeFileSync(script, FIRST_INDEX);
-    const child = spawn(process.execPath, [script, db]);
-    await new Promise<void>((resolve) => child.stdout.on("data", (d) => String(d).includes("ready") && resolve()));
+    const child = spawnChild(process.execPath, [script, db]);
+    let stderr = "";
+    child.stderr!.on("data", (d) => (stderr += d));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout!.on("data", (d) => String(d).includes("ready") && resolve());
+      child.on("close", (code) => reject(new Error(`the first index exited with code ${code}: ${stderr}`)));
+    });
     try {
       const r = spawnSync(process.execPath, [BIN, "status", vault], {
         encoding: "utf8",
@@ -125,9 +132,9 @@ describe("the writer lock", () => {
         `vault-rag: indexing is in progress (pid ${child.pid}): the index at ${db} is being built — wait for it to finish, then try again`,
       );
     } finally {
-      child.stdin.end();
+      child.stdin!.end();
       await new Promise((r) => child.on("close", r));
     }
     expect(fs.existsSync(`${db}.lock`)).toBe(false);
-  }, 60_000);
+  });
 });

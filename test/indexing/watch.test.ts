@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { until } from "../support/children.js";
 import { chunkNote } from "../../src/chunk/index.js";
 import { collectingLogger } from "../../src/log.js";
 import { useLiteEmbedder } from "../../src/embed/index.js";
@@ -23,6 +24,17 @@ async function indexedIds(db: string): Promise<string[]> {
   return ids;
 }
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const same = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+/** Waits until the watcher has brought the index to what the vault holds, and is idle. */
+async function synced(w: { idle(): Promise<void> }, vault: string, db: string): Promise<void> {
+  await until("the index to match the vault", async () => same(await indexedIds(db), expectedIds(vault)));
+  await w.idle();
+}
+/** Waits until `list` (a watcher's batch reports) holds `n` entries, and the watcher is idle. */
+async function batchesDone(w: { idle(): Promise<void> }, list: unknown[], n: number): Promise<void> {
+  await until(`${n} batches`, () => list.length >= n);
+  await w.idle();
+}
 
 describe("watch mode", () => {
   it("converges after edits, additions, deletions, moves, temp-file saves and a burst of 300 files", async () => {
@@ -46,16 +58,14 @@ describe("watch mode", () => {
     // an editor saving through a temp file and a rename
     fs.writeFileSync(path.join(vault, ".three.md.tmp"), "# Three\n\nA brand new note, saved again.\n");
     fs.renameSync(path.join(vault, ".three.md.tmp"), path.join(vault, "three.md"));
-    await pause(400);
-    await w.idle();
+    await synced(w, vault, db);
     expect(await indexedIds(db)).toEqual(expectedIds(vault));
 
     // a move keeps its vectors: nothing is embedded
     fs.mkdirSync(path.join(vault, "archive"));
     fs.renameSync(path.join(vault, "a/one.md"), path.join(vault, "archive/one.md"));
     batches.length = 0;
-    await pause(400);
-    await w.idle();
+    await synced(w, vault, db);
     expect(await indexedIds(db)).toEqual(expectedIds(vault));
     expect(batches.reduce((n, b) => n + b.embedded, 0)).toBe(0);
     expect(batches.reduce((n, b) => n + b.added + b.deleted, 0)).toBe(2);
@@ -63,8 +73,7 @@ describe("watch mode", () => {
     // a rename that changes the file name (and so the title) re-points the vectors too
     fs.renameSync(path.join(vault, "archive/one.md"), path.join(vault, "archive/First note.md"));
     batches.length = 0;
-    await pause(400);
-    await w.idle();
+    await synced(w, vault, db);
     expect(await indexedIds(db)).toEqual(expectedIds(vault));
     expect(batches.reduce((n, b) => n + b.embedded, 0)).toBe(0);
     const s = SqliteStore.open(db);
@@ -78,15 +87,12 @@ describe("watch mode", () => {
       fs.appendFileSync(path.join(vault, "three.md"), `\nSaved ${i} times.\n`);
       await pause(30);
     }
-    await pause(400);
-    await w.idle();
+    await batchesDone(w, counts, 1);
     fs.mkdirSync(path.join(vault, "gone"));
     fs.writeFileSync(path.join(vault, "gone", "four.md"), "# Four\n\nShort-lived.\n");
-    await pause(400);
-    await w.idle();
+    await batchesDone(w, counts, 2);
     fs.rmSync(path.join(vault, "gone"), { recursive: true });
-    await pause(400);
-    await w.idle();
+    await batchesDone(w, counts, 3);
     expect(counts).toEqual([1, 1, 1]);
     expect(batches.slice(-3).map((b) => [b.updated, b.added, b.deleted])).toEqual([
       [1, 0, 0],
@@ -101,13 +107,12 @@ describe("watch mode", () => {
         path.join(vault, "burst", `n${i}.md`),
         `# Note ${i}\n\nBurst note number ${i} about ${i % 2 ? "robots" : "gardens"}.\n`,
       );
-    await pause(600);
-    await w.idle();
+    await synced(w, vault, db);
     const ids = await indexedIds(db);
     expect(ids).toEqual(expectedIds(vault));
     expect(new Set(ids).size).toBe(ids.length); // no duplicates
     await w.close();
-  }, 180_000);
+  });
 
   it("gives a warning once, not again on each pass that finds the same file as it was, and again when it is new", async () => {
     const vault = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "vr-watch-warn-")), "v");
@@ -126,16 +131,16 @@ describe("watch mode", () => {
     expect(skipped()).toEqual(["photo.md"]);
     // two more passes, each reading the whole vault again: the binary file is not warned about again
     for (const text of ["A note about motors and wiring.", "A note about motors, wiring and batteries."]) {
+      const before = batches.length;
       fs.writeFileSync(path.join(vault, "one.md"), `# One\n\n${text}\n`);
-      await pause(400);
-      await w.idle();
+      await batchesDone(w, batches, before + 1);
     }
     expect(batches.length).toBeGreaterThanOrEqual(3);
     expect(skipped()).toEqual(["photo.md"]);
     // a second binary file is new: it is warned about, the first still not
+    const before = batches.length;
     fs.writeFileSync(path.join(vault, "scan.md"), Buffer.from([0x25, 0x50, 0x00, 0x02]));
-    await pause(400);
-    await w.idle();
+    await batchesDone(w, batches, before + 1);
     expect(skipped()).toEqual(["photo.md", "scan.md"]);
     await w.close();
   });
@@ -183,6 +188,6 @@ describe("watch mode", () => {
     await pause(300);
     const waited = last.idle();
     await last.close();
-    expect(await Promise.race([waited.then(() => "idle"), pause(3_000).then(() => "stuck")])).toBe("idle");
-  }, 180_000);
+    await waited; // (a wait that never ends fails on the test's timeout)
+  });
 });

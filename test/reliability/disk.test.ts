@@ -1,9 +1,9 @@
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MOUNT_NAMESPACE, mountNamespaceMissing, needs, permissionsMissing } from "../needs.js";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { spawnChild, stopChildren } from "../support/children.js";
+import { MOUNT_NAMESPACE, mountNamespaceMissing, needs, permissionsMissing } from "../support/needs.js";
 import { BIN, cli, cliUnder, exportIndex, OBEY_PERMISSIONS, startEmbedStub } from "./helpers.js";
 
 /**
@@ -12,6 +12,7 @@ import { BIN, cli, cliUnder, exportIndex, OBEY_PERMISSIONS, startEmbedStub } fro
  * capabilities). Disk full: a real 1.5 MB tmpfs mounted in a private mount namespace.
  */
 let stub: Awaited<ReturnType<typeof startEmbedStub>>;
+afterEach(stopChildren);
 beforeAll(async () => (stub = await startEmbedStub(0)));
 afterAll(() => stub.close());
 
@@ -68,7 +69,7 @@ describe.skipIf(!!PERMISSIONS_MISSING)(needs("read-only index", PERMISSIONS_MISS
     expect(await exportIndex(db)).toEqual(before);
     const after = JSON.parse((await cli(["index", vault, "--json"], env)).stdout);
     expect(after).toMatchObject({ added: 1, unchanged: 10, failed: 0 });
-  }, 120_000);
+  });
 });
 
 describe.skipIf(!!MOUNT_MISSING)(needs("full disk", MOUNT_MISSING), () => {
@@ -103,7 +104,7 @@ describe.skipIf(!!MOUNT_MISSING)(needs("full disk", MOUNT_MISSING), () => {
     // a private mount namespace: the small disk exists only for this shell and the CLI runs it starts
     const ns = MOUNT_NAMESPACE;
     const code = await new Promise<number | null>((resolve) =>
-      spawn(ns[0], [...ns.slice(1), "sh", "-c", script], {
+      spawnChild(ns[0], [...ns.slice(1), "sh", "-c", script], {
         stdio: "inherit",
         env: { ...process.env, OLLAMA_HOST: stub.host },
       }).on("close", resolve),

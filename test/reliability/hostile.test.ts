@@ -2,13 +2,15 @@ import Database from "better-sqlite3";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { stopChildren } from "../support/children.js";
 import { collectingLogger } from "../../src/log.js";
 import { readNote, walkVault } from "../../src/vault/index.js";
-import { needs, permissionsMissing } from "../needs.js";
+import { needs, permissionsMissing } from "../support/needs.js";
 import { cli, cliUnder, OBEY_PERMISSIONS, startEmbedStub } from "./helpers.js";
 
 let stub: Awaited<ReturnType<typeof startEmbedStub>>;
+afterEach(stopChildren);
 beforeAll(async () => (stub = await startEmbedStub(1)));
 afterAll(() => stub.close());
 
@@ -86,7 +88,7 @@ describe("hostile input", () => {
     fs.appendFileSync(path.join(vault, "bom.md"), "One more line.\n");
     expect(JSON.parse((await cli(["status", ...args], env)).stdout).stale).toBe(1);
     expect(JSON.parse((await cli(["check", ...args], env)).stdout).stale).toBe(1);
-  }, 120_000);
+  });
 
   it("never writes to a --db file that is not an index: a note or another program's database is left as it was", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vr-foreign-"));
@@ -174,7 +176,7 @@ describe("hostile input", () => {
       ok: true,
       counts: { notes: 40 },
     });
-  }, 120_000);
+  });
 
   it("warns about a file deleted between listing and reading", () => {
     const vault = fs.mkdtempSync(path.join(os.tmpdir(), "vr-vanish-"));
@@ -250,7 +252,7 @@ describe("check --repair", () => {
       ).stdout,
     );
     expect(found.length).toBe(5);
-  }, 120_000);
+  });
 
   it("finds a note that lost all its chunks, which index would call unchanged, and repairs it; an empty note is no problem", async () => {
     const { SqliteStore } = await import("../../src/store/index.js");
@@ -272,5 +274,5 @@ describe("check --repair", () => {
     const found = await cli(["search", "--vault", vault, "--db", db, "--mode", "keyword", "--json", "topic 1"], env);
     expect(JSON.parse(found.stdout).map((h: { path: string }) => h.path)).toContain("n1.md");
     expect((await checkIndex(vault, db)).problems).toEqual([]);
-  }, 120_000);
+  });
 });

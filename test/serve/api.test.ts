@@ -6,9 +6,13 @@ import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { stopChildren } from "../support/children.js";
 import { copyVaultWithoutIndex, exampleVaultCopy } from "../e2e/helpers.js";
-import { startLlmStub, type LlmStub } from "../llm-stub.js";
+import { startLlmStub, type LlmStub } from "../support/llm-stub.js";
 import { BIN, readSse, request, startServe, type Served } from "./helpers.js";
+
+// a server a failed test left running (registered first, so it runs after the other afterAll hooks)
+afterAll(stopChildren);
 
 let vault = "";
 let stub: LlmStub;
@@ -27,7 +31,7 @@ beforeAll(async () => {
   expect(cli("index", vault, "--quiet").status).toBe(0);
   stub = await startLlmStub();
   s = await startServe(["--vault", vault, "--llm", "ollama:slow"], { OLLAMA_HOST: stub.base });
-}, 120_000);
+});
 afterAll(async () => {
   await s?.stop();
   await stub?.close();
@@ -434,7 +438,7 @@ describe("POST /api/ask", () => {
     } finally {
       mute.close();
     }
-  }, 60_000);
+  });
 });
 
 describe("safe by default", () => {
@@ -602,7 +606,8 @@ describe("the web app and the index's states", () => {
     try {
       const phases = new Set<string>();
       let st: any;
-      for (let i = 0; i < 600; i++) {
+      // until the first index is built, however long that takes (the test's timeout bounds it)
+      for (;;) {
         st = (await request(watching.port, "/api/status")).json;
         if (st.indexing) phases.add(st.indexing.phase);
         if (st.notes === 43 && !st.indexing) break;
@@ -617,5 +622,5 @@ describe("the web app and the index's states", () => {
     } finally {
       await watching.stop();
     }
-  }, 120_000);
+  });
 });

@@ -3,8 +3,12 @@ import fs from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { stopChildren } from "../support/children.js";
 import { exampleVaultCopy } from "../e2e/helpers.js";
 import { BIN, endlessLlm, request, startServe, type Served } from "./helpers.js";
+
+// a server a failed test left running (registered first, so it runs after the other afterAll hooks)
+afterAll(stopChildren);
 
 /**
  * The review's findings on `vault-rag serve`, each against the real server over loopback: a token
@@ -15,23 +19,14 @@ import { BIN, endlessLlm, request, startServe, type Served } from "./helpers.js"
 let vault = "";
 let s: Served;
 
-/** Sends raw bytes and reads until the server closes the connection (or `ms` pass). */
-function raw(port: number, bytes: string, ms = 5000): Promise<{ text: string; closedAfter: number }> {
+/** Sends raw bytes and reads until the server closes the connection, however long that takes. */
+function raw(port: number, bytes: string): Promise<{ text: string }> {
   return new Promise((resolve) => {
-    const t0 = performance.now();
     let text = "";
     const sock = net.connect(port, "127.0.0.1", () => sock.write(bytes));
-    const done = () => resolve({ text, closedAfter: performance.now() - t0 });
-    const timer = setTimeout(() => {
-      sock.destroy();
-      done();
-    }, ms);
     sock.setEncoding("utf8");
     sock.on("data", (d) => (text += d));
-    sock.on("close", () => {
-      clearTimeout(timer);
-      done();
-    });
+    sock.on("close", () => resolve({ text }));
     sock.on("error", () => {});
   });
 }
@@ -50,12 +45,10 @@ async function askUntilFirstToken(origin: string, signal?: AbortSignal) {
   return reader;
 }
 
-const until = async (what: () => boolean, ms: number) => {
-  for (const t0 = Date.now(); Date.now() - t0 < ms;) {
-    if (what()) return true;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return what();
+/** Waits until `what()` holds, however long that takes (the test's timeout bounds it). */
+const until = async (what: () => boolean) => {
+  while (!what()) await new Promise((r) => setTimeout(r, 50));
+  return true;
 };
 
 /** Runs `serve` on the test vault with these flags, as a process that should refuse to start. */
@@ -84,7 +77,7 @@ beforeAll(async () => {
   ({ vault } = exampleVaultCopy("vr-serve-hard-"));
   expect(spawnSync(process.execPath, [BIN, "index", vault, "--quiet"]).status).toBe(0);
   s = await startServe(["--vault", vault]);
-}, 120_000);
+});
 afterAll(async () => {
   await s?.stop();
 });
@@ -151,7 +144,7 @@ describe("POST /api/ask and a client that goes away", () => {
       await Promise.all(asks);
       expect(llm.requests()).toBe(4);
       // every request to the model is closed soon after its client left
-      expect(await until(() => llm.open() === 0, 3000)).toBe(true);
+      expect(await until(() => llm.open() === 0)).toBe(true);
       // and the server still answers
       expect((await request(srv.port, "/api/status")).status).toBe(200);
       expect(srv.proc.exitCode).toBeNull();
@@ -178,15 +171,15 @@ describe("POST /api/ask and a client that goes away", () => {
       });
       expect(llm.requests(), "the refused ask never reached the model").toBe(4);
       ctrls[0].abort();
-      expect(await until(() => llm.open() === 3, 3000)).toBe(true);
+      expect(await until(() => llm.open() === 3)).toBe(true);
       // the slot is freed once the server has seen its answer stop (just after the model's request closed)
       let again = await ask();
-      for (let i = 0; again.status === 429 && i < 20; i++) {
+      while (again.status === 429) {
         await new Promise((r) => setTimeout(r, 50));
         again = await ask();
       }
       expect(again.status, "an ask is taken again").toBe(200);
-      expect(await until(() => llm.requests() === 5, 3000)).toBe(true);
+      expect(await until(() => llm.requests() === 5)).toBe(true);
       await again.body!.cancel();
       for (const c of ctrls) c.abort();
     });
@@ -195,11 +188,9 @@ describe("POST /api/ask and a client that goes away", () => {
   it("stops on SIGTERM while an answer is streaming, closing the model's request", async () => {
     await withEndlessModel(async (srv, llm) => {
       const reader = await askUntilFirstToken(srv.origin);
-      const t0 = Date.now();
       srv.proc.kill("SIGTERM");
-      expect(await until(() => srv.proc.exitCode !== null, 5000)).toBe(true);
-      expect(Date.now() - t0).toBeLessThan(5000);
-      expect(await until(() => llm.open() === 0, 2000)).toBe(true);
+      expect(await until(() => srv.proc.exitCode !== null)).toBe(true);
+      expect(await until(() => llm.open() === 0)).toBe(true);
       await reader.cancel().catch(() => {});
     });
   });
@@ -208,20 +199,17 @@ describe("POST /api/ask and a client that goes away", () => {
 describe("slow clients", () => {
   it("closes a connection whose headers never finish, and one whose body never finishes, with a JSON 408", async () => {
     const [headers, body] = await Promise.all([
-      raw(s.port, `GET /api/status HTTP/1.1\r\nHost: 127.0.0.1:${s.port}\r\nX-Slow: `, 40_000),
+      raw(s.port, `GET /api/status HTTP/1.1\r\nHost: 127.0.0.1:${s.port}\r\nX-Slow: `),
       raw(
         s.port,
         `POST /api/ask HTTP/1.1\r\nHost: 127.0.0.1:${s.port}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"question":`,
-        40_000,
       ),
     ]);
-    expect(headers.closedAfter).toBeLessThan(15_000);
     expect(headers.text).toMatch(/^HTTP\/1\.1 408 /);
     expect(JSON.parse(headers.text.split("\r\n\r\n")[1]).error).toMatch(/^vault-rag: the request took too long/);
-    expect(body.closedAfter).toBeLessThan(20_000);
     expect(body.text).toMatch(/^HTTP\/1\.1 408 /);
     expect((await request(s.port, "/api/status")).status).toBe(200);
-  }, 60_000);
+  });
 
   // Linux: the server's open files are counted in /proc
   it.skipIf(!fs.existsSync("/proc/self/fd"))(
@@ -244,10 +232,9 @@ describe("slow clients", () => {
         ),
       );
       // each 408 was sent and its socket closed by the server: its open files are as before
-      expect(await until(() => fds() <= before, 5000), `open files: ${fds()}, before ${before}`).toBe(true);
+      expect(await until(() => fds() <= before), `open files: ${fds()}, before ${before}`).toBe(true);
       for (const sock of held) sock.destroy();
     },
-    60_000,
   );
 
   it("still streams an answer for longer than the request timeouts (they bound the request, not the response)", async () => {
@@ -260,7 +247,7 @@ describe("slow clients", () => {
       expect(last).toContain("event: token");
       ctrl.abort();
     });
-  }, 60_000);
+  });
 });
 
 describe("input that reached a 500", () => {

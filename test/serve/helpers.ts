@@ -1,9 +1,10 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import http from "node:http";
 import type net from "node:net";
 import path from "node:path";
 import type { VaultHandle } from "../../src/library.js";
 import type { AppOptions } from "../../src/serve/app.js";
+import { spawnChild } from "../support/children.js";
 
 export const BIN = path.resolve("dist/cli/main.js");
 
@@ -22,24 +23,24 @@ export interface Served {
 }
 
 /**
- * Starts the built CLI's `serve` on a free port and waits for the address it prints. The port is
- * read from that line, so the test talks to exactly the server the user would.
+ * Starts the built CLI's `serve` on a free port and waits for the address it prints, however long
+ * that takes (the test's timeout bounds it). The port is read from that line, so the test talks to
+ * exactly the server the user would. The process runs in its own group: a file that starts servers
+ * stops any left running with `afterAll(stopChildren)` (test/support/children.ts).
  */
 export function startServe(args: string[], env: Record<string, string> = {}): Promise<Served> {
-  const proc = spawn(process.execPath, [BIN, "serve", "--port", "0", ...args], {
+  const proc = spawnChild(process.execPath, [BIN, "serve", "--port", "0", ...args], {
     env: { ...process.env, NO_COLOR: "1", ...env },
   });
   let out = "";
   let err = "";
   proc.stderr!.on("data", (d) => (err += d));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${out}\n${err}`)), 30_000);
     proc.on("exit", (code) => reject(new Error(`serve exited with ${code}:\n${out}\n${err}`)));
     proc.stdout!.on("data", (d) => {
       out += d;
       const m = /at (http:\/\/(\S+?):(\d+))\/(?:\?token=([0-9a-f]+))?\n(?:.*\n)*Ctrl-C to stop\n/.exec(out);
       if (!m) return;
-      clearTimeout(timer);
       const port = Number(m[3]);
       resolve({
         proc,
@@ -50,7 +51,7 @@ export function startServe(args: string[], env: Record<string, string> = {}): Pr
         stderr: () => err,
         stop: () =>
           new Promise<void>((r) => {
-            if (proc.exitCode !== null) return r();
+            if (proc.exitCode !== null || proc.signalCode !== null) return r();
             proc.once("exit", () => r());
             proc.kill("SIGTERM");
           }),
@@ -84,7 +85,12 @@ export async function readSse(res: Response): Promise<{ event: string; data: any
   return events;
 }
 
-/** One plain HTTP request with full control of the headers (fetch will not send a foreign Host). */
+/**
+ * One plain HTTP request with full control of the headers (fetch will not send a foreign Host), on
+ * a connection of its own: a kept-alive one that the server closes after 5 s idle can be reused by a
+ * test whose loop was blocked (spawnSync on a busy machine) in the moment it closes, and the request
+ * then fails with "socket hang up".
+ */
 export function request(
   port: number,
   target: string,
@@ -92,7 +98,7 @@ export function request(
 ): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string; json: any }> {
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: "127.0.0.1", port, path: target, method: opts.method ?? "GET", headers: opts.headers },
+      { host: "127.0.0.1", port, path: target, method: opts.method ?? "GET", headers: opts.headers, agent: false },
       (res) => {
         let text = "";
         res.setEncoding("utf8");

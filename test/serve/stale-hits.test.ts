@@ -27,7 +27,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(vault, "Larder.md"), "# Larder\n\nThe marmalade is gone.\n");
   fs.utimesSync(path.join(vault, "Larder.md"), later, later);
   fs.rmSync(path.join(vault, "Jam.md"));
-}, 120_000);
+});
 afterAll(async () => v?.close());
 
 describe("hits from notes changed since the last index", () => {

@@ -15,7 +15,7 @@ beforeAll(async () => {
     "Motors.md": "# Motors\n\nThe motors cut out when the battery sags under load.\n",
     "Bread.md": "# Bread\n\nA sourdough loaf wants a long, cool rise.\n",
   }));
-}, 120_000);
+});
 afterAll(async () => v?.close());
 
 describe("serve under load", () => {

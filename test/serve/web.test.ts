@@ -6,10 +6,14 @@ import os from "node:os";
 import path from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { stopChildren } from "../support/children.js";
 import { copyVaultWithoutIndex, exampleVaultCopy } from "../e2e/helpers.js";
-import { startLlmStub, type LlmStub } from "../llm-stub.js";
-import { needs } from "../needs.js";
+import { startLlmStub, type LlmStub } from "../support/llm-stub.js";
+import { needs } from "../support/needs.js";
 import { BIN, request, startServe, type Served } from "./helpers.js";
+
+// a server a failed test left running (registered first, so it runs after the other afterAll hooks)
+afterAll(stopChildren);
 
 /** Debian's chromium package; CI installs it (.ci/run). */
 const CHROMIUM = process.env.VAULT_RAG_CHROMIUM ?? "/usr/bin/chromium";
@@ -81,7 +85,7 @@ describe.skipIf(!!missing)(needs("the web app in headless Chromium", missing), (
       route.request().url().startsWith("http://127.0.0.1:") ? route.continue() : route.abort("blockedbyclient"),
     );
     page = await freshPage();
-  }, 120_000);
+  });
   afterAll(async () => {
     await ctx?.close();
     await s?.stop();
@@ -601,5 +605,5 @@ describe.skipIf(!!missing)(needs("the web app in headless Chromium", missing), (
     } finally {
       await served.stop();
     }
-  }, 180_000);
+  });
 });

@@ -2,9 +2,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
-import { inject } from "vitest";
+import { describe, inject } from "vitest";
 import { ChromaStore, SqliteStore, type Manifest, type Store } from "../../src/store/index.js";
-import { CHROMA_MISSING } from "../needs.js";
+import { CHROMA_MISSING, needs } from "../support/needs.js";
 import { tmpDb } from "./helpers.js";
 
 /** A store backend under test: opens a fresh store, or the same one again. */
@@ -34,9 +34,14 @@ export const sqliteBackend: Backend = {
   },
 };
 
-/** A `chroma://` address for a new collection on the suite's server. */
+/**
+ * A `chroma://` address for a new collection on the suite's server. Throws, saying why, when the
+ * suite has no server (a test that calls it belongs under {@link withBackends}).
+ */
 export function chromaAddress(name = `t-${randomUUID().slice(0, 12)}`): string {
-  return `${inject("chromaUrl").replace(/^http:/, "chroma:")}/${name}`;
+  const url = inject("chromaUrl");
+  if (!url) throw new Error(`vault-rag tests: no Chroma server in this run, so no Chroma address: ${CHROMA_MISSING}`);
+  return `${url.replace(/^http:/, "chroma:")}/${name}`;
 }
 
 export const chromaBackend: Backend = {
@@ -52,3 +57,37 @@ export const chromaBackend: Backend = {
 };
 
 export const BACKENDS = [sqliteBackend, chromaBackend];
+
+/**
+ * A describe block that needs every one of `backends`: when one cannot be tested here (no Chroma
+ * server) the block is skipped with the reason in its title and on stderr (see `needs`), never run
+ * to fail on a missing server; `VAULT_RAG_TEST_STRICT=1` makes it fail instead.
+ *
+ * @example
+ * ```ts
+ * withBackends([sqliteBackend, chromaBackend], "SQLite and Chroma agree", () => { it(…) });
+ * ```
+ */
+export function withBackends(backends: Backend[], title: string, body: () => void): void {
+  const missing = backends
+    .filter((b) => b.missing)
+    .map((b) => b.missing)
+    .join("; ");
+  describe.skipIf(!!missing)(needs(title, missing || undefined), body);
+}
+
+/**
+ * The same tests once per backend (SQLite, and a real Chroma server), each block titled `title` with
+ * `$name` replaced by the backend's name; a backend that cannot be tested here is skipped with the
+ * reason, as in {@link withBackends}.
+ *
+ * @example
+ * ```ts
+ * forEachBackend("$name store conformance", (backend) => {
+ *   it("stores and finds", async () => { const { store } = await backend.fresh(); … });
+ * });
+ * ```
+ */
+export function forEachBackend(title: string, body: (backend: Backend) => void, backends = BACKENDS): void {
+  for (const backend of backends) withBackends([backend], title.replace("$name", backend.name), () => body(backend));
+}

@@ -6,8 +6,7 @@ import { ChromaClient } from "chromadb";
 import { describe, expect, inject, it } from "vitest";
 import { collectingLogger } from "../../src/log.js";
 import { ChromaStore, openStore, parseChromaLocation, storeExists } from "../../src/store/index.js";
-import { CHROMA_MISSING, needs } from "../needs.js";
-import { chromaAddress, testManifest } from "./backends.js";
+import { chromaAddress, chromaBackend, testManifest, withBackends } from "./backends.js";
 import { meta, record, vec } from "./helpers.js";
 
 const note = (p: string) => ({ path: p, hash: `h-${p}`, mtime: 1, size: 1 });
@@ -51,7 +50,7 @@ describe("Chroma addresses", () => {
   });
 });
 
-describe.skipIf(!!CHROMA_MISSING)(needs("Chroma store", CHROMA_MISSING), () => {
+withBackends([chromaBackend], "Chroma store", () => {
   it("says when the server is not reachable, and when the collection does not exist", async () => {
     await expect(ChromaStore.open("chroma://127.0.0.1:9/notes")).rejects.toThrow(
       "vault-rag: Chroma is not reachable at http://127.0.0.1:9 — start it with `chroma run --path <dir> --port 9` or check --db",

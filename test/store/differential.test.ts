@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import {
   matchesDocument,
   matchesWhere,
@@ -9,8 +9,7 @@ import {
   type StoreRecord,
 } from "../../src/store/index.js";
 import { docArb, recordArb, whereArb } from "./arbitraries.js";
-import { CHROMA_MISSING, needs } from "../needs.js";
-import { chromaBackend, sqliteBackend } from "./backends.js";
+import { chromaBackend, sqliteBackend, withBackends } from "./backends.js";
 import { meta, record } from "./helpers.js";
 
 /**
@@ -42,7 +41,7 @@ function dataset(seed: number): { batch: { note: NoteEntry; records: StoreRecord
   return { batch, all: batch.flatMap((b) => b.records) };
 }
 
-describe.skipIf(!!CHROMA_MISSING)(needs("SQLite and a real Chroma server agree", CHROMA_MISSING), () => {
+withBackends([sqliteBackend, chromaBackend], "SQLite and a real Chroma server agree", () => {
   it(`on ${RUNS} random where/whereDocument clauses over ${DATASETS} random record sets`, async () => {
     const query = Float32Array.from([0.3, -0.5, 0.8, 0.1]);
     let checked = 0;
@@ -81,7 +80,7 @@ describe.skipIf(!!CHROMA_MISSING)(needs("SQLite and a real Chroma server agree",
   });
 });
 
-describe("SQLite and a real Chroma server agree on pathological regexes", () => {
+withBackends([sqliteBackend, chromaBackend], "SQLite and a real Chroma server agree on pathological regexes", () => {
   // patterns that backtrack exponentially on JavaScript's engine; both stores must answer them quickly
   const texts: Record<string, string> = {
     bang26: "a".repeat(26) + "!",

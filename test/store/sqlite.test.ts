@@ -1,11 +1,11 @@
-import { spawn } from "node:child_process";
 import { indexCommand } from "../../src/render/fix.js";
 import { cliMessage } from "../../src/cli/open.js";
 import type { VaultRagError } from "../../src/errors.js";
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { spawnChild, stopChildren, until } from "../support/children.js";
 import { normaliseWhere, SqliteStore } from "../../src/store/index.js";
 import { damaged } from "../../src/store/sqlite/sqlite-store.js";
 import { EXACT_SCAN_LIMIT } from "../../src/store/sqlite/dense-index.js";
@@ -325,58 +325,70 @@ describe("SQLite store", () => {
     expect(cliMessage(e!)).toBe(`vault-rag: no index at ${file} — run \`vault-rag index <vault> --db ${file}\` first`);
   });
 
+  afterEach(stopChildren);
+
   it("lets two processes read while one writes", async () => {
     const file = tmpDb();
     const s = await openStore(file);
     await s.upsertNotes([{ note: note("a.md"), records: [record("a0", meta({ path: "a.md" }), vec(1, 0, 0, 0))] }]);
     const storeModule = path.resolve("src/store/index.ts");
     const signals = path.dirname(file);
-    // each reader says when it is reading, then reads until the writer is done, noting the note counts it saw
+    // each reader reads until the writer is done, noting the note counts it saw; it writes the last
+    // count it saw to seen-<id>, so that the writer can wait for it
     const reader = `
       import fs from "node:fs";
       import { SqliteStore } from ${JSON.stringify(storeModule)};
       const [id] = process.argv.slice(2);
       const s = SqliteStore.open(${JSON.stringify(file)});
-      let n = 0;
       const seen = new Set();
-      const end = Date.now() + 30_000;
-      for (;;) {
+      let n = 0;
+      do {
         const hits = await s.queryDense(new Float32Array([1,0,0,0]), 5);
         if (hits.length < 1) throw new Error("empty");
-        seen.add((await s.count()).notes);
-        if (++n === 1) fs.writeFileSync(${JSON.stringify(signals)} + "/reading-" + id, "");
-        if (fs.existsSync(${JSON.stringify(signals)} + "/written") || Date.now() > end) break;
-      }
+        const count = (await s.count()).notes;
+        if (!seen.has(count)) fs.writeFileSync(${JSON.stringify(signals)} + "/seen-" + id, String(count));
+        seen.add(count);
+        n++;
+      } while (!fs.existsSync(${JSON.stringify(signals)} + "/written"));
       console.log(JSON.stringify({ n, seen: [...seen] }));`;
     const scriptFile = path.join(signals, "reader.mts"); // ESM: the reader awaits at top level
     fs.writeFileSync(scriptFile, reader);
+    const exits: string[] = [];
     const run = (id: number) =>
       new Promise<{ n: number; seen: number[] }>((resolve, reject) => {
-        const p = spawn(process.execPath, ["--import", "tsx", scriptFile, String(id)], {
+        const p = spawnChild(process.execPath, ["--import", "tsx", scriptFile, String(id)], {
           stdio: ["ignore", "pipe", "pipe"],
         });
         let out = "";
         let errOut = "";
-        p.stdout.on("data", (d) => (out += d));
-        p.stderr.on("data", (d) => (errOut += d));
-        p.on("close", (code) => (code === 0 ? resolve(JSON.parse(out.trim())) : reject(new Error(errOut))));
+        p.stdout!.on("data", (d) => (out += d));
+        p.stderr!.on("data", (d) => (errOut += d));
+        p.on("close", (code) => {
+          exits.push(`reader ${id} exited with code ${code}: ${errOut}`);
+          if (code === 0) resolve(JSON.parse(out.trim()));
+          else reject(new Error(errOut));
+        });
       });
     const readers = [run(1), run(2)];
-    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-    for (
-      let waited = 0;
-      !(fs.existsSync(path.join(signals, "reading-1")) && fs.existsSync(path.join(signals, "reading-2")));
-      waited += 20
-    ) {
-      if (waited > 30_000) throw new Error("the readers never started reading");
-      await sleep(20);
-    }
-    // both readers are in their loops: write while they read, a little apart
+    readers.forEach((r) => r.catch(() => {})); // awaited below
+    /** Waits until both readers have seen the index hold `notes` notes or more. */
+    const bothSaw = (notes: number) =>
+      until(
+        `both readers to see ${notes} notes`,
+        () =>
+          [1, 2].every((id) => {
+            const f = path.join(signals, `seen-${id}`);
+            return fs.existsSync(f) && Number(fs.readFileSync(f, "utf8")) >= notes;
+          }),
+        () => exits[0],
+      );
+    await bothSaw(1); // both readers are in their loops
+    // write while they read; they see the index change under them (at 2 notes, and at 26 or more)
     for (let i = 0; i < 50; i++) {
       await s.upsertNotes([
         { note: note(`w${i}.md`), records: [record(`w${i}`, meta({ path: `w${i}.md` }), vec(0, 1, 0, 0))] },
       ]);
-      await sleep(5);
+      if (i === 0 || i === 24) await bothSaw(i + 2);
     }
     fs.writeFileSync(path.join(signals, "written"), "");
     const results = await Promise.all(readers);

@@ -1,5 +1,5 @@
 import type { TestProject } from "vitest/node";
-import { startChromaServer } from "../bench/chroma-server.js";
+import { startChromaServer } from "./chroma-server.js";
 
 /**
  * Starts one throwaway Chroma server for the whole run (tests use their own collections) and
@@ -10,7 +10,7 @@ export default async function setup(project: TestProject) {
   try {
     server = await startChromaServer({ log: (m) => process.stderr.write(m + "\n") });
   } catch (err) {
-    // the Chroma tests say why they are skipped (test/needs.ts); the rest of the suite runs
+    // the Chroma tests say why they are skipped (test/support/needs.ts); the rest of the suite runs
     const why = (err as Error).message.replace(/^vault-rag: /, "").split("\n")[0];
     process.stderr.write(`vault-rag tests: no Chroma server, so the tests that need one are skipped: ${why}\n`);
     project.provide("chromaUrl", "");

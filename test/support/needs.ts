@@ -17,7 +17,7 @@ export function needs(title: string, missing: string | undefined): string {
   return `${title} [skipped: ${missing}]`;
 }
 
-/** Why the suite has no Chroma server (test/chroma-setup.ts could not start one), or undefined. */
+/** Why the suite has no Chroma server (test/support/chroma-setup.ts could not start one), or undefined. */
 export const CHROMA_MISSING: string | undefined = inject("chromaMissing") || undefined;
 
 /** The prefix that runs a command in a private mount namespace (root: `unshare -m`; others: also a user namespace). */
@@ -40,7 +40,7 @@ export function mountNamespaceMissing(): string | undefined {
   }
 }
 
-/** A command prefix under which file permissions apply even to root (see reliability/helpers.ts). */
+/** A command prefix under which file permissions apply even to root (see test/reliability/helpers.ts). */
 export const OBEY_PERMISSIONS =
   process.getuid?.() === 0 ? ["setpriv", "--bounding-set", "-dac_override,-dac_read_search", "--"] : [];
 
