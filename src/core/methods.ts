@@ -29,6 +29,8 @@ export interface Core {
   opts: OpenVaultOptions;
   /** The vault when it is known to be the index's, else undefined. */
   known: string | undefined;
+  /** The vault a no-result hint may look into (why a folder is not indexed): not for a remote caller. */
+  hintVault: string | undefined;
   once(how: typeof openIfIndexed): Promise<Opened | undefined>;
   open(): Promise<Opened>;
   shut(): Promise<void>;
@@ -93,7 +95,7 @@ export function searchingMethods(c: Core): Searching {
       const hits = res.hits.map(flatHit);
       const how = explain ? { explain: await explainSearch(ctx, question, request, res) } : {};
       if (!hits.length) {
-        const why = await noResultHints(ctx.store, request, c.known);
+        const why = await noResultHints(ctx.store, request, c.hintVault);
         return { ...res, hits, hints: hintLines(why, "request"), why, ...how };
       }
       if (c.known === undefined) return { ...res, hits, ...how };
@@ -110,7 +112,7 @@ export function searchingMethods(c: Core): Searching {
       const context = await askContext(ctx, question, request, budgetTokens);
       if (context.sources.length) return context;
       // nothing found: why, and what may fix it, as a search says (a tag no note has)
-      return { ...context, why: await noResultHints(ctx.store, request, c.known) };
+      return { ...context, why: await noResultHints(ctx.store, request, c.hintVault) };
     },
     llm(spec) {
       return createLlm(spec ?? DEFAULT_LLM, c.opts);

@@ -51,6 +51,12 @@ export interface OpenVaultOptions extends EmbedderOptions {
    * refusal comes when that model is asked to embed, so status and related notes still work.
    */
   checkModel?: boolean;
+  /**
+   * The handle answers callers beyond this machine's user (the HTTP API, MCP): a hint never tells
+   * whether a folder the index leaves out exists in the vault (a hidden or ignored folder reads as
+   * any folder the index does not hold). Default false.
+   */
+  remote?: boolean;
 }
 
 /** What {@link VaultHandle.status} reports. */

@@ -75,6 +75,7 @@ function coreOf(vault: string, opts: OpenVaultOptions): Core {
     opts,
     // the vault whose folders a hint may look into: not one the index is not known to be of
     known: opts.vaultKnown === false ? undefined : vault,
+    hintVault: opts.vaultKnown === false || opts.remote ? undefined : vault,
     once,
     // no index yet: openForQuery refuses in the same words as everywhere else
     open: async () => ((await once(openIfIndexed)) ?? (await once(openForQuery)))!,

@@ -93,7 +93,7 @@ export async function createMcpServer(
     waiting: opts.waiting ?? MCP_DEFAULTS.waiting,
   };
   // a long-lived process: questions are embedded on a thread of their own, beside the keyword search
-  const v = await openVault(vaultDir, { db: opts.db, vaultKnown: opts.vaultKnown, queryThread: true });
+  const v = await openVault(vaultDir, { db: opts.db, vaultKnown: opts.vaultKnown, queryThread: true, remote: true });
   const noArgs = z.object({}).strict();
   const tools: Record<string, Tool> = {
     search: tool(

@@ -9,7 +9,7 @@ export interface ErrorBody {
 }
 
 /**
- * The HTTP status and JSON body of an error: a bad request is 400 (a note that is not there 404),
+ * The HTTP status and JSON body of an error, by its code: a bad request is 400 (a note that is not there 404),
  * an index not built yet (or damaged, or locked) 503, a model that cannot be reached 502, anything else 500. Errors that are
  * not vault-rag's are reported without their stack.
  *
@@ -30,10 +30,10 @@ export function errorResponse(e: unknown): { status: 400 | 404 | 500 | 502 | 503
   switch (e.code) {
     case "usage":
     case "filter_invalid":
-      // a note or heading that is not there is a 404, with the code the unknown-endpoint 404 has
-      return /^vault-rag: no (note|heading) "/.test(e.message)
-        ? { status: 404, body: { ...body, code: "not_found" } }
-        : { status: 400, body };
+      return { status: 400, body };
+    case "not_found":
+      // a note or heading that is not there, with the code the unknown-endpoint 404 has
+      return { status: 404, body };
     case "no_index":
     case "index_damaged":
     case "index_locked":

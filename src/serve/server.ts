@@ -98,7 +98,7 @@ export async function startServer(vaultDir: string, opts: ServeOptions = {}): Pr
   if (opts.cors !== undefined) checkOrigin(opts.cors);
   // questions are embedded on a thread of their own, beside the keyword search (warm search p50 at
   // 10,000 notes: see `npm run bench`)
-  const vault = await openVault(vaultDir, { ...opts, queryThread: true });
+  const vault = await openVault(vaultDir, { ...opts, queryThread: true, remote: true });
   try {
     vault.llm(opts.llm); // an --llm that names no provider is a usage error now, not at the first ask
   } catch (e) {

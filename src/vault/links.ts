@@ -180,5 +180,8 @@ export function oneNote(
       `vault-rag: "${name}" could be ${found.map((p) => `"${p}"`).join(" or ")} — give the path of the one you mean`,
     );
   unmatched?.();
-  throw new VaultRagError("usage", `vault-rag: no note "${name}" in ${where.in} — ${noteFix(name, paths, where.kind)}`);
+  throw new VaultRagError(
+    "not_found",
+    `vault-rag: no note "${name}" in ${where.in} — ${noteFix(name, paths, where.kind)}`,
+  );
 }

@@ -27,7 +27,7 @@ const refuse = (rel: string, why: string): never => {
  */
 const noNote = (rel: string): never => {
   throw new VaultRagError(
-    "usage",
+    "not_found",
     `vault-rag: no note "${rel}" in the vault — list notes with search, or check the path`,
   );
 };
@@ -194,6 +194,7 @@ export function readNoteText(
   // a note of properties alone is served as what it holds, its frontmatter, as it is indexed
   if (!heading) return { path: note.path, text: capText(!body.trim() && yaml.trim() ? yaml : body) };
   const section = sectionText(body, heading);
-  if (section === undefined) throw new VaultRagError("usage", `vault-rag: no heading "${heading}" in "${note.path}"`);
+  if (section === undefined)
+    throw new VaultRagError("not_found", `vault-rag: no heading "${heading}" in "${note.path}"`);
   return { path: note.path, text: capText(section) };
 }

@@ -138,3 +138,32 @@ describe("a note out of the served scope", () => {
     for (const answer of results[0]) expect(answer).toMatch(/^true: vault-rag: no note "/);
   });
 });
+
+describe("a folder out of the indexed scope", () => {
+  it("gets the same no-result hint over MCP as a folder that does not exist; the library on this machine says why", async () => {
+    const hintsOver = async (vault: string) => {
+      const { server, vault: served } = await createMcpServer(vault);
+      const [x, y] = InMemoryTransport.createLinkedPair();
+      const client = new Client({ name: "scope", version: "1.0.0" });
+      await Promise.all([server.connect(x), client.connect(y)]);
+      try {
+        await served.index();
+        const r = (await client.callTool({
+          name: "search",
+          arguments: { query: "secret", folder: "drafts", mode: "keyword" },
+        })) as { content: { text: string }[] };
+        return JSON.parse(r.content[0].text) as { hits: unknown[]; hints: string[] };
+      } finally {
+        await client.close();
+        await served.close();
+      }
+    };
+    const [a, b] = [await hintsOver(held.vault), await hintsOver(bare.vault)];
+    expect(a.hits).toEqual([]);
+    expect(a.hints).toEqual(b.hints);
+    expect(a.hints.join("\n")).not.toMatch(/vault-ragignore/);
+    // the library, on the vault owner's machine, names the rule that leaves the folder out
+    const local = await held.v.search("secret", { folder: "drafts", mode: "keyword" });
+    expect(local.hints?.join("\n")).toMatch(/vault-ragignore/);
+  }, 120_000);
+});
