@@ -41,7 +41,54 @@ export function buildProgram(): Command {
       },
     })
     .exitOverride();
+  everydayCommands(program);
+  answerCommands(program);
+  interfaceCommands(program);
+  maintenanceCommands(program);
+  return program;
+}
 
+let outputClosed = false;
+
+async function main(): Promise<void> {
+  // a reader that stops early (`vault-rag search … | head -1`) closes the pipe: stop quietly, as
+  // grep does, instead of a stack trace. Later writes are dropped, and a long-running command
+  // (index, watch, serve) is told to stop as by Ctrl-C, so it saves its work and frees its lock.
+  for (const stream of [process.stdout, process.stderr])
+    stream.on("error", (e: NodeJS.ErrnoException) => {
+      if (outputClosed) return; // writes after the pipe closed fail too: nobody reads them
+      if (e.code !== "EPIPE") throw e;
+      outputClosed = true;
+      process.emit("SIGINT", "SIGINT");
+    });
+  const program = buildProgram();
+  // search, ask and related answer as grep and ripgrep do: 1 is "found nothing", so any error is 2
+  // (a damaged index or a chat model that cannot be reached must not read as "nothing matched" to
+  // a script)
+  const grepLike = ["search", "ask", "related"].includes(process.argv.slice(2).find((a) => !a.startsWith("-")) ?? "");
+  const failed = (code: number) => (process.exitCode = grepLike && code === 1 ? 2 : code);
+  try {
+    await program.parseAsync(process.argv);
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      process.exitCode = e.exitCode === 0 ? 0 : 2;
+      return;
+    }
+    if (e instanceof VaultRagError) {
+      const { cliMessage } = await import("./open.js");
+      err(cliMessage(e));
+      failed(exitCodeFor(e));
+      return;
+    }
+    err(`vault-rag: unexpected error: ${(e as Error).stack ?? e}`);
+    failed(1);
+  }
+}
+
+await main();
+
+/** Everyday commands: index, search, tags, folders, status, chunks, related. */
+function everydayCommands(program: Command): void {
   program
     .command("index")
     .description("Index a vault (incremental: only changed notes are re-embedded)")
@@ -131,6 +178,29 @@ export function buildProgram(): Command {
       (await import("./commands/chunks-cmd.js")).runChunks((await import("./open.js")).vaultFrom(vault, o.vault), o),
     );
 
+  program
+    .command("related")
+    .description("List the notes nearest in meaning to a note, each with its best-matching pair of passages")
+    .argument("<note>", "a vault-relative path or a note's name, as a wikilink finds it")
+    .option("--vault <dir>", "vault folder")
+    .option("--db <path>", "index file, or chroma://host:port/<collection>")
+    .option("-k, --top-k <n>", "number of notes", int("--top-k", 1), 5)
+    .option("--unlinked", "only notes not already linked from or to it (link suggestions)")
+    .option("--json", "print JSON")
+    .addOption(
+      new Option("--color <when>", "colour: auto, always or never")
+        .choices(["auto", "always", "never"])
+        .default("auto"),
+    )
+    .addHelpText(
+      "after",
+      "\nExamples:\n  vault-rag related robots/SMARS.md\n  vault-rag related SMARS --unlinked --json\n",
+    )
+    .action(async (note: string, o) => (await import("./commands/related-cmd.js")).runRelated(note, o));
+}
+
+/** Answers from a chat model: ask, chat. */
+function answerCommands(program: Command): void {
   addAnswerFlags(
     program
       .command("ask")
@@ -151,7 +221,70 @@ export function buildProgram(): Command {
       .option("--retrieval-only", "no model: show the hits for each question")
       .addHelpText("after", "\nExamples:\n  vault-rag chat\n  vault-rag chat --retrieval-only --tag robots\n"),
   ).action(async (o) => (await import("./commands/chat-cmd.js")).runChat(o));
+}
 
+/** Interfaces that stay up: serve, mcp, watch. */
+function interfaceCommands(program: Command): void {
+  program
+    .command("serve")
+    .description("Serve a local web app and HTTP API for the vault (search, ask, related notes)")
+    .option("--vault <dir>", "vault folder")
+    .option("--db <path>", "index file, or chroma://host:port/<collection>")
+    .option("--port <n>", "port to listen on (0: any free port)", port, 4321)
+    .option("--host <address>", "address to bind; another than loopback requires the printed token", "127.0.0.1")
+    .option("--watch", "also keep the index fresh as notes change (and build it if there is none)")
+    .option("--llm <spec>", "chat model for ask: ollama:<model> or openai:<model>", DEFAULT_LLM)
+    .option("--cors <origin>", "allow this origin (e.g. http://localhost:5173) to call the API from a browser")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  vault-rag serve --vault ~/notes            # then open http://127.0.0.1:4321/\n  vault-rag serve --watch --port 8080\n  vault-rag serve --host 0.0.0.0             # on the network: every request needs the printed token\n" +
+        REMOTE_HELP.replace("--model or ", ""),
+    )
+    .action(async (o) => (await import("./commands/serve-cmd.js")).runServe(o));
+
+  program
+    .command("mcp")
+    .description("Serve the vault to AI agents over the Model Context Protocol (stdio)")
+    .option("--vault <dir>", "vault folder")
+    .option("--db <path>", "index file, or chroma://host:port/<collection>")
+    .option("--watch", "also keep the index fresh as notes change (reports on stderr)")
+    .addHelpText(
+      "after",
+      '\nTools: search, get_note, related, list_tags, list_folders, status.\n\nExample (Claude Desktop, mcpServers): { "vault-rag": { "command": "vault-rag", "args": ["mcp", "--vault", "/home/me/notes"] } }\n' +
+        REMOTE_HELP.replace("--model or ", ""),
+    )
+    .action(async (o) => {
+      const { locate } = await import("./open.js");
+      const loc = locate(o);
+      if (o.watch)
+        await (
+          await import("./commands/watch-cmd.js")
+        ).startWatch(loc.vault, { db: o.db }, (l) => process.stderr.write(l + "\n"));
+      await (
+        await import("../mcp/server.js")
+      ).serveMcp(loc.vault, {
+        db: o.db,
+        vaultKnown: (await import("./open.js")).isVaultKnown(o, loc),
+        watching: !!o.watch,
+      });
+    });
+
+  program
+    .command("watch")
+    .description("Keep the index fresh as notes change (debounced incremental passes)")
+    .argument("[vault]", "vault folder")
+    .option("--vault <dir>", "vault folder (the same as the argument)")
+    .option("--db <path>", "index file, or chroma://host:port/<collection>")
+    .option("--json", "one JSON line per batch")
+    .option("--verbose", "more detail")
+    .addHelpText("after", "\nExamples:\n  vault-rag watch ~/notes\n")
+    .action(async (vault, o) =>
+      (await import("./commands/watch-cmd.js")).runWatch((await import("./open.js")).vaultFrom(vault, o.vault), o),
+    );
+}
+
+/** Maintenance: check, migrate, eval. */
+function maintenanceCommands(program: Command): void {
   program
     .command("check")
     .description(
@@ -212,83 +345,6 @@ export function buildProgram(): Command {
     });
 
   program
-    .command("watch")
-    .description("Keep the index fresh as notes change (debounced incremental passes)")
-    .argument("[vault]", "vault folder")
-    .option("--vault <dir>", "vault folder (the same as the argument)")
-    .option("--db <path>", "index file, or chroma://host:port/<collection>")
-    .option("--json", "one JSON line per batch")
-    .option("--verbose", "more detail")
-    .addHelpText("after", "\nExamples:\n  vault-rag watch ~/notes\n")
-    .action(async (vault, o) =>
-      (await import("./commands/watch-cmd.js")).runWatch((await import("./open.js")).vaultFrom(vault, o.vault), o),
-    );
-
-  program
-    .command("related")
-    .description("List the notes nearest in meaning to a note, each with its best-matching pair of passages")
-    .argument("<note>", "a vault-relative path or a note's name, as a wikilink finds it")
-    .option("--vault <dir>", "vault folder")
-    .option("--db <path>", "index file, or chroma://host:port/<collection>")
-    .option("-k, --top-k <n>", "number of notes", int("--top-k", 1), 5)
-    .option("--unlinked", "only notes not already linked from or to it (link suggestions)")
-    .option("--json", "print JSON")
-    .addOption(
-      new Option("--color <when>", "colour: auto, always or never")
-        .choices(["auto", "always", "never"])
-        .default("auto"),
-    )
-    .addHelpText(
-      "after",
-      "\nExamples:\n  vault-rag related robots/SMARS.md\n  vault-rag related SMARS --unlinked --json\n",
-    )
-    .action(async (note: string, o) => (await import("./commands/related-cmd.js")).runRelated(note, o));
-
-  program
-    .command("serve")
-    .description("Serve a local web app and HTTP API for the vault (search, ask, related notes)")
-    .option("--vault <dir>", "vault folder")
-    .option("--db <path>", "index file, or chroma://host:port/<collection>")
-    .option("--port <n>", "port to listen on (0: any free port)", port, 4321)
-    .option("--host <address>", "address to bind; another than loopback requires the printed token", "127.0.0.1")
-    .option("--watch", "also keep the index fresh as notes change (and build it if there is none)")
-    .option("--llm <spec>", "chat model for ask: ollama:<model> or openai:<model>", DEFAULT_LLM)
-    .option("--cors <origin>", "allow this origin (e.g. http://localhost:5173) to call the API from a browser")
-    .addHelpText(
-      "after",
-      "\nExamples:\n  vault-rag serve --vault ~/notes            # then open http://127.0.0.1:4321/\n  vault-rag serve --watch --port 8080\n  vault-rag serve --host 0.0.0.0             # on the network: every request needs the printed token\n" +
-        REMOTE_HELP.replace("--model or ", ""),
-    )
-    .action(async (o) => (await import("./commands/serve-cmd.js")).runServe(o));
-
-  program
-    .command("mcp")
-    .description("Serve the vault to AI agents over the Model Context Protocol (stdio)")
-    .option("--vault <dir>", "vault folder")
-    .option("--db <path>", "index file, or chroma://host:port/<collection>")
-    .option("--watch", "also keep the index fresh as notes change (reports on stderr)")
-    .addHelpText(
-      "after",
-      '\nTools: search, get_note, related, list_tags, list_folders, status.\n\nExample (Claude Desktop, mcpServers): { "vault-rag": { "command": "vault-rag", "args": ["mcp", "--vault", "/home/me/notes"] } }\n' +
-        REMOTE_HELP.replace("--model or ", ""),
-    )
-    .action(async (o) => {
-      const { locate } = await import("./open.js");
-      const loc = locate(o);
-      if (o.watch)
-        await (
-          await import("./commands/watch-cmd.js")
-        ).startWatch(loc.vault, { db: o.db }, (l) => process.stderr.write(l + "\n"));
-      await (
-        await import("../mcp/server.js")
-      ).serveMcp(loc.vault, {
-        db: o.db,
-        vaultKnown: (await import("./open.js")).isVaultKnown(o, loc),
-        watching: !!o.watch,
-      });
-    });
-
-  program
     .command("eval")
     .description("Measure retrieval quality per mode: on a BEIR folder, or a known-answer file over a vault")
     .argument("<target>", "a BEIR folder (corpus.jsonl, queries.jsonl, qrels.tsv) or a .jsonl of {question, paths}")
@@ -304,45 +360,4 @@ export function buildProgram(): Command {
       "\nExamples:\n  vault-rag eval ../shared/bench/scifact-train\n  vault-rag eval examples/questions.jsonl --vault examples/vault --sweep\n",
     )
     .action(async (target, o) => (await import("./commands/eval-cmd.js")).runEval(target, o));
-
-  return program;
 }
-
-let outputClosed = false;
-
-async function main(): Promise<void> {
-  // a reader that stops early (`vault-rag search … | head -1`) closes the pipe: stop quietly, as
-  // grep does, instead of a stack trace. Later writes are dropped, and a long-running command
-  // (index, watch, serve) is told to stop as by Ctrl-C, so it saves its work and frees its lock.
-  for (const stream of [process.stdout, process.stderr])
-    stream.on("error", (e: NodeJS.ErrnoException) => {
-      if (outputClosed) return; // writes after the pipe closed fail too: nobody reads them
-      if (e.code !== "EPIPE") throw e;
-      outputClosed = true;
-      process.emit("SIGINT", "SIGINT");
-    });
-  const program = buildProgram();
-  // search, ask and related answer as grep and ripgrep do: 1 is "found nothing", so any error is 2
-  // (a damaged index or a chat model that cannot be reached must not read as "nothing matched" to
-  // a script)
-  const grepLike = ["search", "ask", "related"].includes(process.argv.slice(2).find((a) => !a.startsWith("-")) ?? "");
-  const failed = (code: number) => (process.exitCode = grepLike && code === 1 ? 2 : code);
-  try {
-    await program.parseAsync(process.argv);
-  } catch (e) {
-    if (e instanceof CommanderError) {
-      process.exitCode = e.exitCode === 0 ? 0 : 2;
-      return;
-    }
-    if (e instanceof VaultRagError) {
-      const { cliMessage } = await import("./open.js");
-      err(cliMessage(e));
-      failed(exitCodeFor(e));
-      return;
-    }
-    err(`vault-rag: unexpected error: ${(e as Error).stack ?? e}`);
-    failed(1);
-  }
-}
-
-await main();

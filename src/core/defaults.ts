@@ -8,4 +8,4 @@ export { CHUNK_DEFAULTS } from "../chunk/defaults.js";
 export { FILTER_EXAMPLES, SEARCH_DEFAULTS, type SearchMode } from "../search/types.js";
 export type { SearchRequest } from "../search/filter.js";
 export { GET_NOTE_MAX_CHARS } from "../vault/note-text.js";
-export { ALLOW_REMOTE_ENV, modelPlace, remoteAllowed } from "../embed/remote.js";
+export { ALLOW_REMOTE_ENV } from "../embed/remote.js";

@@ -1,4 +1,5 @@
 /** What `status` reports: the index's model, size and age, and how many notes changed since. */
+import { modelPlace, remoteAllowed } from "../embed/remote.js";
 import { modelSpecOf } from "../indexing/manifest.js";
 import { staleInVaultOffThread } from "../indexing/off-thread.js";
 import type { Manifest, Store } from "../store/index.js";
@@ -27,10 +28,15 @@ export async function indexStatus(
   { countStale = true }: { countStale?: boolean } = {},
 ): Promise<VaultStatusMaybeCounted> {
   const c = await store.count();
+  const model = modelSpecOf(manifest);
+  // where the model runs, and whether this machine lets the index's own model send text there
+  const place = modelPlace(model);
   return {
     vault,
     index: store.location,
-    model: modelSpecOf(manifest),
+    model,
+    modelRuns: place.where,
+    ...(place.network && !remoteAllowed(model) ? { modelRefused: true as const } : {}),
     dimensions: manifest.embedder.dimensions,
     notes: c.notes,
     chunks: c.chunks,

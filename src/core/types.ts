@@ -70,6 +70,10 @@ export interface VaultStatus {
   lastIndexed: string | null;
   /** Notes changed on disk since they were indexed. */
   stale: number;
+  /** Where the index's model runs: `local`, `ollama at 127.0.0.1:11434`, `openai-compatible at …`. */
+  modelRuns?: string;
+  /** The index's model sends text off this machine and nothing here names it: it is not used. */
+  modelRefused?: true;
 }
 
 /** A {@link VaultStatus} that may have been taken without counting changed notes (`stale: null`). */

@@ -45,14 +45,14 @@ export async function runChat(o: ChatFlags): Promise<void> {
   await v.ready();
   let llm = o.retrievalOnly ? undefined : v.llm(o.llm);
   const flags = searchRequest(o);
-  const state = {
+  const state: ChatState = {
     tags: [...(flags.tags ?? [])],
     folder: flags.folder,
-    since: flags.since,
+    since: flags.since === undefined ? undefined : String(flags.since),
     k: flags.topK ?? SEARCH_DEFAULTS.topK,
     mode: (flags.mode ?? SEARCH_DEFAULTS.mode) as SearchMode,
-    history: [] as ChatMessage[],
-    lastSources: [] as Source[],
+    history: [],
+    lastSources: [],
     lastMs: 0,
   };
   const tty = !!process.stdin.isTTY;
@@ -136,56 +136,6 @@ export async function runChat(o: ChatFlags): Promise<void> {
     if (warning) err(warning);
     if (citedSources.length) outText(citedSources.map((s) => sourceLine(s)).join("\n"));
   };
-  const command = (line: string): boolean => {
-    const [cmd, ...rest] = line.slice(1).split(/\s+/);
-    const arg = rest.join(" ").trim();
-    switch (cmd) {
-      case "exit":
-      case "quit":
-        return false;
-      case "help":
-        out(HELP);
-        break;
-      case "tag":
-        if (arg) state.tags.push(arg);
-        else state.tags = [];
-        outText(`tags: ${state.tags.join(", ") || "(any)"}`);
-        break;
-      case "folder":
-        state.folder = arg || undefined;
-        outText(`folder: ${state.folder ?? "(any)"}`);
-        break;
-      case "since":
-        if (arg) buildFilter({ since: arg }); // validates now, with the usual message
-        state.since = arg || undefined;
-        outText(`since: ${state.since ?? "(any time)"}`);
-        break;
-      case "k":
-        if (!/^\d+$/.test(arg) || Number(arg) < 1)
-          throw new VaultRagError("usage", `vault-rag: /k needs a whole number of at least 1, got "${arg}"`);
-        state.k = Number(arg);
-        out(`k: ${state.k}`);
-        break;
-      case "mode":
-        state.mode = withSearchDefaults({ mode: arg as SearchMode }).mode; // validates, with the usual message
-        out(`mode: ${state.mode}`);
-        break;
-      case "sources":
-        outText(state.lastSources.length ? state.lastSources.map((s) => sourceLine(s)).join("\n") : "(no sources yet)");
-        break;
-      case "timings":
-        out(`retrieval: ${state.lastMs.toFixed(1)} ms`);
-        break;
-      case "clear":
-        state.history = [];
-        state.lastSources = [];
-        out("conversation cleared");
-        break;
-      default:
-        throw new VaultRagError("usage", `vault-rag: unknown command "/${cmd}" — /help lists them`);
-    }
-    return true;
-  };
   try {
     if (tty) rl.prompt();
     for (let next = await input.next(); !next.done; next = await input.next()) {
@@ -194,7 +144,7 @@ export async function runChat(o: ChatFlags): Promise<void> {
       if (line) {
         try {
           if (line.startsWith("/")) {
-            if (!command(line)) break;
+            if (!chatCommand(state, line)) break;
           } else await ask(line);
         } catch (e) {
           if (!(e instanceof VaultRagError)) throw e;
@@ -207,4 +157,68 @@ export async function runChat(o: ChatFlags): Promise<void> {
     rl.close();
     await v.close();
   }
+}
+
+/** What a chat session keeps between turns: its filters, the conversation, the last sources. */
+interface ChatState {
+  tags: string[];
+  folder: string | undefined;
+  since: string | undefined;
+  k: number;
+  mode: SearchMode;
+  history: ChatMessage[];
+  lastSources: Source[];
+  lastMs: number;
+}
+
+/** Runs a `/command` of the chat (`/tag`, `/k`, `/mode`, …); false for `/exit`. */
+function chatCommand(state: ChatState, line: string): boolean {
+  const [cmd, ...rest] = line.slice(1).split(/\s+/);
+  const arg = rest.join(" ").trim();
+  switch (cmd) {
+    case "exit":
+    case "quit":
+      return false;
+    case "help":
+      out(HELP);
+      break;
+    case "tag":
+      if (arg) state.tags.push(arg);
+      else state.tags = [];
+      outText(`tags: ${state.tags.join(", ") || "(any)"}`);
+      break;
+    case "folder":
+      state.folder = arg || undefined;
+      outText(`folder: ${state.folder ?? "(any)"}`);
+      break;
+    case "since":
+      if (arg) buildFilter({ since: arg }); // validates now, with the usual message
+      state.since = arg || undefined;
+      outText(`since: ${state.since ?? "(any time)"}`);
+      break;
+    case "k":
+      if (!/^\d+$/.test(arg) || Number(arg) < 1)
+        throw new VaultRagError("usage", `vault-rag: /k needs a whole number of at least 1, got "${arg}"`);
+      state.k = Number(arg);
+      out(`k: ${state.k}`);
+      break;
+    case "mode":
+      state.mode = withSearchDefaults({ mode: arg as SearchMode }).mode; // validates, with the usual message
+      out(`mode: ${state.mode}`);
+      break;
+    case "sources":
+      outText(state.lastSources.length ? state.lastSources.map((s) => sourceLine(s)).join("\n") : "(no sources yet)");
+      break;
+    case "timings":
+      out(`retrieval: ${state.lastMs.toFixed(1)} ms`);
+      break;
+    case "clear":
+      state.history = [];
+      state.lastSources = [];
+      out("conversation cleared");
+      break;
+    default:
+      throw new VaultRagError("usage", `vault-rag: unknown command "/${cmd}" — /help lists them`);
+  }
+  return true;
 }

@@ -1,4 +1,4 @@
-import { ALLOW_REMOTE_ENV, modelPlace, remoteAllowed } from "../../core/defaults.js";
+import { ALLOW_REMOTE_ENV } from "../../core/defaults.js";
 import { locate, openCore, reindexCommand } from "../open.js";
 import { out, stderrLogger } from "../io.js";
 
@@ -12,23 +12,8 @@ export async function runStatus(o: { vault?: string; db?: string; json?: boolean
     const info = await v.status();
     // another process writing (index, watch, serve --watch): the stale notes are what it has yet to store
     const writer = v.writer();
-    // where the model runs, and whether this machine lets the index's own model send text there
-    const place = modelPlace(info.model ?? "");
-    const refused = place.network && !remoteAllowed(info.model ?? "");
-    const runs = `${place.where}${refused ? ` (not used: the index names it, but neither ${ALLOW_REMOTE_ENV} nor --model does)` : ""}`;
-    if (o.json)
-      out(
-        JSON.stringify(
-          {
-            ...info,
-            modelRuns: place.where,
-            ...(refused ? { modelRefused: true } : {}),
-            ...(writer ? { indexing: { pid: writer } } : {}),
-          },
-          null,
-          2,
-        ),
-      );
+    const runs = `${info.modelRuns}${info.modelRefused ? ` (not used: the index names it, but neither ${ALLOW_REMOTE_ENV} nor --model does)` : ""}`;
+    if (o.json) out(JSON.stringify({ ...info, ...(writer ? { indexing: { pid: writer } } : {}) }, null, 2));
     else
       out(
         `index:        ${info.index}\nvault:        ${info.vault}\nmodel:        ${info.model} (${info.dimensions}-d)\nruns:         ${runs}\nnotes:        ${info.notes}\nchunks:       ${info.chunks}\nlast indexed: ${info.lastIndexed}\nstale:        ${info.stale} note(s) new, edited or deleted since the last index${
