@@ -566,7 +566,7 @@ describe("vault-rag CLI end to end", () => {
     const model = run(["search", "--vault", vault, "--model", "ollama:nomic-embed-text", "x"]);
     expect(model.code).toBe(2);
     expect(model.stderr.trim()).toBe(
-      `vault-rag: index at ${path.join(vault, ".vault-rag/index.db")} was built with use-lite (512-d) — run \`vault-rag index ${vault} --full --model ollama:nomic-embed-text\` to rebuild`,
+      `vault-rag: index at ${path.join(vault, ".vault-rag/index.db")} was built with use-lite (512-d) — run \`vault-rag index '${vault}' --full --model ollama:nomic-embed-text\` to rebuild`,
     );
     expect(run(["search", "--vault", vault, "--where", "{}", "motor"]).code).toBe(0);
     const list = run(["search", "--vault", vault, "--where", "[]", "motor"]);

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { cliMessage } from "../../src/cli/open.js";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -56,7 +57,12 @@ withBackends([chromaBackend], "Chroma store", () => {
       "vault-rag: Chroma is not reachable at http://127.0.0.1:9 — start it with `chroma run --path <dir> --port 9` or check --db",
     );
     const db = chromaAddress("never-created");
-    await expect(ChromaStore.open(db, { sidecarDir: tmpDir() })).rejects.toThrow(
+    const missing = await ChromaStore.open(db, { sidecarDir: tmpDir() }).catch((e) => e);
+    expect(missing.message).toBe(
+      `vault-rag: no collection "never-created" on the Chroma server at ${inject("chromaUrl")} — index the vault first`,
+    );
+    expect(missing.fix).toEqual({ kind: "index", db });
+    expect(cliMessage(missing)).toBe(
       `vault-rag: no collection "never-created" on the Chroma server at ${inject("chromaUrl")} — run \`vault-rag index <vault> --db ${db}\` first`,
     );
     expect(await storeExists(db, { sidecarDir: tmpDir() })).toBe(false);
