@@ -1,3 +1,4 @@
+import type { Fix } from "../errors.js";
 import { search, searchOptionsOf, type SearchContext, type SearchRequest, type SearchResult } from "../search/index.js";
 import { answerWith, type Answer } from "./answer.js";
 import { assembleContext, type Source } from "./context.js";
@@ -19,6 +20,8 @@ export interface AskContext {
   tokens: number;
   /** Why there are no hits, when there are none. */
   reason?: string;
+  /** What may fix the `reason` (an empty index: build it). */
+  fix?: Fix;
   /** How the search ran, when a reader should know (see `SearchResult.notice`). */
   notice?: string;
 }
@@ -39,11 +42,12 @@ export async function askContext(
   request: SearchRequest = {},
   budgetTokens?: number,
 ): Promise<AskContext> {
-  const { hits, reason, notice } = await search(ctx, question, searchOptionsOf(request));
+  const { hits, reason, fix, notice } = await search(ctx, question, searchOptionsOf(request));
   return {
     question,
     hits,
     reason,
+    ...(fix ? { fix } : {}),
     ...(notice ? { notice } : {}),
     ...assembleContext(question, hits, { budgetTokens }),
   };

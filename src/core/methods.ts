@@ -1,7 +1,7 @@
 /** The methods of a vault handle ({@link VaultHandle}), grouped by what they do to the index. */
 import { answerContext, askContext, createLlm, DEFAULT_LLM } from "../answer/index.js";
 import type { Embedder } from "../embed/index.js";
-import { VaultRagError } from "../errors.js";
+import { VaultRagError, type Fix } from "../errors.js";
 import { lockHolder, releaseHeldLocks } from "../indexing/lock.js";
 import { readNoteTextOffThread, staleInVaultOffThread } from "../indexing/off-thread.js";
 import type { Logger } from "../log.js";
@@ -14,6 +14,23 @@ import { openIfIndexed } from "./open-query.js";
 import { staleHits } from "./stale-hits.js";
 import { indexStatus, noIndexStatus } from "./status.js";
 import type { OpenVaultOptions, VaultHandle, VaultStatusMaybeCounted } from "./types.js";
+
+/**
+ * A fix from an inner layer, with the index it is about (the handle's, unless it names another) and
+ * that index's vault when it is the handle's and the vault is known to be the index's.
+ *
+ * @example
+ * ```ts
+ * placeFix({ kind: "index" }, { vault: "/home/me/notes", db: "/home/me/notes/.vault-rag/index.db" });
+ * // { kind: "index", db: "/home/me/notes/.vault-rag/index.db", vault: "/home/me/notes" }
+ * ```
+ */
+export function placeFix(fix: Fix, place: { vault?: string; db: string }): Fix {
+  const placed = { ...fix, db: fix.db ?? place.db };
+  // the vault only when it is the index's: a fix for another index names no vault of its own
+  if (place.vault && placed.db === place.db && placed.vault === undefined) placed.vault = place.vault;
+  return placed;
+}
 
 /** An opened index: its store, the embedder that built it, and its manifest. */
 export type Opened = { store: Store; embedder: Embedder; manifest: Manifest };
@@ -91,7 +108,8 @@ export function searchingMethods(c: Core): Searching {
     async search(question, o = {}) {
       const { explain, ...request } = o;
       const ctx = await c.open();
-      const res = await search(ctx, question, searchOptionsOf(request));
+      const found = await search(ctx, question, searchOptionsOf(request));
+      const res = found.fix ? { ...found, fix: placeFix(found.fix, { vault: c.known, db: c.shown }) } : found;
       const hits = res.hits.map(flatHit);
       const how = explain ? { explain: await explainSearch(ctx, question, request, res) } : {};
       if (!hits.length) {
@@ -109,7 +127,8 @@ export function searchingMethods(c: Core): Searching {
     async askContext(question, o = {}) {
       const { budgetTokens, ...request } = o;
       const ctx = await c.open();
-      const context = await askContext(ctx, question, request, budgetTokens);
+      const asked = await askContext(ctx, question, request, budgetTokens);
+      const context = asked.fix ? { ...asked, fix: placeFix(asked.fix, { vault: c.known, db: c.shown }) } : asked;
       if (context.sources.length) return context;
       // nothing found: why, and what may fix it, as a search says (a tag no note has)
       return { ...context, why: await noResultHints(ctx.store, request, c.hintVault) };

@@ -10,7 +10,7 @@ import { checkIndexModel, embedderForIndex } from "../indexing/manifest.js";
 import { libraryFix, rewordedError } from "../render/fix.js";
 import { displayLocation, isCorruption } from "../store/index.js";
 import { assertVaultFolder } from "../vault/index.js";
-import { readingMethods, searchingMethods, writingMethods, type Core, type Opened } from "./methods.js";
+import { placeFix, readingMethods, searchingMethods, writingMethods, type Core, type Opened } from "./methods.js";
 import { openForQuery, openIfIndexed } from "./open-query.js";
 import type { OpenVaultOptions, VaultHandle } from "./types.js";
 
@@ -102,9 +102,7 @@ function errorsOf(place: { vault?: string; db: string; guessed?: boolean }) {
         cause: e,
       });
     if (!(e instanceof VaultRagError) || !e.fix) return e;
-    const fix = { ...e.fix, db: e.fix.db ?? place.db };
-    // the vault only when it is the index's: a fix for another index names no vault of its own
-    if (place.vault && fix.db === place.db && fix.vault === undefined) fix.vault = place.vault;
+    const fix = placeFix(e.fix, place);
     if (place.guessed && fix.vault === place.vault) fix.guessed = true;
     return rewordedError(new VaultRagError(e.code, e.what, { fix, cause: e.cause }), libraryFix);
   };

@@ -29,17 +29,12 @@ export async function noResults(
 ): Promise<string[]> {
   const reason = res.reason ?? "no chunk matches the query";
   const lines = [
-    `no results: ${res.fix ? `${reason} — ${cliFix(placed(v, res.fix, vaultKnown))}` : reason}`,
+    `no results: ${res.fix ? `${reason} — ${cliFix(res.fix)}` : reason}`,
     ...hintLines(res.why ?? [], "cli"),
   ];
   const stale = vaultKnown ? await changedNotesHint(v) : undefined;
   if (stale) lines.push(stale);
   return lines;
-}
-
-/** A fix from a search result, with the handle's index and vault filled in, as the core fills an error's. */
-function placed(v: VaultHandle, fix: Fix, vaultKnown: boolean): Fix {
-  return { ...fix, db: fix.db ?? v.db, ...(fix.vault === undefined && vaultKnown ? { vault: v.vault } : {}) };
 }
 
 /** The line that says notes changed on disk since the last index, with the command that takes them in, or undefined when none did. */
