@@ -20,18 +20,19 @@ function processesNaming(text: string): number[] {
 }
 
 let dataDir = "";
+let launcherDir = "";
 afterEach(() => {
   stopChildren();
   // a server the launcher left behind (the failure this test looks for) is stopped here
   if (dataDir) for (const pid of processesNaming(dataDir)) process.kill(pid, "SIGKILL");
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-  dataDir = "";
+  for (const dir of [dataDir, launcherDir]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  dataDir = launcherDir = "";
 });
 
 describe.skipIf(!!CHROMA_MISSING)(needs("the test Chroma server's launcher", CHROMA_MISSING), () => {
   it("stops its server when the process that started it is killed with its whole process group", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vr-chroma-launcher-"));
-    const launcher = path.join(dir, "launcher.mts");
+    launcherDir = fs.mkdtempSync(path.join(os.tmpdir(), "vr-chroma-launcher-"));
+    const launcher = path.join(launcherDir, "launcher.mts");
     fs.writeFileSync(
       launcher,
       [
@@ -66,6 +67,5 @@ describe.skipIf(!!CHROMA_MISSING)(needs("the test Chroma server's launcher", CHR
     // however long the server takes to stop (the test's timeout bounds the wait)
     await until(`the Chroma server on port ${server.port} to stop`, () => processesNaming(dataDir).length === 0);
     await expect(fetch(`http://127.0.0.1:${server.port}/api/v2/heartbeat`)).rejects.toThrow();
-    fs.rmSync(dir, { recursive: true, force: true });
   }, 120_000); // a bound on the waits above, far past the second or so the server takes to stop
 });
