@@ -86,10 +86,6 @@ export default tseslint.config(
     },
   },
   {
-    files: ["web/app.ts"],
-    rules: { "max-lines": "off" },
-  },
-  {
     // Tests read untyped JSON replies and match ANSI escapes, which these two rules would forbid.
     files: ["test/**"],
     rules: { "@typescript-eslint/no-explicit-any": "off", "no-control-regex": "off" },

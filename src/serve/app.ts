@@ -79,7 +79,7 @@ const fail = (c: Context, e: unknown) => {
   app.use("/api/*", originGuard(o));
   if (o.cors) app.use("/api/*", cors({ origin: o.cors, allowHeaders: ["Content-Type", "Authorization"] }));
   // `!== undefined`, not truthiness: an empty token must not switch the check off
-  if (o.token !== undefined) app.use("*", tokenGuard(o.token));
+  if (o.token !== undefined) app.use("*", tokenGuard(o.token, Object.keys(o.assets.modules ?? {})));
   // only the endpoints that rank take turns: a note, tags, folders and status are quick reads, which
   // must not wait behind two searches (a search on an Ollama index waits on the model, seconds at a time)
   const inTurn = turnTaking(o);
@@ -102,5 +102,7 @@ const fail = (c: Context, e: unknown) => {
   app.get("/", (c) => page(c, o.assets.html, "text/html; charset=utf-8"));
   app.get("/app.js", (c) => page(c, o.assets.js, "text/javascript; charset=utf-8"));
   app.get("/style.css", (c) => page(c, o.assets.css, "text/css; charset=utf-8"));
+  for (const [at, js] of Object.entries(o.assets.modules ?? {}))
+    app.get(at, (c) => page(c, js, "text/javascript; charset=utf-8"));
   return app;
 }

@@ -5,6 +5,7 @@ import { streamSSE } from "hono/streaming";
 import { checkRequest } from "../core/answer.js";
 import { VaultRagError } from "../errors.js";
 import { searchRequestOf, validate } from "../requests/index.js";
+import type { AskDone } from "../shared/api.js";
 import { askInput, type AppOptions } from "./app.js";
 import { SERVE_DEFAULTS } from "./defaults.js";
 import { errorResponse } from "./errors.js";
@@ -111,7 +112,7 @@ export function askRoute(app: Hono, o: AppOptions): void {
             // nothing found: why, and the hints a search gives (a tag no note has)
             ...(r.reason ? { reason: r.reason } : {}),
             ...(r.hints?.length ? { hints: r.hints } : {}),
-          });
+          } satisfies AskDone);
         } catch (e) {
           await pending;
           if (!stop.signal.aborted) await send("error", errorResponse(e).body);

@@ -164,7 +164,12 @@ export function embedsOf(text: string): string {
  */
 export function headingsOf(text: string): string {
   const lead = LEADING_HEADINGS.exec(text.slice(0, SNIPPET_SOURCE_CHARS))?.[0] ?? "";
-  return printable(lead.replace(/^\s*#{1,6}\s+/gm, "").replace(/\s+/g, " ").trim());
+  return printable(
+    lead
+      .replace(/^\s*#{1,6}\s+/gm, "")
+      .replace(/\s+/g, " ")
+      .trim(),
+  );
 }
 
 /** Options of {@link snippet}. */
@@ -224,7 +229,8 @@ function emptyPassage(text: string, fallback?: string): string {
 const MAX_WINDOW_MATCHES = 500;
 
 /**
- * Where the window of `width` characters that holds the most distinct query terms starts its
+ * Where the window of `width` characters that holds the most distinct query terms (a word and its
+ * plural one term) starts its
  * first match (the earliest of equals), or `undefined` when none matches: a command page's snippet
  * then shows the example that says `stash pop`, not the description that says `stash`.
  */
@@ -232,7 +238,8 @@ function bestWindow(body: string, width: number, pattern: RegExp): number | unde
   const found: { at: number; term: string }[] = [];
   pattern.lastIndex = 0;
   for (let m = pattern.exec(body); m && found.length < MAX_WINDOW_MATCHES; m = pattern.exec(body)) {
-    found.push({ at: m.index, term: m[0].toLowerCase() });
+    // a word and its plural are one term, as the pattern finds both ("bed" and "beds")
+    found.push({ at: m.index, term: m[0].toLowerCase().replace(/e?s$/, "") });
     if (m[0] === "") pattern.lastIndex++;
   }
   pattern.lastIndex = 0;

@@ -18,7 +18,6 @@ function run(args: string[]) {
 
 /** The `path:line  breadcrumb` line of each hit and its snippet line, by the hit's path. */
 function hitsOf(out: string): Map<string, { crumb: string; snippet: string }> {
-  // eslint-disable-next-line no-control-regex
   const lines = out.replace(/\x1b\[[\d;]*m/g, "").split("\n");
   const hits = new Map<string, { crumb: string; snippet: string }>();
   for (let i = 0; i + 1 < lines.length; i++) {
@@ -33,7 +32,10 @@ beforeAll(() => {
   vault = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "vr-cjk-")), "vault");
   fs.mkdirSync(path.join(vault, "团队"), { recursive: true });
   // a note whose one passage is a heading and images: nothing of it reads as text
-  fs.writeFileSync(path.join(vault, "团队", "敏捷组织.md"), "# 敏捷组织\n\n![](assets/org-1.png)\n![](assets/org-2.png)\n");
+  fs.writeFileSync(
+    path.join(vault, "团队", "敏捷组织.md"),
+    "# 敏捷组织\n\n![](assets/org-1.png)\n![](assets/org-2.png)\n",
+  );
   // a long passage that holds 图片 (of the query 图片整理) only near its end
   fs.writeFileSync(
     path.join(vault, "旅行.md"),
