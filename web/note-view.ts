@@ -1,7 +1,7 @@
 /** The note panel: a note's text and the notes related to it. */
 import { api } from "./api.js";
 import { $, el, visibleBidi } from "./dom.js";
-import type { NoteReply, RelatedReply } from "./shared/api.js";
+import type { NoteReply, RelatedNote, RelatedPassage, RelatedReply } from "./shared/api.js";
 import { snippet } from "./shared/snippet-text.js";
 import { obsidian, state } from "./state.js";
 
@@ -49,48 +49,41 @@ export async function loadRelated(): Promise<void> {
   }
   if (seq !== relatedSeq) return;
   line.textContent = r.related.length ? "" : `No related notes: ${r.reason ?? "none found"}.`;
-  list.replaceChildren(
-    ...r.related.map((n) => {
-      const go = el("a", { href: `#${encodeURIComponent(n.path)}`, class: "related-link" }, n.title);
-      go.addEventListener("click", (ev) => {
-        ev.preventDefault();
-        void selectNote(n.path, n.title);
-      });
-      return el(
-        "li",
-        {},
-        go,
-        " ",
-        el("span", { class: "score", title: "similarity of the best pair of passages" }, n.score.toFixed(2)),
-        n.linked ? el("span", { class: "badge" }, "linked") : "",
-        el(
-          "p",
-          { class: "meta" },
-          el("code", {}, `${n.path}:${n.target.start_line}`),
-          " ",
-          el("a", { href: obsidian(n.path), class: "obsidian" }, "Open in Obsidian"),
-        ),
-        el(
-          "div",
-          { class: "pair" },
-          el(
-            "p",
-            {},
-            el("strong", {}, "This note: "),
-            el("span", { class: "crumb" }, n.source.section),
-            " — ",
-            snippet(n.source.text, 140, { fallback: n.source.section }),
-          ),
-          el(
-            "p",
-            {},
-            el("strong", {}, "That note: "),
-            el("span", { class: "crumb" }, n.target.section),
-            " — ",
-            snippet(n.target.text, 140, { fallback: n.target.section }),
-          ),
-        ),
-      );
-    }),
+  list.replaceChildren(...r.related.map(relatedItem));
+}
+
+/** One side of a related note's best pair: whose passage, its breadcrumb and its snippet. */
+const pairSide = (whose: string, p: RelatedPassage) =>
+  el(
+    "p",
+    {},
+    el("strong", {}, whose),
+    el("span", { class: "crumb" }, p.section),
+    " — ",
+    snippet(p.text, 140, { fallback: p.section }),
+  );
+
+/** A related note: its title (opening it), score, whether linked, `path:line`, and the pair of passages. */
+function relatedItem(n: RelatedNote): HTMLLIElement {
+  const go = el("a", { href: `#${encodeURIComponent(n.path)}`, class: "related-link" }, n.title);
+  go.addEventListener("click", (ev) => {
+    ev.preventDefault();
+    void selectNote(n.path, n.title);
+  });
+  return el(
+    "li",
+    {},
+    go,
+    " ",
+    el("span", { class: "score", title: "similarity of the best pair of passages" }, n.score.toFixed(2)),
+    n.linked ? el("span", { class: "badge" }, "linked") : "",
+    el(
+      "p",
+      { class: "meta" },
+      el("code", {}, `${n.path}:${n.target.start_line}`),
+      " ",
+      el("a", { href: obsidian(n.path), class: "obsidian" }, "Open in Obsidian"),
+    ),
+    el("div", { class: "pair" }, pairSide("This note: ", n.source), pairSide("That note: ", n.target)),
   );
 }

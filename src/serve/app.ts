@@ -6,7 +6,7 @@ import { requestText, searchInput } from "../requests/index.js";
 import { BUDGET_RANGE } from "../core/defaults.js";
 import { askRoute } from "./ask-route.js";
 import type { WebAssets } from "./assets.js";
-import { errorResponse } from "./errors.js";
+import { errorResponse, Refusal } from "./errors.js";
 import { hostGuard, notFound, originGuard, turnTaking } from "./middleware.js";
 import { readRoutes } from "./read-routes.js";
 import { tokenGuard } from "./token.js";
@@ -57,9 +57,18 @@ export const askInput = searchInput
   })
   .strict();
 
-const fail = (c: Context, e: unknown) => {
-  const { status, body } = errorResponse(e);
-  return c.json(body, status);
+/**
+ * The one place an error becomes an answer: its status, `{error, code}` body and headers
+ * ({@link errorResponse}). The app's `onError` and its not-found handler use it.
+ *
+ * @example
+ * ```ts
+ * app.onError((e, c) => renderError(c, e));
+ * ```
+ */
+export const renderError = (c: Context, e: unknown) => {
+  const { status, body, headers } = errorResponse(e);
+  return c.json(body, status, headers);
 };
 
 /**
@@ -73,8 +82,8 @@ const fail = (c: Context, e: unknown) => {
  * ```
  */ export function createApp(o: AppOptions): Hono {
   const app = new Hono();
-  app.onError((e, c) => fail(c, e));
-  app.notFound(notFound(() => app.routes));
+  app.onError((e, c) => renderError(c, e));
+  app.notFound((c) => renderError(c, notFound(c, app.routes)));
   app.use("*", hostGuard(o));
   app.use("/api/*", originGuard(o));
   if (o.cors) app.use("/api/*", cors({ origin: o.cors, allowHeaders: ["Content-Type", "Authorization"] }));
@@ -86,9 +95,9 @@ const fail = (c: Context, e: unknown) => {
   for (const p of ["/api/search", "/api/related"]) app.use(p, inTurn);
   readRoutes(app, o);
   askRoute(app, o);
-  app.on(["PUT", "PATCH", "DELETE"], "/api/*", (c) =>
-    c.json({ error: `vault-rag: ${c.req.method} is not supported — the API only reads`, code: "usage" }, 405),
-  );
+  app.on(["PUT", "PATCH", "DELETE"], "/api/*", (c) => {
+    throw new Refusal(405, "usage", `vault-rag: ${c.req.method} is not supported — the API only reads`);
+  });
 
   const page = (c: Context, body: string, type: string) => {
     c.header("Content-Type", type);

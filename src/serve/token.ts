@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from "hono";
+import { Refusal } from "./errors.js";
 import { presentedToken, tokenMatches } from "./guard.js";
 
 /** The paths of the web app's page, entry script and stylesheet: they hold no notes, and a browser loads them without a header. */
@@ -36,13 +37,10 @@ export function tokenGuard(token: string, modules: string[] = []): MiddlewareHan
       return next();
     }
     if (tokenMatches(presentedToken(c.req.header("authorization")), token)) return next();
-    return c.json(
-      {
-        error:
-          "vault-rag: this server needs its token — send `Authorization: Bearer <token>`, or open the URL vault-rag serve printed at start-up",
-        code: "unauthorized",
-      },
+    throw new Refusal(
       401,
+      "unauthorized",
+      "vault-rag: this server needs its token — send `Authorization: Bearer <token>`, or open the URL vault-rag serve printed at start-up",
     );
   };
 }
