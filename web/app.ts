@@ -2,7 +2,7 @@
  * The web app of `vault-rag serve`: one page over the HTTP API (/api/search, /api/ask, /api/note,
  * /api/related, /api/tags, /api/folders, /api/status), no framework and nothing fetched but the API
  * itself. This module wires the views (search, note, ask, status) to the page: tabs,
- * keys and the search the address holds. Built by `tsc -p web/tsconfig.json` into `dist/web/`,
+ * keys and the search the address holds. Built by `npm run build:web` into `dist/web/`,
  * with the snippet code and the API's types it shares with the server (`src/shared/`).
  */
 import { ask } from "./ask-view.js";
