@@ -97,8 +97,10 @@ export const CHUNK_DEFAULTS: ChunkOptionsWithDefaults = {
  * - 27: a heading's wikilinks read as Obsidian shows them (`[[Dynamic Programming]] (Bottom-up)` is
  *   "Dynamic Programming (Bottom-up)", `[[algo/Graphs|graphs]]` is "graphs"): in breadcrumbs, in
  *   what is embedded and in what keyword search reads as the heading path.
+ * - 28: every passage carries its note's properties and date (`props`, `date`, `date_source`); an
+ *   index written before is read again by the next `index` (its vectors are kept by their text's hash).
  */
-export const CHUNKER_VERSION = "27";
+export const CHUNKER_VERSION = "28";
 
 /**
  * Fills in defaults and checks the values.

@@ -224,7 +224,7 @@ export async function whereHints(store: Store, where: Where | undefined): Promis
   const collect = async (n: WhereNode): Promise<void> => {
     if ("clauses" in n) {
       for (const c of n.clauses) await collect(c);
-    } else if (n.field in NAMED_FIELDS && !held.has(n.field as NamedField)) {
+    } else if (n.kind !== "prop" && n.field in NAMED_FIELDS && !held.has(n.field as NamedField)) {
       const names = await namesIn(store, n.field as NamedField);
       held.set(n.field as NamedField, { names, set: new Set(names) });
     }
@@ -240,6 +240,7 @@ export async function whereHints(store: Store, where: Where | undefined): Promis
       if (n.kind === "or" ? why.length < parts.length : !why.length) return undefined;
       return why.flat();
     }
+    if (n.kind === "prop") return undefined;
     const field = n.field as NamedField;
     const have = held.get(field);
     if (!have) return undefined;

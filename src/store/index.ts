@@ -25,7 +25,7 @@ export {
   type WhereNode,
   type DocNode,
 } from "./where.js";
-export { matchesWhere, matchesDocument } from "./reference.js";
+export { matchesWhere, matchesDocument, matchesProp } from "./reference.js";
 export {
   SqliteStore,
   BM25_WEIGHTS,

@@ -347,7 +347,14 @@ export class ChromaStore implements Store {
         await guard(this.loc, "update the dates of chunks", () =>
           this.collection.update({
             ids: slice.map((r) => r.id),
-            metadatas: slice.map((r) => toChromaMetadata({ ...r.meta, mtime: note.mtime })),
+            metadatas: slice.map((r) =>
+              toChromaMetadata({
+                ...r.meta,
+                mtime: note.mtime,
+                // a note dated by its mtime moves with it
+                date: r.meta.date_source === "mtime" ? note.mtime : r.meta.date,
+              }),
+            ),
           }),
         );
       }

@@ -119,7 +119,12 @@ export class SqliteStore implements Store {
     // and bumps the generation so that readers reload their metadata columns
     this.write(() => {
       this.db.prepare("UPDATE notes SET mtime = ?, size = ? WHERE path = ?").run(note.mtime, note.size, note.path);
-      this.db.prepare("UPDATE chunks SET mtime = ? WHERE path = ?").run(note.mtime, note.path);
+      // a note dated by its mtime moves with it
+      this.db
+        .prepare(
+          "UPDATE chunks SET mtime = ?, date = CASE WHEN date_source = 'mtime' THEN ? ELSE date END WHERE path = ?",
+        )
+        .run(note.mtime, note.mtime, note.path);
     });
   }
 
