@@ -14,6 +14,7 @@ import {
   type Manifest,
   type NoteEntry,
   type NoteLink,
+  type NoteProperties,
   type QueryFilter,
   type ScoredRecord,
   type Store,
@@ -432,6 +433,10 @@ export class ChromaStore implements Store {
 
   async listTags(): Promise<{ tag: string; notes: number }[]> {
     return this.sidecar.listTags();
+  }
+
+  async noteProperties(): Promise<NoteProperties[]> {
+    return this.sidecar.noteProperties();
   }
 
   async listFolders(): Promise<{ folder: string; notes: number }[]> {

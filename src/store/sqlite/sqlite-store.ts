@@ -8,6 +8,7 @@ import {
   type Manifest,
   type NoteEntry,
   type NoteLink,
+  type NoteProperties,
   type QueryFilter,
   type ScoredRecord,
   type Store,
@@ -30,7 +31,15 @@ import {
   type SqliteRepair,
 } from "./maintenance.js";
 import { readGeneration, readManifest } from "./meta.js";
-import { cachedVectors, getRecords, listFolders, listTags, noteLinks, readNotes } from "./reads.js";
+import {
+  cachedVectors,
+  getRecords,
+  listFolders,
+  listTags,
+  noteLinks,
+  noteProperties,
+  readNotes,
+} from "./reads.js";
 
 export { refuseLinkedIndexFolder, type SqliteStoreOptions } from "./connection.js";
 export { damaged, isCorruption, notAnIndex } from "./errors.js";
@@ -192,6 +201,14 @@ export class SqliteStore implements Store {
   async listTags(): Promise<{ tag: string; notes: number }[]> {
     return listTags(this.db);
   }
+
+  async noteProperties(): Promise<NoteProperties[]> {
+    const generation = this.generation();
+    if (this.propsRead?.generation !== generation) this.propsRead = { generation, notes: noteProperties(this.db) };
+    return this.propsRead.notes;
+  }
+
+  private propsRead?: { generation: string; notes: NoteProperties[] };
 
   async noteLinks(): Promise<{ path: string; links: string[] }[]> {
     return noteLinks(this.db);
