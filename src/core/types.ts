@@ -14,9 +14,12 @@ import type {
   WatchOptions,
 } from "../indexing/index.js";
 import type {
+  DateSources,
   FilterOptions,
   FlatHit,
   Hint,
+  PropCount,
+  PropValueCount,
   RelatedOptions,
   RelatedResult,
   Search,
@@ -74,6 +77,8 @@ export interface VaultStatus {
   modelRuns?: string;
   /** The index's model sends text off this machine and nothing here names it: it is not used. */
   modelRefused?: true;
+  /** Where the notes' dates came from, and how many frontmatter dates could not be read. */
+  dates?: DateSources;
 }
 
 /** A {@link VaultStatus} that may have been taken without counting changed notes (`stale: null`). */
@@ -305,6 +310,19 @@ export interface VaultHandle {
   tags(): Promise<{ tag: string; notes: number }[]>;
   /** Folders in the index, with how many notes each holds. */
   folders(): Promise<{ folder: string; notes: number }[]>;
+  /**
+   * The notes' properties, with how many notes hold each and the types of their values; given a
+   * name (`status`, `prop.path`), the values of that property with their counts. A name no note has
+   * is refused, with the closest names.
+   *
+   * @example
+   * ```ts
+   * await notes.props(); // [{ name: "status", field: "status", notes: 12, types: { string: 12 } }, …]
+   * await notes.props("status"); // [{ value: "draft", type: "string", notes: 9 }, …]
+   * ```
+   */
+  props(): Promise<PropCount[]>;
+  props(name: string): Promise<PropValueCount[]>;
   close(): Promise<void>;
 }
 

@@ -1,7 +1,7 @@
 import { isoDateSeconds } from "../dates.js";
-import { propName, type Props, type PropValue } from "../props.js";
+import { DEFAULT_DATE_KEYS, propName, type Props, type PropValue } from "../props.js";
 
-export { propName, propType, type Props, type PropType, type PropValue } from "../props.js";
+export { DEFAULT_DATE_KEYS, propName, propType, type Props, type PropType, type PropValue } from "../props.js";
 
 /** Frontmatter keys read as a note's own fields, not as properties: its tags and aliases. */
 export const NOT_PROPERTIES = new Set(["tags", "tag", "aliases", "alias"]);
@@ -68,8 +68,6 @@ export function readProperties(data: Record<string, unknown>): Props {
 /** Where a note's date came from: a frontmatter key (`updated`, …), its file name, or its file's mtime. */
 export type DateSource = string;
 
-/** The frontmatter keys a note's date is read from, first found first. */
-export const DEFAULT_DATE_KEYS: readonly string[] = ["updated", "modified", "date", "created"];
 
 /** A date at the start of a file name: `2026-03-14.md`, `2026-03-14 Meeting.md`. */
 const FILE_NAME_DATE = /^(\d{4}-\d{2}-\d{2})(?![\d])/;
