@@ -142,7 +142,7 @@ export function notFound(routes: () => { path: string; method: string }[]) {
       );
     return c.json(
       {
-        error: `vault-rag: no endpoint ${c.req.method} ${pathname} — the API has GET /api/search, POST /api/ask, GET /api/note, GET /api/related, GET /api/tags, GET /api/folders and GET /api/status`,
+        error: `vault-rag: no endpoint ${c.req.method} ${pathname} — the API has GET /api/search, POST /api/ask, GET /api/note, GET /api/related, GET /api/tags, GET /api/folders, GET /api/props and GET /api/status`,
         code: "not_found",
       },
       404,

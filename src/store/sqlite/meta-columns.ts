@@ -47,7 +47,7 @@ export class MetaColumns {
       for (const f of NUMBERS) this.numbers.get(f)![i] = r[c++] as number;
       for (const f of LISTS)
         this.lists.get(f)![i] = Int32Array.from(decodeList(r[c++] as string), (v) => this.intern(f, v));
-      const json = r[c++] as string;
+      const json = r[c] as string;
       let props = read.get(json);
       if (!props) read.set(json, (props = readProps(json)));
       this.props[i] = props;
