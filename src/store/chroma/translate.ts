@@ -99,8 +99,19 @@ export function toChromaWhere(node: WhereNode): Record<string, unknown> {
     case "cmp":
     case "list":
       return { [node.field]: { [node.op]: node.value } };
-    case "prop":
-      return { [PROP_PREFIX + node.name]: { [node.op]: node.value } };
+    case "prop": {
+      const key = PROP_PREFIX + node.name;
+      // the server refuses a list of whole and fractional numbers (JSON's 4 and 2.5 are of two
+      // types to it): such a list is sent as one clause per value
+      const values = Array.isArray(node.value) ? (node.value as unknown[]) : [];
+      const mixed = new Set(values.map((v) => typeof v === "number" && Number.isInteger(v))).size > 1;
+      if (mixed && (node.op === "$in" || node.op === "$nin"))
+        return grouped(
+          node.op === "$in" ? "or" : "and",
+          values.map((v) => ({ [key]: { [node.op === "$in" ? "$eq" : "$ne"]: v } })),
+        );
+      return { [key]: { [node.op]: node.value } };
+    }
   }
 }
 
