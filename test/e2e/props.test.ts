@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import Database from "better-sqlite3";
 import { BIN } from "./helpers.js";
 
 let vault = "";
@@ -98,5 +99,29 @@ describe("properties and note dates end to end through the CLI", () => {
     expect(run(["status", vault]).stdout).toMatch(
       /^dates from: {3}\w+ 1, \w+ 1, \w+ 1, \w+ 1 \(1 note\(s\) with a frontmatter date that is no ISO date/m,
     );
+  });
+
+  it("an index written before notes had properties is upgraded in place; the next index fills them in, embedding nothing", () => {
+    const copy = path.join(path.dirname(vault), "older");
+    fs.cpSync(vault, copy, { recursive: true });
+    // the layout of an index built before: no date, date_source or props columns, chunker version 27
+    const file = path.join(copy, ".vault-rag", "index.db");
+    const db = new Database(file);
+    for (const c of ["date", "date_source", "props"]) db.exec(`ALTER TABLE chunks DROP COLUMN ${c}`);
+    const manifest = JSON.parse(db.prepare("SELECT value FROM meta WHERE key = 'manifest'").pluck().get() as string);
+    db.prepare("UPDATE meta SET value = ? WHERE key = 'manifest'").run(
+      JSON.stringify({ ...manifest, chunkerVersion: "27" }),
+    );
+    const chunks = db.prepare("SELECT count(*) FROM chunks").pluck().get();
+    db.close();
+    // searched as it is: every passage, dated by its mtime, with no properties yet
+    const all = run(["search", "--vault", copy, "--json", "--since", "30d", "gradient"]);
+    expect(all.code, all.stderr).toBe(0);
+    expect(JSON.parse(all.stdout)).toHaveLength(4);
+    const again = run(["index", copy, "--json", "--quiet"]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ updated: 4, embedded: 0, chunks });
+    const draft = run(["search", "--vault", copy, "--json", "--prop", "status=draft", "gradient"]);
+    expect(JSON.parse(draft.stdout).map((h: { path: string }) => h.path)).toEqual(["uni/Lecture.md"]);
   });
 });
