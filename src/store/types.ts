@@ -32,6 +32,8 @@ export interface NoteLink {
 /** A note's properties and where its date came from (see {@link Store.noteProperties}). */
 export interface NoteProperties {
   path: string;
+  /** The note's date in Unix seconds. */
+  date: number;
   /** A frontmatter key, `filename` or `mtime`. */
   dateSource: string;
   props: Props;

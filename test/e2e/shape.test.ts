@@ -117,7 +117,7 @@ describe("one shape of hit", () => {
       reason: "no chunk passes the filters",
       hints: [
         expect.stringMatching(
-          /^vault-rag: until "2000-01-01" leaves out every note: the oldest last changed on \d{4}-\d\d-\d\d$/,
+          /^vault-rag: until "2000-01-01" leaves out every note: the oldest note is dated \d{4}-\d\d-\d\d$/,
         ),
       ],
     });

@@ -579,9 +579,9 @@ forEachBackend("$name store conformance", (backend) => {
     expect((await reader.get({ path: "uni/Lecture.md" }))[0].meta).toMatchObject({ date: 1_600_000_000, mtime: 5_000 });
     expect((await reader.get({ path: "uni/Lecture.md" }))[0].meta.props).toEqual(recs[0].meta.props);
     expect(await reader.noteProperties()).toEqual([
-      { path: "Plain.md", dateSource: "mtime", props: {} },
-      { path: "uni/Essay.md", dateSource: "mtime", props: recs[1].meta.props },
-      { path: "uni/Lecture.md", dateSource: "updated", props: recs[0].meta.props },
+      { path: "Plain.md", date: 5_000, dateSource: "mtime", props: {} },
+      { path: "uni/Essay.md", date: 1_760_000_000, dateSource: "mtime", props: recs[1].meta.props },
+      { path: "uni/Lecture.md", date: 1_600_000_000, dateSource: "updated", props: recs[0].meta.props },
     ]);
     await reader.close();
     await s.close();

@@ -97,21 +97,20 @@ export function listTags(db: Database.Database): { tag: string; notes: number }[
  *
  * @example
  * ```ts
- * noteProperties(db); // [{ path: "a.md", dateSource: "updated", props: { status: "draft" } }]
+ * noteProperties(db); // [{ path: "a.md", date: 1773446400, dateSource: "updated", props: { status: "draft" } }]
  * ```
  */
 export function noteProperties(db: Database.Database): NoteProperties[] {
   // every passage of a note carries the same: any one row of each path will do
-  const rows = db.prepare("SELECT path, date_source, props FROM chunks GROUP BY path ORDER BY path").raw().all() as [
-    string,
-    string,
-    string,
-  ][];
+  const rows = db
+    .prepare("SELECT path, date, date_source, props FROM chunks GROUP BY path ORDER BY path")
+    .raw()
+    .all() as [string, number, string, string][];
   const read = new Map<string, Props>();
-  return rows.map(([path, dateSource, json]) => {
+  return rows.map(([path, date, dateSource, json]) => {
     let props = read.get(json);
     if (!props) read.set(json, (props = readProps(json)));
-    return { path, dateSource, props };
+    return { path, date, dateSource, props };
   });
 }
 
