@@ -43,6 +43,5 @@ export function propType(v: PropValue): PropType {
   return typeof v as "string" | "number" | "boolean";
 }
 
-
 /** The frontmatter keys a note's date is read from, first found first, unless configured (`VAULT_RAG_DATE_KEYS`). */
 export const DEFAULT_DATE_KEYS: readonly string[] = ["updated", "modified", "date", "created"];

@@ -242,7 +242,10 @@ export function readingMethods(c: Core): Reading {
       if (name === undefined) return propCounts(notes);
       const values = propValueCounts(notes, name);
       if (values) return values;
-      const near = closest(name, propCounts(notes).map((p) => p.name));
+      const near = closest(
+        name,
+        propCounts(notes).map((p) => p.name),
+      );
       throw new VaultRagError(
         "usage",
         `vault-rag: no note has the property "${name}"${near.length ? ` — did you mean ${near.map((n) => `"${n}"`).join(" or ")}?` : ""}`,

@@ -254,10 +254,13 @@ function propNode(key: string, val: unknown, walk: Walk): PropNode {
   }
   if (op === "$contains" || op === "$not_contains") {
     if (typeof operand !== "string" || operand === "")
-      fail(`"${op}" on the property "${key}" needs a non-empty string (an item of a list property), got ${show(operand)}`);
+      fail(
+        `"${op}" on the property "${key}" needs a non-empty string (an item of a list property), got ${show(operand)}`,
+      );
     return { kind: "prop", name, op, value: operand as string };
   }
-  if (!SCALAR_OPS.includes(op)) fail(`unknown operator "${op}" on "${key}" — use one of ${[...SCALAR_OPS, ...LIST_OPS].join(", ")}`);
+  if (!SCALAR_OPS.includes(op))
+    fail(`unknown operator "${op}" on "${key}" — use one of ${[...SCALAR_OPS, ...LIST_OPS].join(", ")}`);
   const ordered = op === "$gt" || op === "$gte" || op === "$lt" || op === "$lte";
   const scalar = (v: unknown): PropScalar => {
     // a date is compared as Unix seconds, as the index keeps it

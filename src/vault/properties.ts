@@ -68,7 +68,6 @@ export function readProperties(data: Record<string, unknown>): Props {
 /** Where a note's date came from: a frontmatter key (`updated`, …), its file name, or its file's mtime. */
 export type DateSource = string;
 
-
 /** A date at the start of a file name: `2026-03-14.md`, `2026-03-14 Meeting.md`. */
 const FILE_NAME_DATE = /^(\d{4}-\d{2}-\d{2})(?![\d])/;
 

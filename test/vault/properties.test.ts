@@ -58,7 +58,11 @@ describe("a note's date", () => {
   });
 
   it("else from a date the file name starts with, else from the mtime", () => {
-    expect(noteDate("daily/2023-05-02.md", {}, mtime)).toEqual({ date: local(2023, 5, 2), source: "filename", unread: [] });
+    expect(noteDate("daily/2023-05-02.md", {}, mtime)).toEqual({
+      date: local(2023, 5, 2),
+      source: "filename",
+      unread: [],
+    });
     expect(noteDate("daily/2023-05-02 Standup.md", {}, mtime).source).toBe("filename");
     expect(noteDate("notes/v2023-05-02.md", {}, mtime).source).toBe("mtime");
     expect(noteDate("notes/20230502.md", {}, mtime)).toEqual({ date: mtime, source: "mtime", unread: [] });

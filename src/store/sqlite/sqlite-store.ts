@@ -31,15 +31,7 @@ import {
   type SqliteRepair,
 } from "./maintenance.js";
 import { readGeneration, readManifest } from "./meta.js";
-import {
-  cachedVectors,
-  getRecords,
-  listFolders,
-  listTags,
-  noteLinks,
-  noteProperties,
-  readNotes,
-} from "./reads.js";
+import { cachedVectors, getRecords, listFolders, listTags, noteLinks, noteProperties, readNotes } from "./reads.js";
 
 export { refuseLinkedIndexFolder, type SqliteStoreOptions } from "./connection.js";
 export { damaged, isCorruption, notAnIndex } from "./errors.js";
