@@ -336,6 +336,17 @@ describe("POST /api/ask", () => {
     expect(stub.requests).toHaveLength(0);
   });
 
+  it("takes a filter on a property the index holds, and refuses one on a name it does not, before streaming", async () => {
+    stub.requests.length = 0;
+    const events = await readSse(await post(JSON.stringify({ question: "what to read", where: { status: "unread" } })));
+    expect(events.map((e) => e.event)).toEqual(["sources", "done"]);
+    expect(events[1].data.reason).toBe("no chunk passes the filters");
+    expect(stub.requests).toHaveLength(0);
+    const r = await post(JSON.stringify({ question: "what to read", where: { stauts: "read" } }));
+    expect(r.status).toBe(400);
+    expect((await r.json()).error).toMatch(/^vault-rag: unknown metadata field "stauts" — did you mean "status"/);
+  });
+
   it("refuses a body that is not JSON, not an object of known fields, too big, or not sent as JSON", async () => {
     const bad = async (body: string | Buffer, status: number, message: RegExp, headers?: Record<string, string>) => {
       const r = await post(body, headers);
