@@ -42,6 +42,7 @@ export function buildProgram(): Command {
     })
     .exitOverride();
   everydayCommands(program);
+  propsCommand(program);
   answerCommands(program);
   interfaceCommands(program);
   maintenanceCommands(program);
@@ -87,7 +88,7 @@ async function main(): Promise<void> {
 
 await main();
 
-/** Everyday commands: index, search, tags, folders, status, chunks, related. */
+/** Everyday commands: index, search, tags, folders, props, status, chunks, related. */
 function everydayCommands(program: Command): void {
   program
     .command("index")
@@ -200,6 +201,29 @@ function everydayCommands(program: Command): void {
 }
 
 /** Answers from a chat model: ask, chat. */
+/** `props`: the notes' properties, or one property's values. */
+function propsCommand(program: Command): void {
+  program
+    .command("props")
+    .description(
+      "List the notes' properties (frontmatter keys) with how many notes hold each and their value types; with a name, that property's values",
+    )
+    .argument("[name]", "a property: list its values with how many notes hold each")
+    .option("--vault <dir>", "vault folder")
+    .option("--db <path>", "index file, or chroma://host:port/<collection>")
+    .option("--json", "print JSON")
+    .addHelpText(
+      "after",
+      '\nA property is filtered by its name (--prop status=draft, --where \'{"status": "draft"}\'), or as prop.<name> when a field has that name.\n\nExamples:\n  vault-rag props\n  vault-rag props status --vault ~/notes --json\n',
+    )
+    .action(async (name: string | undefined, o) =>
+      (await import("./commands/props-cmd.js")).runProps(name, {
+        ...o,
+        vault: (await import("./open.js")).vaultFrom(undefined, o.vault),
+      }),
+    );
+}
+
 function answerCommands(program: Command): void {
   addAnswerFlags(
     program
@@ -250,7 +274,7 @@ function interfaceCommands(program: Command): void {
     .option("--watch", "also keep the index fresh as notes change (reports on stderr)")
     .addHelpText(
       "after",
-      '\nTools: search, get_note, related, list_tags, list_folders, status.\n\nExample (Claude Desktop, mcpServers): { "vault-rag": { "command": "vault-rag", "args": ["mcp", "--vault", "/home/me/notes"] } }\n' +
+      '\nTools: search, get_note, related, list_tags, list_folders, list_props, status.\n\nExample (Claude Desktop, mcpServers): { "vault-rag": { "command": "vault-rag", "args": ["mcp", "--vault", "/home/me/notes"] } }\n' +
         REMOTE_HELP.replace("--model or ", ""),
     )
     .action(async (o) => {

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { CHUNKER_VERSION, chunkNote, type ChunkOptions } from "../chunk/index.js";
+import { resolveDateKeys } from "../config.js";
 import { passageWindows, unreadable, windowOptions, type Embedder } from "../embed/index.js";
 import { VaultRagError } from "../errors.js";
 import type { Logger } from "../log.js";
@@ -82,6 +83,8 @@ export interface IndexOptions {
    * it is closed.
    */
   signal?: AbortSignal;
+  /** The frontmatter keys a note's date comes from, first found first (see `resolveDateKeys`); `full` re-reads every note. */
+  dateKeys?: readonly string[];
 }
 
 /**
@@ -197,6 +200,7 @@ export interface Run {
   known: Map<string, NoteEntry>;
   manifest: Manifest | undefined;
   chunkerChanged: boolean | undefined;
+  dateKeys: readonly string[];
   summary: IndexSummary;
   /** The notes to read, in the run's order; `cursor` is the next one. */
   todo: VaultFile[];
@@ -321,6 +325,7 @@ async function startRun(
     known,
     manifest,
     chunkerChanged,
+    dateKeys: resolveDateKeys(opts.dateKeys),
     summary,
     todo,
     cursor: 0,
@@ -368,7 +373,7 @@ async function readBatch(run: Run, budget: number): Promise<Pick<Batch, "slice" 
     const f = todo[run.cursor++];
     slice.push(f);
     seen.notes++;
-    const { note, skipped, stat } = readVaultFile(f, log);
+    const { note, skipped, stat } = readVaultFile(f, log, { dateKeys: run.dateKeys });
     if (!note) {
       // a file skipped on purpose (binary, not UTF-8, too big) is a warning, not a failure
       if (skipped) summary.skipped++;

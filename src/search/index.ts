@@ -73,3 +73,13 @@ export {
   type RelatedPassage,
   type RelatedResult,
 } from "./related.js";
+export {
+  dateSources,
+  propClauses,
+  propCounts,
+  propNames,
+  propValueCounts,
+  type DateSources,
+  type PropCount,
+  type PropValueCount,
+} from "./props.js";

@@ -11,6 +11,7 @@ import {
   type Store,
 } from "../store/index.js";
 import { planExpansion, readableWordNet, type ExpansionPlan } from "./expand.js";
+import { propNames } from "./props.js";
 import { spellingFixes, spellingNotice, withFixes, type SpellingFix } from "./spelling.js";
 import { capPerNote, diversify, dropStragglers, linearFusion, namedFirst, rrf, type Ranked } from "./rank.js";
 import {
@@ -72,7 +73,8 @@ export const MAX_QUERY_WORDS = 1000;
 /**
  * Checks a search as {@link search} does before it reads the index: the question, the options and
  * the filters, each bad one a one-line error. For a caller that must refuse a bad request before it
- * starts to answer (`POST /api/ask` streams its answer).
+ * starts to answer (`POST /api/ask` streams its answer). A filter's bare names reach the properties
+ * in `props` (the index's, see {@link propNames}); without them only `prop.<name>` does.
  *
  * @example
  * ```ts
@@ -82,10 +84,11 @@ export const MAX_QUERY_WORDS = 1000;
 export function checkSearch(
   question: string,
   options: SearchOptions = {},
+  props?: readonly string[],
 ): { o: SearchOptionsWithDefaults; filter: QueryFilter } {
   const o = withSearchDefaults(options);
   const filter: QueryFilter = {
-    where: normaliseWhere(o.where),
+    where: normaliseWhere(o.where, props),
     whereDocument: normaliseWhereDocument(o.whereDocument),
   };
   if (!question.trim())
@@ -122,7 +125,7 @@ export function checkSearch(
  * ```
  */
 export async function search(ctx: SearchContext, question: string, options: SearchOptions = {}): Promise<SearchResult> {
-  const { o, filter } = checkSearch(question, options);
+  const { o, filter } = checkSearch(question, options, await propNames(ctx.store));
   const timings = { embedMs: 0, retrieveMs: 0 };
   const total = (await ctx.store.count()).chunks;
   if (total === 0)

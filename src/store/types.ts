@@ -1,3 +1,4 @@
+import type { Props } from "../props.js";
 import type { RecordMetadata } from "./schema.js";
 import type { DocNode, WhereNode } from "./where.js";
 
@@ -26,6 +27,16 @@ export interface NoteLink {
   text: string;
   /** A Markdown link (a path), not a wikilink (a name): resolvers may read it in more ways. */
   markdown?: true;
+}
+
+/** A note's properties and where its date came from (see {@link Store.noteProperties}). */
+export interface NoteProperties {
+  path: string;
+  /** The note's date in Unix seconds. */
+  date: number;
+  /** A frontmatter key, `filename` or `mtime`. */
+  dateSource: string;
+  props: Props;
 }
 
 /** A note as the store tracks it for incremental indexing. */
@@ -145,6 +156,8 @@ export interface Store {
   count(): Promise<StoreCounts>;
   listTags(): Promise<{ tag: string; notes: number }[]>;
   listFolders(): Promise<{ folder: string; notes: number }[]>;
+  /** Every note's properties and the source of its date, one entry per note that has passages, by path. */
+  noteProperties(): Promise<NoteProperties[]>;
   /** Every note's links out with their sentences, as `upsertNotes` was given them. */
   linkTexts(): Promise<Map<string, NoteLink[]>>;
   /**

@@ -14,6 +14,7 @@ import {
   type Manifest,
   type NoteEntry,
   type NoteLink,
+  type NoteProperties,
   type QueryFilter,
   type ScoredRecord,
   type Store,
@@ -347,7 +348,14 @@ export class ChromaStore implements Store {
         await guard(this.loc, "update the dates of chunks", () =>
           this.collection.update({
             ids: slice.map((r) => r.id),
-            metadatas: slice.map((r) => toChromaMetadata({ ...r.meta, mtime: note.mtime })),
+            metadatas: slice.map((r) =>
+              toChromaMetadata({
+                ...r.meta,
+                mtime: note.mtime,
+                // a note dated by its mtime moves with it
+                date: r.meta.date_source === "mtime" ? note.mtime : r.meta.date,
+              }),
+            ),
           }),
         );
       }
@@ -425,6 +433,10 @@ export class ChromaStore implements Store {
 
   async listTags(): Promise<{ tag: string; notes: number }[]> {
     return this.sidecar.listTags();
+  }
+
+  async noteProperties(): Promise<NoteProperties[]> {
+    return this.sidecar.noteProperties();
   }
 
   async listFolders(): Promise<{ folder: string; notes: number }[]> {

@@ -1,7 +1,9 @@
 import type Database from "better-sqlite3";
-import type { NoteEntry, StoreRecord } from "../types.js";
+import type { Props } from "../../props.js";
+import type { NoteEntry, NoteProperties, StoreRecord } from "../types.js";
 import { decodeList } from "./compile.js";
 import { readManifest } from "./meta.js";
+import { readProps } from "./props.js";
 import { blobToVector, COLUMNS, rowMeta, type Row } from "./rows.js";
 
 /**
@@ -88,6 +90,28 @@ export function listTags(db: Database.Database): { tag: string; notes: number }[
   return [...counts]
     .map(([tag, s]) => ({ tag, notes: s.size }))
     .sort((a, b) => b.notes - a.notes || a.tag.localeCompare(b.tag));
+}
+
+/**
+ * Each note's properties and the source of its date, in path order.
+ *
+ * @example
+ * ```ts
+ * noteProperties(db); // [{ path: "a.md", date: 1773446400, dateSource: "updated", props: { status: "draft" } }]
+ * ```
+ */
+export function noteProperties(db: Database.Database): NoteProperties[] {
+  // every passage of a note carries the same: any one row of each path will do
+  const rows = db
+    .prepare("SELECT path, date, date_source, props FROM chunks GROUP BY path ORDER BY path")
+    .raw()
+    .all() as [string, number, string, string][];
+  const read = new Map<string, Props>();
+  return rows.map(([path, date, dateSource, json]) => {
+    let props = read.get(json);
+    if (!props) read.set(json, (props = readProps(json)));
+    return { path, date, dateSource, props };
+  });
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   type Manifest,
   type NoteEntry,
   type NoteLink,
+  type NoteProperties,
   type QueryFilter,
   type ScoredRecord,
   type Store,
@@ -30,7 +31,7 @@ import {
   type SqliteRepair,
 } from "./maintenance.js";
 import { readGeneration, readManifest } from "./meta.js";
-import { cachedVectors, getRecords, listFolders, listTags, noteLinks, readNotes } from "./reads.js";
+import { cachedVectors, getRecords, listFolders, listTags, noteLinks, noteProperties, readNotes } from "./reads.js";
 
 export { refuseLinkedIndexFolder, type SqliteStoreOptions } from "./connection.js";
 export { damaged, isCorruption, notAnIndex } from "./errors.js";
@@ -119,7 +120,12 @@ export class SqliteStore implements Store {
     // and bumps the generation so that readers reload their metadata columns
     this.write(() => {
       this.db.prepare("UPDATE notes SET mtime = ?, size = ? WHERE path = ?").run(note.mtime, note.size, note.path);
-      this.db.prepare("UPDATE chunks SET mtime = ? WHERE path = ?").run(note.mtime, note.path);
+      // a note dated by its mtime moves with it
+      this.db
+        .prepare(
+          "UPDATE chunks SET mtime = ?, date = CASE WHEN date_source = 'mtime' THEN ? ELSE date END WHERE path = ?",
+        )
+        .run(note.mtime, note.mtime, note.path);
     });
   }
 
@@ -187,6 +193,14 @@ export class SqliteStore implements Store {
   async listTags(): Promise<{ tag: string; notes: number }[]> {
     return listTags(this.db);
   }
+
+  async noteProperties(): Promise<NoteProperties[]> {
+    const generation = this.generation();
+    if (this.propsRead?.generation !== generation) this.propsRead = { generation, notes: noteProperties(this.db) };
+    return this.propsRead.notes;
+  }
+
+  private propsRead?: { generation: string; notes: NoteProperties[] };
 
   async noteLinks(): Promise<{ path: string; links: string[] }[]> {
     return noteLinks(this.db);
