@@ -107,7 +107,11 @@ export async function linkedNotes(
   const targets = linkResolver(paths ?? (await notePaths(store)));
   const out = new Set<string>();
   const noteStem = note.replace(/\.md$/i, "").toLowerCase();
-  for (const { path, links } of await store.noteLinks()) {
+  // a link can mean this note only if it holds its file name (any case); only an ASCII name can be
+  // so compared by the store
+  const name = noteStem.slice(noteStem.lastIndexOf("/") + 1);
+  const about = /^[\x20-\x7e]+$/.test(name) ? { path: note, name } : undefined;
+  for (const { path, links } of await store.noteLinks(about)) {
     for (const link of links) {
       if (path === note) {
         for (const t of targets(link)) out.add(t);

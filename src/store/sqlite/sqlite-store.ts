@@ -188,8 +188,8 @@ export class SqliteStore implements Store {
     return listTags(this.db);
   }
 
-  async noteLinks(): Promise<{ path: string; links: string[] }[]> {
-    return noteLinks(this.db);
+  async noteLinks(about?: { path: string; name: string }): Promise<{ path: string; links: string[] }[]> {
+    return noteLinks(this.db, about);
   }
 
   async listFolders(): Promise<{ folder: string; notes: number }[]> {
