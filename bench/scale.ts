@@ -12,7 +12,8 @@
  *   `search`, unchanged re-index (CLI), cold CLI `related`, and `serve` to its first answer.
  *
  * Vaults are written once under SCALE_DIR (default the temp folder's vr-scale) and kept; their index
- * is removed before each run.
+ * is removed before each run, unless SCALE_KEEP_INDEX=1 (then only the search figures are measured,
+ * on the index there). SCALE_QUICK=1 repeats each figure fewer times.
  */
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -52,7 +53,7 @@ const QUESTIONS = ["battery", "robot", "garden", "motor", "sensor", "power", "ki
 const question = (i: number) => `${QUESTIONS[i % 10]} ${QUESTIONS[(i * 7 + 3) % 10]} for the ${i}`;
 
 /** The generated vault of `n` notes under `dir`, written unless a complete one is there; its index removed. */
-function vaultOf(dir: string, n: number, line: Line): string {
+function vaultOf(dir: string, n: number, line: Line, keepIndex = false): string {
   const vault = path.join(dir, `gen-${n}`);
   const done = path.join(vault, ".generated");
   if (!fs.existsSync(done)) {
@@ -62,7 +63,7 @@ function vaultOf(dir: string, n: number, line: Line): string {
     fs.writeFileSync(done, `${n}\n`);
     line(`scale  generated ${n} notes in ${vault} in ${((performance.now() - t) / 1000).toFixed(1)} s`);
   }
-  fs.rmSync(path.join(vault, ".vault-rag"), { recursive: true, force: true });
+  if (!keepIndex) fs.rmSync(path.join(vault, ".vault-rag"), { recursive: true, force: true });
   return vault;
 }
 
@@ -167,7 +168,12 @@ async function serveFirstAnswer(bin: string, vault: string): Promise<{ wall: num
 /** Every figure of one vault size. */
 async function figuresAt(o: { root: string; bin: string; dir: string; line: Line }, n: number): Promise<Figure[]> {
   const { line } = o;
-  const vault = vaultOf(o.dir, n, line);
+  // SCALE_KEEP_INDEX=1: the search figures on the index a run left (no indexing figures);
+  // SCALE_QUICK=1: fewer repetitions (20 searches a kind, 2 cold runs, 1 re-index, related, serve)
+  const keep = !!process.env.SCALE_KEEP_INDEX && fs.existsSync(path.join(o.dir, `gen-${n}`, ".vault-rag/index.db"));
+  const quick = !!process.env.SCALE_QUICK;
+  const [searches, colds, once] = quick ? [20, 2, 1] : [50, 5, 3];
+  const vault = vaultOf(o.dir, n, line, keep);
   const figs: Figure[] = [];
   const fig = (name: string, value: number, unit: string, o2: { load?: number; limit?: number; cpu?: number } = {}) => {
     const f: Figure = { name, value, unit, load: o2.load ?? load(), limit: o2.limit, cpu: o2.cpu };
@@ -177,17 +183,19 @@ async function figuresAt(o: { root: string; bin: string; dir: string; line: Line
       `scale  ${n} notes: ${name} ${value.toFixed(d)} ${unit}${f.cpu !== undefined ? ` (CPU ${f.cpu.toFixed(d)} ${unit})` : ""}${f.limit ? `, limit ${f.limit} ${unit}` : ""}; load ${f.load.toFixed(1)}`,
     );
   };
-  const ix = await indexFromNothing(o.root, vault, n);
-  line(
-    `scale  ${n} notes: indexed ${ix.summary.added} notes → ${ix.summary.chunks} passages, ${ix.summary.embedded} windows by the stand-in embedder (hashed bag of words, not the model); keyword search asked ${ix.polls} times during the run`,
-  );
-  if (ix.ready)
-    fig("keyword-searchable from nothing", ix.ready.s, "s", { load: ix.ready.load, limit: 60, cpu: ix.ready.cpu });
-  else line(`scale  ${n} notes: keyword search never found all ${markerNotes(n)} marked notes during the run`);
-  fig("whole index (stand-in dense phase)", ix.total, "s", { load: ix.totalLoad, cpu: ix.cpuSeconds });
-  const denseMb = (ix.summary.chunks * 512 * 5) / 1e6; // float32 rows + their int8 copy
-  fig("indexing peak RSS", ix.peakRssMb, "MB", { limit: 1500 });
-  fig("indexing peak RSS less the dense index", ix.peakRssMb - denseMb, "MB");
+  if (!keep) {
+    const ix = await indexFromNothing(o.root, vault, n);
+    line(
+      `scale  ${n} notes: indexed ${ix.summary.added} notes → ${ix.summary.chunks} passages, ${ix.summary.embedded} windows by the stand-in embedder (hashed bag of words, not the model); keyword search asked ${ix.polls} times during the run`,
+    );
+    if (ix.ready)
+      fig("keyword-searchable from nothing", ix.ready.s, "s", { load: ix.ready.load, limit: 60, cpu: ix.ready.cpu });
+    else line(`scale  ${n} notes: keyword search never found all ${markerNotes(n)} marked notes during the run`);
+    fig("whole index (stand-in dense phase)", ix.total, "s", { load: ix.totalLoad, cpu: ix.cpuSeconds });
+    const denseMb = (ix.summary.chunks * 512 * 5) / 1e6; // float32 rows + their int8 copy
+    fig("indexing peak RSS", ix.peakRssMb, "MB", { limit: 1500 });
+    fig("indexing peak RSS less the dense index", ix.peakRssMb - denseMb, "MB");
+  }
 
   // warm, in process: the real model embeds each question once
   const { openVault } = await import("../dist/index.js");
@@ -213,32 +221,32 @@ async function figuresAt(o: { root: string; bin: string; dir: string; line: Line
       "folder Journal (10%)": { folder: "Journal" },
     };
     for (const [label, opts] of Object.entries(runs)) {
-      const t = await timed(60, 10, (i) => v.search(question(i), opts));
+      const t = await timed(searches + 10, 10, (i) => v.search(question(i), opts));
       fig(`warm hybrid search p50, ${label}`, t.wall, "ms", { limit: 30, cpu: t.cpu });
     }
-    const again = await timed(50, 0, (i) => v.search(question(i + 10), { topK: 10 }));
+    const again = await timed(searches, 0, (i) => v.search(question(i + 10), { topK: 10 }));
     fig("warm hybrid search p50, question vector remembered", again.wall, "ms", { cpu: again.cpu });
-    const kw = await timed(60, 10, (i) => v.search(question(i), { mode: "keyword" }));
+    const kw = await timed(searches + 10, 10, (i) => v.search(question(i), { mode: "keyword" }));
     fig("warm keyword search p50", kw.wall, "ms", { cpu: kw.cpu });
   } finally {
     await v.close();
   }
 
-  const cold = cliMed(Array.from({ length: 5 }, (_, i) => cli(o.bin, ["search", "--vault", vault, question(i)])));
+  const cold = cliMed(Array.from({ length: colds }, (_, i) => cli(o.bin, ["search", "--vault", vault, question(i)])));
   fig("cold CLI search (hybrid, real model for the question)", cold.wall, "ms", { limit: 1000, cpu: cold.cpu });
   const coldKw = cliMed(
-    Array.from({ length: 5 }, (_, i) => cli(o.bin, ["search", "--vault", vault, "--mode", "keyword", question(i)])),
+    Array.from({ length: colds }, (_, i) => cli(o.bin, ["search", "--vault", vault, "--mode", "keyword", question(i)])),
   );
   fig("cold CLI search (keyword)", coldKw.wall, "ms", { cpu: coldKw.cpu });
-  const re = cliMed(Array.from({ length: 3 }, () => cli(o.bin, ["index", vault, "--quiet"])));
+  const re = cliMed(Array.from({ length: once }, () => cli(o.bin, ["index", vault, "--quiet"])));
   fig("unchanged re-index (CLI)", re.wall / 1000, "s", { limit: 10, cpu: re.cpu / 1000 });
   const daily = fs.readdirSync(path.join(vault, "Journal/2001/01"))[0];
   const rel = cliMed(
-    Array.from({ length: 3 }, () => cli(o.bin, ["related", "--vault", vault, `Journal/2001/01/${daily}`])),
+    Array.from({ length: once }, () => cli(o.bin, ["related", "--vault", vault, `Journal/2001/01/${daily}`])),
   );
   fig("cold CLI related", rel.wall / 1000, "s", { limit: 2, cpu: rel.cpu / 1000 });
   const serve: { wall: number; cpu: number }[] = [];
-  for (let i = 0; i < 3; i++) serve.push(await serveFirstAnswer(o.bin, vault));
+  for (let i = 0; i < once; i++) serve.push(await serveFirstAnswer(o.bin, vault));
   const sv = cliMed(serve);
   fig("serve start to first search answer", sv.wall / 1000, "s", { limit: 2, cpu: sv.cpu / 1000 });
   return figs;
