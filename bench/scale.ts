@@ -218,7 +218,7 @@ async function figuresAt(o: { root: string; bin: string; dir: string; line: Line
     const runs = {
       unfiltered: {},
       [`tag ${top.tag} (${top.notes} notes)`]: { tags: [top.tag] },
-      "folder Journal (10%)": { folder: "Journal" },
+      "top folder Journal (10%)": { topFolder: "Journal" },
     };
     for (const [label, opts] of Object.entries(runs)) {
       const t = await timed(searches + 10, 10, (i) => v.search(question(i), opts));
