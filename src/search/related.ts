@@ -2,7 +2,7 @@ import { VaultRagError } from "../errors.js";
 import type { RelatedNote, RelatedPassage, RelatedReply } from "../shared/api.js";
 import { normaliseWhere, pooledVector, type Store, type StoreRecord } from "../store/index.js";
 // the module itself, not the vault barrel: the barrel loads markdown-it and yaml (+150 ms on every cold search)
-import { linkStem, linkTargets, oneNote } from "../vault/links.js";
+import { linkResolver, linkStem, oneNote } from "../vault/links.js";
 
 export type { RelatedNote, RelatedPassage } from "../shared/api.js";
 
@@ -76,13 +76,18 @@ export async function linkedNotes(
   note: string,
   paths?: readonly string[], // the index's note paths, when the caller has read them already
 ): Promise<Set<string>> {
-  paths ??= await notePaths(store);
+  // the notes read into maps once, however many links there are to resolve
+  const targets = linkResolver(paths ?? (await notePaths(store)));
   const out = new Set<string>();
   const noteStem = note.replace(/\.md$/i, "").toLowerCase();
-  for (const { path, links } of await store.noteLinks()) {
+  // a link can mean this note only if it holds its file name (any case); only an ASCII name can be
+  // so compared by the store
+  const name = noteStem.slice(noteStem.lastIndexOf("/") + 1);
+  const about = /^[\x20-\x7e]+$/.test(name) ? { path: note, name } : undefined;
+  for (const { path, links } of await store.noteLinks(about)) {
     for (const link of links) {
       if (path === note) {
-        for (const t of linkTargets(paths, link)) out.add(t);
+        for (const t of targets(link)) out.add(t);
         continue;
       }
       // cheap test first: a link can only mean this note if it ends with its name
@@ -90,7 +95,7 @@ export async function linkedNotes(
       // (a folder's page, `guide/index`, may be its README)
       if (
         (noteStem === want || noteStem.endsWith("/" + want) || /(?:^|\/)index$/.test(want)) &&
-        linkTargets(paths, link).includes(note)
+        targets(link).includes(note)
       )
         out.add(path);
     }

@@ -166,8 +166,12 @@ export interface Store {
    * their text. Returns whether it re-resolved.
    */
   resolveLinks(key: string, resolve: (link: NoteLink, source: string) => string | undefined): Promise<boolean>;
-  /** Every note that has wikilinks, with their targets as written (`Sourdough`, `kitchen/Sourdough`), each once. */
-  noteLinks(): Promise<{ path: string; links: string[] }[]>;
+  /**
+   * Every note that has wikilinks, with their targets as written (`Sourdough`, `kitchen/Sourdough`), each once.
+   * With `about`, a store may leave out every note but `about.path` whose links hold neither
+   * `about.name` (printable ASCII) nor `index` in any case (the notes whose links could name that note).
+   */
+  noteLinks(about?: { path: string; name: string }): Promise<{ path: string; links: string[] }[]>;
   /** The k nearest records among those that pass the filter (filtering happens before ranking). */
   queryDense(vector: Float32Array, k: number, filter?: QueryFilter): Promise<ScoredRecord[]>;
   /**

@@ -443,8 +443,8 @@ export class ChromaStore implements Store {
     return this.sidecar.listFolders();
   }
 
-  async noteLinks(): Promise<{ path: string; links: string[] }[]> {
-    return this.sidecar.noteLinks();
+  async noteLinks(about?: { path: string; name: string }): Promise<{ path: string; links: string[] }[]> {
+    return this.sidecar.noteLinks(about);
   }
 
   // backlink text lives in the sidecar alone: a rebuilt sidecar has none until the next index run,

@@ -115,16 +115,33 @@ export function noteProperties(db: Database.Database): NoteProperties[] {
 }
 
 /**
- * The links out of each note that has any, as written.
+ * The links out of each note that has any, as written; with `about`, only the notes whose links could
+ * name that note, and the note itself (see `Store.noteLinks`).
  *
  * @example
  * ```ts
  * noteLinks(db); // [{ path: "a.md", links: ["b", "c"] }]
  * ```
  */
-export function noteLinks(db: Database.Database): { path: string; links: string[] }[] {
+export function noteLinks(
+  db: Database.Database,
+  about?: { path: string; name: string },
+): { path: string; links: string[] }[] {
   const byNote = new Map<string, Set<string>>();
-  for (const r of db.prepare("SELECT DISTINCT path, links FROM chunks WHERE links != ''").all() as {
+  // with `about`, the rows whose links can name it are picked before DISTINCT sorts them: SQLite's
+  // lower() folds ASCII letters only, so the name is compared in ASCII case, and a link with the
+  // one other letter that JavaScript lowers to ASCII (K, the Kelvin sign, to k) is kept too
+  const rows = about
+    ? db
+        .prepare(
+          "SELECT DISTINCT path, links FROM chunks WHERE links != '' AND (path = ? OR instr(lower(links), ?) > 0 OR instr(lower(links), 'index') > 0 OR instr(links, char(8490)) > 0)",
+        )
+        .all(
+          about.path,
+          about.name.replace(/[A-Z]/g, (c) => c.toLowerCase()),
+        )
+    : db.prepare("SELECT DISTINCT path, links FROM chunks WHERE links != ''").all();
+  for (const r of rows as {
     path: string;
     links: string;
   }[]) {

@@ -202,8 +202,8 @@ export class SqliteStore implements Store {
 
   private propsRead?: { generation: string; notes: NoteProperties[] };
 
-  async noteLinks(): Promise<{ path: string; links: string[] }[]> {
-    return noteLinks(this.db);
+  async noteLinks(about?: { path: string; name: string }): Promise<{ path: string; links: string[] }[]> {
+    return noteLinks(this.db, about);
   }
 
   async listFolders(): Promise<{ folder: string; notes: number }[]> {
