@@ -25,6 +25,7 @@ export {
 export { WordNet, baseForms, WORDNET_POS, type WordNetPos } from "./wordnet.js";
 export {
   SPELLING_DEFAULTS,
+  likeliest,
   spellingFixes,
   spellingNotice,
   withFixes,
