@@ -7,6 +7,8 @@ export {
   NO_WORDS_NOTICE,
   withSearchDefaults,
   fuse,
+  isRareLookup,
+  RARE_DEFAULTS,
   retrieve,
   type SearchContext,
   type Retrieved,
