@@ -76,3 +76,4 @@ export {
   type RelatedPassage,
   type RelatedResult,
 } from "./related.js";
+export { modelCannotRead, relatedByWords, RELATED_WORDS_DEFAULTS, type WordsMatch } from "./related-words.js";

@@ -2,6 +2,7 @@ import { VaultRagError } from "../errors.js";
 import { normaliseWhere, pooledVector, type Store, type StoreRecord } from "../store/index.js";
 // the module itself, not the vault barrel: the barrel loads markdown-it and yaml (+150 ms on every cold search)
 import { linkStem, linkTargets, oneNote } from "../vault/links.js";
+import { modelCannotRead, relatedByWords } from "./related-words.js";
 
 /** Options of {@link relatedNotes}. */
 export interface RelatedOptions {
@@ -59,6 +60,12 @@ export interface RelatedResult {
   note: string;
   related: RelatedNote[];
   reason?: string;
+  /**
+   * `words` when the index's model cannot read the note (another language than the bundled model's
+   * English, or CJK): the notes were ranked by the words they share, their shared tags and links
+   * ({@link relatedByWords}), and `score` is that score, not a cosine.
+   */
+  basis?: "words";
 }
 
 const passage = (r: { id: string; text: string; meta: StoreRecord["meta"] }): RelatedPassage => ({
@@ -146,6 +153,9 @@ export async function relatedNotes(store: Store, name: string, opts: RelatedOpti
   const linked = await linkedNotes(store, note, paths);
   const all = (await store.get({ path: note, includeVectors: true })).filter((r) => r.windows.length);
   if (!all.length) return { note, related: [], reason: `"${note}" has no text in the index to compare` };
+  const model = (await store.manifest())?.embedder.model ?? "";
+  if (modelCannotRead(model, all.map((c) => c.text).join("\n")))
+    return relatedWords(store, note, all, linked, k, opts.unlinkedOnly && linked.size ? [...linked] : []);
   const chunks = spread(all, RELATED_DEFAULTS.passages);
   // a short note's own chunks are dropped here rather than by a filter, which would cost a pass
   // over the metadata per query; a long note's (more than the candidates) and linked notes, which
@@ -189,6 +199,31 @@ export async function relatedNotes(store: Store, name: string, opts: RelatedOpti
         related,
         reason: opts.unlinkedOnly ? `every other note is already linked to "${note}"` : "the index holds no other note",
       };
+}
+
+/** {@link relatedNotes} of a note the model cannot read: by its words, tags and links. */
+async function relatedWords(
+  store: Store,
+  note: string,
+  all: StoreRecord[],
+  linked: ReadonlySet<string>,
+  k: number,
+  excluded: string[],
+): Promise<RelatedResult> {
+  const found = await relatedByWords(store, all, linked, k, excluded);
+  const related = found.map((f) => ({
+    path: f.path,
+    title: f.passage.meta.title,
+    folder: f.passage.meta.folder,
+    tags: f.passage.meta.tags,
+    score: Number(f.score.toFixed(4)),
+    linked: linked.has(f.path),
+    source: passage(all[0]),
+    target: passage(f.passage),
+  }));
+  return related.length
+    ? { note, related, basis: "words" }
+    : { note, related, basis: "words", reason: "no other note shares a telling word with it" };
 }
 
 /** At most `max` of `items`, spread evenly from the first to the last (all of them when there are no more). */
