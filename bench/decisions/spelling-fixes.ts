@@ -8,6 +8,8 @@
  * ```sh
  * npm run build
  * TYPO=drop npx tsx bench/decisions/spelling-fixes.ts ../shared/bench/til/questions.jsonl /tmp/til dropCost=0,1,2
+ * # the rule by edits first (the most passages breaking ties): a high edit cost and no drop cost
+ * npx tsx bench/decisions/spelling-fixes.ts ../shared/bench/til/questions.jsonl /tmp/til dropCost=0 editCost=100
  * ```
  */
 import { openVault, readKnownAnswers, SPELLING_DEFAULTS } from "../../dist/advanced.js";
@@ -20,17 +22,25 @@ const typos: Record<string, (w: string) => string> = {
 };
 const kind = process.env.TYPO ?? "swap";
 const typo = typos[kind];
-const [file, vault, grid] = process.argv.slice(2);
+const [file, vault, ...settings] = process.argv.slice(2);
+const grid = settings.at(-1);
 if (!typo || !file || !vault || !grid?.includes("=")) {
-  console.error("usage: [TYPO=swap|drop|stray|double] spelling-fixes.ts <questions.jsonl> <vault> <setting>=<v1,v2,…>");
+  console.error(
+    "usage: [TYPO=swap|drop|stray|double] spelling-fixes.ts <questions.jsonl> <vault> [<setting>=<v> …] <setting>=<v1,v2,…>",
+  );
   process.exit(2);
 }
-const [key, list] = grid.split("=");
 const defaults = SPELLING_DEFAULTS as Record<string, number>;
-if (typeof defaults[key] !== "number") {
-  console.error(`spelling-fixes.ts: "${key}" is not a numeric spelling default`);
-  process.exit(2);
+for (const s of settings) {
+  const key = s.split("=")[0];
+  if (typeof defaults[key] !== "number") {
+    console.error(`spelling-fixes.ts: "${key}" is not a numeric spelling default`);
+    process.exit(2);
+  }
 }
+// the settings before the last are fixed; the last is the grid
+for (const s of settings.slice(0, -1)) defaults[s.split("=")[0]] = Number(s.split("=")[1]);
+const [key, list] = grid.split("=");
 const notes = await openVault(vault);
 const cases = readKnownAnswers(file).queries.flatMap((q) => {
   const w = [...(q.text.match(/\b[a-z]{6,}\b/g) ?? [])].sort((a, b) => b.length - a.length || (a < b ? -1 : 1))[0];
