@@ -188,6 +188,7 @@ function everydayCommands(program: Command): void {
     .option("-k, --top-k <n>", "number of notes", int("--top-k", 1), 5)
     .option("--unlinked", "only notes not already linked from or to it (link suggestions)")
     .option("--json", "print JSON")
+    .option("--verbose", "say what the notes were ranked by: meaning, or the words, tags and links they share")
     .addOption(
       new Option("--color <when>", "colour: auto, always or never")
         .choices(["auto", "always", "never"])

@@ -304,7 +304,12 @@ async function startRun(
   };
   const linksOf = (note: Note): NoteLink[] =>
     note.linkTexts.map((l) => {
-      const link: NoteLink = { written: l.target, text: l.text, ...(l.markdown ? { markdown: true as const } : {}) };
+      const link: NoteLink = {
+        written: l.target,
+        text: l.text,
+        ...(l.display ? { display: l.display } : {}),
+        ...(l.markdown ? { markdown: true as const } : {}),
+      };
       const target = resolve(link, note.path);
       return target ? { ...link, target } : link;
     });

@@ -3,6 +3,7 @@ import type { RelatedNote, RelatedPassage, RelatedReply } from "../shared/api.js
 import { normaliseWhere, pooledVector, type Store, type StoreRecord } from "../store/index.js";
 // the module itself, not the vault barrel: the barrel loads markdown-it and yaml (+150 ms on every cold search)
 import { linkResolver, linkStem, oneNote } from "../vault/links.js";
+import { modelCannotRead, relatedByWords } from "./related-words.js";
 
 export type { RelatedNote, RelatedPassage } from "../shared/api.js";
 
@@ -124,6 +125,9 @@ export async function relatedNotes(store: Store, name: string, opts: RelatedOpti
   const linked = await linkedNotes(store, note, paths);
   const all = (await store.get({ path: note, includeVectors: true })).filter((r) => r.windows.length);
   if (!all.length) return { note, related: [], reason: `"${note}" has no text in the index to compare` };
+  const model = (await store.manifest())?.embedder.model ?? "";
+  if (modelCannotRead(model, all.map((c) => c.text).join("\n")))
+    return relatedWords(store, note, all, linked, k, opts.unlinkedOnly && linked.size ? [...linked] : []);
   const chunks = spread(all, RELATED_DEFAULTS.passages);
   // a short note's own chunks are dropped here rather than by a filter, which would cost a pass
   // over the metadata per query; a long note's (more than the candidates) and linked notes, which
@@ -167,6 +171,31 @@ export async function relatedNotes(store: Store, name: string, opts: RelatedOpti
         related,
         reason: opts.unlinkedOnly ? `every other note is already linked to "${note}"` : "the index holds no other note",
       };
+}
+
+/** {@link relatedNotes} of a note the model cannot read: by its words, tags and links. */
+async function relatedWords(
+  store: Store,
+  note: string,
+  all: StoreRecord[],
+  linked: ReadonlySet<string>,
+  k: number,
+  excluded: string[],
+): Promise<RelatedResult> {
+  const found = await relatedByWords(store, all, linked, k, excluded);
+  const related = found.map((f) => ({
+    path: f.path,
+    title: f.passage.meta.title,
+    folder: f.passage.meta.folder,
+    tags: f.passage.meta.tags,
+    score: Number(f.score.toFixed(4)),
+    linked: linked.has(f.path),
+    source: passage(all[0]),
+    target: passage(f.passage),
+  }));
+  return related.length
+    ? { note, related, basis: "words" }
+    : { note, related, basis: "words", reason: "no other note shares a telling word with it" };
 }
 
 /** At most `max` of `items`, spread evenly from the first to the last (all of them when there are no more). */

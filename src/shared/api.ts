@@ -115,9 +115,16 @@ export interface SearchReply {
 
 /** `GET /api/related`: the notes related to one note, and why there are none when there are none. */
 export interface RelatedReply {
+  /** The vault-relative path of the note asked about. */
   note: string;
   related: RelatedNote[];
   reason?: string;
+  /**
+   * `words` when the index's model cannot read the note (another language than the bundled model's
+   * English, or CJK): the notes were ranked by the words they share, their shared tags and links,
+   * and `score` is that score, not a cosine.
+   */
+  basis?: "words";
 }
 
 /** An index being built by the server (`serve --watch`), or by another process (`locked`). */

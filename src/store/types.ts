@@ -25,6 +25,8 @@ export interface NoteLink {
   target?: string;
   /** The sentence that holds the link, links shown as their display text. */
   text: string;
+  /** The link's display text (`PCA` for `[[Principle Component Analysis|PCA]]`): a name the linking note gives its target. */
+  display?: string;
   /** A Markdown link (a path), not a wikilink (a name): resolvers may read it in more ways. */
   markdown?: true;
 }
@@ -166,6 +168,17 @@ export interface Store {
    * their text. Returns whether it re-resolved.
    */
   resolveLinks(key: string, resolve: (link: NoteLink, source: string) => string | undefined): Promise<boolean>;
+  /**
+   * The display texts of the links from other notes that resolve to each of `paths`, each once
+   * (`PCA` for a note linked as `[[Principle Component Analysis|PCA]]`); a note no link names has
+   * no entry.
+   *
+   * @example
+   * ```ts
+   * await store.linkNames(["ml/Principle Component Analysis.md"]); // Map { "ml/Principle Component Analysis.md" => ["PCA"] }
+   * ```
+   */
+  linkNames(paths: readonly string[]): Promise<Map<string, string[]>>;
   /**
    * Every note that has wikilinks, with their targets as written (`Sourdough`, `kitchen/Sourdough`), each once.
    * With `about`, a store may leave out every note but `about.path` whose links hold neither

@@ -453,6 +453,10 @@ export class ChromaStore implements Store {
     return this.sidecar.linkTexts();
   }
 
+  async linkNames(paths: readonly string[]): Promise<Map<string, string[]>> {
+    return this.sidecar.linkNames(paths);
+  }
+
   async resolveLinks(key: string, resolve: (link: NoteLink, source: string) => string | undefined): Promise<boolean> {
     return this.serial(() => this.sidecar.resolveLinks(key, resolve));
   }

@@ -16,7 +16,7 @@ import {
   type StoreRecord,
 } from "../types.js";
 import { KeywordSpellings } from "./spellings.js";
-import { hasBacklinks, readLinks, relink } from "./backlinks.js";
+import { hasBacklinks, linkNames, readLinks, relink } from "./backlinks.js";
 import { DamagedSnapshotError } from "./dense-index.js";
 import { DocumentRows } from "./document-rows.js";
 import { openConnection, type SqliteStoreOptions } from "./connection.js";
@@ -104,6 +104,10 @@ export class SqliteStore implements Store {
 
   async linkTexts(): Promise<Map<string, NoteLink[]>> {
     return hasBacklinks(this.db) ? readLinks(this.db) : new Map();
+  }
+
+  async linkNames(paths: readonly string[]): Promise<Map<string, string[]>> {
+    return paths.length && hasBacklinks(this.db) ? linkNames(this.db, paths) : new Map();
   }
 
   async resolveLinks(key: string, resolve: (link: NoteLink, source: string) => string | undefined): Promise<boolean> {
