@@ -8,7 +8,7 @@ import { makeDir } from "../../make-dir.js";
 import { INDEX_DIR } from "../../config.js";
 import { cjkBigrams } from "../../shared/cjk.js";
 import { compileDocRegex, containsText } from "../regex.js";
-import { prepareSchema } from "./ddl.js";
+import { prepareSchema, shadowLaterColumns } from "./ddl.js";
 import { propTest } from "./props.js";
 import { damaged, diskFull, isCorruption, notAnIndex, openFix, readOnly } from "./errors.js";
 
@@ -116,6 +116,7 @@ export function openConnection(file: string, opts: SqliteStoreOptions = {}): Dat
       db.pragma("cache_size = -65536"); // 64 MB: index upkeep during large batches
     }
     if (!opts.readonly) prepareSchema(db, file, tables);
+    else shadowLaterColumns(db);
   } catch (err) {
     const e = err as Error & { code?: string };
     if (e instanceof VaultRagError) throw e;

@@ -24,6 +24,40 @@ ALTER TABLE chunks ADD COLUMN props TEXT NOT NULL DEFAULT '{}';
 UPDATE chunks SET date = mtime;
 `;
 
+/**
+ * Columns an index written by an earlier build lacks, and what a read-only reader takes them to be
+ * (an index it may not upgrade, on read-only media).
+ */
+const LATER_COLUMNS: { table: string; column: string; value: string }[] = [
+  { table: "chunks", column: "date", value: "mtime" },
+  { table: "chunks", column: "date_source", value: "'mtime'" },
+  { table: "chunks", column: "props", value: "'{}'" },
+  { table: "link_texts", column: "markdown", value: "0" },
+  { table: "link_texts", column: "display", value: "NULL" },
+];
+
+/**
+ * Lets a read-only connection query an index written before some columns existed: a temporary view
+ * of each such table (temp objects come first in name lookup) adds them with the values the
+ * upgrade would give, so nothing is written to the file.
+ *
+ * @example
+ * ```ts
+ * const db = new Database(file, { readonly: true });
+ * shadowLaterColumns(db); // SELECT date FROM chunks works on an index written without it
+ * ```
+ */
+export function shadowLaterColumns(db: Database.Database): void {
+  for (const table of new Set(LATER_COLUMNS.map((c) => c.table))) {
+    const has = db.prepare(`SELECT name FROM main.pragma_table_info('${table}')`).pluck().all() as string[];
+    const missing = LATER_COLUMNS.filter((c) => c.table === table && !has.includes(c.column));
+    if (!has.length || !missing.length) continue;
+    const added = missing.map((c) => `${c.value} AS ${c.column}`).join(", ");
+    const rowid = has.includes("rowid") ? "" : "rowid AS rowid, ";
+    db.exec(`CREATE TEMP VIEW ${table} AS SELECT ${rowid}*, ${added} FROM main.${table}`);
+  }
+}
+
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS notes (path TEXT PRIMARY KEY, hash TEXT NOT NULL, mtime INTEGER NOT NULL, size INTEGER NOT NULL);
