@@ -15,8 +15,8 @@ export type {
   SpellingQuery,
 } from "./types.js";
 export { SCHEMA_VERSION } from "./types.js";
-export type { RecordMetadata, MetaField } from "./schema.js";
-export { STRING_FIELDS, NUMBER_FIELDS, LIST_FIELDS, ALL_FIELDS, PROP_PREFIX, fieldKind } from "./schema.js";
+export type { RecordMetadata, MetaField } from "./fields.js";
+export { STRING_FIELDS, NUMBER_FIELDS, LIST_FIELDS, ALL_FIELDS, PROP_PREFIX, fieldKind } from "./fields.js";
 export {
   normaliseWhere,
   normaliseWhereDocument,

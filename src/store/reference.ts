@@ -1,5 +1,5 @@
 import type { Props } from "../props.js";
-import type { RecordMetadata } from "./schema.js";
+import type { RecordMetadata } from "./fields.js";
 import type { DocNode, PropNode, WhereNode } from "./where.js";
 
 /**

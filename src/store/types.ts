@@ -1,5 +1,5 @@
 import type { Props } from "../props.js";
-import type { RecordMetadata } from "./schema.js";
+import type { RecordMetadata } from "./fields.js";
 import type { DocNode, WhereNode } from "./where.js";
 
 /** One vector of a chunk: the model's reading of one window of its text. */

@@ -4,7 +4,7 @@ import { VaultRagError } from "../errors.js";
 import { propName } from "../props.js";
 import { shown } from "../shown.js";
 import { compileDocRegex, REGEX_LIMITS, type DocRegex } from "./regex.js";
-import { ALL_FIELDS, fieldKind, PROP_PREFIX, type ListField, type NumberField, type StringField } from "./schema.js";
+import { ALL_FIELDS, fieldKind, PROP_PREFIX, type ListField, type NumberField, type StringField } from "./fields.js";
 
 /** Chroma's `where` filter, as users write it (JSON). */
 export type Where = Record<string, unknown>;

@@ -1,5 +1,5 @@
 import type { Props } from "../../props.js";
-import { LIST_FIELDS, NUMBER_FIELDS, PROP_PREFIX, STRING_FIELDS, type RecordMetadata } from "../schema.js";
+import { LIST_FIELDS, NUMBER_FIELDS, PROP_PREFIX, STRING_FIELDS, type RecordMetadata } from "../fields.js";
 import { VaultRagError } from "../../errors.js";
 import type { QueryFilter } from "../types.js";
 import type { DocNode, WhereNode } from "../where.js";

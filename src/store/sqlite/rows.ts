@@ -1,4 +1,4 @@
-import type { RecordMetadata } from "../schema.js";
+import type { RecordMetadata } from "../fields.js";
 import type { QueryFilter } from "../types.js";
 import { compileDocument, compileWhere, decodeList, type SqlCondition } from "./compile.js";
 import { readProps } from "./props.js";

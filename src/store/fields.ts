@@ -2,7 +2,7 @@ import type { Props } from "../props.js";
 
 /**
  * The metadata fields every record carries, and their types. The filter language validates against
- * this schema, so a typo in a field name is an error instead of a filter that silently matches nothing.
+ * these fields (and the index's property names), so a typo in a field name is an error instead of a filter that silently matches nothing.
  */
 export const STRING_FIELDS = ["path", "title", "section", "folder", "top_folder", "date_source"] as const;
 export const NUMBER_FIELDS = ["mtime", "date", "word_count", "ordinal", "start_line", "end_line"] as const;
