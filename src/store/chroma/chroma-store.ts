@@ -19,6 +19,9 @@ import {
   type Store,
   type StoreCounts,
   type StoreRecord,
+  type DenseProgress,
+  type StoredWindow,
+  type VectorCoverage,
 } from "../types.js";
 import { parseChromaLocation, showLocation, type ChromaConnectOptions, type ChromaLocation } from "./location.js";
 import { defaultSidecarDir, guard, loadChroma } from "./client.js";
@@ -221,7 +224,9 @@ export class ChromaStore implements Store {
   private async rebuildFromServer(): Promise<number> {
     const byPath = new Map<string, StoreRecord[]>();
     let n = 0;
-    for await (const r of this.records({}, false, "read the collection")) {
+    // with its vector, kept in the sidecar as the passage's one window: the sidecar's windows say
+    // which passages the collection holds (a passage without is one whose vectors are to come)
+    for await (const r of this.records({}, true, "read the collection")) {
       let list = byPath.get(r.meta.path);
       if (!list) byPath.set(r.meta.path, (list = []));
       list.push(r);
@@ -292,13 +297,19 @@ export class ChromaStore implements Store {
         checkWindows(r, dims);
       }
     }
-    const records = batch.flatMap((b) => b.records);
+    // a passage without windows is kept in the sidecar alone (keyword-searchable) until its
+    // vectors come (setVectors); one the collection held under the same id leaves it meanwhile
+    const all = batch.flatMap((b) => b.records);
+    const records = all.filter((r) => r.windows.length);
     const fresh = new Set(records.map((r) => r.id));
     await this.write(async () => {
-      const stale = (await Promise.all(batch.map((b) => this.sidecar.get({ path: b.note.path }))))
-        .flat()
-        .map((r) => r.id)
-        .filter((id) => !fresh.has(id));
+      const stale = [
+        ...(await Promise.all(batch.map((b) => this.sidecar.get({ path: b.note.path }))))
+          .flat()
+          .map((r) => r.id)
+          .filter((id) => !fresh.has(id)),
+        ...all.filter((r) => !r.windows.length).map((r) => r.id),
+      ];
       for (let i = 0; i < records.length; i += this.maxBatch) {
         const slice = records.slice(i, i + this.maxBatch);
         await guard(this.loc, "write chunks", () =>
@@ -313,6 +324,54 @@ export class ChromaStore implements Store {
       await this.deleteIds(stale);
       await this.sidecar.upsertNotes(batch);
     });
+  }
+
+  async vectorCoverage(): Promise<VectorCoverage> {
+    return this.sidecar.vectorCoverage();
+  }
+
+  async pendingVectorPaths(limit: number, after?: string): Promise<string[]> {
+    return this.sidecar.pendingVectorPaths(limit, after);
+  }
+
+  async withoutVectors(ids: string[]): Promise<Set<string>> {
+    return this.sidecar.withoutVectors(ids);
+  }
+
+  async denseProgress(): Promise<DenseProgress | undefined> {
+    return this.sidecar.denseProgress();
+  }
+
+  async setDenseProgress(progress: DenseProgress | undefined): Promise<void> {
+    await this.serial(() => this.sidecar.setDenseProgress(progress));
+  }
+
+  /** Sends the passages' vectors to the collection, then records them in the sidecar, as one write. */
+  async setVectors(items: { id: string; windows: StoredWindow[] }[], progress?: DenseProgress): Promise<number> {
+    const dims = this.readManifest()?.embedder.dimensions;
+    const byId = new Map(items.filter((i) => i.windows.length).map((i) => [i.id, i.windows]));
+    let n = 0;
+    await this.write(async () => {
+      const want = await this.sidecar.withoutVectors([...byId.keys()]);
+      const records = (await this.sidecar.get({ ids: [...want] })).map((r) => ({ ...r, windows: byId.get(r.id)! }));
+      for (const r of records) checkWindows(r, dims);
+      for (let i = 0; i < records.length; i += this.maxBatch) {
+        const slice = records.slice(i, i + this.maxBatch);
+        await guard(this.loc, "write vectors", () =>
+          this.collection.upsert({
+            ids: slice.map((r) => r.id),
+            embeddings: slice.map((r) => Array.from(pooledVector(r.windows))),
+            metadatas: slice.map((r) => toChromaMetadata(r.meta)),
+            documents: slice.map((r) => r.text),
+          }),
+        );
+      }
+      n = await this.sidecar.setVectors(
+        records.map((r) => ({ id: r.id, windows: r.windows })),
+        progress,
+      );
+    });
+    return n;
   }
 
   private async deleteIds(ids: string[]): Promise<void> {
