@@ -46,6 +46,22 @@ interface Status {
   watching: boolean;
   indexing: { phase: string; done: number; total: number } | null;
   lastIndexed: string | null;
+  /** Indexing's two phases: searchable by keyword first, then ranked by meaning as vectors land. */
+  phases?: {
+    keyword: string;
+    dense: { state: string; passages: number; of: number; windows?: { done: number; total: number } };
+  };
+}
+
+/** A small progress line while passages still wait for their vectors, or "" when none do. */
+function denseLine(s: Status): string {
+  const d = s.phases?.dense;
+  if (!d || d.state === "complete") return "";
+  const [done, total] = d.windows ? [d.windows.done, d.windows.total] : [d.passages, d.of];
+  const pct = Math.floor((100 * done) / Math.max(1, total));
+  return d.state === "in progress"
+    ? ` · ranking by meaning: ${pct}%, indexing continues`
+    : ` · ranking by meaning covers ${pct}%: run \`vault-rag index\` for the rest`;
 }
 interface ApiError {
   error: string;
@@ -299,6 +315,7 @@ async function refreshStatus(): Promise<Status | undefined> {
     const what: Record<string, string> = {
       scan: "finding notes",
       index: "reading notes",
+      keyword: "keyword search ready",
       embed: "embedding passages",
       saved: "saving",
     };
@@ -315,10 +332,10 @@ async function refreshStatus(): Promise<Status | undefined> {
       : "The index is empty. Run `vault-rag index` on this vault, or restart with `vault-rag serve --watch` to build it here.";
   } else if (banner.dataset.kind !== "llm") banner.hidden = true;
   $("status").textContent = s.model
-    ? `${plural(s.notes, "note")}, ${plural(s.chunks, "passage")} · ${s.model}${s.stale ? ` · ${s.stale} changed since indexing` : ""}`
+    ? `${plural(s.notes, "note")}, ${plural(s.chunks, "passage")} · ${s.model}${s.stale ? ` · ${s.stale} changed since indexing` : ""}${denseLine(s)}`
     : "No index yet.";
   clearTimeout(statusTimer);
-  const busy = !!s.indexing || (!s.notes && s.watching);
+  const busy = !!s.indexing || (!s.notes && s.watching) || s.phases?.dense.state === "in progress";
   // the index changed under the page (a build finished, `--watch` took in an edit): the chips and
   // the results shown are taken again, as a reload would
   const changed = wasBusy || (indexedAt !== undefined && s.lastIndexed !== indexedAt);

@@ -312,6 +312,11 @@ function maintenanceCommands(program: Command): void {
           r.problems.length ? r.problems.map((p) => `problem: ${p}`).join("\n") + "\n" : "no problems found\n",
         );
         for (const x of r.repaired) process.stdout.write(`repaired: ${x}\n`);
+        // pending, not damage: searches rank these passages by keyword until they have vectors
+        if (r.chunksWithoutVectors)
+          process.stdout.write(
+            `pending: ${r.chunksWithoutVectors} passage(s) without vectors yet — \`${reindexCommand(v, o, loc)}\` embeds them\n`,
+          );
         if (r.fix) process.stdout.write(`fix: ${cliFix({ ...r.fix, vault: v.vault })}\n`);
         if (r.stale)
           process.stdout.write(

@@ -74,6 +74,28 @@ export interface VaultStatus {
   modelRuns?: string;
   /** The index's model sends text off this machine and nothing here names it: it is not used. */
   modelRefused?: true;
+  /** How far indexing is, phase by phase (keyword-first indexing). */
+  phases?: IndexPhases;
+}
+
+/**
+ * The two phases of indexing as `status` reports them: the keyword phase (notes stored with their
+ * keyword index: searchable by keyword), then the dense phase (vectors for every passage).
+ */
+export interface IndexPhases {
+  /** `in progress` while an index run stores notes and has not begun embedding; `stopped` when one was stopped so. */
+  keyword: "complete" | "in progress" | "stopped";
+  dense: {
+    /** `stopped`: passages are without vectors and no index run is giving them any. */
+    state: "complete" | "in progress" | "stopped";
+    /** Passages with vectors, of all passages. */
+    passages: number;
+    of: number;
+    /** Windows embedded of those the running (or stopped) dense phase embeds, when it recorded them. */
+    windows?: { done: number; total: number };
+    /** Seconds left at the dense phase's rate so far, while it runs. */
+    secondsLeft?: number;
+  };
 }
 
 /** A {@link VaultStatus} that may have been taken without counting changed notes (`stale: null`). */
@@ -98,6 +120,11 @@ export interface VaultSearchResult extends SearchResult {
    * indexed, when any did: such a hit shows text the note no longer holds. Absent when none did.
    */
   stale?: { changed: string[]; deleted: string[] };
+  /**
+   * When some passages have no vectors yet: how many do, and whether an index run is embedding the
+   * rest now. `notice` then opens with this in words.
+   */
+  denseCoverage?: { chunks: number; withVectors: number; indexing: boolean };
 }
 
 /** An opened vault: index it, search it, ask it. */

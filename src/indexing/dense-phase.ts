@@ -68,7 +68,7 @@ export async function densePhase(run: Run): Promise<void> {
     queue: [],
     after: undefined,
     exhausted: false,
-    progress: { windows: Math.max(1, estimate), done: 0, started: now, updated: now },
+    progress: { phase: "dense", windows: Math.max(1, estimate), done: 0, started: now, updated: now },
     read: 0,
     embedded: 0,
     found: 0,

@@ -458,6 +458,9 @@ async function keywordPhase(run: Run): Promise<void> {
   const commitSeconds = opts.commitSeconds ?? 5;
   let done = 0;
   let size = Math.min(batchNotes, 64); // the first batch is small: searchable at once
+  // `status` in another process tells this phase from the next by this record (dropped when the run ends)
+  const now = new Date().toISOString();
+  if (todo.length) await store.setDenseProgress({ phase: "keyword", windows: 0, done: 0, started: now, updated: now });
   while (run.cursor < todo.length) {
     throwIfStopped(run, `indexing stopped after ${done} of ${todo.length} notes`);
     const started = performance.now();

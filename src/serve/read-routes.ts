@@ -24,7 +24,10 @@ export function readRoutes(app: Hono, o: AppOptions): void {
       throw new VaultRagError("usage", `vault-rag: the search query is empty — give it as ?q=…`);
     const a = validate(searchInput, raw, SEARCH_QUERY_NAMES);
     const { query, ...rest } = a;
-    const { hits, reason, hints, expansion, spelling, notice, stale } = await v.search(query, searchRequestOf(rest));
+    const { hits, reason, hints, expansion, spelling, notice, stale, denseCoverage } = await v.search(
+      query,
+      searchRequestOf(rest),
+    );
     // no hits: why, and the hints the CLI prints and MCP returns (the folder or tag that exists);
     // hits found through synonyms say which, as --verbose does; a question ranked by keywords alone
     // says so; hits from notes changed or deleted since the last index are named
@@ -35,9 +38,16 @@ export function readRoutes(app: Hono, o: AppOptions): void {
             ...(expansion ? { expansion } : {}),
             ...(spelling ? { spelling } : {}),
             ...(notice ? { notice } : {}),
+            ...(denseCoverage ? { denseCoverage } : {}),
             ...(stale ? { stale } : {}),
           }
-        : { hits: [], reason, hints: hints ?? [], ...(notice ? { notice } : {}) },
+        : {
+            hits: [],
+            reason,
+            hints: hints ?? [],
+            ...(notice ? { notice } : {}),
+            ...(denseCoverage ? { denseCoverage } : {}),
+          },
     );
   });
 

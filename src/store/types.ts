@@ -87,11 +87,13 @@ export interface VectorCoverage {
 }
 
 /**
- * What an indexing run's dense phase last recorded in the index (with the vectors it stored), so
- * that another process (`status`, a search) can tell how far it is. `windows` may be an estimate
+ * What an indexing run last recorded in the index of its phases (the dense phase with the vectors it
+ * stored), so that another process (`status`, a search) can tell how far it is. `windows` may be an estimate
  * while passages left by an interrupted run are still to be read.
  */
 export interface DenseProgress {
+  /** The phase the run is in: `keyword` until its notes are stored, then `dense`. */
+  phase: "keyword" | "dense";
   /** Windows (texts the model reads) this dense phase embeds, in all. */
   windows: number;
   /** Of those, the windows embedded and stored so far. */

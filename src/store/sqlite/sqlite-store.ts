@@ -364,7 +364,8 @@ export class SqliteStore implements Store {
 
   /**
    * Repairs what needs no embedding, in one transaction: removes vectors without a chunk, drops the
-   * notes that have a chunk without a vector, with a vector of the wrong length or without a note,
+   * notes that have a chunk with a vector of the wrong length or without a note (a chunk without
+   * vectors is pending: the next index embeds it),
    * and the notes named in `drop` (so the next indexing run redoes them), and rebuilds the keyword
    * index from the chunks.
    *
