@@ -40,7 +40,13 @@ export function buildProgram(): Command {
         );
       },
     })
-    .exitOverride();
+    .exitOverride()
+    // the commands that index take --threads (over VAULT_RAG_THREADS): a bad value fails before any work
+    .hook("preAction", async (_, cmd) => {
+      if (!cmd.options.some((x) => x.long === "--threads")) return;
+      const { chooseThreads } = await import("../core/threads.js");
+      chooseThreads(cmd.opts().threads as string | undefined);
+    });
   everydayCommands(program);
   answerCommands(program);
   interfaceCommands(program);
@@ -87,6 +93,10 @@ async function main(): Promise<void> {
 
 await main();
 
+/** The help of `--threads`, on the commands that index. */
+const THREADS_HELP =
+  "threads the bundled model embeds on (default: $VAULT_RAG_THREADS, else one per core but one, as memory allows; 0: the main thread)";
+
 /** Everyday commands: index, search, tags, folders, status, chunks, related. */
 function everydayCommands(program: Command): void {
   program
@@ -105,6 +115,7 @@ function everydayCommands(program: Command): void {
       "--db <path>",
       "index file or chroma://host:port/<collection> (default: $VAULT_RAG_DB, else <vault>/.vault-rag/index.db)",
     )
+    .option("--threads <n>", THREADS_HELP)
     .option("--json", "print the summary as JSON")
     .option("--quiet", "no progress output")
     .option("--verbose", "more detail")
@@ -233,6 +244,7 @@ function interfaceCommands(program: Command): void {
     .option("--port <n>", "port to listen on (0: any free port)", port, 4321)
     .option("--host <address>", "address to bind; another than loopback requires the printed token", "127.0.0.1")
     .option("--watch", "also keep the index fresh as notes change (and build it if there is none)")
+    .option("--threads <n>", THREADS_HELP)
     .option("--llm <spec>", "chat model for ask: ollama:<model> or openai:<model>", DEFAULT_LLM)
     .option("--cors <origin>", "allow this origin (e.g. http://localhost:5173) to call the API from a browser")
     .addHelpText(
@@ -248,6 +260,7 @@ function interfaceCommands(program: Command): void {
     .option("--vault <dir>", "vault folder")
     .option("--db <path>", "index file, or chroma://host:port/<collection>")
     .option("--watch", "also keep the index fresh as notes change (reports on stderr)")
+    .option("--threads <n>", THREADS_HELP)
     .addHelpText(
       "after",
       '\nTools: search, get_note, related, list_tags, list_folders, status.\n\nExample (Claude Desktop, mcpServers): { "vault-rag": { "command": "vault-rag", "args": ["mcp", "--vault", "/home/me/notes"] } }\n' +
@@ -276,6 +289,7 @@ function interfaceCommands(program: Command): void {
     .option("--vault <dir>", "vault folder (the same as the argument)")
     .option("--db <path>", "index file, or chroma://host:port/<collection>")
     .option("--json", "one JSON line per batch")
+    .option("--threads <n>", THREADS_HELP)
     .option("--verbose", "more detail")
     .addHelpText("after", "\nExamples:\n  vault-rag watch ~/notes\n")
     .action(async (vault, o) =>
