@@ -14,6 +14,10 @@ import type { SearchFlags } from "./flags.js";
 /** Commands whose arguments are a query, which may hold words that start with a dash. */
 const QUERY_COMMANDS = new Set(["search", "ask"]);
 
+/** The help of `--threads`, on the commands that index. */
+const THREADS_HELP =
+  "threads the bundled model embeds on (default: $VAULT_RAG_THREADS, else one per core but one, as memory allows; 0: the main thread)";
+
 /** Builds the command-line program. */
 export function buildProgram(): Command {
   const program = new Command();
@@ -92,10 +96,6 @@ async function main(): Promise<void> {
 }
 
 await main();
-
-/** The help of `--threads`, on the commands that index. */
-const THREADS_HELP =
-  "threads the bundled model embeds on (default: $VAULT_RAG_THREADS, else one per core but one, as memory allows; 0: the main thread)";
 
 /** Everyday commands: index, search, tags, folders, status, chunks, related. */
 function everydayCommands(program: Command): void {
