@@ -20,6 +20,7 @@ import { ChromaStore, normaliseWhere, SqliteStore, type Store, type StoreRecord 
 import { startChromaServer, type ChromaServer } from "../test/support/chroma-server.js";
 import { regexBench } from "./regex-bench.js";
 import { serveBench } from "./serve-bench.js";
+import { threadsBench } from "./threads-bench.js";
 import { parseNote, readNote, walkVault } from "../dist/vault/index.js";
 import { generateVault, rng } from "./gen.js";
 import { fuse, SEARCH_DEFAULTS } from "../dist/search/index.js";
@@ -454,7 +455,7 @@ async function watchBench() {
   );
 }
 
-const only = process.env.BENCH_ONLY; // chunk | embed | store | chroma | quality | watch | cli | serve | regex
+const only = process.env.BENCH_ONLY; // chunk | embed | threads | store | chroma | quality | watch | cli | serve | regex
 const want = (part: string) => !only || only.split(",").includes(part);
 
 async function main() {
@@ -465,6 +466,7 @@ async function main() {
     bigNoteBench();
   }
   if (want("embed")) await embedBench();
+  if (want("threads")) await threadsBench({ root, line, quick });
   if (want("store") || want("chroma")) {
     // the Chroma peer runs in the same run on the same records (BENCH_ONLY=store skips it)
     const chroma = want("chroma") ? await startChromaServer({ log: line }) : undefined;

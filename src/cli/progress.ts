@@ -84,7 +84,7 @@ export const secs = (x: number): string => {
  * indexLine({ notesDone: 400, notesTotal: 1871, embedded: 0, toEmbed: 0, saved: 0, toSave: 0 }, 1, 0.5);
  * // "indexing: keyword 400/1,871 notes · 800/s · ETA 2s"
  * indexLine({ notesDone: 43, notesTotal: 43, keywordReady: 0.4, embedded: 40, toEmbed: 113, saved: 30, toSave: 74 }, 4, 4, 30);
- * // "indexing ██████████░░░░░░░░░░░░░░░░░░░░  keyword ready · dense 40/113 windows · 10.0/s · ETA 8s"
+ * // "indexing ██████░░░░░░░░░░░░  keyword ready · dense 40/113 windows · 10.0/s · ETA 8s · 30 passages stored"
  * ```
  */
 export function indexLine(w: IndexWork, seconds: number, notesSeconds = seconds, columns = 100): string {
@@ -99,7 +99,7 @@ export function indexLine(w: IndexWork, seconds: number, notesSeconds = seconds,
   const rate = w.embedded / Math.max(0.001, seconds);
   const about = w.estimating ? "~" : "";
   const eta = w.embedded ? `ETA ${secs((w.toEmbed - w.embedded) / Math.max(rate, 0.001))}` : "loading the model…";
-  const text = `keyword ready · dense ${num(w.embedded)}/${about}${num(w.toEmbed)} windows · ${rate.toFixed(1)}/s · ${eta}`;
+  const text = `keyword ready · dense ${num(w.embedded)}/${about}${num(w.toEmbed)} windows · ${rate.toFixed(1)}/s · ${eta} · ${num(w.saved)} passages stored`;
   const width = Math.max(5, Math.min(30, columns - text.length - 12));
   const fill = Math.round(Math.min(1, w.embedded / w.toEmbed) * width);
   return `indexing ${"█".repeat(fill)}${"░".repeat(width - fill)}  ${text}`;

@@ -73,7 +73,6 @@ export async function runIndex(vaultArg: string | undefined, o: IndexFlags): Pro
             keywordReady: !o.full && w.keywordReady !== undefined,
             passagesWithVectors: o.full ? 0 : w.saved,
             passagesWithoutVectors: o.full ? 0 : Math.max(0, w.toSave - w.saved),
-            windowsDone: o.full ? 0 : w.embedded,
             windowsTotal: w.toEmbed,
           },
           null,
@@ -87,7 +86,7 @@ export async function runIndex(vaultArg: string | undefined, o: IndexFlags): Pro
           ? "stopped — nothing saved yet; run `vault-rag index` to start again"
           : w.keywordReady === undefined
             ? `stopped — ${num(w.notesDone)} of ${num(w.notesTotal)} notes saved (searchable by keyword); run \`vault-rag index\` to resume`
-            : `stopped — every note is searchable by keyword; ${num(w.embedded)} of ${w.estimating ? "about " : ""}${num(w.toEmbed)} windows have vectors; run \`vault-rag index\` to resume`,
+            : `stopped — every note is searchable by keyword; vectors stored for ${num(w.saved)} of ${num(w.toSave)} passages; run \`vault-rag index\` to resume`,
     );
     // what was committed stays; the lock goes with this process, file and all; a stopped rebuild's
     // half-built file goes too (still under the lock)
