@@ -23,8 +23,9 @@ interface DenseState {
   after: string | undefined;
   exhausted: boolean;
   progress: DenseProgress;
-  /** Windows read so far (embedded or found), for firming up the estimate once every note is read. */
+  /** Windows read so far (embedded or found), and the passages they are of, for firming up the estimate. */
   read: number;
+  chunksRead: number;
   /** Windows embedded by the model so far, as it reports them, and windows read that needed no model. */
   embedded: number;
   found: number;
@@ -59,8 +60,8 @@ export async function densePhase(run: Run): Promise<void> {
     if (await store.denseProgress()) await store.setDenseProgress(undefined);
     return;
   }
-  // this run planned its own passages' windows; any an interrupted run left are read as the phase
-  // goes, estimated until then at this run's windows per passage
+  // the keyword phase cut some passages into windows (those a cache might have held); the rest are
+  // cut as the phase reads them, estimated until then at the windows per passage seen so far
   const ratio = run.planned.chunks ? run.planned.windows / run.planned.chunks : 1;
   const estimate = Math.round(run.planned.windows + Math.max(0, pendingChunks - run.planned.chunks) * ratio);
   const now = new Date().toISOString();
@@ -70,6 +71,7 @@ export async function densePhase(run: Run): Promise<void> {
     exhausted: false,
     progress: { phase: "dense", windows: Math.max(1, estimate), done: 0, started: now, updated: now },
     read: 0,
+    chunksRead: 0,
     embedded: 0,
     found: 0,
     report: () =>
@@ -83,6 +85,15 @@ export async function densePhase(run: Run): Promise<void> {
     files: new Map(run.files.map((f) => [f.path, f])),
   };
   const estimating = (): boolean => !state.exhausted && pendingChunks > run.planned.chunks;
+  // the estimate firms up as passages are read: windows read, and the rest at the rate seen so far
+  const reestimate = () => {
+    if (!estimating() || !state.chunksRead) return;
+    const left = Math.max(0, pendingChunks - state.chunksRead);
+    state.progress.windows = Math.max(
+      state.progress.done + 1,
+      Math.round(state.read + (left * state.read) / state.chunksRead),
+    );
+  };
   await store.setDenseProgress(state.progress);
   opts.onProgress?.("embed", 0, state.progress.windows, estimating());
   const commitSeconds = opts.commitSeconds ?? 5;
@@ -118,7 +129,10 @@ export async function densePhase(run: Run): Promise<void> {
     };
     if (state.exhausted && !(await next).pending.length)
       state.progress = { ...state.progress, windows: state.progress.done, finished: true };
-    else state.progress.windows = Math.max(state.progress.windows, state.progress.done + 1);
+    else {
+      reestimate();
+      state.progress.windows = Math.max(state.progress.windows, state.progress.done + 1);
+    }
     saved += await store.setVectors(items, state.progress);
     // the batch's vectors are in the store's cache now
     for (const h of cur.missing) state.inflight.delete(h);
@@ -166,6 +180,7 @@ async function readDenseBatch(run: Run, state: DenseState, budget: number): Prom
   const missing = await findVectors(run, pending, known);
   windows = pending.reduce((n, p) => n + p.plan.length, 0);
   state.read += windows;
+  state.chunksRead += pending.length;
   let embedding: Promise<unknown> = Promise.resolve();
   if (missing.size) {
     const entries = [...missing];

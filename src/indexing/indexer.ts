@@ -221,6 +221,12 @@ export interface Run {
   carry: Map<string, Float32Array>;
   /** Passages the keyword phase stored without vectors, and their windows: the dense phase's work. */
   planned: { chunks: number; windows: number };
+  /**
+   * Whether a cache may hold vectors of this run's passages: the index holds some, or a full
+   * rebuild's old index does. When none can (a first index), the keyword phase does not cut
+   * passages into the model's windows (tokenizing is most of its time): the dense phase does.
+   */
+  mayBeCached: boolean;
   /** notes the model cannot read (Japanese to an English model): told once, after the run */
   unread: string[];
 }
@@ -369,6 +375,7 @@ async function startRun(
     cacheModel: `${embedder.provider}:${embedder.model}`,
     carry: new Map(),
     planned: { chunks: 0, windows: 0 },
+    mayBeCached: !!cacheFrom || (await store.vectorCoverage()).withVectors > 0,
     unread: [],
   };
 }
@@ -416,8 +423,10 @@ async function readBatch(run: Run, batchNotes: number): Promise<Batch> {
     if (unreadable(embedder, note.body)) run.unread.push(f.path);
     const records: StoreRecord[] = chunks.map((c) => ({ id: c.id, text: c.text, meta: c.meta, windows: [] }));
     // what the model reads: the chunk whole, or its windows when it is longer than the model's window
-    const plans: WindowPlan[] = chunks.map((c) => planWindows(run, c.embedText, c.meta.hash));
     const from = entry ? undefined : goneByHash.get(note.hash);
+    // (none when no cache can hold their vectors: the dense phase cuts them)
+    const plans: WindowPlan[] =
+      run.mayBeCached || from ? chunks.map((c) => planWindows(run, c.embedText, c.meta.hash)) : chunks.map(() => []);
     if (from) {
       goneByHash.delete(note.hash);
       await repoint(store, from, records, plans, run.carry);
@@ -488,13 +497,16 @@ async function keepCached(run: Run, pending: Pending[]): Promise<void> {
   const known: VectorMap = run.carry;
   await findVectors(run, pending, known);
   for (const p of pending) {
-    if (p.plan.every((w) => known.has(w.hash))) {
+    if (p.plan.length && p.plan.every((w) => known.has(w.hash))) {
       p.record.windows = p.plan.map((w) => ({ hash: w.hash, vector: known.get(w.hash) as Float32Array }));
       run.summary.cached += p.plan.length;
     } else {
       p.record.windows = [];
-      run.planned.chunks++;
-      run.planned.windows += p.plan.length;
+      // a passage not cut into windows (no cache) is counted by the dense phase as it reads it
+      if (p.plan.length) {
+        run.planned.chunks++;
+        run.planned.windows += p.plan.length;
+      }
     }
   }
   // what a stored passage used is no longer needed; a passage stored without keeps what it found
