@@ -124,7 +124,8 @@ describe("crash safety", () => {
     const db = path.join(path.dirname(vault), "dense.db");
     const start = stub.requests();
     const clean = path.join(path.dirname(vault), "clean-dense.db");
-    expect((await cli(["index", vault, "--db", clean, "--model", "ollama:stub-embed", "--quiet"], env)).code).toBe(0);
+    const built = await cli(["index", vault, "--db", clean, "--model", "ollama:stub-embed", "--quiet"], env);
+    expect(built.code, explain("the clean build", built)).toBe(0);
     const perBuild = stub.requests() - start;
     const run = cliAsync(["index", vault, "--db", db, "--model", "ollama:stub-embed", "--quiet"], env);
     await Promise.race([stub.reached(stub.requests() + Math.ceil(perBuild / 2)), run.done]);
