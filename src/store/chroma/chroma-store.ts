@@ -26,6 +26,7 @@ import {
 import { parseChromaLocation, showLocation, type ChromaConnectOptions, type ChromaLocation } from "./location.js";
 import { defaultSidecarDir, guard, loadChroma } from "./client.js";
 import { fromChromaMetadata, toChromaFilter, toChromaMetadata, type ChromaMetadata } from "./translate.js";
+import { readRecords, sameChunks } from "./records.js";
 
 /** Options for opening a Chroma collection as a vault-rag store. */
 export interface ChromaStoreOptions extends ChromaConnectOptions {
@@ -418,45 +419,13 @@ export class ChromaStore implements Store {
     return this.sidecar.notes();
   }
 
-  /**
-   * The collection's records, read in pages of the server's batch size: by ids, or every record
-   * passing a `where` (all when none), with or without their vectors.
-   */
-  private async *records(
+  /** The collection's records, read in pages of the server's batch size (see {@link readRecords}). */
+  private records(
     query: { ids?: string[]; where?: Record<string, unknown> },
     vectors: boolean,
     what = "read chunks",
   ): AsyncGenerator<StoreRecord> {
-    const include = (vectors ? ["documents", "metadatas", "embeddings"] : ["documents", "metadatas"]) as never;
-    const toRecords = (page: {
-      ids: string[];
-      documents: (string | null)[];
-      metadatas: unknown[];
-      embeddings: number[][];
-    }) =>
-      page.ids.map((id, i) => {
-        const meta = fromChromaMetadata(page.metadatas[i] as Record<string, unknown>);
-        return {
-          id,
-          text: page.documents[i] ?? "",
-          meta,
-          windows: vectors ? [{ hash: meta.hash, vector: Float32Array.from(page.embeddings[i] ?? []) }] : [],
-        };
-      });
-    if (query.ids) {
-      for (let i = 0; i < query.ids.length; i += this.maxBatch) {
-        const ids = query.ids.slice(i, i + this.maxBatch);
-        yield* toRecords(await guard(this.loc, what, () => this.collection.get({ ids, include })));
-      }
-      return;
-    }
-    for (let offset = 0; ; offset += this.maxBatch) {
-      const page = await guard(this.loc, what, () =>
-        this.collection.get({ where: query.where as never, limit: this.maxBatch, offset, include }),
-      );
-      yield* toRecords(page);
-      if (page.ids.length < this.maxBatch) return;
-    }
+    return readRecords({ loc: this.loc, collection: this.collection, maxBatch: this.maxBatch }, query, vectors, what);
   }
 
   async get(query: { ids?: string[]; path?: string; includeVectors?: boolean }): Promise<StoreRecord[]> {
@@ -627,11 +596,4 @@ export class ChromaStore implements Store {
     await this.writes;
     await this.sidecar.close();
   }
-}
-
-/** Whether two lists hold the same chunks (ids and texts), in any order. */
-function sameChunks(a: StoreRecord[], b: StoreRecord[]): boolean {
-  if (a.length !== b.length) return false;
-  const texts = new Map(a.map((r) => [r.id, r.text]));
-  return b.every((r) => texts.get(r.id) === r.text);
 }
