@@ -244,8 +244,10 @@ async function indexInto(
 ): Promise<IndexSummary> {
   const t0 = performance.now();
   let total: IndexSummary | undefined;
+  let walked: Map<string, string> | undefined;
   for (let pass = 0; pass < MAX_PASSES; pass++) {
-    const run = await startRun(vault, store, embedder, opts, log, cacheFrom);
+    const run = await startRun(vault, store, embedder, opts, log, cacheFrom, walked);
+    walked = new Map(run.files.map((f) => [f.path, `${f.mtime}:${f.size}`]));
     // a later pass indexes only what changed during the one before (nothing, most often)
     if (total && !run.todo.length && !run.gone.length) break;
     await keywordPhase(run);
@@ -264,11 +266,10 @@ async function indexInto(
   return total!;
 }
 
-/** Adds a later pass's work to the run's summary (the notes it indexed again were counted unchanged). */
+/** Adds a later pass's work to the run's summary. */
 function addUp(total: IndexSummary, more: IndexSummary): void {
   total.added += more.added;
   total.updated += more.updated;
-  total.unchanged -= more.updated + more.deleted;
   total.deleted += more.deleted;
   total.failed += more.failed;
   total.skipped += more.skipped;
@@ -288,12 +289,15 @@ async function startRun(
   opts: IndexOptions,
   log: Logger,
   cacheFrom: Store | undefined,
+  walked?: Map<string, string>,
 ): Promise<Run> {
   // an index whose keyword text older rules wrote (before NFKC) is read again first: this run's
   // deletes must find the text as it was inserted
   if (await store.upgradeKeywordText?.())
     log.info("keyword index: read again by this version's text rules (once; nothing is embedded again)");
-  const files = walkVault(vault, log);
+  // a later pass (walked: the files the last one found, with their stat) takes only what changed
+  // since, and warns of nothing the last one warned of (a binary file is skipped once per run)
+  const files = walkVault(vault, walked ? silentLogger : log);
   const known = await store.notes();
   // an empty index of an empty folder is most often the wrong folder: say so, and go on (a new vault is empty too)
   if (!files.length && !known.size)
@@ -324,6 +328,7 @@ async function startRun(
 
   const todo: VaultFile[] = [];
   for (const f of files) {
+    if (walked?.get(f.path) === `${f.mtime}:${f.size}`) continue;
     const entry = known.get(f.path);
     if (entry && !chunkerChanged && entry.mtime === f.mtime && entry.size === f.size) summary.unchanged++;
     else todo.push(f);
