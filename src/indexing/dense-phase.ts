@@ -96,6 +96,7 @@ export async function densePhase(run: Run): Promise<void> {
   };
   await store.setDenseProgress(state.progress);
   opts.onProgress?.("embed", 0, state.progress.windows, estimating());
+  opts.onProgress?.("saved", 0, pendingChunks);
   const commitSeconds = opts.commitSeconds ?? 5;
   // at least 64 windows: the bundled model runs such batches on its worker threads, which leaves
   // this thread free to report progress and to take Ctrl-C
