@@ -21,6 +21,7 @@ import { startChromaServer, type ChromaServer } from "../test/support/chroma-ser
 import { regexBench } from "./regex-bench.js";
 import { serveBench } from "./serve-bench.js";
 import { scaleBench } from "./scale.js";
+import { threadsBench } from "./threads-bench.js";
 import { parseNote, readNote, walkVault } from "../dist/vault/index.js";
 import { generateVault, rng } from "./gen.js";
 import { fuse, SEARCH_DEFAULTS } from "../dist/search/index.js";
@@ -458,7 +459,7 @@ async function watchBench() {
   );
 }
 
-const only = process.env.BENCH_ONLY; // chunk | embed | store | chroma | quality | watch | cli | serve | regex | scale
+const only = process.env.BENCH_ONLY; // chunk | embed | threads | store | chroma | quality | watch | cli | serve | regex | scale
 const want = (part: string) => !only || only.split(",").includes(part);
 
 async function main() {
@@ -469,6 +470,7 @@ async function main() {
     bigNoteBench();
   }
   if (want("embed")) await embedBench();
+  if (want("threads")) await threadsBench({ root, line, quick });
   if (want("store") || want("chroma")) {
     // the Chroma peer runs in the same run on the same records (BENCH_ONLY=store skips it)
     const chroma = want("chroma") ? await startChromaServer({ log: line }) : undefined;

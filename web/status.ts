@@ -14,6 +14,17 @@ let indexedAt: string | null | undefined;
 const WATCH_POLL_MS = 5000;
 
 /** Reads the status, shows it, and asks again while the index is built or watched; a change to the index reloads the chips and results. */
+/** A small progress line while passages still wait for their vectors, or "" when none do. */
+function denseLine(s: StatusReply): string {
+  const d = s.phases?.dense;
+  if (!d || d.state === "complete") return "";
+  const [done, total] = d.windows ? [d.windows.done, d.windows.total] : [d.passages, d.of];
+  const pct = Math.floor((100 * done) / Math.max(1, total));
+  return d.state === "in progress"
+    ? ` · ranking by meaning: ${pct}%, indexing continues`
+    : ` · ranking by meaning covers ${pct}%: run \`vault-rag index\` for the rest`;
+}
+
 export async function refreshStatus(): Promise<StatusReply | undefined> {
   let s: StatusReply;
   try {
@@ -42,6 +53,7 @@ export async function refreshStatus(): Promise<StatusReply | undefined> {
     const what: Record<string, string> = {
       scan: "finding notes",
       index: "reading notes",
+      keyword: "keyword search ready",
       embed: "embedding passages",
       saved: "saving",
     };
@@ -58,10 +70,10 @@ export async function refreshStatus(): Promise<StatusReply | undefined> {
       : "The index is empty. Run `vault-rag index` on this vault, or restart with `vault-rag serve --watch` to build it here.";
   } else if (banner.dataset.kind !== "llm") banner.hidden = true;
   $("status").textContent = s.model
-    ? `${plural(s.notes, "note")}, ${plural(s.chunks, "passage")} · ${s.model}${s.stale ? ` · ${s.stale} changed since indexing` : ""}`
+    ? `${plural(s.notes, "note")}, ${plural(s.chunks, "passage")} · ${s.model}${s.stale ? ` · ${s.stale} changed since indexing` : ""}${denseLine(s)}`
     : "No index yet.";
   clearTimeout(statusTimer);
-  const busy = !!s.indexing || (!s.notes && s.watching);
+  const busy = !!s.indexing || (!s.notes && s.watching) || s.phases?.dense.state === "in progress";
   // the index changed under the page (a build finished, `--watch` took in an edit): the chips and
   // the results shown are taken again, as a reload would
   const changed = wasBusy || (indexedAt !== undefined && s.lastIndexed !== indexedAt);

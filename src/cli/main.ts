@@ -14,6 +14,10 @@ import type { SearchFlags } from "./flags.js";
 /** Commands whose arguments are a query, which may hold words that start with a dash. */
 const QUERY_COMMANDS = new Set(["search", "ask"]);
 
+/** The help of `--threads`, on the commands that index. */
+const THREADS_HELP =
+  "threads the bundled model embeds on (default: $VAULT_RAG_THREADS, else one per core but one, as memory allows; 0: the main thread)";
+
 /** Builds the command-line program. */
 export function buildProgram(): Command {
   const program = new Command();
@@ -40,7 +44,13 @@ export function buildProgram(): Command {
         );
       },
     })
-    .exitOverride();
+    .exitOverride()
+    // the commands that index take --threads (over VAULT_RAG_THREADS): a bad value fails before any work
+    .hook("preAction", async (_, cmd) => {
+      if (!cmd.options.some((x) => x.long === "--threads")) return;
+      const { chooseThreads } = await import("../core/threads.js");
+      chooseThreads(cmd.opts().threads as string | undefined);
+    });
   everydayCommands(program);
   propsCommand(program);
   answerCommands(program);
@@ -106,6 +116,7 @@ function everydayCommands(program: Command): void {
       "--db <path>",
       "index file or chroma://host:port/<collection> (default: $VAULT_RAG_DB, else <vault>/.vault-rag/index.db)",
     )
+    .option("--threads <n>", THREADS_HELP)
     .option("--json", "print the summary as JSON")
     .option("--quiet", "no progress output")
     .option("--verbose", "more detail")
@@ -258,6 +269,7 @@ function interfaceCommands(program: Command): void {
     .option("--port <n>", "port to listen on (0: any free port)", port, 4321)
     .option("--host <address>", "address to bind; another than loopback requires the printed token", "127.0.0.1")
     .option("--watch", "also keep the index fresh as notes change (and build it if there is none)")
+    .option("--threads <n>", THREADS_HELP)
     .option("--llm <spec>", "chat model for ask: ollama:<model> or openai:<model>", DEFAULT_LLM)
     .option("--cors <origin>", "allow this origin (e.g. http://localhost:5173) to call the API from a browser")
     .addHelpText(
@@ -273,6 +285,7 @@ function interfaceCommands(program: Command): void {
     .option("--vault <dir>", "vault folder")
     .option("--db <path>", "index file, or chroma://host:port/<collection>")
     .option("--watch", "also keep the index fresh as notes change (reports on stderr)")
+    .option("--threads <n>", THREADS_HELP)
     .addHelpText(
       "after",
       '\nTools: search, get_note, related, list_tags, list_folders, list_props, status.\n\nExample (Claude Desktop, mcpServers): { "vault-rag": { "command": "vault-rag", "args": ["mcp", "--vault", "/home/me/notes"] } }\n' +
@@ -301,6 +314,7 @@ function interfaceCommands(program: Command): void {
     .option("--vault <dir>", "vault folder (the same as the argument)")
     .option("--db <path>", "index file, or chroma://host:port/<collection>")
     .option("--json", "one JSON line per batch")
+    .option("--threads <n>", THREADS_HELP)
     .option("--verbose", "more detail")
     .addHelpText("after", "\nExamples:\n  vault-rag watch ~/notes\n")
     .action(async (vault, o) =>
@@ -337,6 +351,11 @@ function maintenanceCommands(program: Command): void {
           r.problems.length ? r.problems.map((p) => `problem: ${p}`).join("\n") + "\n" : "no problems found\n",
         );
         for (const x of r.repaired) process.stdout.write(`repaired: ${x}\n`);
+        // pending, not damage: searches rank these passages by keyword until they have vectors
+        if (r.chunksWithoutVectors)
+          process.stdout.write(
+            `pending: ${r.chunksWithoutVectors} passage(s) without vectors yet — \`${reindexCommand(v, o, loc)}\` embeds them\n`,
+          );
         if (r.fix) process.stdout.write(`fix: ${cliFix({ ...r.fix, vault: v.vault })}\n`);
         if (r.stale)
           process.stdout.write(

@@ -48,15 +48,19 @@ export function progressReporter(stream: NodeJS.WriteStream, enabled: boolean) {
   };
 }
 
-/** What the indexing bar shows, as the indexer reports it. */
+/** What the indexing bar shows, as the indexer reports it: notes in the keyword phase, then windows in the dense phase. */
 export interface IndexWork {
   notesDone: number;
   notesTotal: number;
+  /** Seconds from the start until the keyword phase was committed (every note searchable by keyword). */
+  keywordReady?: number;
+  /** Windows given vectors (embedded or found in a cache), of those to do, in the dense phase. */
   embedded: number;
   toEmbed: number;
+  /** Passages given vectors and committed, of those without. */
   saved: number;
   toSave: number;
-  /** The totals are first guesses, from a few notes: the indexer's sample of the notes is not in yet. */
+  /** The window total is a first guess: passages an interrupted run left are still to be read. */
   estimating?: boolean;
 }
 
@@ -71,36 +75,71 @@ export const secs = (x: number): string => {
 };
 
 /**
- * One line of indexing progress, measured in the work that takes the time: windows embedded (the
- * texts the model reads), with the rate and an ETA from the embedding rate, and chunks saved.
+ * One line of indexing progress. The keyword phase counts notes, with their rate and an ETA; the
+ * dense phase counts windows (the texts the model reads), with the embedding rate and an ETA, and
+ * says that keyword search is ready meanwhile.
  *
  * @example
  * ```ts
- * indexLine({ notesDone: 10, notesTotal: 43, embedded: 40, toEmbed: 113, saved: 30, toSave: 76 }, 4, 30);
- * // "indexing ██████████░░░░░░░░░░░░░░░░░░░░  40/~113 windows · 10.0/s · ETA 8s · 30 chunks saved"
- * indexLine({ notesDone: 2, notesTotal: 43, embedded: 40, toEmbed: 900, saved: 0, toSave: 0, estimating: true }, 4, 30);
- * // "indexing ░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░  40/… windows · 10.0/s · estimating… · 0 chunks saved"
+ * indexLine({ notesDone: 400, notesTotal: 1871, embedded: 0, toEmbed: 0, saved: 0, toSave: 0 }, 1, 0.5);
+ * // "indexing: keyword 400/1,871 notes · 800/s · ETA 2s"
+ * indexLine({ notesDone: 43, notesTotal: 43, keywordReady: 0.4, embedded: 40, toEmbed: 113, saved: 30, toSave: 74 }, 4, 4, 30);
+ * // "indexing ██████░░░░░░░░░░░░  keyword ready · dense 40/113 windows · 10.0/s · ETA 8s · 30 passages stored"
  * ```
  */
-export function indexLine(w: IndexWork, seconds: number, columns = 100): string {
-  if (!w.toEmbed && !w.notesDone)
-    return w.notesTotal ? `indexing: reading ${num(w.notesTotal)} notes…` : "indexing: finding notes…";
-  if (!w.toEmbed)
-    return `indexing: ${num(w.notesDone)}/${num(w.notesTotal)} notes · ${num(w.saved)} chunks saved (nothing to embed)`;
-  const rate = w.embedded / Math.max(0.001, seconds);
-  // no total nor ETA from the first few notes alone: one long note among them can double it
-  if (w.estimating && w.notesDone < w.notesTotal) {
-    const text = `${num(w.embedded)}/… windows · ${rate.toFixed(1)}/s · ${w.embedded ? "estimating…" : "loading the model…"} · ${num(w.saved)} chunks saved`;
-    const width = Math.max(5, Math.min(30, columns - text.length - 12));
-    return `indexing ${"░".repeat(width)}  ${text}`;
+export function indexLine(w: IndexWork, seconds: number, notesSeconds = seconds, columns = 100): string {
+  if (w.keywordReady === undefined) {
+    if (!w.notesDone)
+      return w.notesTotal ? `indexing: keyword 0/${num(w.notesTotal)} notes…` : "indexing: finding notes…";
+    const rate = w.notesDone / Math.max(0.001, notesSeconds);
+    const eta = secs((w.notesTotal - w.notesDone) / Math.max(rate, 0.001));
+    return `indexing: keyword ${num(w.notesDone)}/${num(w.notesTotal)} notes · ${Math.round(rate)}/s · ETA ${eta}`;
   }
+  if (!w.toEmbed) return `indexing: keyword ready · ${num(w.notesTotal)} notes (nothing to embed)`;
+  const rate = w.embedded / Math.max(0.001, seconds);
+  const about = w.estimating ? "~" : "";
   const eta = w.embedded ? `ETA ${secs((w.toEmbed - w.embedded) / Math.max(rate, 0.001))}` : "loading the model…";
-  const about = w.notesDone < w.notesTotal ? "~" : "";
-  const text = `${num(w.embedded)}/${about}${num(w.toEmbed)} windows · ${rate.toFixed(1)}/s · ${eta} · ${num(w.saved)} chunks saved`;
+  const text = `keyword ready · dense ${num(w.embedded)}/${about}${num(w.toEmbed)} windows · ${rate.toFixed(1)}/s · ${eta} · ${num(w.saved)} passages stored`;
   const width = Math.max(5, Math.min(30, columns - text.length - 12));
   const fill = Math.round(Math.min(1, w.embedded / w.toEmbed) * width);
   return `indexing ${"█".repeat(fill)}${"░".repeat(width - fill)}  ${text}`;
 }
+
+/** The figures of {@link summaryLine}, as an indexing run's summary gives them. */
+export interface IndexFigures {
+  added: number;
+  updated: number;
+  passages: number;
+  keywordSeconds: number;
+  embedded: number;
+  denseSeconds: number;
+  pending: number;
+}
+
+/**
+ * The one line that ends an indexing run's progress: what it indexed, when keyword search was
+ * ready, and what the dense phase embedded in how long.
+ *
+ * @example
+ * ```ts
+ * summaryLine({ added: 1871, updated: 0, passages: 2064, keywordSeconds: 4.1, embedded: 6321, denseSeconds: 97, pending: 0 });
+ * // "indexed 1,871 notes (2,064 passages) · keyword ready in 4.1 s · dense 6,321 windows in 97 s"
+ * ```
+ */
+export function summaryLine(s: IndexFigures): string {
+  const took = (x: number) => (x < 10 ? x.toFixed(1) : String(Math.round(x)));
+  const notes = s.added + s.updated;
+  return (
+    `indexed ${num(notes)} note${notes === 1 ? "" : "s"} (${num(s.passages)} passage${s.passages === 1 ? "" : "s"}) · keyword ready in ${took(s.keywordSeconds)} s · ` +
+    (s.embedded
+      ? `dense ${num(s.embedded)} window${s.embedded === 1 ? "" : "s"} in ${took(s.denseSeconds)} s`
+      : "nothing to embed") +
+    (s.pending ? ` · ${num(s.pending)} passages still without vectors` : "")
+  );
+}
+
+/** The phases the indexer reports (its `IndexPhase`). */
+export type IndexPhaseName = "scan" | "index" | "keyword" | "embed" | "saved";
 
 /**
  * The indexing bar: on a terminal one line redrawn in place four times a second from the start (the
@@ -108,7 +147,7 @@ export function indexLine(w: IndexWork, seconds: number, columns = 100): string 
  * write to the stream while it runs: warnings are collected and printed after it stops.
  */
 export interface IndexBar {
-  set(phase: "scan" | "index" | "embed" | "saved", done: number, total: number, estimating?: boolean): void;
+  set(phase: IndexPhaseName, done: number, total: number, estimating?: boolean): void;
   /** Clears the bar and shows the cursor again (safe to call twice). */
   stop(): void;
   readonly work: IndexWork;
@@ -127,12 +166,14 @@ export interface IndexBar {
 export function indexBar(stream: NodeJS.WriteStream, enabled: boolean): IndexBar {
   const work: IndexWork = { notesDone: 0, notesTotal: 0, embedded: 0, toEmbed: 0, saved: 0, toSave: 0 };
   let t0 = Date.now();
+  let notesStart = 0;
   let embedStart = 0;
-  const set = (phase: string, done: number, total: number, estimating?: boolean) => {
-    if (phase === "scan") work.notesTotal = total;
+  const set = (phase: IndexPhaseName, done: number, total: number, estimating?: boolean) => {
+    if (phase === "scan") [work.notesTotal, notesStart] = [total, Date.now()];
     else if (phase === "index") [work.notesDone, work.notesTotal] = [done, total];
+    else if (phase === "keyword") work.keywordReady = (Date.now() - t0) / 1000;
     else if (phase === "embed") {
-      if (!embedStart && total) embedStart = Date.now();
+      if (!embedStart) embedStart = Date.now();
       [work.embedded, work.toEmbed, work.estimating] = [done, total, estimating];
       if (!first && done) first = { at: Date.now(), embedded: done };
     } else if (phase === "saved") [work.saved, work.toSave] = [done, total];
@@ -147,12 +188,14 @@ export function indexBar(stream: NodeJS.WriteStream, enabled: boolean): IndexBar
   };
   // indexLine divides by seconds: the time that gives the rate above
   const seconds = () => work.embedded / Math.max(1e-9, rateNow());
+  const notesSeconds = () => (Date.now() - (notesStart || t0)) / 1000;
+  const line = (cols?: number) => indexLine(work, seconds(), notesSeconds(), cols);
   if (!enabled) return { set, stop() {}, work };
   let stopped = false;
   if (stream.isTTY) {
     const draw = () => {
       const cols = stream.columns || 100;
-      stream.write(`\r\x1b[2K${indexLine(work, seconds(), cols).slice(0, cols - 1)}`);
+      stream.write(`\r\x1b[2K${line(cols).slice(0, cols - 1)}`);
     };
     stream.write(HIDE_CURSOR);
     draw();
@@ -172,13 +215,10 @@ export function indexBar(stream: NodeJS.WriteStream, enabled: boolean): IndexBar
       },
     };
   }
-  // off a terminal (a pipe, a log file): a whole line every 5 s, from finding notes and loading the
-  // model to the last window, so a long run is never silent for longer and lines never mix
+  // off a terminal (a pipe, a log file): a whole line every 5 s, from finding notes to the last
+  // window, so a long run is never silent for longer and lines never mix
   t0 = Date.now();
-  const timer = setInterval(
-    () => stream.write(indexLine(work, seconds()).replace(/^indexing [█░]+ {2}/, "indexing: ") + "\n"),
-    5000,
-  );
+  const timer = setInterval(() => stream.write(line().replace(/^indexing [█░]+ {2}/, "indexing: ") + "\n"), 5000);
   timer.unref();
   return {
     set,

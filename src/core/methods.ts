@@ -5,6 +5,7 @@ import { VaultRagError, type Fix } from "../errors.js";
 import { lockHolder, releaseHeldLocks } from "../indexing/lock.js";
 import { readNoteTextOffThread, staleInVaultOffThread } from "../indexing/off-thread.js";
 import type { Logger } from "../log.js";
+import { coverageNotice } from "../render/coverage.js";
 import { hintLines } from "../render/hints.js";
 import { closest } from "../closest.js";
 import {
@@ -16,6 +17,7 @@ import {
   runSearches,
   search,
   searchOptionsOf,
+  type SearchResult,
 } from "../search/index.js";
 import { discardRebuild, lockTarget, type Manifest, type OpenStoreOptions, type Store } from "../store/index.js";
 import { whyNoteMissing } from "../vault/index.js";
@@ -106,6 +108,27 @@ export function writingMethods(c: Core): Writing {
 }
 
 /**
+ * A search result whose dense ranking did not reach every passage, with whether an index run is
+ * giving them vectors now, and the notice in a request's words in front of its own.
+ *
+ * @example
+ * ```ts
+ * withCoverage(core, await search(ctx, "bread")).notice; // "dense ranking covers 2,140 of 6,321 passages; indexing continues (see status)"
+ * ```
+ */
+export function withCoverage<T extends SearchResult>(
+  c: Core,
+  res: T,
+): Omit<T, "denseCoverage"> & { denseCoverage?: { chunks: number; withVectors: number; indexing: boolean } } {
+  type Out = Omit<T, "denseCoverage"> & { denseCoverage?: { chunks: number; withVectors: number; indexing: boolean } };
+  if (!res.denseCoverage) return res as Out;
+  const pid = lockHolder(lockTarget(c.db, c.storeOpts.sidecarDir));
+  const denseCoverage = { ...res.denseCoverage, indexing: pid !== undefined };
+  const notice = [coverageNotice(denseCoverage, "request"), res.notice].filter(Boolean).join(" — ");
+  return { ...res, denseCoverage, notice };
+}
+
+/**
  * The methods that rank: search, the Search API, and answers from the notes.
  *
  * @example
@@ -118,7 +141,7 @@ export function searchingMethods(c: Core): Searching {
     async search(question, o = {}) {
       const { explain, ...request } = o;
       const ctx = await c.open();
-      const found = await search(ctx, question, searchOptionsOf(request));
+      const found = withCoverage(c, await search(ctx, question, searchOptionsOf(request)));
       const res = found.fix ? { ...found, fix: placeFix(found.fix, { vault: c.known, db: c.shown }) } : found;
       const hits = res.hits.map(flatHit);
       const how = explain ? { explain: await explainSearch(ctx, question, request, res) } : {};
@@ -184,7 +207,8 @@ export function readingMethods(c: Core): Reading {
       // `serve --watch`), has no manifest: it reports as no index, as before the first one
       const manifest = await opened?.store.manifest();
       if (!opened || !manifest) return noIndexStatus(c.vault, c.shown, count);
-      return indexStatus(c.vault, opened.store, manifest, { countStale: count });
+      const pid = lockHolder(lockTarget(c.db, c.storeOpts.sidecarDir));
+      return indexStatus(c.vault, opened.store, manifest, { countStale: count, indexing: pid !== undefined });
     }) as VaultHandle["status"],
     async ready() {
       await c.open();

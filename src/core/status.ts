@@ -5,7 +5,7 @@ import { modelSpecOf } from "../indexing/manifest.js";
 import { dateSources } from "../search/index.js";
 import { staleInVaultOffThread } from "../indexing/off-thread.js";
 import type { Manifest, Store } from "../store/index.js";
-import type { VaultStatus, VaultStatusMaybeCounted } from "./types.js";
+import type { IndexPhases, VaultStatus, VaultStatusMaybeCounted } from "./types.js";
 
 /**
  * What `status` reports for an opened index (the CLI's `status` and {@link VaultHandle.status}).
@@ -21,13 +21,13 @@ export async function indexStatus(
   vault: string,
   store: Store,
   manifest: Manifest,
-  opts: { countStale?: boolean },
+  opts: { countStale?: boolean; indexing?: boolean },
 ): Promise<VaultStatusMaybeCounted>;
 export async function indexStatus(
   vault: string,
   store: Store,
   manifest: Manifest,
-  { countStale = true }: { countStale?: boolean } = {},
+  { countStale = true, indexing = false }: { countStale?: boolean; indexing?: boolean } = {},
 ): Promise<VaultStatusMaybeCounted> {
   const c = await store.count();
   const model = modelSpecOf(manifest);
@@ -45,7 +45,41 @@ export async function indexStatus(
     lastIndexed: manifest.updatedAt,
     stale: countStale ? await staleCount(vault, store) : null,
     dates: dateSources(await store.noteProperties(), resolveDateKeys()),
+    phases: await indexPhases(store, indexing),
   };
+}
+
+/**
+ * The phases of indexing from what the index holds: how many passages have vectors, and what the
+ * dense phase last recorded (windows done of those it embeds, and when), with whether an index run
+ * holds the index now (`indexing`).
+ *
+ * @example
+ * ```ts
+ * await indexPhases(store, true);
+ * // { keyword: "complete", dense: { state: "in progress", passages: 700, of: 2064, windows: { done: 2140, total: 6321 }, secondsLeft: 95 } }
+ * ```
+ */
+export async function indexPhases(store: Store, indexing: boolean): Promise<IndexPhases> {
+  const { chunks, withVectors } = await store.vectorCoverage();
+  const recorded = await store.denseProgress();
+  const progress = recorded?.phase === "dense" ? recorded : undefined;
+  const complete = withVectors >= chunks;
+  const dense: IndexPhases["dense"] = {
+    state: complete ? "complete" : indexing ? "in progress" : "stopped",
+    passages: withVectors,
+    of: chunks,
+  };
+  if (progress && !complete) {
+    dense.windows = { done: progress.done, total: Math.max(progress.windows, progress.done) };
+    const took = (Date.parse(progress.updated) - Date.parse(progress.started)) / 1000;
+    if (indexing && progress.done > 0 && took > 0)
+      dense.secondsLeft = Math.round(((dense.windows.total - progress.done) * took) / progress.done);
+  }
+  // the keyword phase leaves its record until the dense phase replaces it
+  const keyword = recorded?.phase !== "keyword" ? "complete" : indexing ? "in progress" : "stopped";
+  if (keyword !== "complete" && dense.state === "complete") dense.state = indexing ? "in progress" : "stopped";
+  return { keyword, dense };
 }
 
 /**

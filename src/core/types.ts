@@ -62,7 +62,7 @@ export interface OpenVaultOptions extends EmbedderOptions {
   remote?: boolean;
 }
 
-export type { VaultStatus } from "../shared/api.js";
+export type { IndexPhases, VaultStatus } from "../shared/api.js";
 
 /** A {@link VaultStatus} that may have been taken without counting changed notes (`stale: null`). */
 export type VaultStatusMaybeCounted = Omit<VaultStatus, "stale"> & { stale: number | null };
@@ -86,6 +86,11 @@ export interface VaultSearchResult extends SearchResult {
    * indexed, when any did: such a hit shows text the note no longer holds. Absent when none did.
    */
   stale?: { changed: string[]; deleted: string[] };
+  /**
+   * When some passages have no vectors yet: how many do, and whether an index run is embedding the
+   * rest now. `notice` then opens with this in words.
+   */
+  denseCoverage?: { chunks: number; withVectors: number; indexing: boolean };
 }
 
 /** An opened vault: index it, search it, ask it. */

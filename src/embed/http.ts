@@ -17,15 +17,24 @@ export async function postJson(
   unreachable: string,
   code: "embed_failed" | "llm_failed" = "embed_failed",
 ): Promise<unknown> {
-  let res: Response;
-  try {
-    res = await fetch(url, {
+  let res: Response | undefined;
+  const send = () =>
+    fetch(url, {
       method: "POST",
       headers: { "content-type": "application/json", ...headers },
       body: JSON.stringify(body),
     });
-  } catch {
-    throw new VaultRagError(code, unreachable);
+  // a kept-alive connection the server closed while this process was busy (reading notes for the
+  // keyword phase, seconds without a turn of the event loop) fails as "other side closed" on reuse:
+  // the request is sent once more, on a new connection (it changes nothing on the server)
+  for (let attempt = 0; !res; attempt++) {
+    try {
+      res = await send();
+    } catch (err) {
+      const cause = (err as { cause?: { code?: string } }).cause?.code;
+      if (attempt === 0 && code === "embed_failed" && (cause === "UND_ERR_SOCKET" || cause === "ECONNRESET")) continue;
+      throw new VaultRagError(code, unreachable);
+    }
   }
   const text = await res.text();
   if (!res.ok) {

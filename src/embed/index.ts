@@ -4,6 +4,7 @@ export { passageWindows, windowOptions, WINDOW_OVERLAP_TOKENS, type WindowOption
 export { createEmbedder, DEFAULT_MODEL, type EmbedderOptions } from "./registry.js";
 export { rememberQueries, REMEMBERED_QUERIES } from "./remember.js";
 export { useLiteEmbedder, USE_LITE_MAX_TOKENS } from "./use-lite/embedder.js";
+export { defaultThreads, parseThreads, threadCount, MAX_THREADS } from "./use-lite/pool.js";
 export { loadUseLite } from "./use-lite/model.js";
 export { UseTokenizer } from "./use-lite/tokenizer.js";
 export { ollamaEmbedder, ollamaBaseUrl, nomicPrefixes } from "./ollama.js";

@@ -24,7 +24,7 @@ export interface EmbedderOptions {
   /**
    * The bundled model embeds questions on a worker thread of its own, started (and its model loaded)
    * at once, so a question's embedding runs beside its keyword search. For long-lived processes
-   * (`serve`, MCP); ignored where threads are off (`VAULT_RAG_THREADS` below 2, or one core). The
+   * (`serve`, MCP); ignored where threads are off (`VAULT_RAG_THREADS=0`). The
    * thread is shared by the process and never closed; idle, it does not keep the process alive.
    */
   queryThread?: boolean;

@@ -12,6 +12,10 @@ export interface CheckReport {
   problems: string[];
   counts: { notes: number; chunks: number; vectors: number; ftsRows: number };
   orphanVectors: number;
+  /**
+   * Passages without vectors yet: pending, not damage (keyword-first indexing stores passages
+   * first; the next `index` embeds what a stopped run left). Searches rank them by keyword.
+   */
   chunksWithoutVectors: number;
   chunksWithoutNote: number;
   ftsMismatch: boolean;
@@ -23,11 +27,12 @@ export interface CheckReport {
 }
 
 /**
- * Verifies an index: manifest and storage version, orphan vectors, chunks without vectors or notes,
- * notes that lost their chunks, the BM25 index against the chunks, and stale notes (by the rule
- * `status` uses too, in stale.ts). With `repair`, fixes what needs no embedding: orphans are
- * removed, the BM25 index is rebuilt from the chunks, and notes with missing vectors or chunks are
- * dropped so the next index redoes them.
+ * Verifies an index: manifest and storage version, orphan vectors, chunks without notes, notes
+ * that lost their chunks, the BM25 index against the chunks, and stale notes (by the rule `status`
+ * uses too, in stale.ts). Chunks without vectors are counted as pending, not as damage: the next
+ * `index` embeds them. With `repair`, fixes what needs no embedding: orphans are removed, the BM25
+ * index is rebuilt from the chunks, and notes with bad vectors or lost chunks are dropped so the
+ * next index redoes them.
  *
  * @example
  * ```ts
@@ -59,7 +64,6 @@ export async function checkIndex(vault: string, dbPath: string, opts: { repair?:
     const rebuild = (!manifest && counts.chunks > 0) || (!!manifest && manifest.schemaVersion !== SCHEMA_VERSION);
     const dims = manifest?.embedder.dimensions;
     if (orphanVectors) problems.push(`${orphanVectors} vector(s) belong to no chunk`);
-    if (chunksWithoutVectors) problems.push(`${chunksWithoutVectors} chunk(s) have no vector`);
     if (chunksWithoutNote) problems.push(`${chunksWithoutNote} chunk(s) belong to no indexed note`);
     if (ftsMismatch) problems.push(`the keyword index holds ${counts.ftsRows} row(s) for ${counts.chunks} chunk(s)`);
     if (badVectors) problems.push(`${badVectors} chunk(s) have vectors without ${dims} dimensions`);
@@ -119,27 +123,31 @@ export async function checkChromaIndex(
     const manifest = await store.manifest();
     const server = await store.serverCount();
     let local = await store.count();
+    // passages the sidecar holds without vectors are pending (keyword-first indexing), not on the server yet
+    let coverage = await store.vectorCoverage();
     const rebuild = !manifest && server > 0;
     if (rebuild) problems.push("the manifest is missing but chunks are stored");
-    if (local.chunks !== server)
-      problems.push(`the keyword sidecar holds ${local.chunks} chunk(s), the server ${server}`);
-    if (opts.repair && local.chunks !== server) {
+    const mismatch = coverage.withVectors !== server;
+    if (mismatch)
+      problems.push(`the keyword sidecar holds ${coverage.withVectors} chunk(s) with vectors, the server ${server}`);
+    if (opts.repair && mismatch) {
       await store.rebuildSidecar();
       local = await store.count();
+      coverage = await store.vectorCoverage();
       repaired.push(`rebuilt the keyword sidecar from the server (${local.chunks} chunks)`);
     }
     const stale = staleInVault(vault, await store.notes());
     const counts = { notes: local.notes, chunks: server, vectors: server, ftsRows: local.chunks };
-    const ok = problems.length === 0 || (repaired.length > 0 && local.chunks === server);
+    const ok = problems.length === 0 || (repaired.length > 0 && coverage.withVectors === server);
     return {
       ok,
       index: store.location,
       problems,
       counts,
       orphanVectors: 0,
-      chunksWithoutVectors: 0,
+      chunksWithoutVectors: coverage.chunks - coverage.withVectors,
       chunksWithoutNote: 0,
-      ftsMismatch: local.chunks !== server,
+      ftsMismatch: coverage.withVectors !== server,
       stale,
       repaired,
       ...(rebuild ? { fix: { kind: "rebuild" as const, db: store.location } } : {}),

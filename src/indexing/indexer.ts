@@ -28,8 +28,8 @@ import {
   type Note,
   type VaultFile,
 } from "../vault/index.js";
-import { WorkEstimate } from "./estimate.js";
-import { sampleRun } from "./run-sample.js";
+import { densePhase } from "./dense-phase.js";
+import { findVectors, type Pending, type VectorMap, type WindowPlan } from "./vectors.js";
 import { acquireLock } from "./lock.js";
 import { manifestFor, modelMismatch, modelSpecOf, sameModel } from "./manifest.js";
 
@@ -49,19 +49,28 @@ export interface IndexSummary {
   embedded: number;
   /** Windows (texts the model reads) whose vectors came from the cache. */
   cached: number;
+  /** Passages (chunks) this run wrote: those of the notes added and updated. */
+  passages: number;
+  /** Seconds until every changed note was keyword-searchable (the keyword phase, committed). */
+  keywordSeconds: number;
+  /** Seconds the dense phase took: embedding the windows of the passages without vectors. */
+  denseSeconds: number;
+  /** Passages still without vectors when the run ended (0 unless it was stopped). */
+  pending: number;
   seconds: number;
   dbPath: string;
   model: string;
 }
 
 /**
- * What `onProgress` reports: `scan` (files found), `index` (notes done of those to do), `embed`
- * (windows the model has embedded, of an estimate for the run that firms up as notes are read) and
- * `saved` (chunks committed by this run, of an estimate of those it will write). The estimates
- * come from a sample of the notes to do, read beside the first batch; until it is in they are
- * projected from the few notes read, and `estimating` is true.
+ * What `onProgress` reports, phase by phase. The keyword phase: `scan` (files found), `index`
+ * (notes read, chunked and stored with their keyword index, of those to do); then `keyword` once
+ * (done = total = notes stored: the index is keyword-searchable from here). The dense phase:
+ * `embed` (windows given vectors, embedded or found in a cache, of those to do; `estimating` while
+ * passages an interrupted run left are still to be read) and `saved` (passages given vectors,
+ * committed, of those without).
  */
-export type IndexPhase = "scan" | "index" | "embed" | "saved";
+export type IndexPhase = "scan" | "index" | "keyword" | "embed" | "saved";
 
 /** Options of an indexing run. */
 export interface IndexOptions {
@@ -88,11 +97,14 @@ export interface IndexOptions {
 }
 
 /**
- * Indexes a vault into the SQLite store at `dbPath`, incrementally: unchanged notes (same size and
- * mtime, or same content hash) cost a stat; changed notes are re-chunked and only chunks whose text
- * is new are embedded (vectors are cached by model and text hash); vanished notes are deleted. Work
- * is committed in batches of notes, so an interrupted run resumes where it stopped. A `full` run, or
- * a run with a new model, builds a new file and swaps it in only when complete.
+ * Indexes a vault into the SQLite store at `dbPath`, incrementally and keyword first: unchanged
+ * notes (same size and mtime, or same content hash) cost a stat; changed notes are re-chunked and
+ * stored with their keyword index (passages whose windows are all in the vector cache keep their
+ * vectors), and vanished notes are deleted, batch by batch, so the index is keyword-searchable
+ * within seconds. Then the dense phase embeds the windows of every passage still without vectors
+ * (this run's and any an interrupted run left), batch by batch. Both phases commit in batches, so an
+ * interrupted run resumes where it stopped. A `full` run, or a run with a new model, builds a new
+ * file and swaps it in only when both phases are complete.
  *
  * @example
  * ```ts
@@ -155,17 +167,17 @@ export async function indexVault(
   }
 }
 
-/** The texts the model reads for one chunk (its windows), each with the hash that keys the vector cache. */
-type WindowPlan = { hash: string; text: string }[];
-
-/** Gives a renamed note's new chunks the vectors of its old chunks (same content, same cut), each window
- * keeping its vector's text hash, so the next real edit of the note embeds it afresh with the new title. */
+/**
+ * Gives a renamed note's new chunks the vectors of its old chunks (same content, same cut). Each
+ * window keeps the hash of the text its vector was made from, so the next real edit of the note
+ * embeds it afresh with the new title.
+ */
 async function repoint(
   store: Store,
   oldPath: string,
   records: StoreRecord[],
   plans: WindowPlan[],
-  vectors: Map<string, Promise<Float32Array>>,
+  vectors: Map<string, Float32Array>,
 ): Promise<void> {
   const old = await store.get({ path: oldPath, includeVectors: true });
   if (old.length !== records.length) return;
@@ -176,13 +188,10 @@ async function repoint(
     r.meta = { ...r.meta, hash: old[k].meta.hash };
     old[k].windows.forEach((w, j) => {
       plans[k][j] = { ...plans[k][j], hash: w.hash };
-      vectors.set(w.hash, Promise.resolve(w.vector));
+      vectors.set(w.hash, w.vector);
     });
   });
 }
-
-/** A chunk waiting for its vectors: what the model reads of it, and how an embedding error names it. */
-type Pending = { record: StoreRecord; plan: WindowPlan; label: string };
 
 /** One indexing run's state, shared by its steps ({@link startRun} makes it). */
 export interface Run {
@@ -206,26 +215,28 @@ export interface Run {
   goneByHash: Map<string, string>;
   resolve: (link: NoteLink, source: string) => string | undefined;
   linksOf: (note: Note) => NoteLink[];
-  seen: { notes: number; chunks: number; toEmbed: number; embedded: number; saved: number };
-  /** The run's work over the notes to do, from a sample of them once it is in. */
-  estimate: WorkEstimate;
   chunkOptions: ChunkOptions;
   windowing: ReturnType<typeof windowOptions>;
   cacheModel: string;
-  vectors: Map<string, Promise<Float32Array>>;
+  /**
+   * Vectors the keyword phase found for passages it stored without (some windows of a long passage
+   * cached, the rest new, or a renamed note's): the dense phase uses them before the model.
+   */
+  carry: Map<string, Float32Array>;
+  /** Passages the keyword phase stored without vectors, and their windows: the dense phase's work. */
+  planned: { chunks: number; windows: number };
+  /**
+   * Whether a cache may hold vectors of this run's passages: the index holds some, or a full
+   * rebuild's old index does. When none can (a first index), the keyword phase does not cut
+   * passages into the model's windows (tokenizing is most of its time): the dense phase does.
+   */
+  mayBeCached: boolean;
+  /** notes the model cannot read (Japanese to an English model): told once, after the run */
   unread: string[];
 }
 
-/** A batch read and chunked, its vectors found or being made ({@link prepareBatch}). */
-interface Batch {
-  slice: VaultFile[];
-  batch: { note: NoteEntry; records: StoreRecord[]; links: NoteLink[] }[];
-  pending: Pending[];
-  missing: Map<string, { text: string; label: string }>;
-  embedding: Promise<unknown>;
-  /** The vector (made, being made or cached) of every window of the batch, by hash. */
-  own: Map<string, Promise<Float32Array>>;
-}
+/** Passes over the vault at most: a note changed during the dense phase is indexed by the next. */
+const MAX_PASSES = 3;
 
 async function indexInto(
   vault: string,
@@ -236,11 +247,42 @@ async function indexInto(
   cacheFrom: Store | undefined,
 ): Promise<IndexSummary> {
   const t0 = performance.now();
-  const run = await startRun(vault, store, embedder, opts, log, cacheFrom);
-  await storeBatches(run);
-  await endRun(run);
-  run.summary.seconds = (performance.now() - t0) / 1000;
-  return run.summary;
+  let total: IndexSummary | undefined;
+  let walked: Map<string, string> | undefined;
+  for (let pass = 0; pass < MAX_PASSES; pass++) {
+    const run = await startRun(vault, store, embedder, opts, log, cacheFrom, walked);
+    walked = new Map(run.files.map((f) => [f.path, `${f.mtime}:${f.size}`]));
+    // a later pass indexes only what changed during the one before (nothing, most often)
+    if (total && !run.todo.length && !run.gone.length) break;
+    await keywordPhase(run);
+    const keywordAt = performance.now();
+    await densePhase(run);
+    run.summary.chunks = (await store.count()).chunks;
+    run.summary.denseSeconds = (performance.now() - keywordAt) / 1000;
+    if (!total) {
+      total = run.summary;
+      total.keywordSeconds = (keywordAt - t0) / 1000;
+    } else addUp(total, run.summary);
+    // a dense phase of seconds leaves no time for a note to change unseen: no second walk
+    if (run.summary.denseSeconds < 1) break;
+  }
+  total!.seconds = (performance.now() - t0) / 1000;
+  return total!;
+}
+
+/** Adds a later pass's work to the run's summary. */
+function addUp(total: IndexSummary, more: IndexSummary): void {
+  total.added += more.added;
+  total.updated += more.updated;
+  total.deleted += more.deleted;
+  total.failed += more.failed;
+  total.skipped += more.skipped;
+  total.embedded += more.embedded;
+  total.cached += more.cached;
+  total.passages += more.passages;
+  total.denseSeconds += more.denseSeconds;
+  total.chunks = more.chunks;
+  total.pending = more.pending;
 }
 
 /** Reads what the index holds and what the vault has, and plans the run: the notes to read, in order, and those gone. */
@@ -251,12 +293,15 @@ async function startRun(
   opts: IndexOptions,
   log: Logger,
   cacheFrom: Store | undefined,
+  walked?: Map<string, string>,
 ): Promise<Run> {
   // an index whose keyword text older rules wrote (before NFKC) is read again first: this run's
   // deletes must find the text as it was inserted
   if (await store.upgradeKeywordText?.())
     log.info("keyword index: read again by this version's text rules (once; nothing is embedded again)");
-  const files = walkVault(vault, log);
+  // a later pass (walked: the files the last one found, with their stat) takes only what changed
+  // since, and warns of nothing the last one warned of (a binary file is skipped once per run)
+  const files = walkVault(vault, walked ? silentLogger : log);
   const known = await store.notes();
   // an empty index of an empty folder is most often the wrong folder: say so, and go on (a new vault is empty too)
   if (!files.length && !known.size)
@@ -276,6 +321,10 @@ async function startRun(
     chunks: 0,
     embedded: 0,
     cached: 0,
+    passages: 0,
+    keywordSeconds: 0,
+    denseSeconds: 0,
+    pending: 0,
     seconds: 0,
     dbPath: store.location,
     model: embedder.id,
@@ -283,20 +332,19 @@ async function startRun(
 
   const todo: VaultFile[] = [];
   for (const f of files) {
+    if (walked?.get(f.path) === `${f.mtime}:${f.size}`) continue;
     const entry = known.get(f.path);
     if (entry && !chunkerChanged && entry.mtime === f.mtime && entry.size === f.size) summary.unchanged++;
     else todo.push(f);
   }
-  // in an order fixed by each path's hash, not the vault's: the notes read so far are then a fair
-  // sample of those left, whose windows progress projects from them (a folder of drawings, large
-  // files of few words, read first projects a 1,300-note vault at 12% of its windows and then at
-  // 102%; in hash order every projection lies within 92–106%)
+  // in an order fixed by each path's hash, not the vault's: an interrupted run leaves a fair sample
+  // of the vault searchable, not its first folders
   const place = new Map(todo.map((f) => [f.path, createHash("sha1").update(f.path).digest("hex")]));
   todo.sort((a, b) => (place.get(a.path)! < place.get(b.path)! ? -1 : 1));
   const onDisk = new Set(files.map((f) => f.path));
   const gone = [...known.keys()].filter((p) => !onDisk.has(p));
   // links resolve against the notes on disk now (a wikilink names a note, a Markdown link a path);
-  // one that fits no single note waits, and is resolved again once the notes change (endRun)
+  // one that fits no single note waits, and is resolved again once the notes change (endKeyword)
   const fits = noteLinkResolver(files.map((f) => f.path));
   const resolve = (link: NoteLink, source: string) => {
     const found = fits(link.written, source, link.markdown);
@@ -337,46 +385,32 @@ async function startRun(
     goneByHash,
     resolve,
     linksOf,
-    // estimates for progress: the work seen so far, and over the notes still to read a sample's work
-    // per note (by notes, not bytes: a drawing's JSON or a pasted image is many bytes of few words)
-    seen: { notes: 0, chunks: 0, toEmbed: 0, embedded: 0, saved: 0 },
-    estimate: new WorkEstimate(todo.length),
     chunkOptions: opts.chunk ?? {},
     windowing: windowOptions(embedder),
     cacheModel: `${embedder.provider}:${embedder.model}`,
-    // every vector of this run by text hash: found in a cache, re-pointed, or being made by the model
-    // for an earlier batch (a later batch then waits for it instead of embedding the text again)
-    vectors: new Map(),
-    // notes the model cannot read (Japanese to an English model): told once, after the run
+    carry: new Map(),
+    planned: { chunks: 0, windows: 0 },
+    mayBeCached: !!cacheFrom || (await store.vectorCoverage()).withVectors > 0,
     unread: [],
   };
 }
 
-/** `n` windows (or chunks) of the notes read so far, projected over all the notes to read. */
-function projected(run: Run, n: number, kind: "windows" | "chunks" = "windows"): number {
-  return run.estimate.project(n, run.seen.notes, kind);
+/** A batch of notes read and chunked, and what the model would read of their passages. */
+interface Batch {
+  slice: VaultFile[];
+  batch: { note: NoteEntry; records: StoreRecord[]; links: NoteLink[] }[];
+  pending: Pending[];
 }
 
-/** Reads and chunks a batch of notes, finds cached vectors, and starts embedding the rest. */
-async function prepareBatch(run: Run, budget: number): Promise<Batch> {
-  const { slice, batch, pending } = await readBatch(run, budget);
-  const { missing, embedding, own } = await startVectors(run, pending);
-  return { slice, batch, pending, missing, embedding, own };
-}
-
-/** Reads and chunks the next notes, up to `budget` windows, and plans what the model reads of them. */
-async function readBatch(run: Run, budget: number): Promise<Pick<Batch, "slice" | "batch" | "pending">> {
-  const { store, embedder, log, known, chunkerChanged, summary, todo, seen, goneByHash, vectors } = run;
-  // the window budget (storeBatches) decides a batch's size; the note cap only bounds a batch of tiny notes
-  const batchNotes = run.opts.batchNotes ?? 512;
+/** Reads and chunks the next notes, at most `batchNotes`, and plans what the model reads of them. */
+async function readBatch(run: Run, batchNotes: number): Promise<Batch> {
+  const { store, embedder, log, known, chunkerChanged, summary, todo, goneByHash } = run;
   const slice: VaultFile[] = [];
   const batch: Batch["batch"] = [];
   const pending: Pending[] = [];
-  let windows = 0;
-  while (run.cursor < todo.length && slice.length < batchNotes && windows < budget) {
+  while (run.cursor < todo.length && slice.length < batchNotes) {
     const f = todo[run.cursor++];
     slice.push(f);
-    seen.notes++;
     const { note, skipped, stat } = readVaultFile(f, log, { dateKeys: run.dateKeys });
     if (!note) {
       // a file skipped on purpose (binary, not UTF-8, too big) is a warning, not a failure
@@ -404,22 +438,17 @@ async function readBatch(run: Run, budget: number): Promise<Pick<Batch, "slice" 
     if (unreadable(embedder, note.body)) run.unread.push(f.path);
     const records: StoreRecord[] = chunks.map((c) => ({ id: c.id, text: c.text, meta: c.meta, windows: [] }));
     // what the model reads: the chunk whole, or its windows when it is longer than the model's window
-    const plans: WindowPlan[] = chunks.map((c) => {
-      const texts = run.windowing ? passageWindows(c.embedText, run.windowing) : [c.embedText];
-      return texts.length === 1
-        ? [{ hash: c.meta.hash, text: texts[0] }]
-        : texts.map((text) => ({ hash: hashText(text), text }));
-    });
     const from = entry ? undefined : goneByHash.get(note.hash);
+    // (none when no cache can hold their vectors: the dense phase cuts them)
+    const plans: WindowPlan[] =
+      run.mayBeCached || from ? chunks.map((c) => planWindows(run, c.embedText, c.meta.hash)) : chunks.map(() => []);
     if (from) {
       goneByHash.delete(note.hash);
-      await repoint(store, from, records, plans, vectors);
+      await repoint(store, from, records, plans, run.carry);
     }
     records.forEach((r, k) =>
       pending.push({ record: r, plan: plans[k], label: `"${f.path}" (${chunks[k].meta.section})` }),
     );
-    windows += plans.reduce((n, p) => n + p.length, 0);
-    seen.chunks += records.length;
     batch.push({ note: noteEntry, records, links: run.linksOf(note) });
     if (entry) summary.updated++;
     else summary.added++;
@@ -427,154 +456,119 @@ async function readBatch(run: Run, budget: number): Promise<Pick<Batch, "slice" 
   return { slice, batch, pending };
 }
 
-/** Finds the vectors of a batch's windows (this run, then the store's cache) and starts the model on the
- * rest. The run's map holds only vectors of batches not yet stored, so its memory stays flat. */
-async function startVectors(run: Run, pending: Pending[]): Promise<Pick<Batch, "missing" | "embedding" | "own">> {
-  const { store, cacheFrom, cacheModel, vectors, seen, opts } = run;
-  // vectors: this run, then the store's cache, then the model
-  const own = new Map<string, Promise<Float32Array>>();
-  for (const p of pending) for (const w of p.plan) if (vectors.has(w.hash)) own.set(w.hash, vectors.get(w.hash)!);
-  const hashes = [...new Set(pending.flatMap((p) => p.plan.map((w) => w.hash)).filter((h) => !own.has(h)))];
-  for (const source of [store, cacheFrom]) {
-    if (!source || !hashes.length) continue;
-    const found = await source.cachedVectors(cacheModel, hashes);
-    for (const [h, v] of found) own.set(h, Promise.resolve(v));
-  }
-  // a passage of several windows, not cached, whose pooled vector is: a Chroma collection holds
-  // each chunk's pooled vector, and a rebuilt sidecar (another machine, a lost file) none of its
-  // windows, so that vector stands as the passage's one window instead of embedding them all again
-  // (a sidecar rebuilt on a 434-note vault re-embedded its 31,654 windows)
-  const partial = pending.filter((p) => p.plan.length > 1 && p.plan.some((w) => !own.has(w.hash)));
-  for (const source of [store, cacheFrom]) {
-    const want = [...new Set(partial.map((p) => p.record.meta.hash))].filter((h) => !own.has(h));
-    if (!source || !want.length) continue;
-    for (const [h, v] of await source.cachedVectors(cacheModel, want)) own.set(h, Promise.resolve(v));
-  }
-  for (const p of partial) if (own.has(p.record.meta.hash)) p.plan = [{ hash: p.record.meta.hash, text: "" }];
-  const missing = new Map<string, { text: string; label: string }>();
-  for (const p of pending)
-    for (const w of p.plan) if (!own.has(w.hash)) missing.set(w.hash, { text: w.text, label: p.label });
-  let embedding: Promise<unknown> = Promise.resolve();
-  if (missing.size) {
-    const entries = [...missing];
-    let reported = 0;
-    const onEmbed = (d: number) => {
-      seen.embedded += d - reported;
-      reported = d;
-      opts.onProgress?.("embed", seen.embedded, projected(run, seen.toEmbed), run.estimate.estimating);
-    };
-    seen.toEmbed += entries.length;
-    const made = run.embedder.embedDocuments(
-      entries.map(([, m]) => m.text),
-      opts.onProgress && onEmbed,
-      entries.map(([, m]) => m.label),
-    );
-    embedding = made;
-    made.catch(() => {}); // awaited (and thrown) when this batch is stored
-    entries.forEach(([h], k) => {
-      const one = made.then((v) => v[k]);
-      one.catch(() => {}); // a failure is reported once, by the batch that embeds it
-      own.set(h, one);
-      vectors.set(h, one); // for a later batch with the same text, read before this one is stored
-    });
-    run.summary.embedded += entries.length;
-  }
-  return { missing, embedding, own };
+/**
+ * The windows the model reads of a passage's embedded text: the text whole (keyed by the passage's
+ * hash) or, longer than the model's window, its windows (each keyed by its own text's hash).
+ *
+ * @example
+ * ```ts
+ * planWindows(run, chunk.embedText, chunk.meta.hash); // [{ hash: chunk.meta.hash, text: chunk.embedText }]
+ * ```
+ */
+export function planWindows(run: Pick<Run, "windowing">, embedText: string, hash: string): WindowPlan {
+  const texts = run.windowing ? passageWindows(embedText, run.windowing) : [embedText];
+  return texts.length === 1 ? [{ hash, text: texts[0] }] : texts.map((text) => ({ hash: hashText(text), text }));
 }
 
 /**
- * Stores the run's notes batch by batch. One batch is embedded while the next is read and chunked,
- * and its texts queue behind, so the model's threads never wait on the writing thread. Batches are
- * stored in order, each in one transaction once its vectors are all made, so an interrupted run
- * still resumes where it stopped.
+ * The keyword phase: reads, chunks and stores every note to do with its keyword index, batch by
+ * batch, each batch one transaction (about every `commitSeconds`, at most `batchNotes` notes). A
+ * passage whose windows are all cached (unchanged text, a renamed note) is stored with its vectors;
+ * any other without, for the dense phase. Then deletes the notes gone and resolves links.
  */
-async function storeBatches(run: Run): Promise<void> {
-  const { opts, todo, seen } = run;
-  // a batch closes on a budget of windows, sized from the time batches take, so that one is
-  // committed about every commitSeconds (the first, small, comes quickly)
+async function keywordPhase(run: Run): Promise<void> {
+  const { opts, todo, store } = run;
+  const batchNotes = opts.batchNotes ?? 512;
   const commitSeconds = opts.commitSeconds ?? 5;
-  // (at least 64 windows: the bundled model runs such batches on its worker threads, which leaves
-  // this thread free to report progress and to take Ctrl-C; a smaller batch, such as the last one,
-  // goes to those threads too once they are up, and runs on this thread only when they are not)
-  const minBudget = 64;
-  let windowBudget = minBudget;
   let done = 0;
-  let next = todo.length ? prepareBatch(run, windowBudget) : undefined;
-  const sampled = new AbortController();
-  const sampling = sampleRun(run, sampled.signal);
-  let lastCommit = performance.now();
-  try {
-    for (let i = 0; next; i++) {
-      if (opts.signal?.aborted) {
-        // the next batch's reads of the store finish before it closes (its embedding is left to the
-        // model's threads, unstored); the stored batches stay, or a full run's new file is dropped
-        await next.then(
-          () => {},
-          () => {},
-        );
-        throw new VaultRagError(
-          "stopped",
-          opts.full
-            ? "vault-rag: the rebuild was stopped and abandoned — the index is as it was"
-            : `vault-rag: indexing stopped after ${done} of ${todo.length} notes — what was stored stays; the next run goes on from there`,
-        );
+  let size = Math.min(batchNotes, 64); // the first batch is small: searchable at once
+  // `status` in another process tells this phase from the next by this record (dropped when the run ends)
+  const now = new Date().toISOString();
+  if (todo.length) await store.setDenseProgress({ phase: "keyword", windows: 0, done: 0, started: now, updated: now });
+  while (run.cursor < todo.length) {
+    throwIfStopped(run, `indexing stopped after ${done} of ${todo.length} notes`);
+    const started = performance.now();
+    const cur = await readBatch(run, size);
+    await keepCached(run, cur.pending);
+    await ensureManifest(run);
+    if (cur.batch.length) await store.upsertNotes(cur.batch);
+    done += cur.slice.length;
+    run.summary.passages += cur.pending.length;
+    opts.onProgress?.("index", done, todo.length);
+    // size the next batch so that one closes about every commitSeconds
+    const took = Math.max(0.01, (performance.now() - started) / 1000);
+    size = Math.max(16, Math.min(batchNotes, Math.round((cur.slice.length * commitSeconds) / took), size * 4));
+  }
+  await endKeyword(run);
+  opts.onProgress?.("keyword", done, todo.length);
+}
+
+/**
+ * Gives each pending passage the vectors of its windows when all are known without the model
+ * (a cache, a renamed note), or none: it is then stored without, and the dense phase embeds it
+ * (with the vectors found here, carried over).
+ */
+async function keepCached(run: Run, pending: Pending[]): Promise<void> {
+  const known: VectorMap = run.carry;
+  await findVectors(run, pending, known);
+  for (const p of pending) {
+    if (p.plan.length && p.plan.every((w) => known.has(w.hash))) {
+      p.record.windows = p.plan.map((w) => ({ hash: w.hash, vector: known.get(w.hash) as Float32Array }));
+      run.summary.cached += p.plan.length;
+    } else {
+      p.record.windows = [];
+      // a passage not cut into windows (no cache) is counted by the dense phase as it reads it
+      if (p.plan.length) {
+        run.planned.chunks++;
+        run.planned.windows += p.plan.length;
       }
-      const cur = await next;
-      opts.onProgress?.("embed", seen.embedded, projected(run, seen.toEmbed), run.estimate.estimating);
-      // the first batch is embedded alone: a model that cannot run fails before more notes are read
-      if (i === 0) await cur.embedding;
-      next = run.cursor < todo.length ? prepareBatch(run, windowBudget) : undefined;
-      next?.catch(() => {}); // awaited (and thrown) on the next turn
-      await saveBatch(run, cur);
-      done += cur.slice.length;
-      opts.onProgress?.("index", done, todo.length);
-      seen.saved += cur.pending.length;
-      opts.onProgress?.("saved", seen.saved, projected(run, seen.chunks, "chunks"), run.estimate.estimating);
-      // size the next batches so that one closes about every commitSeconds
-      const now = performance.now();
-      const took = Math.max(0.05, (now - lastCommit) / 1000);
-      lastCommit = now;
-      const windows = cur.pending.reduce((n, p) => n + p.plan.length, 0);
-      if (windows)
-        windowBudget = Math.max(
-          minBudget,
-          Math.min(4096, Math.round((windows * commitSeconds) / took), windowBudget * 4),
-        );
     }
-  } finally {
-    sampled.abort();
-    await sampling;
   }
+  // what a stored passage used is no longer needed; a passage stored without keeps what it found
+  const keep = new Set(pending.filter((p) => !p.record.windows.length).flatMap((p) => p.plan.map((w) => w.hash)));
+  for (const p of pending) for (const w of p.record.windows) if (!keep.has(w.hash)) run.carry.delete(w.hash);
 }
 
-/** Waits for a batch's vectors and stores it, in one transaction (with the manifest, before the first). */
-async function saveBatch(run: Run, cur: Batch): Promise<void> {
-  const { store, embedder, vectors, summary } = run;
-  await cur.embedding;
-  for (const p of cur.pending) {
-    p.record.windows = await Promise.all(
-      p.plan.map(async (w) => ({ hash: w.hash, vector: await cur.own.get(w.hash)! })),
-    );
-    for (const w of p.plan) if (!cur.missing.has(w.hash)) summary.cached++;
-  }
+/**
+ * Records what builds the index before its first write: the manifest, with the model's dimensions
+ * (a remote model whose dimensions are not known yet is asked once). An upgrade in progress keeps
+ * the old chunker version until the keyword phase completes, so an interrupted upgrade still
+ * re-chunks the notes it did not reach.
+ */
+async function ensureManifest(run: Run): Promise<void> {
+  const { store, embedder } = run;
   const manifest = run.manifest;
-  if (!manifest || manifest.embedder.dimensions !== embedder.dimensions) {
-    if (embedder.dimensions > 0) {
-      // an upgrade in progress keeps the old chunker version until the run completes, so an
-      // interrupted upgrade still re-chunks the notes it did not reach
-      run.manifest = {
-        ...manifestFor(embedder, manifest),
-        ...(run.chunkerChanged ? { chunkerVersion: manifest!.chunkerVersion } : {}),
-      };
-      await store.setManifest(run.manifest);
-    }
-  }
-  if (cur.batch.length) await store.upsertNotes(cur.batch);
-  for (const h of cur.own.keys()) vectors.delete(h); // in the store's cache now
+  if (manifest && manifest.embedder.dimensions === embedder.dimensions) return;
+  if (manifest && embedder.dimensions === 0) return;
+  if (embedder.dimensions === 0) await embedder.embedQuery("dimension probe");
+  run.manifest = {
+    ...manifestFor(embedder, manifest),
+    ...(run.chunkerChanged ? { chunkerVersion: manifest!.chunkerVersion } : {}),
+  };
+  await store.setManifest(run.manifest);
 }
 
-/** Ends a run: names the notes the model cannot read, deletes the notes gone, resolves links and records the manifest. */
-async function endRun(run: Run): Promise<void> {
+/**
+ * Stops the run when its signal says so, between batches: what was stored stays (a full run's new
+ * file is dropped by the caller).
+ *
+ * @example
+ * ```ts
+ * throwIfStopped(run, `indexing stopped after 40 of 100 notes`);
+ * ```
+ */
+export function throwIfStopped(run: Pick<Run, "opts">, what: string): void {
+  if (!run.opts.signal?.aborted) return;
+  throw new VaultRagError(
+    "stopped",
+    run.opts.full
+      ? "vault-rag: the rebuild was stopped and abandoned — the index is as it was"
+      : `vault-rag: ${what} — what was stored stays; the next run goes on from there`,
+  );
+}
+
+/** Ends the keyword phase: names the notes the model cannot read, deletes the notes gone, resolves links and records the manifest. */
+async function endKeyword(run: Run): Promise<void> {
   const { store, embedder, log, unread, gone, summary, files } = run;
   unread.sort(); // named in path order, not in the order the notes were read
   if (unread.length)
@@ -595,15 +589,9 @@ async function endRun(run: Run): Promise<void> {
   // first line when noteLinkResolver reads links another way)
   const linkKey = hashText(["link rules 4", ...files.map((f) => f.path).sort()].join("\n"));
   await store.resolveLinks(linkKey, run.resolve);
-  let manifest = run.manifest;
-  if (!manifest || run.chunkerChanged) {
-    // nothing was embedded (empty vault or all cached): still record what built the index
-    if (!manifest && embedder.dimensions === 0) await embedder.embedQuery("dimension probe");
-    manifest = manifestFor(embedder, manifest);
-    await store.setManifest(manifest);
-  } else {
-    await store.setManifest({ ...manifest, updatedAt: new Date().toISOString() });
-  }
-  run.manifest = manifest;
-  summary.chunks = (await store.count()).chunks;
+  await ensureManifest(run);
+  // every note is chunked by this chunker now: an upgrade is complete
+  const manifest = run.chunkerChanged ? manifestFor(embedder, run.manifest) : run.manifest!;
+  run.manifest = { ...manifest, updatedAt: new Date().toISOString() };
+  await store.setManifest(run.manifest);
 }

@@ -9,6 +9,7 @@ import {
   type QueryFilter,
   type ScoredRecord,
   type Store,
+  type VectorCoverage,
 } from "../store/index.js";
 import { planExpansion, readableWordNet, type ExpansionPlan } from "./expand.js";
 import { propNames } from "./props.js";
@@ -136,7 +137,10 @@ export async function search(ctx: SearchContext, question: string, options: Sear
       timings,
     };
   const n = Math.max(1, Math.min(o.topK * o.oversample, total));
-  const first = await retrieve(ctx, question, o, filter, n, timings);
+  // during an index run's dense phase some passages have no vectors yet: they are ranked by keyword
+  const coverage = o.mode === "keyword" ? undefined : await ctx.store.vectorCoverage();
+  const partial = coverage && coverage.withVectors < coverage.chunks ? coverage : undefined;
+  const first = await retrieve(ctx, question, o, filter, n, timings, partial);
   const unread = first.unread;
   let { dense, keyword, expansion, spelling, linkNames, rare } = first;
   let ranked = fuse(o, dense, keyword, question, { linkNames, rare });
@@ -155,6 +159,7 @@ export async function search(ctx: SearchContext, question: string, options: Sear
       filter,
       Math.min(total, Math.max(n, o.pool)),
       timings,
+      partial,
     ));
     ranked = fuse(o, dense, keyword, question, { linkNames, rare });
   }
@@ -185,6 +190,7 @@ export async function search(ctx: SearchContext, question: string, options: Sear
     reason,
     timings,
     ...(notice ? { notice } : {}),
+    ...(partial ? { denseCoverage: partial } : {}),
     ...(expansion
       ? {
           expansion: {
@@ -296,7 +302,12 @@ export async function retrieve(
   filter: QueryFilter,
   n: number,
   timings: { embedMs: number; retrieveMs: number } = { embedMs: 0, retrieveMs: 0 },
+  partial?: VectorCoverage,
 ): Promise<Retrieved> {
+  // passages without vectors (an index run's dense phase) are ranked by keyword in every mode: a
+  // dense search fuses its list with the keyword list of those passages
+  const words = o.mode !== "dense" || !!partial;
+  const vectors = o.mode !== "keyword" && (!partial || partial.withVectors > 0);
   const depth = o.mode === "hybrid" ? Math.max(n, o.pool) : n;
   let dense: ScoredRecord[] = [];
   let keyword: ScoredRecord[] = [];
@@ -311,7 +322,7 @@ export async function retrieve(
   // question) would rank the notes at random; it is ranked by its words alone
   const unread = o.mode !== "keyword" && unreadable(ctx.embedder, question);
   // start embedding first: on a cold start the model loads while the keyword query runs
-  const vectorPromise = o.mode !== "keyword" && !unread ? ctx.embedder.embedQuery(question) : undefined;
+  const vectorPromise = vectors && !unread ? ctx.embedder.embedQuery(question) : undefined;
   vectorPromise?.catch(() => undefined);
   // a whereDocument filter is tested over every passage once, for the dense list and the keyword
   // lists alike, before them; a keyword-only search tests only the passages that hold its words
@@ -320,23 +331,28 @@ export async function retrieve(
     await ctx.store.warmFilter(filter);
     timings.retrieveMs += performance.now() - t;
   }
-  if (o.mode !== "dense") {
+  if (words) {
     const t = performance.now();
     const { proximity, backlinks } = o;
     // a misspelt word matches nothing: the keyword lists read the vault's word in its place
     if (o.spell) spelling = await spellingFixes(ctx.store, question, readableWordNet());
-    const words = spelling?.length ? withFixes(question, spelling) : question;
-    keyword = plainKeyword = await ctx.store.queryKeyword(words, depth, filter, { proximity, backlinks });
+    const asked = spelling?.length ? withFixes(question, spelling) : question;
+    keyword = plainKeyword = await ctx.store.queryKeyword(asked, depth, filter, { proximity, backlinks });
     plainKeywordMs = performance.now() - t;
     if (o.expand) {
-      expansion = await planExpansion(ctx.store, words, keyword[0]);
-      if (expansion) keyword = await ctx.store.queryKeyword(words, depth, filter, { expansion, proximity, backlinks });
+      expansion = await planExpansion(ctx.store, asked, keyword[0]);
+      if (expansion) keyword = await ctx.store.queryKeyword(asked, depth, filter, { expansion, proximity, backlinks });
+    }
+    if (o.mode === "dense") {
+      const rest = await ctx.store.withoutVectors(keyword.map((r) => r.id));
+      keyword = keyword.filter((r) => rest.has(r.id));
+      plainKeyword = plainKeyword.filter((r) => rest.has(r.id));
     }
     // a note may be named only by the links to it: its link texts are read for the notes whose
     // backlink text matched
     const linked = [...new Set(keyword.filter((r) => r.backlinked).map((r) => r.meta.path))];
     if (linked.length) linkNames = await ctx.store.linkNames(linked);
-    rare = keyword.length > 0 && (await isRareLookup(ctx.store, words));
+    rare = keyword.length > 0 && (await isRareLookup(ctx.store, asked));
     timings.retrieveMs += performance.now() - t;
   }
   if (vectorPromise) {
@@ -372,8 +388,9 @@ export function fuse(
   question?: string,
   found: Pick<Retrieved, "linkNames" | "rare"> = {},
 ): Hit[] {
-  if (o.mode === "dense") return dense.map((r) => toHit(r, r.distance));
-  let hits = fuseWords(o, dense, keyword);
+  // a dense search's keyword list holds only passages without vectors (see retrieve): fused as a hybrid's
+  if (o.mode === "dense" && !keyword.length) return dense.map((r) => toHit(r, r.distance));
+  let hits = fuseWords(o.mode === "dense" ? { ...o, mode: "hybrid" } : o, dense, keyword);
   // a lookup of rare words: the passages that hold them lead, whatever the model made of them
   if (found.rare && o.mode === "hybrid") hits = keywordLed(hits, keyword, RARE_DEFAULTS.top);
   // a question that names a note (its title, alias, file name or link text) finds that note first

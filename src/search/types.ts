@@ -1,5 +1,5 @@
 import type { Fix } from "../errors.js";
-import type { RecordMetadata, Where, WhereDocument } from "../store/index.js";
+import type { RecordMetadata, VectorCoverage, Where, WhereDocument } from "../store/index.js";
 
 /** An example of each filter, as error messages show one: a note's metadata, a passage's text. */
 export const FILTER_EXAMPLES = { where: '{"folder": "kitchen"}', whereDocument: '{"$contains": "DRV8833"}' };
@@ -135,4 +135,9 @@ export interface SearchResult {
   expansion?: { phrases: string[]; weight: number; coverage: number };
   /** Misspelt words the keyword query read as the vault's words (`spell`), each once. */
   spelling?: { from: string; to: string }[];
+  /**
+   * When some passages have no vectors yet (an index run's dense phase, or one that was stopped):
+   * how many do. A dense or hybrid search ranked the others by keyword, and fused both.
+   */
+  denseCoverage?: VectorCoverage;
 }

@@ -25,7 +25,10 @@ export function readRoutes(app: Hono, o: AppOptions): void {
       throw new VaultRagError("usage", `vault-rag: the search query is empty — give it as ?q=…`);
     const a = validate(searchInput, raw, SEARCH_QUERY_NAMES);
     const { query, ...rest } = a;
-    const { hits, reason, hints, expansion, spelling, notice, stale } = await v.search(query, searchRequestOf(rest));
+    const { hits, reason, hints, expansion, spelling, notice, stale, denseCoverage } = await v.search(
+      query,
+      searchRequestOf(rest),
+    );
     // no hits: why, and the hints the CLI prints and MCP returns (the folder or tag that exists);
     // hits found through synonyms say which, as --verbose does; a question ranked by keywords alone
     // says so; hits from notes changed or deleted since the last index are named
@@ -36,9 +39,16 @@ export function readRoutes(app: Hono, o: AppOptions): void {
             ...(expansion ? { expansion } : {}),
             ...(spelling ? { spelling } : {}),
             ...(notice ? { notice } : {}),
+            ...(denseCoverage ? { denseCoverage } : {}),
             ...(stale ? { stale } : {}),
           }
-        : { hits: [], reason, hints: hints ?? [], ...(notice ? { notice } : {}) }) satisfies SearchReply,
+        : {
+            hits: [],
+            reason,
+            hints: hints ?? [],
+            ...(notice ? { notice } : {}),
+            ...(denseCoverage ? { denseCoverage } : {}),
+          }) satisfies SearchReply,
     );
   });
 

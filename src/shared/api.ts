@@ -82,6 +82,28 @@ export interface VaultStatus {
   modelRefused?: true;
   /** Where the notes' dates came from, and how many frontmatter dates could not be read. */
   dates?: DateSources;
+  /** How far indexing is, phase by phase (keyword-first indexing). */
+  phases?: IndexPhases;
+}
+
+/**
+ * The two phases of indexing as `status` reports them: the keyword phase (notes stored with their
+ * keyword index: searchable by keyword), then the dense phase (vectors for every passage).
+ */
+export interface IndexPhases {
+  /** `in progress` while an index run stores notes and has not begun embedding; `stopped` when one was stopped so. */
+  keyword: "complete" | "in progress" | "stopped";
+  dense: {
+    /** `stopped`: passages are without vectors and no index run is giving them any. */
+    state: "complete" | "in progress" | "stopped";
+    /** Passages with vectors, of all passages. */
+    passages: number;
+    of: number;
+    /** Windows embedded of those the running (or stopped) dense phase embeds, when it recorded them. */
+    windows?: { done: number; total: number };
+    /** Seconds left at the dense phase's rate so far, while it runs. */
+    secondsLeft?: number;
+  };
 }
 
 /** How many notes took their date from each source, and how many had a frontmatter date that could not be read. */
@@ -111,6 +133,8 @@ export interface SearchReply {
   spelling?: { from: string; to: string }[];
   /** The hits' notes changed or deleted since they were indexed. */
   stale?: { changed: string[]; deleted: string[] };
+  /** While an index run's dense phase runs: the passages the dense ranking covers, of all. */
+  denseCoverage?: { chunks: number; withVectors: number; indexing: boolean };
 }
 
 /** `GET /api/related`: the notes related to one note, and why there are none when there are none. */

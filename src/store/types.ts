@@ -88,6 +88,36 @@ export interface StoreCounts {
   chunks: number;
 }
 
+/**
+ * How many passages have their vectors: an index is keyword-searchable as soon as its passages are
+ * stored, and dense-searchable passage by passage as their vectors land (keyword-first indexing).
+ */
+export interface VectorCoverage {
+  /** Passages (chunks) the index holds. */
+  chunks: number;
+  /** Of those, the passages with their vectors: the dense ranking covers these. */
+  withVectors: number;
+}
+
+/**
+ * What an indexing run last recorded in the index of its phases (the dense phase with the vectors it
+ * stored), so that another process (`status`, a search) can tell how far it is. `windows` may be an estimate
+ * while passages left by an interrupted run are still to be read.
+ */
+export interface DenseProgress {
+  /** The phase the run is in: `keyword` until its notes are stored, then `dense`. */
+  phase: "keyword" | "dense";
+  /** Windows (texts the model reads) this dense phase embeds, in all. */
+  windows: number;
+  /** Of those, the windows embedded and stored so far. */
+  done: number;
+  /** When the dense phase started, and when it last stored vectors (ISO 8601). */
+  started: string;
+  updated: string;
+  /** The phase has ended: every passage has its vectors. */
+  finished?: true;
+}
+
 /** Phrases a keyword query ranks by beside the question's own words, at a weight (a query expansion). */
 export interface KeywordExpansion {
   /** Plain words or phrases ("sum", "add up"); each matches as a phrase, through the index's stemmer. */
@@ -227,6 +257,49 @@ export interface Store {
   setManifest(m: Manifest): Promise<void>;
   /** Cached vectors by (model, window-text hash). */
   cachedVectors(model: string, hashes: string[]): Promise<Map<string, Float32Array>>;
+  /**
+   * How many passages have their vectors (see {@link VectorCoverage}).
+   *
+   * @example
+   * ```ts
+   * const { chunks, withVectors } = await store.vectorCoverage(); // { chunks: 6321, withVectors: 2140 }
+   * ```
+   */
+  vectorCoverage(): Promise<VectorCoverage>;
+  /**
+   * The notes with a passage that has no vectors yet, in path order, after `after`, at most `limit`:
+   * what an indexing run's dense phase embeds (a run that was stopped leaves them for the next).
+   *
+   * @example
+   * ```ts
+   * await store.pendingVectorPaths(100); // ["a.md", "b/c.md"]
+   * ```
+   */
+  pendingVectorPaths(limit: number, after?: string): Promise<string[]>;
+  /**
+   * Gives passages that have no vectors their windows, in one write, with the dense phase's
+   * progress recorded beside them. A passage that is gone (its note changed meanwhile) or already
+   * has vectors is left as it is. Returns how many passages got vectors.
+   *
+   * @example
+   * ```ts
+   * await store.setVectors([{ id: "3f…", windows: [{ hash: "ab…", vector }] }], progress);
+   * ```
+   */
+  setVectors(items: { id: string; windows: StoredWindow[] }[], progress?: DenseProgress): Promise<number>;
+  /** Records (or, `undefined`, clears) the dense phase's progress without storing vectors. */
+  setDenseProgress(progress: DenseProgress | undefined): Promise<void>;
+  /** The dense phase's progress as last recorded, if any. */
+  denseProgress(): Promise<DenseProgress | undefined>;
+  /**
+   * Which of these passages have no vectors yet: a dense search keyword-ranks them.
+   *
+   * @example
+   * ```ts
+   * await store.withoutVectors(["3f…", "9a…"]); // Set { "9a…" }
+   * ```
+   */
+  withoutVectors(ids: string[]): Promise<Set<string>>;
   /** Optional: load what dense queries need now (used to overlap with a cold model load). */
   warmDense?(): Promise<void>;
   /**

@@ -2,12 +2,13 @@ import { VaultRagError } from "../errors.js";
 import type { StoreRecord } from "./types.js";
 
 /**
- * Checks a record's windows before any store writes it: at least one, each a finite vector of the
- * index's dimensions (when known). One check for every backend, so both refuse alike.
+ * Checks a record's windows before any store writes it: each a finite vector of the index's
+ * dimensions (when known). A record with no windows is a passage whose vectors are still to come
+ * (keyword-first indexing: see `Store.setVectors`). One check for every backend, so both refuse alike.
  *
  * @example
  * ```ts
- * checkWindows(record, 512); // throws model_mismatch for a 384-d vector, store_failed for NaN or none
+ * checkWindows(record, 512); // throws model_mismatch for a 384-d vector, store_failed for NaN or an empty one
  * ```
  */
 export function checkWindows(r: StoreRecord, dims: number | undefined): void {
@@ -18,7 +19,7 @@ export function checkWindows(r: StoreRecord, dims: number | undefined): void {
         `vector of ${w.vector.length} dimensions for "${r.meta.path}" does not fit the index (${dims}-d)`,
         { fix: { kind: "rebuild" } },
       );
-  if (!r.windows.length || r.windows.some((w) => !w.vector.length || !w.vector.every(Number.isFinite)))
+  if (r.windows.some((w) => !w.vector.length || !w.vector.every(Number.isFinite)))
     throw new VaultRagError(
       "store_failed",
       `vault-rag: the vector for "${r.meta.path}" (${r.meta.section}) is empty or not finite — nothing was written`,

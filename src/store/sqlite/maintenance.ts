@@ -24,7 +24,7 @@ export interface SqliteIntegrity {
 export interface SqliteRepair {
   /** Vectors removed because their chunk was gone. */
   orphanVectors: number;
-  /** Notes dropped (chunks, vectors and note row) because a chunk had no vector, a bad vector or no note. */
+  /** Notes dropped (chunks, vectors and note row) because a chunk had a bad vector or no note (a chunk without vectors is pending, and kept). */
   droppedNotes: number;
 }
 
@@ -105,7 +105,7 @@ export function repairIndex(db: Database.Database, file: string, opts: { drop?: 
     fixed.orphanVectors = db.prepare("DELETE FROM windows WHERE chunk NOT IN (SELECT rowid FROM chunks)").run().changes;
     const paths = db
       .prepare(
-        `SELECT DISTINCT path FROM chunks WHERE rowid NOT IN (SELECT chunk FROM windows) OR path NOT IN (SELECT path FROM notes)${dims ? ` OR rowid IN (SELECT chunk FROM windows WHERE length(vector) != ${dims * 4})` : ""}`,
+        `SELECT DISTINCT path FROM chunks WHERE path NOT IN (SELECT path FROM notes)${dims ? ` OR rowid IN (SELECT chunk FROM windows WHERE length(vector) != ${dims * 4})` : ""}`,
       )
       .pluck()
       .all() as string[];

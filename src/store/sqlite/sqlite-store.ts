@@ -14,7 +14,18 @@ import {
   type Store,
   type StoreCounts,
   type StoreRecord,
+  type DenseProgress,
+  type StoredWindow,
+  type VectorCoverage,
 } from "../types.js";
+import {
+  pendingVectorPaths,
+  readProgress,
+  setVectors,
+  vectorCoverage,
+  withoutVectors,
+  writeProgress,
+} from "./vectors.js";
 import { KeywordSpellings } from "./spellings.js";
 import { hasBacklinks, linkNames, readLinks, relink } from "./backlinks.js";
 import { DamagedSnapshotError } from "./dense-index.js";
@@ -189,6 +200,35 @@ export class SqliteStore implements Store {
 
   private counted?: { generation: string; counts: StoreCounts };
 
+  /** Cached per write generation, as {@link count} is: a search during a dense phase asks each time. */
+  async vectorCoverage(): Promise<VectorCoverage> {
+    const generation = this.generation();
+    if (this.covered?.generation !== generation) this.covered = { generation, coverage: vectorCoverage(this.db) };
+    return this.covered.coverage;
+  }
+
+  private covered?: { generation: string; coverage: VectorCoverage };
+
+  async pendingVectorPaths(limit: number, after?: string): Promise<string[]> {
+    return pendingVectorPaths(this.db, limit, after);
+  }
+
+  async setVectors(items: { id: string; windows: StoredWindow[] }[], progress?: DenseProgress): Promise<number> {
+    return setVectors(this.db, this.location, items, progress);
+  }
+
+  async setDenseProgress(progress: DenseProgress | undefined): Promise<void> {
+    this.write(() => writeProgress(this.db, progress), false);
+  }
+
+  async denseProgress(): Promise<DenseProgress | undefined> {
+    return readProgress(this.db);
+  }
+
+  async withoutVectors(ids: string[]): Promise<Set<string>> {
+    return withoutVectors(this.db, ids);
+  }
+
   /** The write generation, bumped by every write transaction that changes chunks or notes. */
   private generation(): string {
     return readGeneration(this.db);
@@ -342,7 +382,8 @@ export class SqliteStore implements Store {
 
   /**
    * Repairs what needs no embedding, in one transaction: removes vectors without a chunk, drops the
-   * notes that have a chunk without a vector, with a vector of the wrong length or without a note,
+   * notes that have a chunk with a vector of the wrong length or without a note (a chunk without
+   * vectors is pending: the next index embeds it),
    * and the notes named in `drop` (so the next indexing run redoes them), and rebuilds the keyword
    * index from the chunks.
    *

@@ -1,0 +1,72 @@
+/**
+ * `BENCH_ONLY=threads`: windows per second of the bundled model at 1, 2 and every core's worth of
+ * embedding threads, from one run on the same windows, and tokens per second per thread (a figure
+ * to compare across machines). Each count gets a pool of its own, warmed up (every thread loads
+ * the model) before it is timed; the load average is printed beside, as this machine is shared.
+ */
+import os from "node:os";
+import path from "node:path";
+import { chunkNote } from "../dist/chunk/index.js";
+import { passageWindows, useLiteEmbedder, windowOptions } from "../dist/embed/index.js";
+import { batchesByLength, USE_LITE_MAX_TOKENS } from "../dist/embed/use-lite/embedder.js";
+import { loadTokenizer } from "../dist/embed/use-lite/model.js";
+import { defaultThreads, UseLitePool } from "../dist/embed/use-lite/pool.js";
+import { readNote, walkVault } from "../dist/vault/index.js";
+
+/** What {@link threadsBench} needs of the bench run. */
+export interface ThreadsBenchContext {
+  root: string;
+  line: (s: string) => void;
+  quick: boolean;
+}
+
+/**
+ * Measures embedding throughput by thread count and prints one line per count.
+ *
+ * @example
+ * ```ts
+ * await threadsBench({ root, line: console.log, quick: false });
+ * ```
+ */
+export async function threadsBench({ root, line, quick }: ThreadsBenchContext): Promise<void> {
+  const windowing = windowOptions(useLiteEmbedder())!;
+  const texts: string[] = [];
+  for (const f of walkVault(path.join(root, "examples/vault"))) {
+    const n = readNote(f);
+    if (n) for (const c of chunkNote(n)) texts.push(...passageWindows(c.embedText, windowing));
+  }
+  // the example vault's windows, repeated to a few seconds' work per count
+  const want = quick ? 400 : 1200;
+  const windows = Array.from({ length: want }, (_, i) => texts[i % texts.length]);
+  const tokenizer = loadTokenizer();
+  const ids = windows.map((t) => tokenizer.encode(t).slice(0, USE_LITE_MAX_TOKENS));
+  const tokens = ids.reduce((n, x) => n + x.length, 0);
+  const { batches } = batchesByLength(ids);
+  const cores = os.availableParallelism?.() ?? os.cpus().length;
+  const counts = [...new Set([1, 2, cores])].sort((a, b) => a - b);
+  line(
+    `threads  ${windows.length} windows of examples/vault (${Math.round(tokens / windows.length)} tokens on average), ${cores} cores, default ${defaultThreads()} thread(s); load average ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(" ")}`,
+  );
+  for (const n of counts) {
+    const pool = new UseLitePool(n);
+    try {
+      // every thread loads its model before the clock starts
+      await Promise.all(Array.from({ length: n }, () => pool.run([ids[0]])));
+      const runs: number[] = [];
+      for (let r = 0; r < (quick ? 1 : 3); r++) {
+        const t = performance.now();
+        await Promise.all(batches.map((b) => pool.run(b)));
+        runs.push((performance.now() - t) / 1000);
+      }
+      const s = runs.sort((a, b) => a - b)[Math.floor(runs.length / 2)];
+      line(
+        `threads  ${n}: ${(windows.length / s).toFixed(1)} windows/s, ${Math.round(tokens / s / n)} tokens/s per thread (median of ${runs.length}; load average ${os.loadavg()[0].toFixed(2)})`,
+      );
+    } finally {
+      await pool.close();
+    }
+  }
+}

@@ -1,0 +1,245 @@
+import { chunkNote } from "../chunk/index.js";
+import type { DenseProgress, StoreRecord } from "../store/index.js";
+import { silentLogger } from "../log.js";
+import { readVaultFile, type VaultFile } from "../vault/index.js";
+import { planWindows, throwIfStopped, type Run } from "./indexer.js";
+import { findVectors, type Pending, type VectorMap } from "./vectors.js";
+
+/** Notes whose pending passages are read per look-up of the store. */
+const PATH_PAGE = 256;
+
+/** A batch of passages to give vectors: their plans, the windows the model makes for them, and its work. */
+interface DenseBatch {
+  pending: (Pending & { vectors: Promise<Float32Array>[] })[];
+  /** The windows of this batch the model embeds (not found in a cache nor in an earlier batch). */
+  missing: string[];
+  embedding: Promise<unknown>;
+  windows: number;
+}
+
+/** Where the dense phase is: the pending notes it reads next, and what it did so far. */
+interface DenseState {
+  queue: string[];
+  after: string | undefined;
+  exhausted: boolean;
+  progress: DenseProgress;
+  /** Windows read so far (embedded or found), and the passages they are of, for firming up the estimate. */
+  read: number;
+  chunksRead: number;
+  /** Windows embedded by the model so far, as it reports them, and windows read that needed no model. */
+  embedded: number;
+  found: number;
+  /** Reports windows given vectors so far, for the progress line (ahead of what is committed). */
+  report: () => void;
+  /** Vectors of the batches in flight, by window hash: a later batch waits for them instead of embedding again. */
+  inflight: VectorMap;
+  /** The vault's notes as the run's walk found them, by path. */
+  files: Map<string, VaultFile>;
+}
+
+/**
+ * The dense phase: embeds the windows of every passage the index holds without vectors (this
+ * run's, and any an interrupted run left), batch by batch, reading each note again from disk (the
+ * text the model reads is not stored). One batch is embedded while the next is read, so the model's
+ * threads never wait on this one; each batch is stored in one transaction, with the phase's
+ * progress beside it, so a search or `status` in another process can say how far it is. A note
+ * changed since the keyword phase has other passages now: its old ones are left for the next pass
+ * (see indexInto), which stores its new text first.
+ *
+ * @example
+ * ```ts
+ * await keywordPhase(run);
+ * await densePhase(run); // every passage has its vectors
+ * ```
+ */
+export async function densePhase(run: Run): Promise<void> {
+  const { store, opts, summary } = run;
+  const coverage = await store.vectorCoverage();
+  const pendingChunks = coverage.chunks - coverage.withVectors;
+  if (!pendingChunks) {
+    if (await store.denseProgress()) await store.setDenseProgress(undefined);
+    return;
+  }
+  // the keyword phase cut some passages into windows (those a cache might have held); the rest are
+  // cut as the phase reads them, estimated until then at the windows per passage seen so far
+  const ratio = run.planned.chunks ? run.planned.windows / run.planned.chunks : 1;
+  const estimate = Math.round(run.planned.windows + Math.max(0, pendingChunks - run.planned.chunks) * ratio);
+  const now = new Date().toISOString();
+  const state: DenseState = {
+    queue: [],
+    after: undefined,
+    exhausted: false,
+    progress: { phase: "dense", windows: Math.max(1, estimate), done: 0, started: now, updated: now },
+    read: 0,
+    chunksRead: 0,
+    embedded: 0,
+    found: 0,
+    report: () =>
+      opts.onProgress?.(
+        "embed",
+        Math.min(state.found + state.embedded, state.progress.windows),
+        state.progress.windows,
+        estimating(),
+      ),
+    inflight: new Map(),
+    files: new Map(run.files.map((f) => [f.path, f])),
+  };
+  const estimating = (): boolean => !state.exhausted && pendingChunks > run.planned.chunks;
+  // the estimate firms up as passages are read: windows read, and the rest at the rate seen so far
+  const reestimate = () => {
+    if (!estimating() || !state.chunksRead) return;
+    const left = Math.max(0, pendingChunks - state.chunksRead);
+    state.progress.windows = Math.max(
+      state.progress.done + 1,
+      Math.round(state.read + (left * state.read) / state.chunksRead),
+    );
+  };
+  await store.setDenseProgress(state.progress);
+  opts.onProgress?.("embed", 0, state.progress.windows, estimating());
+  opts.onProgress?.("saved", 0, pendingChunks);
+  const commitSeconds = opts.commitSeconds ?? 5;
+  // at least 64 windows: the bundled model runs such batches on its worker threads, which leaves
+  // this thread free to report progress and to take Ctrl-C
+  const minBudget = 64;
+  let budget = minBudget;
+  let saved = 0;
+  let next: Promise<DenseBatch> | undefined = readDenseBatch(run, state, budget);
+  let lastCommit = performance.now();
+  for (let i = 0; next; i++) {
+    const cur = await next;
+    if (!cur.pending.length) break;
+    // the first batch is embedded alone: a model that cannot run fails before more notes are read
+    if (i === 0) await cur.embedding;
+    throwIfStopped(
+      run,
+      `indexing stopped: the keyword index is complete, and ${state.progress.done} of ${state.progress.windows} windows have vectors`,
+    );
+    next = readDenseBatch(run, state, budget);
+    next.catch(() => {}); // awaited (and thrown) on the next turn
+    await cur.embedding;
+    const items = await Promise.all(
+      cur.pending.map(async (p) => ({
+        id: p.record.id,
+        windows: await Promise.all(p.plan.map(async (w, k) => ({ hash: w.hash, vector: await p.vectors[k] }))),
+      })),
+    );
+    state.progress = {
+      ...state.progress,
+      done: state.progress.done + cur.windows,
+      updated: new Date().toISOString(),
+    };
+    if (state.exhausted && !(await next).pending.length)
+      state.progress = { ...state.progress, windows: state.progress.done, finished: true };
+    else {
+      reestimate();
+      state.progress.windows = Math.max(state.progress.windows, state.progress.done + 1);
+    }
+    saved += await store.setVectors(items, state.progress);
+    // the batch's vectors are in the store's cache now
+    for (const h of cur.missing) state.inflight.delete(h);
+    state.report();
+    opts.onProgress?.("saved", saved, pendingChunks);
+    const nowMs = performance.now();
+    const took = Math.max(0.05, (nowMs - lastCommit) / 1000);
+    lastCommit = nowMs;
+    if (cur.windows)
+      budget = Math.max(minBudget, Math.min(4096, Math.round((cur.windows * commitSeconds) / took), budget * 4));
+  }
+  const left = await store.vectorCoverage();
+  summary.pending = left.chunks - left.withVectors;
+  // every passage has its vectors: the record of a phase in progress goes
+  if (!summary.pending) await store.setDenseProgress(undefined);
+}
+
+/** The next notes with pending passages, read a page at a time from the store. */
+async function nextPath(run: Run, state: DenseState): Promise<string | undefined> {
+  if (!state.queue.length && !state.exhausted) {
+    state.queue = await run.store.pendingVectorPaths(PATH_PAGE, state.after);
+    if (state.queue.length) state.after = state.queue[state.queue.length - 1];
+    else state.exhausted = true;
+  }
+  return state.queue.shift();
+}
+
+/**
+ * Reads the notes of the next pending passages, up to `budget` windows, plans their windows, finds
+ * those a cache or an earlier batch has, and starts the model on the rest.
+ */
+async function readDenseBatch(run: Run, state: DenseState, budget: number): Promise<DenseBatch> {
+  const pending: Pending[] = [];
+  let windows = 0;
+  while (windows < budget) {
+    const path = await nextPath(run, state);
+    if (path === undefined) break;
+    for (const p of await pendingOf(run, state.files.get(path))) {
+      pending.push(p);
+      windows += p.plan.length;
+    }
+  }
+  const known: VectorMap = new Map(state.inflight);
+  for (const p of pending) for (const w of p.plan) if (run.carry.has(w.hash)) known.set(w.hash, run.carry.get(w.hash)!);
+  const missing = await findVectors(run, pending, known);
+  windows = pending.reduce((n, p) => n + p.plan.length, 0);
+  state.read += windows;
+  state.chunksRead += pending.length;
+  let embedding: Promise<unknown> = Promise.resolve();
+  if (missing.size) {
+    const entries = [...missing];
+    let reported = 0;
+    const made = run.embedder.embedDocuments(
+      entries.map(([, m]) => m.text),
+      (d) => {
+        state.embedded += d - reported;
+        reported = d;
+        state.report();
+      },
+      entries.map(([, m]) => m.label),
+    );
+    embedding = made;
+    made.catch(() => {}); // awaited (and thrown) when this batch is stored
+    entries.forEach(([h], k) => {
+      const one = made.then((v) => v[k]);
+      one.catch(() => {}); // a failure is reported once, by the batch that embeds it
+      known.set(h, one);
+      state.inflight.set(h, one);
+    });
+    run.summary.embedded += entries.length;
+  }
+  run.summary.cached += windows - missing.size;
+  state.found += windows - missing.size;
+  const withVectors = pending.map((p) => ({
+    ...p,
+    vectors: p.plan.map((w) => Promise.resolve(known.get(w.hash)!)),
+  }));
+  for (const p of pending) for (const w of p.plan) run.carry.delete(w.hash);
+  return { pending: withVectors, missing: [...missing.keys()], embedding, windows };
+}
+
+/**
+ * A note's passages that have no vectors, as the note on disk cuts them now: a passage of the
+ * same id reads the same text (the id holds its text's hash). A note that is gone, unreadable or
+ * cut otherwise now gives none: the next pass indexes it again.
+ */
+async function pendingOf(run: Run, file: VaultFile | undefined): Promise<Pending[]> {
+  if (!file) return [];
+  const path = file.path;
+  const stored = await run.store.get({ path });
+  const without = await run.store.withoutVectors(stored.map((r) => r.id));
+  if (!without.size) return [];
+  const { note } = readVaultFile(file, silentLogger, { dateKeys: run.dateKeys }); // warned of by the keyword phase
+  if (!note) return [];
+  let chunks;
+  try {
+    chunks = chunkNote(note, run.chunkOptions);
+  } catch {
+    return [];
+  }
+  const byId = new Map<string, StoreRecord>(stored.map((r) => [r.id, r]));
+  return chunks
+    .filter((c) => without.has(c.id) && byId.has(c.id))
+    .map((c) => ({
+      record: byId.get(c.id)!,
+      plan: planWindows(run, c.embedText, c.meta.hash),
+      label: `"${path}" (${c.meta.section})`,
+    }));
+}

@@ -1,0 +1,55 @@
+/** The words of indexing's phases as `status` shows them (see `IndexPhases` in the core). */
+
+/** The phases as the core reports them (`VaultStatus.phases`). */
+export interface PhaseFacts {
+  keyword: "complete" | "in progress" | "stopped";
+  dense: {
+    state: "complete" | "in progress" | "stopped";
+    passages: number;
+    of: number;
+    windows?: { done: number; total: number };
+    secondsLeft?: number;
+  };
+}
+
+const num = (n: number) => n.toLocaleString("en-US");
+
+/**
+ * A duration left, in round words.
+ *
+ * @example
+ * ```ts
+ * timeLeft(95); // "about 2 min left"
+ * ```
+ */
+export function timeLeft(seconds: number): string {
+  if (seconds < 60) return `about ${Math.max(1, Math.round(seconds))} s left`;
+  if (seconds < 5400) return `about ${Math.round(seconds / 60)} min left`;
+  return `about ${Math.round(seconds / 360) / 10} h left`;
+}
+
+/**
+ * One line for both phases; `stopped` names the command that finishes them (`how`).
+ *
+ * @example
+ * ```ts
+ * phasesLine({ keyword: "complete", dense: { state: "in progress", passages: 700, of: 2064, windows: { done: 2140, total: 6321 }, secondsLeft: 95 } }, "vault-rag index");
+ * // "keyword: complete · dense: 34% (2,140/6,321 windows), about 2 min left"
+ * ```
+ */
+export function phasesLine(p: PhaseFacts, how: string): string {
+  const keyword = p.keyword === "stopped" ? `keyword: stopped — run \`${how}\` to finish` : `keyword: ${p.keyword}`;
+  const d = p.dense;
+  if (d.state === "complete") return `${keyword} · dense: complete`;
+  const [done, total, unit] = d.windows ? [d.windows.done, d.windows.total, "windows"] : [d.passages, d.of, "passages"];
+  const pct = Math.floor((100 * done) / Math.max(1, total));
+  const tail =
+    d.state === "stopped"
+      ? p.keyword === "stopped"
+        ? ""
+        : `, stopped — run \`${how}\` to finish`
+      : d.secondsLeft !== undefined
+        ? `, ${timeLeft(d.secondsLeft)}`
+        : "";
+  return `${keyword} · dense: ${pct}% (${num(done)}/${num(total)} ${unit})${tail}`;
+}
