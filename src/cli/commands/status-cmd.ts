@@ -16,7 +16,7 @@ export async function runStatus(o: { vault?: string; db?: string; json?: boolean
     if (o.json) out(JSON.stringify({ ...info, ...(writer ? { indexing: { pid: writer } } : {}) }, null, 2));
     else
       out(
-        `index:        ${info.index}\nvault:        ${info.vault}\nmodel:        ${info.model} (${info.dimensions}-d)\nruns:         ${runs}\nnotes:        ${info.notes}\nchunks:       ${info.chunks}\nlast indexed: ${info.lastIndexed}\nstale:        ${info.stale} note(s) new, edited or deleted since the last index${
+        `index:        ${info.index}\nvault:        ${info.vault}\nmodel:        ${info.model} (${info.dimensions}-d)${info.model === "use-lite" ? " — stronger models: `vault-rag models`" : ""}\nruns:         ${runs}\nnotes:        ${info.notes}\nchunks:       ${info.chunks}\nlast indexed: ${info.lastIndexed}\nstale:        ${info.stale} note(s) new, edited or deleted since the last index${
           writer
             ? `\nindexing:     in progress (pid ${writer}) — the stale notes are those it has not stored yet`
             : info.stale
