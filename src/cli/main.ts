@@ -43,7 +43,6 @@ export function buildProgram(): Command {
     .exitOverride();
   // `vault-rag --help` fits one screen: the commands in four groups, one line each (a command's own
   // --help has every flag)
-  program.helpCommand(false).optionsGroup("Options:");
   program.commandsGroup("Everyday:");
   everydayCommands(program);
   program.commandsGroup("Answers:");

@@ -4,6 +4,7 @@
  * as published: vault-rag has not measured them. `vault-rag models` renders this list.
  */
 import { modelProfile } from "../embed/profiles.js";
+import { shellArg } from "../shell-arg.js";
 
 /** A score a model's authors published, with where. */
 export interface PublishedScore {
@@ -164,7 +165,7 @@ const ENTRIES: Entry[] = [
  * ```
  */
 export function recommendedModels(opts: { vault?: string } = {}): RecommendedModel[] {
-  const where = opts.vault ? ` ${opts.vault}` : "";
+  const where = opts.vault ? ` ${shellArg(opts.vault)}` : "";
   return ENTRIES.map(({ setup = [], ...m }) => {
     const { documentPrefix, queryPrefix } =
       m.runs === "bundled" ? { documentPrefix: "", queryPrefix: "" } : modelProfile(m.id);
