@@ -58,12 +58,11 @@ npx tsx -e 'import("./test/embed/tiny-bert.ts").then((m) => m.writeTinyBert(proc
 [ -f "$tmp/models/Xenova/bge-small-en-v1.5/onnx/model.onnx" ] || fail "no local model folder was written"
 (
   cd "$tmp" # not this checkout: the global vault-rag must find the global package by itself
-  "$prefix/bin/vault-rag" index "$vault" --db "$tmp/transformers.db" --model transformers:Xenova/bge-small-en-v1.5 --model-dir "$tmp/models" --offline --quiet || fail "npm i -g: index with a transformers model failed"
-  "$prefix/bin/vault-rag" status --vault "$vault" --db "$tmp/transformers.db" | grep -q "^model: *transformers:Xenova/bge-small-en-v1.5 (16-d)" || fail "npm i -g: the index does not name the transformers model"
-  "$prefix/bin/vault-rag" search --vault "$vault" --db "$tmp/transformers.db" --model-dir "$tmp/models" --offline --json "SMARS motors" > "$tmp/tf-hits.json" || fail "npm i -g: search with a transformers model failed"
+  "$prefix/bin/vault-rag" index "$vault" --db "$tmp/tf-global.db" --model transformers:Xenova/bge-small-en-v1.5 --model-dir "$tmp/models" --offline --quiet || fail "npm i -g: index with a transformers model failed"
+  "$prefix/bin/vault-rag" status --vault "$vault" --db "$tmp/tf-global.db" | grep -q "^model: *transformers:Xenova/bge-small-en-v1.5 (16-d)" || fail "npm i -g: the index does not name the transformers model"
+  "$prefix/bin/vault-rag" search --vault "$vault" --db "$tmp/tf-global.db" --model-dir "$tmp/models" --offline --json "SMARS motors" > "$tmp/tf-hits.json" || fail "npm i -g: search with a transformers model failed"
   node -e 'const h = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")); if (!h.length) process.exit(1); console.log("install-test: npm i -g + @huggingface/transformers: a local model folder indexes and searches (" + h.length + " hits, top " + h[0].path + ")")' "$tmp/tf-hits.json" || fail "npm i -g: the transformers search found nothing"
 )
-rm -rf "$prefix/lib/node_modules/@huggingface" # the npx run below checks the hint without it
 
 # npx installs into its own cache folder; a private npm cache keeps this run clean
 export npm_config_cache="$tmp/npm-cache"
