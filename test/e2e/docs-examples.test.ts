@@ -5,6 +5,7 @@ import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { parse as parseYaml } from "yaml";
 import { startOllamaStandIn, type OllamaStandIn } from "../support/ollama-standin.js";
 import { spawnChild, stopChildren } from "../support/children.js";
 import { writeTinyBert } from "../embed/tiny-bert.js";
@@ -22,6 +23,7 @@ import { BIN, exampleVaultCopy } from "./helpers.js";
  * | `with serve` | runs against a `vault-rag serve` of the vault, at the port the docs name |
  * | `with the Ollama stand-in` | as `sh`; `ollama` talks to the stand-in Ollama server |
  * | `with a local model folder` | as `sh`; `~/models` holds a model folder under the name the block uses |
+ * | none (`yaml`) | frontmatter: it must parse |
  * | `output of <command>` (`text`) | every line shown is a line the command prints |
  * | `hit shape` (`json`) | the hit's keys, checked by test/e2e/shape.test.ts |
  * | `mcp config` (`json`) | a client's configuration: the server it names starts and lists its tools |
@@ -195,7 +197,12 @@ async function runExample(ex: Example): Promise<void> {
     }
     return;
   }
-  if (ex.lang === "text") {
+  if (ex.lang === "yaml") {
+    // frontmatter as a note holds it: it must parse
+    expect(() => parseYaml(ex.code), where).not.toThrow();
+    return;
+  }
+  if (ex.lang === "text" || ex.lang === "") {
     const command = /^output of (.*)$/.exec(marker)?.[1];
     expect(command, `${where}: a text block says what prints it`).toBeTruthy();
     const r = await sh(command!, env, home);
