@@ -1,16 +1,7 @@
 import type { Hit } from "../search/index.js";
+import type { Source } from "../shared/api.js";
 
-/** One numbered source handed to the model; its lines are named as a hit's are (`start_line`, `end_line`), so JSON from `ask` and `search` reads alike. */
-export interface Source {
-  n: number;
-  label: string;
-  title: string;
-  section: string;
-  path: string;
-  start_line: number;
-  end_line: number;
-  text: string;
-}
+export type { Source } from "../shared/api.js";
 
 /** Context options; defaults in {@link CONTEXT_DEFAULTS}. */
 export interface ContextOptions {

@@ -97,8 +97,11 @@ export const CHUNK_DEFAULTS: ChunkOptionsWithDefaults = {
  * - 27: a heading's wikilinks read as Obsidian shows them (`[[Dynamic Programming]] (Bottom-up)` is
  *   "Dynamic Programming (Bottom-up)", `[[algo/Graphs|graphs]]` is "graphs"): in breadcrumbs, in
  *   what is embedded and in what keyword search reads as the heading path.
+ * - 28: Obsidian's comments (`%%…%%`, inline and block) are left out of every passage, with the
+ *   links and tags inside them; `%%` in code stays (see `withoutComments`). A note without `%%` is
+ *   cut as by 27.
  */
-export const CHUNKER_VERSION = "27";
+export const CHUNKER_VERSION = "28";
 
 /**
  * Fills in defaults and checks the values.

@@ -1,5 +1,5 @@
 import type { Logger } from "../log.js";
-import { printable } from "./printable.js";
+import { printable } from "../shared/snippet-text.js";
 
 /** Writes a line to stdout (as given: a caller's colours and links are its own escape sequences). */
 export const out = (s: string) => void process.stdout.write(s + "\n");

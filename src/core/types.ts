@@ -4,6 +4,7 @@
  */
 import type { Answer, AskContext, ChatMessage, Llm, Source, TokenSink } from "../answer/index.js";
 import type { Fix } from "../errors.js";
+import type { VaultStatus } from "../shared/api.js";
 import type { EmbedderOptions } from "../embed/index.js";
 import type {
   CheckReport,
@@ -59,22 +60,7 @@ export interface OpenVaultOptions extends EmbedderOptions {
   remote?: boolean;
 }
 
-/** What {@link VaultHandle.status} reports. */
-export interface VaultStatus {
-  vault: string;
-  index: string;
-  model: string | null;
-  dimensions: number;
-  notes: number;
-  chunks: number;
-  lastIndexed: string | null;
-  /** Notes changed on disk since they were indexed. */
-  stale: number;
-  /** Where the index's model runs: `local`, `ollama at 127.0.0.1:11434`, `openai-compatible at …`. */
-  modelRuns?: string;
-  /** The index's model sends text off this machine and nothing here names it: it is not used. */
-  modelRefused?: true;
-}
+export type { VaultStatus } from "../shared/api.js";
 
 /** A {@link VaultStatus} that may have been taken without counting changed notes (`stale: null`). */
 export type VaultStatusMaybeCounted = Omit<VaultStatus, "stale"> & { stale: number | null };

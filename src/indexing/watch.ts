@@ -134,16 +134,18 @@ export async function watchVault(
     followSymlinks: false,
     awaitWriteFinish: false,
   });
-  const onEvent = (p: string) => {
+  const onEvent = (kind: string, p: string) => {
     if (!p.toLowerCase().endsWith(".md") && !p.endsWith(".vault-ragignore")) return;
+    // `--verbose` shows each change as it is seen (and a test waits for it, not for a time)
+    log.debug(`vault-rag watch: ${kind} ${path.relative(vault, p).split(path.sep).join("/")}`);
     pending.add(p);
     dirty = true;
     schedule();
   };
   watcher
-    .on("add", onEvent)
-    .on("change", onEvent)
-    .on("unlink", onEvent)
+    .on("add", (p) => onEvent("add", p))
+    .on("change", (p) => onEvent("change", p))
+    .on("unlink", (p) => onEvent("unlink", p))
     .on("unlinkDir", (p) => {
       removedDirs.add(p);
       dirty = true;

@@ -1,29 +1,8 @@
 import type { RecordMetadata } from "../store/index.js";
+import type { HitJson } from "../shared/api.js";
 import type { Hit } from "./types.js";
 
-/** The one JSON shape of a hit: the CLI's `--json`, the library's `notes.search()` hits and the MCP `search` tool. */
-export interface HitJson {
-  id: string;
-  path: string;
-  title: string;
-  section: string;
-  label: string;
-  text: string;
-  /** `max(0, 1 − distance)`, four decimals; relative to one search's candidates. */
-  score: number;
-  /** Lower is better (see {@link Hit.distance}), six decimals. */
-  distance: number;
-  /** First line of the chunk in the note, 1-based. */
-  start_line: number;
-  end_line: number;
-  tags: string[];
-  folder: string;
-  top_folder: string;
-  /** Modification time of the note, Unix seconds. */
-  mtime: number;
-  /** Present (true) when the note's backlink text matched the keyword query (see {@link Hit.backlinked}). */
-  backlinked?: true;
-}
+export type { HitJson } from "../shared/api.js";
 
 /**
  * A hit in the one JSON shape every interface returns: flat, snake_case, the fields a filter can name.

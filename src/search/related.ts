@@ -1,7 +1,10 @@
 import { VaultRagError } from "../errors.js";
+import type { RelatedNote, RelatedPassage, RelatedReply } from "../shared/api.js";
 import { normaliseWhere, pooledVector, type Store, type StoreRecord } from "../store/index.js";
 // the module itself, not the vault barrel: the barrel loads markdown-it and yaml (+150 ms on every cold search)
 import { linkStem, linkTargets, oneNote } from "../vault/links.js";
+
+export type { RelatedNote, RelatedPassage } from "../shared/api.js";
 
 /** Options of {@link relatedNotes}. */
 export interface RelatedOptions {
@@ -28,38 +31,8 @@ export interface RelatedOptions {
  */
 export const RELATED_DEFAULTS = { k: 5, candidates: 50, passages: 64 };
 
-/** One passage of a pair that explains a related note. */
-export interface RelatedPassage {
-  id: string;
-  section: string;
-  start_line: number;
-  end_line: number;
-  text: string;
-}
-
-/** A note related to another, in the one JSON shape every interface returns (CLI `--json`, MCP, HTTP API). */
-export interface RelatedNote {
-  path: string;
-  title: string;
-  folder: string;
-  tags: string[];
-  /** Cosine similarity of the best-matching pair of passages, four decimals (1 = same direction). */
-  score: number;
-  /** Whether the two notes already link to each other (either way). */
-  linked: boolean;
-  /** The passage of the given note in the best pair. */
-  source: RelatedPassage;
-  /** The passage of this note in the best pair. */
-  target: RelatedPassage;
-}
-
 /** The notes related to one note, and why there are none when there are none. */
-export interface RelatedResult {
-  /** The vault-relative path of the note asked about. */
-  note: string;
-  related: RelatedNote[];
-  reason?: string;
-}
+export type RelatedResult = RelatedReply;
 
 const passage = (r: { id: string; text: string; meta: StoreRecord["meta"] }): RelatedPassage => ({
   id: r.id,

@@ -6,7 +6,7 @@ import { requestText, searchInput } from "../requests/index.js";
 import { BUDGET_RANGE } from "../core/defaults.js";
 import { askRoute } from "./ask-route.js";
 import type { WebAssets } from "./assets.js";
-import { errorResponse } from "./errors.js";
+import { errorResponse, Refusal } from "./errors.js";
 import { hostGuard, notFound, originGuard, turnTaking } from "./middleware.js";
 import { readRoutes } from "./read-routes.js";
 import { tokenGuard } from "./token.js";
@@ -57,9 +57,18 @@ export const askInput = searchInput
   })
   .strict();
 
-const fail = (c: Context, e: unknown) => {
-  const { status, body } = errorResponse(e);
-  return c.json(body, status);
+/**
+ * The one place an error becomes an answer: its status, `{error, code}` body and headers
+ * ({@link errorResponse}). The app's `onError` and its not-found handler use it.
+ *
+ * @example
+ * ```ts
+ * app.onError((e, c) => renderError(c, e));
+ * ```
+ */
+export const renderError = (c: Context, e: unknown) => {
+  const { status, body, headers } = errorResponse(e);
+  return c.json(body, status, headers);
 };
 
 /**
@@ -73,22 +82,22 @@ const fail = (c: Context, e: unknown) => {
  * ```
  */ export function createApp(o: AppOptions): Hono {
   const app = new Hono();
-  app.onError((e, c) => fail(c, e));
-  app.notFound(notFound(() => app.routes));
+  app.onError((e, c) => renderError(c, e));
+  app.notFound((c) => renderError(c, notFound(c, app.routes)));
   app.use("*", hostGuard(o));
   app.use("/api/*", originGuard(o));
   if (o.cors) app.use("/api/*", cors({ origin: o.cors, allowHeaders: ["Content-Type", "Authorization"] }));
   // `!== undefined`, not truthiness: an empty token must not switch the check off
-  if (o.token !== undefined) app.use("*", tokenGuard(o.token));
+  if (o.token !== undefined) app.use("*", tokenGuard(o.token, Object.keys(o.assets.modules ?? {})));
   // only the endpoints that rank take turns: a note, tags, folders and status are quick reads, which
   // must not wait behind two searches (a search on an Ollama index waits on the model, seconds at a time)
   const inTurn = turnTaking(o);
   for (const p of ["/api/search", "/api/related"]) app.use(p, inTurn);
   readRoutes(app, o);
   askRoute(app, o);
-  app.on(["PUT", "PATCH", "DELETE"], "/api/*", (c) =>
-    c.json({ error: `vault-rag: ${c.req.method} is not supported — the API only reads`, code: "usage" }, 405),
-  );
+  app.on(["PUT", "PATCH", "DELETE"], "/api/*", (c) => {
+    throw new Refusal(405, "usage", `vault-rag: ${c.req.method} is not supported — the API only reads`);
+  });
 
   const page = (c: Context, body: string, type: string) => {
     c.header("Content-Type", type);
@@ -102,5 +111,7 @@ const fail = (c: Context, e: unknown) => {
   app.get("/", (c) => page(c, o.assets.html, "text/html; charset=utf-8"));
   app.get("/app.js", (c) => page(c, o.assets.js, "text/javascript; charset=utf-8"));
   app.get("/style.css", (c) => page(c, o.assets.css, "text/css; charset=utf-8"));
+  for (const [at, js] of Object.entries(o.assets.modules ?? {}))
+    app.get(at, (c) => page(c, js, "text/javascript; charset=utf-8"));
   return app;
 }

@@ -5,9 +5,10 @@ import { streamSSE } from "hono/streaming";
 import { checkRequest } from "../core/answer.js";
 import { VaultRagError } from "../errors.js";
 import { searchRequestOf, validate } from "../requests/index.js";
+import type { AskDone } from "../shared/api.js";
 import { askInput, type AppOptions } from "./app.js";
 import { SERVE_DEFAULTS } from "./defaults.js";
-import { errorResponse } from "./errors.js";
+import { errorResponse, Refusal } from "./errors.js";
 
 /**
  * Adds `POST /api/ask` to the app: the sources, then the answer token by token, then the checked
@@ -26,33 +27,28 @@ export function askRoute(app: Hono, o: AppOptions): void {
     "/api/ask",
     bodyLimit({
       maxSize: SERVE_DEFAULTS.bodyBytes,
-      onError: (c) =>
-        c.json(
-          {
-            error: `vault-rag: the request body is over ${SERVE_DEFAULTS.bodyBytes} bytes — send a shorter question`,
-            code: "usage",
-          },
+      onError: () => {
+        throw new Refusal(
           413,
-        ),
+          "usage",
+          `vault-rag: the request body is over ${SERVE_DEFAULTS.bodyBytes} bytes — send a shorter question`,
+        );
+      },
     }),
     async (c) => {
       if (!/^application\/json\b/i.test(c.req.header("content-type") ?? ""))
-        return c.json(
-          {
-            error: `vault-rag: POST /api/ask takes JSON — send \`Content-Type: application/json\` and a body like {"question": "…"}`,
-            code: "usage",
-          },
+        throw new Refusal(
           415,
+          "usage",
+          `vault-rag: POST /api/ask takes JSON — send \`Content-Type: application/json\` and a body like {"question": "…"}`,
         );
       // a compressed body would be read as bytes that are no JSON: say what to send instead
       const coding = (c.req.header("content-encoding") ?? "").trim().toLowerCase();
       if (coding && coding !== "identity")
-        return c.json(
-          {
-            error: `vault-rag: the request body is encoded as ${JSON.stringify(coding)} (Content-Encoding), which this server does not read — send the JSON uncompressed`,
-            code: "usage",
-          },
+        throw new Refusal(
           415,
+          "usage",
+          `vault-rag: the request body is encoded as ${JSON.stringify(coding)} (Content-Encoding), which this server does not read — send the JSON uncompressed`,
         );
       let body: unknown;
       try {
@@ -65,12 +61,10 @@ export function askRoute(app: Hono, o: AppOptions): void {
       // a bad filter is a 400 before the answer's stream starts, as /api/search answers it
       checkRequest(question, searchRequestOf(rest));
       if (asking >= SERVE_DEFAULTS.asks)
-        return c.json(
-          {
-            error: `vault-rag: ${asking} answers are being written already, the most this server writes at once — ask again when one is done`,
-            code: "busy",
-          },
+        throw new Refusal(
           429,
+          "busy",
+          `vault-rag: ${asking} answers are being written already, the most this server writes at once — ask again when one is done`,
           { "Retry-After": "1" },
         );
       asking++;
@@ -111,7 +105,7 @@ export function askRoute(app: Hono, o: AppOptions): void {
             // nothing found: why, and the hints a search gives (a tag no note has)
             ...(r.reason ? { reason: r.reason } : {}),
             ...(r.hints?.length ? { hints: r.hints } : {}),
-          });
+          } satisfies AskDone);
         } catch (e) {
           await pending;
           if (!stop.signal.aborted) await send("error", errorResponse(e).body);

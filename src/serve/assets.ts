@@ -1,11 +1,15 @@
 import fs from "node:fs";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** The built web app: one page, one script, one stylesheet (shipped in the package under `dist/web/`). */
+/** The built web app: one page, its entry script and the modules it imports, one stylesheet (shipped in the package under `dist/web/`). */
 export interface WebAssets {
   html: string;
+  /** The entry script, `/app.js`. */
   js: string;
   css: string;
+  /** The modules the entry imports, by their path on the server (`/search-view.js`, `/shared/snippet-text.js`). */
+  modules?: Record<string, string>;
 }
 
 /** Where the built web app lives: `dist/web/`, beside this module's folder. */
@@ -23,7 +27,10 @@ export const WEB_DIR = fileURLToPath(new URL("../web/", import.meta.url));
 export function loadAssets(dir: string = WEB_DIR): WebAssets {
   const read = (f: string) => fs.readFileSync(new URL(f, `file://${dir.endsWith("/") ? dir : dir + "/"}`), "utf8");
   try {
-    return { html: read("index.html"), js: read("app.js"), css: read("style.css") };
+    const modules: Record<string, string> = {};
+    for (const f of fs.readdirSync(dir, { recursive: true, encoding: "utf8" }))
+      if (f.endsWith(".js") && f !== "app.js") modules[`/${f.split(path.sep).join("/")}`] = read(f);
+    return { html: read("index.html"), js: read("app.js"), css: read("style.css"), modules };
   } catch (e) {
     const msg = `vault-rag: the web app is not built (${(e as Error).message}) — run \`npm run build\`; the API under /api works without it`;
     return { html: `<!doctype html><title>vault-rag</title><p>${msg.replace(/[<>&]/g, "")}</p>`, js: "", css: "" };

@@ -1,15 +1,38 @@
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { VaultRagError, type Fix } from "../errors.js";
 import { cliFix, worded } from "../render/fix.js";
+import type { ApiError } from "../shared/api.js";
 
 /** An error as the API returns it: the CLI's message, vault-rag's stable code, and the fix as data when there is one. */
-export interface ErrorBody {
-  error: string;
-  code: string;
+export interface ErrorBody extends ApiError {
   fix?: Fix;
 }
 
 /**
- * The HTTP status and JSON body of an error, by its code: a bad request is 400 (a note that is not there 404),
+ * A request a guard or route refuses before it reaches the vault (a URL over the cap, another
+ * host, a method the API does not take, a full line): Hono's `HTTPException` with vault-rag's
+ * stable code and the headers the answer carries (`Retry-After`, `Allow`). Thrown, and rendered,
+ * like every error, by the app's one `onError` ({@link errorResponse}).
+ *
+ * @example
+ * ```ts
+ * throw new Refusal(403, "forbidden", "vault-rag: refused a request for host \"evil.test\"");
+ * ```
+ */
+export class Refusal extends HTTPException {
+  constructor(
+    status: ContentfulStatusCode,
+    readonly code: string,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(status, { message });
+  }
+}
+
+/**
+ * The HTTP status, JSON body and headers of an error: a {@link Refusal} as it says; a vault-rag error by its code: a bad request is 400 (a note that is not there 404),
  * an index not built yet (or damaged, or locked) 503, a model that cannot be reached 502, anything else 500. Errors that are
  * not vault-rag's are reported without their stack.
  *
@@ -19,7 +42,15 @@ export interface ErrorBody {
  * // { status: 400, body: { error: "vault-rag: unknown mode \"fast\" — use dense, keyword or hybrid", code: "usage" } }
  * ```
  */
-export function errorResponse(e: unknown): { status: 400 | 404 | 500 | 502 | 503; body: ErrorBody } {
+export function errorResponse(e: unknown): {
+  status: ContentfulStatusCode;
+  body: ErrorBody;
+  headers?: Record<string, string>;
+} {
+  if (e instanceof Refusal) return { status: e.status, body: { error: e.message, code: e.code }, headers: e.headers };
+  // an HTTPException of Hono's own (a malformed request it refuses): its status and message
+  if (e instanceof HTTPException)
+    return { status: e.status as ContentfulStatusCode, body: { error: `vault-rag: ${e.message}`, code: "http" } };
   if (!(e instanceof VaultRagError))
     return {
       status: 500,

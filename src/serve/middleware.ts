@@ -6,6 +6,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { turns } from "../requests/index.js";
 import type { AppOptions } from "./app.js";
 import { SERVE_DEFAULTS } from "./defaults.js";
+import { Refusal } from "./errors.js";
 import { hostAllowed, shownHost } from "./guard.js";
 import { canonicalHost } from "./host.js";
 
@@ -22,12 +23,10 @@ export function hostGuard(o: AppOptions): MiddlewareHandler {
   return async (c, next) => {
     const url = new URL(c.req.url);
     if (url.pathname.length + url.search.length > SERVE_DEFAULTS.urlChars)
-      return c.json(
-        {
-          error: `vault-rag: the request URL is over ${SERVE_DEFAULTS.urlChars} characters — send a shorter query or filter`,
-          code: "usage",
-        },
+      throw new Refusal(
         414,
+        "usage",
+        `vault-rag: the request URL is over ${SERVE_DEFAULTS.urlChars} characters — send a shorter query or filter`,
       );
     // the Host header, and the authority of an absolute-form target (`GET http://name/…`), which
     // HTTP says wins over the header: both must name this server
@@ -35,12 +34,10 @@ export function hostGuard(o: AppOptions): MiddlewareHandler {
     const host = hostAllowed(header, o.host, o.port()) ? url.host : header;
     const bound = `${shownHost(canonicalHost(o.host))}:${o.port()}`;
     if (!hostAllowed(host, o.host, o.port()))
-      return c.json(
-        {
-          error: `vault-rag: refused a request for host "${host ?? ""}" — this server answers only ${bound} (a guard against DNS rebinding); open http://${bound}/`,
-          code: "forbidden",
-        },
+      throw new Refusal(
         403,
+        "forbidden",
+        `vault-rag: refused a request for host "${host ?? ""}" — this server answers only ${bound} (a guard against DNS rebinding); open http://${bound}/`,
       );
     c.header("X-Content-Type-Options", "nosniff");
     c.header("Referrer-Policy", "no-referrer");
@@ -67,12 +64,10 @@ export function originGuard(o: AppOptions): MiddlewareHandler {
     const own = `http://${c.req.header("host") ?? ""}`.toLowerCase();
     const allowed = origin !== undefined && (origin.toLowerCase() === own || origin === o.cors);
     if ((origin !== undefined && !allowed) || ((site === "cross-site" || site === "same-site") && !allowed))
-      return c.json(
-        {
-          error: `vault-rag: refused a request from ${origin === undefined ? `another site (Sec-Fetch-Site: ${site})` : `the page at "${origin}"`} — this API answers only its own page${o.cors ? ` and ${o.cors}` : ""}; to call it from another page's origin, start serve with --cors <origin>`,
-          code: "forbidden",
-        },
+      throw new Refusal(
         403,
+        "forbidden",
+        `vault-rag: refused a request from ${origin === undefined ? `another site (Sec-Fetch-Site: ${site})` : `the page at "${origin}"`} — this API answers only its own page${o.cors ? ` and ${o.cors}` : ""}; to call it from another page's origin, start serve with --cors <origin>`,
       );
     await next();
   };
@@ -92,12 +87,10 @@ export function turnTaking(o: Pick<AppOptions, "requests" | "waiting">): Middlew
   const line = turns(o.requests ?? SERVE_DEFAULTS.requests, waiting);
   const inTurn: MiddlewareHandler = async (c, next) => {
     if (line.full)
-      return c.json(
-        {
-          error: `vault-rag: ${waiting} requests are already waiting for an answer — send again in a moment`,
-          code: "busy",
-        },
+      throw new Refusal(
         503,
+        "busy",
+        `vault-rag: ${waiting} requests are already waiting for an answer — send again in a moment`,
         { "Retry-After": "1" },
       );
     // a client that went away while it waited gets nothing, so its request is not run
@@ -109,43 +102,31 @@ export function turnTaking(o: Pick<AppOptions, "requests" | "waiting">): Middlew
 }
 
 /**
- * The answer to a request no route takes: a 405 naming the method an endpoint takes, else a 404
- * listing the API's endpoints.
+ * The refusal of a request no route takes: a 405 naming the method an endpoint takes, else a 404
+ * listing the API's endpoints. The app renders it as it renders every error.
  *
  * @example
  * ```ts
- * app.notFound(notFound(() => app.routes));
+ * app.notFound((c) => renderError(c, notFound(c, app.routes)));
  * ```
  */
-export function notFound(routes: () => { path: string; method: string }[]) {
-  return (c: Context) => {
-    const pathname = new URL(c.req.url).pathname;
-    // an endpoint asked with another method than its own (POST /api/search, GET /api/ask): a 405
-    // that names it, read from the routes themselves
-    const own = pathname.startsWith("/api/")
-      ? [
-          ...new Set(
-            routes()
-              .filter((r) => r.path === pathname && r.method !== "ALL")
-              .map((r) => r.method),
-          ),
-        ]
-      : [];
-    if (own.length)
-      return c.json(
-        {
-          error: `vault-rag: ${pathname} takes ${own.join(" or ")}, not ${c.req.method} — send ${own[0]} ${pathname}`,
-          code: "usage",
-        },
-        405,
-        { Allow: own.join(", ") },
-      );
-    return c.json(
-      {
-        error: `vault-rag: no endpoint ${c.req.method} ${pathname} — the API has GET /api/search, POST /api/ask, GET /api/note, GET /api/related, GET /api/tags, GET /api/folders and GET /api/status`,
-        code: "not_found",
-      },
-      404,
+export function notFound(c: Context, routes: { path: string; method: string }[]): Refusal {
+  const pathname = new URL(c.req.url).pathname;
+  // an endpoint asked with another method than its own (POST /api/search, GET /api/ask): a 405
+  // that names it, read from the routes themselves
+  const own = pathname.startsWith("/api/")
+    ? [...new Set(routes.filter((r) => r.path === pathname && r.method !== "ALL").map((r) => r.method))]
+    : [];
+  if (own.length)
+    return new Refusal(
+      405,
+      "usage",
+      `vault-rag: ${pathname} takes ${own.join(" or ")}, not ${c.req.method} — send ${own[0]} ${pathname}`,
+      { Allow: own.join(", ") },
     );
-  };
+  return new Refusal(
+    404,
+    "not_found",
+    `vault-rag: no endpoint ${c.req.method} ${pathname} — the API has GET /api/search, POST /api/ask, GET /api/note, GET /api/related, GET /api/tags, GET /api/folders and GET /api/status`,
+  );
 }

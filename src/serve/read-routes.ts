@@ -3,6 +3,7 @@ import path from "node:path";
 import type { Context, Hono } from "hono";
 import { VaultRagError } from "../errors.js";
 import { getNoteInput, relatedInput, searchInput, searchRequestOf, validate } from "../requests/index.js";
+import type { RelatedReply, SearchReply, StatusReply } from "../shared/api.js";
 import type { AppOptions } from "./app.js";
 import { readParams, SEARCH_QUERY, SEARCH_QUERY_NAMES } from "./params.js";
 import { lastCountStatus } from "./status-count.js";
@@ -29,7 +30,7 @@ export function readRoutes(app: Hono, o: AppOptions): void {
     // hits found through synonyms say which, as --verbose does; a question ranked by keywords alone
     // says so; hits from notes changed or deleted since the last index are named
     return c.json(
-      hits.length
+      (hits.length
         ? {
             hits,
             ...(expansion ? { expansion } : {}),
@@ -37,7 +38,7 @@ export function readRoutes(app: Hono, o: AppOptions): void {
             ...(notice ? { notice } : {}),
             ...(stale ? { stale } : {}),
           }
-        : { hits: [], reason, hints: hints ?? [], ...(notice ? { notice } : {}) },
+        : { hits: [], reason, hints: hints ?? [], ...(notice ? { notice } : {}) }) satisfies SearchReply,
     );
   });
 
@@ -59,7 +60,12 @@ export function readRoutes(app: Hono, o: AppOptions): void {
       }),
     );
     // a client that goes away stops the comparison of a long note
-    return c.json(await v.related(a.path, { k: a.k, unlinkedOnly: a.unlinked_only, signal: c.req.raw.signal }));
+    const related: RelatedReply = await v.related(a.path, {
+      k: a.k,
+      unlinkedOnly: a.unlinked_only,
+      signal: c.req.raw.signal,
+    });
+    return c.json(related);
   });
 
   const noParams = (c: Context) => readParams(new URL(c.req.url).searchParams, {});
@@ -90,7 +96,7 @@ export function readRoutes(app: Hono, o: AppOptions): void {
         llm: o.llm,
         watching: !!o.watching,
         indexing: o.indexing?.() ?? { phase: "locked", done: 0, total: 0 },
-      });
+      } satisfies StatusReply);
     }
     return c.json({
       ...status,
@@ -98,6 +104,6 @@ export function readRoutes(app: Hono, o: AppOptions): void {
       llm: o.llm,
       watching: !!o.watching,
       indexing: o.indexing?.() ?? null,
-    });
+    } satisfies StatusReply);
   });
 }

@@ -44,7 +44,7 @@ export {
   proximityPairs,
   NEAR_WINDOW,
 } from "./sqlite/fts-query.js";
-export { STOPWORDS } from "./stopwords.js";
+export { STOPWORDS } from "../shared/stopwords.js";
 export {
   CHROMA_MISSING,
   ChromaStore,

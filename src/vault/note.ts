@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import type { Logger } from "../log.js";
 import { silentLogger } from "../log.js";
 import { excalidrawText, isExcalidraw } from "./excalidraw.js";
+import { withoutComments } from "./comments.js";
 import { withoutDataPayloads } from "./data-uri.js";
 import { MAX_FRONTMATTER_BYTES, splitFrontmatter } from "./frontmatter.js";
 import { scanBlocks } from "./markdown.js";
@@ -112,17 +113,19 @@ export function parseNote(path: string, text: string, mtime: number, log: Logger
  * What of a note's body and frontmatter is read, by the index and by `get_note` alike: an
  * Excalidraw drawing by its words, not its JSON ({@link excalidrawText}), and not by the plugin's
  * properties (`excalidraw-plugin: parsed`, no text of the user's); a note by its words, not the
- * base64 of an image pasted into it ({@link withoutDataPayloads}).
+ * base64 of an image pasted into it ({@link withoutDataPayloads}), and without its Obsidian comments
+ * (`%%…%%`, {@link withoutComments}), which Obsidian shows only to the note's author in its editor.
  *
  * @example
  * ```ts
  * readableParts(false, "![x](data:image/png;base64,iVBORw0K…)\n", "tags: [a]").properties; // "tags: [a]"
+ * readableParts(false, "Plan %%draft, do not share%% here\n", "").body; // "Plan here\n"
  * ```
  */
 export function readableParts(drawing: boolean, body: string, yaml: string): { body: string; properties: string } {
   return drawing
     ? { body: excalidrawText(body), properties: "" }
-    : { body: withoutDataPayloads(body), properties: withoutDataPayloads(yaml) };
+    : { body: withoutDataPayloads(withoutComments(body)), properties: withoutDataPayloads(yaml) };
 }
 
 /** The names of a folder's own page, as documentation sites and some vaults name it (in the order a link to `guide/` tries them). */

@@ -1,7 +1,6 @@
-import fs from "node:fs";
 import { describe, expect, it } from "vitest";
-import { formatHits, printable, snippet } from "../../src/cli/output.js";
-import { termPattern, queryTerms } from "../../src/cli/color.js";
+import { formatHits } from "../../src/cli/output.js";
+import { highlightTerms as queryTerms, printable, snippet, termPattern } from "../../src/shared/snippet-text.js";
 
 describe("snippets", () => {
   it("leave out HTML a reader does not see, and keep tags written as words", () => {
@@ -116,23 +115,6 @@ describe("snippets", () => {
     expect(shown).toMatch(/^….*`git stash pop`$/);
     // one word: its first place
     expect(snippet(page, 100, termPattern(queryTerms("stash")))).toMatch(/^Stash local Git changes/);
-  });
-
-  it("are read by the same Markdown marks in the web app, which cannot import them", () => {
-    // the patterns as written, without comments and layout
-    const marks = (file: string) =>
-      /const MARKS[^=]*= \[([\s\S]*?)\n\];/
-        .exec(fs.readFileSync(file, "utf8"))![1]
-        .replace(/\/\/.*$/gm, "")
-        .replace(/\s+/g, "");
-    expect(marks("web/app.ts")).toBe(marks("src/cli/output.ts"));
-    for (const name of ["HTML_TAG", "INLINE_TAG"]) {
-      const tags = (file: string) =>
-        new RegExp(`const ${name} =\\s*(\\/.*\\/gi);`).exec(fs.readFileSync(file, "utf8"))![1];
-      expect(tags("web/app.ts"), name).toBe(tags("src/cli/output.ts"));
-    }
-    const fenced = (file: string) => /\nfunction outsideCode\([\s\S]*?\n}\n/.exec(fs.readFileSync(file, "utf8"))![0];
-    expect(fenced("web/app.ts")).toBe(fenced("src/cli/output.ts"));
   });
 
   it("shows a fenced code block as written: an embed, a link or a tag in it is its text, not a mark", () => {

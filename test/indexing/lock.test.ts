@@ -34,6 +34,8 @@ for (;;) {
     console.log("both held the lock");
     process.exit(3);
   }
+  // a fixed window, kept on purpose: held 15 ms, so that a second holder, if the lock let one in,
+  // would find the marker (the test asserts that this does NOT happen)
   sleep(15);
   fs.rmSync(marker);
   console.log("held");

@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { until } from "../support/children.js";
 import { chunkNote } from "../../src/chunk/index.js";
-import { collectingLogger } from "../../src/log.js";
+import { collectingLogger, type Logger } from "../../src/log.js";
 import { useLiteEmbedder } from "../../src/embed/index.js";
 import { watchVault, type IndexSummary } from "../../src/indexing/index.js";
 import { SqliteStore } from "../../src/store/index.js";
@@ -24,6 +24,11 @@ async function indexedIds(db: string): Promise<string[]> {
   return ids;
 }
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** A logger that keeps the watcher's debug lines (`vault-rag watch: change three.md`): the changes it has seen. */
+function seenLog(): { log: Logger; seen: string[] } {
+  const seen: string[] = [];
+  return { seen, log: { warn() {}, info() {}, debug: (m) => seen.push(m) } };
+}
 const same = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 /** Waits until the watcher has brought the index to what the vault holds, and is idle. */
 async function synced(w: { idle(): Promise<void> }, vault: string, db: string): Promise<void> {
@@ -80,22 +85,28 @@ describe("watch mode", () => {
     expect((await s.get({ path: "archive/First note.md" })).map((r) => r.meta.title)).toEqual(["First note"]);
     await s.close();
 
-    // one note saved three times over within a batch, then a folder removed with its note: each
-    // batch counts the notes it was told of, once each (the file events were 3, and 2)
+    // one note saved three times over, then a folder removed with its note: each batch counts the
+    // notes it was told of, once each (the file events were up to 3, and 2)
     counts.length = 0;
+    const before = batches.length;
     for (let i = 0; i < 3; i++) {
       fs.appendFileSync(path.join(vault, "three.md"), `\nSaved ${i} times.\n`);
+      // apart, so that chokidar (which drops a change that comes within 5 ms of the one before)
+      // may report each save; the assertions hold however many it reports, and in however many
+      // batches the saves fall (a busy machine may pass the 150 ms debounce between two)
       await pause(30);
     }
-    await batchesDone(w, counts, 1);
+    await synced(w, vault, db);
+    const saves = counts.length;
+    expect(saves).toBeGreaterThanOrEqual(1);
     fs.mkdirSync(path.join(vault, "gone"));
     fs.writeFileSync(path.join(vault, "gone", "four.md"), "# Four\n\nShort-lived.\n");
-    await batchesDone(w, counts, 2);
+    await batchesDone(w, counts, saves + 1);
     fs.rmSync(path.join(vault, "gone"), { recursive: true });
-    await batchesDone(w, counts, 3);
-    expect(counts).toEqual([1, 1, 1]);
-    expect(batches.slice(-3).map((b) => [b.updated, b.added, b.deleted])).toEqual([
-      [1, 0, 0],
+    await batchesDone(w, counts, saves + 2);
+    expect(counts).toEqual(Array.from({ length: saves + 2 }, () => 1));
+    expect(batches.slice(before).map((b) => [b.updated, b.added, b.deleted])).toEqual([
+      ...Array.from({ length: saves }, () => [1, 0, 0]),
       [0, 1, 0],
       [0, 0, 1],
     ]);
@@ -182,10 +193,11 @@ describe("watch mode", () => {
     expect(batches[0]).toMatchObject({ added: 400 - stored, unchanged: stored });
     expect(await indexedIds(db)).toEqual(expectedIds(vault));
     // closed with a change seen and not yet passed over: idle() still resolves
-    const last = await watchVault(vault, db, useLiteEmbedder(), { debounceMs: 5_000 });
+    const lastLog = seenLog();
+    const last = await watchVault(vault, db, useLiteEmbedder(), { debounceMs: 5_000, log: lastLog.log });
     await last.idle();
     fs.writeFileSync(path.join(vault, "late.md"), "# Late\n\nWritten just before the close.\n");
-    await pause(300);
+    await until("the watcher to see late.md", () => lastLog.seen.some((m) => m.endsWith(" late.md")));
     const waited = last.idle();
     await last.close();
     await waited; // (a wait that never ends fails on the test's timeout)

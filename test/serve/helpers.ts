@@ -61,7 +61,10 @@ export function startServe(args: string[], env: Record<string, string> = {}): Pr
 }
 
 /** Reads a server-sent-event stream into its events, in order. */
-export async function readSse(res: Response): Promise<{ event: string; data: any; at: number }[]> {
+export async function readSse(
+  res: Response,
+  onEvent: (e: { event: string; data: any; at: number }) => void = () => {},
+): Promise<{ event: string; data: any; at: number }[]> {
   const events: { event: string; data: any; at: number }[] = [];
   const text = res.body!.pipeThrough(new TextDecoderStream()).getReader();
   let buf = "";
@@ -80,6 +83,7 @@ export async function readSse(res: Response): Promise<{ event: string; data: any
         .map((l) => l.slice(6))
         .join("\n");
       events.push({ event, data: JSON.parse(data), at: performance.now() });
+      onEvent(events[events.length - 1]);
     }
   }
   return events;

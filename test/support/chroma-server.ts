@@ -10,8 +10,11 @@
  * `<dir>/ld-linux-x86-64.so.2 --library-path <dir> node …`.
  *
  * The server is stopped with SIGINT (SIGTERM makes it spin at 100% CPU). It runs under a small
- * shell guard that holds a pipe from this process: if this process dies, the pipe closes and the
- * guard interrupts the server, so no server outlives its test run.
+ * shell guard, in a process group of their own: a signal to the group of the process that started
+ * it (a test run killed with its group, `kill -- -PGID`, Ctrl-C) reaches neither. The guard holds a
+ * pipe from this process and ignores INT, TERM and HUP: when this process dies however it dies,
+ * the pipe closes and the guard interrupts the server, so no server outlives its test run (only
+ * a SIGKILL of the guard itself would leave one).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -242,14 +245,17 @@ export async function startChromaServer(
   const server = libc
     ? [path.join(libc, "ld-linux-x86-64.so.2"), "--library-path", libc, process.execPath, cli]
     : [process.execPath, cli];
-  // the guard: start the server, wait for our pipe to close (stop() or our death), then SIGINT it
-  const guard = 'trap "" INT; "$@" & s=$!; read _ || true; kill -INT $s 2>/dev/null; wait $s';
+  // the guard: start the server, wait for our pipe to close (stop() or our death), then SIGINT it.
+  // It and the server run in a process group of their own (`detached`), and the guard ignores the
+  // signals that stop a test run, so that it outlives this process long enough to stop the server
+  const guard = 'trap "" INT TERM HUP; "$@" & s=$!; read _ || true; kill -INT $s 2>/dev/null; wait $s';
   const child: ChildProcess = spawn(
     "sh",
     ["-c", guard, "sh", ...server, "run", "--path", dataDir, "--port", String(port)],
     {
       stdio: ["pipe", "ignore", "pipe"],
       env: { ...process.env, CHROMA_TELEMETRY: "false", ANONYMIZED_TELEMETRY: "False" },
+      detached: true,
     },
   );
   let stderr = "";
@@ -281,7 +287,14 @@ export async function startChromaServer(
       if (!exited) {
         const done = new Promise<void>((resolve) => child.on("exit", () => resolve()));
         child.stdin?.end();
-        const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+        // a server that has not stopped 10 s after its SIGINT is killed, with its guard (their group)
+        const timer = setTimeout(() => {
+          try {
+            process.kill(-child.pid!, "SIGKILL");
+          } catch {
+            // gone already
+          }
+        }, 10_000);
         await done;
         clearTimeout(timer);
       }

@@ -7,6 +7,12 @@ export interface LlmStub {
   base: string;
   /** The chat requests it received (POSTs). */
   requests: { url: string; body: any }[];
+  /**
+   * For streaming tests: while `held` is true, a `slow` answer sends each piece only after `next()`,
+   * and `sent` counts the pieces written so far, so a test can see that a piece arrived before the
+   * next one was sent.
+   */
+  gate: { held: boolean; sent: number; next(): void };
   close(): Promise<void>;
 }
 
@@ -15,10 +21,16 @@ export interface LlmStub {
  * chosen by the model name: `bad-cite` cites a source that was never given (`group-cite` in one
  * bracket with a real one), `missing` is a 404,
  * `cut` drops the connection mid-answer; any other model answers with one cited sentence in three
- * pieces, 5 ms apart (`slow`: 200 ms apart, so that streaming shows in arrival times).
+ * pieces, 5 ms apart (`slow`: 200 ms apart, or one at a time through `gate`).
  */
 export function startLlmStub(): Promise<LlmStub> {
   const requests: LlmStub["requests"] = [];
+  let opened: () => void = () => {};
+  const gate: LlmStub["gate"] = { held: false, sent: 0, next: () => opened() };
+  const pause = (model: string) =>
+    model === "slow" && gate.held
+      ? new Promise<void>((r) => (opened = r))
+      : new Promise((r) => setTimeout(r, model === "slow" ? 200 : 5));
   const server = http.createServer((req, res) => {
     let raw = "";
     req.on("data", (d) => (raw += d));
@@ -38,12 +50,14 @@ export function startLlmStub(): Promise<LlmStub> {
           return res.end(JSON.stringify({ error: `model "missing" not found, try pulling it first` }));
         }
         res.writeHead(200, { "content-type": "application/x-ndjson" });
+        gate.sent = 0;
         for (const [i, p] of pieces.entries()) {
           res.write(
             JSON.stringify({ model: body.model, message: { role: "assistant", content: p }, done: false }) + "\n",
           );
+          gate.sent++;
           if (body.model === "cut" && i === 1) return void setTimeout(() => res.destroy(), 30);
-          await new Promise((r) => setTimeout(r, body.model === "slow" ? 200 : 5));
+          await pause(body.model);
         }
         return res.end(
           JSON.stringify({
@@ -73,6 +87,7 @@ export function startLlmStub(): Promise<LlmStub> {
       resolve({
         base: `127.0.0.1:${(server.address() as AddressInfo).port}`,
         requests,
+        gate,
         close: () => new Promise<void>((r) => server.close(() => r())),
       }),
     ),

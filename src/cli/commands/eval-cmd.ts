@@ -1,5 +1,5 @@
 import { evaluateTarget, type EvalResult, type EvalSetting, type Metrics } from "../../core/eval.js";
-import { printable } from "../printable.js";
+import { printable } from "../../shared/snippet-text.js";
 import { progressReporter } from "../progress.js";
 import { err, out } from "../io.js";
 

@@ -2,7 +2,7 @@ import { collectingLogger, silentLogger, type Warning } from "../../log.js";
 import { locate, openCore } from "../open.js";
 import { indexBar } from "../progress.js";
 import { err, out, stderrLogger } from "../io.js";
-import { printable } from "../printable.js";
+import { printable } from "../../shared/snippet-text.js";
 
 export interface IndexFlags {
   full?: boolean;

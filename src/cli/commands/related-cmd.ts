@@ -2,7 +2,7 @@ import type { VaultRelatedResult } from "../../library.js";
 import { staleHitsWarning } from "../../render/stale.js";
 import { paint, useColor } from "../color.js";
 import { locate, noteArgument, openCore, reindexCommand } from "../open.js";
-import { printable, snippet } from "../output.js";
+import { printable, snippet } from "../../shared/snippet-text.js";
 import { err, out, stderrLogger } from "../io.js";
 
 /** The flags of `vault-rag related`. */
@@ -36,9 +36,9 @@ export function formatRelated(r: VaultRelatedResult, color = false): string {
       [
         `${p.path(printable(n.path))}  ${n.score.toFixed(4)}${n.linked ? `  ${p.dim("linked")}` : ""}`,
         `    ${p.path(printable(r.note))}:${p.line(String(n.source.start_line))}  ${p.label(printable(n.source.section))}`,
-        `      ${snippet(n.source.text, 96)}`,
+        `      ${snippet(n.source.text, 96, { fallback: n.source.section })}`,
         `    ${p.path(printable(n.path))}:${p.line(String(n.target.start_line))}  ${p.label(printable(n.target.section))}`,
-        `      ${snippet(n.target.text, 96)}`,
+        `      ${snippet(n.target.text, 96, { fallback: n.target.section })}`,
       ].join("\n"),
     )
     .join("\n");

@@ -97,6 +97,42 @@ export function loadUseLite(): Promise<UseLiteRuntime> {
   return loading;
 }
 
+/** The process events whose handlers the TensorFlow.js wasm backend installs as it starts. */
+const PROCESS_EVENTS = ["uncaughtException", "unhandledRejection"] as const;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- process.listeners() gives handlers of any arguments
+type Listener = (...args: any[]) => void;
+
+/**
+ * Runs `start` (the wasm backend's start), then takes away the `uncaughtException` and
+ * `unhandledRejection` handlers it installed. The backend's Emscripten module installs both in
+ * Node: the first rethrows every error from inside the handler, so an error the embedding
+ * program throws later is reported from `tf-backend-wasm.node.js` and ends the process with exit
+ * code 7 instead of Node's own report and exit 1; the second turns a rejection into such an error.
+ * Only the handlers added during the start, with the backend's own source, are taken away: one
+ * the program adds meanwhile stays. In an embedding worker thread the same holds for its own
+ * `process` events.
+ */
+async function withoutBackendHandlers<T>(start: () => Promise<T>): Promise<T> {
+  const listeners = (e: (typeof PROCESS_EVENTS)[number]) => process.listeners(e as "uncaughtException") as Listener[];
+  const before = PROCESS_EVENTS.map((e) => new Set(listeners(e)));
+  try {
+    return await start();
+  } finally {
+    PROCESS_EVENTS.forEach((e, i) => {
+      for (const listener of listeners(e))
+        if (!before[i].has(listener) && isBackendHandler(listener))
+          process.removeListener(e as "uncaughtException", listener);
+    });
+  }
+}
+
+/** A handler of the backend's Emscripten module: a short function that rethrows (`throw ex`, `throw reason`). */
+function isBackendHandler(listener: Listener): boolean {
+  const source = Function.prototype.toString.call(listener);
+  return /\bthrow (?:ex|reason)\b/.test(source) && source.length < 300;
+}
+
 async function load(): Promise<UseLiteRuntime> {
   const t0 = performance.now();
   // require, not import(): Node's ESM loader would lex these large CommonJS bundles for named
@@ -112,11 +148,13 @@ async function load(): Promise<UseLiteRuntime> {
   wasm.setWasmPaths(wasmDir);
   // without SIMD the backend's plain binary and the stock kernels (the embedder logs a warning)
   if (!wasmSimd()) tf.env().set("WASM_HAS_SIMD_SUPPORT", false);
-  if (tf.getBackend() !== "wasm") {
-    const ok = await tf.setBackend("wasm");
-    if (!ok) throw new Error("the TensorFlow.js wasm backend did not start");
-  }
-  await tf.ready();
+  await withoutBackendHandlers(async () => {
+    if (tf.getBackend() !== "wasm") {
+      const ok = await tf.setBackend("wasm");
+      if (!ok) throw new Error("the TensorFlow.js wasm backend did not start");
+    }
+    await tf.ready();
+  });
   const simd =
     process.env.VAULT_RAG_STOCK_KERNELS === "1" || !wasmSimd()
       ? undefined

@@ -6,7 +6,7 @@ import Database from "better-sqlite3";
 import { VaultRagError } from "../../errors.js";
 import { makeDir } from "../../make-dir.js";
 import { INDEX_DIR } from "../../config.js";
-import { cjkBigrams } from "./cjk.js";
+import { cjkBigrams } from "../../shared/cjk.js";
 import { compileDocRegex, containsText } from "../regex.js";
 import { prepareSchema } from "./ddl.js";
 import { damaged, diskFull, isCorruption, notAnIndex, openFix, readOnly } from "./errors.js";

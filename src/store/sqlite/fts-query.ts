@@ -1,5 +1,5 @@
-import { STOPWORDS } from "../stopwords.js";
-import { cjkBigrams, hasCjk } from "./cjk.js";
+import { hasCjk, queryBigrams } from "../../shared/cjk.js";
+import { STOPWORDS } from "../../shared/stopwords.js";
 
 const TOKEN_RE = /[\p{L}\p{N}]+(?:['’\-_.][\p{L}\p{N}]+)*/gu;
 
@@ -76,26 +76,6 @@ function wordTerms(text: string): string[] {
   // "couldn't" → "couldn t"); a CJK run becomes its bigrams, as indexed, each a term of its own as
   // a word is: "スナップショットから復元" finds a note that says "スナップショット" and "復元" apart
   return [...new Set(chosen.flatMap((t) => (hasCjk(t) ? queryBigrams(t) : [indexParts(t).join(" ")])))].filter(Boolean);
-}
-
-/** Hiragana (U+3040–U+309F): in Japanese, mostly the particles and endings between words. */
-const HIRAGANA = /^[\u3040-\u309f]+$/;
-/** The script of a character, as far as a bigram's sense goes: hiragana, katakana (with ー) or other. */
-const scriptOf = (c: string) => (/[\u3040-\u309f]/.test(c) ? 1 : /[\u30a0-\u30ff\uff66-\uff9f]/.test(c) ? 2 : 0);
-
-/**
- * A CJK run's bigrams as a query ranks by them: those within one script and not hiragana alone.
- * "から" or "には" (particles), "トか" or "ら復" (across a word's edge) would match nearly any
- * Japanese note; "京都から東京へ" ranks by 京都 and 東京. When nothing else is left, all of them.
- */
-function queryBigrams(token: string): string[] {
-  const grams = cjkBigrams(token).trim().split(/\s+/);
-  const kept = grams.filter((g) => {
-    const chars = Array.from(g);
-    if (chars.length !== 2) return true; // a word beside the run, or a one-character run
-    return !HIRAGANA.test(g) && scriptOf(chars[0]) === scriptOf(chars[1]);
-  });
-  return kept.length ? kept : grams;
 }
 
 /**

@@ -1,0 +1,151 @@
+/**
+ * The JSON shapes vault-rag returns, declared once: the core and the search build them, the CLI's
+ * `--json`, MCP and the HTTP API send them, and the web app (`web/`, whose build compiles this
+ * file) reads them with `import type`. Types only: no Node and no imports.
+ */
+
+/** The one JSON shape of a hit: the CLI's `--json`, the library's `notes.search()` hits and the MCP `search` tool. */
+export interface HitJson {
+  id: string;
+  path: string;
+  title: string;
+  section: string;
+  label: string;
+  text: string;
+  /** `max(0, 1 − distance)`, four decimals; relative to one search's candidates. */
+  score: number;
+  /** Lower is better (see `Hit.distance` in src/search/types.ts), six decimals. */
+  distance: number;
+  /** First line of the chunk in the note, 1-based. */
+  start_line: number;
+  end_line: number;
+  tags: string[];
+  folder: string;
+  top_folder: string;
+  /** Modification time of the note, Unix seconds. */
+  mtime: number;
+  /** Present (true) when the note's backlink text matched the keyword query (see `Hit.backlinked`). */
+  backlinked?: true;
+}
+
+/** One passage of a pair that explains a related note. */
+export interface RelatedPassage {
+  id: string;
+  section: string;
+  start_line: number;
+  end_line: number;
+  text: string;
+}
+
+/** A note related to another, in the one JSON shape every interface returns (CLI `--json`, MCP, HTTP API). */
+export interface RelatedNote {
+  path: string;
+  title: string;
+  folder: string;
+  tags: string[];
+  /** Cosine similarity of the best-matching pair of passages, four decimals (1 = same direction). */
+  score: number;
+  /** Whether the two notes already link to each other (either way). */
+  linked: boolean;
+  /** The passage of the given note in the best pair. */
+  source: RelatedPassage;
+  /** The passage of this note in the best pair. */
+  target: RelatedPassage;
+}
+
+/** One numbered source handed to the model; its lines are named as a hit's are (`start_line`, `end_line`), so JSON from `ask` and `search` reads alike. */
+export interface Source {
+  n: number;
+  label: string;
+  title: string;
+  section: string;
+  path: string;
+  start_line: number;
+  end_line: number;
+  text: string;
+}
+
+/** What a vault handle's `status()` reports. */
+export interface VaultStatus {
+  vault: string;
+  index: string;
+  model: string | null;
+  dimensions: number;
+  notes: number;
+  chunks: number;
+  lastIndexed: string | null;
+  /** Notes changed on disk since they were indexed. */
+  stale: number;
+  /** Where the index's model runs: `local`, `ollama at 127.0.0.1:11434`, `openai-compatible at …`. */
+  modelRuns?: string;
+  /** The index's model sends text off this machine and nothing here names it: it is not used. */
+  modelRefused?: true;
+}
+
+/** An error as the HTTP API returns it: the message and vault-rag's stable code (the fix, as data, beside them in src/serve/errors.ts). */
+export interface ApiError {
+  error: string;
+  code: string;
+}
+
+/** `GET /api/search`: the hits, or with none, why and what may fix it. */
+export interface SearchReply {
+  hits: HitJson[];
+  reason?: string;
+  hints?: string[];
+  /** How the search ran, when a reader should know (a question ranked by keywords alone). */
+  notice?: string;
+  /** The synonyms the keyword query also ranked by. */
+  expansion?: { phrases: string[]; weight: number; coverage: number };
+  /** Misspelt words the keyword query read as the vault's words. */
+  spelling?: { from: string; to: string }[];
+  /** The hits' notes changed or deleted since they were indexed. */
+  stale?: { changed: string[]; deleted: string[] };
+}
+
+/** `GET /api/related`: the notes related to one note, and why there are none when there are none. */
+export interface RelatedReply {
+  note: string;
+  related: RelatedNote[];
+  reason?: string;
+}
+
+/** An index being built by the server (`serve --watch`), or by another process (`locked`). */
+export interface IndexingProgress {
+  phase: string;
+  done: number;
+  total: number;
+}
+
+/** `GET /api/status`: the index's status (changed notes not always counted), and the server's. */
+export type StatusReply = Omit<VaultStatus, "stale"> & {
+  stale: number | null;
+  /** The vault folder's name. */
+  name: string;
+  /** The language model `ask` uses. */
+  llm: string;
+  /** Whether the server keeps the index fresh itself (`serve --watch`). */
+  watching: boolean;
+  indexing: IndexingProgress | null;
+};
+
+/** `GET /api/tags` and `/api/folders`: each with its number of notes. */
+export type TagCount = { tag: string; notes: number };
+export type FolderCount = { folder: string; notes: number };
+
+/** `GET /api/note`: a note's text. */
+export interface NoteReply {
+  path: string;
+  text: string;
+}
+
+/** The `done` event of `POST /api/ask`: the checked answer, and with no sources, why. */
+export interface AskDone {
+  answer: string;
+  cited: number[];
+  /** Citations that name no source given. */
+  invalid: number[];
+  model: string;
+  reason?: string;
+  hints?: string[];
+}

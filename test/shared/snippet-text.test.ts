@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { highlightTerms, snippet, termPattern } from "../../src/shared/snippet-text.js";
+
+/** The text a pattern marks, in order. */
+const marked = (text: string, query: string) => text.match(termPattern(highlightTerms(query))!) ?? [];
+
+describe("highlighting and snippets of CJK text (shared by the CLI and the web app)", () => {
+  it("marks the bigrams the keyword index matched, not only the whole query", () => {
+    // the passage holds 图片 and 整理 apart, never 图片整理 as written
+    expect(marked("这里是旅行的图片，下次再说。", "图片整理")).toEqual(["图片"]);
+    expect(marked("整理图片的方法", "图片整理")).toEqual(["整理", "图片"]);
+    // the whole run, where it is written so, is one mark
+    expect(marked("如何图片整理呢", "图片整理")).toEqual(["图片整理"]);
+    // Japanese: the bigrams the keyword query ranks by, not the particle から
+    expect(marked("東京の天気と京都の旅", "京都から東京へ")).toEqual(["東京", "京都"]);
+  });
+
+  it("centres a long passage's snippet on the part of the query it matched", () => {
+    const text = `## 旅行\n\n${"今天天气很好，我们去公园散步。".repeat(12)}最后把所有图片放进相册。`;
+    const shown = snippet(text, 60, { pattern: termPattern(highlightTerms("图片整理")) });
+    expect(shown.startsWith("…")).toBe(true);
+    expect(shown).toContain("图片");
+  });
+
+  it("never shows an empty snippet: a heading and images read as the breadcrumb", () => {
+    const text = "## 敏捷组织\n\n![](assets/team-1.png)\n![](assets/team-2.png)\n";
+    expect(snippet(text, 100, { fallback: "组织 > 敏捷组织" })).toBe("组织 > 敏捷组织");
+    // no breadcrumb given: the passage's own headings
+    expect(snippet(text, 100)).toBe("敏捷组织");
+  });
+});
