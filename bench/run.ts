@@ -20,6 +20,7 @@ import { ChromaStore, normaliseWhere, SqliteStore, type Store, type StoreRecord 
 import { startChromaServer, type ChromaServer } from "../test/support/chroma-server.js";
 import { regexBench } from "./regex-bench.js";
 import { serveBench } from "./serve-bench.js";
+import { scaleBench } from "./scale.js";
 import { parseNote, readNote, walkVault } from "../dist/vault/index.js";
 import { generateVault, rng } from "./gen.js";
 import { fuse, SEARCH_DEFAULTS } from "../dist/search/index.js";
@@ -120,6 +121,9 @@ function storeData(n: number, dims: number) {
             folder: `f${i % 10}`,
             top_folder: `f${i % 10}`,
             mtime: 1_700_000_000 + i,
+            date: 1_700_000_000 + i,
+            date_source: "mtime",
+            props: {},
             word_count: 12,
             ordinal: 0,
             start_line: 1,
@@ -454,7 +458,7 @@ async function watchBench() {
   );
 }
 
-const only = process.env.BENCH_ONLY; // chunk | embed | store | chroma | quality | watch | cli | serve | regex
+const only = process.env.BENCH_ONLY; // chunk | embed | store | chroma | quality | watch | cli | serve | regex | scale
 const want = (part: string) => !only || only.split(",").includes(part);
 
 async function main() {
@@ -478,6 +482,15 @@ async function main() {
   if (want("watch")) await watchBench();
   if (want("cli") || want("serve")) await cliBench();
   if (want("regex")) await regexBench({ work, root, bin: BIN, embedder: timingEmbedder(), line });
+  // the 100,000-note run takes a while: only when asked for (BENCH_ONLY=scale)
+  if (only?.split(",").includes("scale"))
+    await scaleBench({
+      root,
+      bin: BIN,
+      line,
+      sizes: (process.env.SCALE_NOTES ?? "10000,100000").split(",").map(Number),
+      dir: process.env.SCALE_DIR ?? path.join(os.tmpdir(), "vr-scale"),
+    });
   fs.rmSync(work, { recursive: true, force: true });
 }
 

@@ -45,6 +45,7 @@ export {
   SEARCH_DEFAULTS,
   EXPANSION_DEFAULTS,
   SPELLING_DEFAULTS,
+  RARE_DEFAULTS,
   hitJson,
   flatHit,
   searchOptionsOf,

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { VaultRagError } from "./errors.js";
+import { DEFAULT_DATE_KEYS } from "./props.js";
 import { isChromaLocation } from "./store/chroma/location.js";
 
 /** Folder inside a vault that holds vault-rag's files. */
@@ -102,4 +103,25 @@ export function resolveDb(
     );
   }
   return path.resolve(cwd, raw);
+}
+
+/**
+ * The frontmatter keys a note's date is read from, first found first: the option, else
+ * `VAULT_RAG_DATE_KEYS` (names separated by commas), else {@link DEFAULT_DATE_KEYS}. An empty list
+ * (`VAULT_RAG_DATE_KEYS=,`) reads no frontmatter date: a date in the file name, else mtime.
+ *
+ * @example
+ * ```ts
+ * resolveDateKeys(undefined, { VAULT_RAG_DATE_KEYS: "created, date" }); // ["created", "date"]
+ * resolveDateKeys(); // ["updated", "modified", "date", "created"]
+ * ```
+ */
+export function resolveDateKeys(option?: readonly string[], env: NodeJS.ProcessEnv = process.env): readonly string[] {
+  if (option) return option;
+  const raw = env.VAULT_RAG_DATE_KEYS;
+  if (raw === undefined) return DEFAULT_DATE_KEYS;
+  return raw
+    .split(",")
+    .map((k) => k.trim())
+    .filter(Boolean);
 }

@@ -19,3 +19,4 @@ export type {
 } from "./core/types.js";
 export type { FlatHit } from "./search/hit-json.js";
 export type { Watcher } from "./indexing/watch.js";
+export type { DateSources, PropCount, PropValueCount } from "./search/index.js";

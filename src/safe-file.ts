@@ -67,18 +67,21 @@ export function openOwnFile(file: string, flags: number, mode = 0o644): number {
 
 /**
  * Writes a new file that no other file may stand in for: created here (`O_EXCL`, so an existing
- * file or a planted symbolic link makes it fail with EEXIST) and never read through a link.
+ * file or a planted symbolic link makes it fail with EEXIST) and never read through a link. `data`
+ * may be a list of parts, written in turn.
  *
  * @example
  * ```ts
  * writeNewFile(`${snapshot}.${process.pid}.${randomUUID()}.tmp`, bytes);
  * ```
  */
-export function writeNewFile(file: string, data: Uint8Array): void {
+export function writeNewFile(file: string, data: Uint8Array | Uint8Array[]): void {
   const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
   const fd = fs.openSync(file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o644);
   try {
-    fs.writeFileSync(fd, data);
+    // parts are written one after another, never joined into one more copy
+    for (const part of Array.isArray(data) ? data : [data])
+      for (let at = 0; at < part.byteLength;) at += fs.writeSync(fd, part, at);
   } finally {
     fs.closeSync(fd);
   }

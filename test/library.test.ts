@@ -68,6 +68,30 @@ describe("library API", () => {
     );
   });
 
+  it("lists properties and their values, filters by them, and counts the notes' date sources in status", async () => {
+    const vault = twoNotes("vr-lib-props-");
+    fs.writeFileSync(
+      path.join(vault, "Servers.md"),
+      "---\nStatus: Draft\ncreated: 2021-04-01\n---\n# Servers\n\nKubernetes pods restart on their own.\n",
+    );
+    const v = await openVault(vault);
+    await v.index();
+    expect(await v.props()).toEqual([
+      { name: "created", field: "created", notes: 1, types: { date: 1 } },
+      { name: "status", field: "status", notes: 1, types: { string: 1 } },
+    ]);
+    expect(await v.props("status")).toEqual([{ value: "Draft", type: "string", notes: 1 }]);
+    await expect(v.props("stats")).rejects.toThrow(
+      'vault-rag: no note has the property "stats" — did you mean "status"?',
+    );
+    expect((await v.search("pods", { props: ["status=Draft"] })).hits.map((h) => h.path)).toEqual(["Servers.md"]);
+    expect((await v.search("pods", { where: { created: { $lt: "2022-01-01" } } })).hits.map((h) => h.path)).toEqual([
+      "Servers.md",
+    ]);
+    expect((await v.status()).dates).toEqual({ sources: { created: 1, mtime: 1 }, unreadable: 0 });
+    await v.close();
+  });
+
   it("watches: a note saved while the handle is open is found by its next search, and batches are reported", async () => {
     const vault = twoNotes("vr-lib-watch-");
     const v = await openVault(vault);

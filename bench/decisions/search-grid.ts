@@ -13,7 +13,8 @@
  * npx tsx bench/decisions/search-grid.ts examples/questions.jsonl examples/vault expansion.weight=0.3,0.5,1
  * ```
  * Settings: alpha, pool, proximity, backlinks (`SEARCH_DEFAULTS`); expansion.senses,
- * expansion.weight, expansion.maxShare (`EXPANSION_DEFAULTS`).
+ * expansion.weight, expansion.maxShare (`EXPANSION_DEFAULTS`); rare.words, rare.share, rare.top
+ * (`RARE_DEFAULTS`: `rare.top=0` turns the rare-word lead off).
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -21,6 +22,7 @@ import {
   evaluate,
   EXPANSION_DEFAULTS,
   prepareBeir,
+  RARE_DEFAULTS,
   readKnownAnswers,
   SEARCH_DEFAULTS,
   SqliteStore,
@@ -38,7 +40,9 @@ const [setting, list] = gridArg.split("=");
 const values = list.split(",").map(Number);
 const [group, key] = setting.startsWith("expansion.")
   ? [EXPANSION_DEFAULTS as Record<string, unknown>, setting.slice("expansion.".length)]
-  : [SEARCH_DEFAULTS as Record<string, unknown>, setting];
+  : setting.startsWith("rare.")
+    ? [RARE_DEFAULTS as Record<string, unknown>, setting.slice("rare.".length)]
+    : [SEARCH_DEFAULTS as Record<string, unknown>, setting];
 if (typeof group[key] !== "number" || values.some(Number.isNaN)) {
   console.error(`search-grid.ts: "${setting}" is not a numeric search default, or a value is not a number`);
   process.exit(2);

@@ -98,8 +98,9 @@ export const CHUNK_DEFAULTS: ChunkOptionsWithDefaults = {
  *   "Dynamic Programming (Bottom-up)", `[[algo/Graphs|graphs]]` is "graphs"): in breadcrumbs, in
  *   what is embedded and in what keyword search reads as the heading path.
  * - 28: Obsidian's comments (`%%…%%`, inline and block) are left out of every passage, with the
- *   links and tags inside them; `%%` in code stays (see `withoutComments`). A note without `%%` is
- *   cut as by 27.
+ *   links and tags inside them; `%%` in code stays (see `withoutComments`). Every passage carries
+ *   its note's properties and date (`props`, `date`, `date_source`). An index written by 27 is read
+ *   again by the next `index`; its vectors are kept by their text's hash.
  */
 export const CHUNKER_VERSION = "28";
 

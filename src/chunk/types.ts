@@ -1,3 +1,5 @@
+import type { Props } from "../props.js";
+
 /** Metadata carried by every chunk; the store filters on these fields. */
 export interface ChunkMeta {
   /** Vault-relative path with `/` separators. */
@@ -12,6 +14,12 @@ export interface ChunkMeta {
   top_folder: string;
   /** Unix seconds, integer. */
   mtime: number;
+  /** The note's date in Unix seconds: a frontmatter date, a date in its file name, else its mtime. */
+  date: number;
+  /** Where `date` came from: the frontmatter key (`updated`, …), `filename` or `mtime`. */
+  date_source: string;
+  /** The note's properties by normalised name. */
+  props: Props;
   word_count: number;
   links: string[];
   aliases: string[];

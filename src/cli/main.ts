@@ -45,6 +45,7 @@ export function buildProgram(): Command {
   // --help has every flag)
   program.commandsGroup("Everyday:");
   everydayCommands(program);
+  propsCommand(program);
   program.commandsGroup("Answers:");
   answerCommands(program);
   program.commandsGroup("Interfaces:");
@@ -126,7 +127,7 @@ async function main(): Promise<void> {
 
 await main();
 
-/** Everyday commands: index, search, tags, folders, status, chunks, related. */
+/** Everyday commands: index, search, tags, folders, props, status, chunks, related. */
 function everydayCommands(program: Command): void {
   program
     .command("index")
@@ -232,6 +233,7 @@ function everydayCommands(program: Command): void {
     .option("-k, --top-k <n>", "number of notes", int("--top-k", 1), 5)
     .option("--unlinked", "only notes not already linked from or to it (link suggestions)")
     .option("--json", "print JSON")
+    .option("--verbose", "say what the notes were ranked by: meaning, or the words, tags and links they share")
     .addOption(
       new Option("--color <when>", "colour: auto, always or never")
         .choices(["auto", "always", "never"])
@@ -245,6 +247,30 @@ function everydayCommands(program: Command): void {
 }
 
 /** Answers from a chat model: ask, chat. */
+/** `props`: the notes' properties, or one property's values. */
+function propsCommand(program: Command): void {
+  program
+    .command("props")
+    .summary("Frontmatter properties: names, counts, values")
+    .description(
+      "List the notes' properties (frontmatter keys) with how many notes hold each and their value types; with a name, that property's values",
+    )
+    .argument("[name]", "a property: list its values with how many notes hold each")
+    .option("--vault <dir>", "vault folder")
+    .option("--db <path>", "index file, or chroma://host:port/<collection>")
+    .option("--json", "print JSON")
+    .addHelpText(
+      "after",
+      '\nA property is filtered by its name (--prop status=draft, --where \'{"status": "draft"}\'), or as prop.<name> when a field has that name.\n\nExamples:\n  vault-rag props\n  vault-rag props status --vault ~/notes --json\n',
+    )
+    .action(async (name: string | undefined, o) =>
+      (await import("./commands/props-cmd.js")).runProps(name, {
+        ...o,
+        vault: (await import("./open.js")).vaultFrom(undefined, o.vault),
+      }),
+    );
+}
+
 function answerCommands(program: Command): void {
   addAnswerFlags(
     program
@@ -299,7 +325,7 @@ function interfaceCommands(program: Command): void {
     .option("--watch", "also keep the index fresh as notes change (reports on stderr)")
     .addHelpText(
       "after",
-      '\nTools: search, get_note, related, list_tags, list_folders, status.\n\nExample (Claude Desktop, mcpServers): { "vault-rag": { "command": "vault-rag", "args": ["mcp", "--vault", "/home/me/notes"] } }\n' +
+      '\nTools: search, get_note, related, list_tags, list_folders, list_props, status.\n\nExample (Claude Desktop, mcpServers): { "vault-rag": { "command": "vault-rag", "args": ["mcp", "--vault", "/home/me/notes"] } }\n' +
         REMOTE_HELP.replace("--model or ", ""),
     )
     .action(async (o) => {

@@ -13,13 +13,14 @@ import { checkSearch, searchOptionsOf, type SearchRequest } from "../search/inde
 
 /**
  * Refuses a question or search request that a search would refuse (a bad filter, an unknown mode),
- * before any work starts: `POST /api/ask` answers it with a 400 before its stream opens.
+ * before any work starts: `POST /api/ask` answers it with a 400 before its stream opens. A filter's
+ * bare names reach the properties in `props` (`(await handle.props()).map((p) => p.name)`).
  *
  * @example
  * ```ts
  * checkRequest("motors", { where: { nosuch: 1 } }); // throws: unknown metadata field "nosuch" …
  * ```
  */
-export function checkRequest(question: string, request: SearchRequest): void {
-  checkSearch(question, searchOptionsOf(request));
+export function checkRequest(question: string, request: SearchRequest, props?: readonly string[]): void {
+  checkSearch(question, searchOptionsOf(request), props);
 }

@@ -6,7 +6,17 @@ import { lockHolder, releaseHeldLocks } from "../indexing/lock.js";
 import { readNoteTextOffThread, staleInVaultOffThread } from "../indexing/off-thread.js";
 import type { Logger } from "../log.js";
 import { hintLines } from "../render/hints.js";
-import { flatHit, noResultHints, relatedNotes, runSearches, search, searchOptionsOf } from "../search/index.js";
+import { closest } from "../closest.js";
+import {
+  flatHit,
+  noResultHints,
+  propCounts,
+  propValueCounts,
+  relatedNotes,
+  runSearches,
+  search,
+  searchOptionsOf,
+} from "../search/index.js";
 import { discardRebuild, lockTarget, type Manifest, type OpenStoreOptions, type Store } from "../store/index.js";
 import { whyNoteMissing } from "../vault/index.js";
 import { explainSearch } from "./explain.js";
@@ -227,6 +237,20 @@ export function readingMethods(c: Core): Reading {
     async folders() {
       return (await c.open()).store.listFolders();
     },
+    props: (async (name?: string) => {
+      const notes = await (await c.open()).store.noteProperties();
+      if (name === undefined) return propCounts(notes);
+      const values = propValueCounts(notes, name);
+      if (values) return values;
+      const near = closest(
+        name,
+        propCounts(notes).map((p) => p.name),
+      );
+      throw new VaultRagError(
+        "usage",
+        `vault-rag: no note has the property "${name}"${near.length ? ` — did you mean ${near.map((n) => `"${n}"`).join(" or ")}?` : ""}`,
+      );
+    }) as VaultHandle["props"],
     async close() {
       await c.shut();
     },

@@ -1,6 +1,8 @@
 /** What `status` reports: the index's model, size and age, and how many notes changed since. */
 import { modelPlace, remoteAllowed } from "../embed/remote.js";
+import { resolveDateKeys } from "../config.js";
 import { modelSpecOf } from "../indexing/manifest.js";
+import { dateSources } from "../search/index.js";
 import { staleInVaultOffThread } from "../indexing/off-thread.js";
 import type { Manifest, Store } from "../store/index.js";
 import type { VaultStatus, VaultStatusMaybeCounted } from "./types.js";
@@ -42,6 +44,7 @@ export async function indexStatus(
     chunks: c.chunks,
     lastIndexed: manifest.updatedAt,
     stale: countStale ? await staleCount(vault, store) : null,
+    dates: dateSources(await store.noteProperties(), resolveDateKeys()),
   };
 }
 

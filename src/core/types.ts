@@ -18,6 +18,8 @@ import type {
   FilterOptions,
   FlatHit,
   Hint,
+  PropCount,
+  PropValueCount,
   RelatedOptions,
   RelatedResult,
   Search,
@@ -291,6 +293,19 @@ export interface VaultHandle {
   tags(): Promise<{ tag: string; notes: number }[]>;
   /** Folders in the index, with how many notes each holds. */
   folders(): Promise<{ folder: string; notes: number }[]>;
+  /**
+   * The notes' properties, with how many notes hold each and the types of their values; given a
+   * name (`status`, `prop.path`), the values of that property with their counts. A name no note has
+   * is refused, with the closest names.
+   *
+   * @example
+   * ```ts
+   * await notes.props(); // [{ name: "status", field: "status", notes: 12, types: { string: 12 } }, …]
+   * await notes.props("status"); // [{ value: "draft", type: "string", notes: 9 }, …]
+   * ```
+   */
+  props(): Promise<PropCount[]>;
+  props(name: string): Promise<PropValueCount[]>;
   close(): Promise<void>;
 }
 

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { CHUNKER_VERSION, chunkNote, type ChunkOptions } from "../chunk/index.js";
+import { resolveDateKeys } from "../config.js";
 import { passageWindows, unreadable, windowOptions, type Embedder } from "../embed/index.js";
 import { VaultRagError } from "../errors.js";
 import type { Logger } from "../log.js";
@@ -82,6 +83,8 @@ export interface IndexOptions {
    * it is closed.
    */
   signal?: AbortSignal;
+  /** The frontmatter keys a note's date comes from, first found first (see `resolveDateKeys`); `full` re-reads every note. */
+  dateKeys?: readonly string[];
 }
 
 /**
@@ -155,11 +158,8 @@ export async function indexVault(
 /** The texts the model reads for one chunk (its windows), each with the hash that keys the vector cache. */
 type WindowPlan = { hash: string; text: string }[];
 
-/**
- * Gives a renamed note's new chunks the vectors of its old chunks (same content, same cut). Each
- * window keeps the hash of the text its vector was made from, so the next real edit of the note
- * embeds it afresh with the new title.
- */
+/** Gives a renamed note's new chunks the vectors of its old chunks (same content, same cut), each window
+ * keeping its vector's text hash, so the next real edit of the note embeds it afresh with the new title. */
 async function repoint(
   store: Store,
   oldPath: string,
@@ -197,6 +197,7 @@ export interface Run {
   known: Map<string, NoteEntry>;
   manifest: Manifest | undefined;
   chunkerChanged: boolean | undefined;
+  dateKeys: readonly string[];
   summary: IndexSummary;
   /** The notes to read, in the run's order; `cursor` is the next one. */
   todo: VaultFile[];
@@ -222,6 +223,8 @@ interface Batch {
   pending: Pending[];
   missing: Map<string, { text: string; label: string }>;
   embedding: Promise<unknown>;
+  /** The vector (made, being made or cached) of every window of the batch, by hash. */
+  own: Map<string, Promise<Float32Array>>;
 }
 
 async function indexInto(
@@ -301,7 +304,12 @@ async function startRun(
   };
   const linksOf = (note: Note): NoteLink[] =>
     note.linkTexts.map((l) => {
-      const link: NoteLink = { written: l.target, text: l.text, ...(l.markdown ? { markdown: true as const } : {}) };
+      const link: NoteLink = {
+        written: l.target,
+        text: l.text,
+        ...(l.display ? { display: l.display } : {}),
+        ...(l.markdown ? { markdown: true as const } : {}),
+      };
       const target = resolve(link, note.path);
       return target ? { ...link, target } : link;
     });
@@ -321,6 +329,7 @@ async function startRun(
     known,
     manifest,
     chunkerChanged,
+    dateKeys: resolveDateKeys(opts.dateKeys),
     summary,
     todo,
     cursor: 0,
@@ -351,8 +360,8 @@ function projected(run: Run, n: number, kind: "windows" | "chunks" = "windows"):
 /** Reads and chunks a batch of notes, finds cached vectors, and starts embedding the rest. */
 async function prepareBatch(run: Run, budget: number): Promise<Batch> {
   const { slice, batch, pending } = await readBatch(run, budget);
-  const { missing, embedding } = await startVectors(run, pending);
-  return { slice, batch, pending, missing, embedding };
+  const { missing, embedding, own } = await startVectors(run, pending);
+  return { slice, batch, pending, missing, embedding, own };
 }
 
 /** Reads and chunks the next notes, up to `budget` windows, and plans what the model reads of them. */
@@ -368,7 +377,7 @@ async function readBatch(run: Run, budget: number): Promise<Pick<Batch, "slice" 
     const f = todo[run.cursor++];
     slice.push(f);
     seen.notes++;
-    const { note, skipped, stat } = readVaultFile(f, log);
+    const { note, skipped, stat } = readVaultFile(f, log, { dateKeys: run.dateKeys });
     if (!note) {
       // a file skipped on purpose (binary, not UTF-8, too big) is a warning, not a failure
       if (skipped) summary.skipped++;
@@ -418,30 +427,33 @@ async function readBatch(run: Run, budget: number): Promise<Pick<Batch, "slice" 
   return { slice, batch, pending };
 }
 
-/** Finds the vectors of a batch's windows (this run, then the store's cache) and starts the model on the rest. */
-async function startVectors(run: Run, pending: Pending[]): Promise<Pick<Batch, "missing" | "embedding">> {
+/** Finds the vectors of a batch's windows (this run, then the store's cache) and starts the model on the
+ * rest. The run's map holds only vectors of batches not yet stored, so its memory stays flat. */
+async function startVectors(run: Run, pending: Pending[]): Promise<Pick<Batch, "missing" | "embedding" | "own">> {
   const { store, cacheFrom, cacheModel, vectors, seen, opts } = run;
   // vectors: this run, then the store's cache, then the model
-  const hashes = [...new Set(pending.flatMap((p) => p.plan.map((w) => w.hash)).filter((h) => !vectors.has(h)))];
+  const own = new Map<string, Promise<Float32Array>>();
+  for (const p of pending) for (const w of p.plan) if (vectors.has(w.hash)) own.set(w.hash, vectors.get(w.hash)!);
+  const hashes = [...new Set(pending.flatMap((p) => p.plan.map((w) => w.hash)).filter((h) => !own.has(h)))];
   for (const source of [store, cacheFrom]) {
     if (!source || !hashes.length) continue;
     const found = await source.cachedVectors(cacheModel, hashes);
-    for (const [h, v] of found) vectors.set(h, Promise.resolve(v));
+    for (const [h, v] of found) own.set(h, Promise.resolve(v));
   }
   // a passage of several windows, not cached, whose pooled vector is: a Chroma collection holds
   // each chunk's pooled vector, and a rebuilt sidecar (another machine, a lost file) none of its
   // windows, so that vector stands as the passage's one window instead of embedding them all again
   // (a sidecar rebuilt on a 434-note vault re-embedded its 31,654 windows)
-  const partial = pending.filter((p) => p.plan.length > 1 && p.plan.some((w) => !vectors.has(w.hash)));
+  const partial = pending.filter((p) => p.plan.length > 1 && p.plan.some((w) => !own.has(w.hash)));
   for (const source of [store, cacheFrom]) {
-    const want = [...new Set(partial.map((p) => p.record.meta.hash))].filter((h) => !vectors.has(h));
+    const want = [...new Set(partial.map((p) => p.record.meta.hash))].filter((h) => !own.has(h));
     if (!source || !want.length) continue;
-    for (const [h, v] of await source.cachedVectors(cacheModel, want)) vectors.set(h, Promise.resolve(v));
+    for (const [h, v] of await source.cachedVectors(cacheModel, want)) own.set(h, Promise.resolve(v));
   }
-  for (const p of partial) if (vectors.has(p.record.meta.hash)) p.plan = [{ hash: p.record.meta.hash, text: "" }];
+  for (const p of partial) if (own.has(p.record.meta.hash)) p.plan = [{ hash: p.record.meta.hash, text: "" }];
   const missing = new Map<string, { text: string; label: string }>();
   for (const p of pending)
-    for (const w of p.plan) if (!vectors.has(w.hash)) missing.set(w.hash, { text: w.text, label: p.label });
+    for (const w of p.plan) if (!own.has(w.hash)) missing.set(w.hash, { text: w.text, label: p.label });
   let embedding: Promise<unknown> = Promise.resolve();
   if (missing.size) {
     const entries = [...missing];
@@ -462,11 +474,12 @@ async function startVectors(run: Run, pending: Pending[]): Promise<Pick<Batch, "
     entries.forEach(([h], k) => {
       const one = made.then((v) => v[k]);
       one.catch(() => {}); // a failure is reported once, by the batch that embeds it
-      vectors.set(h, one);
+      own.set(h, one);
+      vectors.set(h, one); // for a later batch with the same text, read before this one is stored
     });
     run.summary.embedded += entries.length;
   }
-  return { missing, embedding };
+  return { missing, embedding, own };
 }
 
 /**
@@ -540,7 +553,7 @@ async function saveBatch(run: Run, cur: Batch): Promise<void> {
   await cur.embedding;
   for (const p of cur.pending) {
     p.record.windows = await Promise.all(
-      p.plan.map(async (w) => ({ hash: w.hash, vector: await vectors.get(w.hash)! })),
+      p.plan.map(async (w) => ({ hash: w.hash, vector: await cur.own.get(w.hash)! })),
     );
     for (const w of p.plan) if (!cur.missing.has(w.hash)) summary.cached++;
   }
@@ -557,6 +570,7 @@ async function saveBatch(run: Run, cur: Batch): Promise<void> {
     }
   }
   if (cur.batch.length) await store.upsertNotes(cur.batch);
+  for (const h of cur.own.keys()) vectors.delete(h); // in the store's cache now
 }
 
 /** Ends a run: names the notes the model cannot read, deletes the notes gone, resolves links and records the manifest. */

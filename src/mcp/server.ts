@@ -12,6 +12,7 @@ import { cliFix, worded } from "../render/fix.js";
 import { GET_NOTE_MAX_CHARS } from "../core/defaults.js";
 import {
   getNoteInput,
+  propsInput,
   quoted,
   relatedInput,
   searchInput,
@@ -65,7 +66,7 @@ const tool = <S extends z.ZodType>(
 ) => ({ description, input, run }) as Tool;
 
 /**
- * Builds the MCP server for a vault: `search`, `get_note`, `related`, `list_tags`, `list_folders`, `status`.
+ * Builds the MCP server for a vault: `search`, `get_note`, `related`, `list_tags`, `list_folders`, `list_props`, `status`.
  * Every parameter is validated (unknown ones are errors), with the HTTP API's validation and wording
  * (`vault-rag: top_k must be a whole number, got "many"`); defaults are the CLI's.
  *
@@ -128,6 +129,11 @@ export async function createMcpServer(
     ),
     list_tags: tool("Tags used in the notes, with how many notes carry each.", noArgs, () => v.tags()),
     list_folders: tool("Folders of the vault, with how many notes each holds.", noArgs, () => v.folders()),
+    list_props: tool(
+      'Properties (frontmatter keys) of the notes, with how many notes hold each and their value types (string, number, boolean, date, list), and the field a filter names them by (prop.<name> when a built-in field has the name); with name, that property\'s values with counts. Filter on them in search\'s where ({"status": "draft"}, {"rating": {"$gte": 4}}) or props (["status=draft"]).',
+      propsInput,
+      (a) => (a.name === undefined ? v.props() : v.props(a.name)),
+    ),
     status: tool("The index: path, model, counts, last indexed, notes changed since.", noArgs, () => v.status()),
   };
   const server = new Server({ name: "vault-rag", version: VERSION }, { capabilities: { tools: {} } });

@@ -89,7 +89,7 @@ function hintWords(h: Hint, face: Face): string {
       return `${PARAM_WORDS.since[face]} ${JSON.stringify(h.since)} is in the future — no note has changed since then`;
     case "range_misses":
       return h.param === "since"
-        ? `${PARAM_WORDS.since[face]} ${JSON.stringify(h.value)} leaves out every note${h.minutes ? ' ("m" is minutes: give months in days, like 90d)' : ""}: the last change was on ${h.day}`
-        : `${PARAM_WORDS.until[face]} ${JSON.stringify(h.value)} leaves out every note: the oldest last changed on ${h.day}`;
+        ? `${PARAM_WORDS.since[face]} ${JSON.stringify(h.value)} leaves out every note${h.minutes ? ' ("m" is minutes: give months in days, like 90d)' : ""}: ${h.by === "mtime" ? "the last change was on" : "the newest note is dated"} ${h.day}`
+        : `${PARAM_WORDS.until[face]} ${JSON.stringify(h.value)} leaves out every note: ${h.by === "mtime" ? "the oldest last changed on" : "the oldest note is dated"} ${h.day}`;
   }
 }

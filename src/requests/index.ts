@@ -3,7 +3,7 @@
  * arguments and the validation that words a bad value the CLI's way. Both interfaces import this
  * room, never each other. It loads zod only (not the MCP SDK), so the web server starts fast.
  */
-export { getNoteInput, relatedInput, REQUEST_LIMITS, requestText, searchInput } from "./schemas.js";
+export { getNoteInput, propsInput, relatedInput, REQUEST_LIMITS, requestText, searchInput } from "./schemas.js";
 export {
   COUNT_LIMITS,
   flagName,

@@ -85,6 +85,16 @@ export const getNoteInput = z
   })
   .strict();
 
+/** The arguments of the `list_props` tool (and of `GET /api/props`). */
+export const propsInput = z
+  .object({
+    name: name()
+      .min(1)
+      .optional()
+      .describe("a property (status, or prop.path): list its values with counts instead of the properties"),
+  })
+  .strict();
+
 /** The arguments of the `related` tool (and of `GET /api/related`). */
 export const relatedInput = z
   .object({

@@ -17,6 +17,7 @@ import {
   type Where,
   type WhereDocument,
 } from "../store/index.js";
+import { propNames } from "./props.js";
 import { rrfScore, type RrfTerm } from "./rank.js";
 
 // ---------------------------------------------------------------- filters
@@ -375,7 +376,7 @@ export async function runSearches(
 }
 
 async function runOne(ctx: { store: Store; embedder: Embedder }, s: Search): Promise<SearchRow[]> {
-  const where = normaliseWhere(s.filter?.where);
+  const where = normaliseWhere(s.filter?.where, await propNames(ctx.store));
   const whereDocument = normaliseWhereDocument(s.filter?.whereDocument);
   const ids = s.filter?.ids;
   const allowId = (id: string) => !ids || (ids.op === "$in" ? ids.values.includes(id) : !ids.values.includes(id));

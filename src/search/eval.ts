@@ -283,7 +283,7 @@ export async function evaluate(
     const t0 = performance.now();
     const { dense } = await retrieve(ctx, q.text, withSearchDefaults({ mode: "dense" }), filter, pool);
     const t2 = performance.now();
-    const { keyword, plainKeyword, plainKeywordMs } = await retrieve(
+    const { keyword, plainKeyword, plainKeywordMs, linkNames, rare } = await retrieve(
       ctx,
       q.text,
       withSearchDefaults({ mode: "keyword" }),
@@ -296,9 +296,10 @@ export async function evaluate(
     time("hybrid", t3 - t0);
     time("keyword-plain", plainKeywordMs);
     time("hybrid-plain", t2 - t0 + plainKeywordMs);
-    const lists = new Map<string, { keyword: ScoredRecord[]; plainKeyword: ScoredRecord[] }>([
-      ["", { keyword, plainKeyword }],
-    ]);
+    const lists = new Map<
+      string,
+      { keyword: ScoredRecord[]; plainKeyword: ScoredRecord[]; linkNames?: Map<string, string[]>; rare?: true }
+    >([["", { keyword, plainKeyword, linkNames, rare }]]);
     for (const [v, off] of variants) {
       const t4 = performance.now();
       const other = await retrieve(ctx, q.text, withSearchDefaults({ mode: "keyword", ...off }), filter, pool);
@@ -317,6 +318,7 @@ export async function evaluate(
         dense,
         st.expand === false ? list.plainKeyword : list.keyword,
         q.text,
+        list,
       );
       const ranked = diversify(hits, depth, 1).map((h) => h.path);
       const s = scoreRanking(ranked, relevant);

@@ -1,5 +1,6 @@
 import { VaultRagError } from "../errors.js";
 import { MTIME_MS_THRESHOLD, type Where } from "../store/index.js";
+import { propClauses } from "./props.js";
 import { FILTER_EXAMPLES } from "./types.js";
 
 const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 7 * 86400, y: 365 * 86400 };
@@ -63,6 +64,10 @@ export interface FilterOptions {
   /** Duration, date or ISO time (see {@link parseWhen}), or Unix seconds. */
   since?: string | number;
   until?: string | number;
+  /** Which date `since` and `until` compare: the note's date (frontmatter, file name, else mtime; the default) or its file's mtime. */
+  by?: "date" | "mtime";
+  /** `key=value` pairs, all of which a note's properties must match (see {@link propClauses}). */
+  props?: string[];
 }
 
 /**
@@ -83,11 +88,12 @@ export function timeRange(opts: FilterOptions, now?: number): { since?: number; 
 /**
  * Turns filter options into a Chroma `where` clause, or `undefined` when there is nothing to filter
  * (never `{}`, never a one-clause `$and`). Several tags combine with `$and`; tags are lowercased.
+ * `since` and `until` compare the note's `date`, or its `mtime` with `by: "mtime"`.
  *
  * @example
  * ```ts
  * buildFilter({ tags: ["Pico"], since: "30d" });
- * // { $and: [{ tags: { $contains: "pico" } }, { mtime: { $gte: 1_797_408_000 } }] }
+ * // { $and: [{ tags: { $contains: "pico" } }, { date: { $gte: 1_797_408_000 } }] }
  * ```
  */
 export function buildFilter(opts: FilterOptions, now?: number): Where | undefined {
@@ -108,9 +114,13 @@ export function buildFilter(opts: FilterOptions, now?: number): Where | undefine
     const forms = unicodeForms(folderName(value));
     clauses.push({ [key]: forms.length === 1 ? { $eq: forms[0] } : { $in: forms } });
   }
+  clauses.push(...propClauses(opts.props ?? []));
   const { since, until } = timeRange(opts, now);
-  if (since !== undefined) clauses.push({ mtime: { $gte: since } });
-  if (until !== undefined) clauses.push({ mtime: { $lte: until } });
+  const by = opts.by ?? "date";
+  if (by !== "date" && by !== "mtime")
+    throw new VaultRagError("usage", `vault-rag: unknown date "${String(by)}" for --by — use date or mtime`);
+  if (since !== undefined) clauses.push({ [by]: { $gte: since } });
+  if (until !== undefined) clauses.push({ [by]: { $lte: until } });
   if (!clauses.length) return undefined;
   return clauses.length === 1 ? clauses[0] : { $and: clauses };
 }
@@ -176,7 +186,7 @@ export type SearchRequest = import("./types.js").SearchOptions & FilterOptions;
  * ```
  */
 export function searchOptionsOf(r: SearchRequest, now?: number): import("./types.js").SearchOptions {
-  const { tags, folder, topFolder, since, until, where, ...rest } = r;
-  const combined = andWhere(buildFilter({ tags, folder, topFolder, since, until }, now), where);
+  const { tags, folder, topFolder, since, until, by, props, where, ...rest } = r;
+  const combined = andWhere(buildFilter({ tags, folder, topFolder, since, until, by, props }, now), where);
   return { ...rest, where: combined };
 }

@@ -37,7 +37,15 @@ export type Hint =
   | { kind: "more_where"; count: number }
   | { kind: "since_after_until"; since: string; until: string }
   | { kind: "since_future"; since: string }
-  | { kind: "range_misses"; param: "since" | "until"; value: string; day: string; minutes: boolean };
+  | {
+      kind: "range_misses";
+      param: "since" | "until";
+      value: string;
+      day: string;
+      minutes: boolean;
+      /** The dates compared: the notes' own (`date`, the default) or their files' (`mtime`). */
+      by: "date" | "mtime";
+    };
 
 /**
  * Why a filtered search may have found nothing ({@link Hint}): a `folder` or `topFolder` that exists
@@ -167,17 +175,23 @@ async function timeHints(store: Store, f: FilterOptions): Promise<Hint[]> {
   // a range that misses every note: say when the notes did change
   let oldest = Infinity;
   let newest = -Infinity;
-  for (const n of (await store.notes()).values()) {
-    oldest = Math.min(oldest, n.mtime);
-    newest = Math.max(newest, n.mtime);
+  // the dates the range compared: the notes' own (frontmatter, file name, mtime), or with `by: "mtime"` their files'
+  const by = f.by === "mtime" ? "mtime" : "date";
+  const times =
+    by === "mtime"
+      ? [...(await store.notes()).values()].map((n) => n.mtime)
+      : (await store.noteProperties()).map((n) => n.date);
+  for (const t of times) {
+    oldest = Math.min(oldest, t);
+    newest = Math.max(newest, t);
   }
   if (newest === -Infinity) return []; // no notes: the search said the index is empty
   // `3m` is three minutes, as `m` is in `30m`; a reader may have meant months
   const minutes = /^\s*\d+\s*m\s*$/.test(sinceText);
   if (since !== undefined && newest < since)
-    return [{ kind: "range_misses", param: "since", value: sinceText, day: localDay(newest), minutes }];
+    return [{ kind: "range_misses", param: "since", value: sinceText, day: localDay(newest), minutes, by }];
   if (until !== undefined && oldest > until)
-    return [{ kind: "range_misses", param: "until", value: untilText, day: localDay(oldest), minutes: false }];
+    return [{ kind: "range_misses", param: "until", value: untilText, day: localDay(oldest), minutes: false, by }];
   return [];
 }
 
@@ -224,7 +238,7 @@ export async function whereHints(store: Store, where: Where | undefined): Promis
   const collect = async (n: WhereNode): Promise<void> => {
     if ("clauses" in n) {
       for (const c of n.clauses) await collect(c);
-    } else if (n.field in NAMED_FIELDS && !held.has(n.field as NamedField)) {
+    } else if (n.kind !== "prop" && n.field in NAMED_FIELDS && !held.has(n.field as NamedField)) {
       const names = await namesIn(store, n.field as NamedField);
       held.set(n.field as NamedField, { names, set: new Set(names) });
     }
@@ -240,6 +254,7 @@ export async function whereHints(store: Store, where: Where | undefined): Promis
       if (n.kind === "or" ? why.length < parts.length : !why.length) return undefined;
       return why.flat();
     }
+    if (n.kind === "prop") return undefined;
     const field = n.field as NamedField;
     const have = held.get(field);
     if (!have) return undefined;

@@ -7,6 +7,8 @@ export {
   NO_WORDS_NOTICE,
   withSearchDefaults,
   fuse,
+  isRareLookup,
+  RARE_DEFAULTS,
   retrieve,
   type SearchContext,
   type Retrieved,
@@ -25,6 +27,7 @@ export {
 export { WordNet, baseForms, WORDNET_POS, type WordNetPos } from "./wordnet.js";
 export {
   SPELLING_DEFAULTS,
+  likeliest,
   spellingFixes,
   spellingNotice,
   withFixes,
@@ -73,3 +76,14 @@ export {
   type RelatedPassage,
   type RelatedResult,
 } from "./related.js";
+export {
+  dateSources,
+  propClauses,
+  propCounts,
+  propNames,
+  propValueCounts,
+  type DateSources,
+  type PropCount,
+  type PropValueCount,
+} from "./props.js";
+export { modelCannotRead, relatedByWords, RELATED_WORDS_DEFAULTS, type WordsMatch } from "./related-words.js";

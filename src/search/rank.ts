@@ -1,3 +1,4 @@
+import { STOPWORDS } from "../store/index.js";
 import { nameWords } from "../vault/links.js";
 
 /**
@@ -55,9 +56,12 @@ export function capPerNote<T extends { path: string }>(
 
 /**
  * Hits whose note is named by the whole question (its title, an alias or its file name, as a reader
- * would type it: `git log` for `git-log.md`) first, in their order, then the rest: a note's name is
- * the most telling query there is, yet BM25 ranks a short note with the name in its body above it
- * when many notes share the words (on a vault of 7,425 command pages, `git` put `git.md` 49th).
+ * would type it: `git log` for `git-log.md`; or the display text of a link to it from another note,
+ * `PCA` for `[[Principle Component Analysis|PCA]]`, given in `linkNames` by path) first, in their
+ * order, then the rest: a note's name is the most telling query there is, yet BM25 ranks a short
+ * note with the name in its body above it when many notes share the words (on a vault of 7,425
+ * command pages, `git` put `git.md` 49th), and the notes that link to a note by a name hold that
+ * name in their own words. A link text of common words only (`here`) names nothing.
  * A moved hit takes the best distance, so the list stays in order, and is marked `named`.
  *
  * @example
@@ -67,9 +71,12 @@ export function capPerNote<T extends { path: string }>(
  */
 export function namedFirst<
   T extends { path: string; distance: number; score: number; meta: { title: string; aliases?: string[] } },
->(hits: T[], question: string): T[] {
+>(hits: T[], question: string, linkNames?: ReadonlyMap<string, readonly string[]>): T[] {
   const want = nameWords(question);
   if (!want) return hits;
+  const linkNamed = new Set<string>();
+  if (want.split(" ").some((w) => !STOPWORDS.has(w)))
+    for (const [path, names] of linkNames ?? []) if (names.some((n) => nameWords(n) === want)) linkNamed.add(path);
   const stem = (p: string) => p.slice(p.lastIndexOf("/") + 1).replace(/\.md$/i, "");
   // once per note (its chunks share title, file name and aliases): a fusion brings hundreds of hits
   const byNote = new Map<string, boolean>();
@@ -81,7 +88,8 @@ export function namedFirst<
         (is =
           nameWords(h.meta.title) === want ||
           nameWords(stem(h.path)) === want ||
-          (h.meta.aliases ?? []).some((a) => nameWords(a) === want)),
+          (h.meta.aliases ?? []).some((a) => nameWords(a) === want) ||
+          linkNamed.has(h.path)),
       );
     return is;
   };

@@ -2,7 +2,8 @@ import { VaultRagError } from "../errors.js";
 import type { RelatedNote, RelatedPassage, RelatedReply } from "../shared/api.js";
 import { normaliseWhere, pooledVector, type Store, type StoreRecord } from "../store/index.js";
 // the module itself, not the vault barrel: the barrel loads markdown-it and yaml (+150 ms on every cold search)
-import { linkStem, linkTargets, oneNote } from "../vault/links.js";
+import { linkResolver, linkStem, oneNote } from "../vault/links.js";
+import { modelCannotRead, relatedByWords } from "./related-words.js";
 
 export type { RelatedNote, RelatedPassage } from "../shared/api.js";
 
@@ -76,13 +77,18 @@ export async function linkedNotes(
   note: string,
   paths?: readonly string[], // the index's note paths, when the caller has read them already
 ): Promise<Set<string>> {
-  paths ??= await notePaths(store);
+  // the notes read into maps once, however many links there are to resolve
+  const targets = linkResolver(paths ?? (await notePaths(store)));
   const out = new Set<string>();
   const noteStem = note.replace(/\.md$/i, "").toLowerCase();
-  for (const { path, links } of await store.noteLinks()) {
+  // a link can mean this note only if it holds its file name (any case); only an ASCII name can be
+  // so compared by the store
+  const name = noteStem.slice(noteStem.lastIndexOf("/") + 1);
+  const about = /^[\x20-\x7e]+$/.test(name) ? { path: note, name } : undefined;
+  for (const { path, links } of await store.noteLinks(about)) {
     for (const link of links) {
       if (path === note) {
-        for (const t of linkTargets(paths, link)) out.add(t);
+        for (const t of targets(link)) out.add(t);
         continue;
       }
       // cheap test first: a link can only mean this note if it ends with its name
@@ -90,7 +96,7 @@ export async function linkedNotes(
       // (a folder's page, `guide/index`, may be its README)
       if (
         (noteStem === want || noteStem.endsWith("/" + want) || /(?:^|\/)index$/.test(want)) &&
-        linkTargets(paths, link).includes(note)
+        targets(link).includes(note)
       )
         out.add(path);
     }
@@ -119,6 +125,9 @@ export async function relatedNotes(store: Store, name: string, opts: RelatedOpti
   const linked = await linkedNotes(store, note, paths);
   const all = (await store.get({ path: note, includeVectors: true })).filter((r) => r.windows.length);
   if (!all.length) return { note, related: [], reason: `"${note}" has no text in the index to compare` };
+  const model = (await store.manifest())?.embedder.model ?? "";
+  if (modelCannotRead(model, all.map((c) => c.text).join("\n")))
+    return relatedWords(store, note, all, linked, k, opts.unlinkedOnly && linked.size ? [...linked] : []);
   const chunks = spread(all, RELATED_DEFAULTS.passages);
   // a short note's own chunks are dropped here rather than by a filter, which would cost a pass
   // over the metadata per query; a long note's (more than the candidates) and linked notes, which
@@ -162,6 +171,31 @@ export async function relatedNotes(store: Store, name: string, opts: RelatedOpti
         related,
         reason: opts.unlinkedOnly ? `every other note is already linked to "${note}"` : "the index holds no other note",
       };
+}
+
+/** {@link relatedNotes} of a note the model cannot read: by its words, tags and links. */
+async function relatedWords(
+  store: Store,
+  note: string,
+  all: StoreRecord[],
+  linked: ReadonlySet<string>,
+  k: number,
+  excluded: string[],
+): Promise<RelatedResult> {
+  const found = await relatedByWords(store, all, linked, k, excluded);
+  const related = found.map((f) => ({
+    path: f.path,
+    title: f.passage.meta.title,
+    folder: f.passage.meta.folder,
+    tags: f.passage.meta.tags,
+    score: Number(f.score.toFixed(4)),
+    linked: linked.has(f.path),
+    source: passage(all[0]),
+    target: passage(f.passage),
+  }));
+  return related.length
+    ? { note, related, basis: "words" }
+    : { note, related, basis: "words", reason: "no other note shares a telling word with it" };
 }
 
 /** At most `max` of `items`, spread evenly from the first to the last (all of them when there are no more). */

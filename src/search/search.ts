@@ -11,6 +11,7 @@ import {
   type Store,
 } from "../store/index.js";
 import { planExpansion, readableWordNet, type ExpansionPlan } from "./expand.js";
+import { propNames } from "./props.js";
 import { spellingFixes, spellingNotice, withFixes, type SpellingFix } from "./spelling.js";
 import { capPerNote, diversify, dropStragglers, linearFusion, namedFirst, rrf, type Ranked } from "./rank.js";
 import {
@@ -72,7 +73,8 @@ export const MAX_QUERY_WORDS = 1000;
 /**
  * Checks a search as {@link search} does before it reads the index: the question, the options and
  * the filters, each bad one a one-line error. For a caller that must refuse a bad request before it
- * starts to answer (`POST /api/ask` streams its answer).
+ * starts to answer (`POST /api/ask` streams its answer). A filter's bare names reach the properties
+ * in `props` (the index's, see {@link propNames}); without them only `prop.<name>` does.
  *
  * @example
  * ```ts
@@ -82,10 +84,11 @@ export const MAX_QUERY_WORDS = 1000;
 export function checkSearch(
   question: string,
   options: SearchOptions = {},
+  props?: readonly string[],
 ): { o: SearchOptionsWithDefaults; filter: QueryFilter } {
   const o = withSearchDefaults(options);
   const filter: QueryFilter = {
-    where: normaliseWhere(o.where),
+    where: normaliseWhere(o.where, props),
     whereDocument: normaliseWhereDocument(o.whereDocument),
   };
   if (!question.trim())
@@ -122,7 +125,7 @@ export function checkSearch(
  * ```
  */
 export async function search(ctx: SearchContext, question: string, options: SearchOptions = {}): Promise<SearchResult> {
-  const { o, filter } = checkSearch(question, options);
+  const { o, filter } = checkSearch(question, options, await propNames(ctx.store));
   const timings = { embedMs: 0, retrieveMs: 0 };
   const total = (await ctx.store.count()).chunks;
   if (total === 0)
@@ -135,8 +138,8 @@ export async function search(ctx: SearchContext, question: string, options: Sear
   const n = Math.max(1, Math.min(o.topK * o.oversample, total));
   const first = await retrieve(ctx, question, o, filter, n, timings);
   const unread = first.unread;
-  let { dense, keyword, expansion, spelling } = first;
-  let ranked = fuse(o, dense, keyword, question);
+  let { dense, keyword, expansion, spelling, linkNames, rare } = first;
+  let ranked = fuse(o, dense, keyword, question, { linkNames, rare });
   // the per-note cap is filled from every candidate the lists brought (a hybrid brings `pool`); a
   // single mode that brought only n, too few notes to fill the cap, asks again as deep as a hybrid
   if (
@@ -145,7 +148,7 @@ export async function search(ctx: SearchContext, question: string, options: Sear
     n < total &&
     capPerNote(ranked, o.topK, o.perNote).kept.length < o.topK
   ) {
-    ({ dense, keyword, expansion, spelling } = await retrieve(
+    ({ dense, keyword, expansion, spelling, linkNames, rare } = await retrieve(
       ctx,
       question,
       o,
@@ -153,7 +156,7 @@ export async function search(ctx: SearchContext, question: string, options: Sear
       Math.min(total, Math.max(n, o.pool)),
       timings,
     ));
-    ranked = fuse(o, dense, keyword, question);
+    ranked = fuse(o, dense, keyword, question, { linkNames, rare });
   }
   let hits = diversify(ranked, o.topK, o.perNote);
   if (o.minRatio !== undefined) hits = dropStragglers(hits, o.minRatio);
@@ -235,6 +238,43 @@ export interface Retrieved {
   spelling?: SpellingFix[];
   /** The embedding model has no tokens for most of the question's characters: no dense list was asked for. */
   unread?: true;
+  /** The display texts of links to the notes the keyword list matched by their backlink text, by path ({@link namedFirst}). */
+  linkNames?: Map<string, string[]>;
+  /** The question is a few rare words ({@link isRareLookup}): the keyword list's first passages lead a hybrid fusion. */
+  rare?: true;
+}
+
+/**
+ * When a question is a lookup of rare words ("PCA", "DRV8833"), which the keyword list finds and
+ * the model may not read, the keyword list's first `top` passages lead the hybrid fusion, in their
+ * fused order (docs/decisions/fusion-weight.md).
+ */
+export const RARE_DEFAULTS = {
+  /** At most this many words, stopwords left out. */
+  words: 2,
+  /** Each word held by at most this share of the passages (and by at least one). */
+  share: 0.01,
+  /** The keyword list's first this many passages lead. */
+  top: 5,
+};
+
+/**
+ * Whether a question is a lookup of rare words: at most `RARE_DEFAULTS.words` words besides
+ * stopwords, each held by at least one passage and by at most `share` of them.
+ *
+ * @example
+ * ```ts
+ * await isRareLookup(store, "PCA"); // true where 4 of 2,000 passages hold "pca"
+ * await isRareLookup(store, "how do I undo a commit"); // false: three words
+ * ```
+ */
+export async function isRareLookup(store: Store, question: string, o = RARE_DEFAULTS): Promise<boolean> {
+  const words = [...new Set(queryTokens(question))].filter((w) => !STOPWORDS.has(w.replace(/’/g, "'")));
+  if (!words.length || words.length > o.words) return false;
+  const { chunks } = await store.count();
+  const cap = Math.max(1, Math.floor(o.share * chunks)) + 1;
+  const { counts } = await store.keywordStats(words, { cap });
+  return counts.every((c) => c > 0 && c < cap);
 }
 
 /**
@@ -264,6 +304,8 @@ export async function retrieve(
   let plainKeywordMs = 0;
   let expansion: ExpansionPlan | undefined;
   let spelling: SpellingFix[] | undefined;
+  let linkNames: Map<string, string[]> | undefined;
+  let rare = false;
   const t0 = performance.now();
   // a question the model cannot read (Japanese to an English model: one vector for every such
   // question) would rank the notes at random; it is ranked by its words alone
@@ -290,6 +332,11 @@ export async function retrieve(
       expansion = await planExpansion(ctx.store, words, keyword[0]);
       if (expansion) keyword = await ctx.store.queryKeyword(words, depth, filter, { expansion, proximity, backlinks });
     }
+    // a note may be named only by the links to it: its link texts are read for the notes whose
+    // backlink text matched
+    const linked = [...new Set(keyword.filter((r) => r.backlinked).map((r) => r.meta.path))];
+    if (linked.length) linkNames = await ctx.store.linkNames(linked);
+    rare = keyword.length > 0 && (await isRareLookup(ctx.store, words));
     timings.retrieveMs += performance.now() - t;
   }
   if (vectorPromise) {
@@ -308,20 +355,46 @@ export async function retrieve(
     expansion,
     ...(spelling?.length ? { spelling } : {}),
     ...(unread ? { unread: true as const } : {}),
+    ...(linkNames?.size ? { linkNames } : {}),
+    ...(rare ? { rare: true as const } : {}),
   };
 }
 
-/** Turns the store's ranked lists into hits for the mode; given the question, a note it names (title, alias or file name) comes first in keyword and hybrid mode ({@link namedFirst}). */
+/**
+ * Turns the store's ranked lists into hits for the mode; given the question, a note it names (title,
+ * alias, file name, or the display text of links to it in `linkNames`) comes first in keyword and
+ * hybrid mode ({@link namedFirst}).
+ */
 export function fuse(
   o: Pick<SearchOptionsWithDefaults, "mode" | "fusion" | "alpha" | "rrfK">,
   dense: ScoredRecord[],
   keyword: ScoredRecord[],
   question?: string,
+  found: Pick<Retrieved, "linkNames" | "rare"> = {},
 ): Hit[] {
   if (o.mode === "dense") return dense.map((r) => toHit(r, r.distance));
-  const hits = fuseWords(o, dense, keyword);
-  // a question that names a note (its title, alias or file name) finds that note first
-  return question === undefined ? hits : namedFirst(hits, question);
+  let hits = fuseWords(o, dense, keyword);
+  // a lookup of rare words: the passages that hold them lead, whatever the model made of them
+  if (found.rare && o.mode === "hybrid") hits = keywordLed(hits, keyword, RARE_DEFAULTS.top);
+  // a question that names a note (its title, alias, file name or link text) finds that note first
+  return question === undefined ? hits : namedFirst(hits, question, found.linkNames);
+}
+
+/**
+ * The fused hits with the keyword list's first `top` passages first, in their fused order. A hit
+ * moved up takes at most the distance of the place it takes, one moved down at least that of the
+ * hit before it, so the list stays in order of distance.
+ */
+function keywordLed(hits: Hit[], keyword: ScoredRecord[], top: number): Hit[] {
+  const lead = new Set(keyword.slice(0, top).map((r) => r.id));
+  const first = hits.filter((h) => lead.has(h.id));
+  if (!first.length) return hits;
+  let before = -Infinity;
+  return [...first, ...hits.filter((h) => !lead.has(h.id))].map((h, i) => {
+    const distance = Math.max(before, Math.min(h.distance, hits[i].distance));
+    before = distance;
+    return distance === h.distance ? h : { ...h, distance, score: Math.max(0, 1 - distance) };
+  });
 }
 
 function fuseWords(

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import wordListPath from "word-list";
-import { STOPWORDS, typedTokens, type Store } from "../store/index.js";
+import { STOPWORDS, typedTokens, type Spelling, type Store } from "../store/index.js";
 import { baseForms, type WordNet } from "./wordnet.js";
 
 /**
@@ -17,6 +17,19 @@ export const SPELLING_DEFAULTS = {
   edits: 1,
   /** From this many letters one more edit is allowed ("aproximatly" → "approximately"). */
   longFrom: 8,
+  /** Words of the vault within reach that are weighed against each other (the store gives at most 20). */
+  candidates: 10,
+  /**
+   * What an edit costs a fix, against the natural log of the passages that hold it: a word two edits
+   * away wins over one a single edit away only when e^1.5 ≈ 4.5 times as many passages hold it.
+   */
+  editCost: 1.5,
+  /**
+   * What each letter typed and dropped by the fix costs: a typist misses a letter more often than
+   * adding a stray one, so "mutx" is "mutex" (a letter missed) before "mut" (an "x" thrown away)
+   * unless e ≈ 2.7 times as many passages hold "mut".
+   */
+  dropCost: 1,
 };
 export type SpellingOptionsWithDefaults = typeof SPELLING_DEFAULTS;
 
@@ -47,8 +60,8 @@ export interface SpellingFix {
 /**
  * The question's misspelt words and their fixes: each word of plain letters that no passage holds
  * and that is no English word ({@link SPELLING_DEFAULTS}), read as the vault's word closest in
- * spelling with the same first letter (fewest edits, a swap of neighbours being one, then the word
- * most passages hold). Without WordNet or the word list nothing is fixed: a real word could not be
+ * spelling with the same first letter, weighed by how often the vault uses it ({@link likeliest}).
+ * Without WordNet or the word list nothing is fixed: a real word could not be
  * told from a typo.
  *
  * @example
@@ -71,11 +84,36 @@ export async function spellingFixes(
   for (const [i, w] of words.entries()) {
     if (counts[i] > 0 || baseForms(wn, w).length) continue;
     const edits = w.length >= o.longFrom ? o.edits + 1 : o.edits;
-    const [best] = await store.keywordSpellings(w, edits, { sameStart: true, limit: 1 });
+    const best = likeliest(w, await store.keywordSpellings(w, edits, { sameStart: true, limit: o.candidates }), o);
     // the word list last: read only when a word of the vault is near enough to be the fix
     if (best && isEnglish(w) === false) fixes.push({ from: w, to: best.word });
   }
   return fixes;
+}
+
+/**
+ * The fix most likely meant by a typed word, of the vault's words spelled like it: the one with the
+ * best `ln(1 + passages that hold it) − editCost × edits − dropCost × letters typed and dropped`,
+ * so how often the vault uses a word counts beside how near it is ("mutx" reads as "mutex", used in
+ * several notes, not as "mut"). Ties go to the fewer edits, then the order the store gave.
+ *
+ * @example
+ * ```ts
+ * likeliest("mutx", [{ word: "mut", chunks: 2, edits: 1 }, { word: "mutex", chunks: 2, edits: 1 }]); // the "mutex" one
+ * ```
+ */
+export function likeliest(
+  typed: string,
+  spellings: readonly Spelling[],
+  o: Pick<SpellingOptionsWithDefaults, "editCost" | "dropCost"> = SPELLING_DEFAULTS,
+): Spelling | undefined {
+  let best: Spelling | undefined;
+  let bestScore = -Infinity;
+  for (const s of spellings) {
+    const score = Math.log1p(s.chunks) - o.editCost * s.edits - o.dropCost * Math.max(0, typed.length - s.word.length);
+    if (score > bestScore) [best, bestScore] = [s, score];
+  }
+  return best;
 }
 
 /**

@@ -127,6 +127,6 @@ export function notFound(c: Context, routes: { path: string; method: string }[])
   return new Refusal(
     404,
     "not_found",
-    `vault-rag: no endpoint ${c.req.method} ${pathname} — the API has GET /api/search, POST /api/ask, GET /api/note, GET /api/related, GET /api/tags, GET /api/folders and GET /api/status`,
+    `vault-rag: no endpoint ${c.req.method} ${pathname} — the API has GET /api/search, POST /api/ask, GET /api/note, GET /api/related, GET /api/tags, GET /api/folders, GET /api/props and GET /api/status`,
   );
 }

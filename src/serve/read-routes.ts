@@ -2,7 +2,7 @@
 import path from "node:path";
 import type { Context, Hono } from "hono";
 import { VaultRagError } from "../errors.js";
-import { getNoteInput, relatedInput, searchInput, searchRequestOf, validate } from "../requests/index.js";
+import { getNoteInput, propsInput, relatedInput, searchInput, searchRequestOf, validate } from "../requests/index.js";
 import type { RelatedReply, SearchReply, StatusReply } from "../shared/api.js";
 import type { AppOptions } from "./app.js";
 import { readParams, SEARCH_QUERY, SEARCH_QUERY_NAMES } from "./params.js";
@@ -10,7 +10,7 @@ import { lastCountStatus } from "./status-count.js";
 
 /**
  * Adds the reading routes to the app: `GET /api/search`, `/api/note`, `/api/related`, `/api/tags`,
- * `/api/folders` and `/api/status`.
+ * `/api/folders`, `/api/props` and `/api/status`.
  *
  * @example
  * ```ts
@@ -71,6 +71,10 @@ export function readRoutes(app: Hono, o: AppOptions): void {
   const noParams = (c: Context) => readParams(new URL(c.req.url).searchParams, {});
   app.get("/api/tags", async (c) => (noParams(c), c.json(await v.tags())));
   app.get("/api/folders", async (c) => (noParams(c), c.json(await v.folders())));
+  app.get("/api/props", async (c) => {
+    const a = validate(propsInput, readParams(new URL(c.req.url).searchParams, { name: ["name", "string"] }));
+    return c.json(a.name === undefined ? await v.props() : await v.props(a.name));
+  });
   const statusNow = lastCountStatus(v, () => !!o.indexing?.());
   app.get("/api/status", async (c) => {
     noParams(c);

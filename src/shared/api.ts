@@ -80,6 +80,16 @@ export interface VaultStatus {
   modelRuns?: string;
   /** The index's model sends text off this machine and nothing here names it: it is not used. */
   modelRefused?: true;
+  /** Where the notes' dates came from, and how many frontmatter dates could not be read. */
+  dates?: DateSources;
+}
+
+/** How many notes took their date from each source, and how many had a frontmatter date that could not be read. */
+export interface DateSources {
+  /** Notes per source: a frontmatter key (`updated`, …), `filename` or `mtime`. */
+  sources: Record<string, number>;
+  /** Notes with a date key whose value is no date (`updated: last week`): their date came from a later source. */
+  unreadable: number;
 }
 
 /** An error as the HTTP API returns it: the message and vault-rag's stable code (the fix, as data, beside them in src/serve/errors.ts). */
@@ -105,9 +115,16 @@ export interface SearchReply {
 
 /** `GET /api/related`: the notes related to one note, and why there are none when there are none. */
 export interface RelatedReply {
+  /** The vault-relative path of the note asked about. */
   note: string;
   related: RelatedNote[];
   reason?: string;
+  /**
+   * `words` when the index's model cannot read the note (another language than the bundled model's
+   * English, or CJK): the notes were ranked by the words they share, their shared tags and links,
+   * and `score` is that score, not a cosine.
+   */
+  basis?: "words";
 }
 
 /** An index being built by the server (`serve --watch`), or by another process (`locked`). */

@@ -3,6 +3,7 @@ export type {
   StoreRecord,
   NoteEntry,
   NoteLink,
+  NoteProperties,
   ScoredRecord,
   Manifest,
   QueryFilter,
@@ -15,7 +16,7 @@ export type {
 } from "./types.js";
 export { SCHEMA_VERSION } from "./types.js";
 export type { RecordMetadata, MetaField } from "./schema.js";
-export { STRING_FIELDS, NUMBER_FIELDS, LIST_FIELDS, ALL_FIELDS, fieldKind } from "./schema.js";
+export { STRING_FIELDS, NUMBER_FIELDS, LIST_FIELDS, ALL_FIELDS, PROP_PREFIX, fieldKind } from "./schema.js";
 export {
   normaliseWhere,
   normaliseWhereDocument,
@@ -24,8 +25,9 @@ export {
   type WhereDocument,
   type WhereNode,
   type DocNode,
+  type PropNode,
 } from "./where.js";
-export { matchesWhere, matchesDocument } from "./reference.js";
+export { matchesWhere, matchesDocument, matchesProp } from "./reference.js";
 export {
   SqliteStore,
   BM25_WEIGHTS,

@@ -1,5 +1,48 @@
+import type { Props } from "../props.js";
 import type { RecordMetadata } from "./schema.js";
-import type { DocNode, WhereNode } from "./where.js";
+import type { DocNode, PropNode, WhereNode } from "./where.js";
+
+/**
+ * Whether a note's properties pass a property condition: the one reading of {@link PropNode} that
+ * the reference evaluator, the SQLite store (`vr_prop`) and its in-memory columns all use, and that
+ * a Chroma server's reading of the same clause matches.
+ *
+ * @example
+ * ```ts
+ * matchesProp({ kind: "prop", name: "status", op: "$eq", value: "draft" }, { status: "draft" }); // true
+ * matchesProp({ kind: "prop", name: "status", op: "$ne", value: "draft" }, {});                  // true
+ * ```
+ */
+export function matchesProp(node: PropNode, props: Props): boolean {
+  const v = Object.hasOwn(props, node.name) ? props[node.name] : undefined;
+  const list = Array.isArray(v) ? v : undefined;
+  const scalar = v === undefined || Array.isArray(v) ? undefined : typeof v === "object" ? v.date : v;
+  switch (node.op) {
+    case "$contains":
+      return !!list?.includes(node.value);
+    case "$not_contains":
+      return !list?.includes(node.value);
+    case "$eq":
+      return scalar === node.value;
+    case "$ne":
+      return scalar !== node.value;
+    case "$in":
+      return scalar !== undefined && node.value.includes(scalar);
+    case "$nin":
+      return scalar === undefined || !node.value.includes(scalar);
+  }
+  if (typeof scalar !== "number" || typeof node.value !== "number") return false;
+  switch (node.op) {
+    case "$gt":
+      return scalar > node.value;
+    case "$gte":
+      return scalar >= node.value;
+    case "$lt":
+      return scalar < node.value;
+    case "$lte":
+      return scalar <= node.value;
+  }
+}
 
 /**
  * The reference evaluator: a small, obviously correct in-memory reading of the filter language.
@@ -16,6 +59,8 @@ export function matchesWhere(node: WhereNode, meta: RecordMetadata): boolean {
       return node.clauses.every((c) => matchesWhere(c, meta));
     case "or":
       return node.clauses.some((c) => matchesWhere(c, meta));
+    case "prop":
+      return matchesProp(node, meta.props);
     case "list": {
       const has = (meta[node.field] as string[]).includes(node.value);
       return node.op === "$contains" ? has : !has;

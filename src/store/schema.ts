@@ -1,9 +1,11 @@
+import type { Props } from "../props.js";
+
 /**
  * The metadata fields every record carries, and their types. The filter language validates against
  * this schema, so a typo in a field name is an error instead of a filter that silently matches nothing.
  */
-export const STRING_FIELDS = ["path", "title", "section", "folder", "top_folder"] as const;
-export const NUMBER_FIELDS = ["mtime", "word_count", "ordinal", "start_line", "end_line"] as const;
+export const STRING_FIELDS = ["path", "title", "section", "folder", "top_folder", "date_source"] as const;
+export const NUMBER_FIELDS = ["mtime", "date", "word_count", "ordinal", "start_line", "end_line"] as const;
 export const LIST_FIELDS = ["tags", "links", "aliases"] as const;
 
 export type StringField = (typeof STRING_FIELDS)[number];
@@ -19,6 +21,10 @@ export interface RecordMetadata {
   folder: string;
   top_folder: string;
   mtime: number;
+  /** The note's date in Unix seconds (frontmatter, file name or mtime). */
+  date: number;
+  /** Where `date` came from: a frontmatter key, `filename` or `mtime`. */
+  date_source: string;
   word_count: number;
   ordinal: number;
   start_line: number;
@@ -26,9 +32,14 @@ export interface RecordMetadata {
   tags: string[];
   links: string[];
   aliases: string[];
+  /** The note's properties by normalised name; a filter reaches them by name or as `prop.<name>`. */
+  props: Props;
   /** Hash of the embedded text. */
   hash: string;
 }
+
+/** The prefix that reaches a property by name whatever it is called (`prop.path`: the property, not the field). */
+export const PROP_PREFIX = "prop.";
 
 export const ALL_FIELDS: readonly MetaField[] = [...STRING_FIELDS, ...NUMBER_FIELDS, ...LIST_FIELDS];
 

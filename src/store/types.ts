@@ -1,3 +1,4 @@
+import type { Props } from "../props.js";
 import type { RecordMetadata } from "./schema.js";
 import type { DocNode, WhereNode } from "./where.js";
 
@@ -24,8 +25,20 @@ export interface NoteLink {
   target?: string;
   /** The sentence that holds the link, links shown as their display text. */
   text: string;
+  /** The link's display text (`PCA` for `[[Principle Component Analysis|PCA]]`): a name the linking note gives its target. */
+  display?: string;
   /** A Markdown link (a path), not a wikilink (a name): resolvers may read it in more ways. */
   markdown?: true;
+}
+
+/** A note's properties and where its date came from (see {@link Store.noteProperties}). */
+export interface NoteProperties {
+  path: string;
+  /** The note's date in Unix seconds. */
+  date: number;
+  /** A frontmatter key, `filename` or `mtime`. */
+  dateSource: string;
+  props: Props;
 }
 
 /** A note as the store tracks it for incremental indexing. */
@@ -145,6 +158,8 @@ export interface Store {
   count(): Promise<StoreCounts>;
   listTags(): Promise<{ tag: string; notes: number }[]>;
   listFolders(): Promise<{ folder: string; notes: number }[]>;
+  /** Every note's properties and the source of its date, one entry per note that has passages, by path. */
+  noteProperties(): Promise<NoteProperties[]>;
   /** Every note's links out with their sentences, as `upsertNotes` was given them. */
   linkTexts(): Promise<Map<string, NoteLink[]>>;
   /**
@@ -153,8 +168,23 @@ export interface Store {
    * their text. Returns whether it re-resolved.
    */
   resolveLinks(key: string, resolve: (link: NoteLink, source: string) => string | undefined): Promise<boolean>;
-  /** Every note that has wikilinks, with their targets as written (`Sourdough`, `kitchen/Sourdough`), each once. */
-  noteLinks(): Promise<{ path: string; links: string[] }[]>;
+  /**
+   * The display texts of the links from other notes that resolve to each of `paths`, each once
+   * (`PCA` for a note linked as `[[Principle Component Analysis|PCA]]`); a note no link names has
+   * no entry.
+   *
+   * @example
+   * ```ts
+   * await store.linkNames(["ml/Principle Component Analysis.md"]); // Map { "ml/Principle Component Analysis.md" => ["PCA"] }
+   * ```
+   */
+  linkNames(paths: readonly string[]): Promise<Map<string, string[]>>;
+  /**
+   * Every note that has wikilinks, with their targets as written (`Sourdough`, `kitchen/Sourdough`), each once.
+   * With `about`, a store may leave out every note but `about.path` whose links hold neither
+   * `about.name` (printable ASCII) nor `index` in any case (the notes whose links could name that note).
+   */
+  noteLinks(about?: { path: string; name: string }): Promise<{ path: string; links: string[] }[]>;
   /** The k nearest records among those that pass the filter (filtering happens before ranking). */
   queryDense(vector: Float32Array, k: number, filter?: QueryFilter): Promise<ScoredRecord[]>;
   /**

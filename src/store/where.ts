@@ -1,7 +1,10 @@
+import { closest } from "../closest.js";
+import { isoDateSeconds } from "../dates.js";
 import { VaultRagError } from "../errors.js";
+import { propName } from "../props.js";
 import { shown } from "../shown.js";
 import { compileDocRegex, REGEX_LIMITS, type DocRegex } from "./regex.js";
-import { ALL_FIELDS, fieldKind, type ListField, type NumberField, type StringField } from "./schema.js";
+import { ALL_FIELDS, fieldKind, PROP_PREFIX, type ListField, type NumberField, type StringField } from "./schema.js";
 
 /** Chroma's `where` filter, as users write it (JSON). */
 export type Where = Record<string, unknown>;
@@ -18,7 +21,22 @@ export type WhereNode =
       value: string | number;
     }
   | { kind: "set"; field: StringField | NumberField; op: "$in" | "$nin"; values: (string | number)[] }
-  | { kind: "list"; field: ListField; op: "$contains" | "$not_contains"; value: string };
+  | { kind: "list"; field: ListField; op: "$contains" | "$not_contains"; value: string }
+  | PropNode;
+
+/** A value a property condition compares: a date is compared as Unix seconds. */
+export type PropScalar = string | number | boolean;
+
+/**
+ * A condition on a note's property, as Chroma reads a condition on any metadata key: `$eq`, `$in`
+ * and the orderings match a scalar of the same type (a date as Unix seconds), `$contains` a list
+ * that holds the text; `$ne`, `$nin` and `$not_contains` match every record the positive form does
+ * not, those without the property too.
+ */
+export type PropNode =
+  | { kind: "prop"; name: string; op: "$eq" | "$ne" | "$gt" | "$gte" | "$lt" | "$lte"; value: PropScalar }
+  | { kind: "prop"; name: string; op: "$in" | "$nin"; value: PropScalar[] }
+  | { kind: "prop"; name: string; op: "$contains" | "$not_contains"; value: string };
 
 /** A validated, normalised `whereDocument` filter. */
 export type DocNode =
@@ -68,8 +86,8 @@ const show = (v: unknown) =>
  * normaliseWhere({ tags: { $in: ["pico"] } }); // throws: "$in" does not work on the list field "tags"...
  * ```
  */
-export function normaliseWhere(where: unknown): WhereNode | undefined {
-  return topLevel(where, "where", (o) => whereNode(o, new Walk("where")));
+export function normaliseWhere(where: unknown, props?: readonly string[]): WhereNode | undefined {
+  return topLevel(where, "where", (o) => whereNode(o, new Walk("where", props)));
 }
 
 /** Where a parse is: how deep, and how many conditions it has met; refuses past the limits. */
@@ -80,7 +98,14 @@ class Walk {
   values = 0;
   /** Steps of the filter's regular expressions so far. */
   steps = 0;
-  constructor(readonly name: string) {}
+  /**
+   * The properties the index holds (normalised names), which a bare name may reach; without them
+   * only `prop.<name>` reaches a property, and any other name but a field's is unknown.
+   */
+  constructor(
+    readonly name: string,
+    readonly props?: readonly string[],
+  ) {}
   /** Parses the clauses of an `$and`/`$or` one level deeper. */
   nested<T>(clauses: unknown[], parse: (o: Record<string, unknown>) => T): T[] {
     if (++this.depth > MAX_FILTER_DEPTH)
@@ -146,7 +171,7 @@ function whereNode(obj: Record<string, unknown>, walk: Walk): WhereNode {
   if (key.startsWith("$"))
     fail(`unknown operator "${key}" at the top of a where clause — use $and, $or or a field name`);
   const kind = fieldKind(key);
-  if (!kind) fail(`unknown metadata field "${key}" — known fields: ${ALL_FIELDS.join(", ")}`);
+  if (!kind) return propNode(key, val, walk);
   // shorthand {field: value}
   let op: string;
   let operand: unknown;
@@ -200,6 +225,80 @@ function whereNode(obj: Record<string, unknown>, walk: Walk): WhereNode {
     return { kind: "set", field: key as StringField, op: op as "$in", values: (operand as unknown[]).map(checkValue) };
   }
   return { kind: "cmp", field: key as StringField, op: op as "$eq", value: checkValue(operand) };
+}
+
+/** The most property names an "unknown metadata field" error lists. */
+const LISTED_PROPS = 20;
+
+/** A condition on a key that is no field: a property's, named bare or as `prop.<name>`, else an error. */
+function propNode(key: string, val: unknown, walk: Walk): PropNode {
+  const prefixed = key.startsWith(PROP_PREFIX);
+  const name = propName(prefixed ? key.slice(PROP_PREFIX.length) : key);
+  const known = walk.props;
+  // a bare name reaches a property the index holds, unless it is a field's in another case
+  const reaches = prefixed ? !!name && (!known || known.includes(name)) : !fieldKind(name) && !!known?.includes(name);
+  if (!reaches) unknownField(key, known);
+  let op: string;
+  let operand: unknown;
+  if (val !== null && typeof val === "object" && !Array.isArray(val)) {
+    const ops = Object.keys(val);
+    if (ops.length !== 1)
+      fail(
+        `the condition on "${key}" must have exactly one operator, got ${ops.length} (${ops.map((k) => `"${k}"`).join(", ")}) — combine them with $and`,
+      );
+    op = ops[0];
+    operand = (val as Record<string, unknown>)[op];
+  } else {
+    op = "$eq";
+    operand = val;
+  }
+  if (op === "$contains" || op === "$not_contains") {
+    if (typeof operand !== "string" || operand === "")
+      fail(
+        `"${op}" on the property "${key}" needs a non-empty string (an item of a list property), got ${show(operand)}`,
+      );
+    return { kind: "prop", name, op, value: operand as string };
+  }
+  if (!SCALAR_OPS.includes(op))
+    fail(`unknown operator "${op}" on "${key}" — use one of ${[...SCALAR_OPS, ...LIST_OPS].join(", ")}`);
+  const ordered = op === "$gt" || op === "$gte" || op === "$lt" || op === "$lte";
+  const scalar = (v: unknown): PropScalar => {
+    // a date is compared as Unix seconds, as the index keeps it
+    const date = typeof v === "string" ? isoDateSeconds(v) : undefined;
+    if (date !== undefined) return date;
+    if (ordered && (typeof v !== "number" || !Number.isFinite(v)))
+      fail(`"${op}" on the property "${key}" needs a number or an ISO date like "2026-03-14", got ${show(v)}`);
+    if (typeof v === "number" && !Number.isFinite(v)) fail(`"${op}" on "${key}" needs a finite number, got ${show(v)}`);
+    if (typeof v !== "string" && typeof v !== "number" && typeof v !== "boolean")
+      fail(`"${op}" on the property "${key}" needs a string, a number, true or false, got ${show(v)}`);
+    return v as PropScalar;
+  };
+  if (op === "$in" || op === "$nin") {
+    if (!Array.isArray(operand) || operand.length === 0)
+      fail(`"${op}" on "${key}" needs a non-empty list, got ${show(operand)}`);
+    walk.listValues((operand as unknown[]).length);
+    const values = (operand as unknown[]).map(scalar);
+    // Chroma takes the values of one list of one type
+    if (new Set(values.map((v) => typeof v)).size > 1)
+      fail(`"${op}" on "${key}" needs values of one type (all strings, all numbers or dates, or all true/false)`);
+    return { kind: "prop", name, op, value: values };
+  }
+  return { kind: "prop", name, op: op as "$eq", value: scalar(operand) };
+}
+
+/** Refuses a key that is neither a field nor a property the index holds, with the closest names. */
+function unknownField(key: string, props: readonly string[] | undefined): never {
+  const names = [...ALL_FIELDS, ...(props ?? [])];
+  const bare = key.startsWith(PROP_PREFIX) ? key.slice(PROP_PREFIX.length) : key;
+  const near = closest(propName(bare), names).map((n) =>
+    fieldKind(n) && props?.includes(n) && key.startsWith(PROP_PREFIX) ? PROP_PREFIX + n : n,
+  );
+  const listed = props?.length
+    ? `; properties: ${props.slice(0, LISTED_PROPS).join(", ")}${props.length > LISTED_PROPS ? `, and ${props.length - LISTED_PROPS} more` : ""} (each also as ${PROP_PREFIX}<name>)`
+    : "";
+  return fail(
+    `unknown metadata field "${key}"${near.length ? ` — did you mean ${near.map((n) => `"${n}"`).join(" or ")}?` : ""} — known fields: ${ALL_FIELDS.join(", ")}${listed}`,
+  );
 }
 
 /**

@@ -8,7 +8,18 @@ export {
   SKIPPED_FOLDERS,
   IGNORE_FILE,
 } from "./walk.js";
-export { parseNote, hashText, noteFolder } from "./note.js";
+export { parseNote, hashText, noteFolder, type NoteOptions } from "./note.js";
+export {
+  DEFAULT_DATE_KEYS,
+  noteDate,
+  propName,
+  propType,
+  readProperties,
+  type DateSource,
+  type PropType,
+  type Props,
+  type PropValue,
+} from "./properties.js";
 export { readNote, readVaultFile, isSkippedFile } from "./read.js";
 export { normaliseTags, findInlineRefs, frontmatterList } from "./tags.js";
 export { inlineTag } from "./tag-pattern.js";

@@ -4,6 +4,8 @@ export interface LinkText {
   target: string;
   /** The sentence that holds the link, with every link in it shown as its display text. */
   text: string;
+  /** The link's display text as a reader sees it (`PCA` for `[[Principle Component Analysis|PCA]]`). */
+  display?: string;
   /** A Markdown link (`[text](path.md)`), which Obsidian also reads from the vault's top; absent for a wikilink. */
   markdown?: true;
 }
@@ -32,7 +34,7 @@ const sentences = new Intl.Segmenter("en", { granularity: "sentence" });
  * @example
  * ```ts
  * linkSentences("Mix well. Bake as the loaf says. Rest.", [{ start: 20, end: 28, target: "Sourdough" }]);
- * // [{ target: "Sourdough", text: "Bake as the loaf says." }]
+ * // [{ target: "Sourdough", text: "Bake as the loaf says.", display: "the loaf" }]
  * ```
  */
 export function linkSentences(plain: string, spans: readonly LinkSpan[]): LinkText[] {
@@ -44,6 +46,7 @@ export function linkSentences(plain: string, spans: readonly LinkSpan[]): LinkTe
   const out = (span: LinkSpan, from: number, to: number): LinkText => ({
     target: span.target,
     text: plain.slice(from, to).replace(/\s+/g, " ").trim(),
+    ...(span.end > span.start ? { display: plain.slice(span.start, span.end).replace(/\s+/g, " ").trim() } : {}),
     ...(span.markdown ? { markdown: true as const } : {}),
   });
   if (plain.length > WHOLE_BLOCK_CHARS)

@@ -6,8 +6,14 @@ import { withoutComments } from "./comments.js";
 import { withoutDataPayloads } from "./data-uri.js";
 import { MAX_FRONTMATTER_BYTES, splitFrontmatter } from "./frontmatter.js";
 import { scanBlocks } from "./markdown.js";
+import { noteDate, readProperties } from "./properties.js";
 import { findInlineRefs, frontmatterLinks, frontmatterList, normaliseTags } from "./tags.js";
 import type { Note } from "./types.js";
+
+/** How notes are read: the frontmatter keys a note's date comes from, first found first (see {@link noteDate}). */
+export interface NoteOptions {
+  dateKeys?: readonly string[];
+}
 
 /**
  * Parses one note's text into a {@link Note}: frontmatter (title, tags, aliases), inline tags and
@@ -25,7 +31,13 @@ import type { Note } from "./types.js";
  * note.tags;  // ["baking"]
  * ```
  */
-export function parseNote(path: string, text: string, mtime: number, log: Logger = silentLogger): Note {
+export function parseNote(
+  path: string,
+  text: string,
+  mtime: number,
+  log: Logger = silentLogger,
+  opts: NoteOptions = {},
+): Note {
   const fm = splitFrontmatter(text);
   if (fm.error) {
     log.warn(
@@ -94,6 +106,8 @@ export function parseNote(path: string, text: string, mtime: number, log: Logger
     );
     links = links.slice(0, MAX_NOTE_LINKS);
   }
+  const props = drawing ? {} : readProperties(data);
+  const dated = noteDate(path, props, Math.floor(mtime), opts.dateKeys);
   return {
     path,
     title,
@@ -105,6 +119,9 @@ export function parseNote(path: string, text: string, mtime: number, log: Logger
     body,
     bodyStartLine: fm.bodyStartLine,
     properties,
+    props,
+    date: dated.date,
+    dateSource: dated.source,
     hash: hashText(text),
   };
 }

@@ -2,7 +2,7 @@ import path from "node:path";
 import type { Logger } from "../log.js";
 import { readRegularFile } from "../safe-file.js";
 import { silentLogger } from "../log.js";
-import { parseNote } from "./note.js";
+import { parseNote, type NoteOptions } from "./note.js";
 import type { Note, VaultFile } from "./types.js";
 
 /** Largest note read, in bytes; bigger files are skipped with a `note_skipped` warning. */
@@ -17,8 +17,8 @@ export const MAX_NOTE_BYTES = 32 * 1024 * 1024;
  * for (const f of walkVault(root)) { const note = readNote(f, log); if (note) use(note); }
  * ```
  */
-export function readNote(file: VaultFile, log: Logger = silentLogger): Note | undefined {
-  return readVaultFile(file, log).note;
+export function readNote(file: VaultFile, log: Logger = silentLogger, opts: NoteOptions = {}): Note | undefined {
+  return readVaultFile(file, log, opts).note;
 }
 
 /**
@@ -34,6 +34,7 @@ export function readNote(file: VaultFile, log: Logger = silentLogger): Note | un
 export function readVaultFile(
   file: VaultFile,
   log: Logger = silentLogger,
+  opts: NoteOptions = {},
 ): { note?: Note; skipped?: boolean; stat?: { mtime: number; size: number } } {
   let buf: Buffer;
   const stat = { mtimeMs: file.mtime * 1000, size: file.size };
@@ -61,7 +62,7 @@ export function readVaultFile(
   // the time and size of the text read (a note edited since the walk listed it is recorded as read,
   // not as listed, so the next run does not read it as changed)
   const mtime = Math.floor(stat.mtimeMs / 1000);
-  return { note: parseNote(file.path, text, mtime, log), stat: { mtime, size: stat.size } };
+  return { note: parseNote(file.path, text, mtime, log, opts), stat: { mtime, size: stat.size } };
 }
 
 /**

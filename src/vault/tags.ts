@@ -78,7 +78,7 @@ export interface InlineRefs {
  * findInlineRefs("Uses #pico/w and [[Battery#Current|power]]; `#not`").tags; // ["pico/w"]
  * findInlineRefs("See [the fallback](../unix/fallback.md#top).", "neovim").links; // ["unix/fallback.md"]
  * findInlineRefs("Bake it as [[Sourdough|the loaf]] says. Then rest.").linkTexts;
- * // [{ target: "Sourdough", text: "Bake it as the loaf says." }]
+ * // [{ target: "Sourdough", text: "Bake it as the loaf says.", display: "the loaf" }]
  * ```
  */
 export function findInlineRefs(body: string, folder = ""): InlineRefs {

@@ -1,4 +1,5 @@
 import type { LinkText } from "./link-text.js";
+import type { DateSource, Props } from "./properties.js";
 
 /** A parsed note: everything later rooms need, nothing about how it was read. */
 export interface Note {
@@ -24,6 +25,12 @@ export interface Note {
    * text of a note that has properties and no body.
    */
   properties?: string;
+  /** Frontmatter properties by normalised name (see `readProperties`). */
+  props: Props;
+  /** The note's date in Unix seconds: from its frontmatter, its file name or its mtime (see `noteDate`). */
+  date: number;
+  /** Where `date` came from: the frontmatter key, `filename` or `mtime`. */
+  dateSource: DateSource;
   /** Content hash of the whole file (sha256, hex). */
   hash: string;
 }

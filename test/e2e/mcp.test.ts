@@ -47,6 +47,7 @@ describe("vault-rag mcp", () => {
     expect(tools.map((t) => t.name).sort()).toEqual([
       "get_note",
       "list_folders",
+      "list_props",
       "list_tags",
       "related",
       "search",
@@ -92,7 +93,7 @@ describe("vault-rag mcp", () => {
       [
         "search",
         { query: "motors", colour: "red" },
-        'vault-rag: unknown field "colour" — use query, top_k, per_note, oversample, mode, tags, folder, top_folder, since, until, min_ratio, where, where_document, expand, spell',
+        'vault-rag: unknown field "colour" — use query, top_k, per_note, oversample, mode, tags, folder, top_folder, since, until, by, props, min_ratio, where, where_document, expand, spell',
       ],
       ["search", { query: "motors", top_k: "many" }, 'vault-rag: top_k must be a number, got "many"'],
       ["search", { query: "motors", top_k: 500 }, "vault-rag: top_k must be a whole number of at most 50, got 500"],
@@ -103,7 +104,7 @@ describe("vault-rag mcp", () => {
       [
         "delete_notes",
         {},
-        'vault-rag: unknown tool "delete_notes" — use "search", "get_note", "related", "list_tags", "list_folders", "status"',
+        'vault-rag: unknown tool "delete_notes" — use "search", "get_note", "related", "list_tags", "list_folders", "list_props", "status"',
       ],
     ] as const) {
       const r = await client.callTool({ name, arguments: args });
@@ -188,6 +189,25 @@ describe("vault-rag mcp", () => {
     expect(folders).toContainEqual({ folder: "kitchen", notes: 5 }); // examples/vault/kitchen holds five notes
     const status = JSON.parse(textOf(await client.callTool({ name: "status", arguments: {} })));
     expect(status).toMatchObject({ vault, model: "use-lite", notes: 44, stale: 0 });
+    expect(status.dates.sources).toMatchObject({ filename: 4 }); // daily/2026-03-02.md …
+  });
+
+  it("lists properties and their values, and searches by them", async () => {
+    const props = JSON.parse(textOf(await client.callTool({ name: "list_props", arguments: {} })));
+    expect(props).toContainEqual({ name: "status", field: "status", notes: 3, types: { string: 3 } });
+    const values = JSON.parse(textOf(await client.callTool({ name: "list_props", arguments: { name: "Status" } })));
+    expect(values).toEqual([
+      { value: "read", type: "string", notes: 2 },
+      { value: "active", type: "string", notes: 1 },
+    ]);
+    const call = (args: object) => client.callTool({ name: "search", arguments: { query: "book", ...args } });
+    const paths = async (args: object) => JSON.parse(textOf(await call(args))).map((h: { path: string }) => h.path);
+    expect(
+      (await paths({ where: { rating: { $gte: 5 } } })).every((p: string) => p.endsWith("Everyday Things.md")),
+    ).toBe(true);
+    expect(new Set(await paths({ props: ["status=read"] }))).toEqual(
+      new Set(["reading/The Design of Everyday Things.md", "reading/Thinking Fast and Slow.md"]),
+    );
   });
 });
 

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import Database from "better-sqlite3";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { needs, permissionsMissing } from "../support/needs.js";
@@ -47,5 +48,27 @@ describe.skipIf(!!missing)(needs("an index on read-only media", missing), () => 
     expect(status.code, status.stderr).toBe(0);
     expect(JSON.parse(status.stdout).notes).toBeGreaterThan(0);
     expect(fs.readdirSync(path.join(vault, ".vault-rag")).sort()).toEqual(before);
+  }, 120_000);
+
+  it("searches an index written before notes had dates, properties and link display texts, without upgrading it", async () => {
+    const { vault } = exampleVaultCopy("vr-readonly-old-");
+    const built = await cli(["index", vault, "--quiet"], env);
+    expect(built.code, built.stderr).toBe(0);
+    const file = path.join(vault, ".vault-rag", "index.db");
+    const db = new Database(file);
+    for (const c of ["date", "date_source", "props"]) db.exec(`ALTER TABLE chunks DROP COLUMN ${c}`);
+    db.exec("ALTER TABLE link_texts DROP COLUMN display");
+    db.pragma("journal_mode = DELETE");
+    db.close();
+    const bytes = fs.readFileSync(file);
+    readOnly(vault);
+    for (const args of [["SMARS motors"], ["--since", "2000-01-01", "SMARS motors"], ["--mode", "keyword", "SMARS"]]) {
+      const r = await cliUnder(OBEY_PERMISSIONS, ["search", "--vault", vault, "--json", ...args], env);
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout).map((h: { path: string }) => h.path)).toContain("robots/SMARS.md");
+    }
+    const related = await cliUnder(OBEY_PERMISSIONS, ["related", "--vault", vault, "robots/SMARS.md"], env);
+    expect(related.code, related.stderr).toBe(0);
+    expect(fs.readFileSync(file).equals(bytes)).toBe(true);
   }, 120_000);
 });

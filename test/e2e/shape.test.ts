@@ -5,6 +5,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BIN, exampleVaultCopy } from "./helpers.js";
+import { flagName, SEARCH_PARAMS, wireName } from "../../src/requests/index.js";
 
 let vault = "";
 let client: Client;
@@ -94,8 +95,13 @@ describe("one shape of hit", () => {
     );
     const missing = flags
       .filter((f) => !notSearch.has(f))
-      // a negated flag (--no-expand) is its positive argument (expand: false)
-      .map((f) => (f === "tag" ? "tags" : f.replace(/^no-/, "").replace(/-/g, "_")))
+      // a negated flag (--no-expand) is its positive argument (expand: false); a flag named apart
+      // from its argument (--tag, --prop) is the table's wire name
+      .map((f) => f.replace(/^no-/, ""))
+      .map((f) => {
+        const p = SEARCH_PARAMS.find((x) => flagName(x) === f);
+        return p ? wireName(p) : f.replace(/-/g, "_");
+      })
       .filter((p) => !props.includes(p));
     expect(missing).toEqual([]);
   });
@@ -117,7 +123,7 @@ describe("one shape of hit", () => {
       reason: "no chunk passes the filters",
       hints: [
         expect.stringMatching(
-          /^vault-rag: until "2000-01-01" leaves out every note: the oldest last changed on \d{4}-\d\d-\d\d$/,
+          /^vault-rag: until "2000-01-01" leaves out every note: the oldest note is dated \d{4}-\d\d-\d\d$/,
         ),
       ],
     });

@@ -262,7 +262,14 @@ describe("backlink text", () => {
       new Map([
         [
           "Journal.md",
-          [{ written: "Starter", target: "kitchen/Starter.md", text: "The Starter wants feeding on rye." }],
+          [
+            {
+              written: "Starter",
+              target: "kitchen/Starter.md",
+              text: "The Starter wants feeding on rye.",
+              display: "Starter",
+            },
+          ],
         ],
       ]),
     );

@@ -86,3 +86,25 @@ describe("search parameters are declared once and read alike by every interface"
     expect(() => viaHttp([["topK", "3"]])).toThrow(/unknown parameter "topK"/);
   });
 });
+
+describe("--prop and --by are read alike by the CLI, MCP and HTTP", () => {
+  it("several --prop pairs and --by mtime give one request everywhere", () => {
+    const want = { props: ["status=draft", "Due Date=2026-03-14"], by: "mtime" };
+    const cli = viaCli(["--prop", "status=draft", "--prop", "Due Date=2026-03-14", "--by", "mtime"]);
+    expect({ props: cli.props, by: cli.by }).toEqual(want);
+    expect(
+      viaHttp([
+        ["prop", "status=draft"],
+        ["prop", "Due Date=2026-03-14"],
+        ["by", "mtime"],
+      ]),
+    ).toEqual(want);
+    expect(viaMcp({ props: want.props, by: "mtime" })).toEqual(want);
+  });
+
+  it("a --by other than date or mtime is refused by each", () => {
+    expect(() => viaCli(["--by", "ctime"])).toThrow();
+    expect(() => viaMcp({ by: "ctime" })).toThrow(/by/);
+    expect(() => viaHttp([["by", "ctime"]])).toThrow(/by/);
+  });
+});

@@ -304,10 +304,13 @@ describe("no-result hints", () => {
     const p = "Sources/Books/Dune.md";
     const store = await oneNoteStore({ path: p, folder: "Sources/Books", top_folder: "Sources", mtime: noon });
     expect(await words(store, { since: "3m" })).toEqual([
+      'vault-rag: --since "3m" leaves out every note ("m" is minutes: give months in days, like 90d): the newest note is dated 2026-06-01',
+    ]);
+    expect(await words(store, { since: "3m", by: "mtime" })).toEqual([
       'vault-rag: --since "3m" leaves out every note ("m" is minutes: give months in days, like 90d): the last change was on 2026-06-01',
     ]);
     expect(await words(store, { until: "2020-01-01" }, "request")).toEqual([
-      'vault-rag: until "2020-01-01" leaves out every note: the oldest last changed on 2026-06-01',
+      'vault-rag: until "2020-01-01" leaves out every note: the oldest note is dated 2026-06-01',
     ]);
     expect(await words(store, { since: "2026-01-01", until: "2026-12-01" })).toEqual([]);
     expect(await words(store, { folder: "Sources/" })).toEqual([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { useLiteEmbedder } from "../../src/embed/index.js";
-import { search, sharedWordNet, spellingFixes, spellingNotice, withFixes } from "../../src/search/index.js";
+import { likeliest, search, sharedWordNet, spellingFixes, spellingNotice, withFixes } from "../../src/search/index.js";
 import { SqliteStore, type NoteEntry } from "../../src/store/index.js";
 import { testManifest } from "../store/backends.js";
 import { meta, tmpDb } from "../store/helpers.js";
@@ -8,17 +8,18 @@ import { meta, tmpDb } from "../store/helpers.js";
 const note = (p: string): NoteEntry => ({ path: p, hash: p, mtime: 1, size: 1 });
 
 /** A real index file of four one-chunk notes (the model's own vectors), then opened read-only as searches open it. */
-async function vault(): Promise<{ store: SqliteStore; file: string }> {
-  const file = tmpDb();
-  const store = SqliteStore.open(file, { create: true });
-  await store.setManifest(testManifest(512));
-  const embedder = useLiteEmbedder();
-  const texts: Record<string, string> = {
+async function vault(
+  texts: Record<string, string> = {
     "postgres/approximate-count.md": "Get a quick approximate count of a large table from the planner's statistics.",
     "postgres/statement-timeout.md": "Set a statement timeout so that a query cannot run too long.",
     "vim/reverse-lines.md": "Reverse a group of lines with the global command and move.",
     "people/maggie.md": "Maggie wrote the tmux config; three panes and a status line.",
-  };
+  },
+): Promise<{ store: SqliteStore; file: string }> {
+  const file = tmpDb();
+  const store = SqliteStore.open(file, { create: true });
+  await store.setManifest(testManifest(512));
+  const embedder = useLiteEmbedder();
   const vectors = await embedder.embedDocuments(Object.values(texts));
   await store.upsertNotes(
     Object.entries(texts).map(([p, text], i) => ({
@@ -68,6 +69,34 @@ describe("spelling", () => {
     expect(await spellingFixes(store, "statistics planner", wn)).toEqual([]);
     // without WordNet nothing is: a real word could not be told from a typo
     expect(await spellingFixes(store, "aproximate", undefined)).toEqual([]);
+    await store.close();
+  });
+
+  it("weighs a fix by how many passages hold it: mutx is the vault's mutex, not the code's mut", async () => {
+    // "mut" (Rust code) and "mutex" are each one edit from "mutx", and "mut" is in more passages
+    const { store } = await vault({
+      "os/mutex.md": "A mutex lets one thread at a time into a critical section.",
+      "os/spinlock.md": "A spinlock busy-waits where a mutex would sleep.",
+      "os/condvar.md": "A condition variable waits on a mutex until it is signalled.",
+      "rust/bindings.md": "let mut count = 0; a binding is changed only when declared mut.",
+      "rust/references.md": "A mut reference is exclusive: fn push(v: &mut Vec<i32>).",
+      "rust/loops.md": "for x in v.iter_mut() { *x += 1 } where v is mut.",
+      "rust/structs.md": "let mut p = Point { x: 1 }; p.x = 2;",
+    });
+    const wn = sharedWordNet();
+    expect(await spellingFixes(store, "spinlok vs mutx", wn)).toEqual([
+      { from: "spinlok", to: "spinlock" },
+      { from: "mutx", to: "mutex" },
+    ]);
+    const res = await search({ store, embedder }, "spinlok vs mutx", { mode: "keyword" });
+    expect(res.hits.slice(0, 3).map((h) => h.path)).toContain("os/mutex.md");
+    // how often counts: a word in far more passages wins over a nearer, rarer one
+    expect(
+      likeliest("aproximatly", [
+        { word: "aproximately", chunks: 1, edits: 1 },
+        { word: "approximately", chunks: 40, edits: 2 },
+      ])?.word,
+    ).toBe("approximately");
     await store.close();
   });
 

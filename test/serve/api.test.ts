@@ -183,6 +183,21 @@ describe("GET /api/note, /api/tags, /api/folders, /api/status", () => {
     expect((await get("/api/tags?x=1")).status).toBe(400);
   });
 
+  it("lists properties and one property's values as `props --json` does, and searches by them", async () => {
+    expect((await get("/api/props")).json).toEqual(JSON.parse(cli("props", "--vault", vault, "--json").stdout));
+    expect((await get("/api/props?name=status")).json).toEqual(
+      JSON.parse(cli("props", "status", "--vault", vault, "--json").stdout),
+    );
+    expect((await get("/api/props?name=nosuch")).status).toBe(400);
+    const hits = (await get("/api/search?q=book&prop=status%3Dread")).json.hits as { path: string }[];
+    expect(new Set(hits.map((h) => h.path))).toEqual(
+      new Set(["reading/The Design of Everyday Things.md", "reading/Thinking Fast and Slow.md"]),
+    );
+    const bad = await get(`/api/search?q=book&where=${encodeURIComponent('{"stauts": "read"}')}`);
+    expect(bad.status).toBe(400);
+    expect(bad.json.error).toMatch(/^vault-rag: unknown metadata field "stauts" — did you mean "status"/);
+  });
+
   it("reports status as `status --json` does, with the vault's name, the model for ask, and no indexing under way", async () => {
     const r = await get("/api/status");
     const c = JSON.parse(cli("status", vault, "--json").stdout);
@@ -324,6 +339,17 @@ describe("POST /api/ask", () => {
       hints: ['vault-rag: no note has the tag "bakingg" — closest tags: "baking"'],
     });
     expect(stub.requests).toHaveLength(0);
+  });
+
+  it("takes a filter on a property the index holds, and refuses one on a name it does not, before streaming", async () => {
+    stub.requests.length = 0;
+    const events = await readSse(await post(JSON.stringify({ question: "what to read", where: { status: "unread" } })));
+    expect(events.map((e) => e.event)).toEqual(["sources", "done"]);
+    expect(events[1].data.reason).toBe("no chunk passes the filters");
+    expect(stub.requests).toHaveLength(0);
+    const r = await post(JSON.stringify({ question: "what to read", where: { stauts: "read" } }));
+    expect(r.status).toBe(400);
+    expect((await r.json()).error).toMatch(/^vault-rag: unknown metadata field "stauts" — did you mean "status"/);
   });
 
   it("refuses a body that is not JSON, not an object of known fields, too big, or not sent as JSON", async () => {

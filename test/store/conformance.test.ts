@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { normaliseWhere, normaliseWhereDocument, type NoteEntry } from "../../src/store/index.js";
+import { matchesWhere, normaliseWhere, normaliseWhereDocument, type NoteEntry } from "../../src/store/index.js";
 import { forEachBackend } from "./backends.js";
 import { meta, record, vec } from "./helpers.js";
 
@@ -506,6 +506,84 @@ forEachBackend("$name store conformance", (backend) => {
     expect(await q(undefined, { $contains: "motors" })).toEqual(["a"]);
     expect(await q(undefined, { $regex: "^[A-Z]{2}\\d{2}" })).toEqual(["b"]);
     expect(await q({ top_folder: "robots" }, { $not_contains: "SG90" })).toEqual(["a"]);
+    await s.close();
+  });
+
+  it("filters on notes' properties and dates, dense and keyword alike, as the reference reads them", async () => {
+    const { store: s, reopen } = await backend.fresh();
+    const due = 1_773_446_400;
+    const recs = [
+      record(
+        "a",
+        meta({
+          path: "uni/Lecture.md",
+          props: {
+            type: "Uni Note",
+            status: "draft",
+            rating: 4,
+            done: true,
+            due: { date: due },
+            topics: ["ml", "stats"],
+            path: "x",
+          },
+          date: 1_600_000_000,
+          date_source: "updated",
+        }),
+        vec(1, 0, 0, 0),
+        "gradient descent lecture",
+      ),
+      record(
+        "b",
+        meta({
+          path: "uni/Essay.md",
+          props: { type: "Essay", status: "final", rating: 2.5, done: false, topics: ["ml"] },
+        }),
+        vec(0.9, 0.1, 0, 0),
+        "gradient descent essay",
+      ),
+      record("c", meta({ path: "Plain.md", mtime: 1_000, date: 1_000 }), vec(0.8, 0.2, 0, 0), "gradient descent plain"),
+    ];
+    for (const r of recs) await s.upsertNotes([{ note: note(r.meta.path), records: [r] }]);
+    const names = ["type", "status", "rating", "done", "due", "topics", "path"];
+    const reader = await reopen();
+    const check = async (where: object, want: string[]) => {
+      const filter = { where: normaliseWhere(where, names) };
+      const expected = recs.filter((r) => matchesWhere(filter.where!, r.meta)).map((r) => r.id);
+      expect(expected, JSON.stringify(where)).toEqual(want);
+      for (const store of [s, reader]) {
+        expect(ids(await store.queryDense(vec(1, 0, 0, 0), 10, filter)).sort(), JSON.stringify(where)).toEqual(want);
+        expect(ids(await store.queryKeyword("gradient", 10, filter)).sort(), JSON.stringify(where)).toEqual(want);
+      }
+    };
+    await check({ type: "Uni Note" }, ["a"]);
+    await check({ Type: { $ne: "Uni Note" } }, ["b", "c"]);
+    await check({ rating: { $gte: 2.5 } }, ["a", "b"]);
+    await check({ rating: { $in: [4, 2.5] } }, ["a", "b"]);
+    await check({ rating: { $nin: [4] } }, ["b", "c"]);
+    await check({ done: true }, ["a"]);
+    await check({ done: { $ne: true } }, ["b", "c"]);
+    await check({ due: { $gte: "2026-03-14" } }, ["a"]);
+    await check({ due: "2026-03-14" }, ["a"]);
+    await check({ topics: { $contains: "stats" } }, ["a"]);
+    await check({ topics: { $not_contains: "stats" } }, ["b", "c"]);
+    await check({ topics: "ml" }, []); // $eq is no list match, as in Chroma
+    await check({ status: { $contains: "draft" } }, []); // $contains is no text match
+    await check({ "prop.path": "x" }, ["a"]);
+    await check({ path: "uni/Essay.md" }, ["b"]);
+    await check({ $or: [{ status: "final" }, { date: { $lt: 2_000 } }] }, ["b", "c"]);
+    await check({ date_source: "updated" }, ["a"]);
+    // a note dated by its mtime moves with a touch; one dated by its frontmatter keeps its date
+    await s.touchNote({ path: "Plain.md", hash: "h-Plain.md", mtime: 5_000, size: 1 });
+    await s.touchNote({ path: "uni/Lecture.md", hash: "h-uni/Lecture.md", mtime: 5_000, size: 1 });
+    expect((await reader.get({ path: "Plain.md" }))[0].meta.date).toBe(5_000);
+    expect((await reader.get({ path: "uni/Lecture.md" }))[0].meta).toMatchObject({ date: 1_600_000_000, mtime: 5_000 });
+    expect((await reader.get({ path: "uni/Lecture.md" }))[0].meta.props).toEqual(recs[0].meta.props);
+    expect(await reader.noteProperties()).toEqual([
+      { path: "Plain.md", date: 5_000, dateSource: "mtime", props: {} },
+      { path: "uni/Essay.md", date: 1_760_000_000, dateSource: "mtime", props: recs[1].meta.props },
+      { path: "uni/Lecture.md", date: 1_600_000_000, dateSource: "updated", props: recs[0].meta.props },
+    ]);
+    await reader.close();
     await s.close();
   });
 });

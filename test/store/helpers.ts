@@ -23,7 +23,10 @@ export function meta(p: Partial<RecordMetadata> & { path: string }): RecordMetad
     links: [],
     aliases: [],
     hash: p.path + (p.ordinal ?? 0),
+    props: {},
     ...p,
+    date: p.date ?? p.mtime ?? 1_760_000_000,
+    date_source: p.date_source ?? "mtime",
   };
 }
 

@@ -52,6 +52,28 @@ forEachBackend("$name store: links and related notes", (backend) => {
     await s.close();
   });
 
+  it("finds the links that can name a note through a narrowed read, in any case, and leaves out the notes whose links cannot", async () => {
+    const { store: s } = await backend.fresh();
+    const linking = (p: string, links: string[]) => ({
+      note: note(p),
+      records: [record(`id-${p}`, meta({ path: p, links, hash: `h-${p}` }), vec(1, 0, 0, 0))],
+    });
+    await s.upsertNotes([
+      linking("k/Kiln.md", ["Motors"]),
+      linking("d/a.md", ["KILN"]), // another case
+      linking("d/b.md", ["\u212Ailn"]), // the Kelvin sign, which JavaScript lowers to "k"
+      linking("d/c.md", ["./k/kiln.md"]),
+      linking("d/d.md", ["Motors", "k/Bread"]), // cannot name it
+      linking("d/e.md", ["kiln-notes"]), // holds the name, names another note
+      linking("e/Motors.md", []),
+    ]);
+    expect([...(await linkedNotes(s, "k/Kiln.md"))].sort()).toEqual(["d/a.md", "d/b.md", "d/c.md", "e/Motors.md"]);
+    const narrowed = (await s.noteLinks({ path: "k/Kiln.md", name: "kiln" })).map((l) => l.path).sort();
+    expect(narrowed).not.toContain("d/d.md");
+    expect(narrowed).toEqual(expect.arrayContaining(["d/a.md", "d/b.md", "d/c.md", "k/Kiln.md"]));
+    await s.close();
+  });
+
   it("compares a note of many chunks by a spread of them, never with itself, and stops when its signal is aborted", async () => {
     const { store: s } = await backend.fresh();
     // a journal of 200 chunks (more than RELATED_DEFAULTS.passages and .candidates): all but its

@@ -80,7 +80,7 @@ describe("where validation", () => {
       'vault-rag: unknown operator "$like" on "folder" — use one of $eq, $ne, $gt, $gte, $lt, $lte, $in, $nin',
     );
     expect(err({ colour: "red" })).toBe(
-      'vault-rag: unknown metadata field "colour" — known fields: path, title, section, folder, top_folder, mtime, word_count, ordinal, start_line, end_line, tags, links, aliases',
+      'vault-rag: unknown metadata field "colour" — did you mean "folder"? — known fields: path, title, section, folder, top_folder, date_source, mtime, date, word_count, ordinal, start_line, end_line, tags, links, aliases',
     );
     expect(err({ $and: [] })).toBe('vault-rag: "$and" needs a non-empty list of clauses, got []');
     expect(err({ $not: {} })).toBe(
@@ -200,5 +200,76 @@ describe("SQLite filters match the reference evaluator", () => {
       { numRuns: RUNS },
     );
     await store.close();
+  });
+});
+
+describe("where conditions on notes' properties", () => {
+  const props = ["status", "rating", "due", "path", "due date"];
+  const err = (w: unknown, names: readonly string[] | null = props) => {
+    try {
+      normaliseWhere(w, names ?? undefined);
+    } catch (e) {
+      return (e as Error).message;
+    }
+    return "no error";
+  };
+
+  it("a bare name reaches a property the index holds, in any case and spacing; prop.<name> reaches any", () => {
+    expect(normaliseWhere({ "  Due   Date": "x" }, props)).toEqual({
+      kind: "prop",
+      name: "due date",
+      op: "$eq",
+      value: "x",
+    });
+    expect(normaliseWhere({ "prop.Status": { $ne: "draft" } })).toEqual({
+      kind: "prop",
+      name: "status",
+      op: "$ne",
+      value: "draft",
+    });
+    // a field keeps its meaning; the property of that name is prop.path
+    expect(normaliseWhere({ path: "a.md" }, props)).toMatchObject({ kind: "cmp", field: "path" });
+    expect(normaliseWhere({ "prop.path": "a.md" }, props)).toMatchObject({ kind: "prop", name: "path" });
+    expect(err({ Path: "a.md" })).toMatch(/^vault-rag: unknown metadata field "Path" — did you mean "path"/);
+  });
+
+  it("compares an ISO date as Unix seconds, and takes numbers, booleans and list items", () => {
+    const day = Math.floor(new Date(2026, 2, 14).getTime() / 1000);
+    expect(normaliseWhere({ due: { $gte: "2026-03-14" } }, props)).toEqual({
+      kind: "prop",
+      name: "due",
+      op: "$gte",
+      value: day,
+    });
+    expect(normaliseWhere({ rating: { $in: [4, 5] } }, props)).toMatchObject({ op: "$in", value: [4, 5] });
+    expect(normaliseWhere({ status: { $contains: "draft" } }, props)).toMatchObject({
+      op: "$contains",
+      value: "draft",
+    });
+    expect(normaliseWhere({ status: true }, props)).toMatchObject({ op: "$eq", value: true });
+  });
+
+  it("refuses what Chroma would refuse, in one line", () => {
+    expect(err({ rating: { $gt: "four" } })).toBe(
+      'vault-rag: "$gt" on the property "rating" needs a number or an ISO date like "2026-03-14", got "four"',
+    );
+    expect(err({ rating: { $in: [4, "4"] } })).toBe(
+      'vault-rag: "$in" on "rating" needs values of one type (all strings, all numbers or dates, or all true/false)',
+    );
+    expect(err({ status: { $contains: 3 } })).toMatch(/needs a non-empty string \(an item of a list property\), got 3/);
+    expect(err({ status: { $like: "d" } })).toMatch(/^vault-rag: unknown operator "\$like" on "status"/);
+    expect(err({ "prop.": "x" })).toMatch(/^vault-rag: unknown metadata field "prop\."/);
+  });
+
+  it("an unknown name gets the closest fields and properties, and the properties the index holds", () => {
+    expect(err({ stauts: "draft" })).toMatch(
+      /^vault-rag: unknown metadata field "stauts" — did you mean "status"[^]*properties: status, rating, due, path, due date \(each also as prop\.<name>\)$/,
+    );
+    expect(err({ "prop.ratin": 4 })).toMatch(
+      /^vault-rag: unknown metadata field "prop\.ratin" — did you mean "rating"\?/,
+    );
+    expect(err({ "prop.pth": 4 })).toMatch(/did you mean "prop\.path"/);
+    // without the index's names (a filter read before any index), only prop.<name> reaches a property
+    expect(err({ status: "draft" }, null)).toMatch(/^vault-rag: unknown metadata field "status" — /);
   });
 });

@@ -12,7 +12,11 @@ function reference(plain: string, spans: LinkSpan[]) {
     const last = bounds.find(([, b]) => b >= span.end) ?? [0, plain.length];
     const from = Math.max(first[0], span.start - LINK_TEXT_REACH);
     const to = Math.min(last[1], Math.min(span.end, span.start + LINK_TEXT_REACH) + LINK_TEXT_REACH);
-    return { target: span.target, text: plain.slice(from, to).replace(/\s+/g, " ").trim() };
+    return {
+      target: span.target,
+      text: plain.slice(from, to).replace(/\s+/g, " ").trim(),
+      display: plain.slice(span.start, span.end),
+    };
   });
 }
 

@@ -199,8 +199,8 @@ describe("inline tags and links", () => {
       ).tags,
     ).toEqual(["garden", "weekly", "idea", "tag", "t", "after", "nb"]);
     expect(refs.linkTexts).toEqual([
-      { target: "Motors", text: "See the N20 motors and 3.7 V cell." },
-      { target: "Battery", text: "See the N20 motors and 3.7 V cell." },
+      { target: "Motors", text: "See the N20 motors and 3.7 V cell.", display: "the N20 motors" },
+      { target: "Battery", text: "See the N20 motors and 3.7 V cell.", display: "3.7 V cell" },
     ]);
   });
 
@@ -266,7 +266,7 @@ describe("inline tags and links", () => {
       "examples/index.md",
     ]);
     expect(findInlineRefs("[how](setup).", "notes").linkTexts).toEqual([
-      { target: "notes/setup.md", text: "how.", markdown: true },
+      { target: "notes/setup.md", text: "how.", display: "how", markdown: true },
     ]);
   });
 
@@ -282,8 +282,13 @@ describe("inline tags and links", () => {
     const refs = findInlineRefs(body, "notes");
     expect(refs.links).toEqual(["kitchen/Sourdough.md", "pantry/Salt.md"]);
     expect(refs.linkTexts).toEqual([
-      { target: "kitchen/Sourdough.md", text: "Bake it as the loaf says, then Salt it.", markdown: true },
-      { target: "pantry/Salt.md", text: "Bake it as the loaf says, then Salt it.", markdown: true },
+      {
+        target: "kitchen/Sourdough.md",
+        text: "Bake it as the loaf says, then Salt it.",
+        display: "the loaf",
+        markdown: true,
+      },
+      { target: "pantry/Salt.md", text: "Bake it as the loaf says, then Salt it.", display: "Salt", markdown: true },
     ]);
     // a note longer than one parse slice still finds a definition that sits in a later slice
     const long = `Read [it][far].\n\n${"filler words here.\n\n".repeat(3000)}[far]: far.md\n`;
@@ -303,9 +308,14 @@ describe("inline tags and links", () => {
     ].join("\n");
     const texts = findInlineRefs(body, "notes").linkTexts;
     expect(texts.slice(0, 3)).toEqual([
-      { target: "kitchen/Sourdough", text: "Bake it as the levain loaf says, with salt!" },
-      { target: "pantry/Salt.md", text: "Bake it as the levain loaf says, with salt!", markdown: true },
-      { target: "Starter", text: "Also see Starter and code, not a word." },
+      { target: "kitchen/Sourdough", text: "Bake it as the levain loaf says, with salt!", display: "the levain loaf" },
+      {
+        target: "pantry/Salt.md",
+        text: "Bake it as the levain loaf says, with salt!",
+        display: "salt",
+        markdown: true,
+      },
+      { target: "Starter", text: "Also see Starter and code, not a word.", display: "Starter" },
     ]);
     // a sentence that never ends is cut 200 characters either side of the link
     expect(texts[3].target).toBe("Far");
@@ -313,12 +323,12 @@ describe("inline tags and links", () => {
     expect(texts).toHaveLength(4);
     expect(parseNote("a.md", "No links here.", 0).linkTexts).toEqual([]);
     expect(parseNote("a/b.md", "See [c](c.md).", 0).linkTexts).toEqual([
-      { target: "a/c.md", text: "See c.", markdown: true },
+      { target: "a/c.md", text: "See c.", display: "c", markdown: true },
     ]);
     // the same target in the same words counts once, however often it is written
     expect(findInlineRefs("[[x]] [[x]] [[x]], and [[y]].").linkTexts).toEqual([
-      { target: "x", text: "x x x, and y." },
-      { target: "y", text: "x x x, and y." },
+      { target: "x", text: "x x x, and y.", display: "x" },
+      { target: "y", text: "x x x, and y.", display: "y" },
     ]);
   });
 

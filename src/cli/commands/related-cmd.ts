@@ -13,6 +13,7 @@ export interface RelatedFlags {
   unlinked?: boolean;
   json?: boolean;
   color?: string;
+  verbose?: boolean;
 }
 
 /**
@@ -51,6 +52,12 @@ export async function runRelated(note: string, o: RelatedFlags): Promise<void> {
   try {
     const name = noteArgument(loc.vault, note);
     const r = await v.related(name, { k: o.topK, unlinkedOnly: o.unlinked, explainMissing: true });
+    if (o.verbose)
+      err(
+        r.basis === "words"
+          ? `related: the model cannot read "${printable(r.note)}" (not English, or mostly CJK) — ranked by the words, tags and links the notes share; scores are not cosines`
+          : `related: ranked by meaning — the cosine of each note's best pair of passages`,
+      );
     if (o.json) out(JSON.stringify(r.related, null, 2));
     else if (r.related.length) out(formatRelated(r, useColor(o.color, process.stdout)));
     if (r.stale?.asked)

@@ -12,11 +12,20 @@ export async function runStatus(o: { vault?: string; db?: string; json?: boolean
     const info = await v.status();
     // another process writing (index, watch, serve --watch): the stale notes are what it has yet to store
     const writer = v.writer();
+    const dates = info.dates
+      ? Object.entries(info.dates.sources)
+          .sort((a, b) => b[1] - a[1])
+          .map(([source, n]) => `${source} ${n}`)
+          .join(", ") +
+        (info.dates.unreadable
+          ? ` (${info.dates.unreadable} note(s) with a frontmatter date that is no ISO date, dated by the next source)`
+          : "")
+      : "";
     const runs = `${info.modelRuns}${info.modelRefused ? ` (not used: the index names it, but neither ${ALLOW_REMOTE_ENV} nor --model does)` : ""}`;
     if (o.json) out(JSON.stringify({ ...info, ...(writer ? { indexing: { pid: writer } } : {}) }, null, 2));
     else
       out(
-        `index:        ${info.index}\nvault:        ${info.vault}\nmodel:        ${info.model} (${info.dimensions}-d)${info.model === "use-lite" ? " — stronger models: `vault-rag models`" : ""}\nruns:         ${runs}\nnotes:        ${info.notes}\nchunks:       ${info.chunks}\nlast indexed: ${info.lastIndexed}\nstale:        ${info.stale} note(s) new, edited or deleted since the last index${
+        `index:        ${info.index}\nvault:        ${info.vault}\nmodel:        ${info.model} (${info.dimensions}-d)${info.model === "use-lite" ? " — stronger models: `vault-rag models`" : ""}\nruns:         ${runs}\nnotes:        ${info.notes}\nchunks:       ${info.chunks}\nlast indexed: ${info.lastIndexed}\ndates from:   ${dates || "no notes"}\nstale:        ${info.stale} note(s) new, edited or deleted since the last index${
           writer
             ? `\nindexing:     in progress (pid ${writer}) — the stale notes are those it has not stored yet`
             : info.stale

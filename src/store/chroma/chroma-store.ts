@@ -14,6 +14,7 @@ import {
   type Manifest,
   type NoteEntry,
   type NoteLink,
+  type NoteProperties,
   type QueryFilter,
   type ScoredRecord,
   type Store,
@@ -347,7 +348,14 @@ export class ChromaStore implements Store {
         await guard(this.loc, "update the dates of chunks", () =>
           this.collection.update({
             ids: slice.map((r) => r.id),
-            metadatas: slice.map((r) => toChromaMetadata({ ...r.meta, mtime: note.mtime })),
+            metadatas: slice.map((r) =>
+              toChromaMetadata({
+                ...r.meta,
+                mtime: note.mtime,
+                // a note dated by its mtime moves with it
+                date: r.meta.date_source === "mtime" ? note.mtime : r.meta.date,
+              }),
+            ),
           }),
         );
       }
@@ -427,18 +435,26 @@ export class ChromaStore implements Store {
     return this.sidecar.listTags();
   }
 
+  async noteProperties(): Promise<NoteProperties[]> {
+    return this.sidecar.noteProperties();
+  }
+
   async listFolders(): Promise<{ folder: string; notes: number }[]> {
     return this.sidecar.listFolders();
   }
 
-  async noteLinks(): Promise<{ path: string; links: string[] }[]> {
-    return this.sidecar.noteLinks();
+  async noteLinks(about?: { path: string; name: string }): Promise<{ path: string; links: string[] }[]> {
+    return this.sidecar.noteLinks(about);
   }
 
   // backlink text lives in the sidecar alone: a rebuilt sidecar has none until the next index run,
   // which re-reads every note (the rebuilt notes have no hash) and sends their links again
   async linkTexts(): Promise<Map<string, NoteLink[]>> {
     return this.sidecar.linkTexts();
+  }
+
+  async linkNames(paths: readonly string[]): Promise<Map<string, string[]>> {
+    return this.sidecar.linkNames(paths);
   }
 
   async resolveLinks(key: string, resolve: (link: NoteLink, source: string) => string | undefined): Promise<boolean> {

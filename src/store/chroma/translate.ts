@@ -1,4 +1,5 @@
-import { LIST_FIELDS, NUMBER_FIELDS, STRING_FIELDS, type RecordMetadata } from "../schema.js";
+import type { Props } from "../../props.js";
+import { LIST_FIELDS, NUMBER_FIELDS, PROP_PREFIX, STRING_FIELDS, type RecordMetadata } from "../schema.js";
 import { VaultRagError } from "../../errors.js";
 import type { QueryFilter } from "../types.js";
 import type { DocNode, WhereNode } from "../where.js";
@@ -22,8 +23,17 @@ export function toChromaMetadata(meta: RecordMetadata): ChromaMetadata {
   for (const f of NUMBER_FIELDS) out[f] = meta[f];
   for (const f of LIST_FIELDS) if (meta[f].length) out[f] = meta[f].map(String);
   out.hash = meta.hash;
+  // each property under its own key, as a filter reaches it (a date as Unix seconds, a list as a
+  // Chroma array), and all of them with their types as JSON, as they are read back
+  const props = meta.props ?? {};
+  for (const [name, v] of Object.entries(props))
+    out[PROP_PREFIX + name] = Array.isArray(v) ? v : typeof v === "object" ? v.date : v;
+  if (Object.keys(props).length) out[PROPS_KEY] = JSON.stringify(props);
   return out;
 }
+
+/** The metadata key that holds a record's properties with their types (JSON). */
+const PROPS_KEY = "props";
 
 /**
  * Reads Chroma metadata back into a record's metadata; missing lists are empty, missing scalars
@@ -46,6 +56,8 @@ export function fromChromaMetadata(m: Record<string, unknown> | null | undefined
     folder: str("folder"),
     top_folder: str("top_folder"),
     mtime: num("mtime"),
+    date: typeof src.date === "number" ? src.date : num("mtime"),
+    date_source: str("date_source") || "mtime",
     word_count: num("word_count"),
     ordinal: num("ordinal"),
     start_line: num("start_line"),
@@ -53,8 +65,19 @@ export function fromChromaMetadata(m: Record<string, unknown> | null | undefined
     tags: list("tags"),
     links: list("links"),
     aliases: list("aliases"),
+    props: typeof src[PROPS_KEY] === "string" ? parseProps(src[PROPS_KEY] as string) : {},
     hash: str("hash"),
   };
+}
+
+/** A record's properties read back from their JSON; `{}` when unreadable. */
+function parseProps(json: string): Props {
+  try {
+    const v: unknown = JSON.parse(json);
+    return v && typeof v === "object" && !Array.isArray(v) ? (v as Props) : {};
+  } catch {
+    return {};
+  }
 }
 
 /**
@@ -76,6 +99,19 @@ export function toChromaWhere(node: WhereNode): Record<string, unknown> {
     case "cmp":
     case "list":
       return { [node.field]: { [node.op]: node.value } };
+    case "prop": {
+      const key = PROP_PREFIX + node.name;
+      // the server refuses a list of whole and fractional numbers (JSON's 4 and 2.5 are of two
+      // types to it): such a list is sent as one clause per value
+      const values = Array.isArray(node.value) ? (node.value as unknown[]) : [];
+      const mixed = new Set(values.map((v) => typeof v === "number" && Number.isInteger(v))).size > 1;
+      if (mixed && (node.op === "$in" || node.op === "$nin"))
+        return grouped(
+          node.op === "$in" ? "or" : "and",
+          values.map((v) => ({ [key]: { [node.op === "$in" ? "$eq" : "$ne"]: v } })),
+        );
+      return { [key]: { [node.op]: node.value } };
+    }
   }
 }
 

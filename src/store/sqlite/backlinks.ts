@@ -7,12 +7,12 @@ import { FTS_TOKENIZE } from "./fts-query.js";
  * display text and the sentence around it). This module owns three tables:
  *
  * - `link_texts`: one row per link out of a note, its target as written, whether it is a Markdown
- *   link, the note it resolves to (NULL while no single note fits) and its sentence;
+ *   link, the note it resolves to (NULL while no single note fits), its sentence and its display text;
  * - `backlink_notes` and `backlink_fts`: one keyword document per linked note, every sentence that
  *   links to it, which a keyword query ranks beside the chunks' own text (see {@link backlinkMatch}).
  */
 const BACKLINK_SCHEMA = `
-CREATE TABLE IF NOT EXISTS link_texts (rowid INTEGER PRIMARY KEY, source TEXT NOT NULL, written TEXT NOT NULL, markdown INTEGER NOT NULL, target TEXT, text TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS link_texts (rowid INTEGER PRIMARY KEY, source TEXT NOT NULL, written TEXT NOT NULL, markdown INTEGER NOT NULL, target TEXT, text TEXT NOT NULL, display TEXT);
 CREATE INDEX IF NOT EXISTS link_texts_source ON link_texts(source);
 CREATE INDEX IF NOT EXISTS link_texts_target ON link_texts(target);
 CREATE TABLE IF NOT EXISTS backlink_notes (rowid INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE);
@@ -34,6 +34,8 @@ export function createBacklinkTables(db: Database.Database): void {
   db.exec(BACKLINK_SCHEMA);
   const columns = db.prepare("SELECT name FROM pragma_table_info('link_texts')").pluck().all() as string[];
   if (!columns.includes("markdown")) db.exec("ALTER TABLE link_texts ADD COLUMN markdown INTEGER NOT NULL DEFAULT 0");
+  // an index written before display texts has none until its notes are indexed again
+  if (!columns.includes("display")) db.exec("ALTER TABLE link_texts ADD COLUMN display TEXT");
 }
 
 /** Whether an index has the tables (an index written before them, opened read-only, has not). */
@@ -49,14 +51,16 @@ export function writeLinks(db: Database.Database, notes: { source: string; links
   const touched = new Set<string>();
   const old = db.prepare("SELECT DISTINCT target FROM link_texts WHERE source = ? AND target IS NOT NULL").pluck();
   const del = db.prepare("DELETE FROM link_texts WHERE source = ?");
-  const ins = db.prepare("INSERT INTO link_texts (source, written, markdown, target, text) VALUES (?, ?, ?, ?, ?)");
+  const ins = db.prepare(
+    "INSERT INTO link_texts (source, written, markdown, target, text, display) VALUES (?, ?, ?, ?, ?, ?)",
+  );
   for (const { source, links } of notes) {
     for (const t of old.all(source) as string[]) touched.add(t);
     del.run(source);
     for (const l of links ?? []) {
       // a note's words about itself say nothing new about it
       const target = l.target === source ? null : (l.target ?? null);
-      ins.run(source, l.written, l.markdown ? 1 : 0, target, l.text);
+      ins.run(source, l.written, l.markdown ? 1 : 0, target, l.text, l.display ?? null);
       if (target) touched.add(target);
     }
   }
@@ -130,16 +134,47 @@ interface LinkRow {
   markdown: number;
   target: string | null;
   text: string;
+  display: string | null;
 }
-const LINK_COLUMNS = "source, written, markdown, target, text";
+const LINK_COLUMNS = "source, written, markdown, target, text, display";
 
 function linkOf(r: LinkRow): NoteLink {
   return {
     written: r.written,
     ...(r.target ? { target: r.target } : {}),
     text: r.text,
+    ...(r.display ? { display: r.display } : {}),
     ...(r.markdown ? { markdown: true as const } : {}),
   };
+}
+
+/** Most notes {@link linkNames} is asked about at once (SQLite's bound parameters). */
+const LINK_NAMES_BATCH = 500;
+
+/**
+ * The display texts of the links that resolve to each of `paths` from other notes, each once per
+ * note (`PCA` for a note every link names `[[Principle Component Analysis|PCA]]`); a note no link
+ * names has no entry.
+ */
+export function linkNames(db: Database.Database, paths: readonly string[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  // an index written before display texts, opened read-only, has no column for them
+  const columns = db.prepare("SELECT name FROM pragma_table_info('link_texts')").pluck().all() as string[];
+  if (!columns.includes("display")) return out;
+  for (let i = 0; i < paths.length; i += LINK_NAMES_BATCH) {
+    const batch = [...new Set(paths.slice(i, i + LINK_NAMES_BATCH))];
+    const rows = db
+      .prepare(
+        `SELECT DISTINCT target, display FROM link_texts WHERE display IS NOT NULL AND target IN (${batch.map(() => "?").join(", ")})`,
+      )
+      .all(...batch) as { target: string; display: string }[];
+    for (const r of rows) {
+      let names = out.get(r.target);
+      if (!names) out.set(r.target, (names = []));
+      names.push(r.display);
+    }
+  }
+  return out;
 }
 
 /**

@@ -48,6 +48,9 @@ export function compileWhere(node: WhereNode): SqlCondition {
         sql: `instr(c.${node.field}, ?) ${node.op === "$contains" ? ">" : "="} 0`,
         params: [LIST_SEP + node.value + LIST_SEP],
       };
+    case "prop":
+      // in JavaScript, by the reference's reading of the condition (see propTest)
+      return { sql: "vr_prop(c.props, ?)", params: [JSON.stringify(node)] };
   }
 }
 

@@ -8,7 +8,8 @@ import { makeDir } from "../../make-dir.js";
 import { INDEX_DIR } from "../../config.js";
 import { cjkBigrams } from "../../shared/cjk.js";
 import { compileDocRegex, containsText } from "../regex.js";
-import { prepareSchema } from "./ddl.js";
+import { prepareSchema, shadowLaterColumns } from "./ddl.js";
+import { propTest } from "./props.js";
 import { damaged, diskFull, isCorruption, notAnIndex, openFix, readOnly } from "./errors.js";
 
 /** Options for opening the SQLite store. */
@@ -115,6 +116,7 @@ export function openConnection(file: string, opts: SqliteStoreOptions = {}): Dat
       db.pragma("cache_size = -65536"); // 64 MB: index upkeep during large batches
     }
     if (!opts.readonly) prepareSchema(db, file, tables);
+    else shadowLaterColumns(db);
   } catch (err) {
     const e = err as Error & { code?: string };
     if (e instanceof VaultRagError) throw e;
@@ -140,6 +142,8 @@ function addFunctions(db: Database.Database): void {
   db.function("vr_contains", { deterministic: true }, (needle: unknown, text: unknown) =>
     containsText(String(needle), String(text)) ? 1 : 0,
   );
+  // a property condition, read as the reference evaluator reads it
+  db.function("vr_prop", { deterministic: true }, propTest());
   // what FTS5 indexes for a field (the 'delete' command must be given exactly the same values):
   // NFKC, as queries are read ("ﬁle" copied from a PDF is "file", "Ｗｉｄｅ" is "Wide"), and CJK bigrams
   db.function("vr_fts", { deterministic: true }, (text: unknown) => cjkBigrams(String(text ?? "").normalize("NFKC")));

@@ -5,6 +5,59 @@ import { SCHEMA_VERSION, type Manifest } from "../types.js";
 import { createBacklinkTables } from "./backlinks.js";
 import { FTS_TOKENIZE } from "./fts-query.js";
 
+/**
+ * The columns of a note's date and properties, last in `chunks`: an index written before them gains
+ * them in place ({@link UPGRADE_NOTE_DATES}).
+ */
+const NOTE_DATE_COLUMNS =
+  "date INTEGER NOT NULL DEFAULT 0, date_source TEXT NOT NULL DEFAULT 'mtime', props TEXT NOT NULL DEFAULT '{}'";
+
+/**
+ * An index written before notes had dates and properties gains their columns: each passage dated by
+ * its note's mtime, with no properties, as it was filtered before. Nothing indexed is lost; the next
+ * `index` reads every note again (the chunker's version moved) and fills them in, its vectors kept.
+ */
+const UPGRADE_NOTE_DATES = `
+ALTER TABLE chunks ADD COLUMN date INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE chunks ADD COLUMN date_source TEXT NOT NULL DEFAULT 'mtime';
+ALTER TABLE chunks ADD COLUMN props TEXT NOT NULL DEFAULT '{}';
+UPDATE chunks SET date = mtime;
+`;
+
+/**
+ * Columns an index written by an earlier build lacks, and what a read-only reader takes them to be
+ * (an index it may not upgrade, on read-only media).
+ */
+const LATER_COLUMNS: { table: string; column: string; value: string }[] = [
+  { table: "chunks", column: "date", value: "mtime" },
+  { table: "chunks", column: "date_source", value: "'mtime'" },
+  { table: "chunks", column: "props", value: "'{}'" },
+  { table: "link_texts", column: "markdown", value: "0" },
+  { table: "link_texts", column: "display", value: "NULL" },
+];
+
+/**
+ * Lets a read-only connection query an index written before some columns existed: a temporary view
+ * of each such table (temp objects come first in name lookup) adds them with the values the
+ * upgrade would give, so nothing is written to the file.
+ *
+ * @example
+ * ```ts
+ * const db = new Database(file, { readonly: true });
+ * shadowLaterColumns(db); // SELECT date FROM chunks works on an index written without it
+ * ```
+ */
+export function shadowLaterColumns(db: Database.Database): void {
+  for (const table of new Set(LATER_COLUMNS.map((c) => c.table))) {
+    const has = db.prepare(`SELECT name FROM main.pragma_table_info('${table}')`).pluck().all() as string[];
+    const missing = LATER_COLUMNS.filter((c) => c.table === table && !has.includes(c.column));
+    if (!has.length || !missing.length) continue;
+    const added = missing.map((c) => `${c.value} AS ${c.column}`).join(", ");
+    const rowid = has.includes("rowid") ? "" : "rowid AS rowid, ";
+    db.exec(`CREATE TEMP VIEW ${table} AS SELECT ${rowid}*, ${added} FROM main.${table}`);
+  }
+}
+
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS notes (path TEXT PRIMARY KEY, hash TEXT NOT NULL, mtime INTEGER NOT NULL, size INTEGER NOT NULL);
@@ -14,7 +67,8 @@ CREATE TABLE IF NOT EXISTS chunks (
   path TEXT NOT NULL, title TEXT NOT NULL, section TEXT NOT NULL, folder TEXT NOT NULL, top_folder TEXT NOT NULL,
   mtime INTEGER NOT NULL, word_count INTEGER NOT NULL, ordinal INTEGER NOT NULL, start_line INTEGER NOT NULL, end_line INTEGER NOT NULL,
   tags TEXT NOT NULL, links TEXT NOT NULL, aliases TEXT NOT NULL, hash TEXT NOT NULL,
-  text TEXT NOT NULL
+  text TEXT NOT NULL,
+  ${NOTE_DATE_COLUMNS}
 );
 CREATE TABLE IF NOT EXISTS windows (rowid INTEGER PRIMARY KEY, chunk INTEGER NOT NULL, hash TEXT NOT NULL, vector BLOB NOT NULL);
 CREATE INDEX IF NOT EXISTS windows_chunk ON windows(chunk);
@@ -65,7 +119,8 @@ let currentShape: string | undefined;
 function shapeOf(db: Database.Database): string {
   const objects = db.prepare("SELECT type || ' ' || name FROM sqlite_master ORDER BY 1").pluck().all();
   const columns = db.prepare("SELECT name FROM pragma_table_info('link_texts') ORDER BY 1").pluck().all();
-  return JSON.stringify([objects, columns]);
+  const chunks = db.prepare("SELECT name FROM pragma_table_info('chunks') ORDER BY 1").pluck().all();
+  return JSON.stringify([objects, columns, chunks]);
 }
 
 /**
@@ -132,6 +187,8 @@ export function prepareSchema(db: Database.Database, file: string, tables: strin
   // opens it while a writer holds its lock across a write to the server (holdWrite)
   if (!schemaIsCurrent(db, version))
     db.transaction(() => {
+      const hadChunks = db.prepare("SELECT name FROM pragma_table_info('chunks')").pluck().all() as string[];
+      if (hadChunks.length && !hadChunks.includes("props")) db.exec(UPGRADE_NOTE_DATES);
       db.exec(SCHEMA);
       createBacklinkTables(db);
       // a new index's keyword text is read by today's rules (an older index's is read again by

@@ -128,12 +128,25 @@ export class DenseIndex {
   static fromRows(rows: [number, Uint8Array][], dims: number): DenseIndex {
     const rowids = new Int32Array(rows.length);
     const matrix = new Float32Array(rows.length * dims);
-    const norms = new Float32Array(rows.length);
     const bytes = new Uint8Array(matrix.buffer);
     for (let i = 0; i < rows.length; i++) {
-      const [rowid, blob] = rows[i];
-      rowids[i] = rowid;
-      bytes.set(blob.subarray(0, dims * 4), i * dims * 4);
+      rowids[i] = rows[i][0];
+      bytes.set(rows[i][1].subarray(0, dims * 4), i * dims * 4);
+    }
+    return DenseIndex.fromMatrix(rowids, matrix, dims);
+  }
+
+  /**
+   * An index over a flat row-major matrix (one row of `dims` floats per row id), kept as given: no copy.
+   *
+   * @example
+   * ```ts
+   * DenseIndex.fromMatrix(Int32Array.of(7), Float32Array.of(1, 0), 2).query(Float32Array.of(1, 0), 1); // [{ rowid: 7, distance: 0 }]
+   * ```
+   */
+  static fromMatrix(rowids: Int32Array, matrix: Float32Array, dims: number): DenseIndex {
+    const norms = new Float32Array(rowids.length);
+    for (let i = 0; i < rowids.length; i++) {
       let n = 0;
       for (let j = i * dims, end = j + dims; j < end; j++) n += matrix[j] * matrix[j];
       norms[i] = Math.sqrt(n);
@@ -164,8 +177,13 @@ export class DenseIndex {
    * then row ids, norms, the float32 matrix and, for large indexes, the int8 copy and its scales.
    */
   toBuffer(key: string): Buffer {
+    return Buffer.concat(this.toParts(key));
+  }
+
+  /** The parts of {@link toBuffer}, in order, as views of the index's arrays: written one by one, no copy is made. */
+  toParts(key: string): Uint8Array[] {
     const q = this.size > EXACT_SCAN_LIMIT ? this.quantized() : null;
-    const view = (a: ArrayBufferView) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+    const view = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
     // checksums, so that a snapshot damaged in place (same length) is never read as vectors
     const sum = digest([this.rowids, this.norms, ...(q ? [q.rowScales, q.bytes] : [])]);
     const rows = digest([this.floats()]);
@@ -180,7 +198,7 @@ export class DenseIndex {
       view(this.floats()),
     ];
     if (q) parts.push(view(q.rowScales), view(q.bytes));
-    return Buffer.concat(parts);
+    return parts;
   }
 
   /**

@@ -116,17 +116,11 @@ export function denseIndex(db: Database.Database, file: string, cache: DenseCach
   const snapshot = `${file}.vectors`;
   let index = DenseIndex.fromFile(snapshot, key);
   if (!index) {
-    const rows = pooledRows(
-      db.prepare("SELECT chunk, vector FROM windows ORDER BY chunk, rowid").raw().iterate() as IterableIterator<
-        [number, Buffer]
-      >,
-    );
-    const dims = rows.length ? rows[0][1].byteLength / 4 : (readManifest(db)?.embedder.dimensions ?? 0);
-    index = DenseIndex.fromRows(rows, dims);
+    index = pooledIndex(db);
     try {
       // a new file of an unguessable name (a link planted at a predictable one was written through)
       const tmp = `${snapshot}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
-      writeNewFile(tmp, index.toBuffer(key));
+      writeNewFile(tmp, index.toParts(key));
       fs.renameSync(tmp, snapshot);
     } catch {
       // read-only folder or full disk: the snapshot is only a cache
@@ -137,22 +131,39 @@ export function denseIndex(db: Database.Database, file: string, cache: DenseCach
   return index;
 }
 
-/** One row per chunk, `[chunk rowid, pooled vector]`, from window rows ordered by chunk. */
-function pooledRows(windows: IterableIterator<[number, Buffer]>): [number, Uint8Array][] {
-  const out: [number, Uint8Array][] = [];
+/**
+ * One row per chunk (its windows' vectors pooled), read from window rows ordered by chunk straight
+ * into one matrix: memory is the matrix, whatever the number of rows.
+ */
+function pooledIndex(db: Database.Database): DenseIndex {
+  const count = (db.prepare("SELECT count(DISTINCT chunk) AS n FROM windows").get() as { n: number }).n;
+  const windows = db
+    .prepare("SELECT chunk, vector FROM windows ORDER BY chunk, rowid")
+    .raw()
+    .iterate() as IterableIterator<[number, Buffer]>;
+  let dims = readManifest(db)?.embedder.dimensions ?? 0;
+  let rowids = new Int32Array(count);
+  let matrix = new Float32Array(0);
+  let size = 0;
   let chunk = -1;
   let group: { vector: Float32Array }[] = [];
   const flush = () => {
     if (!group.length) return;
-    const v = pooledVector(group);
-    out.push([chunk, new Uint8Array(v.buffer, v.byteOffset, v.byteLength)]);
+    rowids[size] = chunk;
+    matrix.set(pooledVector(group).subarray(0, dims), size * dims);
+    size++;
     group = [];
   };
   for (const [c, blob] of windows) {
     if (c !== chunk) flush();
+    if (!size && !group.length) {
+      dims = blob.byteLength / 4; // the vectors' own width, whatever the manifest says
+      matrix = new Float32Array(count * dims);
+    }
     chunk = c;
     group.push({ vector: blobToVector(blob) });
   }
   flush();
-  return out;
+  if (size < count) [rowids, matrix] = [rowids.subarray(0, size), matrix.subarray(0, size * dims)];
+  return DenseIndex.fromMatrix(rowids, matrix, dims);
 }

@@ -1,9 +1,12 @@
 import type Database from "better-sqlite3";
 import type { WhereNode } from "../where.js";
+import type { Props } from "../../props.js";
+import { matchesProp } from "../reference.js";
 import { decodeList } from "./compile.js";
+import { readProps } from "./props.js";
 
-const STRINGS = ["path", "title", "section", "folder", "top_folder"] as const;
-const NUMBERS = ["mtime", "word_count", "ordinal", "start_line", "end_line"] as const;
+const STRINGS = ["path", "title", "section", "folder", "top_folder", "date_source"] as const;
+const NUMBERS = ["mtime", "date", "word_count", "ordinal", "start_line", "end_line"] as const;
 const LISTS = ["tags", "links", "aliases"] as const;
 
 /**
@@ -18,12 +21,14 @@ export class MetaColumns {
   private readonly strings = new Map<string, Int32Array>();
   private readonly numbers = new Map<string, Float64Array>();
   private readonly lists = new Map<string, Int32Array[]>();
+  /** Each row's properties (the rows of one note share one object). */
+  private readonly props: Props[];
   /** Per list field: value id → the rows that hold it. */
   private readonly postings = new Map<string, Map<number, number[]>>();
 
   constructor(db: Database.Database) {
     const rows = db
-      .prepare(`SELECT rowid, ${[...STRINGS, ...NUMBERS, ...LISTS].join(", ")} FROM chunks`)
+      .prepare(`SELECT rowid, ${[...STRINGS, ...NUMBERS, ...LISTS, "props"].join(", ")} FROM chunks`)
       .raw()
       .all() as unknown[][];
     const n = rows.length;
@@ -32,6 +37,8 @@ export class MetaColumns {
     for (const f of STRINGS) this.strings.set(f, new Int32Array(n));
     for (const f of NUMBERS) this.numbers.set(f, new Float64Array(n));
     for (const f of LISTS) this.lists.set(f, new Array(n));
+    this.props = new Array(n);
+    const read = new Map<string, Props>();
     for (let i = 0; i < n; i++) {
       const r = rows[i];
       this.rowids[i] = r[0] as number;
@@ -40,6 +47,10 @@ export class MetaColumns {
       for (const f of NUMBERS) this.numbers.get(f)![i] = r[c++] as number;
       for (const f of LISTS)
         this.lists.get(f)![i] = Int32Array.from(decodeList(r[c++] as string), (v) => this.intern(f, v));
+      const json = r[c] as string;
+      let props = read.get(json);
+      if (!props) read.set(json, (props = readProps(json)));
+      this.props[i] = props;
     }
     for (const f of LISTS) {
       const post = new Map<number, number[]>();
@@ -84,6 +95,9 @@ export class MetaColumns {
         }
         return out;
       }
+      case "prop":
+        for (let i = 0; i < n; i++) out[i] = matchesProp(node, this.props[i]) ? 1 : 0;
+        return out;
       case "list": {
         const rows = this.postings.get(node.field)!.get(this.id(node.field, node.value)) ?? [];
         if (node.op === "$not_contains") out.fill(1);

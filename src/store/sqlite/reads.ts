@@ -1,7 +1,9 @@
 import type Database from "better-sqlite3";
-import type { NoteEntry, StoreRecord } from "../types.js";
+import type { Props } from "../../props.js";
+import type { NoteEntry, NoteProperties, StoreRecord } from "../types.js";
 import { decodeList } from "./compile.js";
 import { readManifest } from "./meta.js";
+import { readProps } from "./props.js";
 import { blobToVector, COLUMNS, rowMeta, type Row } from "./rows.js";
 
 /**
@@ -91,16 +93,55 @@ export function listTags(db: Database.Database): { tag: string; notes: number }[
 }
 
 /**
- * The links out of each note that has any, as written.
+ * Each note's properties and the source of its date, in path order.
+ *
+ * @example
+ * ```ts
+ * noteProperties(db); // [{ path: "a.md", date: 1773446400, dateSource: "updated", props: { status: "draft" } }]
+ * ```
+ */
+export function noteProperties(db: Database.Database): NoteProperties[] {
+  // every passage of a note carries the same: any one row of each path will do
+  const rows = db
+    .prepare("SELECT path, date, date_source, props FROM chunks GROUP BY path ORDER BY path")
+    .raw()
+    .all() as [string, number, string, string][];
+  const read = new Map<string, Props>();
+  return rows.map(([path, date, dateSource, json]) => {
+    let props = read.get(json);
+    if (!props) read.set(json, (props = readProps(json)));
+    return { path, date, dateSource, props };
+  });
+}
+
+/**
+ * The links out of each note that has any, as written; with `about`, only the notes whose links could
+ * name that note, and the note itself (see `Store.noteLinks`).
  *
  * @example
  * ```ts
  * noteLinks(db); // [{ path: "a.md", links: ["b", "c"] }]
  * ```
  */
-export function noteLinks(db: Database.Database): { path: string; links: string[] }[] {
+export function noteLinks(
+  db: Database.Database,
+  about?: { path: string; name: string },
+): { path: string; links: string[] }[] {
   const byNote = new Map<string, Set<string>>();
-  for (const r of db.prepare("SELECT DISTINCT path, links FROM chunks WHERE links != ''").all() as {
+  // with `about`, the rows whose links can name it are picked before DISTINCT sorts them: SQLite's
+  // lower() folds ASCII letters only, so the name is compared in ASCII case, and a link with the
+  // one other letter that JavaScript lowers to ASCII (K, the Kelvin sign, to k) is kept too
+  const rows = about
+    ? db
+        .prepare(
+          "SELECT DISTINCT path, links FROM chunks WHERE links != '' AND (path = ? OR instr(lower(links), ?) > 0 OR instr(lower(links), 'index') > 0 OR instr(links, char(8490)) > 0)",
+        )
+        .all(
+          about.path,
+          about.name.replace(/[A-Z]/g, (c) => c.toLowerCase()),
+        )
+    : db.prepare("SELECT DISTINCT path, links FROM chunks WHERE links != ''").all();
+  for (const r of rows as {
     path: string;
     links: string;
   }[]) {

@@ -1,14 +1,16 @@
 import type { RecordMetadata } from "../schema.js";
 import type { QueryFilter } from "../types.js";
 import { compileDocument, compileWhere, decodeList, type SqlCondition } from "./compile.js";
+import { readProps } from "./props.js";
 
 /** The chunks columns a record is read from, over `chunks c`. */
 export const COLUMNS =
-  "c.id, c.path, c.title, c.section, c.folder, c.top_folder, c.mtime, c.word_count, c.ordinal, c.start_line, c.end_line, c.tags, c.links, c.aliases, c.hash, c.text";
+  "c.id, c.path, c.title, c.section, c.folder, c.top_folder, c.mtime, c.date, c.date_source, c.word_count, c.ordinal, c.start_line, c.end_line, c.tags, c.links, c.aliases, c.props, c.hash, c.text";
 
 /** A chunks row: the metadata with list fields still encoded, plus text and query extras. */
-export type Row = Omit<RecordMetadata, "tags" | "links" | "aliases"> & {
+export type Row = Omit<RecordMetadata, "tags" | "links" | "aliases" | "props"> & {
   id: string;
+  props: string;
   tags: string;
   links: string;
   aliases: string;
@@ -71,7 +73,13 @@ export function filterSql(filter: QueryFilter, passing = false): SqlCondition {
  * ```
  */
 export function rowMeta(r: Row): RecordMetadata {
-  const { id: _id, text: _text, d: _d, tags, links, aliases, ...rest } = r;
+  const { id: _id, text: _text, d: _d, tags, links, aliases, props, ...rest } = r;
   const { rid: _rid, ...scalars } = rest as typeof rest & { rid?: number };
-  return { ...scalars, tags: decodeList(tags), links: decodeList(links), aliases: decodeList(aliases) };
+  return {
+    ...scalars,
+    tags: decodeList(tags),
+    links: decodeList(links),
+    aliases: decodeList(aliases),
+    props: readProps(props),
+  };
 }

@@ -8,6 +8,7 @@ import {
   type Manifest,
   type NoteEntry,
   type NoteLink,
+  type NoteProperties,
   type QueryFilter,
   type ScoredRecord,
   type Store,
@@ -15,7 +16,7 @@ import {
   type StoreRecord,
 } from "../types.js";
 import { KeywordSpellings } from "./spellings.js";
-import { hasBacklinks, readLinks, relink } from "./backlinks.js";
+import { hasBacklinks, linkNames, readLinks, relink } from "./backlinks.js";
 import { DamagedSnapshotError } from "./dense-index.js";
 import { DocumentRows } from "./document-rows.js";
 import { openConnection, type SqliteStoreOptions } from "./connection.js";
@@ -30,7 +31,7 @@ import {
   type SqliteRepair,
 } from "./maintenance.js";
 import { readGeneration, readManifest } from "./meta.js";
-import { cachedVectors, getRecords, listFolders, listTags, noteLinks, readNotes } from "./reads.js";
+import { cachedVectors, getRecords, listFolders, listTags, noteLinks, noteProperties, readNotes } from "./reads.js";
 
 export { refuseLinkedIndexFolder, type SqliteStoreOptions } from "./connection.js";
 export { damaged, isCorruption, notAnIndex } from "./errors.js";
@@ -105,6 +106,10 @@ export class SqliteStore implements Store {
     return hasBacklinks(this.db) ? readLinks(this.db) : new Map();
   }
 
+  async linkNames(paths: readonly string[]): Promise<Map<string, string[]>> {
+    return paths.length && hasBacklinks(this.db) ? linkNames(this.db, paths) : new Map();
+  }
+
   async resolveLinks(key: string, resolve: (link: NoteLink, source: string) => string | undefined): Promise<boolean> {
     let changed = false;
     // not a new generation: the chunks are as they were, only the keyword index's backlink text moved
@@ -119,7 +124,12 @@ export class SqliteStore implements Store {
     // and bumps the generation so that readers reload their metadata columns
     this.write(() => {
       this.db.prepare("UPDATE notes SET mtime = ?, size = ? WHERE path = ?").run(note.mtime, note.size, note.path);
-      this.db.prepare("UPDATE chunks SET mtime = ? WHERE path = ?").run(note.mtime, note.path);
+      // a note dated by its mtime moves with it
+      this.db
+        .prepare(
+          "UPDATE chunks SET mtime = ?, date = CASE WHEN date_source = 'mtime' THEN ? ELSE date END WHERE path = ?",
+        )
+        .run(note.mtime, note.mtime, note.path);
     });
   }
 
@@ -188,8 +198,16 @@ export class SqliteStore implements Store {
     return listTags(this.db);
   }
 
-  async noteLinks(): Promise<{ path: string; links: string[] }[]> {
-    return noteLinks(this.db);
+  async noteProperties(): Promise<NoteProperties[]> {
+    const generation = this.generation();
+    if (this.propsRead?.generation !== generation) this.propsRead = { generation, notes: noteProperties(this.db) };
+    return this.propsRead.notes;
+  }
+
+  private propsRead?: { generation: string; notes: NoteProperties[] };
+
+  async noteLinks(about?: { path: string; name: string }): Promise<{ path: string; links: string[] }[]> {
+    return noteLinks(this.db, about);
   }
 
   async listFolders(): Promise<{ folder: string; notes: number }[]> {

@@ -69,8 +69,8 @@ export function upsertNotes(
 ): void {
   const { delFts, delVectors, delChunks } = deleteStatements(db);
   const ins = db.prepare(
-    `INSERT INTO chunks (id, path, title, section, folder, top_folder, mtime, word_count, ordinal, start_line, end_line, tags, links, aliases, hash, text)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO chunks (id, path, title, section, folder, top_folder, mtime, date, date_source, word_count, ordinal, start_line, end_line, tags, links, aliases, props, hash, text)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const insWindow = db.prepare("INSERT INTO windows (chunk, hash, vector) VALUES (?, ?, ?)");
   const dims = readManifest(db)?.embedder.dimensions;
@@ -100,6 +100,8 @@ export function upsertNotes(
           m.folder,
           m.top_folder,
           m.mtime,
+          m.date,
+          m.date_source,
           m.word_count,
           m.ordinal,
           m.start_line,
@@ -107,6 +109,7 @@ export function upsertNotes(
           encodeList(m.tags),
           encodeList(m.links),
           aliases,
+          JSON.stringify(m.props ?? {}),
           m.hash,
           r.text,
         );

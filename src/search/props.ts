@@ -1,0 +1,157 @@
+import { isoDateSeconds } from "../dates.js";
+import { VaultRagError } from "../errors.js";
+import { propName, propType, type PropType, type PropValue } from "../props.js";
+import type { DateSources } from "../shared/api.js";
+
+export type { DateSources };
+import { fieldKind, PROP_PREFIX, type NoteProperties, type Store, type Where } from "../store/index.js";
+
+/** A property as `vault-rag props` lists it: how many notes have it, and of which types its values are. */
+export interface PropCount {
+  /** Its normalised name. */
+  name: string;
+  /** The name a filter reaches it by: the name, or `prop.<name>` when a field has that name. */
+  field: string;
+  notes: number;
+  /** Notes per type of value. */
+  types: Partial<Record<PropType, number>>;
+}
+
+/** One value of a property, as `vault-rag props <name>` lists it. */
+export interface PropValueCount {
+  /** The value as text: a date as its ISO date (`2026-03-14`, or with its time when it has one). */
+  value: string;
+  type: PropType;
+  /** Notes that hold it (a list property: notes whose list holds it). */
+  notes: number;
+}
+
+/**
+ * The properties the notes hold, the most common first (then by name).
+ *
+ * @example
+ * ```ts
+ * propCounts(await store.noteProperties());
+ * // [{ name: "status", field: "status", notes: 12, types: { string: 12 } }, { name: "path", field: "prop.path", … }]
+ * ```
+ */
+export function propCounts(notes: NoteProperties[]): PropCount[] {
+  const counts = new Map<string, PropCount>();
+  for (const n of notes)
+    for (const [name, v] of Object.entries(n.props)) {
+      let c = counts.get(name);
+      if (!c) counts.set(name, (c = { name, field: fieldKind(name) ? PROP_PREFIX + name : name, notes: 0, types: {} }));
+      c.notes++;
+      const t = propType(v);
+      c.types[t] = (c.types[t] ?? 0) + 1;
+    }
+  return [...counts.values()].sort((a, b) => b.notes - a.notes || a.name.localeCompare(b.name));
+}
+
+/** A date as a listing shows it: the day, with the time when it is not local midnight. */
+function shownDate(seconds: number): string {
+  const d = new Date(seconds * 1000);
+  const pad = (x: number) => String(x).padStart(2, "0");
+  const day = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+  return d.getHours() || d.getMinutes() || d.getSeconds()
+    ? `${day}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`
+    : day;
+}
+
+/** A stored value's items as a listing counts them. */
+function items(v: PropValue): { value: string; type: PropType }[] {
+  if (Array.isArray(v)) return v.map((x) => ({ value: x, type: "list" as const }));
+  if (typeof v === "object") return [{ value: shownDate(v.date), type: "date" }];
+  return [{ value: String(v), type: propType(v) }];
+}
+
+/**
+ * The values one property takes, the most common first; `undefined` when no note has it. A name is
+ * read as a filter reads it (`Status`, `prop.status`).
+ *
+ * @example
+ * ```ts
+ * propValueCounts(await store.noteProperties(), "Status");
+ * // [{ value: "draft", type: "string", notes: 3 }, { value: "final", type: "string", notes: 1 }]
+ * ```
+ */
+export function propValueCounts(notes: NoteProperties[], name: string): PropValueCount[] | undefined {
+  const key = propName(name.startsWith(PROP_PREFIX) ? name.slice(PROP_PREFIX.length) : name);
+  const counts = new Map<string, PropValueCount>();
+  let found = false;
+  for (const n of notes) {
+    if (!Object.hasOwn(n.props, key)) continue;
+    found = true;
+    for (const it of items(n.props[key])) {
+      const id = `${it.type}\u0000${it.value}`;
+      const c = counts.get(id);
+      if (c) c.notes++;
+      else counts.set(id, { ...it, notes: 1 });
+    }
+  }
+  if (!found) return undefined;
+  return [...counts.values()].sort((a, b) => b.notes - a.notes || a.value.localeCompare(b.value));
+}
+
+/**
+ * Where the notes' dates came from. A note counts as unreadable when one of `keys` that comes
+ * before its date's source holds something other than a date.
+ *
+ * @example
+ * ```ts
+ * dateSources(await store.noteProperties(), ["updated", "created"]);
+ * // { sources: { updated: 4, filename: 2, mtime: 30 }, unreadable: 1 }
+ * ```
+ */
+export function dateSources(notes: NoteProperties[], keys: readonly string[]): DateSources {
+  const sources: Record<string, number> = {};
+  let unreadable = 0;
+  const names = keys.map(propName);
+  for (const n of notes) {
+    sources[n.dateSource] = (sources[n.dateSource] ?? 0) + 1;
+    const upTo = names.indexOf(n.dateSource);
+    const before = upTo < 0 ? names : names.slice(0, upTo);
+    if (before.some((k) => Object.hasOwn(n.props, k) && propType(n.props[k]) !== "date")) unreadable++;
+  }
+  return { sources, unreadable };
+}
+
+/**
+ * The `where` clauses of `--prop key=value` (several are ANDed): the property equals the value, read
+ * as a number, true/false or an ISO date when it is one and as text too, or is a list that holds it.
+ *
+ * @example
+ * ```ts
+ * propClauses(["status=draft"]);
+ * // [{ $or: [{ "prop.status": { $eq: "draft" } }, { "prop.status": { $contains: "draft" } }] }]
+ * ```
+ */
+export function propClauses(pairs: readonly string[]): Where[] {
+  return pairs.map((pair) => {
+    const at = pair.indexOf("=");
+    const name = at < 0 ? "" : propName(pair.slice(0, at));
+    if (!name || !pair.slice(at + 1).trim())
+      throw new VaultRagError(
+        "usage",
+        `vault-rag: --prop needs a property and a value, like status=draft, got ${JSON.stringify(pair)}`,
+      );
+    const raw = pair.slice(at + 1).trim();
+    const key = PROP_PREFIX + name;
+    const typed: (string | number | boolean)[] = [raw];
+    if (raw !== "" && Number.isFinite(Number(raw)) && isoDateSeconds(raw) === undefined) typed.push(Number(raw));
+    if (raw === "true" || raw === "false") typed.push(raw === "true");
+    return { $or: [...typed.map((v) => ({ [key]: { $eq: v } })), { [key]: { $contains: raw } }] };
+  });
+}
+
+/**
+ * The property names the index holds, as a filter's bare names may reach them.
+ *
+ * @example
+ * ```ts
+ * await propNames(store); // ["status", "type", "rating"]
+ * ```
+ */
+export async function propNames(store: Store): Promise<string[]> {
+  return propCounts(await store.noteProperties()).map((p) => p.name);
+}
