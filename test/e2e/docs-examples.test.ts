@@ -187,7 +187,7 @@ async function runExample(ex: Example): Promise<void> {
     try {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual(
-        ["get_note", "list_folders", "list_tags", "related", "search", "status"].sort(),
+        ["get_note", "list_folders", "list_props", "list_tags", "related", "search", "status"].sort(),
       );
       const r = (await client.callTool({ name: "search", arguments: { query: "motors", top_k: 2 } })) as any;
       // a list of hits (with none: {hits: [], reason, hints})

@@ -28,7 +28,7 @@ describe("vault-rag --help and --version", () => {
       const to = lines.findIndex((l, i) => i >= from && !l.startsWith("  "));
       return lines.slice(from, to).map((l) => l.trim().split(" ")[0]);
     };
-    expect(group("Everyday:")).toEqual(["index", "search", "tags", "folders", "status", "chunks", "related"]);
+    expect(group("Everyday:")).toEqual(["index", "search", "tags", "folders", "status", "chunks", "related", "props"]);
     expect(group("Answers:")).toEqual(["ask", "chat"]);
     expect(group("Interfaces:")).toEqual(["serve", "mcp", "watch"]);
     expect(group("Maintenance:")).toEqual(["models", "check", "migrate", "eval"]);
