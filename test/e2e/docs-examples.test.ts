@@ -199,7 +199,8 @@ async function runExample(ex: Example): Promise<void> {
   }
   if (ex.lang === "yaml") {
     // frontmatter as a note holds it: it must parse
-    expect(() => parseYaml(ex.code), where).not.toThrow();
+    const body = /^---\n([\s\S]*?)^---\n?$/m.exec(ex.code)?.[1] ?? ex.code;
+    expect(() => parseYaml(body), where).not.toThrow();
     return;
   }
   if (ex.lang === "text" || ex.lang === "") {
