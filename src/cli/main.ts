@@ -3,7 +3,7 @@
  * The command line. Commands load their modules only when they run, so `vault-rag search` does not
  * pay for the Markdown parser and `--help` pays for nothing.
  */
-import { Command, CommanderError, Option } from "commander";
+import { Command, CommanderError, Help, Option } from "commander";
 import { exitCodeFor, VaultRagError } from "../errors.js";
 import { addAnswerFlags, addSearchFlags, int, port, REMOTE_HELP } from "./flags.js";
 import { VERSION } from "../version.js";
@@ -51,12 +51,51 @@ export function buildProgram(): Command {
       const { chooseThreads } = await import("../core/threads.js");
       chooseThreads(cmd.opts().threads as string | undefined);
     });
+  // `vault-rag --help` fits one screen: the commands in four groups, one line each (a command's own
+  // --help has every flag)
+  program.commandsGroup("Everyday:");
   everydayCommands(program);
   propsCommand(program);
+  program.commandsGroup("Answers:");
   answerCommands(program);
+  program.commandsGroup("Interfaces:");
   interfaceCommands(program);
+  program.commandsGroup("Maintenance:");
   maintenanceCommands(program);
+  program.configureHelp({ formatHelp: (cmd, helper) => (cmd.parent ? defaultHelp(cmd, helper) : overview(cmd)) });
   return program;
+}
+
+const defaultHelp = (cmd: Command, helper: Help) => Help.prototype.formatHelp.call(helper, cmd, helper);
+
+/**
+ * `vault-rag --help`: one screen, the commands in their four groups, one line each.
+ *
+ * @example
+ * ```ts
+ * overview(buildProgram()).split("\n")[0]; // "vault-rag 0.1.0 — local-first search over a folder of Markdown notes"
+ * ```
+ */
+export function overview(program: Command): string {
+  const groups = new Map<string, string[]>();
+  const width = 22;
+  for (const c of program.commands) {
+    const args = c.registeredArguments.map((a) =>
+      a.required ? `<${a.name()}${a.variadic ? "..." : ""}>` : `[${a.name()}]`,
+    );
+    const term = [c.name(), ...args].join(" ");
+    const line = `  ${term.padEnd(width)}${c.summary() || c.description()}`;
+    groups.set(c.helpGroup(), [...(groups.get(c.helpGroup()) ?? []), line]);
+  }
+  return [
+    `vault-rag ${VERSION} — local-first search over a folder of Markdown notes`,
+    "",
+    ...[...groups].flatMap(([heading, lines]) => [heading, ...lines]),
+    "",
+    "Usage: vault-rag <command> [flags]   (vault-rag <command> --help: its flags and examples)",
+    "  -V, --version  print the version    -h, --help  this help    reference: docs/cli.md",
+    "",
+  ].join("\n");
 }
 
 let outputClosed = false;
@@ -102,6 +141,7 @@ await main();
 function everydayCommands(program: Command): void {
   program
     .command("index")
+    .summary("Index a vault (only changed notes are embedded)")
     .description("Index a vault (incremental: only changed notes are re-embedded)")
     .argument("[vault]", "vault folder (see --vault on search)")
     .option("--vault <dir>", "vault folder (the same as the argument)")
@@ -132,6 +172,7 @@ function everydayCommands(program: Command): void {
   addSearchFlags(
     program
       .command("search")
+      .summary("Search the notes in plain words, with filters")
       .description("Search the index in plain words")
       .argument("<query...>", "what you are looking for")
       .addHelpText(
@@ -148,6 +189,7 @@ function everydayCommands(program: Command): void {
           ? "List the tags in the index, with how many notes carry each"
           : "List the folders in the index, with how many notes each holds",
       )
+      .summary(what === "tags" ? "Tags, with how many notes carry each" : "Folders, with how many notes each holds")
       .argument("[vault]", "vault folder (the same as --vault)")
       .option("--vault <dir>", "vault folder")
       .option("--db <path>", "index file, or chroma://host:port/<collection>")
@@ -162,6 +204,7 @@ function everydayCommands(program: Command): void {
 
   program
     .command("status")
+    .summary("The index: path, model, counts, notes changed since")
     .description("Show the index: path, model, counts, last indexed, notes changed since")
     .argument("[vault]", "vault folder (the same as --vault)")
     .option("--vault <dir>", "vault folder")
@@ -177,6 +220,7 @@ function everydayCommands(program: Command): void {
 
   program
     .command("chunks")
+    .summary("How notes are cut into passages (no index needed)")
     .description("Print how the notes of a vault are cut into chunks (no index needed)")
     .argument("[vault]", "vault folder")
     .option("--vault <dir>", "vault folder (the same as the argument)")
@@ -192,6 +236,7 @@ function everydayCommands(program: Command): void {
 
   program
     .command("related")
+    .summary("Notes nearest in meaning to a note; link suggestions")
     .description("List the notes nearest in meaning to a note, each with its best-matching pair of passages")
     .argument("<note>", "a vault-relative path or a note's name, as a wikilink finds it")
     .option("--vault <dir>", "vault folder")
@@ -217,6 +262,7 @@ function everydayCommands(program: Command): void {
 function propsCommand(program: Command): void {
   program
     .command("props")
+    .summary("Frontmatter properties: names, counts, values")
     .description(
       "List the notes' properties (frontmatter keys) with how many notes hold each and their value types; with a name, that property's values",
     )
@@ -240,6 +286,7 @@ function answerCommands(program: Command): void {
   addAnswerFlags(
     program
       .command("ask")
+      .summary("Answer a question from the notes, citing them")
       .description("Answer a question from your notes with a local LLM, citing the notes it used")
       .argument("<question...>", "your question")
       .option("--context-only", "print the prompt and sources without calling a model (works offline)")
@@ -253,6 +300,7 @@ function answerCommands(program: Command): void {
   addAnswerFlags(
     program
       .command("chat")
+      .summary("Ask questions in a session that keeps the model loaded")
       .description("An interactive session: the model and index stay loaded between questions")
       .option("--retrieval-only", "no model: show the hits for each question")
       .addHelpText("after", "\nExamples:\n  vault-rag chat\n  vault-rag chat --retrieval-only --tag robots\n"),
@@ -263,6 +311,7 @@ function answerCommands(program: Command): void {
 function interfaceCommands(program: Command): void {
   program
     .command("serve")
+    .summary("A local web app and HTTP API")
     .description("Serve a local web app and HTTP API for the vault (search, ask, related notes)")
     .option("--vault <dir>", "vault folder")
     .option("--db <path>", "index file, or chroma://host:port/<collection>")
@@ -281,6 +330,7 @@ function interfaceCommands(program: Command): void {
 
   program
     .command("mcp")
+    .summary("Tools for AI agents over MCP (stdio)")
     .description("Serve the vault to AI agents over the Model Context Protocol (stdio)")
     .option("--vault <dir>", "vault folder")
     .option("--db <path>", "index file, or chroma://host:port/<collection>")
@@ -309,6 +359,7 @@ function interfaceCommands(program: Command): void {
 
   program
     .command("watch")
+    .summary("Keep the index fresh as notes change")
     .description("Keep the index fresh as notes change (debounced incremental passes)")
     .argument("[vault]", "vault folder")
     .option("--vault <dir>", "vault folder (the same as the argument)")
@@ -322,10 +373,22 @@ function interfaceCommands(program: Command): void {
     );
 }
 
-/** Maintenance: check, migrate, eval. */
+/** Maintenance: check, migrate, eval, models. */
 function maintenanceCommands(program: Command): void {
   program
+    .command("models")
+    .summary("Stronger embedding models, and how to switch")
+    .description(
+      "List the recommended embedding models: size, published retrieval scores, and the commands that switch the index to each",
+    )
+    .option("--vault <dir>", "vault folder to put in the commands")
+    .option("--json", "print JSON")
+    .addHelpText("after", "\nExamples:\n  vault-rag models\n  vault-rag models --json\n")
+    .action(async (o) => (await import("./commands/models-cmd.js")).runModels(o));
+
+  program
     .command("check")
+    .summary("Verify the index; --repair fixes what it can")
     .description(
       "Verify the index (manifest, orphans, keyword index, stale notes); --repair fixes what needs no embedding",
     )
@@ -367,6 +430,7 @@ function maintenanceCommands(program: Command): void {
 
   program
     .command("migrate")
+    .summary("Copy an index between a file and Chroma")
     .description("Copy an index to another backend (file ⇄ Chroma) without re-embedding, verifying counts")
     .requiredOption("--to <db>", "target: an index file or chroma://host:port/<collection>")
     .option("--vault <dir>", "vault folder")
@@ -390,6 +454,7 @@ function maintenanceCommands(program: Command): void {
 
   program
     .command("eval")
+    .summary("Measure retrieval quality on known answers")
     .description("Measure retrieval quality per mode: on a BEIR folder, or a known-answer file over a vault")
     .argument("<target>", "a BEIR folder (corpus.jsonl, queries.jsonl, qrels.tsv) or a .jsonl of {question, paths}")
     .option("--vault <dir>", "the vault a known-answer file is about")

@@ -9,6 +9,7 @@ export { loadUseLite } from "./use-lite/model.js";
 export { UseTokenizer } from "./use-lite/tokenizer.js";
 export { ollamaEmbedder, ollamaBaseUrl, nomicPrefixes } from "./ollama.js";
 export { openAiEmbedder } from "./openai.js";
+export { modelProfile, RETRIEVAL_INSTRUCTION, type ModelProfile } from "./profiles.js";
 export {
   transformersEmbedder,
   transformersProfile,

@@ -1,15 +1,24 @@
 import type { Logger } from "../log.js";
 import { silentLogger } from "../log.js";
 import { batchedEmbedder, checkVectors, postJson } from "./http.js";
+import { modelProfile } from "./profiles.js";
 import type { Embedder } from "./types.js";
 
 const BATCH = 32;
 
-/** Prefixes that nomic-embed-text needs; other models take none. */
+/**
+ * The prefixes an Ollama model gets, from its family's model card (see {@link modelProfile}):
+ * `search_document: `/`search_query: ` for nomic-embed-text, the retrieval instruction before a
+ * query for bge, mxbai-embed-large and snowflake-arctic-embed, none for bge-m3 and unknown models.
+ *
+ * @example
+ * ```ts
+ * nomicPrefixes("mxbai-embed-large").queryPrefix; // "Represent this sentence for searching relevant passages: "
+ * ```
+ */
 export function nomicPrefixes(model: string): { documentPrefix: string; queryPrefix: string } {
-  return /nomic-embed/.test(model)
-    ? { documentPrefix: "search_document: ", queryPrefix: "search_query: " }
-    : { documentPrefix: "", queryPrefix: "" };
+  const { documentPrefix, queryPrefix } = modelProfile(model);
+  return { documentPrefix, queryPrefix };
 }
 
 /**

@@ -1,8 +1,11 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { VaultRagError } from "../errors.js";
 import type { Logger } from "../log.js";
 import { silentLogger } from "../log.js";
 import type { Embedder } from "./types.js";
 import { batchedEmbedder } from "./http.js";
+import { modelProfile } from "./profiles.js";
 
 /** The part of `@huggingface/transformers` this provider uses (as documented for v3/v4). */
 export interface TransformersModule {
@@ -29,26 +32,47 @@ export interface TransformersOptions {
   load?: () => Promise<TransformersModule>;
 }
 
-/** Pooling and prefixes each model family expects. */
+/**
+ * Pooling and prefixes each model family expects (see {@link modelProfile}).
+ *
+ * @example
+ * ```ts
+ * transformersProfile("Xenova/bge-small-en-v1.5").pooling; // "cls"
+ * ```
+ */
 export function transformersProfile(model: string): {
   pooling: "cls" | "mean";
   documentPrefix: string;
   queryPrefix: string;
 } {
-  if (/nomic-embed/i.test(model))
-    return { pooling: "mean", documentPrefix: "search_document: ", queryPrefix: "search_query: " };
-  if (/bge-/i.test(model))
-    return {
-      pooling: "cls",
-      documentPrefix: "",
-      queryPrefix: "Represent this sentence for searching relevant passages: ",
-    };
-  if (/e5-/i.test(model)) return { pooling: "mean", documentPrefix: "passage: ", queryPrefix: "query: " };
-  return { pooling: "mean", documentPrefix: "", queryPrefix: "" };
+  const { pooling, documentPrefix, queryPrefix } = modelProfile(model);
+  return { pooling, documentPrefix, queryPrefix };
 }
 
-const INSTALL_HINT =
-  "install it with `npm install @huggingface/transformers --ignore-scripts` (the skipped script only downloads optional GPU libraries)";
+const PACKAGE = "@huggingface/transformers";
+
+/**
+ * Where to install `@huggingface/transformers` so that this copy of vault-rag finds it. Node looks
+ * for a package in the `node_modules` folders above the importing file: a global vault-rag
+ * (`<prefix>/lib/node_modules/vault-rag`) finds a global install beside it; a project's vault-rag
+ * finds one in that project.
+ *
+ * @example
+ * ```ts
+ * transformersInstallHint("/usr/local/lib/node_modules/vault-rag/dist/embed/transformers.js");
+ * // "install it beside vault-rag with `npm install -g @huggingface/transformers --ignore-scripts` — …"
+ * ```
+ */
+export function transformersInstallHint(from: string = fileURLToPath(import.meta.url)): string {
+  const marker = `${path.sep}node_modules${path.sep}`;
+  const at = from.lastIndexOf(marker);
+  const script = "(the skipped script only downloads optional GPU libraries)";
+  if (at < 0) return `install it with \`npm install ${PACKAGE} --ignore-scripts\` ${script}`;
+  const modules = from.slice(0, at + marker.length - 1);
+  if (/[\\/](lib[\\/]node_modules|npm[\\/]node_modules)$/.test(modules))
+    return `install it beside vault-rag with \`npm install -g ${PACKAGE} --ignore-scripts\` — a global vault-rag finds it in ${modules} ${script}`;
+  return `install it with \`npm install ${PACKAGE} --ignore-scripts\` in ${path.dirname(modules)} — vault-rag finds it in ${modules} ${script}`;
+}
 
 /**
  * Embeddings with Transformers.js (`@huggingface/transformers`, an optional dependency the user
@@ -83,7 +107,7 @@ export function transformersEmbedder(model: string, opts: TransformersOptions = 
         if (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND")
           throw new VaultRagError(
             "embed_failed",
-            `vault-rag: the transformers provider needs the @huggingface/transformers package — ${INSTALL_HINT}`,
+            `vault-rag: the transformers provider needs the @huggingface/transformers package — ${transformersInstallHint()}`,
           );
         throw new VaultRagError(
           "embed_failed",

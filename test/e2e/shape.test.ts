@@ -22,17 +22,17 @@ beforeAll(async () => {
 });
 afterAll(async () => client?.close());
 
-/** The JSON example of a hit in the README, under "One shape of hit". */
+/** The JSON example of a hit in docs/library.md, under "The hit". */
 function readmeHit(): Record<string, unknown> {
-  const readme = fs.readFileSync("README.md", "utf8");
-  const at = readme.indexOf("### One shape of hit");
-  expect(at, 'README section "One shape of hit"').toBeGreaterThan(0);
+  const readme = fs.readFileSync("docs/library.md", "utf8");
+  const at = readme.indexOf("## The hit");
+  expect(at, 'docs/library.md section "The hit"').toBeGreaterThan(0);
   const start = readme.indexOf("```json\n", at) + 8;
   return JSON.parse(readme.slice(start, readme.indexOf("```", start)));
 }
 
 describe("one shape of hit", () => {
-  it("is the same, field for field, from the CLI's --json, the library's search() hits and MCP, and as the README shows it", async () => {
+  it("is the same, field for field, from the CLI's --json, the library's search() hits and MCP, and as docs/library.md shows it", async () => {
     const query = "how do the SMARS motors work";
     const fromCli = JSON.parse(
       cli([

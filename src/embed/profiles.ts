@@ -1,0 +1,53 @@
+/**
+ * How each embedding model family wants its texts: the prefix before a document, the prefix (or
+ * instruction) before a query, and the pooling that turns token vectors into one vector. Each rule
+ * follows the family's model card. Ollama pools on its server; the pooling here is for
+ * Transformers.js, which pools in the client.
+ */
+export interface ModelProfile {
+  /** The family the model was recognised as (`plain` when none). */
+  family: "nomic" | "bge" | "bge-m3" | "mxbai" | "arctic" | "e5" | "gte" | "plain";
+  pooling: "cls" | "mean";
+  documentPrefix: string;
+  queryPrefix: string;
+}
+
+/** The query instruction of BGE v1.5 (English), mxbai-embed-large and snowflake-arctic-embed. */
+export const RETRIEVAL_INSTRUCTION = "Represent this sentence for searching relevant passages: ";
+
+/**
+ * The profile of a model, by its name (with or without an owner or tag: `Xenova/bge-small-en-v1.5`,
+ * `mxbai-embed-large:latest`).
+ *
+ * | family | document prefix | query prefix | pooling |
+ * | --- | --- | --- | --- |
+ * | nomic-embed | `search_document: ` | `search_query: ` | mean |
+ * | bge (v1.5, English) | none | the retrieval instruction | cls |
+ * | bge-m3 | none | none | cls |
+ * | mxbai-embed | none | the retrieval instruction | cls |
+ * | snowflake-arctic-embed | none | the retrieval instruction | cls |
+ * | e5, multilingual-e5 | `passage: ` | `query: ` | mean |
+ * | gte | none | none | mean |
+ * | any other | none | none | mean |
+ *
+ * @example
+ * ```ts
+ * modelProfile("Xenova/bge-m3"); // { family: "bge-m3", pooling: "cls", documentPrefix: "", queryPrefix: "" }
+ * ```
+ */
+export function modelProfile(model: string): ModelProfile {
+  const m = model.toLowerCase();
+  if (m.includes("nomic-embed"))
+    return { family: "nomic", pooling: "mean", documentPrefix: "search_document: ", queryPrefix: "search_query: " };
+  if (m.includes("bge-m3")) return { family: "bge-m3", pooling: "cls", documentPrefix: "", queryPrefix: "" };
+  if (/(^|[/_:-])bge-/.test(m))
+    return { family: "bge", pooling: "cls", documentPrefix: "", queryPrefix: RETRIEVAL_INSTRUCTION };
+  if (m.includes("mxbai-embed"))
+    return { family: "mxbai", pooling: "cls", documentPrefix: "", queryPrefix: RETRIEVAL_INSTRUCTION };
+  if (m.includes("arctic-embed"))
+    return { family: "arctic", pooling: "cls", documentPrefix: "", queryPrefix: RETRIEVAL_INSTRUCTION };
+  if (/(^|[/_:-])e5-/.test(m))
+    return { family: "e5", pooling: "mean", documentPrefix: "passage: ", queryPrefix: "query: " };
+  if (/(^|[/_:-])gte-/.test(m)) return { family: "gte", pooling: "mean", documentPrefix: "", queryPrefix: "" };
+  return { family: "plain", pooling: "mean", documentPrefix: "", queryPrefix: "" };
+}
