@@ -1,16 +1,6 @@
 /** The words of indexing's phases as `status` shows them (see `IndexPhases` in the core). */
 
-/** The phases as the core reports them (`VaultStatus.phases`). */
-export interface PhaseFacts {
-  keyword: "complete" | "in progress" | "stopped";
-  dense: {
-    state: "complete" | "in progress" | "stopped";
-    passages: number;
-    of: number;
-    windows?: { done: number; total: number };
-    secondsLeft?: number;
-  };
-}
+import type { IndexPhases } from "../shared/api.js";
 
 const num = (n: number) => n.toLocaleString("en-US");
 
@@ -37,7 +27,7 @@ export function timeLeft(seconds: number): string {
  * // "keyword: complete · dense: 34% (2,140/6,321 windows), about 2 min left"
  * ```
  */
-export function phasesLine(p: PhaseFacts, how: string): string {
+export function phasesLine(p: IndexPhases, how: string): string {
   const keyword = p.keyword === "stopped" ? `keyword: stopped — run \`${how}\` to finish` : `keyword: ${p.keyword}`;
   const d = p.dense;
   if (d.state === "complete") return `${keyword} · dense: complete`;

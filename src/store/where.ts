@@ -173,20 +173,7 @@ function whereNode(obj: Record<string, unknown>, walk: Walk): WhereNode {
   const kind = fieldKind(key);
   if (!kind) return propNode(key, val, walk);
   // shorthand {field: value}
-  let op: string;
-  let operand: unknown;
-  if (val !== null && typeof val === "object" && !Array.isArray(val)) {
-    const ops = Object.keys(val);
-    if (ops.length !== 1)
-      fail(
-        `the condition on "${key}" must have exactly one operator, got ${ops.length} (${ops.map((k) => `"${k}"`).join(", ")}) — combine them with $and`,
-      );
-    op = ops[0];
-    operand = (val as Record<string, unknown>)[op];
-  } else {
-    op = kind === "list" ? "$contains" : "$eq";
-    operand = val;
-  }
+  const { op, operand } = operatorOf(key, val, kind === "list" ? "$contains" : "$eq");
   if (kind === "list") {
     if (SCALAR_OPS.includes(op))
       fail(
@@ -238,20 +225,7 @@ function propNode(key: string, val: unknown, walk: Walk): PropNode {
   // a bare name reaches a property the index holds, unless it is a field's in another case
   const reaches = prefixed ? !!name && (!known || known.includes(name)) : !fieldKind(name) && !!known?.includes(name);
   if (!reaches) unknownField(key, known);
-  let op: string;
-  let operand: unknown;
-  if (val !== null && typeof val === "object" && !Array.isArray(val)) {
-    const ops = Object.keys(val);
-    if (ops.length !== 1)
-      fail(
-        `the condition on "${key}" must have exactly one operator, got ${ops.length} (${ops.map((k) => `"${k}"`).join(", ")}) — combine them with $and`,
-      );
-    op = ops[0];
-    operand = (val as Record<string, unknown>)[op];
-  } else {
-    op = "$eq";
-    operand = val;
-  }
+  const { op, operand } = operatorOf(key, val, "$eq");
   if (op === "$contains" || op === "$not_contains") {
     if (typeof operand !== "string" || operand === "")
       fail(
@@ -338,4 +312,24 @@ function docNode(obj: Record<string, unknown>, walk: Walk): DocNode {
     return { kind: "doc", op: op as "$regex", value: val as string, regex };
   }
   return { kind: "doc", op: op as "$contains", value: val as string };
+}
+
+/**
+ * The one operator of a field's condition and its operand: `{"$gte": 4}` is `$gte` 4; a bare value
+ * is the shorthand, read with `shorthand` (`$eq`, or `$contains` for a list field).
+ *
+ * @example
+ * ```ts
+ * operatorOf("rating", { $gte: 4 }, "$eq"); // { op: "$gte", operand: 4 }
+ * operatorOf("tags", "bread", "$contains"); // { op: "$contains", operand: "bread" }
+ * ```
+ */
+function operatorOf(key: string, val: unknown, shorthand: string): { op: string; operand: unknown } {
+  if (val === null || typeof val !== "object" || Array.isArray(val)) return { op: shorthand, operand: val };
+  const ops = Object.keys(val);
+  if (ops.length !== 1)
+    fail(
+      `the condition on "${key}" must have exactly one operator, got ${ops.length} (${ops.map((k) => `"${k}"`).join(", ")}) — combine them with $and`,
+    );
+  return { op: ops[0], operand: (val as Record<string, unknown>)[ops[0]] };
 }
