@@ -143,7 +143,7 @@ export async function search(ctx: SearchContext, question: string, options: Sear
   const first = await retrieve(ctx, question, o, filter, n, timings, partial);
   const unread = first.unread;
   let { dense, keyword, expansion, spelling, linkNames, rare } = first;
-  let ranked = fuse(o, dense, keyword, question, { linkNames, rare });
+  let ranked = fuse(o, dense, keyword, question, { linkNames, rare, partial: !!partial });
   // the per-note cap is filled from every candidate the lists brought (a hybrid brings `pool`); a
   // single mode that brought only n, too few notes to fill the cap, asks again as deep as a hybrid
   if (
@@ -161,7 +161,7 @@ export async function search(ctx: SearchContext, question: string, options: Sear
       timings,
       partial,
     ));
-    ranked = fuse(o, dense, keyword, question, { linkNames, rare });
+    ranked = fuse(o, dense, keyword, question, { linkNames, rare, partial: !!partial });
   }
   let hits = diversify(ranked, o.topK, o.perNote);
   if (o.minRatio !== undefined) hits = dropStragglers(hits, o.minRatio);
@@ -386,10 +386,11 @@ export function fuse(
   dense: ScoredRecord[],
   keyword: ScoredRecord[],
   question?: string,
-  found: Pick<Retrieved, "linkNames" | "rare"> = {},
+  found: Pick<Retrieved, "linkNames" | "rare"> & { partial?: boolean } = {},
 ): Hit[] {
-  // a dense search's keyword list holds only passages without vectors (see retrieve): fused as a hybrid's
-  if (o.mode === "dense" && !keyword.length) return dense.map((r) => toHit(r, r.distance));
+  // a dense search ranks by its vectors alone, but during an index run's dense phase (`partial`):
+  // then its keyword list holds the passages without vectors (see retrieve), fused as a hybrid's
+  if (o.mode === "dense" && (!found.partial || !keyword.length)) return dense.map((r) => toHit(r, r.distance));
   let hits = fuseWords(o.mode === "dense" ? { ...o, mode: "hybrid" } : o, dense, keyword);
   // a lookup of rare words: the passages that hold them lead, whatever the model made of them
   if (found.rare && o.mode === "hybrid") hits = keywordLed(hits, keyword, RARE_DEFAULTS.top);

@@ -23,6 +23,20 @@ function lists() {
   return { dense, keyword };
 }
 
+describe("a dense fusion", () => {
+  const o = withSearchDefaults({ mode: "dense" });
+
+  it("ranks by the vectors alone, unless the keyword list holds the passages still without vectors", () => {
+    const { dense, keyword } = lists();
+    // eval fuses every setting from the same lists: a dense setting must not read the keyword list
+    expect(fuse(o, dense, keyword, "quokka").map((h) => h.id)).toEqual(dense.map((r) => r.id));
+    // during an index run's dense phase, search passes the passages without vectors in that list
+    const partial = fuse(o, dense, keyword, "quokka", { partial: true }).map((h) => h.id);
+    expect(partial).not.toEqual(dense.map((r) => r.id));
+    expect(partial).toEqual(expect.arrayContaining(["k1", "k2", "k3"]));
+  });
+});
+
 describe("a lookup of rare words", () => {
   const o = withSearchDefaults();
 
