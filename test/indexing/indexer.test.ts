@@ -40,13 +40,13 @@ function vault(notes: number): string {
 }
 
 describe("indexing pipeline", () => {
-  it("embeds each distinct text once while batches overlap, and stores what one batch would", async () => {
+  it("embeds each distinct text once whatever the notes' batch size, and stores what one batch would", async () => {
     const dir = vault(30);
     const small = instrumented();
     const s1 = await indexVault(dir, path.join(dir, "a.db"), small, { batchNotes: 2 });
     const whole = instrumented();
     const s2 = await indexVault(dir, path.join(dir, "b.db"), whole, { batchNotes: 1000 });
-    expect(small.calls).toBeGreaterThan(5); // many batches, so texts were in flight across them
+    // 15 keyword batches of 2 notes; the dense phase embeds each distinct window once
     expect(new Set(small.texts).size).toBe(small.texts.length);
     expect(small.texts.length).toBe(whole.texts.length);
     expect(s1).toMatchObject({ added: 30, embedded: whole.texts.length, failed: 0 });
@@ -61,18 +61,25 @@ describe("indexing pipeline", () => {
     await b.close();
   });
 
-  it("stops at a batch whose embedding fails, keeping the batches before it", async () => {
+  it("keeps every note keyword-searchable when embedding fails, and the next run embeds what is missing", async () => {
     const dir = vault(12);
-    const failing = instrumented(3);
+    const failing = instrumented(1);
     await expect(indexVault(dir, path.join(dir, "c.db"), failing, { batchNotes: 4 })).rejects.toThrow(
       "model crashed on this batch",
     );
     const c = SqliteStore.open(path.join(dir, "c.db"));
-    expect((await c.notes()).size).toBe(8);
+    expect((await c.notes()).size).toBe(12);
+    expect((await c.queryKeyword("battery", 20)).length).toBeGreaterThan(0);
+    expect((await c.vectorCoverage()).withVectors).toBe(0);
     await c.close();
     const resumed = instrumented();
     const s = await indexVault(dir, path.join(dir, "c.db"), resumed, { batchNotes: 4 });
-    expect(s).toMatchObject({ added: 4, unchanged: 8 });
+    expect(s).toMatchObject({ added: 0, pending: 0 });
+    expect(resumed.texts.length).toBeGreaterThan(0);
+    const done = SqliteStore.open(path.join(dir, "c.db"));
+    const coverage = await done.vectorCoverage();
+    expect(coverage.withVectors).toBe(coverage.chunks);
+    await done.close();
   });
 
   it("stores a passage longer than the model's window as several windows, each read whole", async () => {
@@ -124,19 +131,23 @@ describe("indexing pipeline", () => {
     // an upgrade that changes the cut, stopped after its first batch...
     await pretendOld();
     for (let i = 0; i < 12; i++) fs.appendFileSync(path.join(dir, `n${String(i).padStart(3, "0")}.md`), "");
-    // 8-word pieces, each kept apart (minWords 0), so the new cut needs more than one model call
-    const crash = instrumented(2);
+    // 8-word pieces, each kept apart (minWords 0): a new cut, whose vectors the model must make
+    const crash = instrumented(1);
     await expect(indexVault(dir, db, crash, { batchNotes: 4, chunk: { maxWords: 8, minWords: 0 } })).rejects.toThrow(
       "model crashed on this batch",
     );
+    // ...has re-chunked every note in its keyword phase (the manifest says so), vectors still to come
     const mid = SqliteStore.open(db);
-    expect((await mid.manifest())!.chunkerVersion).toBe("3");
+    expect((await mid.manifest())!.chunkerVersion).toBe(CHUNKER_VERSION);
+    const cut = await mid.vectorCoverage();
+    expect(cut.withVectors).toBeLessThan(cut.chunks);
     await mid.close();
-    // ...is finished by the next run: every note is re-chunked, and the manifest then says so
+    // ...and is finished by the next run, which embeds the passages without vectors
     const resumed = await indexVault(dir, db, instrumented(), { batchNotes: 4, chunk: { maxWords: 8, minWords: 0 } });
-    expect(resumed).toMatchObject({ updated: 12, unchanged: 0 });
+    expect(resumed).toMatchObject({ unchanged: 12, pending: 0 });
     const done = SqliteStore.open(db);
-    expect((await done.manifest())!.chunkerVersion).toBe(CHUNKER_VERSION);
+    const coverage = await done.vectorCoverage();
+    expect(coverage.withVectors).toBe(coverage.chunks);
     await done.close();
   });
 

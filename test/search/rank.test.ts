@@ -216,9 +216,11 @@ describe("buildFilter and parseWhen", () => {
         { tags: { $contains: "a" } },
         { tags: { $contains: "b" } },
         { folder: { $eq: "kitchen" } },
-        { mtime: { $gte: now - 2 * 86400 } },
+        { date: { $gte: now - 2 * 86400 } },
       ],
     });
+    // --by mtime compares the file's date
+    expect(buildFilter({ since: "2d", by: "mtime" }, now)).toEqual({ mtime: { $gte: now - 2 * 86400 } });
     expect(normaliseWhere(buildFilter({ topFolder: "robots", until: 1_700_000_000 }))).toBeDefined();
   });
   it("matches an accented folder or tag in both Unicode forms, and an ASCII one as written", () => {
@@ -249,7 +251,7 @@ describe("buildFilter and parseWhen", () => {
     expect(parseWhen("2026-06-01T12:00:00Z", now, true), "a time is that time").toBe(1_780_315_200);
     const day = Math.floor(new Date(2026, 5, 1, 15, 30).getTime() / 1000);
     expect(buildFilter({ since: "2026-06-01", until: "2026-06-01" })).toEqual({
-      $and: [{ mtime: { $gte: parseWhen("2026-06-01") } }, { mtime: { $lte: parseWhen("2026-06-01", now, true) } }],
+      $and: [{ date: { $gte: parseWhen("2026-06-01") } }, { date: { $lte: parseWhen("2026-06-01", now, true) } }],
     });
     expect(parseWhen("2026-06-01") <= day && day <= parseWhen("2026-06-01", now, true)).toBe(true);
     expect(() => parseWhen("last tuesday")).toThrow(
@@ -268,7 +270,7 @@ describe("buildFilter and parseWhen", () => {
       expect(parseWhen(far)).toBe(1e11 - 1);
       expect(normaliseWhere(buildFilter({ until: far }))).toEqual({
         kind: "cmp",
-        field: "mtime",
+        field: "date",
         op: "$lte",
         value: 1e11 - 1,
       });

@@ -106,8 +106,9 @@ describe("frontmatter", () => {
       0,
     );
     expect(v2.body).toBe("\n\n# Text Elements\nLabel\n");
+    // (its ^ids stay; its %% comment is hidden as in any note, its lines kept)
     const plain = "A thought ^id1\n%%\n# Drawing\nstill mine\n%%\n";
-    expect(parseNote("notes/plain.md", plain, 0).body).toBe(plain);
+    expect(parseNote("notes/plain.md", plain, 0).body).toBe("A thought ^id1\n\n\n\n\n");
   });
 
   it("gives a drawing with no text elements no text at all, not its heading or the plugin's properties", async () => {
