@@ -20,6 +20,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { generateScaleVault, markerNotes, SCALE_MARKER } from "./gen.js";
+import { serveOrigin } from "./serve-bench.js";
 
 type Line = (s: string) => void;
 /** One figure at one size: its value, unit, and the 1-minute load average when it was measured. */
@@ -143,15 +144,7 @@ async function serveFirstAnswer(bin: string, vault: string): Promise<{ wall: num
   let err = "";
   proc.stderr!.on("data", (d) => (err += d));
   try {
-    const origin = await new Promise<string>((resolve, reject) => {
-      let out = "";
-      proc.stdout!.on("data", (d) => {
-        out += d;
-        const m = /at (http:\/\/\S+?:\d+)\//.exec(out);
-        if (m) resolve(m[1]);
-      });
-      proc.on("exit", (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
-    });
+    const origin = await serveOrigin(proc, () => err);
     const r = await fetch(`${origin}/api/search?q=${encodeURIComponent("battery power for the robot")}`);
     if (!r.ok) throw new Error(`serve answered ${r.status}: ${await r.text()}`);
     await r.text();

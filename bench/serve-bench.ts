@@ -3,9 +3,29 @@
  * server to the first page being loaded (the page, its script and stylesheet, and the API calls
  * the page makes on load), and the warm search latency of the HTTP API on a generated vault.
  */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
+
+/**
+ * The origin a starting `serve` prints (`http://127.0.0.1:4321`), once it listens.
+ *
+ * @example
+ * ```ts
+ * const origin = await serveOrigin(spawn(process.execPath, [bin, "serve", "--port", "0"]), () => stderr);
+ * ```
+ */
+export function serveOrigin(proc: ChildProcess, stderr: () => string = () => ""): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    let out = "";
+    proc.stdout!.on("data", (d) => {
+      out += d;
+      const m = /at (http:\/\/\S+?:\d+)\//.exec(out);
+      if (m) resolve(m[1]);
+    });
+    proc.on("exit", (code) => reject(new Error(`serve exited with ${code}${stderr() ? `: ${stderr()}` : ""}`)));
+  });
+}
 
 /**
  * Starts `serve` on a vault, loads the page as a browser would, then times searches through the API.
@@ -21,15 +41,7 @@ export async function serveBench(o: { bin: string; vault: string; notes: number;
     stdio: ["ignore", "pipe", "inherit"],
   });
   try {
-    const origin = await new Promise<string>((resolve, reject) => {
-      let out = "";
-      proc.stdout!.on("data", (d) => {
-        out += d;
-        const m = /at (http:\/\/\S+?:\d+)\//.exec(out);
-        if (m) resolve(m[1]);
-      });
-      proc.on("exit", (code) => reject(new Error(`serve exited with ${code}`)));
-    });
+    const origin = await serveOrigin(proc);
     const listening = performance.now() - t0;
     const get = async (p: string) => {
       const r = await fetch(origin + p);
