@@ -305,17 +305,7 @@ export class ChromaStore implements Store {
           .filter((id) => !fresh.has(id)),
         ...all.filter((r) => !r.windows.length).map((r) => r.id),
       ];
-      for (let i = 0; i < records.length; i += this.maxBatch) {
-        const slice = records.slice(i, i + this.maxBatch);
-        await guard(this.loc, "write chunks", () =>
-          this.collection.upsert({
-            ids: slice.map((r) => r.id),
-            embeddings: slice.map((r) => Array.from(pooledVector(r.windows))),
-            metadatas: slice.map((r) => toChromaMetadata(r.meta)),
-            documents: slice.map((r) => r.text),
-          }),
-        );
-      }
+      await this.upsertRecords(records, "write chunks");
       await this.deleteIds(stale);
       await this.sidecar.upsertNotes(batch);
     });
@@ -350,23 +340,28 @@ export class ChromaStore implements Store {
       const want = await this.sidecar.withoutVectors([...byId.keys()]);
       const records = (await this.sidecar.get({ ids: [...want] })).map((r) => ({ ...r, windows: byId.get(r.id)! }));
       for (const r of records) checkWindows(r, dims);
-      for (let i = 0; i < records.length; i += this.maxBatch) {
-        const slice = records.slice(i, i + this.maxBatch);
-        await guard(this.loc, "write vectors", () =>
-          this.collection.upsert({
-            ids: slice.map((r) => r.id),
-            embeddings: slice.map((r) => Array.from(pooledVector(r.windows))),
-            metadatas: slice.map((r) => toChromaMetadata(r.meta)),
-            documents: slice.map((r) => r.text),
-          }),
-        );
-      }
+      await this.upsertRecords(records, "write vectors");
       n = await this.sidecar.setVectors(
         records.map((r) => ({ id: r.id, windows: r.windows })),
         progress,
       );
     });
     return n;
+  }
+
+  /** Sends records (each with its pooled vector) to the collection, the server's batch size a request. */
+  private async upsertRecords(records: StoreRecord[], what: string): Promise<void> {
+    for (let i = 0; i < records.length; i += this.maxBatch) {
+      const slice = records.slice(i, i + this.maxBatch);
+      await guard(this.loc, what, () =>
+        this.collection.upsert({
+          ids: slice.map((r) => r.id),
+          embeddings: slice.map((r) => Array.from(pooledVector(r.windows))),
+          metadatas: slice.map((r) => toChromaMetadata(r.meta)),
+          documents: slice.map((r) => r.text),
+        }),
+      );
+    }
   }
 
   private async deleteIds(ids: string[]): Promise<void> {
