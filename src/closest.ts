@@ -138,6 +138,17 @@ export function closestNotes(want: string, paths: readonly string[], n = 3): str
 }
 
 /**
+ * The "did you mean" clause for the closest names, or "" when there are none.
+ *
+ * @example
+ * ```ts
+ * didYouMean(["status", "stage"]); // 'did you mean "status" or "stage"?'
+ * ```
+ */
+export const didYouMean = (near: readonly string[]): string =>
+  near.length ? `did you mean ${near.map((n) => `"${n}"`).join(" or ")}?` : "";
+
+/**
  * How to fix a note name that names no note: the closest notes, or else a path of this vault's own
  * as the example of what to give.
  *
@@ -148,7 +159,7 @@ export function closestNotes(want: string, paths: readonly string[], n = 3): str
  */
 export function noteFix(want: string, paths: readonly string[], where: "index" | "vault" = "index"): string {
   const near = closestNotes(want, paths);
-  if (near.length) return `did you mean ${near.map((p) => `"${p}"`).join(" or ")}?`;
+  if (near.length) return didYouMean(near);
   const sorted = [...paths].sort();
   const example = sorted.find((p) => p.includes("/")) ?? sorted[0];
   return example

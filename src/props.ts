@@ -45,3 +45,20 @@ export function propType(v: PropValue): PropType {
 
 /** The frontmatter keys a note's date is read from, first found first, unless configured (`VAULT_RAG_DATE_KEYS`). */
 export const DEFAULT_DATE_KEYS: readonly string[] = ["updated", "modified", "date", "created"];
+
+/**
+ * Properties read back from their JSON (a `props` column, Chroma's `props` key); `{}` for an empty or unreadable one.
+ *
+ * @example
+ * ```ts
+ * readProps('{"status":"draft"}'); // { status: "draft" }
+ * ```
+ */
+export function readProps(json: string): Props {
+  try {
+    const v: unknown = JSON.parse(json || "{}");
+    return v && typeof v === "object" && !Array.isArray(v) ? (v as Props) : {};
+  } catch {
+    return {};
+  }
+}

@@ -10,17 +10,21 @@ export {
 } from "../answer/index.js";
 export { buildFilter, withSearchDefaults } from "../search/index.js";
 import { checkSearch, searchOptionsOf, type SearchRequest } from "../search/index.js";
+import type { VaultHandle } from "./types.js";
 
 /**
  * Refuses a question or search request that a search would refuse (a bad filter, an unknown mode),
  * before any work starts: `POST /api/ask` answers it with a 400 before its stream opens. A filter's
- * bare names reach the properties in `props` (`(await handle.props()).map((p) => p.name)`).
+ * bare names reach the vault's properties, read only when the request has a `where` filter.
  *
  * @example
  * ```ts
- * checkRequest("motors", { where: { nosuch: 1 } }); // throws: unknown metadata field "nosuch" …
+ * await checkRequest(handle, "motors", { where: { nosuch: 1 } }); // throws: unknown metadata field "nosuch" …
  * ```
  */
-export function checkRequest(question: string, request: SearchRequest, props?: readonly string[]): void {
-  checkSearch(question, searchOptionsOf(request), props);
+export async function checkRequest(v: VaultHandle, question: string, request: SearchRequest): Promise<void> {
+  // (--prop pairs become where clauses too)
+  const options = searchOptionsOf(request);
+  const props = options.where ? (await v.props()).map((p) => p.name) : undefined;
+  checkSearch(question, options, props);
 }

@@ -7,7 +7,7 @@ import { readNoteTextOffThread, staleInVaultOffThread } from "../indexing/off-th
 import type { Logger } from "../log.js";
 import { coverageNotice } from "../render/coverage.js";
 import { hintLines } from "../render/hints.js";
-import { closest } from "../closest.js";
+import { closest, didYouMean } from "../closest.js";
 import {
   flatHit,
   noResultHints,
@@ -25,7 +25,7 @@ import { explainSearch } from "./explain.js";
 import { openIfIndexed } from "./open-query.js";
 import { staleHits } from "./stale-hits.js";
 import { indexStatus, noIndexStatus } from "./status.js";
-import type { OpenVaultOptions, VaultHandle, VaultStatusMaybeCounted } from "./types.js";
+import type { DenseCoverage, OpenVaultOptions, VaultHandle, VaultStatusMaybeCounted } from "./types.js";
 
 /**
  * A fix from an inner layer, with the index it is about (the handle's, unless it names another) and
@@ -107,6 +107,13 @@ export function writingMethods(c: Core): Writing {
   };
 }
 
+/** The process holding the index's writer lock (this one's own included), if any. */
+const lockPid = (c: Core): number | undefined => lockHolder(lockTarget(c.db, c.storeOpts.sidecarDir));
+
+/** A result whose fix is placed in this vault and index, as the core's errors are (see {@link placeFix}). */
+const placed = <R extends { fix?: Fix }>(c: Core, r: R): R =>
+  r.fix ? { ...r, fix: placeFix(r.fix, { vault: c.known, db: c.shown }) } : r;
+
 /**
  * A search result whose dense ranking did not reach every passage, with whether an index run is
  * giving them vectors now, and the notice in a request's words in front of its own.
@@ -119,11 +126,9 @@ export function writingMethods(c: Core): Writing {
 export function withCoverage<T extends SearchResult>(
   c: Core,
   res: T,
-): Omit<T, "denseCoverage"> & { denseCoverage?: { chunks: number; withVectors: number; indexing: boolean } } {
-  type Out = Omit<T, "denseCoverage"> & { denseCoverage?: { chunks: number; withVectors: number; indexing: boolean } };
-  if (!res.denseCoverage) return res as Out;
-  const pid = lockHolder(lockTarget(c.db, c.storeOpts.sidecarDir));
-  const denseCoverage = { ...res.denseCoverage, indexing: pid !== undefined };
+): Omit<T, "denseCoverage"> & { denseCoverage?: DenseCoverage } {
+  if (!res.denseCoverage) return res as Omit<T, "denseCoverage">;
+  const denseCoverage = { ...res.denseCoverage, indexing: lockPid(c) !== undefined };
   const notice = [coverageNotice(denseCoverage, "request"), res.notice].filter(Boolean).join(" — ");
   return { ...res, denseCoverage, notice };
 }
@@ -142,7 +147,7 @@ export function searchingMethods(c: Core): Searching {
       const { explain, ...request } = o;
       const ctx = await c.open();
       const found = withCoverage(c, await search(ctx, question, searchOptionsOf(request)));
-      const res = found.fix ? { ...found, fix: placeFix(found.fix, { vault: c.known, db: c.shown }) } : found;
+      const res = placed(c, found);
       const hits = res.hits.map(flatHit);
       const how = explain ? { explain: await explainSearch(ctx, question, request, res) } : {};
       if (!hits.length) {
@@ -161,7 +166,7 @@ export function searchingMethods(c: Core): Searching {
       const { budgetTokens, ...request } = o;
       const ctx = await c.open();
       const asked = await askContext(ctx, question, request, budgetTokens);
-      const context = asked.fix ? { ...asked, fix: placeFix(asked.fix, { vault: c.known, db: c.shown }) } : asked;
+      const context = placed(c, asked);
       if (context.sources.length) return context;
       // nothing found: why, and what may fix it, as a search says (a tag no note has)
       return { ...context, why: await noResultHints(ctx.store, request, c.hintVault) };
@@ -207,8 +212,7 @@ export function readingMethods(c: Core): Reading {
       // `serve --watch`), has no manifest: it reports as no index, as before the first one
       const manifest = await opened?.store.manifest();
       if (!opened || !manifest) return noIndexStatus(c.vault, c.shown, count);
-      const pid = lockHolder(lockTarget(c.db, c.storeOpts.sidecarDir));
-      return indexStatus(c.vault, opened.store, manifest, { countStale: count, indexing: pid !== undefined });
+      return indexStatus(c.vault, opened.store, manifest, { countStale: count, indexing: lockPid(c) !== undefined });
     }) as VaultHandle["status"],
     async ready() {
       await c.open();
@@ -220,7 +224,7 @@ export function readingMethods(c: Core): Reading {
       return staleInVaultOffThread(c.vault, (await c.open()).store.notes());
     },
     writer() {
-      const pid = lockHolder(lockTarget(c.db, c.storeOpts.sidecarDir));
+      const pid = lockPid(c);
       return pid !== undefined && pid !== process.pid ? pid : undefined;
     },
     async related(note, o = {}) {
@@ -272,7 +276,7 @@ export function readingMethods(c: Core): Reading {
       );
       throw new VaultRagError(
         "usage",
-        `vault-rag: no note has the property "${name}"${near.length ? ` — did you mean ${near.map((n) => `"${n}"`).join(" or ")}?` : ""}`,
+        `vault-rag: no note has the property "${name}"${near.length ? ` — ${didYouMean(near)}` : ""}`,
       );
     }) as VaultHandle["props"],
     async close() {

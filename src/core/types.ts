@@ -4,7 +4,7 @@
  */
 import type { Answer, AskContext, ChatMessage, Llm, Source, TokenSink } from "../answer/index.js";
 import type { Fix } from "../errors.js";
-import type { VaultStatus } from "../shared/api.js";
+import type { DenseCoverage, VaultStatus } from "../shared/api.js";
 import type { EmbedderOptions } from "../embed/index.js";
 import type {
   CheckReport,
@@ -62,7 +62,7 @@ export interface OpenVaultOptions extends EmbedderOptions {
   remote?: boolean;
 }
 
-export type { IndexPhases, VaultStatus } from "../shared/api.js";
+export type { DenseCoverage, IndexPhases, VaultStatus } from "../shared/api.js";
 
 /** A {@link VaultStatus} that may have been taken without counting changed notes (`stale: null`). */
 export type VaultStatusMaybeCounted = Omit<VaultStatus, "stale"> & { stale: number | null };
@@ -90,7 +90,7 @@ export interface VaultSearchResult extends SearchResult {
    * When some passages have no vectors yet: how many do, and whether an index run is embedding the
    * rest now. `notice` then opens with this in words.
    */
-  denseCoverage?: { chunks: number; withVectors: number; indexing: boolean };
+  denseCoverage?: DenseCoverage;
 }
 
 /** An opened vault: index it, search it, ask it. */

@@ -2,15 +2,11 @@
  * The words of a search's dense-coverage notice on each interface: while some passages have no
  * vectors yet, a dense or hybrid search ranks them by keyword, and says so once.
  */
+import type { DenseCoverage } from "../shared/api.js";
 import type { Face } from "./hints.js";
 
-/** How far the dense ranking reaches, as the core gives it (see `VaultSearchResult.denseCoverage`). */
-export interface CoverageFacts {
-  chunks: number;
-  withVectors: number;
-  /** An index run holds the index's writer lock: the vectors are coming. */
-  indexing?: boolean;
-}
+/** How far the dense ranking reaches, as the core gives it (`indexing` may be left out: not known). */
+export type CoverageFacts = Omit<DenseCoverage, "indexing"> & { indexing?: boolean };
 
 const num = (n: number) => n.toLocaleString("en-US");
 

@@ -376,7 +376,7 @@ export async function runSearches(
 }
 
 async function runOne(ctx: { store: Store; embedder: Embedder }, s: Search): Promise<SearchRow[]> {
-  const where = normaliseWhere(s.filter?.where, await propNames(ctx.store));
+  const where = normaliseWhere(s.filter?.where, s.filter?.where != null ? await propNames(ctx.store) : undefined);
   const whereDocument = normaliseWhereDocument(s.filter?.whereDocument);
   const ids = s.filter?.ids;
   const allowId = (id: string) => !ids || (ids.op === "$in" ? ids.values.includes(id) : !ids.values.includes(id));

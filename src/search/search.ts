@@ -126,7 +126,9 @@ export function checkSearch(
  * ```
  */
 export async function search(ctx: SearchContext, question: string, options: SearchOptions = {}): Promise<SearchResult> {
-  const { o, filter } = checkSearch(question, options, await propNames(ctx.store));
+  // a filter's bare names may be the index's properties: read them only for a where filter
+  const props = options.where != null ? await propNames(ctx.store) : undefined;
+  const { o, filter } = checkSearch(question, options, props);
   const timings = { embedMs: 0, retrieveMs: 0 };
   const total = (await ctx.store.count()).chunks;
   if (total === 0)

@@ -60,9 +60,7 @@ export function askRoute(app: Hono, o: AppOptions): void {
       const { question, budget, ...rest } = a;
       // a bad filter is a 400 before the answer's stream starts, as /api/search answers it
       const request = searchRequestOf(rest);
-      // a filter's bare names may be the index's properties: read them only when it has a filter
-      const props = request.where ? (await v.props()).map((p) => p.name) : undefined;
-      checkRequest(question, request, props);
+      await checkRequest(v, question, request);
       if (asking >= SERVE_DEFAULTS.asks)
         throw new Refusal(
           429,

@@ -134,7 +134,15 @@ export interface SearchReply {
   /** The hits' notes changed or deleted since they were indexed. */
   stale?: { changed: string[]; deleted: string[] };
   /** While an index run's dense phase runs: the passages the dense ranking covers, of all. */
-  denseCoverage?: { chunks: number; withVectors: number; indexing: boolean };
+  denseCoverage?: DenseCoverage;
+}
+
+/** How far a search's dense ranking reached: passages with vectors, of all, and whether an index run is giving the rest theirs. */
+export interface DenseCoverage {
+  chunks: number;
+  withVectors: number;
+  /** An index run holds the index's writer lock: the vectors are coming. */
+  indexing: boolean;
 }
 
 /** `GET /api/related`: the notes related to one note, and why there are none when there are none. */

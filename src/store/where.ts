@@ -1,4 +1,4 @@
-import { closest } from "../closest.js";
+import { closest, didYouMean } from "../closest.js";
 import { isoDateSeconds } from "../dates.js";
 import { VaultRagError } from "../errors.js";
 import { propName } from "../props.js";
@@ -271,7 +271,7 @@ function unknownField(key: string, props: readonly string[] | undefined): never 
     ? `; properties: ${props.slice(0, LISTED_PROPS).join(", ")}${props.length > LISTED_PROPS ? `, and ${props.length - LISTED_PROPS} more` : ""} (each also as ${PROP_PREFIX}<name>)`
     : "";
   return fail(
-    `unknown metadata field "${key}"${near.length ? ` — did you mean ${near.map((n) => `"${n}"`).join(" or ")}?` : ""} — known fields: ${ALL_FIELDS.join(", ")}${listed}`,
+    `unknown metadata field "${key}"${near.length ? ` — ${didYouMean(near)}` : ""} — known fields: ${ALL_FIELDS.join(", ")}${listed}`,
   );
 }
 

@@ -1,4 +1,4 @@
-import type { Props } from "../../props.js";
+import { readProps } from "../../props.js";
 import { LIST_FIELDS, NUMBER_FIELDS, PROP_PREFIX, STRING_FIELDS, type RecordMetadata } from "../fields.js";
 import { VaultRagError } from "../../errors.js";
 import type { QueryFilter } from "../types.js";
@@ -65,19 +65,9 @@ export function fromChromaMetadata(m: Record<string, unknown> | null | undefined
     tags: list("tags"),
     links: list("links"),
     aliases: list("aliases"),
-    props: typeof src[PROPS_KEY] === "string" ? parseProps(src[PROPS_KEY] as string) : {},
+    props: typeof src[PROPS_KEY] === "string" ? readProps(src[PROPS_KEY] as string) : {},
     hash: str("hash"),
   };
-}
-
-/** A record's properties read back from their JSON; `{}` when unreadable. */
-function parseProps(json: string): Props {
-  try {
-    const v: unknown = JSON.parse(json);
-    return v && typeof v === "object" && !Array.isArray(v) ? (v as Props) : {};
-  } catch {
-    return {};
-  }
 }
 
 /**

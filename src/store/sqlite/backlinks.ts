@@ -158,9 +158,6 @@ const LINK_NAMES_BATCH = 500;
  */
 export function linkNames(db: Database.Database, paths: readonly string[]): Map<string, string[]> {
   const out = new Map<string, string[]>();
-  // an index written before display texts, opened read-only, has no column for them
-  const columns = db.prepare("SELECT name FROM pragma_table_info('link_texts')").pluck().all() as string[];
-  if (!columns.includes("display")) return out;
   for (let i = 0; i < paths.length; i += LINK_NAMES_BATCH) {
     const batch = [...new Set(paths.slice(i, i + LINK_NAMES_BATCH))];
     const rows = db

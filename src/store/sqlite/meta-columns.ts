@@ -3,7 +3,7 @@ import type { WhereNode } from "../where.js";
 import type { Props } from "../../props.js";
 import { matchesProp } from "../reference.js";
 import { decodeList } from "./compile.js";
-import { readProps } from "./props.js";
+import { readProps } from "../../props.js";
 
 const STRINGS = ["path", "title", "section", "folder", "top_folder", "date_source"] as const;
 const NUMBERS = ["mtime", "date", "word_count", "ordinal", "start_line", "end_line"] as const;

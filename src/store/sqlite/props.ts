@@ -1,4 +1,4 @@
-import type { Props } from "../../props.js";
+import { readProps, type Props } from "../../props.js";
 import { matchesProp } from "../reference.js";
 import type { PropNode } from "../where.js";
 
@@ -34,21 +34,4 @@ export function propTest(): (props: unknown, condition: unknown) => number {
     const own = remember(parsed, String(props ?? "{}"), () => readProps(String(props ?? "{}")));
     return matchesProp(node, own) ? 1 : 0;
   };
-}
-
-/**
- * A `props` column read back; `{}` for an empty or unreadable one.
- *
- * @example
- * ```ts
- * readProps('{"status":"draft"}'); // { status: "draft" }
- * ```
- */
-export function readProps(json: string): Props {
-  try {
-    const v: unknown = JSON.parse(json || "{}");
-    return v && typeof v === "object" && !Array.isArray(v) ? (v as Props) : {};
-  } catch {
-    return {};
-  }
 }

@@ -3,7 +3,7 @@ import type { Props } from "../../props.js";
 import type { NoteEntry, NoteProperties, StoreRecord } from "../types.js";
 import { decodeList } from "./compile.js";
 import { readManifest } from "./meta.js";
-import { readProps } from "./props.js";
+import { readProps } from "../../props.js";
 import { blobToVector, COLUMNS, rowMeta, type Row } from "./rows.js";
 
 /**

@@ -1,7 +1,7 @@
 import type { RecordMetadata } from "../fields.js";
 import type { QueryFilter } from "../types.js";
 import { compileDocument, compileWhere, decodeList, type SqlCondition } from "./compile.js";
-import { readProps } from "./props.js";
+import { readProps } from "../../props.js";
 
 /** The chunks columns a record is read from, over `chunks c`. */
 export const COLUMNS =
