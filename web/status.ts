@@ -13,7 +13,6 @@ let indexedAt: string | null | undefined;
 /** How often an idle page under `serve --watch` looks for notes indexed since (ms). */
 const WATCH_POLL_MS = 5000;
 
-/** Reads the status, shows it, and asks again while the index is built or watched; a change to the index reloads the chips and results. */
 /** A small progress line while passages still wait for their vectors, or "" when none do. */
 function denseLine(s: StatusReply): string {
   const d = s.phases?.dense;
@@ -25,6 +24,7 @@ function denseLine(s: StatusReply): string {
     : ` · ranking by meaning covers ${pct}%: run \`vault-rag index\` for the rest`;
 }
 
+/** Reads the status, shows it, and asks again while the index is built or watched; a change to the index reloads the chips and results. */
 export async function refreshStatus(): Promise<StatusReply | undefined> {
   let s: StatusReply;
   try {

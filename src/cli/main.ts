@@ -257,7 +257,6 @@ function everydayCommands(program: Command): void {
     .action(async (note: string, o) => (await import("./commands/related-cmd.js")).runRelated(note, o));
 }
 
-/** Answers from a chat model: ask, chat. */
 /** `props`: the notes' properties, or one property's values. */
 function propsCommand(program: Command): void {
   program
@@ -282,6 +281,7 @@ function propsCommand(program: Command): void {
     );
 }
 
+/** Answers from a chat model: ask, chat. */
 function answerCommands(program: Command): void {
   addAnswerFlags(
     program

@@ -1,4 +1,5 @@
 import cliProgress from "cli-progress";
+import { num } from "../render/numbers.js";
 
 /** Hides the terminal cursor. */
 export const HIDE_CURSOR = "\x1b[?25l";
@@ -64,7 +65,6 @@ export interface IndexWork {
   estimating?: boolean;
 }
 
-const num = (n: number) => n.toLocaleString("en-US");
 /** A duration as an ETA shows it, rounded before it is split (119.6 s is "2m00s", not "1m60s"). */
 export const secs = (x: number): string => {
   const s = Math.max(1, Math.round(x));

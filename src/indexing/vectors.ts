@@ -37,18 +37,17 @@ export async function findVectors(
   known: VectorMap,
 ): Promise<Map<string, { text: string; label: string }>> {
   const { store, cacheFrom, cacheModel } = src;
-  const hashes = [...new Set(pending.flatMap((p) => p.plan.map((w) => w.hash)).filter((h) => !known.has(h)))];
-  for (const source of [store, cacheFrom]) {
-    const want = hashes.filter((h) => !known.has(h));
-    if (!source || !want.length) continue;
-    for (const [h, v] of await source.cachedVectors(cacheModel, want)) known.set(h, v);
-  }
+  // the store's cache, then the old index's (a full rebuild by the same model)
+  const lookUp = async (hashes: string[]) => {
+    for (const source of [store, cacheFrom]) {
+      const want = hashes.filter((h) => !known.has(h));
+      if (!source || !want.length) continue;
+      for (const [h, v] of await source.cachedVectors(cacheModel, want)) known.set(h, v);
+    }
+  };
+  await lookUp([...new Set(pending.flatMap((p) => p.plan.map((w) => w.hash)))]);
   const partial = pending.filter((p) => p.plan.length > 1 && p.plan.some((w) => !known.has(w.hash)));
-  for (const source of [store, cacheFrom]) {
-    const want = [...new Set(partial.map((p) => p.record.meta.hash))].filter((h) => !known.has(h));
-    if (!source || !want.length) continue;
-    for (const [h, v] of await source.cachedVectors(cacheModel, want)) known.set(h, v);
-  }
+  await lookUp([...new Set(partial.map((p) => p.record.meta.hash))]);
   for (const p of partial) if (known.has(p.record.meta.hash)) p.plan = [{ hash: p.record.meta.hash, text: "" }];
   const missing = new Map<string, { text: string; label: string }>();
   for (const p of pending)

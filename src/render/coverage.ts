@@ -4,11 +4,10 @@
  */
 import type { DenseCoverage } from "../shared/api.js";
 import type { Face } from "./hints.js";
+import { num } from "./numbers.js";
 
 /** How far the dense ranking reaches, as the core gives it (`indexing` may be left out: not known). */
 export type CoverageFacts = Omit<DenseCoverage, "indexing"> & { indexing?: boolean };
-
-const num = (n: number) => n.toLocaleString("en-US");
 
 /**
  * The notice, in a face's words: the CLI names its commands, a request (library, MCP, HTTP) the

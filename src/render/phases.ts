@@ -1,8 +1,7 @@
 /** The words of indexing's phases as `status` shows them (see `IndexPhases` in the core). */
 
 import type { IndexPhases } from "../shared/api.js";
-
-const num = (n: number) => n.toLocaleString("en-US");
+import { num } from "./numbers.js";
 
 /**
  * A duration left, in round words.

@@ -3,6 +3,7 @@ import { locate, openCore } from "../open.js";
 import { indexBar, summaryLine } from "../progress.js";
 import { err, out, stderrLogger } from "../io.js";
 import { printable } from "../../shared/snippet-text.js";
+import { num } from "../../render/numbers.js";
 
 export interface IndexFlags {
   full?: boolean;
@@ -37,8 +38,6 @@ export function warningLines(warnings: Warning[], verbose: boolean): string[] {
       : `warning: ${code} ×${ws.length} — ${clean(ws[0].message)} (and ${ws.length - 1} more; --verbose lists them all)`,
   );
 }
-
-const num = (n: number) => n.toLocaleString("en-US");
 
 /**
  * `vault-rag index [vault]`. Progress on stderr from the start, in notes (the keyword phase) then in
