@@ -49,6 +49,37 @@ describe("USE-lite tokenizer", () => {
       { numRuns: Number(process.env.FUZZ_RUNS ?? 2000) },
     );
   });
+
+  it("counts unknown characters as a code-point walk over the NFKC text does, on random text", () => {
+    const mine = new UseTokenizer(vocab);
+    const pieces = new Set(vocab.slice(6).map(([p]) => Array.from(p)[0]));
+    // the simple reference: every non-space code point of the NFKC text, unknown unless a piece starts with it
+    const reference = (s: string) => {
+      const syms = Array.from(s.normalize("NFKC")).filter((c) => c.trim() !== "");
+      return syms.length ? syms.filter((c) => !pieces.has(c)).length / syms.length : 0;
+    };
+    const texts = fc.oneof(
+      fc.string({ maxLength: 80 }),
+      fc.string({ unit: "grapheme", maxLength: 40 }),
+      fc.string({ unit: "binary", maxLength: 40 }), // lone surrogates and astral code points
+      fc.constantFrom(
+        "テーマ",
+        "醤油ラーメン and ramen",
+        "😀 emoji",
+        "ｆｕｌｌｗｉｄｔｈ",
+        "\u3000\u00a0\ufeff",
+        "a\ud800b",
+      ),
+    );
+    fc.assert(
+      fc.property(texts, (s) => {
+        expect(mine.unknownShare(s)).toBeCloseTo(reference(s), 12);
+      }),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 2000) },
+    );
+    expect(mine.unknownShare("テーマ")).toBe(1);
+    expect(mine.unknownShare("browse themes")).toBe(0);
+  });
 });
 
 describe("bundled USE-lite model", () => {

@@ -8,6 +8,8 @@
  */
 const SEPARATOR = "\u2581";
 const RESERVED = 6;
+// eslint-disable-next-line no-control-regex -- every ASCII character, control characters too
+const ASCII = /^[\x00-\x7f]*$/;
 
 interface TrieNode {
   children: Map<string, TrieNode>;
@@ -23,6 +25,7 @@ const node = (symbols: number): TrieNode => ({ children: new Map(), index: -1, s
 export class UseTokenizer {
   private readonly root = node(0);
   private readonly pieceLength: Int32Array;
+  private unitTables?: { known: Uint8Array; space: Uint8Array };
 
   constructor(vocabulary: [string, number][]) {
     this.pieceLength = new Int32Array(vocabulary.length);
@@ -53,14 +56,43 @@ export class UseTokenizer {
    * ```
    */
   unknownShare(text: string): number {
+    // by UTF-16 unit through two tables (a piece starts with it; it is white space) rather than by
+    // code point through the trie's Map: 0.55 of the 9.5 s keyword phase of 10,000 generated notes
+    // went here. ASCII is its own NFKC form, so an ASCII text is not normalised.
+    const t = ASCII.test(text) ? text : text.normalize("NFKC");
+    const { known, space } = this.tables();
     let all = 0;
     let unknown = 0;
-    for (const sym of text.normalize("NFKC")) {
-      if (sym.trim() === "") continue;
+    for (let i = 0; i < t.length; i++) {
+      const c = t.charCodeAt(i);
+      const d = i + 1 < t.length ? t.charCodeAt(i + 1) : 0;
+      if (c >= 0xd800 && c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff) {
+        // a code point beyond the BMP: never white space, looked up in the trie
+        all++;
+        if (!this.root.children.has(t.slice(i, i + 2))) unknown++;
+        i++;
+        continue;
+      }
+      if (space[c]) continue;
       all++;
-      if (!this.root.children.has(sym)) unknown++;
+      if (!known[c]) unknown++;
     }
     return all ? unknown / all : 0;
+  }
+
+  /** Per UTF-16 unit of the BMP: whether a vocabulary piece starts with it, and whether it is white space (`trim`). */
+  private tables(): { known: Uint8Array; space: Uint8Array } {
+    if (!this.unitTables) {
+      const known = new Uint8Array(0x10000);
+      const space = new Uint8Array(0x10000);
+      for (let c = 0; c < 0x10000; c++) {
+        const s = String.fromCharCode(c);
+        if (this.root.children.has(s)) known[c] = 1;
+        if (s.trim() === "") space[c] = 1;
+      }
+      this.unitTables = { known, space };
+    }
+    return this.unitTables;
   }
 
   /**
