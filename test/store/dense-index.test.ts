@@ -239,6 +239,13 @@ describe("dense index", () => {
     torn.fill(0xff, torn.indexOf(10) + 1, torn.indexOf(10) + 1 + 64);
     fs.writeFileSync(file, torn);
     expect(DenseIndex.fromFile(file, "k")).toBeUndefined();
+    // one byte of the int8 copy (read straight into the scanning memory) damaged: not read either
+    const flipped = idx.toBuffer("k");
+    flipped[flipped.length - 7] ^= 0x40;
+    fs.writeFileSync(file, flipped);
+    expect(DenseIndex.fromFile(file, "k")).toBeUndefined();
+    fs.writeFileSync(file, idx.toBuffer("k"));
+    expect(DenseIndex.fromFile(file, "k")?.search(q, 10)).toEqual(idx.search(q, 10));
   });
 
   it("falls back to plain loops on a host without WebAssembly SIMD, with the same neighbours", () => {

@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
+import zlib from "node:zlib";
 import { VaultRagError } from "../../errors.js";
 import { Int8Matrix } from "./simd-dot.js";
 
@@ -38,11 +39,24 @@ interface RowFile {
   file: string;
 }
 
-/** A checksum of typed arrays' bytes (sha1, hex): a snapshot's header keeps one per part. */
+/** zlib's CRC-32 (Node 20.15 and later): 30 ms for a 166 MB int8 copy here, where sha1 takes 139 ms. */
+const crc32 = (zlib as { crc32?: (data: Uint8Array, value?: number) => number }).crc32;
+
+/**
+ * A checksum of typed arrays' bytes, named by its algorithm (`crc32:…`, or `sha1:…` on a Node
+ * without zlib's CRC-32): a snapshot's header keeps one per part, which catches a snapshot damaged
+ * in place. A snapshot summed by the other algorithm is rewritten.
+ */
 function digest(parts: ArrayBufferView[]): string {
+  const bytes = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+  if (crc32) {
+    let sum = 0;
+    for (const a of parts) sum = crc32(bytes(a), sum);
+    return `crc32:${sum.toString(16)}`;
+  }
   const h = crypto.createHash("sha1");
-  for (const a of parts) h.update(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
-  return h.digest("hex");
+  for (const a of parts) h.update(bytes(a));
+  return `sha1:${h.digest("hex")}`;
 }
 
 /** Rows scored one by one from the snapshot file up to this many; beyond, the matrix is read whole. */
@@ -73,7 +87,7 @@ export class DenseIndex {
     rowids: Int32Array,
     norms: Float32Array,
     matrix: Float32Array | RowFile,
-    int8?: Int8Matrix,
+    int8?: Int8Matrix | null,
   ) {
     this.dims = dims;
     this.size = rowids.length;
@@ -227,14 +241,16 @@ export class DenseIndex {
       const { dims, size, floatBytes, body: at } = header;
       const rowids = new Int32Array(size);
       const norms = new Float32Array(size);
-      const scales = new Float32Array(size);
-      const bytes = new Int8Array(size * dims);
       readFully(fd, new Uint8Array(rowids.buffer), at);
       readFully(fd, new Uint8Array(norms.buffer), at + size * 4);
-      readFully(fd, new Uint8Array(scales.buffer), at + floatBytes);
-      readFully(fd, new Uint8Array(bytes.buffer), at + floatBytes + size * 4);
-      if (digest([rowids, norms, scales, bytes]) !== header.sum) return undefined;
-      const int8 = Int8Matrix.fromQuantized(bytes, scales, size, dims);
+      // the int8 copy and its scales are read straight into the scanning memory (no copy of
+      // 166 MB at 100,000 notes), or into plain arrays where WebAssembly SIMD is unavailable
+      const int8 = Int8Matrix.filled(size, dims, (bytes, scales) => {
+        readFully(fd, new Uint8Array(scales.buffer, scales.byteOffset, scales.byteLength), at + floatBytes);
+        readFully(fd, new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), at + floatBytes + size * 4);
+        return digest([rowids, norms, scales, bytes]) === header.sum;
+      });
+      if (!int8) return undefined;
       keep = true;
       return new DenseIndex(
         dims,

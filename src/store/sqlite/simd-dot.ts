@@ -193,6 +193,22 @@ export class Int8Matrix {
     return m;
   }
 
+  /**
+   * A matrix whose rows and scales `fill` writes in place (a snapshot read straight into wasm
+   * memory); `fill` returns whether they are whole. Where SIMD or the shape is unsupported, `fill`
+   * writes plain arrays and the result is `null` when they are whole (the caller scans without an
+   * int8 copy); `undefined` when `fill` says they are not.
+   */
+  static filled(
+    rows: number,
+    dims: number,
+    fill: (bytes: Int8Array, scales: Float32Array) => boolean,
+  ): Int8Matrix | null | undefined {
+    const m = Int8Matrix.allocate(rows, dims);
+    if (!m) return fill(new Int8Array(rows * dims), new Float32Array(rows)) ? null : undefined;
+    return fill(m.bytes, m.scales) ? m : undefined;
+  }
+
   /** The quantized rows (a view into wasm memory). */
   get bytes(): Int8Array {
     return new Int8Array(this.memory.buffer, this.matrixPtr, this.rows * this.dims);
