@@ -491,7 +491,8 @@ async function keywordPhase(run: Run): Promise<void> {
     const cur = await readBatch(run, size);
     await keepCached(run, cur.pending);
     await ensureManifest(run);
-    if (cur.batch.length) await store.upsertNotes(cur.batch);
+    // the backlink text of the notes linked to is rebuilt once, by endKeyword's resolveLinks
+    if (cur.batch.length) await store.upsertNotes(cur.batch, { backlinksLater: true });
     done += cur.slice.length;
     run.summary.passages += cur.pending.length;
     opts.onProgress?.("index", done, todo.length);

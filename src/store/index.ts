@@ -9,6 +9,7 @@ export type {
   QueryFilter,
   StoreCounts,
   VectorCoverage,
+  UpsertOptions,
   DenseProgress,
   StoredWindow,
   KeywordExpansion,

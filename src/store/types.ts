@@ -169,6 +169,15 @@ export interface SpellingQuery {
   limit?: number;
 }
 
+/** Options of {@link Store.upsertNotes}. */
+export interface UpsertOptions {
+  /**
+   * The backlink text of the notes the batch links to (or linked to) is rebuilt by the next
+   * `resolveLinks` rather than in this write: an indexing run's keyword phase, which ends with one.
+   */
+  backlinksLater?: boolean;
+}
+
 /**
  * The storage interface. It knows nothing of Markdown or embedding models; both the embedded
  * SQLite store and the Chroma store implement it. Every method is async, whatever the backend, so a
@@ -178,7 +187,10 @@ export interface Store {
   /** Absolute location (file path or URL). */
   readonly location: string;
   /** Replaces the chunks of each note, and its links out (none when absent), in one transaction; `records` may be empty. */
-  upsertNotes(batch: { note: NoteEntry; records: StoreRecord[]; links?: NoteLink[] }[]): Promise<void>;
+  upsertNotes(
+    batch: { note: NoteEntry; records: StoreRecord[]; links?: NoteLink[] }[],
+    options?: UpsertOptions,
+  ): Promise<void>;
   deleteNotes(paths: string[]): Promise<void>;
   /** Records a note's new size and mtime when its content is unchanged: its chunks stay, with the new mtime. */
   touchNote(note: NoteEntry): Promise<void>;

@@ -377,6 +377,39 @@ forEachBackend("$name store conformance", (backend) => {
     await s.close();
   });
 
+  it("leaves backlink text to the next resolveLinks when asked, even across a reopen", async () => {
+    const { store: s, reopen } = await backend.fresh();
+    const target = record(
+      "t1",
+      meta({ path: "Sourdough.md", title: "Sourdough", section: "s" }),
+      vec(1, 0, 0, 0),
+      "Flour.",
+    );
+    const diary = record("d1", meta({ path: "Diary.md", title: "Diary", section: "d" }), vec(0, 1, 0, 0), "Today.");
+    const levain = { written: "Sourdough", target: "Sourdough.md", text: "My levain loaf rose overnight." };
+    await s.upsertNotes([{ note: note("Sourdough.md"), records: [target] }]);
+    await s.upsertNotes([{ note: note("Diary.md"), records: [diary], links: [levain] }], { backlinksLater: true });
+    // the link is stored, its text not yet filed under the note it names
+    expect(await s.linkTexts()).toEqual(new Map([["Diary.md", [levain]]]));
+    expect(await s.queryKeyword("levain", 10, {}, { backlinks: 0.5 })).toEqual([]);
+    await s.close();
+    // an interrupted run: the next one's resolveLinks files it, under the same key as before or not
+    const again = await reopen();
+    const resolve = (l: { written: string }) => (l.written === "Sourdough" ? "Sourdough.md" : undefined);
+    expect(await again.resolveLinks("notes-1", resolve)).toBe(true);
+    const later = await again.queryKeyword("levain", 10, {}, { backlinks: 0.5 });
+    expect(ids(later)).toEqual(["t1"]);
+    // the same key again: nothing left to file
+    expect(await again.resolveLinks("notes-1", resolve)).toBe(false);
+    expect(await again.queryKeyword("levain", 10, {}, { backlinks: 0.5 })).toEqual(later);
+    // a rewrite without the link, left for later, then filed under an unchanged key: the text is gone
+    await again.upsertNotes([{ note: note("Diary.md", "h2"), records: [diary] }], { backlinksLater: true });
+    expect(ids(await again.queryKeyword("levain", 10, {}, { backlinks: 0.5 }))).toEqual(["t1"]);
+    await again.resolveLinks("notes-1", resolve);
+    expect(await again.queryKeyword("levain", 10, {}, { backlinks: 0.5 })).toEqual([]);
+    await again.close();
+  });
+
   it("counts the chunks holding each phrase, stops counting at the cap, and says which phrases a chunk holds", async () => {
     const { store: s } = await backend.fresh();
     await s.upsertNotes(

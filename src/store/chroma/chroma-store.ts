@@ -22,6 +22,7 @@ import {
   type StoreRecord,
   type DenseProgress,
   type StoredWindow,
+  type UpsertOptions,
   type VectorCoverage,
 } from "../types.js";
 import { parseChromaLocation, showLocation, type ChromaConnectOptions, type ChromaLocation } from "./location.js";
@@ -285,7 +286,10 @@ export class ChromaStore implements Store {
     return run;
   }
 
-  async upsertNotes(batch: { note: NoteEntry; records: StoreRecord[]; links?: NoteLink[] }[]): Promise<void> {
+  async upsertNotes(
+    batch: { note: NoteEntry; records: StoreRecord[]; links?: NoteLink[] }[],
+    options?: UpsertOptions,
+  ): Promise<void> {
     const dims = this.readManifest()?.embedder.dimensions;
     for (const { records } of batch) {
       for (const r of records) {
@@ -307,7 +311,7 @@ export class ChromaStore implements Store {
       ];
       await this.upsertRecords(records, "write chunks");
       await this.deleteIds(stale);
-      await this.sidecar.upsertNotes(batch);
+      await this.sidecar.upsertNotes(batch, options);
     });
   }
 

@@ -16,6 +16,7 @@ import {
   type StoreRecord,
   type DenseProgress,
   type StoredWindow,
+  type UpsertOptions,
   type VectorCoverage,
 } from "../types.js";
 import {
@@ -88,8 +89,11 @@ export class SqliteStore implements Store {
     return new SqliteStore(file, db, opts.vectors === "cache");
   }
 
-  async upsertNotes(batch: { note: NoteEntry; records: StoreRecord[]; links?: NoteLink[] }[]): Promise<void> {
-    upsertNotes(this.db, this.location, this.windowCache, batch);
+  async upsertNotes(
+    batch: { note: NoteEntry; records: StoreRecord[]; links?: NoteLink[] }[],
+    options?: UpsertOptions,
+  ): Promise<void> {
+    upsertNotes(this.db, this.location, this.windowCache, batch, options);
   }
 
   async deleteNotes(paths: string[]): Promise<void> {

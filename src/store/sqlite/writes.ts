@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
 import { VaultRagError } from "../../errors.js";
-import type { NoteEntry, NoteLink, StoreRecord } from "../types.js";
+import type { NoteEntry, NoteLink, StoreRecord, UpsertOptions } from "../types.js";
 import { checkWindows } from "../windows.js";
 import { encodeList } from "./compile.js";
 import { writeLinks } from "./backlinks.js";
@@ -58,7 +58,7 @@ function deleteStatements(db: Database.Database) {
  *
  * @example
  * ```ts
- * upsertNotes(db, file, false, [{ note, records, links }]);
+ * upsertNotes(db, file, false, [{ note, records, links }], { backlinksLater: true });
  * ```
  */
 export function upsertNotes(
@@ -66,6 +66,7 @@ export function upsertNotes(
   file: string,
   windowCache: boolean,
   batch: { note: NoteEntry; records: StoreRecord[]; links?: NoteLink[] }[],
+  options: UpsertOptions = {},
 ): void {
   const { delFts, delVectors, delChunks } = deleteStatements(db);
   const ins = db.prepare(
@@ -122,6 +123,7 @@ export function upsertNotes(
     writeLinks(
       db,
       batch.map((b) => ({ source: b.note.path, links: b.links })),
+      options.backlinksLater,
     );
   });
 }
