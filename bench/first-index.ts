@@ -64,18 +64,15 @@ export async function firstIndexBench({ root, bin, work, line }: FirstIndexConte
               encoding: "utf8",
             },
           );
-          let reply: { hits?: unknown[]; notice?: string } = {};
+          // `search --json` prints the hits; the notice goes to stderr, as a line of its own
+          let hits = 0;
           try {
-            reply = JSON.parse(r.stdout);
+            hits = (JSON.parse(r.stdout) as unknown[]).length;
           } catch {
             // reported below with its stderr
           }
-          search = {
-            hits: reply.hits?.length ?? 0,
-            notice: reply.notice ?? "",
-            status: r.status,
-            stderr: r.stderr.trim(),
-          };
+          const notice = /^note: (.*)$/m.exec(r.stderr)?.[1] ?? "";
+          search = { hits, notice, status: r.status, stderr: r.stderr.trim() };
           stop.abort();
         }
       },
