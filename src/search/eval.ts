@@ -4,9 +4,9 @@ import os from "node:os";
 import path from "node:path";
 import { VaultRagError } from "../errors.js";
 import { diversify } from "./rank.js";
-import { fuse, retrieve, withSearchDefaults } from "./search.js";
+import { fuse, retrieve, withSearchDefaults, type Retrieved } from "./search.js";
 import { SEARCH_DEFAULTS, type SearchMode } from "./types.js";
-import { matchesWhere, normaliseWhere, type ScoredRecord, type Store, type Where } from "../store/index.js";
+import { matchesWhere, normaliseWhere, type Store, type Where } from "../store/index.js";
 
 /** A retrieval benchmark: queries with their relevant item ids. */
 export interface Qrels {
@@ -281,9 +281,10 @@ export async function evaluate(
   for (const q of qrels.queries) {
     const filter = { where: normaliseWhere(q.where) };
     const t0 = performance.now();
-    const { dense } = await retrieve(ctx, q.text, withSearchDefaults({ mode: "dense" }), filter, pool);
+    // a dense search's keyword list holds only the passages its vectors cannot rank (see retrieve)
+    const { dense, ...byWords } = await retrieve(ctx, q.text, withSearchDefaults({ mode: "dense" }), filter, pool);
     const t2 = performance.now();
-    const { keyword, plainKeyword, plainKeywordMs, linkNames, rare } = await retrieve(
+    const { keyword, plainKeyword, plainKeywordMs, linkNames, rare, unreadIds } = await retrieve(
       ctx,
       q.text,
       withSearchDefaults({ mode: "keyword" }),
@@ -296,10 +297,9 @@ export async function evaluate(
     time("hybrid", t3 - t0);
     time("keyword-plain", plainKeywordMs);
     time("hybrid-plain", t2 - t0 + plainKeywordMs);
-    const lists = new Map<
-      string,
-      { keyword: ScoredRecord[]; plainKeyword: ScoredRecord[]; linkNames?: Map<string, string[]>; rare?: true }
-    >([["", { keyword, plainKeyword, linkNames, rare }]]);
+    const lists = new Map<string, Pick<Retrieved, "keyword" | "plainKeyword" | "linkNames" | "rare" | "unreadIds">>([
+      ["", { keyword, plainKeyword, linkNames, rare, unreadIds }],
+    ]);
     for (const [v, off] of variants) {
       const t4 = performance.now();
       const other = await retrieve(ctx, q.text, withSearchDefaults({ mode: "keyword", ...off }), filter, pool);
@@ -312,7 +312,7 @@ export async function evaluate(
     }
     const relevant = qrels.relevant.get(q.id)!;
     settings.forEach((st, i) => {
-      const list = lists.get(keywordVariant(st))!;
+      const list = st.mode === "dense" ? { ...byWords, partial: true } : lists.get(keywordVariant(st))!;
       const hits = fuse(
         { mode: st.mode, fusion: st.fusion ?? "linear", alpha: st.alpha ?? SEARCH_DEFAULTS.alpha, rrfK: st.rrfK ?? 60 },
         dense,

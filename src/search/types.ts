@@ -140,4 +140,10 @@ export interface SearchResult {
    * how many do. A dense or hybrid search ranked the others by keyword, and fused both.
    */
   denseCoverage?: VectorCoverage;
+  /**
+   * How many of the dense list's candidates the model cannot read (another language than the
+   * English-only model's, see `modelCannotRead`): left out of the dense list and ranked by their
+   * words. What `--verbose` says; absent when none.
+   */
+  setAside?: number;
 }
