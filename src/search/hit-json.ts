@@ -34,6 +34,7 @@ export function hitJson(h: Hit): HitJson {
     mtime: h.meta.mtime,
     date: h.meta.date,
     props: h.meta.props,
+    ...(h.lead ? { lead: h.lead } : {}),
     ...(h.backlinked ? { backlinked: true as const } : {}),
   };
 }

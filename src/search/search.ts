@@ -13,6 +13,7 @@ import {
 } from "../store/index.js";
 import { planExpansion, readableWordNet, type ExpansionPlan } from "./expand.js";
 import { propNames } from "./props.js";
+import { withLeads } from "./lead.js";
 import { readsEnglishOnly, unreadPassages } from "./readable.js";
 import { spellingFixes, spellingNotice, withFixes, type SpellingFix } from "./spelling.js";
 import { capPerNote, diversify, dropStragglers, linearFusion, namedFirst, rrf, type Ranked } from "./rank.js";
@@ -178,6 +179,8 @@ export async function search(ctx: SearchContext, question: string, options: Sear
   }
   let hits = diversify(ranked, o.topK, o.perNote);
   if (o.minRatio !== undefined) hits = dropStragglers(hits, o.minRatio);
+  // a hit with nothing to show (a heading and images under a blank breadcrumb) shows its note's first words
+  hits = await withLeads(ctx.store, hits);
   const unreadNote = unread
     ? `the embedding model (${ctx.embedder.id}) knows too few of this question's characters to read it`
     : undefined;

@@ -33,6 +33,11 @@ export interface Hit {
    * said ({@link namedFirst}); `--verbose` says so.
    */
   named?: true;
+  /**
+   * The note's first readable words, when this passage has nothing to show in a snippet (a heading
+   * and images under a blank breadcrumb); what renderers show in its place (`snippet`'s `lead`).
+   */
+  lead?: string;
 }
 
 export type SearchMode = "dense" | "keyword" | "hybrid";

@@ -34,6 +34,11 @@ export interface HitJson {
   date: number;
   /** The note's frontmatter properties by normalised name (`{}` when it has none). */
   props: Record<string, PropValue>;
+  /**
+   * The note's first readable words, present only when the passage and its breadcrumb have nothing
+   * to show (a heading and images in a note whose title is blank): what a snippet shows instead.
+   */
+  lead?: string;
   /** Present (true) when the note's backlink text matched the keyword query (see `Hit.backlinked`). */
   backlinked?: true;
 }
