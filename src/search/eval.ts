@@ -4,9 +4,10 @@ import os from "node:os";
 import path from "node:path";
 import { VaultRagError } from "../errors.js";
 import { diversify } from "./rank.js";
+import { unreadPassages } from "./readable.js";
 import { fuse, retrieve, withSearchDefaults, type Retrieved } from "./search.js";
 import { SEARCH_DEFAULTS, type SearchMode } from "./types.js";
-import { matchesWhere, normaliseWhere, type Store, type Where } from "../store/index.js";
+import { matchesWhere, normaliseWhere, type ScoredRecord, type Store, type Where } from "../store/index.js";
 
 /** A retrieval benchmark: queries with their relevant item ids. */
 export interface Qrels {
@@ -253,6 +254,14 @@ function variantOptions(st: EvalSetting): { proximity?: number; backlinks?: numb
 }
 
 /**
+ * The passages of a keyword list that a hybrid fusion ranks by their words alone (see
+ * `Retrieved.unreadIds`): a keyword search judges none, so eval judges them for its hybrid settings.
+ */
+function unreadOf(ctx: { embedder: { model: string } }, ...lists: ScoredRecord[][]): Set<string> {
+  return unreadPassages(ctx.embedder.model, lists.flat());
+}
+
+/**
  * Runs every query once against the store through the search's own {@link retrieve} (one query
  * embedding, one dense and one BM25 list of `pool` candidates — the search's default depth — with
  * the question's own filter when it has one, and the keyword list expanded as a search expands
@@ -284,7 +293,7 @@ export async function evaluate(
     // a dense search's keyword list holds only the passages its vectors cannot rank (see retrieve)
     const { dense, ...byWords } = await retrieve(ctx, q.text, withSearchDefaults({ mode: "dense" }), filter, pool);
     const t2 = performance.now();
-    const { keyword, plainKeyword, plainKeywordMs, linkNames, rare, unreadIds } = await retrieve(
+    const { keyword, plainKeyword, plainKeywordMs, linkNames, rare } = await retrieve(
       ctx,
       q.text,
       withSearchDefaults({ mode: "keyword" }),
@@ -298,13 +307,13 @@ export async function evaluate(
     time("keyword-plain", plainKeywordMs);
     time("hybrid-plain", t2 - t0 + plainKeywordMs);
     const lists = new Map<string, Pick<Retrieved, "keyword" | "plainKeyword" | "linkNames" | "rare" | "unreadIds">>([
-      ["", { keyword, plainKeyword, linkNames, rare, unreadIds }],
+      ["", { keyword, plainKeyword, linkNames, rare, unreadIds: unreadOf(ctx, keyword, plainKeyword) }],
     ]);
     for (const [v, off] of variants) {
       const t4 = performance.now();
       const other = await retrieve(ctx, q.text, withSearchDefaults({ mode: "keyword", ...off }), filter, pool);
       const ms = performance.now() - t4;
-      lists.set(v, other);
+      lists.set(v, { ...other, unreadIds: unreadOf(ctx, other.keyword, other.plainKeyword) });
       time(`keyword-${v}`, ms);
       time(`hybrid-${v}`, t2 - t0 + ms);
       time(`keyword-${v}-plain`, other.plainKeywordMs);

@@ -332,7 +332,8 @@ export async function retrieve(
   // dense search fuses its list with the keyword list of those passages; so are passages the
   // model cannot read (another language than the English-only model's), whose vectors place
   // them at random
-  const judged = readsEnglishOnly(ctx.embedder.model);
+  // (a keyword search ranks every passage by its words: nothing to judge)
+  const judged = o.mode !== "keyword" && readsEnglishOnly(ctx.embedder.model);
   const words = o.mode !== "dense" || !!partial || judged;
   const vectors = o.mode !== "keyword" && (!partial || partial.withVectors > 0);
   const depth = o.mode === "hybrid" ? Math.max(n, o.pool) : n;
