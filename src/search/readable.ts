@@ -97,8 +97,14 @@ export function modelCannotRead(model: string, text: string, o = READABLE_DEFAUL
   return english < need;
 }
 
+/** Passages judged, by text (a search judges the same candidates again and again; bounded by their length). */
+const judged = new Map<string, boolean>();
+let judgedChars = 0;
+const JUDGED_CHARS = 20_000_000;
+
 /**
- * The ids of the passages the model cannot read ({@link modelCannotRead}).
+ * The ids of the passages the model cannot read ({@link modelCannotRead}); a passage's text is
+ * judged once per process.
  *
  * @example
  * ```ts
@@ -108,11 +114,18 @@ export function modelCannotRead(model: string, text: string, o = READABLE_DEFAUL
 export function unreadPassages(model: string, passages: readonly { id: string; text: string }[]): Set<string> {
   const out = new Set<string>();
   if (!readsEnglishOnly(model)) return out;
-  const seen = new Set<string>();
   for (const p of passages) {
-    if (seen.has(p.id)) continue;
-    seen.add(p.id);
-    if (modelCannotRead(model, p.text)) out.add(p.id);
+    let unread = judged.get(p.text);
+    if (unread === undefined) {
+      unread = modelCannotRead(model, p.text);
+      if (judgedChars + p.text.length > JUDGED_CHARS) {
+        judged.clear();
+        judgedChars = 0;
+      }
+      judged.set(p.text, unread);
+      judgedChars += p.text.length;
+    }
+    if (unread) out.add(p.id);
   }
   return out;
 }
