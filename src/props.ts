@@ -3,11 +3,9 @@
  * value they hold. One module for the vault, which reads them, and the store, which filters on them.
  */
 
-/**
- * A property's value as the index keeps it: text, a number, true or false, a date (Unix seconds,
- * kept apart from numbers so a listing can say "date"), or a list of texts.
- */
-export type PropValue = string | number | boolean | { date: number } | string[];
+import type { PropValue } from "./shared/api.js";
+
+export type { PropValue } from "./shared/api.js";
 
 /** A note's properties by normalised name (see {@link propName}). */
 export type Props = Record<string, PropValue>;

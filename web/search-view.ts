@@ -105,7 +105,11 @@ function hitItem(h: HitJson, i: number, pattern: RegExp | undefined, stale?: "ch
     "li",
     { class: "hit" },
     open,
-    el("p", { class: "snippet" }, marked(snippet(h.text, SNIPPET_WIDTH, { pattern, fallback: h.label }), pattern)),
+    el(
+      "p",
+      { class: "snippet" },
+      marked(snippet(h.text, SNIPPET_WIDTH, { pattern, fallback: h.label, lead: h.lead }), pattern),
+    ),
     el(
       "p",
       { class: "meta" },

@@ -4,7 +4,7 @@ import { paint as makePaint, type Paint } from "./color.js";
 import { osc8 } from "./hyperlink.js";
 
 /** What a hit shows: a handle's search hit, or an answer's source hit. */
-type ShownHit = Pick<FlatHit, "path" | "label" | "text" | "score" | "distance" | "ranks" | "named"> & {
+type ShownHit = Pick<FlatHit, "path" | "label" | "text" | "score" | "distance" | "ranks" | "named" | "lead"> & {
   meta: { start_line: number };
 };
 
@@ -56,7 +56,7 @@ export function formatHits(hits: ShownHit[], opts: FormatOptions = {}): string {
       const score = opts.verbose
         ? `  ${p.dim(`score ${h.score.toFixed(3)}, distance ${h.distance.toFixed(3)}${ranksOf(h)}`)}`
         : "";
-      return `${opts.numbered ? `[${i + 1}] ` : ""}${where}  ${p.label(printable(h.label))}${score}\n    ${mark(snippet(h.text, 100, { pattern, fallback: h.label }))}`;
+      return `${opts.numbered ? `[${i + 1}] ` : ""}${where}  ${p.label(printable(h.label))}${score}\n    ${mark(snippet(h.text, 100, { pattern, fallback: h.label, lead: h.lead }))}`;
     })
     .join("\n");
 }

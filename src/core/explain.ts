@@ -11,7 +11,8 @@ import type { SearchExplain } from "./types.js";
 
 /**
  * How a search ran: the index and model, the WordNet synonyms its keyword query added (or why it
- * added none), and the word pairs and backlink text it ranked by.
+ * added none), the word pairs and backlink text it ranked by, and how many dense candidates the
+ * model could not read.
  *
  * @example
  * ```ts
@@ -49,5 +50,6 @@ export async function explainSearch(
       weight: SEARCH_DEFAULTS.backlinks,
     };
   }
+  if (res.setAside) out.unread = { passages: res.setAside };
   return out;
 }

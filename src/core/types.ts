@@ -341,6 +341,11 @@ export interface SearchExplain {
   near?: { pairs: string[][]; weight: number; window: number };
   /** Hits matched by what other notes say where they link to them (absent for a dense search), and its weight. */
   backlinks?: { paths: string[]; weight: number };
+  /**
+   * How many of the dense list's candidates the model cannot read (another language than the
+   * English-only model's), which were left out of it and ranked by their words; absent when none.
+   */
+  unread?: { passages: number };
 }
 
 /** Options of {@link VaultHandle.related}. */

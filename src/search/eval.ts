@@ -4,7 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { VaultRagError } from "../errors.js";
 import { diversify } from "./rank.js";
-import { fuse, retrieve, withSearchDefaults } from "./search.js";
+import { unreadPassages } from "./readable.js";
+import { fuse, retrieve, withSearchDefaults, type Retrieved } from "./search.js";
 import { SEARCH_DEFAULTS, type SearchMode } from "./types.js";
 import { matchesWhere, normaliseWhere, type ScoredRecord, type Store, type Where } from "../store/index.js";
 
@@ -253,6 +254,14 @@ function variantOptions(st: EvalSetting): { proximity?: number; backlinks?: numb
 }
 
 /**
+ * The passages of a keyword list that a hybrid fusion ranks by their words alone (see
+ * `Retrieved.unreadIds`): a keyword search judges none, so eval judges them for its hybrid settings.
+ */
+function unreadOf(ctx: { embedder: { model: string } }, ...lists: ScoredRecord[][]): Set<string> {
+  return unreadPassages(ctx.embedder.model, lists.flat());
+}
+
+/**
  * Runs every query once against the store through the search's own {@link retrieve} (one query
  * embedding, one dense and one BM25 list of `pool` candidates — the search's default depth — with
  * the question's own filter when it has one, and the keyword list expanded as a search expands
@@ -281,7 +290,8 @@ export async function evaluate(
   for (const q of qrels.queries) {
     const filter = { where: normaliseWhere(q.where) };
     const t0 = performance.now();
-    const { dense } = await retrieve(ctx, q.text, withSearchDefaults({ mode: "dense" }), filter, pool);
+    // a dense search's keyword list holds only the passages its vectors cannot rank (see retrieve)
+    const { dense, ...byWords } = await retrieve(ctx, q.text, withSearchDefaults({ mode: "dense" }), filter, pool);
     const t2 = performance.now();
     const { keyword, plainKeyword, plainKeywordMs, linkNames, rare } = await retrieve(
       ctx,
@@ -296,15 +306,14 @@ export async function evaluate(
     time("hybrid", t3 - t0);
     time("keyword-plain", plainKeywordMs);
     time("hybrid-plain", t2 - t0 + plainKeywordMs);
-    const lists = new Map<
-      string,
-      { keyword: ScoredRecord[]; plainKeyword: ScoredRecord[]; linkNames?: Map<string, string[]>; rare?: true }
-    >([["", { keyword, plainKeyword, linkNames, rare }]]);
+    const lists = new Map<string, Pick<Retrieved, "keyword" | "plainKeyword" | "linkNames" | "rare" | "unreadIds">>([
+      ["", { keyword, plainKeyword, linkNames, rare, unreadIds: unreadOf(ctx, keyword, plainKeyword) }],
+    ]);
     for (const [v, off] of variants) {
       const t4 = performance.now();
       const other = await retrieve(ctx, q.text, withSearchDefaults({ mode: "keyword", ...off }), filter, pool);
       const ms = performance.now() - t4;
-      lists.set(v, other);
+      lists.set(v, { ...other, unreadIds: unreadOf(ctx, other.keyword, other.plainKeyword) });
       time(`keyword-${v}`, ms);
       time(`hybrid-${v}`, t2 - t0 + ms);
       time(`keyword-${v}-plain`, other.plainKeywordMs);
@@ -312,7 +321,7 @@ export async function evaluate(
     }
     const relevant = qrels.relevant.get(q.id)!;
     settings.forEach((st, i) => {
-      const list = lists.get(keywordVariant(st))!;
+      const list = st.mode === "dense" ? { ...byWords, partial: true } : lists.get(keywordVariant(st))!;
       const hits = fuse(
         { mode: st.mode, fusion: st.fusion ?? "linear", alpha: st.alpha ?? SEARCH_DEFAULTS.alpha, rrfK: st.rrfK ?? 60 },
         dense,

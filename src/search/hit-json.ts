@@ -13,7 +13,7 @@ export type { HitJson } from "../shared/api.js";
  * hitJson(hits[0]);
  * // { id: "…", path: "reference/parts.md", title: "Parts drawer", section: "Parts drawer > Motor drivers · Microcontrollers · Sensors · Power",
  * //   label: "…", text: "…", score: 1, distance: 0, start_line: 6, end_line: 30, tags: ["reference", "electronics"],
- * //   folder: "reference", top_folder: "reference", mtime: 1796113092 }
+ * //   folder: "reference", top_folder: "reference", mtime: 1796113092, date: 1796113092, props: {} }
  * ```
  */
 export function hitJson(h: Hit): HitJson {
@@ -32,6 +32,9 @@ export function hitJson(h: Hit): HitJson {
     folder: h.meta.folder,
     top_folder: h.meta.top_folder,
     mtime: h.meta.mtime,
+    date: h.meta.date,
+    props: h.meta.props,
+    ...(h.lead ? { lead: h.lead } : {}),
     ...(h.backlinked ? { backlinked: true as const } : {}),
   };
 }

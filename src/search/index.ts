@@ -86,4 +86,5 @@ export {
   type PropCount,
   type PropValueCount,
 } from "./props.js";
-export { modelCannotRead, relatedByWords, RELATED_WORDS_DEFAULTS, type WordsMatch } from "./related-words.js";
+export { relatedByWords, RELATED_WORDS_DEFAULTS, type WordsMatch } from "./related-words.js";
+export { modelCannotRead, READABLE_DEFAULTS, readsEnglishOnly, unreadPassages } from "./readable.js";

@@ -1,14 +1,11 @@
 import { normaliseWhere, queryTokens, STOPWORDS, type Store, type StoreRecord } from "../store/index.js";
-import { readableWordNet } from "./expand.js";
-import { baseForms } from "./wordnet.js";
 
 /**
  * Related notes by what can be read without the model: the words two notes share (BM25 of the
- * note's most telling words), the tags they share and whether they link (docs/decisions/related-notes.md).
+ * note's most telling words), the tags they share and whether they link (docs/decisions/related-notes.md);
+ * for the notes `modelCannotRead` (readable.ts) judges.
  */
 export const RELATED_WORDS_DEFAULTS = {
-  /** Below this share of English words (stopwords or words WordNet knows), the English-only model cannot read a note. */
-  englishShare: 0.5,
   /** The note's most telling words (tf × idf) that make the keyword query. */
   terms: 24,
   /**
@@ -19,35 +16,6 @@ export const RELATED_WORDS_DEFAULTS = {
   /** What a link between the two notes, either way, weighs. */
   link: 0.2,
 };
-
-/** The bundled model reads English only: a note in another language is read by its words. */
-const ENGLISH_ONLY_MODEL = /universal-sentence-encoder-lite$/;
-
-/** CJK ideographs, kana and hangul: text the bundled model has no tokens for. */
-const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
-
-/**
- * Whether the index's model cannot read a note's text: its model is the bundled English-only one
- * and under `englishShare` of the text's words are English (stopwords or words WordNet knows), or
- * most of its characters are CJK. Any other model is trusted to read what it was given.
- *
- * @example
- * ```ts
- * modelCannotRead("universal-sentence-encoder-lite", "Il protocollo TCP garantisce la consegna dei pacchetti"); // true
- * modelCannotRead("universal-sentence-encoder-lite", "TCP resends the packets the other side did not acknowledge"); // false
- * ```
- */
-export function modelCannotRead(model: string, text: string, o = RELATED_WORDS_DEFAULTS): boolean {
-  if (!ENGLISH_ONLY_MODEL.test(model)) return false;
-  const letters = text.replace(/[^\p{L}]/gu, "");
-  if (letters.length && (letters.match(CJK)?.length ?? 0) > letters.length / 2) return true;
-  const wn = readableWordNet();
-  if (!wn) return false;
-  const words = queryTokens(text).filter((w) => /^\p{L}{2,}$/u.test(w));
-  if (words.length < 5) return false;
-  const english = words.filter((w) => STOPWORDS.has(w) || baseForms(wn, w).length > 0).length;
-  return english < o.englishShare * words.length;
-}
 
 /** A note found by its words, with the passage that matched best. */
 export interface WordsMatch {

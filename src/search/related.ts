@@ -3,7 +3,8 @@ import type { RelatedNote, RelatedPassage, RelatedReply } from "../shared/api.js
 import { normaliseWhere, pooledVector, type Store, type StoreRecord } from "../store/index.js";
 // the module itself, not the vault barrel: the barrel loads markdown-it and yaml (+150 ms on every cold search)
 import { linkResolver, linkStem, oneNote } from "../vault/links.js";
-import { modelCannotRead, relatedByWords } from "./related-words.js";
+import { modelCannotRead } from "./readable.js";
+import { relatedByWords } from "./related-words.js";
 
 export type { RelatedNote, RelatedPassage } from "../shared/api.js";
 

@@ -13,6 +13,8 @@ import {
 } from "../store/index.js";
 import { planExpansion, readableWordNet, type ExpansionPlan } from "./expand.js";
 import { propNames } from "./props.js";
+import { withLeads } from "./lead.js";
+import { readsEnglishOnly, unreadPassages } from "./readable.js";
 import { spellingFixes, spellingNotice, withFixes, type SpellingFix } from "./spelling.js";
 import { capPerNote, diversify, dropStragglers, linearFusion, namedFirst, rrf, type Ranked } from "./rank.js";
 import {
@@ -144,8 +146,13 @@ export async function search(ctx: SearchContext, question: string, options: Sear
   const partial = coverage && coverage.withVectors < coverage.chunks ? coverage : undefined;
   const first = await retrieve(ctx, question, o, filter, n, timings, partial);
   const unread = first.unread;
-  let { dense, keyword, expansion, spelling, linkNames, rare } = first;
-  let ranked = fuse(o, dense, keyword, question, { linkNames, rare, partial: !!partial });
+  let { dense, keyword, expansion, spelling, linkNames, rare, setAside, unreadIds } = first;
+  let ranked = fuse(o, dense, keyword, question, {
+    linkNames,
+    rare,
+    unreadIds,
+    partial: !!partial || o.mode === "dense",
+  });
   // the per-note cap is filled from every candidate the lists brought (a hybrid brings `pool`); a
   // single mode that brought only n, too few notes to fill the cap, asks again as deep as a hybrid
   if (
@@ -154,7 +161,7 @@ export async function search(ctx: SearchContext, question: string, options: Sear
     n < total &&
     capPerNote(ranked, o.topK, o.perNote).kept.length < o.topK
   ) {
-    ({ dense, keyword, expansion, spelling, linkNames, rare } = await retrieve(
+    ({ dense, keyword, expansion, spelling, linkNames, rare, setAside, unreadIds } = await retrieve(
       ctx,
       question,
       o,
@@ -163,10 +170,17 @@ export async function search(ctx: SearchContext, question: string, options: Sear
       timings,
       partial,
     ));
-    ranked = fuse(o, dense, keyword, question, { linkNames, rare, partial: !!partial });
+    ranked = fuse(o, dense, keyword, question, {
+      linkNames,
+      rare,
+      unreadIds,
+      partial: !!partial || o.mode === "dense",
+    });
   }
   let hits = diversify(ranked, o.topK, o.perNote);
   if (o.minRatio !== undefined) hits = dropStragglers(hits, o.minRatio);
+  // a hit with nothing to show (a heading and images under a blank breadcrumb) shows its note's first words
+  hits = await withLeads(ctx.store, hits);
   const unreadNote = unread
     ? `the embedding model (${ctx.embedder.id}) knows too few of this question's characters to read it`
     : undefined;
@@ -181,7 +195,7 @@ export async function search(ctx: SearchContext, question: string, options: Sear
           : "no chunk passes the filters"
         : "no chunk matches the query";
   const notice =
-    unread && o.mode === "hybrid"
+    unread && (o.mode === "hybrid" || (o.mode === "dense" && hits.length))
       ? `${unreadNote}; ranked by keywords alone`
       : spelling?.length
         ? spellingNotice(spelling)
@@ -193,6 +207,7 @@ export async function search(ctx: SearchContext, question: string, options: Sear
     timings,
     ...(notice ? { notice } : {}),
     ...(partial ? { denseCoverage: partial } : {}),
+    ...(setAside ? { setAside } : {}),
     ...(expansion
       ? {
           expansion: {
@@ -250,6 +265,13 @@ export interface Retrieved {
   linkNames?: Map<string, string[]>;
   /** The question is a few rare words ({@link isRareLookup}): the keyword list's first passages lead a hybrid fusion. */
   rare?: true;
+  /**
+   * How many dense candidates the model cannot read ({@link unreadPassages}): left out of the dense
+   * list, they are ranked by their words (in a dense search, `keyword` holds them).
+   */
+  setAside?: number;
+  /** The passages of the keyword lists the model cannot read: a fusion ranks them by their words alone ({@link fuse}). */
+  unreadIds?: Set<string>;
 }
 
 /**
@@ -307,8 +329,12 @@ export async function retrieve(
   partial?: VectorCoverage,
 ): Promise<Retrieved> {
   // passages without vectors (an index run's dense phase) are ranked by keyword in every mode: a
-  // dense search fuses its list with the keyword list of those passages
-  const words = o.mode !== "dense" || !!partial;
+  // dense search fuses its list with the keyword list of those passages; so are passages the
+  // model cannot read (another language than the English-only model's), whose vectors place
+  // them at random
+  // (a keyword search ranks every passage by its words: nothing to judge)
+  const judged = o.mode !== "keyword" && readsEnglishOnly(ctx.embedder.model);
+  const words = o.mode !== "dense" || !!partial || judged;
   const vectors = o.mode !== "keyword" && (!partial || partial.withVectors > 0);
   const depth = o.mode === "hybrid" ? Math.max(n, o.pool) : n;
   let dense: ScoredRecord[] = [];
@@ -319,6 +345,9 @@ export async function retrieve(
   let spelling: SpellingFix[] | undefined;
   let linkNames: Map<string, string[]> | undefined;
   let rare = false;
+  let setAside = 0;
+  let byWords: Set<string> | undefined;
+  const seen = new Set<string>();
   const t0 = performance.now();
   // a question the model cannot read (Japanese to an English model: one vector for every such
   // question) would rank the notes at random; it is ranked by its words alone
@@ -345,10 +374,14 @@ export async function retrieve(
       expansion = await planExpansion(ctx.store, asked, keyword[0]);
       if (expansion) keyword = await ctx.store.queryKeyword(asked, depth, filter, { expansion, proximity, backlinks });
     }
+    if (judged) {
+      byWords = unreadPassages(ctx.embedder.model, [...keyword, ...plainKeyword]);
+      for (const r of [...keyword, ...plainKeyword]) seen.add(r.id);
+    }
     if (o.mode === "dense") {
-      const rest = await ctx.store.withoutVectors(keyword.map((r) => r.id));
-      keyword = keyword.filter((r) => rest.has(r.id));
-      plainKeyword = plainKeyword.filter((r) => rest.has(r.id));
+      const rest = partial ? await ctx.store.withoutVectors(keyword.map((r) => r.id)) : new Set<string>();
+      keyword = keyword.filter((r) => rest.has(r.id) || byWords?.has(r.id));
+      plainKeyword = plainKeyword.filter((r) => rest.has(r.id) || byWords?.has(r.id));
     }
     // a note may be named only by the links to it: its link texts are read for the notes whose
     // backlink text matched
@@ -363,6 +396,16 @@ export async function retrieve(
     timings.embedMs = performance.now() - t0 - timings.retrieveMs;
     const t2 = performance.now();
     dense = await ctx.store.queryDense(vector, depth, filter);
+    if (judged) {
+      // a passage the keyword lists brought is judged once
+      const fresh = unreadPassages(
+        ctx.embedder.model,
+        dense.filter((r) => !seen.has(r.id)),
+      );
+      const unread = (r: ScoredRecord) => fresh.has(r.id) || !!byWords?.has(r.id);
+      setAside = dense.filter(unread).length;
+      if (setAside) dense = dense.filter((r) => !unread(r));
+    }
     timings.retrieveMs += performance.now() - t2;
   }
   return {
@@ -375,6 +418,8 @@ export async function retrieve(
     ...(unread ? { unread: true as const } : {}),
     ...(linkNames?.size ? { linkNames } : {}),
     ...(rare ? { rare: true as const } : {}),
+    ...(setAside ? { setAside } : {}),
+    ...(byWords?.size ? { unreadIds: byWords } : {}),
   };
 }
 
@@ -388,12 +433,13 @@ export function fuse(
   dense: ScoredRecord[],
   keyword: ScoredRecord[],
   question?: string,
-  found: Pick<Retrieved, "linkNames" | "rare"> & { partial?: boolean } = {},
+  found: Pick<Retrieved, "linkNames" | "rare" | "unreadIds"> & { partial?: boolean } = {},
 ): Hit[] {
-  // a dense search ranks by its vectors alone, but during an index run's dense phase (`partial`):
-  // then its keyword list holds the passages without vectors (see retrieve), fused as a hybrid's
+  // a dense search ranks by its vectors alone, but where its keyword list holds the passages its
+  // vectors cannot rank (`partial`: those without vectors yet, or that the model cannot read; see
+  // retrieve): that list is fused as a hybrid's
   if (o.mode === "dense" && (!found.partial || !keyword.length)) return dense.map((r) => toHit(r, r.distance));
-  let hits = fuseWords(o.mode === "dense" ? { ...o, mode: "hybrid" } : o, dense, keyword);
+  let hits = fuseWords(o.mode === "dense" ? { ...o, mode: "hybrid" } : o, dense, keyword, found.unreadIds);
   // a lookup of rare words: the passages that hold them lead, whatever the model made of them
   if (found.rare && o.mode === "hybrid") hits = keywordLed(hits, keyword, RARE_DEFAULTS.top);
   // a question that names a note (its title, alias, file name or link text) finds that note first
@@ -421,6 +467,7 @@ function fuseWords(
   o: Pick<SearchOptionsWithDefaults, "mode" | "fusion" | "alpha" | "rrfK">,
   dense: ScoredRecord[],
   keyword: ScoredRecord[],
+  unread?: ReadonlySet<string>,
 ): Hit[] {
   const byId = new Map<string, ScoredRecord>();
   for (const r of [...dense, ...keyword]) if (!byId.has(r.id)) byId.set(r.id, r);
@@ -433,19 +480,27 @@ function fuseWords(
   }
   const dList: Ranked[] = dense.map((r) => ({ id: r.id, score: 1 - r.distance }));
   let fused: Ranked[];
-  if (o.fusion === "rrf") {
+  if (o.fusion === "rrf")
     fused = rrf(
       [dList, kList],
       [1 - o.alpha, o.alpha].map((w) => w * 2),
       o.rrfK,
     );
-    const best = fused[0]?.score || 1;
-    fused = fused.map((f) => ({ id: f.id, score: f.score / best }));
-  } else {
+  else {
     // the dense list holds as many chunks as the pool could; a keyword list shorter than it brought
     // every chunk with a word of the query, and those it left out score 0, below its weakest match
     const kFloor = kList.length < dList.length ? 0 : undefined;
     fused = linearFusion([dList, kList], [1 - o.alpha, o.alpha], [undefined, kFloor]);
+  }
+  // a passage the model cannot read is in no dense list: its words stand for both halves, or the
+  // fusion would weigh it by alpha alone beside passages that score in both
+  if (unread?.size && o.alpha > 0)
+    fused = fused
+      .map((f) => (unread.has(f.id) ? { id: f.id, score: f.score / o.alpha } : f))
+      .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  if (o.fusion === "rrf") {
+    const best = fused[0]?.score || 1;
+    fused = fused.map((f) => ({ id: f.id, score: f.score / best }));
   }
   const rankIn = (list: Ranked[]) => new Map(list.map((r, i) => [r.id, i + 1]));
   const [dRank, kRank] = [rankIn(dList), rankIn(kList)];

@@ -33,6 +33,11 @@ export interface Hit {
    * said ({@link namedFirst}); `--verbose` says so.
    */
   named?: true;
+  /**
+   * The note's first readable words, when this passage has nothing to show in a snippet (a heading
+   * and images under a blank breadcrumb); what renderers show in its place (`snippet`'s `lead`).
+   */
+  lead?: string;
 }
 
 export type SearchMode = "dense" | "keyword" | "hybrid";
@@ -140,4 +145,10 @@ export interface SearchResult {
    * how many do. A dense or hybrid search ranked the others by keyword, and fused both.
    */
   denseCoverage?: VectorCoverage;
+  /**
+   * How many of the dense list's candidates the model cannot read (another language than the
+   * English-only model's, see `modelCannotRead`): left out of the dense list and ranked by their
+   * words. What `--verbose` says; absent when none.
+   */
+  setAside?: number;
 }

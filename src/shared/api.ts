@@ -4,6 +4,12 @@
  * file) reads them with `import type`. Types only: no Node and no imports.
  */
 
+/**
+ * A property's value as the index keeps it: text, a number, true or false, a date (Unix seconds,
+ * kept apart from numbers so a listing can say "date"), or a list of texts.
+ */
+export type PropValue = string | number | boolean | { date: number } | string[];
+
 /** The one JSON shape of a hit: the CLI's `--json`, the library's `notes.search()` hits and the MCP `search` tool. */
 export interface HitJson {
   id: string;
@@ -24,6 +30,15 @@ export interface HitJson {
   top_folder: string;
   /** Modification time of the note, Unix seconds. */
   mtime: number;
+  /** The note's date, Unix seconds: frontmatter `updated`/`modified`/`date`/`created`, else a date in its file name, else `mtime`. */
+  date: number;
+  /** The note's frontmatter properties by normalised name (`{}` when it has none). */
+  props: Record<string, PropValue>;
+  /**
+   * The note's first readable words, present only when the passage and its breadcrumb have nothing
+   * to show (a heading and images in a note whose title is blank): what a snippet shows instead.
+   */
+  lead?: string;
   /** Present (true) when the note's backlink text matched the keyword query (see `Hit.backlinked`). */
   backlinked?: true;
 }

@@ -181,6 +181,11 @@ export interface SnippetOptions {
    * hit's breadcrumb. The passage's own headings follow it when they add words.
    */
   fallback?: string;
+  /**
+   * The note's first readable words (`lead` of a hit): what a passage with nothing to read shows
+   * when its breadcrumb and headings have nothing to show either.
+   */
+  lead?: string;
 }
 
 /**
@@ -188,23 +193,26 @@ export interface SnippetOptions {
  * snippet starts a little before the window where most matched terms meet, when that lies beyond
  * the first part of the text; when the pattern matches only inside an HTML comment, the comment's
  * words are shown, so that a hit always shows why it was found. A passage with nothing to read
- * (a heading and images) shows the `fallback` and its headings, never an empty line.
+ * (a heading and images) shows the `fallback` and its headings, else the note's first words
+ * (`lead`), never an empty line.
  *
  * @example
  * ```ts
  * snippet("## Motors\n\nTwo N20 motors.", 100); // "Two N20 motors."
  * snippet('<div class="tip">Use <Teleport> here.</div>', 100); // "Use <Teleport> here."
  * snippet("## 敏捷组织\n\n![](a.png)", 100, { fallback: "团队 > 敏捷组织" }); // "团队 > 敏捷组织"
+ * snippet("![](a.png)", 100, { fallback: "", lead: "Photos of the coast." }); // "Photos of the coast."
  * ```
  */
 export function snippet(text: string, width = 100, opts: SnippetOptions | RegExp = {}): string {
-  const { pattern, fallback } = opts instanceof RegExp ? { pattern: opts, fallback: undefined } : opts;
+  const { pattern, fallback, lead } =
+    opts instanceof RegExp ? { pattern: opts, fallback: undefined, lead: undefined } : opts;
   let body = flatBody(text);
   if (pattern && body.search(pattern) < 0 && text.includes("<!--")) {
     const open = flatBody(text, true);
     if (open.search(pattern) >= 0) body = open;
   }
-  if (!body) body = emptyPassage(text, fallback);
+  if (!VISIBLE.test(body)) body = emptyPassage(text, fallback, lead);
   if (pattern && body.length > width) {
     const at = bestWindow(body, width, pattern);
     if (at !== undefined && at > width * 0.6) {
@@ -217,12 +225,33 @@ export function snippet(text: string, width = 100, opts: SnippetOptions | RegExp
   return body.length > width ? body.slice(0, width - 1) + "…" : body;
 }
 
-/** What a passage with nothing to read shows: the breadcrumb, then its headings where they add words. */
-function emptyPassage(text: string, fallback?: string): string {
+/** A character a reader sees as text: a letter, digit, punctuation mark or symbol. */
+const VISIBLE = /[\p{L}\p{N}\p{P}\p{S}]/u;
+
+/**
+ * What a passage with nothing to read shows: the breadcrumb, then its headings where they add
+ * words; else the note's first words (`lead`).
+ */
+function emptyPassage(text: string, fallback?: string, lead?: string): string {
   const crumb = printable((fallback ?? "").replace(/\s+/g, " ").trim());
   const heads = headingsOf(text);
-  if (!crumb) return heads;
-  return heads && !crumb.includes(heads) ? `${crumb} · ${heads}` : crumb;
+  const shown = !crumb ? heads : heads && !crumb.includes(heads) ? `${crumb} · ${heads}` : crumb;
+  return VISIBLE.test(shown) || !lead ? shown : printable(lead.replace(/\s+/g, " ").trim());
+}
+
+/**
+ * Whether a passage has nothing to show in a snippet: no words of its own, and a breadcrumb
+ * (`fallback`) and headings with nothing visible (a heading and images in a note whose title is
+ * blank). Such a hit shows its note's first words (`lead`).
+ *
+ * @example
+ * ```ts
+ * nothingToShow("![](a.png)", ""); // true
+ * nothingToShow("![](a.png)", "Trips > Coast"); // false
+ * ```
+ */
+export function nothingToShow(text: string, fallback?: string): boolean {
+  return !VISIBLE.test(snippet(text, Infinity, { fallback }));
 }
 
 /** At most this many matches are weighed for a snippet's window. */

@@ -439,6 +439,7 @@ describe("vault-rag CLI end to end", () => {
     expect(r.stdout).not.toMatch(/%\)/);
     const [hit] = json(["search", "--vault", vault, "-k", "1", "DRV8833"]);
     expect(Object.keys(hit).sort()).toEqual([
+      "date",
       "distance",
       "end_line",
       "folder",
@@ -446,6 +447,7 @@ describe("vault-rag CLI end to end", () => {
       "label",
       "mtime",
       "path",
+      "props",
       "score",
       "section",
       "start_line",

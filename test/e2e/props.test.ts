@@ -93,6 +93,27 @@ describe("properties and note dates end to end through the CLI", () => {
     expect(found(["--until", "2023-06-01", "gradient"]).sort()).toEqual(["daily/2023-05-02.md"]);
   });
 
+  it("search --json gives each hit its note's date and properties", () => {
+    const r = run(["search", "--vault", vault, "--json", "gradient"]);
+    expect(r.code, r.stderr).toBe(0);
+    const hits = JSON.parse(r.stdout) as { path: string; mtime: number; date: number; props: object }[];
+    const hit = (p: string) => hits.find((h) => h.path === p)!;
+    const jan10 = Date.UTC(2024, 0, 10) / 1000;
+    expect(hit("uni/Lecture.md").date).toBe(jan10);
+    expect(hit("uni/Lecture.md").props).toEqual({
+      type: "Uni Note",
+      status: "draft",
+      rating: 4,
+      path: "somewhere/else",
+      updated: { date: jan10 },
+      topics: ["ml", "stats"],
+    });
+    expect(hit("daily/2023-05-02.md").date).toBe(Date.UTC(2023, 4, 2) / 1000);
+    // a note without frontmatter: no properties, dated by its file's time
+    expect(hit("Recent.md").props).toEqual({});
+    expect(hit("Recent.md").date).toBe(hit("Recent.md").mtime);
+  });
+
   it("status says where the dates came from, and counts a frontmatter date it could not read", () => {
     const status = JSON.parse(run(["status", vault, "--json"]).stdout);
     expect(status.dates).toEqual({ sources: { updated: 1, created: 1, filename: 1, mtime: 1 }, unreadable: 1 });

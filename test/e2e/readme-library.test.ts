@@ -85,6 +85,8 @@ describe("the library examples of docs/library.md", () => {
       "folder",
       "top_folder",
       "mtime",
+      "date",
+      "props",
     ]);
     expect(a.stdout).toContain("The DRV8833 overheated [1]. ");
     expect(a.stdout).toMatch(/notes: 43,/);

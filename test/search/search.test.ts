@@ -197,7 +197,7 @@ describe("search", () => {
     expect(await top({ backlinks: 0 })).not.toBe(linked);
     await store.close();
   });
-  it("ranks a question the model cannot read by its words alone, and says so; dense mode says why it found nothing", async () => {
+  it("ranks a question the model cannot read by its words alone, and says so; dense mode says why when no word matches", async () => {
     const store = SqliteStore.open(tmpDb(), { create: true });
     await store.setManifest(testManifest(512));
     const notes = [
@@ -220,8 +220,12 @@ describe("search", () => {
     // every Japanese question embeds to one vector: only the note with the word is a hit
     expect(hybrid.hits.map((h) => h.path)).toEqual(["ja/テーマ.md"]);
     expect(hybrid.notice).toBe(`${model}; ranked by keywords alone`);
+    // a dense search ranks the passages the model cannot read by their words too
     const dense = await search({ store, embedder }, "テーマ", { mode: "dense" });
-    expect(dense).toMatchObject({ hits: [], reason: `${model} — search it by keyword or hybrid` });
+    expect(dense.hits.map((h) => h.path)).toEqual(["ja/テーマ.md"]);
+    expect(dense.notice).toBe(`${model}; ranked by keywords alone`);
+    const none = await search({ store, embedder }, "設定", { mode: "dense" });
+    expect(none).toMatchObject({ hits: [], reason: `${model} — search it by keyword or hybrid` });
     // a question the model reads is embedded
     const english = await search({ store, embedder }, "browse themes", { mode: "dense" });
     expect(english.hits[0].path).toBe("en/themes.md");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { highlightTerms, snippet, termPattern } from "../../src/shared/snippet-text.js";
+import { highlightTerms, nothingToShow, snippet, termPattern } from "../../src/shared/snippet-text.js";
 
 /** The text a pattern marks, in order. */
 const marked = (text: string, query: string) => text.match(termPattern(highlightTerms(query))!) ?? [];
@@ -27,5 +27,18 @@ describe("highlighting and snippets of CJK text (shared by the CLI and the web a
     expect(snippet(text, 100, { fallback: "组织 > 敏捷组织" })).toBe("组织 > 敏捷组织");
     // no breadcrumb given: the passage's own headings
     expect(snippet(text, 100)).toBe("敏捷组织");
+  });
+
+  it("shows the note's first words where the passage, its headings and its breadcrumb show nothing", () => {
+    const images = "![](assets/team-1.png)\n![](assets/team-2.png)\n";
+    const lead = "团队照片，2024 年春天。";
+    // a blank title: the breadcrumb is a zero-width space, nothing a reader sees
+    expect(nothingToShow(images, "\u200b")).toBe(true);
+    expect(snippet(images, 100, { fallback: "\u200b", lead })).toBe(lead);
+    expect(snippet(images, 100, { fallback: "", lead })).toBe(lead);
+    // a breadcrumb or a heading to show comes first
+    expect(nothingToShow(images, "组织")).toBe(false);
+    expect(snippet(images, 100, { fallback: "组织", lead })).toBe("组织");
+    expect(snippet(`## 敏捷组织\n\n${images}`, 100, { fallback: "", lead })).toBe("敏捷组织");
   });
 });

@@ -100,7 +100,7 @@ function indexLine(x: SearchExplain): string {
   return `index: ${x.index} (${x.model})${x.chroma ? `; dense: Chroma server; keyword: ${x.chroma.keywordPath}` : ""}`;
 }
 
-/** `--verbose`'s lines after the hits: synonyms, near pairs, backlink text, timings. */
+/** `--verbose`'s lines after the hits: synonyms, near pairs, backlink text, unreadable passages, timings. */
 function explainLines(x: SearchExplain, t: { embedMs: number; retrieveMs: number }): string[] {
   const lines: string[] = [];
   const s = x.synonyms;
@@ -130,6 +130,10 @@ function explainLines(x: SearchExplain, t: { embedMs: number; retrieveMs: number
         : "backlink text: no hit matched by what other notes say where they link to it",
     );
   }
+  if (x.unread)
+    lines.push(
+      `dense: ${x.unread.passages === 1 ? "1 candidate" : `${x.unread.passages} candidates`} in a language the model (${x.model}) cannot read, ranked by ${x.unread.passages === 1 ? "its" : "their"} words instead`,
+    );
   lines.push(`embed ${t.embedMs.toFixed(0)} ms, retrieve ${t.retrieveMs.toFixed(0)} ms`);
   return lines;
 }

@@ -1,0 +1,131 @@
+import { STOPWORDS, typedTokens } from "../store/index.js";
+import { readableWordNet } from "./expand.js";
+import { baseForms, type WordNet } from "./wordnet.js";
+
+/**
+ * What the bundled model can read: related notes (docs/decisions/related-notes.md) and the dense
+ * half of a search (docs/decisions/unreadable-passages.md) read what it cannot by its words.
+ */
+export const READABLE_DEFAULTS = {
+  /** Below this share of English words (stopwords or words WordNet knows), the English-only model cannot read a text. */
+  englishShare: 0.5,
+  /** Fewer words than this (code and acronyms left out) say too little to judge: the text counts as readable. */
+  minWords: 5,
+};
+
+/** The bundled model reads English only: a text in another language is read by its words. */
+const ENGLISH_ONLY_MODEL = /universal-sentence-encoder-lite$/;
+
+/** CJK ideographs, kana and hangul: text the bundled model has no tokens for. */
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
+
+const ANY_CJK = new RegExp(CJK.source, "u");
+
+/** Fenced code blocks and inline code: no language to read, whatever words they hold. */
+const CODE = /^ {0,3}(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:^ {0,3}\1[^\n]*$|(?![\s\S]))|`[^`\n]+`/gm;
+
+/** Whether a word is English, by word (most words recur across passages; bounded). */
+const englishWords = new Map<string, boolean>();
+
+function isEnglish(wn: WordNet, word: string): boolean {
+  let known = englishWords.get(word);
+  if (known === undefined) {
+    // a word WordNet knows as it stands needs no look-up of its base forms
+    known = STOPWORDS.has(word) || wn.has(word) || baseForms(wn, word).length > 0;
+    if (englishWords.size >= 50_000) englishWords.clear();
+    englishWords.set(word, known);
+  }
+  return known;
+}
+
+/**
+ * Whether the index's model is the bundled English-only one, the only model {@link modelCannotRead}
+ * judges.
+ *
+ * @example
+ * ```ts
+ * readsEnglishOnly("universal-sentence-encoder-lite"); // true
+ * readsEnglishOnly("nomic-embed-text"); // false
+ * ```
+ */
+export function readsEnglishOnly(model: string): boolean {
+  return ENGLISH_ONLY_MODEL.test(model);
+}
+
+/**
+ * Whether the index's model cannot read a text: its model is the bundled English-only one and
+ * under `englishShare` of the text's words are English (stopwords or words WordNet knows), or most
+ * of its letters are CJK. Code (fenced or inline) and words written with a capital after their first
+ * letter (acronyms such as "GPIO", names such as "iPhone") are no language and are not counted; with
+ * fewer than `minWords` words left the text counts as readable. Any other model is trusted to read
+ * what it was given.
+ *
+ * @example
+ * ```ts
+ * modelCannotRead("universal-sentence-encoder-lite", "Il protocollo TCP garantisce la consegna dei pacchetti"); // true
+ * modelCannotRead("universal-sentence-encoder-lite", "TCP resends the packets the other side did not acknowledge"); // false
+ * ```
+ */
+export function modelCannotRead(model: string, text: string, o = READABLE_DEFAULTS): boolean {
+  if (!readsEnglishOnly(model)) return false;
+  const prose = text.replace(CODE, " ");
+  if (ANY_CJK.test(prose)) {
+    const letters = prose.replace(/[^\p{L}]/gu, "");
+    if ((letters.match(CJK)?.length ?? 0) > letters.length / 2) return true;
+  }
+  const wn = readableWordNet();
+  if (!wn) return false;
+  const words = typedTokens(prose)
+    .filter((w) => /^\p{L}\p{Ll}+$/u.test(w))
+    .map((w) => w.toLowerCase());
+  if (words.length < o.minWords) return false;
+  // stopwords first (a set lookup), then WordNet for the other words, the most frequent first,
+  // until the count decides either way
+  const need = o.englishShare * words.length;
+  let english = 0;
+  const rest = new Map<string, number>();
+  for (const w of words) {
+    if (STOPWORDS.has(w)) english++;
+    else rest.set(w, (rest.get(w) ?? 0) + 1);
+  }
+  let other = 0;
+  for (const [w, n] of [...rest].sort((a, b) => b[1] - a[1])) {
+    if (english >= need || other > words.length - need) break;
+    if (isEnglish(wn, w)) english += n;
+    else other += n;
+  }
+  return english < need;
+}
+
+/** Passages judged, by text (a search judges the same candidates again and again; bounded by their length). */
+const judged = new Map<string, boolean>();
+let judgedChars = 0;
+const JUDGED_CHARS = 20_000_000;
+
+/**
+ * The ids of the passages the model cannot read ({@link modelCannotRead}); a passage's text is
+ * judged once per process.
+ *
+ * @example
+ * ```ts
+ * unreadPassages("universal-sentence-encoder-lite", hits); // Set { "reti/DNS.md#0-…" }
+ * ```
+ */
+export function unreadPassages(model: string, passages: readonly { id: string; text: string }[]): Set<string> {
+  const out = new Set<string>();
+  if (!readsEnglishOnly(model)) return out;
+  for (const p of passages) {
+    let unread = judged.get(p.text);
+    if (unread === undefined) {
+      unread = modelCannotRead(model, p.text);
+      if (judgedChars + p.text.length > JUDGED_CHARS) {
+        judged.clear();
+        judgedChars = 0;
+      }
+      judged.set(p.text, unread);
+      judgedChars += p.text.length;
+    }
+    if (unread) out.add(p.id);
+  }
+  return out;
+}
