@@ -14,7 +14,7 @@ import {
 import { planExpansion, readableWordNet, type ExpansionPlan } from "./expand.js";
 import { propNames } from "./props.js";
 import { withLeads } from "./lead.js";
-import { readsEnglishOnly, unreadPassages } from "./readable.js";
+import { modelCannotRead, readsEnglishOnly, unreadPassages } from "./readable.js";
 import { spellingFixes, spellingNotice, withFixes, type SpellingFix } from "./spelling.js";
 import { capPerNote, diversify, dropStragglers, linearFusion, namedFirst, rrf, type Ranked } from "./rank.js";
 import {
@@ -181,9 +181,12 @@ export async function search(ctx: SearchContext, question: string, options: Sear
   if (o.minRatio !== undefined) hits = dropStragglers(hits, o.minRatio);
   // a hit with nothing to show (a heading and images under a blank breadcrumb) shows its note's first words
   hits = await withLeads(ctx.store, hits);
-  const unreadNote = unread
-    ? `the embedding model (${ctx.embedder.id}) knows too few of this question's characters to read it`
-    : undefined;
+  const unreadNote =
+    unread === "language"
+      ? `the embedding model (${ctx.embedder.id}) reads English only, and this question is in another language`
+      : unread
+        ? `the embedding model (${ctx.embedder.id}) knows too few of this question's characters to read it`
+        : undefined;
   const reason = hits.length
     ? undefined
     : unread && o.mode === "dense"
@@ -260,7 +263,8 @@ export interface Retrieved {
   /** Misspelt words the keyword lists read as the vault's words ({@link spellingFixes}); the dense list read the question as typed. */
   spelling?: SpellingFix[];
   /** The embedding model has no tokens for most of the question's characters: no dense list was asked for. */
-  unread?: true;
+  /** The question is one the model cannot read: most of its characters, or its language (see readable.ts). */
+  unread?: "characters" | "language";
   /** The display texts of links to the notes the keyword list matched by their backlink text, by path ({@link namedFirst}). */
   linkNames?: Map<string, string[]>;
   /** The question is a few rare words ({@link isRareLookup}): the keyword list's first passages lead a hybrid fusion. */
@@ -351,7 +355,15 @@ export async function retrieve(
   const t0 = performance.now();
   // a question the model cannot read (Japanese to an English model: one vector for every such
   // question) would rank the notes at random; it is ranked by its words alone
-  const unread = o.mode !== "keyword" && unreadable(ctx.embedder, question);
+  // likewise a question in another language than the English-only bundled model's
+  const unread =
+    o.mode === "keyword"
+      ? undefined
+      : unreadable(ctx.embedder, question)
+        ? ("characters" as const)
+        : modelCannotRead(ctx.embedder.model, question)
+          ? ("language" as const)
+          : undefined;
   // start embedding first: on a cold start the model loads while the keyword query runs
   const vectorPromise = vectors && !unread ? ctx.embedder.embedQuery(question) : undefined;
   vectorPromise?.catch(() => undefined);
@@ -415,7 +427,7 @@ export async function retrieve(
     plainKeywordMs,
     expansion,
     ...(spelling?.length ? { spelling } : {}),
-    ...(unread ? { unread: true as const } : {}),
+    ...(unread ? { unread } : {}),
     ...(linkNames?.size ? { linkNames } : {}),
     ...(rare ? { rare: true as const } : {}),
     ...(setAside ? { setAside } : {}),

@@ -49,6 +49,19 @@ describe("passages the model cannot read", () => {
     expect(paths.slice(1, 2)).toEqual(["reti/Protocollo TCP.md"]);
   });
 
+  it("include a question in another language: ranked by its words alone, and the notice says so", () => {
+    // five Italian words the bundled model cannot read: its vector would place the question at random
+    const question = "come si dividono gli indirizzi della rete in sottoreti";
+    const hybrid = search(question);
+    expect(hybrid.stderr).toContain(
+      "note: the embedding model (use-lite:universal-sentence-encoder-lite) reads English only, and this question is in another language; ranked by keywords alone",
+    );
+    expect(hybrid.paths[0]).toBe("reti/Indirizzi IP e sottoreti.md");
+    expect(hybrid.paths).toEqual(search(question, ["--mode", "keyword"]).paths);
+    // an English question of as many words is embedded as before
+    expect(search("how do the two SMARS motors get their power").stderr).not.toMatch(/reads English only/);
+  });
+
   it("are counted once by --verbose", () => {
     const { stderr } = search("pacchetti condividono", ["--verbose"]);
     const lines = stderr.split("\n").filter((l) => l.startsWith("dense: "));
