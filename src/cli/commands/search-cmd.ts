@@ -60,6 +60,9 @@ export async function runSearch(words: string[], o: SearchFlags): Promise<void> 
     log: stderrLogger(!!o.verbose),
     offline: o.offline,
     modelDir: o.modelDir,
+    // the bundled model loads on a thread of its own while this one opens the index and runs the
+    // keyword query: a cold search waits for the longer of the two, not for both
+    queryThread: request.mode !== "keyword",
   });
   try {
     const query = words.join(" ");
