@@ -478,9 +478,8 @@ export function planWindows(run: Pick<Run, "windowing">, embedText: string, hash
  */
 async function keywordPhase(run: Run): Promise<void> {
   const { opts, todo, store } = run;
-  // large batches: each one rewrites the index pages its notes land on, spread over the whole file
-  // (paths and hashes come in no order); at 100,000 generated notes 512 notes a batch took 73 s of
-  // CPU, 4,096 took 60 s (commitSeconds still closes one about every 5 s)
+  // large batches: each rewrites the index pages its notes land on, all over the file; at 100,000
+  // generated notes 512 notes a batch took 73 s of CPU, 4,096 took 60 s (see decisions/scale.md)
   const batchNotes = opts.batchNotes ?? 4096;
   const commitSeconds = opts.commitSeconds ?? 5;
   let done = 0;
