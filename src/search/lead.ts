@@ -17,16 +17,16 @@ const LEAD_CHARS = 300;
  * ```
  */
 export async function withLeads(store: Store, hits: Hit[]): Promise<Hit[]> {
-  const bare = new Set(hits.filter((h) => nothingToShow(h.text, h.label)).map((h) => h.path));
-  if (!bare.size) return hits;
+  const bare = hits.map((h) => nothingToShow(h.text, h.label));
+  if (!bare.includes(true)) return hits;
   const leads = new Map<string, string>();
-  for (const path of bare) {
-    const passages = (await store.get({ path })).sort((a, b) => a.meta.ordinal - b.meta.ordinal);
-    const first = passages.find((p) => !nothingToShow(p.text, ""));
+  for (const path of new Set(hits.filter((_, i) => bare[i]).map((h) => h.path))) {
+    // a note's passages come in order
+    const first = (await store.get({ path })).find((p) => !nothingToShow(p.text, ""));
     if (first) leads.set(path, flatBody(first.text).slice(0, LEAD_CHARS));
   }
-  return hits.map((h) => {
-    const lead = leads.get(h.path);
-    return lead && nothingToShow(h.text, h.label) ? { ...h, lead } : h;
+  return hits.map((h, i) => {
+    const lead = bare[i] ? leads.get(h.path) : undefined;
+    return lead ? { ...h, lead } : h;
   });
 }

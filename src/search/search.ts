@@ -144,15 +144,11 @@ export async function search(ctx: SearchContext, question: string, options: Sear
   // during an index run's dense phase some passages have no vectors yet: they are ranked by keyword
   const coverage = o.mode === "keyword" ? undefined : await ctx.store.vectorCoverage();
   const partial = coverage && coverage.withVectors < coverage.chunks ? coverage : undefined;
-  const first = await retrieve(ctx, question, o, filter, n, timings, partial);
-  const unread = first.unread;
-  let { dense, keyword, expansion, spelling, linkNames, rare, setAside, unreadIds } = first;
-  let ranked = fuse(o, dense, keyword, question, {
-    linkNames,
-    rare,
-    unreadIds,
-    partial: !!partial || o.mode === "dense",
-  });
+  // a dense search's keyword list holds only the passages its vectors cannot rank (see retrieve)
+  const fuseAll = (r: Retrieved) =>
+    fuse(o, r.dense, r.keyword, question, { ...r, partial: !!partial || o.mode === "dense" });
+  let got = await retrieve(ctx, question, o, filter, n, timings, partial);
+  let ranked = fuseAll(got);
   // the per-note cap is filled from every candidate the lists brought (a hybrid brings `pool`); a
   // single mode that brought only n, too few notes to fill the cap, asks again as deep as a hybrid
   if (
@@ -161,22 +157,10 @@ export async function search(ctx: SearchContext, question: string, options: Sear
     n < total &&
     capPerNote(ranked, o.topK, o.perNote).kept.length < o.topK
   ) {
-    ({ dense, keyword, expansion, spelling, linkNames, rare, setAside, unreadIds } = await retrieve(
-      ctx,
-      question,
-      o,
-      filter,
-      Math.min(total, Math.max(n, o.pool)),
-      timings,
-      partial,
-    ));
-    ranked = fuse(o, dense, keyword, question, {
-      linkNames,
-      rare,
-      unreadIds,
-      partial: !!partial || o.mode === "dense",
-    });
+    got = await retrieve(ctx, question, o, filter, Math.min(total, Math.max(n, o.pool)), timings, partial);
+    ranked = fuseAll(got);
   }
+  const { unread, keyword, expansion, spelling, setAside } = got;
   let hits = diversify(ranked, o.topK, o.perNote);
   if (o.minRatio !== undefined) hits = dropStragglers(hits, o.minRatio);
   // a hit with nothing to show (a heading and images under a blank breadcrumb) shows its note's first words
@@ -262,8 +246,7 @@ export interface Retrieved {
   expansion?: ExpansionPlan;
   /** Misspelt words the keyword lists read as the vault's words ({@link spellingFixes}); the dense list read the question as typed. */
   spelling?: SpellingFix[];
-  /** The embedding model has no tokens for most of the question's characters: no dense list was asked for. */
-  /** The question is one the model cannot read: most of its characters, or its language (see readable.ts). */
+  /** The question is one the model cannot read, by most of its characters or its language (see readable.ts): no dense list was asked for. */
   unread?: "characters" | "language";
   /** The display texts of links to the notes the keyword list matched by their backlink text, by path ({@link namedFirst}). */
   linkNames?: Map<string, string[]>;
@@ -351,7 +334,6 @@ export async function retrieve(
   let rare = false;
   let setAside = 0;
   let byWords: Set<string> | undefined;
-  const seen = new Set<string>();
   const t0 = performance.now();
   // a question the model cannot read (Japanese to an English model: one vector for every such
   // question) would rank the notes at random; it is ranked by its words alone
@@ -386,10 +368,7 @@ export async function retrieve(
       expansion = await planExpansion(ctx.store, asked, keyword[0]);
       if (expansion) keyword = await ctx.store.queryKeyword(asked, depth, filter, { expansion, proximity, backlinks });
     }
-    if (judged) {
-      byWords = unreadPassages(ctx.embedder.model, [...keyword, ...plainKeyword]);
-      for (const r of [...keyword, ...plainKeyword]) seen.add(r.id);
-    }
+    if (judged) byWords = unreadPassages(ctx.embedder.model, [...keyword, ...plainKeyword]);
     if (o.mode === "dense") {
       const rest = partial ? await ctx.store.withoutVectors(keyword.map((r) => r.id)) : new Set<string>();
       keyword = keyword.filter((r) => rest.has(r.id) || byWords?.has(r.id));
@@ -409,14 +388,10 @@ export async function retrieve(
     const t2 = performance.now();
     dense = await ctx.store.queryDense(vector, depth, filter);
     if (judged) {
-      // a passage the keyword lists brought is judged once
-      const fresh = unreadPassages(
-        ctx.embedder.model,
-        dense.filter((r) => !seen.has(r.id)),
-      );
-      const unread = (r: ScoredRecord) => fresh.has(r.id) || !!byWords?.has(r.id);
-      setAside = dense.filter(unread).length;
-      if (setAside) dense = dense.filter((r) => !unread(r));
+      // (a passage the keyword lists brought was judged there: unreadPassages remembers its text)
+      const unread = unreadPassages(ctx.embedder.model, dense);
+      setAside = unread.size;
+      if (setAside) dense = dense.filter((r) => !unread.has(r.id));
     }
     timings.retrieveMs += performance.now() - t2;
   }

@@ -196,6 +196,7 @@ export interface Store {
   touchNote(note: NoteEntry): Promise<void>;
   /** Every note the store holds, by path. */
   notes(): Promise<Map<string, NoteEntry>>;
+  /** The records with these ids (in their order), or of one note or of all, in path and passage order. */
   get(query: { ids?: string[]; path?: string; includeVectors?: boolean }): Promise<StoreRecord[]>;
   count(): Promise<StoreCounts>;
   listTags(): Promise<{ tag: string; notes: number }[]>;

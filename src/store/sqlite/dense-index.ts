@@ -409,41 +409,26 @@ export class DenseIndex {
       return top.sorted();
     }
     const factor = this.cosineFactors(q8);
-    const poolSize = Math.max(RESCORE_POOL_MIN, k * RESCORE_FACTOR);
-    const scores = this.scratch(total);
-    let picked: Int32Array;
-    if (allowed && total < this.size / 2) {
-      // stage 1 on the allowed rows only
-      const list = new Int32Array(total);
+    // stage 1, by approximate cosine from the int8 rows: the allowed rows' positions (every row
+    // when none is filtered out); a few are scanned alone, more are read out of a scan of every row
+    let list: Int32Array | null = null;
+    if (allowed) {
+      list = new Int32Array(total);
       let c = 0;
       if (candidates) for (const i of candidates) list[c++] = i;
       else for (let i = 0; i < this.size; i++) if ((allowed as Uint8Array)[i]) list[c++] = i;
-      const { raw } = q8.rawDotsOf(query, list);
-      for (let c2 = 0; c2 < total; c2++) scores[c2] = -raw[c2] * factor[list[c2]];
-      picked = selectSmallest(scores, list, total, poolSize);
-    } else {
-      // stage 1: int8 scan of every row, keep the best pool among the allowed (by approximate cosine)
-      const { raw } = q8.rawDots(query);
-      let mask: Uint8Array | undefined;
-      if (allowed instanceof Uint8Array) mask = allowed;
-      else if (candidates) {
-        mask = new Uint8Array(this.size);
-        for (const i of candidates) mask[i] = 1;
-      }
-      if (!mask) {
-        for (let i = 0; i < this.size; i++) scores[i] = -raw[i] * factor[i];
-        picked = selectSmallest(scores, null, this.size, poolSize);
-      } else {
-        const list = new Int32Array(total);
-        let c = 0;
-        for (let i = 0; i < this.size; i++) {
-          if (!mask[i]) continue;
-          scores[c] = -raw[i] * factor[i];
-          list[c++] = i;
-        }
-        picked = selectSmallest(scores, list, c, poolSize);
-      }
     }
+    const n = list ? list.length : this.size;
+    const scores = this.scratch(n);
+    if (list && total < this.size / 2) {
+      const { raw } = q8.rawDotsOf(query, list);
+      for (let c = 0; c < n; c++) scores[c] = -raw[c] * factor[list[c]];
+    } else {
+      const { raw } = q8.rawDots(query);
+      if (list) for (let c = 0; c < n; c++) scores[c] = -raw[list[c]] * factor[list[c]];
+      else for (let i = 0; i < n; i++) scores[i] = -raw[i] * factor[i];
+    }
+    const picked = selectSmallest(scores, list, n, Math.max(RESCORE_POOL_MIN, k * RESCORE_FACTOR));
     // stage 2: exact rescoring
     for (const i of picked) top.offer(this.distance(i, query, qn), this.rowids[i]);
     return top.sorted();
