@@ -19,14 +19,7 @@ import {
   type UpsertOptions,
   type VectorCoverage,
 } from "../types.js";
-import {
-  pendingVectorPaths,
-  readProgress,
-  setVectors,
-  vectorCoverage,
-  withoutVectors,
-  writeProgress,
-} from "./vectors.js";
+import { pendingVectorPaths, readProgress, setVectors, withoutVectors, writeProgress } from "./vectors.js";
 import { KeywordSpellings } from "./spellings.js";
 import { hasBacklinks, linkNames, readLinks, relink } from "./backlinks.js";
 import { DamagedSnapshotError } from "./dense-index.js";
@@ -43,6 +36,7 @@ import {
   type SqliteRepair,
 } from "./maintenance.js";
 import { readGeneration, readManifest } from "./meta.js";
+import { readCounts, type CountsWanted } from "./counts.js";
 import { cachedVectors, getRecords, listFolders, listTags, noteLinks, noteProperties, readNotes } from "./reads.js";
 
 export { refuseLinkedIndexFolder, type SqliteStoreOptions } from "./connection.js";
@@ -192,26 +186,27 @@ export class SqliteStore implements Store {
     return getRecords(this.db, this.windowCache, query);
   }
 
-  /** Counts, cached per write generation: search() asks on every query and count(*) scans. */
+  /** Counts, kept per write generation (counts.ts): search() asks on every query, and counting scans. */
   async count(): Promise<StoreCounts> {
-    const generation = this.generation();
-    if (this.counted?.generation === generation) return this.counted.counts;
-    const notes = (this.db.prepare("SELECT count(*) n FROM notes").get() as { n: number }).n;
-    const chunks = (this.db.prepare("SELECT count(*) n FROM chunks").get() as { n: number }).n;
-    this.counted = { generation, counts: { notes, chunks } };
-    return this.counted.counts;
+    const { notes, chunks } = this.counts("notes and chunks");
+    return { notes: notes!, chunks: chunks! };
   }
 
-  private counted?: { generation: string; counts: StoreCounts };
-
-  /** Cached per write generation, as {@link count} is: a search during a dense phase asks each time. */
+  /** Kept per write generation, as {@link count} is: a search during a dense phase asks each time. */
   async vectorCoverage(): Promise<VectorCoverage> {
-    const generation = this.generation();
-    if (this.covered?.generation !== generation) this.covered = { generation, coverage: vectorCoverage(this.db) };
-    return this.covered.coverage;
+    const { chunks, withVectors } = this.counts("all");
+    return { chunks: chunks!, withVectors: withVectors! };
   }
 
-  private covered?: { generation: string; coverage: VectorCoverage };
+  /** The counts at the current generation: from memory, else from `meta` or counted (counts.ts). */
+  private counts(wanted: CountsWanted) {
+    const generation = this.generation();
+    const had = this.counted?.generation === generation ? this.counted : undefined;
+    if (had && (wanted !== "all" || had.withVectors !== undefined)) return had;
+    return (this.counted = readCounts(this.db, wanted));
+  }
+
+  private counted?: ReturnType<typeof readCounts>;
 
   async pendingVectorPaths(limit: number, after?: string): Promise<string[]> {
     return pendingVectorPaths(this.db, limit, after);
