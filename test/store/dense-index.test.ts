@@ -136,7 +136,7 @@ describe("dense index", () => {
     );
   });
 
-  it("keeps recall@10 ≥ 0.99 with the int8 first stage above the exact-scan limit, and survives a snapshot", () => {
+  it("keeps recall@10 ≥ 0.99 and 300-deep lists exact with the int8 first stage above the exact-scan limit, and survives a snapshot", () => {
     const r = rng(11);
     const n = EXACT_SCAN_LIMIT + 5000;
     const dims = 32;
@@ -174,6 +174,11 @@ describe("dense index", () => {
       recall += got.filter((id) => want.has(id)).length / 10;
     }
     expect(recall / Q).toBeGreaterThanOrEqual(0.99);
+    // a hybrid search's 300-deep list: the pool of RESCORE_FACTOR × k holds all of its rows
+    for (let t = 0; t < 5; t++) {
+      const q = Float32Array.from(centres[t], (x) => x + (r() - 0.5) * 0.5);
+      expect(idx.search(q, 300).map((h) => h.rowid)).toEqual(exact(rows, q, 300));
+    }
     // a filter small enough for an exact scan reads the rows whole, with the same answer
     const few = new Set([...third].slice(0, 3000));
     expect(fromFile.search(qf, 10, few)).toEqual(idx.search(qf, 10, few));
