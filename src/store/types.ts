@@ -313,7 +313,11 @@ export interface Store {
    * ```
    */
   withoutVectors(ids: string[]): Promise<Set<string>>;
-  /** Optional: load what dense queries need now (used to overlap with a cold model load). */
+  /**
+   * Optional: load what dense queries need now, beside the caller's other work (a search starts it
+   * before its keyword query, overlapping a cold model load); never rejects: a failure shows in
+   * the dense query.
+   */
   warmDense?(): Promise<void>;
   /**
    * Optional: test a filter's `whereDocument` over the passages now, for the queries that follow

@@ -253,6 +253,51 @@ describe("dense index", () => {
     expect(DenseIndex.fromFile(file, "k")?.search(q, 10)).toEqual(idx.search(q, 10));
   });
 
+  it("reads a snapshot on a thread of its own with the same answers, and refuses it damaged, torn or another's", async () => {
+    const r = rng(12);
+    const n = EXACT_SCAN_LIMIT + 300;
+    const dims = 32;
+    const idx = DenseIndex.fromRows(
+      Array.from({ length: n }, (_, i) => [i + 1, blob(Float32Array.from({ length: dims }, () => r() - 0.5))]),
+      dims,
+    );
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vr-snap-"));
+    const file = path.join(dir, "index.db.vectors");
+    fs.writeFileSync(file, idx.toBuffer("k"));
+    const reads = vi.spyOn(fs, "readSync");
+    const threaded = (await DenseIndex.fromFileOffThread(file, "k"))!;
+    // this thread read the header only: the int8 rows (n × dims bytes) were read by the other
+    const readHere = reads.mock.calls.reduce((sum, c) => sum + Number((c as unknown[])[3] ?? 0), 0);
+    reads.mockRestore();
+    expect(readHere).toBeLessThan(n * dims);
+    const here = DenseIndex.fromFile(file, "k")!;
+    try {
+      for (let t = 0; t < 5; t++) {
+        const q = Float32Array.from({ length: dims }, () => r() - 0.5);
+        expect(threaded.search(q, 50)).toEqual(here.search(q, 50));
+        expect(threaded.search(q, 50)).toEqual(idx.search(q, 50));
+      }
+    } finally {
+      threaded.close();
+      here.close();
+    }
+    expect(await DenseIndex.fromFileOffThread(file, "other")).toBeUndefined();
+    expect(await DenseIndex.fromFileOffThread(path.join(dir, "missing.vectors"), "k")).toBeUndefined();
+    fs.writeFileSync(file, idx.toBuffer("k").subarray(0, 4000));
+    expect(await DenseIndex.fromFileOffThread(file, "k")).toBeUndefined();
+    // one byte of the int8 copy, which the thread reads, damaged
+    const flipped = idx.toBuffer("k");
+    flipped[flipped.length - 7] ^= 0x40;
+    fs.writeFileSync(file, flipped);
+    expect(await DenseIndex.fromFileOffThread(file, "k")).toBeUndefined();
+    // a small snapshot (no int8 copy) is read on the caller's thread
+    const small = DenseIndex.fromRows([[1, blob(Float32Array.of(1, 0, 0, 0))]], 4);
+    fs.writeFileSync(file, small.toBuffer("s"));
+    expect((await DenseIndex.fromFileOffThread(file, "s"))?.search(Float32Array.of(1, 0, 0, 0), 1)).toEqual([
+      { rowid: 1, distance: 0 },
+    ]);
+  });
+
   it("falls back to plain loops on a host without WebAssembly SIMD, with the same neighbours", () => {
     // VAULT_RAG_WASM_SIMD=0 makes the host look as one without SIMD
     const script = `import { DenseIndex, EXACT_SCAN_LIMIT } from ${JSON.stringify(path.resolve("src/store/sqlite/dense-index.ts"))};

@@ -26,7 +26,7 @@ import { DamagedSnapshotError } from "./dense-index.js";
 import { DocumentRows } from "./document-rows.js";
 import { openConnection, type SqliteStoreOptions } from "./connection.js";
 import { deleteNotes, upsertNotes, beginHeld, holdWrite, writeTransaction, type HeldWrite } from "./writes.js";
-import { denseIndex, denseRows, type DenseCache } from "./dense-query.js";
+import { denseRows, loadDenseIndex, type DenseCache } from "./dense-query.js";
 import { keywordStats, queryKeyword, type KeywordState } from "./keyword-query.js";
 import {
   checkIntegrity,
@@ -258,6 +258,7 @@ export class SqliteStore implements Store {
     // the whereDocument filter's passing rows first, tested in slices (see warmFilter); then one
     // read transaction: the filters, the vectors and the rows come from one snapshot
     if (filter.whereDocument) await this.warmFilter(filter);
+    await this.denseLoad; // a load under way (warmDense) ends first: the snapshot is read once
     try {
       return denseRows(this.db, this.location, this.dense, this.documentRows, vector, k, filter);
     } catch (e) {
@@ -272,9 +273,20 @@ export class SqliteStore implements Store {
   private readonly dense: DenseCache = {};
 
   /** Builds (and snapshots) the dense index now, e.g. at the end of an indexing run. */
+  /**
+   * Loads the dense index of the current generation, reading its snapshot on a thread of its own:
+   * a search starts it before its keyword query and awaits it before its dense one. Calls while
+   * one load runs share it; it never rejects.
+   */
   async warmDense(): Promise<void> {
-    this.db.transaction(() => denseIndex(this.db, this.location, this.dense)).deferred();
+    // never rejected: what failed here fails again, and is reported, where the query reads the index
+    this.denseLoad ??= loadDenseIndex(this.db, this.location, this.dense)
+      .catch(() => undefined)
+      .finally(() => (this.denseLoad = undefined));
+    return this.denseLoad;
   }
+
+  private denseLoad?: Promise<void>;
 
   async queryKeyword(
     text: string,
@@ -431,6 +443,7 @@ export class SqliteStore implements Store {
   async close(): Promise<void> {
     // a query between its filter's slices ends first, with its rows read (see warmFilter)
     await Promise.allSettled([...this.testing]);
+    await this.denseLoad; // and a snapshot being read, so that its file is closed with the rest
     this.dense.dense?.index.close();
     if (this.db.open) this.db.close();
   }
