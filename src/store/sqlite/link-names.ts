@@ -1,0 +1,158 @@
+import type Database from "better-sqlite3";
+// the module itself, not the vault barrel: the barrel loads markdown-it and yaml
+import { linkEnd, noteNameKey } from "../../vault/links.js";
+import { decodeList } from "./compile.js";
+
+/**
+ * The links that can name a note, found without reading every passage. This module owns
+ * `link_names`: one row per link out of a note as its passages hold it (`chunks.links`, each link
+ * once per note), with the end of its target as `linkEnd` reads it, indexed by that end. It
+ * is written with the chunks, in their transaction, and filled from them once when an index
+ * written without it is opened for writing.
+ */
+const LINK_NAMES_SCHEMA = `
+CREATE TABLE IF NOT EXISTS link_names (source TEXT NOT NULL, written TEXT NOT NULL, name TEXT NOT NULL, PRIMARY KEY (source, written)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS link_names_name ON link_names(name);
+`;
+
+/** Whether an index has `link_names` (an index written before it, opened read-only, has not). */
+export function hasLinkNames(db: Database.Database): boolean {
+  return !!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'link_names'").pluck().get();
+}
+
+/**
+ * Creates `link_names`, filled from the chunks when the index had none (nothing indexed is read
+ * again from the vault). Runs inside the caller's transaction.
+ *
+ * @example
+ * ```ts
+ * db.transaction(() => createLinkNames(db)).immediate();
+ * ```
+ */
+export function createLinkNames(db: Database.Database): void {
+  const had = hasLinkNames(db);
+  db.exec(LINK_NAMES_SCHEMA);
+  if (!had) fillLinkNames(db);
+}
+
+/**
+ * Writes `link_names` again from every note's passages (`check --repair`, and an index written
+ * without it). Runs inside the caller's transaction.
+ *
+ * @example
+ * ```ts
+ * db.transaction(() => fillLinkNames(db)).immediate();
+ * ```
+ */
+export function fillLinkNames(db: Database.Database): void {
+  db.prepare("DELETE FROM link_names").run();
+  const rows = db.prepare("SELECT DISTINCT path, links FROM chunks WHERE links != ''").raw().all() as [
+    string,
+    string,
+  ][];
+  const write = linkNamesWriter(db);
+  for (const [path, links] of rows) write.add(path, decodeList(links));
+}
+
+/**
+ * The statements that keep `link_names` beside the chunks: `add` a note's links (as `chunks.links`
+ * decodes them; a link already there is kept once), `drop` all of a note's.
+ *
+ * @example
+ * ```ts
+ * const names = linkNamesWriter(db);
+ * names.drop("d/Log.md");
+ * names.add("d/Log.md", ["SMARS", "kitchen/Sourdough"]);
+ * ```
+ */
+export function linkNamesWriter(db: Database.Database): {
+  add(source: string, links: Iterable<string>): void;
+  drop(source: string): void;
+} {
+  const ins = db.prepare("INSERT OR IGNORE INTO link_names (source, written, name) VALUES (?, ?, ?)");
+  const del = db.prepare("DELETE FROM link_names WHERE source = ?");
+  return {
+    add(source, links) {
+      for (const l of links) ins.run(source, l, linkEnd(l));
+    },
+    drop(source) {
+      del.run(source);
+    },
+  };
+}
+
+/**
+ * The links out of `about.path`, and those of other notes whose end (`linkEnd`) is
+ * `about.name` or `index`, by note: the only links that can name that note (see
+ * `Store.noteLinks`).
+ *
+ * @example
+ * ```ts
+ * linksAbout(db, { path: "r/SMARS.md", name: "smars" }); // [{ path: "r/SMARS.md", links: ["Motors"] }, { path: "d/Log.md", links: ["smars"] }]
+ * ```
+ */
+export function linksAbout(
+  db: Database.Database,
+  about: { path: string; name: string },
+): { path: string; links: string[] }[] {
+  const byNote = new Map<string, string[]>();
+  const add = (rows: [string, string][]) => {
+    for (const [path, written] of rows) {
+      const links = byNote.get(path);
+      if (links) links.push(written);
+      else byNote.set(path, [written]);
+    }
+  };
+  add(
+    db.prepare("SELECT source, written FROM link_names WHERE source = ?").raw().all(about.path) as [string, string][],
+  );
+  add(
+    db
+      .prepare("SELECT source, written FROM link_names WHERE name IN (?, 'index') AND source != ?")
+      .raw()
+      .all(about.name, about.path) as [string, string][],
+  );
+  return [...byNote].map(([path, links]) => ({ path, links }));
+}
+
+/**
+ * The non-ASCII characters that {@link noteNameKey} reads as ASCII (its Unicode form, then lower
+ * case): the Kelvin sign (K), the Greek question mark (;) and the Greek varia (`). A note whose
+ * name holds one of them may have an ASCII key, which SQLite's ASCII-only case folding cannot see.
+ */
+export const ASCII_LOOKALIKES = ["\u212a", "\u037e", "\u1fef"] as const;
+
+/**
+ * Most names {@link notesNamed} has SQLite pick out: each costs a LIKE over every path (about 10 ms
+ * at 100,000 notes), and reading every path costs about 150 ms.
+ */
+const NAMES_BY_LIKE = 8;
+
+/**
+ * The paths of the notes whose {@link noteNameKey} is one of `names`, sorted. For a few ASCII names,
+ * SQLite picks out the notes whose path ends with one of them in any ASCII case (its LIKE), and
+ * every note whose path holds one of the {@link ASCII_LOOKALIKES}; else every path is read.
+ *
+ * @example
+ * ```ts
+ * notesNamed(db, ["sourdough"]); // ["kitchen/Sourdough.md"]
+ * ```
+ */
+export function notesNamed(db: Database.Database, names: readonly string[]): string[] {
+  const want = new Set(names);
+  if (!want.size) return [];
+  let paths: string[];
+  if (want.size <= NAMES_BY_LIKE && [...want].every((n) => /^[\x20-\x7e]+$/.test(n))) {
+    const like = (n: string) => "%" + n.replace(/[\\%_]/g, (c) => "\\" + c);
+    const patterns = [...want].flatMap((n) => [like(n), like(n) + ".md"]);
+    const sql = `SELECT path FROM notes WHERE ${[
+      ...patterns.map(() => "path LIKE ? ESCAPE '\\'"),
+      ...ASCII_LOOKALIKES.map(() => "instr(path, ?) > 0"),
+    ].join(" OR ")}`;
+    paths = db
+      .prepare(sql)
+      .pluck()
+      .all(...patterns, ...ASCII_LOOKALIKES) as string[];
+  } else paths = db.prepare("SELECT path FROM notes").pluck().all() as string[];
+  return paths.filter((p) => want.has(noteNameKey(p))).sort();
+}
