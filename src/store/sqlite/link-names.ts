@@ -6,13 +6,13 @@ import { decodeList } from "./compile.js";
 /**
  * The links that can name a note, found without reading every passage. This module owns
  * `link_names`: one row per link out of a note as its passages hold it (`chunks.links`, each link
- * once per note), with the end of its target as `linkEnd` reads it, indexed by that end. It
+ * once per note), keyed by the end of its target as `linkEnd` reads it, then the note. It is one
+ * B-tree: a note's rows are found by its links' ends, read from its passages before they go. It
  * is written with the chunks, in their transaction, and filled from them once when an index
  * written without it is opened for writing.
  */
 const LINK_NAMES_SCHEMA = `
-CREATE TABLE IF NOT EXISTS link_names (source TEXT NOT NULL, written TEXT NOT NULL, name TEXT NOT NULL, PRIMARY KEY (source, written)) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS link_names_name ON link_names(name);
+CREATE TABLE IF NOT EXISTS link_names (name TEXT NOT NULL, source TEXT NOT NULL, written TEXT NOT NULL, PRIMARY KEY (name, source, written)) WITHOUT ROWID;
 `;
 
 /** Whether an index has `link_names` (an index written before it, opened read-only, has not). */
@@ -56,7 +56,8 @@ export function fillLinkNames(db: Database.Database): void {
 
 /**
  * The statements that keep `link_names` beside the chunks: `add` a note's links (as `chunks.links`
- * decodes them; a link already there is kept once), `drop` all of a note's.
+ * decodes them; a link already there is kept once), `drop` all of a note's, found by the links its
+ * passages hold (before they are deleted).
  *
  * @example
  * ```ts
@@ -69,14 +70,17 @@ export function linkNamesWriter(db: Database.Database): {
   add(source: string, links: Iterable<string>): void;
   drop(source: string): void;
 } {
-  const ins = db.prepare("INSERT OR IGNORE INTO link_names (source, written, name) VALUES (?, ?, ?)");
-  const del = db.prepare("DELETE FROM link_names WHERE source = ?");
+  const ins = db.prepare("INSERT OR IGNORE INTO link_names (name, source, written) VALUES (?, ?, ?)");
+  const had = db.prepare("SELECT DISTINCT links FROM chunks WHERE path = ? AND links != ''").pluck();
+  const del = db.prepare("DELETE FROM link_names WHERE name = ? AND source = ?");
   return {
     add(source, links) {
-      for (const l of links) ins.run(source, l, linkEnd(l));
+      for (const l of links) ins.run(linkEnd(l), source, l);
     },
     drop(source) {
-      del.run(source);
+      const ends = new Set<string>();
+      for (const links of had.all(source) as string[]) for (const l of decodeList(links)) ends.add(linkEnd(l));
+      for (const end of ends) del.run(end, source);
     },
   };
 }
@@ -103,9 +107,9 @@ export function linksAbout(
       else byNote.set(path, [written]);
     }
   };
-  add(
-    db.prepare("SELECT source, written FROM link_names WHERE source = ?").raw().all(about.path) as [string, string][],
-  );
+  // the note's own links, from its passages (the table is keyed by their ends)
+  const own = db.prepare("SELECT DISTINCT links FROM chunks WHERE path = ? AND links != ''").pluck().all(about.path);
+  add([...new Set((own as string[]).flatMap(decodeList))].map((l): [string, string] => [about.path, l]));
   add(
     db
       .prepare("SELECT source, written FROM link_names WHERE name IN (?, 'index') AND source != ?")

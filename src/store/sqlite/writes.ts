@@ -87,10 +87,10 @@ export function upsertNotes(
   writeTransaction(db, file, () => {
     for (const { note, records } of batch) {
       if (known.get(note.path)) {
+        linkNames.drop(note.path);
         delFts.run(note.path);
         delVectors.run(note.path);
         delChunks.run(note.path);
-        linkNames.drop(note.path);
       }
       // the note's links, each once, as its passages hold them
       const links = new Set<string>();
@@ -149,10 +149,10 @@ export function deleteNotes(db: Database.Database, file: string, paths: string[]
   const delNote = db.prepare("DELETE FROM notes WHERE path = ?");
   writeTransaction(db, file, () => {
     for (const p of paths) {
+      linkNames.drop(p);
       delFts.run(p);
       delVectors.run(p);
       delChunks.run(p);
-      linkNames.drop(p);
       delNote.run(p);
     }
     writeLinks(
