@@ -2,7 +2,8 @@ import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { indexedNote, linkedNotes, relatedNotes } from "../../src/search/index.js";
 import { SqliteStore, type NoteEntry, type Store } from "../../src/store/index.js";
-import { ASCII_LOOKALIKES } from "../../src/store/sqlite/link-names.js";
+import { encodeList } from "../../src/store/sqlite/compile.js";
+import { ASCII_LOOKALIKES, linkNamesCurrent } from "../../src/store/sqlite/link-names.js";
 import { noteNameKey } from "../../src/vault/links.js";
 import { forEachBackend } from "./backends.js";
 import { meta, openStore, record, tmpDb, vec } from "./helpers.js";
@@ -176,6 +177,33 @@ describe("an index written without link_names", () => {
       { source: "x/1.md", written: cafe, name: cafe.toLowerCase() },
     ]);
     expect([...(await linkedNotes(write, "k/Kiln.md"))].sort()).toEqual(["d/a.md", "d/b.md", "e/Motors.md"]);
+    await write.close();
+  });
+
+  it("is read by its passages when a build that does not keep link_names wrote to it, and filled again when opened for writing", async () => {
+    const file = tmpDb();
+    const s = await openStore(file);
+    await s.upsertNotes([linking("k/Kiln.md"), linking("d/a.md", ["Motors"])]);
+    await s.upsertNotes([linking("d/b.md", ["KILN"])]);
+    await s.deleteNotes(["d/b.md"]);
+    // every write of this build keeps it
+    expect(linkNamesCurrent(s.db)).toBe(true);
+    await s.close();
+    // an older build's write: d/a.md now links to Kiln, link_names unchanged, the generation moved
+    const db = new Database(file);
+    db.prepare("UPDATE chunks SET links = ? WHERE path = 'd/a.md'").run(encodeList(["kiln"]));
+    db.prepare("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'generation'").run();
+    db.close();
+    const read = SqliteStore.open(file, { readonly: true });
+    expect(linkNamesCurrent(read.db)).toBe(false);
+    expect([...(await linkedNotes(read, "k/Kiln.md"))]).toEqual(["d/a.md"]);
+    await read.close();
+    const write = SqliteStore.open(file);
+    expect(linkNamesCurrent(write.db)).toBe(true);
+    expect(write.db.prepare("SELECT name, source, written FROM link_names").all()).toEqual([
+      { name: "kiln", source: "d/a.md", written: "kiln" },
+    ]);
+    expect([...(await linkedNotes(write, "k/Kiln.md"))]).toEqual(["d/a.md"]);
     await write.close();
   });
 

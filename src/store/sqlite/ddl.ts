@@ -4,7 +4,7 @@ import { VaultRagError } from "../../errors.js";
 import { SCHEMA_VERSION, type Manifest } from "../types.js";
 import { createBacklinkTables } from "./backlinks.js";
 import { FTS_TOKENIZE } from "./fts-query.js";
-import { createLinkNames } from "./link-names.js";
+import { createLinkNames, linkNamesCurrent } from "./link-names.js";
 
 /**
  * The columns of a note's date and properties, last in `chunks`: an index written before them gains
@@ -139,6 +139,7 @@ function schemaIsCurrent(db: Database.Database, version: number): boolean {
     ref.close();
   }
   if (shapeOf(db) !== currentShape) return false;
+  if (!linkNamesCurrent(db)) return false;
   if (db.prepare("SELECT 1 FROM chunks LIMIT 1").get()) return true;
   return db.prepare("SELECT value FROM meta WHERE key = 'keyword_text'").pluck().get() === KEYWORD_TEXT_RULES;
 }
@@ -193,7 +194,7 @@ export function prepareSchema(db: Database.Database, file: string, tables: strin
       if (hadChunks.length && !hadChunks.includes("props")) db.exec(UPGRADE_NOTE_DATES);
       db.exec(SCHEMA);
       createBacklinkTables(db);
-      // an index written without link_names has it filled from its chunks
+      // an index written without link_names, or by a build that left it behind, has it filled from its chunks
       createLinkNames(db);
       // a new index's keyword text is read by today's rules (an older index's is read again by
       // `index`, see upgradeKeywordText: a search does not wait for that)

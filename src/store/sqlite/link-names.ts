@@ -2,27 +2,63 @@ import type Database from "better-sqlite3";
 // the module itself, not the vault barrel: the barrel loads markdown-it and yaml
 import { linkEnd, noteNameKey } from "../../vault/links.js";
 import { decodeList } from "./compile.js";
+import { readGeneration } from "./meta.js";
 
 /**
  * The links that can name a note, found without reading every passage. This module owns
  * `link_names`: one row per link out of a note as its passages hold it (`chunks.links`, each link
  * once per note), keyed by the end of its target as `linkEnd` reads it, then the note. It is one
  * B-tree: a note's rows are found by its links' ends, read from its passages before they go. It
- * is written with the chunks, in their transaction, and filled from them once when an index
- * written without it is opened for writing.
+ * is written with the chunks, in their transaction, and filled from them when an index written
+ * without it is opened for writing. `meta.link_names_at` is the write generation it last matched
+ * the chunks at: a write by a build that does not keep it (an older vault-rag) moves the
+ * generation alone, and until the table is filled again readers scan the chunks as before.
  */
 const LINK_NAMES_SCHEMA = `
 CREATE TABLE IF NOT EXISTS link_names (name TEXT NOT NULL, source TEXT NOT NULL, written TEXT NOT NULL, PRIMARY KEY (name, source, written)) WITHOUT ROWID;
 `;
 
+/** The meta key of the write generation at which `link_names` last held every note's links. */
+const AT_KEY = "link_names_at";
+
 /** Whether an index has `link_names` (an index written before it, opened read-only, has not). */
-export function hasLinkNames(db: Database.Database): boolean {
+function hasLinkNames(db: Database.Database): boolean {
   return !!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'link_names'").pluck().get();
 }
 
 /**
- * Creates `link_names`, filled from the chunks when the index had none (nothing indexed is read
- * again from the vault). Runs inside the caller's transaction.
+ * Whether `link_names` holds every note's links: the index has it, and no write since it was last
+ * kept beside the chunks left it behind.
+ *
+ * @example
+ * ```ts
+ * if (!linkNamesCurrent(db)) scanChunks();
+ * ```
+ */
+export function linkNamesCurrent(db: Database.Database): boolean {
+  if (!hasLinkNames(db)) return false;
+  const at = db.prepare("SELECT value FROM meta WHERE key = ?").pluck().get(AT_KEY) as string | undefined;
+  return at !== undefined && String(at) === readGeneration(db);
+}
+
+/**
+ * Moves `link_names`' generation to the index's when it was `before`, the generation a write
+ * transaction started from: the write kept the table beside the chunks. Runs inside that
+ * transaction, after it moved the generation.
+ *
+ * @example
+ * ```ts
+ * const before = readGeneration(db); write(); bump(); keptLinkNames(db, before);
+ * ```
+ */
+export function keptLinkNames(db: Database.Database, before: string): void {
+  db.prepare("UPDATE meta SET value = ? WHERE key = ? AND value = ?").run(readGeneration(db), AT_KEY, before);
+}
+
+/**
+ * Creates `link_names`, filled from the chunks when the index had none or another build's write
+ * left it behind (nothing indexed is read again from the vault). Runs inside the caller's
+ * transaction.
  *
  * @example
  * ```ts
@@ -30,9 +66,9 @@ export function hasLinkNames(db: Database.Database): boolean {
  * ```
  */
 export function createLinkNames(db: Database.Database): void {
-  const had = hasLinkNames(db);
+  const current = linkNamesCurrent(db);
   db.exec(LINK_NAMES_SCHEMA);
-  if (!had) fillLinkNames(db);
+  if (!current) fillLinkNames(db);
 }
 
 /**
@@ -52,6 +88,10 @@ export function fillLinkNames(db: Database.Database): void {
   ][];
   const write = linkNamesWriter(db);
   for (const [path, links] of rows) write.add(path, decodeList(links));
+  db.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(
+    AT_KEY,
+    readGeneration(db),
+  );
 }
 
 /**

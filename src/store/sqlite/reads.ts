@@ -2,7 +2,7 @@ import type Database from "better-sqlite3";
 import type { Props } from "../../props.js";
 import type { NoteEntry, NoteProperties, StoreRecord } from "../types.js";
 import { decodeList } from "./compile.js";
-import { hasLinkNames, linksAbout } from "./link-names.js";
+import { linkNamesCurrent, linksAbout } from "./link-names.js";
 import { readManifest } from "./meta.js";
 import { readProps } from "../../props.js";
 import { blobToVector, COLUMNS, rowMeta, type Row } from "./rows.js";
@@ -138,8 +138,8 @@ export function noteLinks(
   db: Database.Database,
   about?: { path: string; name: string },
 ): { path: string; links: string[] }[] {
-  if (about && hasLinkNames(db)) return linksAbout(db, about);
-  // an index written without link_names, opened read-only
+  if (about && linkNamesCurrent(db)) return linksAbout(db, about);
+  // an index written without link_names (or by a build that left it behind), opened read-only
   if (about && !/^[\x20-\x7e]+$/.test(about.name)) about = undefined;
   const byNote = new Map<string, Set<string>>();
   // with `about`, the rows whose links can name it are picked before DISTINCT sorts them: SQLite's

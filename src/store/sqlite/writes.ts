@@ -4,9 +4,9 @@ import type { NoteEntry, NoteLink, StoreRecord, UpsertOptions } from "../types.j
 import { checkWindows } from "../windows.js";
 import { decodeList, encodeList } from "./compile.js";
 import { writeLinks } from "./backlinks.js";
-import { linkNamesWriter } from "./link-names.js";
+import { keptLinkNames, linkNamesWriter } from "./link-names.js";
 import { damaged, diskFull, isCorruption, readOnly } from "./errors.js";
-import { readManifest } from "./meta.js";
+import { readGeneration, readManifest } from "./meta.js";
 import { vectorToBlob } from "./rows.js";
 
 /** A write lock taken by {@link holdWrite}: `rollback` after `commit` does nothing. */
@@ -30,8 +30,12 @@ export function writeTransaction(db: Database.Database, file: string, fn: () => 
   );
   try {
     db.transaction(() => {
+      const before = readGeneration(db);
       fn();
-      if (bumpGeneration) bump.run();
+      if (!bumpGeneration) return;
+      bump.run();
+      // every write of this build keeps link_names beside the chunks
+      keptLinkNames(db, before);
     }).immediate();
   } catch (err) {
     const e = err as Error & { code?: string };
