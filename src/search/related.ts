@@ -127,7 +127,7 @@ export async function relatedNotes(store: Store, name: string, opts: RelatedOpti
   const k = opts.k ?? RELATED_DEFAULTS.k;
   if (!Number.isInteger(k) || k < 1)
     throw new VaultRagError("usage", `vault-rag: k must be a whole number of at least 1, got ${k}`);
-  // only the notes of the names asked about are read, not every path (100,000 notes took 1.2 s)
+  // only the notes of the names asked about are read: every path, mapped, costs 1.2 s at 100,000 notes
   const note = await indexedNote(store, name, undefined, opts.unmatched);
   const linked = await linkedNotes(store, note);
   const all = (await store.get({ path: note, includeVectors: true })).filter((r) => r.windows.length);
