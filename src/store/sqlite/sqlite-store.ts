@@ -23,6 +23,7 @@ import { pendingVectorPaths, readProgress, setVectors, withoutVectors, writeProg
 import { KeywordSpellings } from "./spellings.js";
 import { hasBacklinks, linkNames, readLinks, relink } from "./backlinks.js";
 import { DamagedSnapshotError } from "./dense-index.js";
+import { notesNamed } from "./link-names.js";
 import { DocumentRows } from "./document-rows.js";
 import { openConnection, type SqliteStoreOptions } from "./connection.js";
 import { deleteNotes, upsertNotes, beginHeld, holdWrite, writeTransaction, type HeldWrite } from "./writes.js";
@@ -178,8 +179,8 @@ export class SqliteStore implements Store {
     writeTransaction(this.db, this.location, fn, bumpGeneration);
   }
 
-  async notes(): Promise<Map<string, NoteEntry>> {
-    return readNotes(this.db);
+  async notes(paths?: readonly string[]): Promise<Map<string, NoteEntry>> {
+    return readNotes(this.db, paths);
   }
 
   async get(query: { ids?: string[]; path?: string; includeVectors?: boolean }): Promise<StoreRecord[]> {
@@ -247,6 +248,10 @@ export class SqliteStore implements Store {
 
   async noteLinks(about?: { path: string; name: string }): Promise<{ path: string; links: string[] }[]> {
     return noteLinks(this.db, about);
+  }
+
+  async notesNamed(names: readonly string[]): Promise<string[]> {
+    return notesNamed(this.db, names);
   }
 
   async listFolders(): Promise<{ folder: string; notes: number }[]> {
