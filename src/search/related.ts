@@ -129,12 +129,16 @@ export async function relatedNotes(store: Store, name: string, opts: RelatedOpti
     throw new VaultRagError("usage", `vault-rag: k must be a whole number of at least 1, got ${k}`);
   // only the notes of the names asked about are read: every path, mapped, costs 1.2 s at 100,000 notes
   const note = await indexedNote(store, name, undefined, opts.unmatched);
-  const linked = await linkedNotes(store, note);
   const all = (await store.get({ path: note, includeVectors: true })).filter((r) => r.windows.length);
   if (!all.length) return { note, related: [], reason: `"${note}" has no text in the index to compare` };
   const model = (await store.manifest())?.embedder.model ?? "";
-  if (modelCannotRead(model, all.map((c) => c.text).join("\n")))
-    return relatedWords(store, note, all, linked, k, opts.unlinkedOnly && linked.size ? [...linked] : []);
+  const byWords = modelCannotRead(model, all.map((c) => c.text).join("\n"));
+  // compared by vectors: the dense index loads (the embedded store reads its snapshot on a thread
+  // of its own) while the links are read
+  const warming = byWords ? undefined : store.warmDense?.();
+  const linked = await linkedNotes(store, note);
+  if (byWords) return relatedWords(store, note, all, linked, k, opts.unlinkedOnly && linked.size ? [...linked] : []);
+  await warming;
   const chunks = spread(all, RELATED_DEFAULTS.passages);
   // a short note's own chunks are dropped here rather than by a filter, which would cost a pass
   // over the metadata per query; a long note's (more than the candidates) and linked notes, which
