@@ -218,7 +218,8 @@ export function readingMethods(c: Core): Reading {
       await c.open();
     },
     async warm() {
-      await (await c.open()).embedder.embedQuery("warm up");
+      const o = await c.open();
+      await Promise.all([o.embedder.embedQuery("warm up"), o.store.warmDense?.()]);
     },
     async changed() {
       return staleInVaultOffThread(c.vault, (await c.open()).store.notes());

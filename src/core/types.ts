@@ -267,7 +267,8 @@ export interface VaultHandle {
    */
   abandon(o?: { full?: boolean }): void;
   /**
-   * Loads the embedding model now (an interactive session: not on the first question).
+   * Loads what a first search needs now, the embedding model and the dense index (an interactive
+   * session or a server: not on the first question).
    *
    * @example
    * ```ts

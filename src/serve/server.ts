@@ -96,8 +96,8 @@ export async function startServer(vaultDir: string, opts: ServeOptions = {}): Pr
   const host = opts.host ?? SERVE_DEFAULTS.host;
   const token = isLoopback(host) ? undefined : tokenFor(opts.token ?? process.env.VAULT_RAG_TOKEN);
   if (opts.cors !== undefined) checkOrigin(opts.cors);
-  // questions are embedded on a thread of their own, beside the keyword search (warm search p50 at
-  // 10,000 notes: see `npm run bench`)
+  // questions are embedded on a thread of their own, beside the keyword search; the model and the
+  // dense index load while the server starts (without an index, the first request says so)
   const vault = await openVault(vaultDir, { ...opts, queryThread: true, remote: true });
   try {
     vault.llm(opts.llm); // an --llm that names no provider is a usage error now, not at the first ask
@@ -105,6 +105,7 @@ export async function startServer(vaultDir: string, opts: ServeOptions = {}): Pr
     await vault.close();
     throw e;
   }
+  vault.warm().catch(() => undefined);
   let indexing: IndexingState | undefined;
   let watcher: Watcher | undefined;
   let port = opts.port ?? SERVE_DEFAULTS.port;
