@@ -147,9 +147,22 @@ function addFunctions(db: Database.Database): void {
   );
   // a property condition, read as the reference evaluator reads it
   db.function("vr_prop", { deterministic: true }, propTest());
-  // what FTS5 indexes for a field (the 'delete' command must be given exactly the same values):
-  // NFKC, as queries are read ("ﬁle" copied from a PDF is "file", "Ｗｉｄｅ" is "Wide"), and CJK bigrams
-  db.function("vr_fts", { deterministic: true }, (text: unknown) => cjkBigrams(String(text ?? "").normalize("NFKC")));
+  db.function("vr_fts", { deterministic: true }, ftsText);
+}
+
+/**
+ * What FTS5 indexes for a field, as SQL's `vr_fts` gives it (the 'delete' command must be given
+ * exactly the same values): NFKC, as queries are read ("ﬁle" copied from a PDF is "file", "Ｗｉｄｅ"
+ * is "Wide"), and CJK bigrams. Writers that bind the indexed text call it themselves, sparing SQLite
+ * a call back into JavaScript per field.
+ *
+ * @example
+ * ```ts
+ * ftsText("ﬁle 醤油"); // "file  醤油 "
+ * ```
+ */
+export function ftsText(text: unknown): string {
+  return cjkBigrams(String(text ?? "").normalize("NFKC"));
 }
 
 /** True when the index file and its folder (for the WAL files) can be written. */
