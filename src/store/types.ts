@@ -200,8 +200,15 @@ export interface Store {
   deleteNotes(paths: string[]): Promise<void>;
   /** Records a note's new size and mtime when its content is unchanged: its chunks stay, with the new mtime. */
   touchNote(note: NoteEntry): Promise<void>;
-  /** Every note the store holds, by path. */
-  notes(): Promise<Map<string, NoteEntry>>;
+  /**
+   * Every note the store holds, by path; with `paths`, only those of them it holds.
+   *
+   * @example
+   * ```ts
+   * (await store.notes(["kitchen/Sourdough.md"])).get("kitchen/Sourdough.md")?.mtime; // 1773446400
+   * ```
+   */
+  notes(paths?: readonly string[]): Promise<Map<string, NoteEntry>>;
   /** The records with these ids (in their order), or of one note or of all, in path and passage order. */
   get(query: { ids?: string[]; path?: string; includeVectors?: boolean }): Promise<StoreRecord[]>;
   count(): Promise<StoreCounts>;
@@ -230,10 +237,27 @@ export interface Store {
   linkNames(paths: readonly string[]): Promise<Map<string, string[]>>;
   /**
    * Every note that has wikilinks, with their targets as written (`Sourdough`, `kitchen/Sourdough`), each once.
-   * With `about`, a store may leave out every note but `about.path` whose links hold neither
-   * `about.name` (printable ASCII) nor `index` in any case (the notes whose links could name that note).
+   * With `about` (a note's path, and its file name without `.md` in lower case), a store may leave
+   * out the links of other notes whose target does not end with `about.name` or `index` (as
+   * `linkEnd` of src/vault/links.ts reads a target): only those can name that note.
+   *
+   * @example
+   * ```ts
+   * await store.noteLinks({ path: "r/SMARS.md", name: "smars" }); // [{ path: "r/SMARS.md", links: ["Motors"] }, { path: "d/Log.md", links: ["smars"] }]
+   * ```
    */
   noteLinks(about?: { path: string; name: string }): Promise<{ path: string; links: string[] }[]>;
+  /**
+   * The paths of the notes whose file name without `.md`, in lower case and NFC (`noteNameKey` of
+   * src/vault/links.ts), is one of `names`, sorted: the notes a link or a name can mean, found
+   * without reading every path.
+   *
+   * @example
+   * ```ts
+   * await store.notesNamed(["sourdough"]); // ["kitchen/Sourdough.md", "old/sourdough.md"]
+   * ```
+   */
+  notesNamed(names: readonly string[]): Promise<string[]>;
   /** The k nearest records among those that pass the filter (filtering happens before ranking). */
   queryDense(vector: Float32Array, k: number, filter?: QueryFilter): Promise<ScoredRecord[]>;
   /**
@@ -319,7 +343,11 @@ export interface Store {
    * ```
    */
   withoutVectors(ids: string[]): Promise<Set<string>>;
-  /** Optional: load what dense queries need now (used to overlap with a cold model load). */
+  /**
+   * Optional: load what dense queries need now, beside the caller's other work (a search starts it
+   * before its keyword query, overlapping a cold model load); never rejects: a failure shows in
+   * the dense query.
+   */
   warmDense?(): Promise<void>;
   /**
    * Optional: test a filter's `whereDocument` over the passages now, for the queries that follow

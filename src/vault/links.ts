@@ -92,6 +92,66 @@ export function linkResolver(paths: readonly string[]): (target: string) => stri
   };
 }
 
+/** The part of a name after its last "/" (all of it when there is none). */
+const lastPart = (name: string) => name.slice(name.lastIndexOf("/") + 1);
+
+/**
+ * A note's name as {@link linkResolver} compares it, without its folders: its file name without
+ * `.md`, in any case and either Unicode form. Every note a link can mean has one of the
+ * {@link linkNameKeys} of that link, so a store can find them without reading every path.
+ *
+ * @example
+ * ```ts
+ * noteNameKey("kitchen/Sourdough.md"); // "sourdough"
+ * ```
+ */
+export function noteNameKey(path: string): string {
+  return stemKey(path.replace(/\.md$/i, ""));
+}
+
+/** {@link noteNameKey} of a name without its `.md`. */
+const stemKey = (stem: string) => looseKey(lastPart(stem));
+
+/**
+ * The {@link noteNameKey}s of every note {@link linkResolver} can find for a link target (or
+ * {@link oneNote} for a name): its name as written when it holds a backslash, its name read as
+ * {@link linkStem} reads it, and a folder page's other names (`guide/index` may be `guide/README`).
+ * A resolver over the notes of these names answers as one over every note.
+ *
+ * @example
+ * ```ts
+ * linkNameKeys("kitchen/Sourdough.md"); // ["sourdough"]
+ * linkNameKeys("guide/index"); // ["index", "readme", "_index"]
+ * ```
+ */
+export function linkNameKeys(target: string): string[] {
+  const keys = new Set<string>();
+  // as linkResolver reads it: the name as written when it holds a backslash, then linkStem's
+  // reading, then a folder page's other names
+  if (target.includes("\\")) keys.add(noteNameKey(asWritten(target)));
+  const want = linkStem(target);
+  if (want) {
+    keys.add(stemKey(want));
+    if (/(?:^|\/)index$/i.test(want))
+      for (const name of FOLDER_PAGE_NAMES.slice(1)) keys.add(stemKey(want.slice(0, -"index".length) + name));
+  }
+  return [...keys];
+}
+
+/**
+ * The end of a link target that can name a note, as the search's `linkedNotes` tests it: the last part of
+ * its {@link linkStem}, lowered (no Unicode form is chosen). A link names a note only if this is
+ * the note's file name without `.md`, lowered, or `index` (a folder's page).
+ *
+ * @example
+ * ```ts
+ * linkEnd("./robots\\SMARS.md"); // "smars"
+ * ```
+ */
+export function linkEnd(target: string): string {
+  return lastPart(linkStem(target).toLowerCase());
+}
+
 /**
  * A name as the loose rules compare it: in any case, and in either Unicode form of an accented
  * letter (a file named on macOS may spell "é" as "e" and a combining accent, which a name typed
@@ -146,6 +206,29 @@ export function noteLinkResolver(
 }
 
 /**
+ * The notes a name can mean among `paths`, as {@link oneNote} finds them (one, several when the
+ * name is ambiguous, or none).
+ *
+ * @example
+ * ```ts
+ * noteMatches(["a/Note.md", "b/Note.md"], "note"); // ["a/Note.md", "b/Note.md"]
+ * noteMatches(["a/Note.md", "b/Note.md"], "b/Note.md"); // ["b/Note.md"]
+ * ```
+ */
+export function noteMatches(paths: readonly string[], name: string): string[] {
+  // a path as written, with a folder and .md (`src/ch01.md`), names that file: another folder's file
+  // of that name (`2018-edition/src/ch01.md`, a wikilink's end of path) is not it
+  // (read as linkStem reads it: `.\src\ch01.md` and `/src/ch01.md` are that path too)
+  const stem = linkStem(name);
+  const asPath = stem.includes("/") && /\.md\s*$/i.test(name);
+  // a note named with a backslash in it is that note (`./kitchen\\Soup.md` too)
+  const written = looseKey(asWritten(name));
+  return linkTargets(paths, name).filter(
+    (p) => !asPath || looseKey(p) === looseKey(`${stem}.md`) || looseKey(p) === written,
+  );
+}
+
+/**
  * The one note a name means among `paths`, found as {@link linkTargets} finds it (but a path
  * written with a folder and `.md` only as that path, in any case), or a `usage` error that says why not: the notes an ambiguous name fits, or the closest ones to a name that fits
  * none ({@link noteFix}). `unmatched` runs first when none fits, to refuse with a better reason.
@@ -163,16 +246,7 @@ export function oneNote(
   where: { in: string; kind: "index" | "vault" },
   unmatched?: () => void,
 ): string {
-  // a path as written, with a folder and .md (`src/ch01.md`), names that file: another folder's file
-  // of that name (`2018-edition/src/ch01.md`, a wikilink's end of path) is not it
-  // (read as linkStem reads it: `.\src\ch01.md` and `/src/ch01.md` are that path too)
-  const stem = linkStem(name);
-  const asPath = stem.includes("/") && /\.md\s*$/i.test(name);
-  // a note named with a backslash in it is that note (`./kitchen\\Soup.md` too)
-  const written = looseKey(asWritten(name));
-  const found = linkTargets(paths, name).filter(
-    (p) => !asPath || looseKey(p) === looseKey(`${stem}.md`) || looseKey(p) === written,
-  );
+  const found = noteMatches(paths, name);
   if (found.length === 1) return found[0];
   if (found.length > 1)
     throw new VaultRagError(

@@ -234,6 +234,8 @@ forEachBackend("$name store conformance", (backend) => {
       { expansion: { phrases: ["count", "add up"], weight: 0.5 } },
     );
     expect(ids(expanded).sort()).toEqual(["a", "b", "c"]);
+    // a hit's metadata is the record's, without the query's own columns (its scores)
+    expect(expanded.find((h) => h.id === "c")!.meta).toEqual(meta({ path: "b/three.md", title: "t", section: "t" }));
     // b's score is its own BM25 plus half its BM25 for the synonyms: lower (better) than alone
     const alone = plain.find((h) => h.id === "b")!.distance;
     const bExpanded = expanded.find((h) => h.id === "b")!;

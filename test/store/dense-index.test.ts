@@ -136,7 +136,7 @@ describe("dense index", () => {
     );
   });
 
-  it("keeps recall@10 ≥ 0.99 with the int8 first stage above the exact-scan limit, and survives a snapshot", () => {
+  it("keeps recall@10 ≥ 0.99 and 300-deep lists exact with the int8 first stage above the exact-scan limit, and survives a snapshot", () => {
     const r = rng(11);
     const n = EXACT_SCAN_LIMIT + 5000;
     const dims = 32;
@@ -174,6 +174,11 @@ describe("dense index", () => {
       recall += got.filter((id) => want.has(id)).length / 10;
     }
     expect(recall / Q).toBeGreaterThanOrEqual(0.99);
+    // a hybrid search's 300-deep list: the pool of RESCORE_FACTOR × k holds all of its rows
+    for (let t = 0; t < 5; t++) {
+      const q = Float32Array.from(centres[t], (x) => x + (r() - 0.5) * 0.5);
+      expect(idx.search(q, 300).map((h) => h.rowid)).toEqual(exact(rows, q, 300));
+    }
     // a filter small enough for an exact scan reads the rows whole, with the same answer
     const few = new Set([...third].slice(0, 3000));
     expect(fromFile.search(qf, 10, few)).toEqual(idx.search(qf, 10, few));
@@ -246,6 +251,51 @@ describe("dense index", () => {
     expect(DenseIndex.fromFile(file, "k")).toBeUndefined();
     fs.writeFileSync(file, idx.toBuffer("k"));
     expect(DenseIndex.fromFile(file, "k")?.search(q, 10)).toEqual(idx.search(q, 10));
+  });
+
+  it("reads a snapshot on a thread of its own with the same answers, and refuses it damaged, torn or another's", async () => {
+    const r = rng(12);
+    const n = EXACT_SCAN_LIMIT + 300;
+    const dims = 32;
+    const idx = DenseIndex.fromRows(
+      Array.from({ length: n }, (_, i) => [i + 1, blob(Float32Array.from({ length: dims }, () => r() - 0.5))]),
+      dims,
+    );
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vr-snap-"));
+    const file = path.join(dir, "index.db.vectors");
+    fs.writeFileSync(file, idx.toBuffer("k"));
+    const reads = vi.spyOn(fs, "readSync");
+    const threaded = (await DenseIndex.fromFileOffThread(file, "k"))!;
+    // this thread read the header only: the int8 rows (n × dims bytes) were read by the other
+    const readHere = reads.mock.calls.reduce((sum, c) => sum + Number((c as unknown[])[3] ?? 0), 0);
+    reads.mockRestore();
+    expect(readHere).toBeLessThan(n * dims);
+    const here = DenseIndex.fromFile(file, "k")!;
+    try {
+      for (let t = 0; t < 5; t++) {
+        const q = Float32Array.from({ length: dims }, () => r() - 0.5);
+        expect(threaded.search(q, 50)).toEqual(here.search(q, 50));
+        expect(threaded.search(q, 50)).toEqual(idx.search(q, 50));
+      }
+    } finally {
+      threaded.close();
+      here.close();
+    }
+    expect(await DenseIndex.fromFileOffThread(file, "other")).toBeUndefined();
+    expect(await DenseIndex.fromFileOffThread(path.join(dir, "missing.vectors"), "k")).toBeUndefined();
+    fs.writeFileSync(file, idx.toBuffer("k").subarray(0, 4000));
+    expect(await DenseIndex.fromFileOffThread(file, "k")).toBeUndefined();
+    // one byte of the int8 copy, which the thread reads, damaged
+    const flipped = idx.toBuffer("k");
+    flipped[flipped.length - 7] ^= 0x40;
+    fs.writeFileSync(file, flipped);
+    expect(await DenseIndex.fromFileOffThread(file, "k")).toBeUndefined();
+    // a small snapshot (no int8 copy) is read on the caller's thread
+    const small = DenseIndex.fromRows([[1, blob(Float32Array.of(1, 0, 0, 0))]], 4);
+    fs.writeFileSync(file, small.toBuffer("s"));
+    expect((await DenseIndex.fromFileOffThread(file, "s"))?.search(Float32Array.of(1, 0, 0, 0), 1)).toEqual([
+      { rowid: 1, distance: 0 },
+    ]);
   });
 
   it("falls back to plain loops on a host without WebAssembly SIMD, with the same neighbours", () => {

@@ -84,6 +84,46 @@ describe("SQLite store", () => {
     expect(fs.readFileSync(`${file}.vectors`).equals(snap)).toBe(false);
   });
 
+  it("answers a dense query asked while its snapshot is read on another thread as the writer does, and closes during a read", async () => {
+    const file = tmpDb();
+    const w = SqliteStore.open(file, { create: true });
+    await w.setManifest({
+      schemaVersion: 1,
+      embedder: {
+        provider: "test",
+        model: "t",
+        dimensions: 16,
+        documentPrefix: "",
+        queryPrefix: "",
+        normalized: false,
+      },
+      chunkerVersion: "x",
+      createdAt: "",
+      updatedAt: "",
+    });
+    // 16 dimensions and more rows than an exact scan takes: the snapshot has an int8 copy
+    const dir = (i: number) =>
+      Float32Array.from({ length: 16 }, (_, j) => Math.cos(i / 50 + j) + (j === i % 16 ? 1 : 0));
+    await w.upsertNotes(
+      Array.from({ length: EXACT_SCAN_LIMIT + 200 }, (_, i) => ({
+        note: note(`n${i}.md`),
+        records: [record(`r${i}`, meta({ path: `n${i}.md` }), dir(i))],
+      })),
+    );
+    await w.warmDense();
+    const want = await w.queryDense(dir(42), 20);
+    await w.close();
+    const r = SqliteStore.open(file);
+    const loading = r.warmDense();
+    expect(await r.queryDense(dir(42), 20)).toEqual(want);
+    await loading;
+    expect(await r.queryDense(dir(42), 20)).toEqual(want);
+    await r.close();
+    const closing = SqliteStore.open(file);
+    void closing.warmDense();
+    await closing.close(); // the read ends first, and its file is closed
+  });
+
   it("removes a replaced or deleted note's rows from the external-content FTS index", async () => {
     const s = await openStore();
     await s.upsertNotes([

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { linkResolver, linkStem, linkTargets, noteLinkResolver, oneNote } from "../../src/vault/index.js";
+import { linkEnd, linkNameKeys, noteMatches, noteNameKey } from "../../src/vault/links.js";
 import { blankUrls } from "../../src/vault/tags.js";
 
 const paths = ["r/SMARS.md", "kitchen/Sourdough.md", "a/Note.md", "b/Note.md", "Inbox.md"];
@@ -74,6 +75,73 @@ describe("linkResolver", () => {
         }
       }),
     );
+  });
+});
+
+describe("the names of the notes a link can mean", () => {
+  // parts that reach every reading: cases, both forms of "é", the Kelvin sign, backslashes,
+  // ./ and ../, .md twice, and a folder's page by each of its names
+  const part = fc.constantFrom(
+    "a",
+    "A",
+    "note",
+    "Note",
+    "x y",
+    "caf\u00e9",
+    "cafe\u0301",
+    "\u212ailn",
+    "kiln",
+    "index",
+    "README",
+    "_index",
+    "back\\slash",
+    "..",
+    ".",
+    "x.md",
+  );
+  const notePath = fc.array(part, { minLength: 1, maxLength: 3 }).map((ps) => ps.join("/") + ".md");
+  const target = fc
+    .tuple(
+      fc.array(part, { minLength: 0, maxLength: 3 }),
+      fc.constantFrom("", ".md", ".MD"),
+      fc.constantFrom("", "./", "/", " "),
+      fc.constantFrom("/", "\\"),
+    )
+    .map(([ps, ext, lead, sep]) => lead + ps.join(sep) + ext);
+
+  it("are linkNameKeys: a resolver over the notes of those names answers as one over every note", () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(notePath, { maxLength: 14 }), fc.array(target, { maxLength: 8 }), (all, targets) => {
+        const sorted = [...all].sort();
+        const resolve = linkResolver(sorted);
+        for (const t of targets) {
+          const keys = new Set(linkNameKeys(t));
+          const named = sorted.filter((p) => keys.has(noteNameKey(p)));
+          expect(linkResolver(named)(t), t).toEqual(resolve(t));
+          expect(noteMatches(named, t), t).toEqual(noteMatches(sorted, t));
+        }
+      }),
+    );
+  });
+
+  it("hold a note's file name without .md, in any case and either Unicode form, and a folder page's other names", () => {
+    expect(noteNameKey("kitchen/Sourdough.MD")).toBe("sourdough");
+    expect(noteNameKey("x.md.md")).toBe("x.md");
+    expect(noteNameKey("d/Cafe\u0301.md")).toBe("caf\u00e9");
+    expect(noteNameKey("\u212Ailn.md")).toBe("kiln");
+    expect(linkNameKeys("./k/KILN.md")).toEqual(["kiln"]);
+    expect(linkNameKeys("x.md.md")).toEqual(["x.md"]);
+    expect(linkNameKeys("guide/index")).toEqual(["index", "readme", "_index"]);
+    // a backslash: the name as written, and as folders
+    expect(linkNameKeys("h/back\\slash.md")).toEqual(["back\\slash", "slash"]);
+    expect(linkNameKeys("./")).toEqual([]);
+  });
+
+  it("end, for a link to a note, with the part linkedNotes compares with the note's file name", () => {
+    expect(linkEnd(" ./robots\\SMARS.md ")).toBe("smars");
+    expect(linkEnd("kitchen/../Inbox.md")).toBe("inbox");
+    expect(linkEnd("\u212Ailn")).toBe("kiln");
+    expect(linkEnd("guide/index.md")).toBe("index");
   });
 });
 

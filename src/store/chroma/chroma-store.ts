@@ -415,8 +415,8 @@ export class ChromaStore implements Store {
     });
   }
 
-  async notes(): Promise<Map<string, NoteEntry>> {
-    return this.sidecar.notes();
+  async notes(paths?: readonly string[]): Promise<Map<string, NoteEntry>> {
+    return this.sidecar.notes(paths);
   }
 
   /** The collection's records, read in pages of the server's batch size (see {@link readRecords}). */
@@ -451,20 +451,21 @@ export class ChromaStore implements Store {
     return guard(this.loc, "count chunks", () => this.collection.count());
   }
 
+  // what the sidecar reads alone: the notes, their properties and links
   async listTags(): Promise<{ tag: string; notes: number }[]> {
     return this.sidecar.listTags();
   }
-
   async noteProperties(): Promise<NoteProperties[]> {
     return this.sidecar.noteProperties();
   }
-
   async listFolders(): Promise<{ folder: string; notes: number }[]> {
     return this.sidecar.listFolders();
   }
-
   async noteLinks(about?: { path: string; name: string }): Promise<{ path: string; links: string[] }[]> {
     return this.sidecar.noteLinks(about);
+  }
+  async notesNamed(names: readonly string[]): Promise<string[]> {
+    return this.sidecar.notesNamed(names);
   }
 
   // backlink text lives in the sidecar alone: a rebuilt sidecar has none until the next index run,

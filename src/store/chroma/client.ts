@@ -46,7 +46,18 @@ export async function loadChroma(
 }
 
 /**
- * Runs a server call, turning the client's errors into one-line vault-rag errors.
+ * A read the server answers before it has written a collection's vector index to disk (Chroma's
+ * local server, just after a write, on a busy machine): it answers once the index is there. Only a
+ * read meets it, so the call is asked again.
+ */
+const NOT_YET_ON_DISK = /Error creating hnsw segment reader: Nothing found on disk/;
+
+/** How often, and after how long (doubling from the first), a read that met {@link NOT_YET_ON_DISK} is asked again. */
+export const NOT_YET_ON_DISK_RETRY = { times: 6, firstMs: 100 };
+
+/**
+ * Runs a server call, turning the client's errors into one-line vault-rag errors; a read the
+ * server answered before its vector index was on disk is asked again (see {@link NOT_YET_ON_DISK}).
  *
  * @example
  * ```ts
@@ -54,6 +65,18 @@ export async function loadChroma(
  * ```
  */
 export async function guard<T>(loc: ChromaLocation, what: string, fn: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await once(loc, what, fn);
+    } catch (err) {
+      const cause = (err as { cause?: Error }).cause;
+      if (attempt >= NOT_YET_ON_DISK_RETRY.times || !NOT_YET_ON_DISK.test(cause?.message ?? "")) throw err;
+      await new Promise((r) => setTimeout(r, NOT_YET_ON_DISK_RETRY.firstMs * 2 ** attempt));
+    }
+  }
+}
+
+async function once<T>(loc: ChromaLocation, what: string, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {

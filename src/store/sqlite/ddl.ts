@@ -4,6 +4,7 @@ import { VaultRagError } from "../../errors.js";
 import { SCHEMA_VERSION, type Manifest } from "../types.js";
 import { createBacklinkTables } from "./backlinks.js";
 import { FTS_TOKENIZE } from "./fts-query.js";
+import { createLinkNames, linkNamesCurrent } from "./link-names.js";
 
 /**
  * The columns of a note's date and properties, last in `chunks`: an index written before them gains
@@ -142,10 +143,12 @@ function schemaIsCurrent(db: Database.Database, version: number): boolean {
     const ref = new Database(":memory:");
     ref.exec(SCHEMA);
     createBacklinkTables(ref);
+    createLinkNames(ref);
     currentShape = shapeOf(ref);
     ref.close();
   }
   if (shapeOf(db) !== currentShape) return false;
+  if (!linkNamesCurrent(db)) return false;
   if (db.prepare("SELECT 1 FROM chunks LIMIT 1").get()) return true;
   return db.prepare("SELECT value FROM meta WHERE key = 'keyword_text'").pluck().get() === KEYWORD_TEXT_RULES;
 }
@@ -201,6 +204,8 @@ export function prepareSchema(db: Database.Database, file: string, tables: strin
       db.exec(SCHEMA);
       if (!tables.includes("fts")) db.exec(FTS_SETTINGS);
       createBacklinkTables(db);
+      // an index written without link_names, or by a build that left it behind, has it filled from its chunks
+      createLinkNames(db);
       // a new index's keyword text is read by today's rules (an older index's is read again by
       // `index`, see upgradeKeywordText: a search does not wait for that)
       if (!db.prepare("SELECT 1 FROM chunks LIMIT 1").get()) markKeywordText(db);

@@ -110,9 +110,8 @@ function metaMask(db: Database.Database, cache: DenseCache, index: DenseIndex, w
  * ```
  */
 export function denseIndex(db: Database.Database, file: string, cache: DenseCache): DenseIndex {
-  const generation = readGeneration(db);
+  const { generation, key } = snapshotKey(db);
   if (cache.dense && cache.dense.generation === generation) return cache.dense.index;
-  const key = `${readIndexId(db)}:${generation}:pooled`; // the rule that made the rows is part of the key
   const snapshot = `${file}.vectors`;
   let index = DenseIndex.fromFile(snapshot, key);
   if (!index) {
@@ -129,6 +128,37 @@ export function denseIndex(db: Database.Database, file: string, cache: DenseCach
   cache.dense?.index.close();
   cache.dense = { generation, index };
   return index;
+}
+
+/** The write generation and the key a snapshot of it carries (the rule that made the rows is part of it). */
+function snapshotKey(db: Database.Database): { generation: string; key: string } {
+  const generation = readGeneration(db);
+  return { generation, key: `${readIndexId(db)}:${generation}:pooled` };
+}
+
+/**
+ * {@link denseIndex}, with the snapshot read on a thread of its own (`DenseIndex.fromFileOffThread`)
+ * while the caller's thread goes on; without a snapshot of the current generation the index is
+ * built on the caller's thread and snapshotted, as {@link denseIndex} does. A write during the read
+ * leaves the cache at the generation read, which the next query replaces.
+ *
+ * @example
+ * ```ts
+ * const loading = loadDenseIndex(db, file, cache); // the keyword query runs meanwhile
+ * await loading;
+ * ```
+ */
+export async function loadDenseIndex(db: Database.Database, file: string, cache: DenseCache): Promise<void> {
+  const { generation, key } = db.transaction(() => snapshotKey(db)).deferred();
+  if (cache.dense?.generation === generation) return;
+  const index = await DenseIndex.fromFileOffThread(`${file}.vectors`, key);
+  if (!index) {
+    db.transaction(() => denseIndex(db, file, cache)).deferred();
+    return;
+  }
+  if (cache.dense?.generation === generation) return index.close(); // another load came first
+  cache.dense?.index.close();
+  cache.dense = { generation, index };
 }
 
 /**

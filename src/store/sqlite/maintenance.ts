@@ -1,6 +1,7 @@
 import type Database from "better-sqlite3";
 import { rebuildBacklinks } from "./backlinks.js";
 import { KEYWORD_TEXT_RULES, markKeywordText, rebuildKeywordIndex } from "./ddl.js";
+import { fillLinkNames } from "./link-names.js";
 import { readManifest } from "./meta.js";
 import { writeTransaction } from "./writes.js";
 
@@ -118,6 +119,8 @@ export function repairIndex(db: Database.Database, file: string, opts: { drop?: 
       del.run(p);
       delN.run(p);
     }
+    // the links read from the passages that are left
+    fillLinkNames(db);
     fixed.droppedNotes = paths.length;
     // what a note that is gone said about others goes with it (the next index says it again)
     rebuildBacklinks(db);

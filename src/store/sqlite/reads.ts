@@ -2,20 +2,30 @@ import type Database from "better-sqlite3";
 import type { Props } from "../../props.js";
 import type { NoteEntry, NoteProperties, StoreRecord } from "../types.js";
 import { decodeList } from "./compile.js";
+import { linkNamesCurrent, linksAbout } from "./link-names.js";
 import { readManifest } from "./meta.js";
 import { readProps } from "../../props.js";
 import { blobToVector, COLUMNS, rowMeta, type Row } from "./rows.js";
 
 /**
- * Every note the index holds, by path.
+ * Every note the index holds, by path; with `paths`, only those of them it holds.
  *
  * @example
  * ```ts
  * readNotes(db).get("notes/pico.md")?.hash;
+ * readNotes(db, ["notes/pico.md"]).size; // 1
  * ```
  */
-export function readNotes(db: Database.Database): Map<string, NoteEntry> {
+export function readNotes(db: Database.Database, paths?: readonly string[]): Map<string, NoteEntry> {
   const out = new Map<string, NoteEntry>();
+  if (paths) {
+    const one = db.prepare("SELECT path, hash, mtime, size FROM notes WHERE path = ?");
+    for (const p of paths) {
+      const r = one.get(p) as NoteEntry | undefined;
+      if (r) out.set(r.path, r);
+    }
+    return out;
+  }
   for (const r of db.prepare("SELECT path, hash, mtime, size FROM notes").all() as NoteEntry[]) out.set(r.path, r);
   return out;
 }
@@ -116,7 +126,8 @@ export function noteProperties(db: Database.Database): NoteProperties[] {
 
 /**
  * The links out of each note that has any, as written; with `about`, only the notes whose links could
- * name that note, and the note itself (see `Store.noteLinks`).
+ * name that note, and the note itself (see `Store.noteLinks`): through `link_names` where the index
+ * has it, else by a read of every passage's links, narrowed by SQLite when the name is ASCII.
  *
  * @example
  * ```ts
@@ -127,6 +138,9 @@ export function noteLinks(
   db: Database.Database,
   about?: { path: string; name: string },
 ): { path: string; links: string[] }[] {
+  if (about && linkNamesCurrent(db)) return linksAbout(db, about);
+  // an index written without link_names (or by a build that left it behind), opened read-only
+  if (about && !/^[\x20-\x7e]+$/.test(about.name)) about = undefined;
   const byNote = new Map<string, Set<string>>();
   // with `about`, the rows whose links can name it are picked before DISTINCT sorts them: SQLite's
   // lower() folds ASCII letters only, so the name is compared in ASCII case, and a link with the

@@ -65,7 +65,9 @@ export function filterSql(filter: QueryFilter, passing = false): SqlCondition {
 }
 
 /**
- * A row's metadata, its list fields decoded and the query extras left out.
+ * A row's metadata, its list fields decoded and the query extras (`d`, `b`, `rid`) left out. Each
+ * field is named: copying a row with rest and spread cost 20 µs a row, 10 times as much (a search
+ * reads 600 rows).
  *
  * @example
  * ```ts
@@ -73,13 +75,23 @@ export function filterSql(filter: QueryFilter, passing = false): SqlCondition {
  * ```
  */
 export function rowMeta(r: Row): RecordMetadata {
-  const { id: _id, text: _text, d: _d, tags, links, aliases, props, ...rest } = r;
-  const { rid: _rid, ...scalars } = rest as typeof rest & { rid?: number };
   return {
-    ...scalars,
-    tags: decodeList(tags),
-    links: decodeList(links),
-    aliases: decodeList(aliases),
-    props: readProps(props),
+    path: r.path,
+    title: r.title,
+    section: r.section,
+    folder: r.folder,
+    top_folder: r.top_folder,
+    mtime: r.mtime,
+    date: r.date,
+    date_source: r.date_source,
+    word_count: r.word_count,
+    ordinal: r.ordinal,
+    start_line: r.start_line,
+    end_line: r.end_line,
+    tags: decodeList(r.tags),
+    links: decodeList(r.links),
+    aliases: decodeList(r.aliases),
+    props: readProps(r.props),
+    hash: r.hash,
   };
 }

@@ -6,7 +6,8 @@
  * The int8 scores only pick candidates; they are rescored exactly in float32 (see DenseIndex).
  *
  * Exports `dots(query: ptr to i16[dims], matrix: ptr to i8[rows × dims], rows, dims, out: ptr to
- * i32[rows])`; `dims` must be a multiple of 16. Memory is imported as `env.memory`.
+ * i32[rows])`; `dims` must be a multiple of 16. Memory is imported as `env.memory`, shared: a thread
+ * can read a snapshot's rows into it while the main thread works (see snapshot-thread.ts).
  */
 import { wasmSimd } from "../../wasm-simd.js";
 
@@ -14,7 +15,7 @@ import { wasmSimd } from "../../wasm-simd.js";
 const HEAD = [
   0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // magic, version
   0x01, 0x12, 0x02, 0x60, 0x05, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x00, 0x60, 0x06, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x00, // types: (i32 ×5) -> (), (i32 ×6) -> ()
-  0x02, 0x0f, 0x01, 0x03, 0x65, 0x6e, 0x76, 0x06, 0x6d, 0x65, 0x6d, 0x6f, 0x72, 0x79, 0x02, 0x00, 0x01, // import env.memory
+  0x02, 0x12, 0x01, 0x03, 0x65, 0x6e, 0x76, 0x06, 0x6d, 0x65, 0x6d, 0x6f, 0x72, 0x79, 0x02, 0x03, 0x01, 0x80, 0x80, 0x04, // import env.memory, shared, 1 to 65,536 pages
   0x03, 0x03, 0x02, 0x00, 0x01, // two functions, of types 0 and 1
   0x07, 0x12, 0x02, 0x04, 0x64, 0x6f, 0x74, 0x73, 0x00, 0x00, 0x07, 0x64, 0x6f, 0x74, 0x73, 0x49, 0x64, 0x78, 0x00, 0x01, // export "dots", "dotsIdx"
 ];
@@ -144,7 +145,8 @@ export class Int8Matrix {
     this.idxPtr = this.outPtr + rows * 4;
     this.matrixPtr = this.idxPtr + rows * 4;
     const total = this.matrixPtr + rows * dims;
-    this.memory = new WebAssembly.Memory({ initial: Math.max(1, Math.ceil(total / 65536)) });
+    const pages = Math.max(1, Math.ceil(total / 65536));
+    this.memory = new WebAssembly.Memory({ initial: pages, maximum: pages, shared: true });
     const instance = new WebAssembly.Instance(mod, { env: { memory: this.memory } });
     this.dots = instance.exports.dots as Int8Matrix["dots"];
     this.dotsIdx = instance.exports.dotsIdx as Int8Matrix["dotsIdx"];
@@ -207,6 +209,19 @@ export class Int8Matrix {
     const m = Int8Matrix.allocate(rows, dims);
     if (!m) return fill(new Int8Array(rows * dims), new Float32Array(rows)) ? null : undefined;
     return fill(m.bytes, m.scales) ? m : undefined;
+  }
+
+  /**
+   * A matrix whose rows another thread writes into its shared memory (see {@link sharedRows}) and
+   * whose scales the caller sets; `undefined` where SIMD or the shape is unsupported.
+   */
+  static empty(rows: number, dims: number): Int8Matrix | undefined {
+    return Int8Matrix.allocate(rows, dims);
+  }
+
+  /** Where the quantized rows are: the shared memory and their byte offset in it. */
+  get sharedRows(): { buffer: SharedArrayBuffer; offset: number } {
+    return { buffer: this.memory.buffer as unknown as SharedArrayBuffer, offset: this.matrixPtr };
   }
 
   /** The quantized rows (a view into wasm memory). */

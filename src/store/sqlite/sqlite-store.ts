@@ -19,21 +19,15 @@ import {
   type UpsertOptions,
   type VectorCoverage,
 } from "../types.js";
-import {
-  pendingVectorPaths,
-  readProgress,
-  setVectors,
-  vectorCoverage,
-  withoutVectors,
-  writeProgress,
-} from "./vectors.js";
+import { pendingVectorPaths, readProgress, setVectors, withoutVectors, writeProgress } from "./vectors.js";
 import { KeywordSpellings } from "./spellings.js";
 import { hasBacklinks, linkNames, readLinks, relink } from "./backlinks.js";
 import { DamagedSnapshotError } from "./dense-index.js";
+import { notesNamed } from "./link-names.js";
 import { DocumentRows } from "./document-rows.js";
 import { openConnection, type SqliteStoreOptions } from "./connection.js";
 import { deleteNotes, upsertNotes, beginHeld, holdWrite, writeTransaction, type HeldWrite } from "./writes.js";
-import { denseIndex, denseRows, type DenseCache } from "./dense-query.js";
+import { denseRows, loadDenseIndex, type DenseCache } from "./dense-query.js";
 import { keywordStats, queryKeyword, type KeywordState } from "./keyword-query.js";
 import {
   checkIntegrity,
@@ -43,6 +37,7 @@ import {
   type SqliteRepair,
 } from "./maintenance.js";
 import { readGeneration, readManifest } from "./meta.js";
+import { readCounts, type CountsWanted } from "./counts.js";
 import { cachedVectors, getRecords, listFolders, listTags, noteLinks, noteProperties, readNotes } from "./reads.js";
 
 export { refuseLinkedIndexFolder, type SqliteStoreOptions } from "./connection.js";
@@ -184,34 +179,35 @@ export class SqliteStore implements Store {
     writeTransaction(this.db, this.location, fn, bumpGeneration);
   }
 
-  async notes(): Promise<Map<string, NoteEntry>> {
-    return readNotes(this.db);
+  async notes(paths?: readonly string[]): Promise<Map<string, NoteEntry>> {
+    return readNotes(this.db, paths);
   }
 
   async get(query: { ids?: string[]; path?: string; includeVectors?: boolean }): Promise<StoreRecord[]> {
     return getRecords(this.db, this.windowCache, query);
   }
 
-  /** Counts, cached per write generation: search() asks on every query and count(*) scans. */
+  /** Counts, kept per write generation (counts.ts): search() asks on every query, and counting scans. */
   async count(): Promise<StoreCounts> {
-    const generation = this.generation();
-    if (this.counted?.generation === generation) return this.counted.counts;
-    const notes = (this.db.prepare("SELECT count(*) n FROM notes").get() as { n: number }).n;
-    const chunks = (this.db.prepare("SELECT count(*) n FROM chunks").get() as { n: number }).n;
-    this.counted = { generation, counts: { notes, chunks } };
-    return this.counted.counts;
+    const { notes, chunks } = this.counts("notes and chunks");
+    return { notes: notes!, chunks: chunks! };
   }
 
-  private counted?: { generation: string; counts: StoreCounts };
-
-  /** Cached per write generation, as {@link count} is: a search during a dense phase asks each time. */
+  /** Kept per write generation, as {@link count} is: a search during a dense phase asks each time. */
   async vectorCoverage(): Promise<VectorCoverage> {
-    const generation = this.generation();
-    if (this.covered?.generation !== generation) this.covered = { generation, coverage: vectorCoverage(this.db) };
-    return this.covered.coverage;
+    const { chunks, withVectors } = this.counts("all");
+    return { chunks: chunks!, withVectors: withVectors! };
   }
 
-  private covered?: { generation: string; coverage: VectorCoverage };
+  /** The counts at the current generation: from memory, else from `meta` or counted (counts.ts). */
+  private counts(wanted: CountsWanted) {
+    const generation = this.generation();
+    const had = this.counted?.generation === generation ? this.counted : undefined;
+    if (had && (wanted !== "all" || had.withVectors !== undefined)) return had;
+    return (this.counted = readCounts(this.db, wanted));
+  }
+
+  private counted?: ReturnType<typeof readCounts>;
 
   async pendingVectorPaths(limit: number, after?: string): Promise<string[]> {
     return pendingVectorPaths(this.db, limit, after);
@@ -254,6 +250,10 @@ export class SqliteStore implements Store {
     return noteLinks(this.db, about);
   }
 
+  async notesNamed(names: readonly string[]): Promise<string[]> {
+    return notesNamed(this.db, names);
+  }
+
   async listFolders(): Promise<{ folder: string; notes: number }[]> {
     return listFolders(this.db);
   }
@@ -263,6 +263,7 @@ export class SqliteStore implements Store {
     // the whereDocument filter's passing rows first, tested in slices (see warmFilter); then one
     // read transaction: the filters, the vectors and the rows come from one snapshot
     if (filter.whereDocument) await this.warmFilter(filter);
+    await this.denseLoad; // a load under way (warmDense) ends first: the snapshot is read once
     try {
       return denseRows(this.db, this.location, this.dense, this.documentRows, vector, k, filter);
     } catch (e) {
@@ -277,9 +278,20 @@ export class SqliteStore implements Store {
   private readonly dense: DenseCache = {};
 
   /** Builds (and snapshots) the dense index now, e.g. at the end of an indexing run. */
+  /**
+   * Loads the dense index of the current generation, reading its snapshot on a thread of its own:
+   * a search starts it before its keyword query and awaits it before its dense one. Calls while
+   * one load runs share it; it never rejects.
+   */
   async warmDense(): Promise<void> {
-    this.db.transaction(() => denseIndex(this.db, this.location, this.dense)).deferred();
+    // never rejected: what failed here fails again, and is reported, where the query reads the index
+    this.denseLoad ??= loadDenseIndex(this.db, this.location, this.dense)
+      .catch(() => undefined)
+      .finally(() => (this.denseLoad = undefined));
+    return this.denseLoad;
   }
+
+  private denseLoad?: Promise<void>;
 
   async queryKeyword(
     text: string,
@@ -436,6 +448,7 @@ export class SqliteStore implements Store {
   async close(): Promise<void> {
     // a query between its filter's slices ends first, with its rows read (see warmFilter)
     await Promise.allSettled([...this.testing]);
+    await this.denseLoad; // and a snapshot being read, so that its file is closed with the rest
     this.dense.dense?.index.close();
     if (this.db.open) this.db.close();
   }

@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import type { DenseProgress, StoredWindow, VectorCoverage } from "../types.js";
+import type { DenseProgress, StoredWindow } from "../types.js";
 import { vectorToBlob } from "./rows.js";
 import { writeTransaction } from "./writes.js";
 
@@ -7,20 +7,15 @@ import { writeTransaction } from "./writes.js";
 const HAS_WINDOWS = "EXISTS (SELECT 1 FROM windows w WHERE w.chunk = c.rowid)";
 
 /**
- * How many chunks the index holds and how many of them have vectors (see {@link VectorCoverage}).
+ * How many chunks have vectors: a scan of every chunk (see counts.ts, which keeps the figure).
  *
  * @example
  * ```ts
- * vectorCoverage(db); // { chunks: 6321, withVectors: 2140 }
+ * vectorCount(db); // 2140
  * ```
  */
-export function vectorCoverage(db: Database.Database): VectorCoverage {
-  return db
-    .transaction(() => ({
-      chunks: db.prepare("SELECT count(*) FROM chunks").pluck().get() as number,
-      withVectors: db.prepare(`SELECT count(*) FROM chunks c WHERE ${HAS_WINDOWS}`).pluck().get() as number,
-    }))
-    .deferred();
+export function vectorCount(db: Database.Database): number {
+  return db.prepare(`SELECT count(*) FROM chunks c WHERE ${HAS_WINDOWS}`).pluck().get() as number;
 }
 
 /**

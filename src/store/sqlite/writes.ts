@@ -2,11 +2,12 @@ import type Database from "better-sqlite3";
 import { VaultRagError } from "../../errors.js";
 import type { NoteEntry, NoteLink, StoreRecord, UpsertOptions } from "../types.js";
 import { checkWindows } from "../windows.js";
-import { encodeList } from "./compile.js";
+import { decodeList, encodeList } from "./compile.js";
 import { writeLinks } from "./backlinks.js";
 import { ftsText } from "./connection.js";
+import { keptLinkNames, linkNamesWriter } from "./link-names.js";
 import { damaged, diskFull, isCorruption, readOnly } from "./errors.js";
-import { readManifest } from "./meta.js";
+import { readGeneration, readManifest } from "./meta.js";
 import { vectorToBlob } from "./rows.js";
 
 /** A write lock taken by {@link holdWrite}: `rollback` after `commit` does nothing. */
@@ -30,8 +31,12 @@ export function writeTransaction(db: Database.Database, file: string, fn: () => 
   );
   try {
     db.transaction(() => {
+      const before = readGeneration(db);
       fn();
-      if (bumpGeneration) bump.run();
+      if (!bumpGeneration) return;
+      bump.run();
+      // every write of this build keeps link_names beside the chunks
+      keptLinkNames(db, before);
     }).immediate();
   } catch (err) {
     const e = err as Error & { code?: string };
@@ -50,6 +55,7 @@ function deleteStatements(db: Database.Database) {
     ),
     delVectors: db.prepare("DELETE FROM windows WHERE chunk IN (SELECT rowid FROM chunks WHERE path = ?)"),
     delChunks: db.prepare("DELETE FROM chunks WHERE path = ?"),
+    linkNames: linkNamesWriter(db),
   };
 }
 
@@ -69,7 +75,7 @@ export function upsertNotes(
   batch: { note: NoteEntry; records: StoreRecord[]; links?: NoteLink[] }[],
   options: UpsertOptions = {},
 ): void {
-  const { delFts, delVectors, delChunks } = deleteStatements(db);
+  const { delFts, delVectors, delChunks, linkNames } = deleteStatements(db);
   const ins = db.prepare(
     `INSERT INTO chunks (id, path, title, section, folder, top_folder, mtime, date, date_source, word_count, ordinal, start_line, end_line, tags, links, aliases, props, hash, text)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -89,14 +95,19 @@ export function upsertNotes(
   writeTransaction(db, file, () => {
     for (const { note, records } of batch) {
       if (known.get(note.path)) {
+        linkNames.drop(note.path);
         delFts.run(note.path);
         delVectors.run(note.path);
         delChunks.run(note.path);
       }
+      // the note's links, each once, as its passages hold them
+      const links = new Set<string>();
       for (const r of records) {
         const m = r.meta;
         if (!windowCache) checkWindows(r, dims);
         const aliases = encodeList(m.aliases);
+        const linksList = encodeList(m.links);
+        for (const l of decodeList(linksList)) links.add(l);
         const info = ins.run(
           r.id,
           m.path,
@@ -112,7 +123,7 @@ export function upsertNotes(
           m.start_line,
           m.end_line,
           encodeList(m.tags),
-          encodeList(m.links),
+          linksList,
           aliases,
           JSON.stringify(m.props ?? {}),
           m.hash,
@@ -122,6 +133,7 @@ export function upsertNotes(
         for (const w of r.windows) insWindow.run(info.lastInsertRowid, w.hash, vectorToBlob(w.vector));
         insFts.run(info.lastInsertRowid, title(m.title), aliasesFts(aliases), section(m.section), ftsText(r.text));
       }
+      linkNames.add(note.path, links);
       upNote.run(note.path, note.hash, note.mtime, note.size);
     }
     writeLinks(
@@ -152,10 +164,11 @@ function lastOf(fn: (s: string) => string): (s: string) => string {
  * ```
  */
 export function deleteNotes(db: Database.Database, file: string, paths: string[]): void {
-  const { delFts, delVectors, delChunks } = deleteStatements(db);
+  const { delFts, delVectors, delChunks, linkNames } = deleteStatements(db);
   const delNote = db.prepare("DELETE FROM notes WHERE path = ?");
   writeTransaction(db, file, () => {
     for (const p of paths) {
+      linkNames.drop(p);
       delFts.run(p);
       delVectors.run(p);
       delChunks.run(p);
