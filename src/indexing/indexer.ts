@@ -214,6 +214,8 @@ export interface Run {
   gone: string[];
   goneByHash: Map<string, string>;
   resolve: (link: NoteLink, source: string) => string | undefined;
+  /** What `resolve` resolves against, for `resolveLinks`: its rules (bump "link rules" when they change) and the notes. */
+  linkKey: string;
   linksOf: (note: Note) => NoteLink[];
   chunkOptions: ChunkOptions;
   windowing: ReturnType<typeof windowOptions>;
@@ -384,6 +386,7 @@ async function startRun(
     gone,
     goneByHash,
     resolve,
+    linkKey: hashText(["link rules 4", ...files.map((f) => f.path).sort()].join("\n")),
     linksOf,
     chunkOptions: opts.chunk ?? {},
     windowing: windowOptions(embedder),
@@ -494,7 +497,7 @@ async function keywordPhase(run: Run): Promise<void> {
     await keepCached(run, cur.pending);
     await ensureManifest(run);
     // the backlink text of the notes linked to is rebuilt once, by endKeyword's resolveLinks
-    if (cur.batch.length) await store.upsertNotes(cur.batch, { backlinksLater: true });
+    if (cur.batch.length) await store.upsertNotes(cur.batch, { backlinksLater: true, linksResolvedBy: run.linkKey });
     done += cur.slice.length;
     run.summary.passages += cur.pending.length;
     opts.onProgress?.("index", done, todo.length);
@@ -572,7 +575,7 @@ export function throwIfStopped(run: Pick<Run, "opts">, what: string): void {
 
 /** Ends the keyword phase: names the notes the model cannot read, deletes the notes gone, resolves links and records the manifest. */
 async function endKeyword(run: Run): Promise<void> {
-  const { store, embedder, log, unread, gone, summary, files } = run;
+  const { store, embedder, log, unread, gone, summary } = run;
   unread.sort(); // named in path order, not in the order the notes were read
   if (unread.length)
     log.warn(
@@ -587,11 +590,8 @@ async function endKeyword(run: Run): Promise<void> {
     );
   if (gone.length) await store.deleteNotes(gone);
   summary.deleted = gone.length;
-  // after the notes are stored; any links written since the last relink (by this run, or by one
-  // that was interrupted) make it resolve them all again. The key names the rules too (bump its
-  // first line when noteLinkResolver reads links another way)
-  const linkKey = hashText(["link rules 4", ...files.map((f) => f.path).sort()].join("\n"));
-  await store.resolveLinks(linkKey, run.resolve);
+  // links written since the last relink against other notes (an interrupted run's) are resolved again
+  await store.resolveLinks(run.linkKey, run.resolve);
   await ensureManifest(run);
   // every note is chunked by this chunker now: an upgrade is complete
   const manifest = run.chunkerChanged ? manifestFor(embedder, run.manifest) : run.manifest!;

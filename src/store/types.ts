@@ -176,6 +176,12 @@ export interface UpsertOptions {
    * `resolveLinks` rather than in this write: an indexing run's keyword phase, which ends with one.
    */
   backlinksLater?: boolean;
+  /**
+   * The `resolveLinks` key of the notes the batch's links were resolved against: when every link
+   * the store holds was resolved by it too (or it holds none), the next `resolveLinks` with that key
+   * resolves none again (a first index's keyword phase resolves each link once, as it reads it).
+   */
+  linksResolvedBy?: string;
 }
 
 /**

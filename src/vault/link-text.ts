@@ -58,15 +58,23 @@ export function linkSentences(plain: string, spans: readonly LinkSpan[]): LinkTe
       const [from, to] = sentenceAround(plain.slice(at, r.to), span.start - at, span.end - at);
       return out(span, at + from, at + to);
     });
-  const bounds = boundsOf(plain);
-  // spans come in reading order, so one pass over the sentences serves them all
-  let i = 0;
+  if (!plain) return spans.map((span) => out(span, Math.max(0, reachOf(span).from), Math.min(0, reachOf(span).to)));
+  // only the sentences that hold a link are found (ICU reads from a safe point before each, not the
+  // block from its start): the sentence holding the span's first character and the one holding its
+  // last, never one before the last span's (spans come in reading order)
+  const segments = sentences.segment(plain);
+  const last = plain.length - 1;
+  const at = (k: number): [number, number] => {
+    const s = segments.containing(Math.min(k, last))!;
+    return [s.index, s.index + s.segment.length];
+  };
+  let first: [number, number] | undefined;
   return spans.map((span) => {
-    while (i < bounds.length - 1 && bounds[i][1] <= span.start) i++;
-    let j = i;
-    while (j < bounds.length - 1 && bounds[j][1] < span.end) j++;
+    const from = at(span.start);
+    if (!first || from[0] > first[0]) first = from;
+    const to = span.end > first[1] ? at(span.end - 1) : first;
     const r = reachOf(span);
-    return out(span, Math.max(bounds[i]?.[0] ?? 0, r.from), Math.min(bounds[j]?.[1] ?? plain.length, r.to));
+    return out(span, Math.max(first[0], r.from), Math.min(to[1], r.to));
   });
 }
 

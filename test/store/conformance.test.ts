@@ -412,6 +412,42 @@ forEachBackend("$name store conformance", (backend) => {
     await again.close();
   });
 
+  it("resolves no link again when every link stored was written resolved against the notes resolveLinks is given", async () => {
+    const { store: s } = await backend.fresh();
+    const target = record(
+      "t1",
+      meta({ path: "Sourdough.md", title: "Sourdough", section: "s" }),
+      vec(1, 0, 0, 0),
+      "Flour.",
+    );
+    const diary = record("d1", meta({ path: "Diary.md", title: "Diary", section: "d" }), vec(0, 1, 0, 0), "Today.");
+    const log = record("l1", meta({ path: "Log.md", title: "Log", section: "l" }), vec(0, 0, 1, 0), "Baked.");
+    const levain = { written: "Sourdough", target: "Sourdough.md", text: "My levain loaf rose overnight." };
+    const crumb = { written: "Sourdough", target: "Sourdough.md", text: "An open crumb at last." };
+    // a resolver that fits nothing: any link it is asked about loses its target
+    const none = () => undefined;
+    const resolve = (l: { written: string }) => (l.written === "Sourdough" ? "Sourdough.md" : undefined);
+    const later = (key: string) => ({ backlinksLater: true, linksResolvedBy: key });
+    // a first index: every batch's links resolved against the notes of key notes-1
+    await s.upsertNotes([{ note: note("Sourdough.md"), records: [target] }], later("notes-1"));
+    await s.upsertNotes([{ note: note("Diary.md"), records: [diary], links: [levain] }], later("notes-1"));
+    await s.upsertNotes([{ note: note("Log.md"), records: [log], links: [crumb] }], later("notes-1"));
+    expect(await s.resolveLinks("notes-1", none)).toBe(false);
+    // the text is filed under the note its links named when written
+    expect(ids(await s.queryKeyword("levain", 10, {}, { backlinks: 0.5 }))).toEqual(["t1"]);
+    expect(ids(await s.queryKeyword("crumb", 10, {}, { backlinks: 0.5 }))).toEqual(["t1"]);
+    // a batch resolved against other notes (an interrupted run that saw others): all resolved again
+    await s.upsertNotes([{ note: note("Log.md", "h2"), records: [log], links: [crumb] }], later("notes-0"));
+    await s.upsertNotes([{ note: note("Log.md", "h3"), records: [log], links: [crumb] }], later("notes-1"));
+    expect(await s.resolveLinks("notes-1", resolve)).toBe(true);
+    // links written with no key (a rewrite outside an indexing run): all resolved again, even by the same key
+    await s.upsertNotes([{ note: note("Diary.md", "h2"), records: [diary], links: [levain] }]);
+    await s.upsertNotes([{ note: note("Log.md", "h4"), records: [log], links: [crumb] }], later("notes-1"));
+    expect(await s.resolveLinks("notes-1", none)).toBe(true);
+    expect(await s.queryKeyword("levain", 10, {}, { backlinks: 0.5 })).toEqual([]);
+    await s.close();
+  });
+
   it("counts the chunks holding each phrase, stops counting at the cap, and says which phrases a chunk holds", async () => {
     const { store: s } = await backend.fresh();
     await s.upsertNotes(

@@ -23,7 +23,21 @@ function reference(plain: string, spans: LinkSpan[]) {
 describe("linkSentences", () => {
   it("gives each link the sentences it touches, as the plain rule does, in short blocks and in long ones read around each link", () => {
     let long = 0;
-    const piece = fc.constantFrom("word ", "Two words. ", "Why? ", "x".repeat(400) + " ", "Done!\n\n", "[L]");
+    const piece = fc.constantFrom(
+      "word ",
+      "Two words. ",
+      "Why? ",
+      "x".repeat(400) + " ",
+      "Done!\n\n",
+      "Mr. Smith ",
+      "e.g. ",
+      "“Quoted.” ",
+      "(Aside.) ",
+      "終わり。",
+      "3.5 ",
+      "\n",
+      "[L]",
+    );
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 90, size: "max" }), (pieces) => {
         let plain = "";

@@ -50,22 +50,31 @@ export function hasBacklinks(db: Database.Database): boolean {
  * text of every note they pointed or now point to; with `later`, those notes are recorded in
  * `backlink_stale` and re-filed by the next {@link relink} instead (an indexing run's keyword
  * phase: a note linked from every batch is re-filed once, not once a batch, which took 17 of the
- * 95 s of CPU of 100,000 generated notes). Runs inside the caller's transaction.
+ * 95 s of CPU of 100,000 generated notes). `resolvedBy`: the {@link relink} key the links were
+ * resolved by; when every stored link was resolved by it too (or none is stored), the next relink
+ * with that key resolves none again. Runs inside the caller's transaction.
  */
 export function writeLinks(
   db: Database.Database,
   notes: { source: string; links?: readonly NoteLink[] }[],
   later = false,
+  resolvedBy?: string,
 ): void {
+  const keyOf = db.prepare("SELECT value FROM meta WHERE key = ?").pluck();
+  const resolved =
+    resolvedBy !== undefined &&
+    (keyOf.get(LINKS_KEY) === resolvedBy || !db.prepare("SELECT 1 FROM link_texts LIMIT 1").get());
   const touched = new Set<string>();
-  const old = db.prepare("SELECT DISTINCT target FROM link_texts WHERE source = ? AND target IS NOT NULL").pluck();
+  // one look-up a note: a note with no links stored (a new one) needs no delete
+  const old = db.prepare("SELECT target FROM link_texts WHERE source = ?").pluck();
   const del = db.prepare("DELETE FROM link_texts WHERE source = ?");
   const ins = db.prepare(
     "INSERT INTO link_texts (source, written, markdown, target, text, display) VALUES (?, ?, ?, ?, ?, ?)",
   );
   for (const { source, links } of notes) {
-    for (const t of old.all(source) as string[]) touched.add(t);
-    del.run(source);
+    const was = old.all(source) as (string | null)[];
+    for (const t of was) if (t !== null) touched.add(t);
+    if (was.length) del.run(source);
     for (const l of links ?? []) {
       // a note's words about itself say nothing new about it
       const target = l.target === source ? null : (l.target ?? null);
@@ -77,9 +86,18 @@ export function writeLinks(
     const stale = db.prepare("INSERT OR IGNORE INTO backlink_stale (path) VALUES (?)");
     for (const t of touched) stale.run(t);
   } else refile(db, touched);
-  // links were written with what their writer knew of the notes: the next relink checks them all,
-  // so an interrupted run that saw other notes leaves nothing resolved against them
-  db.prepare("DELETE FROM meta WHERE key = ?").run(LINKS_KEY);
+  // links were written with what their writer knew of the notes: the next relink checks them all
+  // (so an interrupted run that saw other notes leaves nothing resolved against them), unless all
+  // of them were resolved against the notes it is given
+  if (resolved) setLinksKey(db, resolvedBy);
+  else db.prepare("DELETE FROM meta WHERE key = ?").run(LINKS_KEY);
+}
+
+function setLinksKey(db: Database.Database, key: string): void {
+  db.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(
+    LINKS_KEY,
+    key,
+  );
 }
 
 /**
@@ -112,10 +130,7 @@ export function relink(
     if (next) touched.add(next);
   }
   refile(db, touched);
-  db.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(
-    LINKS_KEY,
-    key,
-  );
+  setLinksKey(db, key);
   return true;
 }
 

@@ -4,6 +4,7 @@ import type { NoteEntry, NoteLink, StoreRecord, UpsertOptions } from "../types.j
 import { checkWindows } from "../windows.js";
 import { decodeList, encodeList } from "./compile.js";
 import { writeLinks } from "./backlinks.js";
+import { ftsText } from "./connection.js";
 import { keptLinkNames, linkNamesWriter } from "./link-names.js";
 import { damaged, diskFull, isCorruption, readOnly } from "./errors.js";
 import { readGeneration, readManifest } from "./meta.js";
@@ -82,9 +83,12 @@ export function upsertNotes(
   const insWindow = db.prepare("INSERT INTO windows (chunk, hash, vector) VALUES (?, ?, ?)");
   const dims = readManifest(db)?.embedder.dimensions;
   const known = db.prepare("SELECT 1 FROM chunks WHERE path = ? LIMIT 1").pluck();
-  const insFts = db.prepare(
-    "INSERT INTO fts (rowid, title, aliases, section, text) VALUES (?, vr_fts(?), vr_fts(?), vr_fts(?), vr_fts(?))",
-  );
+  // the fields' indexed text (vr_fts) made here: a note's passages share its title and aliases, and
+  // most of its sections, so each is made once
+  const insFts = db.prepare("INSERT INTO fts (rowid, title, aliases, section, text) VALUES (?, ?, ?, ?, ?)");
+  const title = lastOf(ftsText);
+  const aliasesFts = lastOf(ftsText);
+  const section = lastOf(ftsText);
   const upNote = db.prepare(
     "INSERT INTO notes (path, hash, mtime, size) VALUES (?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET hash = excluded.hash, mtime = excluded.mtime, size = excluded.size",
   );
@@ -127,7 +131,7 @@ export function upsertNotes(
         );
         // a full store keeps its windows for dense queries, the sidecar as a cache: both keep them
         for (const w of r.windows) insWindow.run(info.lastInsertRowid, w.hash, vectorToBlob(w.vector));
-        insFts.run(info.lastInsertRowid, m.title, aliases, m.section, r.text);
+        insFts.run(info.lastInsertRowid, title(m.title), aliasesFts(aliases), section(m.section), ftsText(r.text));
       }
       linkNames.add(note.path, links);
       upNote.run(note.path, note.hash, note.mtime, note.size);
@@ -136,8 +140,19 @@ export function upsertNotes(
       db,
       batch.map((b) => ({ source: b.note.path, links: b.links })),
       options.backlinksLater,
+      options.linksResolvedBy,
     );
   });
+}
+
+/** `fn` remembering its last argument and answer: a run of equal arguments costs one call. */
+function lastOf(fn: (s: string) => string): (s: string) => string {
+  let arg: string | undefined;
+  let out = "";
+  return (s) => {
+    if (s !== arg) [arg, out] = [s, fn(s)];
+    return out;
+  };
 }
 
 /**
