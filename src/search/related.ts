@@ -58,18 +58,11 @@ const notePaths = async (store: Store) => [...(await store.notes()).keys()].sort
  * await indexedNote(store, "smars"); // "robots/SMARS.md"
  * ```
  */
-export async function indexedNote(
-  store: Store,
-  name: string,
-  paths?: readonly string[], // the index's note paths, when the caller has read them already
-  unmatched?: () => void,
-): Promise<string> {
-  const where = { in: "the index", kind: "index" } as const;
-  if (paths) return oneNote(paths, name, where, unmatched);
+export async function indexedNote(store: Store, name: string, unmatched?: () => void): Promise<string> {
   // every note the name can mean has one of these file names
   const named = await store.notesNamed(linkNameKeys(name));
-  if (noteMatches(named, name).length) return oneNote(named, name, where, unmatched);
-  return oneNote(await notePaths(store), name, where, unmatched);
+  const among = noteMatches(named, name).length ? named : await notePaths(store);
+  return oneNote(among, name, { in: "the index", kind: "index" }, unmatched);
 }
 
 /**
@@ -80,11 +73,7 @@ export async function indexedNote(
  * await linkedNotes(store, "robots/SMARS.md"); // Set { "daily/2026-03-14.md", "robots/Motor drivers.md" }
  * ```
  */
-export async function linkedNotes(
-  store: Store,
-  note: string,
-  paths?: readonly string[], // the index's note paths, when the caller has read them already
-): Promise<Set<string>> {
+export async function linkedNotes(store: Store, note: string): Promise<Set<string>> {
   const noteStem = note.replace(/\.md$/i, "").toLowerCase();
   // a link can mean this note only if it ends with its file name (any case), or is a folder's page
   const name = noteStem.slice(noteStem.lastIndexOf("/") + 1);
@@ -104,7 +93,7 @@ export async function linkedNotes(
   }
   // the notes these links can mean, read into maps once: only those of their file names
   const keys = new Set([...out, ...to.map((t) => t.link)].flatMap(linkNameKeys));
-  const targets = linkResolver(paths ?? (await store.notesNamed([...keys])));
+  const targets = linkResolver(await store.notesNamed([...keys]));
   const found = new Set<string>();
   for (const link of out) for (const t of targets(link)) found.add(t);
   for (const { path, link } of to) if (targets(link).includes(note)) found.add(path);
@@ -128,7 +117,7 @@ export async function relatedNotes(store: Store, name: string, opts: RelatedOpti
   if (!Number.isInteger(k) || k < 1)
     throw new VaultRagError("usage", `vault-rag: k must be a whole number of at least 1, got ${k}`);
   // only the notes of the names asked about are read: every path, mapped, costs 1.2 s at 100,000 notes
-  const note = await indexedNote(store, name, undefined, opts.unmatched);
+  const note = await indexedNote(store, name, opts.unmatched);
   const all = (await store.get({ path: note, includeVectors: true })).filter((r) => r.windows.length);
   if (!all.length) return { note, related: [], reason: `"${note}" has no text in the index to compare` };
   const model = (await store.manifest())?.embedder.model ?? "";

@@ -6,6 +6,12 @@ import { meta, record, vec } from "./helpers.js";
 const note = (p: string, hash = `h-${p}`): NoteEntry => ({ path: p, hash, mtime: 1, size: 1 });
 const ids = (hits: { id: string }[]) => hits.map((h) => h.id);
 
+/** A note and a diary that will link to it, for the backlink tests. */
+const sourdoughAndDiary = () => ({
+  target: record("t1", meta({ path: "Sourdough.md", title: "Sourdough", section: "s" }), vec(1, 0, 0, 0), "Flour."),
+  diary: record("d1", meta({ path: "Diary.md", title: "Diary", section: "d" }), vec(0, 1, 0, 0), "Today."),
+});
+
 /** One set of store tests, run against every backend: the embedded SQLite store and a real Chroma server. */
 forEachBackend("$name store conformance", (backend) => {
   it("filters before ranking: a filter that keeps only distant chunks still returns k hits", async () => {
@@ -381,13 +387,7 @@ forEachBackend("$name store conformance", (backend) => {
 
   it("leaves backlink text to the next resolveLinks when asked, even across a reopen", async () => {
     const { store: s, reopen } = await backend.fresh();
-    const target = record(
-      "t1",
-      meta({ path: "Sourdough.md", title: "Sourdough", section: "s" }),
-      vec(1, 0, 0, 0),
-      "Flour.",
-    );
-    const diary = record("d1", meta({ path: "Diary.md", title: "Diary", section: "d" }), vec(0, 1, 0, 0), "Today.");
+    const { target, diary } = sourdoughAndDiary();
     const levain = { written: "Sourdough", target: "Sourdough.md", text: "My levain loaf rose overnight." };
     await s.upsertNotes([{ note: note("Sourdough.md"), records: [target] }]);
     await s.upsertNotes([{ note: note("Diary.md"), records: [diary], links: [levain] }], { backlinksLater: true });
@@ -414,13 +414,7 @@ forEachBackend("$name store conformance", (backend) => {
 
   it("resolves no link again when every link stored was written resolved against the notes resolveLinks is given", async () => {
     const { store: s } = await backend.fresh();
-    const target = record(
-      "t1",
-      meta({ path: "Sourdough.md", title: "Sourdough", section: "s" }),
-      vec(1, 0, 0, 0),
-      "Flour.",
-    );
-    const diary = record("d1", meta({ path: "Diary.md", title: "Diary", section: "d" }), vec(0, 1, 0, 0), "Today.");
+    const { target, diary } = sourdoughAndDiary();
     const log = record("l1", meta({ path: "Log.md", title: "Log", section: "l" }), vec(0, 0, 1, 0), "Baked.");
     const levain = { written: "Sourdough", target: "Sourdough.md", text: "My levain loaf rose overnight." };
     const crumb = { written: "Sourdough", target: "Sourdough.md", text: "An open crumb at last." };

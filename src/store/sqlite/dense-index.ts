@@ -3,7 +3,15 @@ import { VaultRagError } from "../../errors.js";
 import { Int8Matrix } from "./simd-dot.js";
 import { selectSmallest } from "./select-smallest.js";
 import { readPartsOffThread } from "./snapshot-thread.js";
-import { crc32, crcDigest, digest, openSnapshot, readFully, snapshotHeader } from "./snapshot-file.js";
+import {
+  crc32,
+  crcDigest,
+  digest,
+  openSnapshot,
+  readFully,
+  snapshotHeader,
+  type OpenSnapshot,
+} from "./snapshot-file.js";
 
 /**
  * In-memory dense index over the store's vectors: one row per chunk (its windows pooled, see
@@ -225,40 +233,38 @@ export class DenseIndex {
    * ```
    */
   static async fromFileOffThread(file: string, key: string): Promise<DenseIndex | undefined> {
-    const opened = crc32 ? openSnapshot(file, key) : undefined;
-    const int8 = opened?.header.int8 ? Int8Matrix.empty(opened.header.size, opened.header.dims) : undefined;
-    if (!opened || !int8) {
-      if (opened) fs.closeSync(opened.fd);
-      return DenseIndex.fromFile(file, key);
-    }
+    const opened = openSnapshot(file, key);
+    const int8 = crc32 && opened?.header.int8 ? Int8Matrix.empty(opened.header.size, opened.header.dims) : undefined;
+    if (!opened || !int8) return opened && DenseIndex.fromOpened(opened, file, key);
     const { fd, header } = opened;
     const { dims, size, floatBytes, body: at } = header;
-    let keep = false;
-    try {
-      const got = await readPartsOffThread({ fd, at, size, dims, floatBytes, ...shared(int8) });
-      if (!got) return DenseIndex.fromFile(file, key);
-      if (crcDigest(got.crc) !== header.sum) return undefined;
-      int8.rowScales.set(got.scales);
-      keep = true;
-      return new DenseIndex(
-        dims,
-        got.rowids,
-        got.norms,
-        { fd, offset: at + size * 8, scratch: new Float32Array(dims), rows: header.rows, file },
-        int8,
-      );
-    } finally {
-      if (!keep) fs.closeSync(fd);
+    const got = await readPartsOffThread({ fd, at, size, dims, floatBytes, ...shared(int8) });
+    // no thread: read here, from the file already open
+    if (!got) return DenseIndex.fromOpened(opened, file, key);
+    if (crcDigest(got.crc) !== header.sum) {
+      fs.closeSync(fd);
+      return undefined;
     }
+    int8.rowScales.set(got.scales);
+    return DenseIndex.onFile(opened, file, got.rowids, got.norms, int8);
   }
 
   /**
    * Opens a snapshot file written from {@link toBuffer}: row ids, norms and the int8 copy are read,
    * the float32 rows stay in the file until needed. `undefined` unless its key matches and it is whole.
+   *
+   * @example
+   * ```ts
+   * const index = DenseIndex.fromFile("/v/.vault-rag/index.db.vectors", key);
+   * ```
    */
   static fromFile(file: string, key: string): DenseIndex | undefined {
     const opened = openSnapshot(file, key);
-    if (!opened) return undefined;
+    return opened && DenseIndex.fromOpened(opened, file, key);
+  }
+
+  /** {@link fromFile} of a snapshot open and its header checked; its file is closed unless the index keeps it. */
+  private static fromOpened(opened: OpenSnapshot, file: string, key: string): DenseIndex | undefined {
     const { fd, header } = opened;
     let keep = false;
     try {
@@ -277,18 +283,30 @@ export class DenseIndex {
       });
       if (!int8) return undefined;
       keep = true;
-      return new DenseIndex(
-        dims,
-        rowids,
-        norms,
-        { fd, offset: at + size * 8, scratch: new Float32Array(dims), rows: header.rows, file },
-        int8,
-      );
+      return DenseIndex.onFile(opened, file, rowids, norms, int8);
     } catch {
       return undefined;
     } finally {
       if (!keep) fs.closeSync(fd);
     }
+  }
+
+  /** An index whose float rows stay in the open snapshot, read when rescored. */
+  private static onFile(
+    { fd, header }: OpenSnapshot,
+    file: string,
+    rowids: Int32Array,
+    norms: Float32Array,
+    int8: Int8Matrix | null,
+  ): DenseIndex {
+    const { dims, size, body: at } = header;
+    return new DenseIndex(
+      dims,
+      rowids,
+      norms,
+      { fd, offset: at + size * 8, scratch: new Float32Array(dims), rows: header.rows, file },
+      int8,
+    );
   }
 
   /** Reads a snapshot written by {@link toBuffer}; `undefined` unless its key matches and it is whole. */

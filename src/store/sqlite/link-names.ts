@@ -111,18 +111,22 @@ export function linkNamesWriter(db: Database.Database): {
   drop(source: string): void;
 } {
   const ins = db.prepare("INSERT OR IGNORE INTO link_names (name, source, written) VALUES (?, ?, ?)");
-  const had = db.prepare("SELECT DISTINCT links FROM chunks WHERE path = ? AND links != ''").pluck();
+  const had = linksOfNote(db);
   const del = db.prepare("DELETE FROM link_names WHERE name = ? AND source = ?");
   return {
     add(source, links) {
       for (const l of links) ins.run(linkEnd(l), source, l);
     },
     drop(source) {
-      const ends = new Set<string>();
-      for (const links of had.all(source) as string[]) for (const l of decodeList(links)) ends.add(linkEnd(l));
-      for (const end of ends) del.run(end, source);
+      for (const end of new Set(had(source).map(linkEnd))) del.run(end, source);
     },
   };
+}
+
+/** A note's links as its passages hold them, each once. */
+function linksOfNote(db: Database.Database): (path: string) => string[] {
+  const stmt = db.prepare("SELECT DISTINCT links FROM chunks WHERE path = ? AND links != ''").pluck();
+  return (path) => [...new Set((stmt.all(path) as string[]).flatMap(decodeList))];
 }
 
 /**
@@ -148,8 +152,7 @@ export function linksAbout(
     }
   };
   // the note's own links, from its passages (the table is keyed by their ends)
-  const own = db.prepare("SELECT DISTINCT links FROM chunks WHERE path = ? AND links != ''").pluck().all(about.path);
-  add([...new Set((own as string[]).flatMap(decodeList))].map((l): [string, string] => [about.path, l]));
+  add(linksOfNote(db)(about.path).map((l): [string, string] => [about.path, l]));
   add(
     db
       .prepare("SELECT source, written FROM link_names WHERE name IN (?, 'index') AND source != ?")

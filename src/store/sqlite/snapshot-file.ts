@@ -40,15 +40,18 @@ export function readFully(fd: number, into: Uint8Array, position: number): void 
   }
 }
 
+/** A snapshot file open for reading, with its checked header. */
+export interface OpenSnapshot {
+  fd: number;
+  header: NonNullable<ReturnType<typeof snapshotHeader>>;
+}
+
 /**
  * A snapshot opened as a regular file (a FIFO planted at its name must not hang the search), with
  * its header checked ({@link snapshotHeader}); `undefined` when it is missing, another index's or
  * torn. The caller closes `fd`.
  */
-export function openSnapshot(
-  file: string,
-  key: string,
-): { fd: number; header: NonNullable<ReturnType<typeof snapshotHeader>> } | undefined {
+export function openSnapshot(file: string, key: string): OpenSnapshot | undefined {
   let fd: number;
   try {
     fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);

@@ -277,7 +277,6 @@ export class SqliteStore implements Store {
   /** The in-memory dense index and metadata columns, kept between dense queries. */
   private readonly dense: DenseCache = {};
 
-  /** Builds (and snapshots) the dense index now, e.g. at the end of an indexing run. */
   /**
    * Loads the dense index of the current generation, reading its snapshot on a thread of its own:
    * a search starts it before its keyword query and awaits it before its dense one. Calls while

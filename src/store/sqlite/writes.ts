@@ -47,15 +47,19 @@ export function writeTransaction(db: Database.Database, file: string, fn: () => 
   }
 }
 
-function deleteStatements(db: Database.Database) {
-  return {
-    // external-content FTS: removing a row means telling FTS5 the values it indexed
-    delFts: db.prepare(
-      "INSERT INTO fts (fts, rowid, title, aliases, section, text) SELECT 'delete', rowid, vr_fts(title), vr_fts(aliases), vr_fts(section), vr_fts(text) FROM chunks WHERE path = ?",
-    ),
-    delVectors: db.prepare("DELETE FROM windows WHERE chunk IN (SELECT rowid FROM chunks WHERE path = ?)"),
-    delChunks: db.prepare("DELETE FROM chunks WHERE path = ?"),
-    linkNames: linkNamesWriter(db),
+/** Removes a note's passages: their link names, keyword rows, windows and chunks, in that order. */
+function noteDropper(db: Database.Database, linkNames = linkNamesWriter(db)): (path: string) => void {
+  // external-content FTS: removing a row means telling FTS5 the values it indexed
+  const delFts = db.prepare(
+    "INSERT INTO fts (fts, rowid, title, aliases, section, text) SELECT 'delete', rowid, vr_fts(title), vr_fts(aliases), vr_fts(section), vr_fts(text) FROM chunks WHERE path = ?",
+  );
+  const delVectors = db.prepare("DELETE FROM windows WHERE chunk IN (SELECT rowid FROM chunks WHERE path = ?)");
+  const delChunks = db.prepare("DELETE FROM chunks WHERE path = ?");
+  return (path) => {
+    linkNames.drop(path); // found by the links its passages hold: before they go
+    delFts.run(path);
+    delVectors.run(path);
+    delChunks.run(path);
   };
 }
 
@@ -75,7 +79,8 @@ export function upsertNotes(
   batch: { note: NoteEntry; records: StoreRecord[]; links?: NoteLink[] }[],
   options: UpsertOptions = {},
 ): void {
-  const { delFts, delVectors, delChunks, linkNames } = deleteStatements(db);
+  const linkNames = linkNamesWriter(db);
+  const dropNote = noteDropper(db, linkNames);
   const ins = db.prepare(
     `INSERT INTO chunks (id, path, title, section, folder, top_folder, mtime, date, date_source, word_count, ordinal, start_line, end_line, tags, links, aliases, props, hash, text)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -94,12 +99,7 @@ export function upsertNotes(
   );
   writeTransaction(db, file, () => {
     for (const { note, records } of batch) {
-      if (known.get(note.path)) {
-        linkNames.drop(note.path);
-        delFts.run(note.path);
-        delVectors.run(note.path);
-        delChunks.run(note.path);
-      }
+      if (known.get(note.path)) dropNote(note.path);
       // the note's links, each once, as its passages hold them
       const links = new Set<string>();
       for (const r of records) {
@@ -164,14 +164,11 @@ function lastOf(fn: (s: string) => string): (s: string) => string {
  * ```
  */
 export function deleteNotes(db: Database.Database, file: string, paths: string[]): void {
-  const { delFts, delVectors, delChunks, linkNames } = deleteStatements(db);
+  const dropNote = noteDropper(db);
   const delNote = db.prepare("DELETE FROM notes WHERE path = ?");
   writeTransaction(db, file, () => {
     for (const p of paths) {
-      linkNames.drop(p);
-      delFts.run(p);
-      delVectors.run(p);
-      delChunks.run(p);
+      dropNote(p);
       delNote.run(p);
     }
     writeLinks(
