@@ -123,24 +123,19 @@ export async function watchVault(
     }, o.debounceMs);
   };
 
-  const ignored = (p: string) => {
-    const rel = path.relative(vault, p);
-    if (!rel || rel.startsWith("..")) return false;
-    return rel.split(path.sep).some((part) => part.startsWith(".") || SKIPPED_FOLDERS.includes(part));
+  /** A change was seen: a pass follows, once changes stop for the debounce time. */
+  const ask = () => {
+    dirty = true;
+    schedule();
   };
-  const watcher: FSWatcher = chokidarWatch(vault, {
-    ignored,
-    ignoreInitial: true,
-    followSymlinks: false,
-    awaitWriteFinish: false,
-  });
+  const ignored = ignoredIn(vault);
+  const watcher: FSWatcher = chokidarWatch(vault, { ignored, ignoreInitial: true, followSymlinks: false });
   const onEvent = (kind: string, p: string) => {
     if (!p.toLowerCase().endsWith(".md") && !p.endsWith(".vault-ragignore")) return;
     // `--verbose` shows each change as it is seen (and a test waits for it, not for a time)
     log.debug(`vault-rag watch: ${kind} ${path.relative(vault, p).split(path.sep).join("/")}`);
     pending.add(p);
-    dirty = true;
-    schedule();
+    ask();
   };
   watcher
     .on("add", (p) => onEvent("add", p))
@@ -148,9 +143,12 @@ export async function watchVault(
     .on("unlink", (p) => onEvent("unlink", p))
     .on("unlinkDir", (p) => {
       removedDirs.add(p);
-      dirty = true;
-      schedule();
+      ask();
     });
+  // a raw event that names a note asks for a pass too (see rawNamesNote)
+  watcher.on("raw", (_event, name, details) => {
+    if (rawNamesNote(ignored, name, details)) ask();
+  });
   watcher.on("error", (e) => o.onError?.(e));
   await new Promise<void>((r) => watcher.once("ready", () => r()));
   // catch up only once the watcher is listening: a change made while (or right after) the catch-up
@@ -173,4 +171,27 @@ export async function watchVault(
       settle();
     },
   };
+}
+
+/** Whether a path under `vault` is left out of watching: hidden files and folders, and skipped folders. */
+function ignoredIn(vault: string): (p: string) => boolean {
+  return (p) => {
+    const rel = path.relative(vault, p);
+    if (!rel || rel.startsWith("..")) return false;
+    return rel.split(path.sep).some((part) => part.startsWith(".") || SKIPPED_FOLDERS.includes(part));
+  };
+}
+
+/**
+ * Whether a raw file-system event (the entry's name, and the watched path it came from) names a
+ * watched note or ignore file. chokidar reads a folder again when the system says it changed and
+ * reports what that read shows, so a note made and removed before the read is never reported; a
+ * pass (or another process) may have indexed it in between. A pass after such an event finds what
+ * the vault holds.
+ */
+function rawNamesNote(ignored: (p: string) => boolean, name: unknown, details: unknown): boolean {
+  const named = typeof name === "string" ? name : "";
+  if (!/\.md$/i.test(named) && !named.endsWith(".vault-ragignore")) return false;
+  const dir = (details as { watchedPath?: string } | undefined)?.watchedPath;
+  return !dir || !ignored(path.join(dir, named));
 }

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -122,6 +123,26 @@ describe("watch mode", () => {
     const ids = await indexedIds(db);
     expect(ids).toEqual(expectedIds(vault));
     expect(new Set(ids).size).toBe(ids.length); // no duplicates
+    await w.close();
+  });
+
+  it("removes a note that another process indexed and that was deleted before the watcher saw it made", async () => {
+    const vault = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "vr-watch-brief-")), "v");
+    fs.mkdirSync(path.join(vault, "travel"), { recursive: true });
+    fs.writeFileSync(path.join(vault, "travel/Perth.md"), "# Perth\n\nA city on the Swan River.\n");
+    const db = path.join(vault, ".vault-rag/index.db");
+    const w = await watchVault(vault, db, useLiteEmbedder(), { debounceMs: 150 });
+    await w.idle();
+    // all in one turn of this thread, so the watcher reads the folder only once the note is gone:
+    // it never learns of the note, which the other process's index holds
+    fs.writeFileSync(path.join(vault, "travel/Rottnest.md"), "# Rottnest\n\nAn island of quokkas.\n");
+    const other = spawnSync(process.execPath, [path.resolve("dist/cli/main.js"), "index", vault, "--quiet"], {
+      encoding: "utf8",
+    });
+    fs.rmSync(path.join(vault, "travel/Rottnest.md"));
+    expect(other.status, other.stderr).toBe(0);
+    expect((await indexedIds(db)).length).toBe(expectedIds(vault).length + 1);
+    await synced(w, vault, db);
     await w.close();
   });
 
