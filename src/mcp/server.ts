@@ -95,6 +95,9 @@ export async function createMcpServer(
   };
   // a long-lived process: questions are embedded on a thread of their own, beside the keyword search
   const v = await openVault(vaultDir, { db: opts.db, vaultKnown: opts.vaultKnown, queryThread: true, remote: true });
+  // the model and the dense index load while the agent starts, not on its first search (without
+  // an index, the first call says so)
+  v.warm().catch(() => undefined);
   const noArgs = z.object({}).strict();
   const tools: Record<string, Tool> = {
     search: tool(
