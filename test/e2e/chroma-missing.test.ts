@@ -34,6 +34,13 @@ describe("chromadb is an optional install", () => {
     const linked = fs.readdirSync("node_modules").filter((name) => name !== "chromadb" && !name.startsWith("."));
     expect(linked.length).toBeGreaterThan(10);
     for (const name of linked) fs.symlinkSync(path.resolve("node_modules", name), path.join(pkg, "node_modules", name));
+    // Node looks for packages in every folder above as well: one found there cannot be hidden
+    const above = [];
+    for (let dir = path.dirname(pkg); ; dir = path.dirname(dir)) {
+      above.push(path.join(dir, "node_modules/chromadb"));
+      if (dir === path.dirname(dir)) break;
+    }
+    expect(above.filter((p) => fs.existsSync(p))).toEqual([]);
     const r = spawnSync(
       process.execPath,
       [path.join(pkg, "dist/cli/main.js"), "search", "--vault", vault, "--db", "chroma://127.0.0.1:9/notes", "motors"],
