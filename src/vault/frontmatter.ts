@@ -1,5 +1,6 @@
 import { parse as parseYaml, YAMLParseError } from "yaml";
 import { withoutDataPayloads } from "./data-uri.js";
+import { simpleYaml } from "./simple-yaml.js";
 
 /** The frontmatter block split off a note. */
 export interface Frontmatter {
@@ -63,7 +64,9 @@ export function splitFrontmatter(text: string): Frontmatter {
         // the library counts an anchor's own value as one use of it
         const maxAliasCount = MAX_FRONTMATTER_ALIASES + 1;
         const parsed: unknown =
-          yamlText.trim() === "" ? {} : parseYaml(yamlText, { uniqueKeys: false, logLevel: "error", maxAliasCount });
+          yamlText.trim() === ""
+            ? {}
+            : (simpleYaml(yamlText) ?? parseYaml(yamlText, { uniqueKeys: false, logLevel: "error", maxAliasCount }));
         if (parsed === null || parsed === undefined) return { data: {}, body, bodyStartLine, yaml: "" };
         if (typeof parsed !== "object" || Array.isArray(parsed)) {
           return {
