@@ -3,7 +3,7 @@ import { watch as chokidarWatch, type FSWatcher } from "chokidar";
 import type { Embedder } from "../embed/index.js";
 import type { Logger } from "../log.js";
 import { silentLogger } from "../log.js";
-import { SKIPPED_FOLDERS } from "../vault/index.js";
+import { IGNORE_FILE, SKIPPED_FOLDERS } from "../vault/index.js";
 import { indexVault, type IndexOptions, type IndexSummary } from "./indexer.js";
 
 /** Watch options; defaults in {@link WATCH_DEFAULTS}. */
@@ -131,7 +131,7 @@ export async function watchVault(
   const ignored = ignoredIn(vault);
   const watcher: FSWatcher = chokidarWatch(vault, { ignored, ignoreInitial: true, followSymlinks: false });
   const onEvent = (kind: string, p: string) => {
-    if (!p.toLowerCase().endsWith(".md") && !p.endsWith(".vault-ragignore")) return;
+    if (!passesFor(p)) return;
     // `--verbose` shows each change as it is seen (and a test waits for it, not for a time)
     log.debug(`vault-rag watch: ${kind} ${path.relative(vault, p).split(path.sep).join("/")}`);
     pending.add(p);
@@ -191,7 +191,12 @@ function ignoredIn(vault: string): (p: string) => boolean {
  */
 function rawNamesNote(ignored: (p: string) => boolean, name: unknown, details: unknown): boolean {
   const named = typeof name === "string" ? name : "";
-  if (!/\.md$/i.test(named) && !named.endsWith(".vault-ragignore")) return false;
+  if (!passesFor(named)) return false;
   const dir = (details as { watchedPath?: string } | undefined)?.watchedPath;
   return !dir || !ignored(path.join(dir, named));
+}
+
+/** Whether a change to this file asks for a pass: a note, or the ignore file. */
+function passesFor(file: string): boolean {
+  return /\.md$/i.test(file) || file.endsWith(IGNORE_FILE);
 }
