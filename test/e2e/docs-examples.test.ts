@@ -27,6 +27,7 @@ import { BIN, exampleVaultCopy } from "./helpers.js";
  * | `output of <command>` (`text`) | every line shown is a line the command prints |
  * | `hit shape` (`json`) | the hit's keys, checked by test/e2e/shape.test.ts |
  * | `mcp config` (`json`) | a client's configuration: the server it names starts and lists its tools |
+ * | `settings file` (`json`) | a vault's `.vault-rag.json`: `vault-rag index` of `~/notes` with it succeeds |
  * | `run by .ci/run …` | the README's two commands, which `.ci/run` runs (test/e2e/readme.test.ts) |
  * | `skip — reason` | not run; the reason is shown |
  *
@@ -173,6 +174,14 @@ async function runExample(ex: Example): Promise<void> {
   if (ex.lang === "json") {
     const value = JSON.parse(ex.code);
     if (marker === "hit shape") return void expect(Object.keys(value)).toContain("start_line");
+    if (marker === "settings file") {
+      fs.writeFileSync(path.join(home, "notes", ".vault-rag.json"), ex.code);
+      const r = spawnSync(process.execPath, [BIN, "index", path.join(home, "notes"), "--quiet"], {
+        env,
+        encoding: "utf8",
+      });
+      return void expect(r.status, `${where}: ${r.stderr}`).toBe(0);
+    }
     expect(marker, where).toBe("mcp config");
     const server = value.mcpServers["vault-rag"];
     const client = new Client({ name: "docs", version: "1.0.0" });
