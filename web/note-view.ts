@@ -51,7 +51,8 @@ function showText(text: string, at?: HitPlace): void {
   }
   const to = from + at.end - at.start + 1;
   const cut = (a: number, b: number) => lines.slice(a, b).join("\n");
-  const hit = el("mark", { id: "note-hit" }, cut(from, to));
+  const hit = el("mark", { id: "note-hit" });
+  hit.textContent = cut(from, to); // as written, as the rest of the text
   box.replaceChildren(from ? `${cut(0, from)}\n` : "", hit, to < lines.length ? `\n${cut(to, lines.length)}` : "");
   box.scrollTop += hit.getBoundingClientRect().top - box.getBoundingClientRect().top;
   // and the window to the panel, where the hit would start below its edge (the panel below the hits)

@@ -241,3 +241,32 @@ describe.skipIf(!!missing)(needs("the web app in headless Chromium on a vault of
     await p.close();
   });
 });
+
+describe("KaTeX served with the web app", () => {
+  it("serves its module, stylesheet and fonts from the build, without the token a wide server asks for the API", async () => {
+    const wide = await startServe(["--vault", path.resolve("examples/vault"), "--host", "0.0.0.0"]);
+    try {
+      const get = (at: string) => fetch(`${wide.origin}${at}`);
+      const font = await get("/katex/fonts/KaTeX_Main-Regular.woff2");
+      expect([font.status, font.headers.get("content-type")]).toEqual([200, "font/woff2"]);
+      expect(
+        Buffer.from(await font.arrayBuffer()).equals(
+          fs.readFileSync("node_modules/katex/dist/fonts/KaTeX_Main-Regular.woff2"),
+        ),
+      ).toBe(true);
+      const css = await get("/katex/katex.min.css");
+      expect([css.status, css.headers.get("content-type")]).toEqual([200, "text/css; charset=utf-8"]);
+      expect(await css.text()).toContain("url(fonts/KaTeX_Main-Regular.woff2)");
+      const js = await get("/katex.js");
+      expect([js.status, js.headers.get("content-type")]).toEqual([200, "text/javascript; charset=utf-8"]);
+      expect(await js.text()).toBe(fs.readFileSync("node_modules/katex/dist/katex.mjs", "utf8"));
+      // the page's policy lets it load them, and nothing from elsewhere
+      expect((await get("/")).headers.get("content-security-policy")).toMatch(/font-src 'self';/);
+      // the API still asks for the token; the licence beside the fonts is not served
+      expect((await get("/api/tags")).status).toBe(401);
+      expect((await get("/katex/LICENSE")).status).not.toBe(200);
+    } finally {
+      await wide.stop();
+    }
+  });
+});
