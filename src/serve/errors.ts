@@ -71,6 +71,7 @@ export function errorResponse(e: unknown): {
       return { status: 503, body };
     case "llm_failed":
     case "embed_failed":
+    case "rerank_failed":
       return { status: 502, body };
     default:
       return { status: 500, body };
