@@ -85,12 +85,12 @@ export function crossEncoderReranker(model: string, opts: CrossEncoderOptions = 
           batch.map(() => query),
           { text_pair: batch.map((i) => passages[i]), padding: true, truncation: true },
         );
-        const { logits } = await classify(inputs);
-        const labels = logits.dims[1] ?? 1;
-        if (logits.dims[0] !== batch.length || logits.data.length !== batch.length * labels)
+        const logits = (await run(classify, inputs, model))?.logits;
+        const labels = logits?.dims[1] ?? 1;
+        if (!logits || logits.dims[0] !== batch.length || logits.data.length !== batch.length * labels)
           throw new VaultRagError(
             "rerank_failed",
-            `vault-rag: reranker model "${model}" gave logits of shape [${logits.dims.join(", ")}] for ${batch.length} pairs — it is no sequence-classification model`,
+            `vault-rag: reranker model "${model}" gave ${logits ? `logits of shape [${logits.dims.join(", ")}]` : "no logits"} for ${batch.length} pairs — it is no cross-encoder (a sequence-classification model), e.g. Xenova/ms-marco-MiniLM-L-6-v2`,
           );
         batch.forEach((p, j) => {
           const row = j * labels;
@@ -105,6 +105,16 @@ export function crossEncoderReranker(model: string, opts: CrossEncoderOptions = 
       return scores;
     },
   };
+}
+
+/** Runs the model, its failure (an ONNX Runtime error) worded as the reranker's. */
+async function run(classify: SequenceClassifier, inputs: Record<string, unknown>, model: string) {
+  try {
+    return await classify(inputs);
+  } catch (err) {
+    const msg = ((err as Error).message ?? String(err)).split("\n")[0];
+    throw new VaultRagError("rerank_failed", `vault-rag: reranker model "${model}" failed to run: ${msg}`);
+  }
 }
 
 async function loadModule(load: () => Promise<CrossEncoderModule>): Promise<CrossEncoderModule> {

@@ -12,7 +12,7 @@ import type { Hit } from "./types.js";
  * ```
  */
 export function rerankText(h: Pick<Hit, "label" | "text">): string {
-  const text = h.label && !h.text.startsWith(h.label) ? `${h.label}\n${h.text}` : h.text;
+  const text = h.label ? `${h.label}\n${h.text}` : h.text;
   return text.slice(0, RERANK_DEFAULTS.passageChars);
 }
 
