@@ -3,6 +3,7 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { evaluateTarget } from "../../src/core/eval.js";
 import { openVault, type VaultHandle } from "../../src/library.js";
 import { rerankHits } from "../../src/search/index.js";
 import type { Hit } from "../../src/search/index.js";
@@ -119,6 +120,31 @@ describe("a search that reranks", () => {
       await configured.close();
       server.close();
     }
+  });
+});
+
+describe("vault-rag eval with a reranker", () => {
+  it("measures the default hybrid reranked at each depth, beside the modes", async () => {
+    const file = path.join(tmp, "questions.jsonl");
+    // garden.md is third in the fused list and second once reranked (see vault.ts)
+    fs.writeFileSync(file, JSON.stringify({ question: Q, paths: ["garden.md"] }) + "\n");
+    const { results } = await evaluateTarget(file, {
+      vault,
+      modes: "hybrid",
+      rerank: TINY,
+      rerankDepth: "1,5",
+      modelDir,
+    });
+    expect(results.map((r) => r.setting.label)).toEqual([
+      "hybrid (linear, α=0.65)",
+      "hybrid + rerank@1",
+      "hybrid + rerank@5",
+    ]);
+    expect(results.map((r) => r.questions[0].rank)).toEqual([3, 3, 2]);
+    expect(results[2].metrics.ndcg10).toBeCloseTo(1 / Math.log2(3), 6);
+    await expect(evaluateTarget(file, { vault, rerank: TINY, rerankDepth: "50,x" })).rejects.toThrow(
+      'vault-rag: --rerank-depth takes whole numbers of at least 1, comma-separated (20,50,100), got "x"',
+    );
   });
 });
 
