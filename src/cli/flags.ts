@@ -80,7 +80,8 @@ export function addSearchFlags(cmd: Command): Command {
   for (const p of SEARCH_PARAMS) {
     cmd.addOption(searchOption(p));
     // a parameter that is off unless chosen is also turned off by name (over $VAULT_RAG_RERANK)
-    if (p.kind === "switch-or-text") cmd.addOption(new Option(`--no-${flagName(p)}`, `turn off --${flagName(p)} (and $VAULT_RAG_RERANK)`));
+    if (p.kind === "switch-or-text")
+      cmd.addOption(new Option(`--no-${flagName(p)}`, `turn off --${flagName(p)} (and $VAULT_RAG_RERANK)`));
   }
   return cmd
     .option("--model <id>", "embedding model; must match the index's (see VAULT_RAG_ALLOW_REMOTE below)")
