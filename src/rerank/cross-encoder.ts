@@ -4,7 +4,7 @@ import type { Reranker, RerankerOptions } from "./types.js";
 
 /** The part of `@huggingface/transformers` a cross-encoder uses (as documented for v3/v4). */
 export interface CrossEncoderModule {
-  env: { allowLocalModels: boolean; localModelPath: string };
+  env: { allowLocalModels: boolean; allowRemoteModels: boolean; localModelPath: string; cacheDir: string | null };
   AutoTokenizer: { from_pretrained(model: string, options?: Record<string, unknown>): Promise<PairTokenizer> };
   AutoModelForSequenceClassification: {
     from_pretrained(model: string, options?: Record<string, unknown>): Promise<SequenceClassifier>;
@@ -57,16 +57,23 @@ export function crossEncoderReranker(model: string, opts: CrossEncoderOptions = 
       const mod = await loadModule(load);
       mod.env.allowLocalModels = true;
       if (opts.modelDir) mod.env.localModelPath = opts.modelDir;
-      // local files only: a search never waits for a download
+      if (cacheDir) mod.env.cacheDir = cacheDir;
+      // local files only: a search never waits for a download. The tokenizer's loader (v4.3) asks
+      // for a file's metadata without the call's options, so remote models are off in `env` too
+      // while the model loads (the embedder sets its own value when it loads)
       const from = { local_files_only: true, ...(cacheDir ? { cache_dir: cacheDir } : {}) };
+      const remote = mod.env.allowRemoteModels;
+      mod.env.allowRemoteModels = false;
       try {
-        const [tokenizer, classify] = await Promise.all([
-          mod.AutoTokenizer.from_pretrained(model, from),
-          mod.AutoModelForSequenceClassification.from_pretrained(model, from),
-        ]);
+        // the model first: a missing model fails there in the library's words (the tokenizer's
+        // loader fails on an absent folder with a TypeError)
+        const classify = await mod.AutoModelForSequenceClassification.from_pretrained(model, from);
+        const tokenizer = await mod.AutoTokenizer.from_pretrained(model, from);
         return { tokenizer, classify };
       } catch (err) {
         throw loadError(model, err as Error, opts.modelDir ?? cacheDir);
+      } finally {
+        mod.env.allowRemoteModels = remote;
       }
     })();
     loading.catch(() => (loading = undefined));

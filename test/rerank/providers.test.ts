@@ -51,11 +51,35 @@ describe("the local cross-encoder, through the real library", () => {
     passages.forEach((p, i) => expect(scores[i]).toBeCloseTo(expectedTinyScore("robot power", p), 6));
   });
 
-  it("refuses a model missing from --model-dir in one line, without trying to download it", async () => {
+  it("refuses a model missing from --model-dir in one line", async () => {
     const r = createReranker("transformers:vault-rag/absent", { modelDir });
     await expect(r.rerank("x", ["y"])).rejects.toThrow(
       `vault-rag: reranker model "vault-rag/absent" is not in ${modelDir} (a search never downloads one) — copy its folder (config.json, tokenizer.json, onnx/model.onnx) to <dir>/vault-rag/absent and give --model-dir <dir>`,
     );
+  });
+
+  it("reads a model from the cache folder, and refuses one missing there without a request to the hub", async () => {
+    const cached = createReranker("transformers:vault-rag/tiny-rerank", { cacheDir: modelDir });
+    expect(await cached.rerank("robot motors", ["robot motors"])).toEqual(
+      [expectedTinyScore("robot motors", "robot motors")].map((x) => expect.closeTo(x, 6)),
+    );
+    // the hub pointed at a loopback server that counts what it is asked
+    const real = (await import("@huggingface/transformers")) as unknown as { env: { remoteHost: string } };
+    const asked: string[] = [];
+    const hub = http.createServer((req, res) => (asked.push(req.url!), res.writeHead(404).end()));
+    await new Promise<void>((resolve) => hub.listen(0, "127.0.0.1", resolve));
+    const host = real.env.remoteHost;
+    real.env.remoteHost = `http://127.0.0.1:${(hub.address() as { port: number }).port}/`;
+    try {
+      const missing = createReranker("transformers:vault-rag/not-cached", { cacheDir: modelDir });
+      await expect(missing.rerank("x", ["y"])).rejects.toThrow(
+        `vault-rag: reranker model "vault-rag/not-cached" is not in ${modelDir} (a search never downloads one)`,
+      );
+      expect(asked).toEqual([]);
+    } finally {
+      real.env.remoteHost = host;
+      hub.close();
+    }
   });
 
   it("refuses an embedding model (no logits) as no cross-encoder", async () => {
@@ -68,10 +92,10 @@ describe("the local cross-encoder, through the real library", () => {
   it("loads nothing until the first rerank, and reads a model with two labels as relevant minus not", async () => {
     const loads: string[] = [];
     const mod: CrossEncoderModule = {
-      env: { allowLocalModels: false, localModelPath: "/models/" },
+      env: { allowLocalModels: false, allowRemoteModels: true, localModelPath: "/models/", cacheDir: null },
       AutoTokenizer: {
         async from_pretrained(model, options) {
-          loads.push(`tokenizer ${model} ${JSON.stringify(options)}`);
+          loads.push(`tokenizer ${model} ${JSON.stringify(options)} remote ${mod.env.allowRemoteModels}`);
           return (texts, o) => ({ texts, pairs: o.text_pair });
         },
       },
@@ -93,10 +117,16 @@ describe("the local cross-encoder, through the real library", () => {
     expect(loads).toEqual([]);
     expect(await r.rerank("q", ["abc", "a"])).toEqual([2.5, 0.5]);
     expect(loads).toEqual([
-      'tokenizer owner/two-labels {"local_files_only":true,"cache_dir":"/tmp/c"}',
       "model owner/two-labels",
+      'tokenizer owner/two-labels {"local_files_only":true,"cache_dir":"/tmp/c"} remote false',
     ]);
-    expect(mod.env).toEqual({ allowLocalModels: true, localModelPath: "/srv/models" });
+    // remote models were off while it loaded, and are as they were after
+    expect(mod.env).toEqual({
+      allowLocalModels: true,
+      allowRemoteModels: true,
+      localModelPath: "/srv/models",
+      cacheDir: "/tmp/c",
+    });
   });
 
   it("says how to install the library when it is not installed (a real import Node cannot resolve)", async () => {
