@@ -3,7 +3,10 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { cli } from "../reliability/helpers.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { BIN, cli } from "../reliability/helpers.js";
+import { startServe } from "../serve/helpers.js";
 import { stopChildren } from "../support/children.js";
 import { writeTinyCrossEncoder } from "../embed/tiny-bert.js";
 import { tinyRerankOrder, writeRerankVault } from "../rerank/vault.js";
@@ -132,5 +135,57 @@ describe("vault-rag search --rerank", () => {
     expect(unknown.stderr.trim().split("\n")).toEqual([
       'vault-rag: unknown reranker "cohere:rerank-v3" — use transformers:<owner>/<name> (a cross-encoder in --model-dir or the cache) or the URL of a /v1/rerank server, e.g. http://127.0.0.1:8012',
     ]);
+  });
+
+  it("GET /api/search takes rerank as the CLI takes --rerank, and refuses a server this machine does not name", async () => {
+    const served = await startServe(["--vault", vault], { ...env, TRANSFORMERS_CACHE: modelDir });
+    try {
+      const get = async (query: string) => {
+        const r = await fetch(`${served.origin}/api/search?q=${encodeURIComponent(Q)}&top_k=10&${query}`);
+        return { status: r.status, json: (await r.json()) as any };
+      };
+      const plain = await get("rerank=false");
+      expect(plain.status, JSON.stringify(plain.json)).toBe(200);
+      const reranked = await get(`rerank=${encodeURIComponent("transformers:vault-rag/tiny-rerank")}`);
+      expect(reranked.status, JSON.stringify(reranked.json)).toBe(200);
+      expect(reranked.json.hits.map((h: { path: string }) => h.path)).toEqual(tinyRerankOrder(Q, plain.json.hits));
+      const server = await get(`rerank=${encodeURIComponent("http://127.0.0.1:9")}`);
+      expect(server.status).toBe(403);
+      expect(server.json).toMatchObject({
+        code: "remote_model",
+        error:
+          "vault-rag: the reranker http://127.0.0.1:9 would be sent the question and passages, and nothing on this machine names it — nothing was sent; name it in VAULT_RAG_ALLOW_REMOTE or VAULT_RAG_RERANK where this server runs",
+      });
+    } finally {
+      await served.stop();
+    }
+  });
+
+  it("the MCP search tool takes rerank as the CLI takes --rerank", async () => {
+    const client = new Client({ name: "rerank-test", version: "1.0.0" });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, "mcp", "--vault", vault],
+      env: { ...(process.env as Record<string, string>), ...env, TRANSFORMERS_CACHE: modelDir },
+      stderr: "pipe",
+    });
+    let stderr = "";
+    transport.stderr?.on("data", (d) => (stderr += d));
+    await client.connect(transport);
+    try {
+      const call = async (args: Record<string, unknown>) =>
+        (await client.callTool({ name: "search", arguments: { query: Q, top_k: 10, ...args } })) as any;
+      const plain = JSON.parse((await call({})).content[0].text);
+      const reranked = await call({ rerank: "transformers:vault-rag/tiny-rerank" });
+      expect(reranked.isError, `${reranked.content[0].text}\n${stderr}`).toBeFalsy();
+      expect(JSON.parse(reranked.content[0].text).map((h: { path: string }) => h.path)).toEqual(
+        tinyRerankOrder(Q, plain),
+      );
+      const bad = await call({ rerank: 3 });
+      expect(bad.isError).toBe(true);
+      expect(bad.content[0].text).toBe("vault-rag: rerank must be true, false or a name, got 3");
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -112,9 +112,9 @@ describe("--rerank is read alike by the CLI, MCP and HTTP, with a model, alone, 
     expect(viaMcp({})).toEqual({});
   });
 
-  it("MCP and HTTP refuse a value that is neither true, false nor a name", () => {
-    expect(() => viaMcp({ rerank: 3 })).toThrow(/rerank/);
-    expect(() => viaMcp({ rerank: "" })).toThrow(/rerank/);
+  it("MCP refuses a value that is neither true, false nor a name, and an empty name", () => {
+    expect(() => viaMcp({ rerank: 3 })).toThrow("vault-rag: rerank must be true, false or a name, got 3");
+    expect(() => viaMcp({ rerank: "" })).toThrow('vault-rag: rerank must not be empty, got ""');
   });
 });
 
