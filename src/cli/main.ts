@@ -462,11 +462,14 @@ function maintenanceCommands(program: Command): void {
     .option("--modes <list>", "modes to compare", "keyword,dense,hybrid")
     .option("--sweep", "also try a grid of fusion settings")
     .option("--questions", "also list each question with where each mode ranked its first answer")
+    .option("--rerank <model>", "also measure hybrid reranked by this reranker (see search --rerank)")
+    .option("--rerank-depth <list>", "candidates the reranker reorders, comma-separated depths to compare", "50")
+    .option("--model-dir <dir>", "transformers rerankers: a folder of models copied by hand")
     .option("--json", "print JSON")
     .option("--quiet", "no progress output")
     .addHelpText(
       "after",
-      "\nExamples:\n  vault-rag eval ../shared/bench/scifact-train\n  vault-rag eval examples/questions.jsonl --vault examples/vault --sweep\n",
+      "\nExamples:\n  vault-rag eval ../shared/bench/scifact-train\n  vault-rag eval examples/questions.jsonl --vault examples/vault --sweep\n  vault-rag eval ../shared/bench/til/questions.jsonl --vault ../shared/bench/til/vault --modes hybrid --rerank transformers:Xenova/ms-marco-MiniLM-L-6-v2 --model-dir ~/models --rerank-depth 20,50,100\n",
     )
     .action(async (target, o) => (await import("./commands/eval-cmd.js")).runEval(target, o));
 }

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { startOllamaStandIn, type OllamaStandIn } from "../support/ollama-standin.js";
 import { spawnChild, stopChildren } from "../support/children.js";
-import { writeTinyBert } from "../embed/tiny-bert.js";
+import { writeTinyBert, writeTinyCrossEncoder } from "../embed/tiny-bert.js";
 import { BIN, exampleVaultCopy } from "./helpers.js";
 
 /**
@@ -23,6 +23,7 @@ import { BIN, exampleVaultCopy } from "./helpers.js";
  * | `with serve` | runs against a `vault-rag serve` of the vault, at the port the docs name |
  * | `with the Ollama stand-in` | as `sh`; `ollama` talks to the stand-in Ollama server |
  * | `with a local model folder` | as `sh`; `~/models` holds a model folder under the name the block uses |
+ * | `with a local reranker folder` | as `sh`; `~/models` holds a tiny cross-encoder under the name `--rerank` gives |
  * | none (`yaml`) | frontmatter: it must parse |
  * | `output of <command>` (`text`) | every line shown is a line the command prints |
  * | `hit shape` (`json`) | the hit's keys, checked by test/e2e/shape.test.ts |
@@ -270,6 +271,10 @@ async function runExample(ex: Example): Promise<void> {
     const model = /--model transformers:(\S+)/.exec(script)?.[1];
     expect(model, where).toBeTruthy();
     writeTinyBert(path.join(home, "models"), model!);
+  } else if (marker === "with a local reranker folder") {
+    const model = /--rerank transformers:(\S+)/.exec(script)?.[1];
+    expect(model, where).toBeTruthy();
+    writeTinyCrossEncoder(path.join(home, "models"), model!);
   } else if (marker === "with the Ollama stand-in") {
     // a stand-in of its own: a model is there only once pulled
     const own = await startOllamaStandIn();

@@ -104,7 +104,7 @@ function indexLine(x: SearchExplain): string {
 }
 
 /** `--verbose`'s lines after the hits: synonyms, near pairs, backlink text, unreadable passages, timings. */
-function explainLines(x: SearchExplain, t: { embedMs: number; retrieveMs: number }): string[] {
+function explainLines(x: SearchExplain, t: { embedMs: number; retrieveMs: number; rerankMs?: number }): string[] {
   const lines: string[] = [];
   const s = x.synonyms;
   if (s?.state === "off") lines.push("synonyms: off (--no-expand)");
@@ -137,7 +137,12 @@ function explainLines(x: SearchExplain, t: { embedMs: number; retrieveMs: number
     lines.push(
       `dense: ${x.unread.passages === 1 ? "1 candidate" : `${x.unread.passages} candidates`} in a language the model (${x.model}) cannot read, ranked by ${x.unread.passages === 1 ? "its" : "their"} words instead`,
     );
-  lines.push(`embed ${t.embedMs.toFixed(0)} ms, retrieve ${t.retrieveMs.toFixed(0)} ms`);
+  if (x.rerank)
+    lines.push(
+      `rerank: ${x.rerank.model} reordered the top ${x.rerank.candidates} candidates (each hit: reranked #before → #after, its score)`,
+    );
+  const rerank = t.rerankMs !== undefined ? `, rerank ${t.rerankMs.toFixed(0)} ms` : "";
+  lines.push(`embed ${t.embedMs.toFixed(0)} ms, retrieve ${t.retrieveMs.toFixed(0)} ms${rerank}`);
   return lines;
 }
 
