@@ -213,4 +213,29 @@ setInterval(() => {}, 1 << 30);
       `vault-rag: the resident process (pid ${stalled.pid}) stopped while answering — running alone`,
     ]);
   });
+
+  it("follows an index rebuilt with `index --full` while serve holds the vault", async () => {
+    const copy = exampleVaultCopy("vr-resident-full-").vault;
+    const r = spawnSync(process.execPath, [BIN, "index", copy, "--quiet"], { encoding: "utf8" });
+    expect(r.status, r.stderr).toBe(0);
+    const serve = spawnChild(process.execPath, [BIN, "serve", "--vault", copy, "--port", "0"], {
+      env: { ...process.env, VAULT_RAG_VAULT: "", VAULT_RAG_DB: "", VAULT_RAG_NO_DAEMON: "" },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    serve.stderr!.on("data", (d) => (stderr += d));
+    const gone = () => (serve.exitCode !== null ? `serve exited (${serve.exitCode}): ${stderr}` : undefined);
+    await until("the endpoint file of serve", () => endpointPid(copy) === serve.pid, gone);
+    const query = ["search", "--json", "--mode", "keyword", "zygomorphic"];
+    const before = await cli(query, { cwd: copy });
+    expect(before.code, "no note holds the word yet").toBe(1);
+    expect(before.stderr).not.toContain(LOADED_CORE);
+    fs.writeFileSync(path.join(copy, "Orchids.md"), "# Orchids\n\nAn orchid flower is zygomorphic.\n");
+    const full = spawnSync(process.execPath, [BIN, "index", copy, "--full", "--quiet"], { encoding: "utf8" });
+    expect(full.status, full.stderr).toBe(0);
+    const after = await cli(query, { cwd: copy });
+    expect(after.code, explain("search", after)).toBe(0);
+    expect(after.stderr, "answered by serve").not.toContain(LOADED_CORE);
+    expect(JSON.parse(after.stdout).map((h: { path: string }) => h.path)).toEqual(["Orchids.md"]);
+  });
 });
