@@ -195,8 +195,13 @@ export type WireError =
   | { kind: "vault-rag"; code: VaultRagErrorCode; what: string; message: string; fix?: Fix }
   | { kind: "unexpected"; message: string };
 
+/** The key under which a line carries an object's own properties that are not enumerable. */
+const HIDDEN = "$hidden";
+
 /**
- * A value as one JSON line, numbers JSON has no words for (`Infinity`, `NaN`) kept.
+ * A value as one JSON line, numbers JSON has no words for (`Infinity`, `NaN`) kept, and an
+ * object's own properties that are not enumerable (a hit's `meta`, `ranks`, `named`: what the
+ * terminal shows and `--json` leaves out) carried apart, to be made non-enumerable again.
  *
  * @example
  * ```ts
@@ -205,20 +210,29 @@ export type WireError =
  */
 export function encodeLine(value: unknown): string {
   return (
-    JSON.stringify(value, (_k, v: unknown) =>
-      typeof v === "number" && !Number.isFinite(v) ? { $number: String(v) } : v,
-    ) + "\n"
+    JSON.stringify(value, (_k, v: unknown) => {
+      if (typeof v === "number" && !Number.isFinite(v)) return { $number: String(v) };
+      if (!v || typeof v !== "object" || Array.isArray(v)) return v;
+      const hidden = Object.getOwnPropertyNames(v).filter((k) => !Object.prototype.propertyIsEnumerable.call(v, k));
+      if (!hidden.length) return v;
+      const o = v as Record<string, unknown>;
+      return { ...o, [HIDDEN]: Object.fromEntries(hidden.map((k) => [k, o[k]])) };
+    }) + "\n"
   );
 }
 
 /** The value of a line {@link encodeLine} wrote. */
 export function decodeLine(line: string): unknown {
   return JSON.parse(line, (_k, v: unknown) => {
-    if (v && typeof v === "object" && !Array.isArray(v)) {
-      const keys = Object.keys(v);
-      if (keys.length === 1 && keys[0] === "$number") return Number((v as { $number: string }).$number);
-    }
-    return v;
+    if (!v || typeof v !== "object" || Array.isArray(v)) return v;
+    const o = v as Record<string, unknown>;
+    const keys = Object.keys(o);
+    if (keys.length === 1 && keys[0] === "$number") return Number(o.$number);
+    const hidden = o[HIDDEN] as Record<string, unknown> | undefined;
+    if (!hidden) return v;
+    delete o[HIDDEN];
+    for (const [k, x] of Object.entries(hidden)) Object.defineProperty(o, k, { value: x, enumerable: false });
+    return o;
   });
 }
 

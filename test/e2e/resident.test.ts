@@ -100,10 +100,13 @@ describe("a resident process answers the CLI", () => {
     expect(fs.statSync(socket).mode & 0o777).toBe(0o600);
     const commands = [
       ["search", "--json", "how do the SMARS motors work"],
+      ["search", "how do the SMARS motors work"], // the terminal's form: path:line, breadcrumb, snippet
+      ["search", "--color", "always", "--mode", "keyword", "sourdough starter"],
       ["search", "--json", "--tag", "pico", "-k", "3", "save power"],
       ["search", "--tag", "nosuchtag", "bread"], // no hits: exit 1, the hints on stderr
       ["search", "--json", "--where", '{"tags": {"$in": ["pico"]}}', "x"], // refused: exit 2
       ["related", "--json", "robots/SMARS.md"],
+      ["related", "SMARS"],
       ["ask", "--context-only", "--json", "why did the SMARS motors cut out?"],
       ["status", "--json"],
       ["tags", "--json"],

@@ -29,6 +29,17 @@ describe("the resident endpoint's file and wire format", () => {
     expect(encodeLine(value).trimEnd()).not.toContain("\n");
   });
 
+  it("keeps an object's properties that are not enumerable, still out of JSON (a hit's meta)", () => {
+    const hit = Object.defineProperty({ path: "a.md", start_line: 3 }, "meta", {
+      value: { start_line: 3, tags: ["x"] },
+      enumerable: false,
+    });
+    const back = decodeLine(encodeLine({ hits: [hit] })) as { hits: { meta: { start_line: number } }[] };
+    expect(back.hits[0].meta).toEqual({ start_line: 3, tags: ["x"] });
+    expect(Object.keys(back.hits[0])).toEqual(["path", "start_line"]);
+    expect(JSON.stringify(back)).toBe(JSON.stringify({ hits: [hit] }));
+  });
+
   it("gives back an error with its code, words and fix", () => {
     const e = new VaultRagError("no_index", "no index at /v/.vault-rag/index.db", {
       fix: { kind: "index", db: "/v/.vault-rag/index.db", vault: "/v" },
