@@ -20,6 +20,7 @@ import { modelCannotRead, readsEnglishOnly, unreadPassages } from "./readable.js
 import { spellingFixes, spellingNotice, withFixes, type SpellingFix } from "./spelling.js";
 import { capPerNote, diversify, dropStragglers, linearFusion, namedFirst, rrf, type Ranked } from "./rank.js";
 import {
+  NO_WORDS_NOTICE,
   SEARCH_DEFAULTS,
   type Hit,
   type SearchOptions,
@@ -251,13 +252,7 @@ export async function search(ctx: SearchContext, question: string, options: Sear
   };
 }
 
-/**
- * What a hybrid search says when no passage (that passes its filters) holds a word of the query or
- * a synonym of one: its hits are only the passages nearest in meaning, which a dense list always
- * has (a word of no note, "quokkaflux", gave six unrelated notes and no word of why).
- */
-export const NO_WORDS_NOTICE =
-  "no passage holds a word of the query, nor a synonym of one: these hits are only the nearest in meaning";
+export { NO_WORDS_NOTICE };
 
 /**
  * What a reader should know about a query made only of common words ("how to", "the"): no word of

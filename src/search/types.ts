@@ -173,3 +173,11 @@ export interface SearchResult {
    */
   setAside?: number;
 }
+
+/**
+ * What a hybrid search says when no passage (that passes its filters) holds a word of the query or
+ * a synonym of one: its hits are only the passages nearest in meaning, which a dense list always
+ * has (a word of no note, "quokkaflux", gave six unrelated notes and no word of why).
+ */
+export const NO_WORDS_NOTICE =
+  "no passage holds a word of the query, nor a synonym of one: these hits are only the nearest in meaning";

@@ -1,5 +1,6 @@
 import type { Fix } from "../../errors.js";
-import { NO_WORDS_NOTICE, type SearchExplain, type VaultHandle, type VaultSearchResult } from "../../library.js";
+import type { SearchExplain, VaultHandle, VaultSearchResult } from "../../library.js";
+import { NO_WORDS_NOTICE } from "../../core/defaults.js";
 import { cliFix, indexCommand } from "../../render/fix.js";
 import { coverageNotice, ownNotice } from "../../render/coverage.js";
 import { hintLines } from "../../render/hints.js";
@@ -10,7 +11,8 @@ import { printable } from "../../shared/snippet-text.js";
 import { formatHits } from "../output.js";
 import { noteLinker, useLinks } from "../hyperlink.js";
 import { err, out, stderrLogger } from "../io.js";
-import { isVaultKnown, locate, openCore } from "../open.js";
+import { isVaultKnown, locate } from "../open.js";
+import { openReader } from "../resident.js";
 
 /**
  * What a search (or ask, or chat) that found nothing prints on stderr: the reason and its fix, a
@@ -55,7 +57,7 @@ export async function runSearch(words: string[], o: SearchFlags): Promise<void> 
   const color = useColor(o.color, process.stdout);
   const loc = locate(o);
   const request = searchRequest(o);
-  const v = await openCore(loc, o, {
+  const v = await openReader(loc, o, {
     model: o.model,
     log: stderrLogger(!!o.verbose),
     offline: o.offline,
@@ -149,9 +151,9 @@ function explainLines(x: SearchExplain, t: { embedMs: number; retrieveMs: number
 /** `vault-rag tags` and `vault-rag folders`: what the index holds, with note counts. */
 export async function runList(
   what: "tags" | "folders",
-  o: { vault?: string; db?: string; json?: boolean },
+  o: { vault?: string; db?: string; json?: boolean; daemon?: boolean },
 ): Promise<void> {
-  const v = await openCore(locate(o), o, { log: stderrLogger(false) });
+  const v = await openReader(locate(o), o, { log: stderrLogger(false) });
   try {
     const rows =
       what === "tags"
