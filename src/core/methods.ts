@@ -3,6 +3,7 @@ import { answerContext, askContext, createLlm, DEFAULT_LLM } from "../answer/ind
 import type { Embedder } from "../embed/index.js";
 import { VaultRagError, type Fix } from "../errors.js";
 import { lockHolder, releaseHeldLocks } from "../indexing/lock.js";
+import { indexModelSpec, modelSpecOf } from "../indexing/manifest.js";
 import { readNoteTextOffThread, staleInVaultOffThread } from "../indexing/off-thread.js";
 import type { Logger } from "../log.js";
 import { coverageNotice } from "../render/coverage.js";
@@ -24,6 +25,7 @@ import { whyNoteMissing } from "../vault/index.js";
 import { explainSearch } from "./explain.js";
 import { openIfIndexed } from "./open-query.js";
 import { staleHits } from "./stale-hits.js";
+import { strongerModel } from "./measured.js";
 import { indexStatus, noIndexStatus } from "./status.js";
 import type { DenseCoverage, OpenVaultOptions, VaultHandle, VaultStatusMaybeCounted } from "./types.js";
 
@@ -83,7 +85,9 @@ export function writingMethods(c: Core): Writing {
     async index(o = {}) {
       await c.shut();
       const { indexVault } = await import("../indexing/indexer.js");
-      return indexVault(c.vault, c.db, await c.indexingEmbedder(), { ...o, store: c.storeOpts });
+      // a full rebuild builds a new index too; else the run builds one when there was none
+      const built = o.full || (await indexModelSpec(c.db, c.storeOpts)) === undefined;
+      return { ...(await indexVault(c.vault, c.db, await c.indexingEmbedder(), { ...o, store: c.storeOpts })), built };
     },
     async watch(o = {}) {
       const log = o.log ?? c.opts.log;
@@ -216,6 +220,23 @@ export function readingMethods(c: Core): Reading {
     }) as VaultHandle["status"],
     async ready() {
       await c.open();
+    },
+    async modelHint(o = {}) {
+      const opened = await c.once(openIfIndexed);
+      const manifest = await opened?.store.manifest();
+      const hint = manifest && strongerModel(modelSpecOf(manifest));
+      if (!opened || !manifest || !hint) return undefined;
+      const key = `model-hint:${hint.model}`;
+      const shown = manifest.shown?.includes(key) ?? false;
+      const { pull: known, ...rest } = hint;
+      const { isModelCached } = await import("../embed/hub-cache.js");
+      // a Transformers.js model not on this machine yet is pulled first
+      const repo = hint.model.startsWith("transformers:") ? hint.model.slice("transformers:".length) : undefined;
+      const pull = repo && !isModelCached(repo) ? { repo, dtype: known?.dtype ?? ("q8" as const) } : undefined;
+      // marked only while no index run writes the manifest (a run's own write would be overwritten)
+      if (o.markShown && !shown && lockPid(c) === undefined)
+        await opened.store.setManifest({ ...manifest, shown: [...(manifest.shown ?? []), key] }).catch(() => undefined);
+      return { ...rest, ...(pull ? { pull } : {}), shown };
     },
     async warm() {
       const o = await c.open();

@@ -29,6 +29,7 @@ export function manifestFor(embedder: Embedder, previous?: Manifest): Manifest {
     chunkerVersion: CHUNKER_VERSION,
     createdAt: previous?.createdAt ?? now,
     updatedAt: now,
+    ...(previous?.shown ? { shown: previous.shown } : {}),
   };
 }
 
