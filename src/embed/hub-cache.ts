@@ -252,6 +252,11 @@ const isFilled = (file: string) => {
 /**
  * Writes `file` through `<file>.part` (`write` fills the part), renamed when complete; a failure
  * of the disk is an `io` error that says where, and the part is removed.
+ *
+ * @example
+ * ```ts
+ * writeAtomically("/data/hf/transformers/a/b/config.json", () => fs.writeFileSync("/data/hf/transformers/a/b/config.json.part", text));
+ * ```
  */
 export function writeAtomically(file: string, write: () => void): void {
   try {

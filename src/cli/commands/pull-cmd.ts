@@ -22,15 +22,17 @@ export interface PullFlags {
 }
 
 /**
- * Bytes in the units a download shows.
+ * Bytes in the units a download shows: MB, or kB below a tenth of one.
  *
  * @example
  * ```ts
  * megabytes(34014426); // "34.0 MB"
  * megabytes(711661); // "0.7 MB"
+ * megabytes(2450); // "2.5 kB"
  * ```
  */
-export const megabytes = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;
+export const megabytes = (bytes: number): string =>
+  bytes < 1e5 ? `${(bytes / 1e3).toFixed(1)} kB` : `${(bytes / 1e6).toFixed(1)} MB`;
 
 /** The download's progress on stderr: a bar on a terminal, a line per file (and every 5 s) elsewhere. */
 function pullProgress(stream: NodeJS.WriteStream, enabled: boolean) {
@@ -67,6 +69,7 @@ function pullProgress(stream: NodeJS.WriteStream, enabled: boolean) {
       },
       stop() {
         if (started) bar.stop();
+        started = false;
       },
     };
   }
@@ -83,6 +86,7 @@ function pullProgress(stream: NodeJS.WriteStream, enabled: boolean) {
     },
     stop() {
       if (total) stream.write(`pulled ${megabytes(before)} of ${megabytes(total)}\n`);
+      total = 0; // once
     },
   };
 }
