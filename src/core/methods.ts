@@ -20,7 +20,14 @@ import {
   searchOptionsOf,
   type SearchResult,
 } from "../search/index.js";
-import { discardRebuild, lockTarget, type Manifest, type OpenStoreOptions, type Store } from "../store/index.js";
+import {
+  discardRebuild,
+  lockTarget,
+  openExisting,
+  type Manifest,
+  type OpenStoreOptions,
+  type Store,
+} from "../store/index.js";
 import { whyNoteMissing } from "../vault/index.js";
 import { explainSearch } from "./explain.js";
 import { openIfIndexed } from "./open-query.js";
@@ -87,7 +94,11 @@ export function writingMethods(c: Core): Writing {
       const { indexVault } = await import("../indexing/indexer.js");
       // a full rebuild builds a new index too; else the run builds one when there was none
       const built = o.full || (await indexModelSpec(c.db, c.storeOpts)) === undefined;
-      return { ...(await indexVault(c.vault, c.db, await c.indexingEmbedder(), { ...o, store: c.storeOpts })), built };
+      const shown = o.full ? await manifestShown(c) : undefined;
+      const summary = await indexVault(c.vault, c.db, await c.indexingEmbedder(), { ...o, store: c.storeOpts });
+      // what the old index had shown, the rebuilt one has shown too
+      if (shown?.length) await keepShown(c, shown);
+      return { ...summary, built };
     },
     async watch(o = {}) {
       const log = o.log ?? c.opts.log;
@@ -109,6 +120,29 @@ export function writingMethods(c: Core): Writing {
       releaseHeldLocks();
     },
   };
+}
+
+/** The notices the index at the handle's place has shown (its manifest's `shown`), if any. */
+async function manifestShown(c: Core): Promise<string[] | undefined> {
+  const store = await openExisting(c.db, c.storeOpts).catch(() => undefined);
+  try {
+    return (await store?.manifest().catch(() => undefined))?.shown;
+  } finally {
+    await store?.close();
+  }
+}
+
+/** Records `shown` in the manifest of the index at the handle's place, beside what it holds. */
+async function keepShown(c: Core, shown: string[]): Promise<void> {
+  const store = await openExisting(c.db, c.storeOpts).catch(() => undefined);
+  try {
+    const m = await store?.manifest();
+    if (store && m) await store.setManifest({ ...m, shown: [...new Set([...(m.shown ?? []), ...shown])] });
+  } catch {
+    // a notice shown once more is no harm
+  } finally {
+    await store?.close();
+  }
 }
 
 /** The process holding the index's writer lock (this one's own included), if any. */

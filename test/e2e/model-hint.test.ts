@@ -52,7 +52,7 @@ const cli = (args: string[], table = measured) =>
 const hintsIn = (text: string) => text.split("\n").filter((l) => l.startsWith("stronger model:"));
 
 describe("the stronger-model hint", () => {
-  it("follows a first index once: not after a re-index, not in a later status; JSON keeps it as a field", () => {
+  it("follows a first index once: not after a re-index or a rebuild, not in a later status; JSON keeps it as a field", () => {
     const v = vault("first");
     const first = cli(["index", v]);
     expect(first.status, first.stderr).toBe(0);
@@ -61,6 +61,10 @@ describe("the stronger-model hint", () => {
     const again = cli(["index", v]);
     expect(again.status, again.stderr).toBe(0);
     expect(hintsIn(again.stderr + again.stdout)).toEqual([]);
+    // a full rebuild builds a new index file, which keeps what the old one had shown
+    const rebuilt = cli(["index", v, "--full"]);
+    expect(rebuilt.status, rebuilt.stderr).toBe(0);
+    expect(hintsIn(rebuilt.stderr + rebuilt.stdout)).toEqual([]);
     const status = cli(["status", "--vault", v]);
     expect(hintsIn(status.stdout)).toEqual([]);
     const json = JSON.parse(cli(["status", "--vault", v, "--json"]).stdout);
