@@ -86,6 +86,7 @@ export type VaultRagErrorCode =
   | "embed_failed"
   | "llm_failed"
   | "rerank_failed"
+  | "download_failed"
   | "index_locked"
   | "index_outdated"
   | "index_damaged"

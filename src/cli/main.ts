@@ -405,19 +405,9 @@ function interfaceCommands(program: Command): void {
     );
 }
 
-/** Maintenance: check, migrate, eval, models. */
+/** Maintenance: models (and models pull), check, migrate, eval. */
 function maintenanceCommands(program: Command): void {
-  program
-    .command("models")
-    .summary("Stronger embedding models, and how to switch")
-    .description(
-      "List the recommended embedding models: size, published retrieval scores, and the commands that switch the index to each",
-    )
-    .option("--vault <dir>", "vault folder to put in the commands")
-    .option("--json", "print JSON")
-    .addHelpText("after", "\nExamples:\n  vault-rag models\n  vault-rag models --json\n")
-    .action(async (o) => (await import("./commands/models-cmd.js")).runModels(o));
-
+  modelsCommand(program);
   program
     .command("check")
     .summary("Verify the index; --repair fixes what it can")
@@ -504,4 +494,46 @@ function maintenanceCommands(program: Command): void {
       "\nExamples:\n  vault-rag eval ../shared/bench/scifact-train\n  vault-rag eval examples/questions.jsonl --vault examples/vault --sweep\n  vault-rag eval ../shared/bench/til/questions.jsonl --vault ../shared/bench/til/vault --modes hybrid --rerank transformers:Xenova/ms-marco-MiniLM-L-6-v2 --model-dir ~/models --rerank-depth 20,50,100\n",
     )
     .action(async (target, o) => (await import("./commands/eval-cmd.js")).runEval(target, o));
+}
+
+/** `models`: the recommended models with the figures measured here; `models pull`: fetch one. */
+function modelsCommand(program: Command): void {
+  const models = program
+    .command("models")
+    .summary("Stronger embedding models, and how to switch")
+    .description(
+      "List the recommended embedding models: size, figures measured here, published retrieval scores, the model the index uses, and the commands that switch the index to each",
+    )
+    .option("--vault <dir>", "vault folder to put in the commands (and whose index's model is marked)")
+    .option("--json", "print JSON")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  vault-rag models\n  vault-rag models --json\n  vault-rag models pull Xenova/bge-small-en-v1.5\n",
+    )
+    .action(async (o) => (await import("./commands/models-cmd.js")).runModels(o));
+  models
+    .command("pull")
+    .summary("Download a Transformers.js model from the Hugging Face Hub")
+    .description(
+      "Download a model's files (config, tokenizer, ONNX weights) from the Hugging Face Hub ($HF_ENDPOINT) into the Transformers.js cache ($TRANSFORMERS_CACHE, else $HF_HOME/transformers), checked by size and checksum; Ctrl-C keeps what was fetched and the same command resumes",
+    )
+    .argument("<model>", "owner/name on the Hub, e.g. Xenova/bge-small-en-v1.5")
+    .option(
+      "--dtype <weights>",
+      "ONNX weights: q8 (onnx/model_quantized.onnx), fp32 (onnx/model.onnx), fp16, int8, uint8, q4",
+      "q8",
+    )
+    .option("--from <dir>", "install from a folder copied by hand (no network), checking its files")
+    .option("--use", "then rebuild the index with it (index --full --model transformers:<model>)")
+    .option("--vault <dir>", "the vault --use indexes, and the printed command names")
+    .option("--json", "print the result as JSON")
+    .option("--quiet", "no progress output")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  vault-rag models pull Xenova/bge-small-en-v1.5\n  vault-rag models pull Xenova/bge-small-en-v1.5 --use --vault ~/notes\n  vault-rag models pull Xenova/bge-small-en-v1.5 --from /media/usb/bge-small-en-v1.5\n",
+    )
+    // `models` takes --vault and --json too, and reads them wherever they stand: they are the pull's
+    .action(async (model: string, o, cmd: Command) =>
+      (await import("./commands/pull-cmd.js")).runPull(model, { ...cmd.parent?.opts(), ...o }),
+    );
 }

@@ -181,7 +181,18 @@ async function ask(
 }
 
 /** The methods a reading command calls, sent to the resident process. */
-const ASKED = ["search", "related", "status", "ready", "changed", "tags", "folders", "props", "askContext"] as const;
+const ASKED = [
+  "search",
+  "related",
+  "status",
+  "modelHint",
+  "ready",
+  "changed",
+  "tags",
+  "folders",
+  "props",
+  "askContext",
+] as const;
 
 /**
  * A handle whose reading methods are answered by the resident process; the chat model (`llm`,

@@ -47,6 +47,7 @@ export function manifestFor(embedder: Embedder, previous?: Manifest, chunkerVers
     chunkerVersion,
     createdAt: previous?.createdAt ?? now,
     updatedAt: now,
+    ...(previous?.shown ? { shown: previous.shown } : {}),
   };
 }
 

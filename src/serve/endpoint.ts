@@ -36,6 +36,7 @@ const METHODS = new Set([
   "search",
   "related",
   "status",
+  "modelHint",
   "ready",
   "changed",
   "tags",
