@@ -1,5 +1,5 @@
 import { ALLOW_REMOTE_ENV } from "../../core/defaults.js";
-import { isVaultKnown, locate, openCore, reindexCommand } from "../open.js";
+import { isVaultKnown, locate, reindexCommand } from "../open.js";
 import { openReader } from "../resident.js";
 import { out, stderrLogger } from "../io.js";
 import { phasesLine } from "../../render/phases.js";
