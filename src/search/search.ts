@@ -12,6 +12,7 @@ import {
   type VectorCoverage,
 } from "../store/index.js";
 import { planExpansion, readableWordNet, type ExpansionPlan } from "./expand.js";
+import { withOtherNotes, withoutNotes } from "./per-note.js";
 import { propNames } from "./props.js";
 import { withLeads } from "./lead.js";
 import { modelCannotRead, readsEnglishOnly, unreadPassages } from "./readable.js";
@@ -160,6 +161,13 @@ export async function search(ctx: SearchContext, question: string, options: Sear
     got = await retrieve(ctx, question, o, filter, Math.min(total, Math.max(n, o.pool)), timings, partial);
     ranked = fuseAll(got);
   }
+  // one note may hold every candidate a list brings: the other notes' are asked for apart
+  const depth = Math.min(total, Math.max(n, o.pool));
+  const cut = (r: Retrieved) => Math.max(r.dense.length, r.plainKeyword.length, r.keyword.length) >= depth;
+  ranked = await withOtherNotes(ranked, depth < total && cut(got), o, async (leaveOut) => {
+    const more = await retrieve(ctx, question, o, withoutNotes(filter, leaveOut), depth, timings, partial);
+    return { hits: fuseAll(more), full: cut(more) };
+  });
   const { unread, keyword, expansion, spelling, setAside } = got;
   let hits = diversify(ranked, o.topK, o.perNote);
   if (o.minRatio !== undefined) hits = dropStragglers(hits, o.minRatio);
