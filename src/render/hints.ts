@@ -14,6 +14,7 @@ const quoted = (xs: string[]) => xs.map((x) => `"${x}"`).join(", ");
 const PARAM_WORDS: Record<HintParam, Record<Face, string>> = {
   folder: { cli: "--folder", request: "the folder" },
   topFolder: { cli: "--top-folder", request: "the top folder" },
+  under: { cli: "--under", request: "the subtree" },
   tags: { cli: "--tag", request: "the tag" },
   since: { cli: "--since", request: "since" },
   until: { cli: "--until", request: "until" },
@@ -53,6 +54,9 @@ export function hintLines(hints: readonly Hint[], face: Face): string[] {
   return hints.map((h) => hintLine(h, face));
 }
 
+/** A folder as a filter reads it, without the slashes at its ends that a shell's completion adds. */
+const folderShown = (value: string) => value.replace(/^(?:\.\/+)+|^\/+|\/+$/g, "");
+
 function hintWords(h: Hint, face: Face): string {
   const cli = face === "cli";
   const give = (param: HintParam, value: string) => `${PARAM_WORDS[param][face]} "${value}"`;
@@ -62,7 +66,7 @@ function hintWords(h: Hint, face: Face): string {
     case "root_name":
       return `no folder "(vault root)" — that is how \`vault-rag folders\` shows the vault's root; give ${cli ? '--folder ""' : 'the folder ""'} for the notes at the root`;
     case "only_subfolders":
-      return `no note is directly in the folder "${h.value}", only in its subfolders (${quoted(h.under)}${h.more ? ", …" : ""})${h.top ? ` — for all of them give ${give("topFolder", h.top)}` : ""}`;
+      return `no note is directly in the folder "${h.value}", only in its subfolders (${quoted(h.under)}${h.more ? ", …" : ""}) — for all of them give ${give("under", folderShown(h.value))}`;
     case "not_walked": {
       const fix = h.ignored
         ? ` — remove that rule and ${cli ? "run `vault-rag index`" : "index the vault again"} to search it`

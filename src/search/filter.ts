@@ -1,5 +1,5 @@
 import { VaultRagError } from "../errors.js";
-import { MTIME_MS_THRESHOLD, type Where } from "../store/index.js";
+import { MTIME_MS_THRESHOLD, type Store, type Where } from "../store/index.js";
 import { propClauses } from "./props.js";
 import { FILTER_EXAMPLES } from "./types.js";
 
@@ -138,6 +138,29 @@ export function buildFilter(opts: FilterOptions, now?: number): Where | undefine
 export function folderName(value: string): string {
   // "." and "./" are the vault's root, as in a shell, not a hidden folder
   return value.replace(/^(?:\.(?:\/+|$))+|^\/+|\/+$/g, "");
+}
+
+/**
+ * The `where` clause of a subtree: the notes in the folder `under` or any folder below it, as a
+ * `folder` `$in` list of the index's folders, which both backends filter by. The vault's root
+ * (`""`, `.`) is every folder: no clause. A folder the index does not hold gives a list of its own
+ * name only, which matches nothing (the no-result hints say why).
+ *
+ * @example
+ * ```ts
+ * await subtreeWhere(store, "notes/"); // { folder: { $in: ["notes", "notes/permanent", "notes/permanent/ideas"] } }
+ * await subtreeWhere(store, ".");      // undefined
+ * ```
+ */
+export async function subtreeWhere(store: Pick<Store, "listFolders">, under: string): Promise<Where | undefined> {
+  const want = folderName(under).normalize("NFC");
+  if (want === "") return undefined;
+  const folders = (await store.listFolders()).map((f) => f.folder);
+  const inside = folders.filter((f) => {
+    const nfc = f.normalize("NFC");
+    return nfc === want || nfc.startsWith(`${want}/`);
+  });
+  return { folder: { $in: inside.length ? inside : unicodeForms(want) } };
 }
 
 /**

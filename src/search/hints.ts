@@ -8,7 +8,7 @@ import { folderName, timeRange, type FilterOptions } from "./filter.js";
 const MAX_TAG_HINTS = 5;
 
 /** The filters a hint may name, by the library's names (each interface words them its own way). */
-export type HintParam = "folder" | "topFolder" | "tags" | "since" | "until";
+export type HintParam = "folder" | "topFolder" | "under" | "tags" | "since" | "until";
 
 /**
  * Why a filtered search may have found nothing, as data; each interface words it (the CLI names
@@ -29,8 +29,14 @@ export type Hint =
   | { kind: "path_as_top"; value: string; folder: string }
   | { kind: "root_name"; value: string }
   | { kind: "only_subfolders"; param: "folder"; value: string; under: string[]; more: boolean; top?: string }
-  | { kind: "not_walked"; param: "folder" | "topFolder"; value: string; why: string; ignored: boolean }
-  | { kind: "missing"; param: "folder" | "topFolder" | "tags"; value: string; sameCase: string[]; closest: string[] }
+  | { kind: "not_walked"; param: "folder" | "topFolder" | "under"; value: string; why: string; ignored: boolean }
+  | {
+      kind: "missing";
+      param: "folder" | "topFolder" | "under" | "tags";
+      value: string;
+      sameCase: string[];
+      closest: string[];
+    }
   | { kind: "tag_ends"; value: string; tag: string; at: string; head: string }
   | { kind: "more_tags"; count: number }
   | { kind: "where_missing"; field: NamedField; value: string; sameCase: string[]; closest: string[] }
@@ -64,11 +70,12 @@ export type Hint =
  */
 export async function noResultHints(
   store: Store,
-  f: FilterOptions & { where?: Where },
+  f: FilterOptions & { where?: Where; under?: string },
   vault?: string,
 ): Promise<Hint[]> {
   const hints: Hint[] = [];
-  if (f.folder !== undefined || f.topFolder !== undefined) hints.push(...(await folderHints(store, f, vault)));
+  if (f.folder !== undefined || f.topFolder !== undefined || f.under !== undefined)
+    hints.push(...(await folderHints(store, f, vault)));
   if (f.tags?.length) hints.push(...(await tagHints(store, f.tags)));
   hints.push(...(await whereHints(store, f.where)));
   hints.push(...(await timeHints(store, f)));
@@ -76,7 +83,11 @@ export async function noResultHints(
 }
 
 /** The hints for a `folder` or `topFolder` that names no folder of the index. */
-async function folderHints(store: Store, f: FilterOptions, vault: string | undefined): Promise<Hint[]> {
+async function folderHints(
+  store: Store,
+  f: FilterOptions & { under?: string },
+  vault: string | undefined,
+): Promise<Hint[]> {
   const hints: Hint[] = [];
   // either Unicode form of an accented name (the filter matched both, see buildFilter)
   const same = (a: string, b: string) => a.normalize("NFC") === b.normalize("NFC");
@@ -85,22 +96,29 @@ async function folderHints(store: Store, f: FilterOptions, vault: string | undef
   for (const [param, value, names] of [
     ["folder", f.folder, folders],
     ["topFolder", f.topFolder, tops],
+    ["under", f.under, folders],
   ] as const) {
     if (value === undefined) continue;
     const want = folderName(value);
     if (names.some((x) => same(x, want))) continue;
+    // a subtree holds the folders below it, which may hold every note
+    if (
+      param === "under" &&
+      (want === "" || names.some((x) => x.normalize("NFC").startsWith(`${want.normalize("NFC")}/`)))
+    )
+      continue;
     // a folder path given as a top folder, which is only a path's first part
     if (names === tops && want.includes("/") && folders.some((x) => same(x, want))) {
       hints.push({ kind: "path_as_top", value, folder: want });
       continue;
     }
     // the name the folder list shows for the vault's root, which is the folder ""
-    if (names === folders && want === "(vault root)" && folders.includes("")) {
+    if (param === "folder" && want === "(vault root)" && folders.includes("")) {
       hints.push({ kind: "root_name", value });
       continue;
     }
     // a folder that holds folders only: no note has it as its folder
-    const under = names === folders ? folders.filter((x) => x.startsWith(`${want}/`)) : [];
+    const under = param === "folder" ? folders.filter((x) => x.startsWith(`${want}/`)) : [];
     if (under.length) {
       const top = tops.includes(want) ? want : undefined;
       hints.push({

@@ -12,6 +12,7 @@ import {
   type VectorCoverage,
 } from "../store/index.js";
 import { planExpansion, readableWordNet, type ExpansionPlan } from "./expand.js";
+import { andWhere, subtreeWhere } from "./filter.js";
 import { withOtherNotes, withoutNotes } from "./per-note.js";
 import { propNames } from "./props.js";
 import { withLeads } from "./lead.js";
@@ -131,6 +132,9 @@ export function checkSearch(
 export async function search(ctx: SearchContext, question: string, options: SearchOptions = {}): Promise<SearchResult> {
   // a filter's bare names may be the index's properties: read them only for a where filter
   const props = options.where != null ? await propNames(ctx.store) : undefined;
+  // a subtree is the index's folders below it: its clause is read from the store
+  const subtree = options.under === undefined ? undefined : await subtreeWhere(ctx.store, options.under);
+  if (subtree) options = { ...options, where: andWhere(subtree, options.where) };
   const { o, filter } = checkSearch(question, options, props);
   const timings = { embedMs: 0, retrieveMs: 0 };
   const total = (await ctx.store.count()).chunks;

@@ -80,10 +80,14 @@ export interface SearchOptions {
    * in which other notes link to it, added to each of its chunks; 0: off.
    */
   backlinks?: number;
+  /** Only notes in this folder or any folder below it (vault-relative); see `subtreeWhere`. */
+  under?: string;
 }
 
-export type SearchOptionsWithDefaults = Required<Omit<SearchOptions, "where" | "whereDocument" | "minRatio">> &
-  Pick<SearchOptions, "where" | "whereDocument" | "minRatio">;
+export type SearchOptionsWithDefaults = Required<
+  Omit<SearchOptions, "where" | "whereDocument" | "minRatio" | "under">
+> &
+  Pick<SearchOptions, "where" | "whereDocument" | "minRatio" | "under">;
 
 /**
  * Search defaults in one place; the CLI's help reads them from here. Each rule's figures and the
