@@ -16,7 +16,7 @@ import {
   relatedNotes,
   runSearches,
   search,
-  searchOptionsOf,
+  searchOptionsFor,
   type SearchResult,
 } from "../search/index.js";
 import { discardRebuild, lockTarget, type Manifest, type OpenStoreOptions, type Store } from "../store/index.js";
@@ -146,7 +146,7 @@ export function searchingMethods(c: Core): Searching {
     async search(question, o = {}) {
       const { explain, ...request } = o;
       const ctx = await c.open();
-      const found = withCoverage(c, await search(ctx, question, searchOptionsOf(request)));
+      const found = withCoverage(c, await search(ctx, question, await searchOptionsFor(ctx.store, request)));
       const res = placed(c, found);
       const hits = res.hits.map(flatHit);
       const how = explain ? { explain: await explainSearch(ctx, question, request, res) } : {};

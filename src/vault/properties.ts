@@ -51,15 +51,16 @@ function readValue(v: unknown): PropValue | undefined {
  * ```
  */
 export function readProperties(data: Record<string, unknown>): Props {
-  const props: Props = {};
+  // no prototype: `constructor` and `__proto__` are names like any other
+  const props: Props = Object.create(null) as Props;
   let n = 0;
   for (const [key, raw] of Object.entries(data)) {
     if (n >= MAX_NOTE_PROPS) break;
     const name = propName(key);
-    if (!name || NOT_PROPERTIES.has(name) || name in props) continue;
+    if (!name || NOT_PROPERTIES.has(name) || Object.hasOwn(props, name)) continue;
     const value = readValue(raw);
     if (value === undefined) continue;
-    props[name] = value;
+    Object.defineProperty(props, name, { value, enumerable: true, writable: true, configurable: true });
     n++;
   }
   return props;
@@ -91,7 +92,7 @@ export function noteDate(
   const unread: string[] = [];
   for (const raw of keys) {
     const key = propName(raw);
-    const v = props[key];
+    const v = Object.hasOwn(props, key) ? props[key] : undefined;
     if (v === undefined) continue;
     if (typeof v === "object" && !Array.isArray(v)) return { date: v.date, source: key, unread };
     unread.push(key);
