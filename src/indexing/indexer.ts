@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { CHUNKER_VERSION, chunkNote, type ChunkOptions } from "../chunk/index.js";
+import { chunkNote, type ChunkOptions } from "../chunk/index.js";
 import { resolveDateKeys } from "../config.js";
 import { passageWindows, unreadable, windowOptions, type Embedder } from "../embed/index.js";
 import { VaultRagError } from "../errors.js";
@@ -31,7 +31,8 @@ import {
 import { densePhase } from "./dense-phase.js";
 import { findVectors, type Pending, type VectorMap, type WindowPlan } from "./vectors.js";
 import { acquireLock } from "./lock.js";
-import { manifestFor, modelMismatch, modelSpecOf, sameModel } from "./manifest.js";
+import { declaredTypes, ensureManifest, manifestFor, modelMismatch, modelSpecOf, sameModel } from "./manifest.js";
+import type { DeclaredTypes } from "./manifest.js";
 
 /** What an indexing run did. */
 export interface IndexSummary {
@@ -207,6 +208,8 @@ export interface Run {
   manifest: Manifest | undefined;
   chunkerChanged: boolean | undefined;
   dateKeys: readonly string[];
+  /** The vault's declared property types and the chunker version with their key (see {@link declaredTypes}). */
+  declared: DeclaredTypes;
   summary: IndexSummary;
   /** The notes to read, in the run's order; `cursor` is the next one. */
   todo: VaultFile[];
@@ -312,7 +315,8 @@ async function startRun(
       `vault-rag: no Markdown notes in ${vault} (none ending in .md, outside .vault-ragignore and hidden folders) — check that this is the folder that holds your notes`,
     );
   const manifest = await store.manifest();
-  const chunkerChanged = manifest && manifest.chunkerVersion !== CHUNKER_VERSION;
+  const declared = declaredTypes(vault);
+  const chunkerChanged = manifest && manifest.chunkerVersion !== declared.chunkerVersion;
   const summary: IndexSummary = {
     added: 0,
     updated: 0,
@@ -380,6 +384,7 @@ async function startRun(
     manifest,
     chunkerChanged,
     dateKeys: resolveDateKeys(opts.dateKeys),
+    declared,
     summary,
     todo,
     cursor: 0,
@@ -414,7 +419,10 @@ async function readBatch(run: Run, batchNotes: number): Promise<Batch> {
   while (run.cursor < todo.length && slice.length < batchNotes) {
     const f = todo[run.cursor++];
     slice.push(f);
-    const { note, skipped, stat } = readVaultFile(f, log, { dateKeys: run.dateKeys });
+    const { note, skipped, stat } = readVaultFile(f, log, {
+      dateKeys: run.dateKeys,
+      propTypes: run.declared.propTypes,
+    });
     if (!note) {
       // a file skipped on purpose (binary, not UTF-8, too big) is a warning, not a failure
       if (skipped) summary.skipped++;
@@ -536,25 +544,6 @@ async function keepCached(run: Run, pending: Pending[]): Promise<void> {
 }
 
 /**
- * Records what builds the index before its first write: the manifest, with the model's dimensions
- * (a remote model whose dimensions are not known yet is asked once). An upgrade in progress keeps
- * the old chunker version until the keyword phase completes, so an interrupted upgrade still
- * re-chunks the notes it did not reach.
- */
-async function ensureManifest(run: Run): Promise<void> {
-  const { store, embedder } = run;
-  const manifest = run.manifest;
-  if (manifest && manifest.embedder.dimensions === embedder.dimensions) return;
-  if (manifest && embedder.dimensions === 0) return;
-  if (embedder.dimensions === 0) await embedder.embedQuery("dimension probe");
-  run.manifest = {
-    ...manifestFor(embedder, manifest),
-    ...(run.chunkerChanged ? { chunkerVersion: manifest!.chunkerVersion } : {}),
-  };
-  await store.setManifest(run.manifest);
-}
-
-/**
  * Stops the run when its signal says so, between batches: what was stored stays (a full run's new
  * file is dropped by the caller).
  *
@@ -594,7 +583,9 @@ async function endKeyword(run: Run): Promise<void> {
   await store.resolveLinks(run.linkKey, run.resolve);
   await ensureManifest(run);
   // every note is chunked by this chunker now: an upgrade is complete
-  const manifest = run.chunkerChanged ? manifestFor(embedder, run.manifest) : run.manifest!;
+  const manifest = run.chunkerChanged
+    ? manifestFor(embedder, run.manifest, run.declared.chunkerVersion)
+    : run.manifest!;
   run.manifest = { ...manifest, updatedAt: new Date().toISOString() };
   await store.setManifest(run.manifest);
 }

@@ -4,7 +4,8 @@ import { createEmbedder, DEFAULT_MODEL, type EmbedderOptions } from "../embed/re
 import { indexModelRefusal } from "../embed/remote.js";
 import { VaultRagError } from "../errors.js";
 import { displayLocation, openExisting, type OpenStoreOptions } from "../store/open.js";
-import { SCHEMA_VERSION, type Manifest } from "../store/types.js";
+import { SCHEMA_VERSION, type Manifest, type Store } from "../store/types.js";
+import { hashText, readPropertyTypes, typesKey, type ObsidianType } from "../vault/index.js";
 
 /**
  * Describes an embedder for the manifest.
@@ -14,7 +15,7 @@ import { SCHEMA_VERSION, type Manifest } from "../store/types.js";
  * manifestFor(useLiteEmbedder()).embedder.dimensions; // 512
  * ```
  */
-export function manifestFor(embedder: Embedder, previous?: Manifest): Manifest {
+export function manifestFor(embedder: Embedder, previous?: Manifest, chunkerVersion = CHUNKER_VERSION): Manifest {
   const now = new Date().toISOString();
   return {
     schemaVersion: SCHEMA_VERSION,
@@ -26,7 +27,7 @@ export function manifestFor(embedder: Embedder, previous?: Manifest): Manifest {
       queryPrefix: embedder.queryPrefix,
       normalized: embedder.normalized,
     },
-    chunkerVersion: CHUNKER_VERSION,
+    chunkerVersion,
     createdAt: previous?.createdAt ?? now,
     updatedAt: now,
   };
@@ -122,4 +123,61 @@ export function modelMismatch(dbPath: string, m: Manifest, asked: string): Vault
 /** True when the manifest names the same provider and model as the embedder. */
 export function sameModel(m: Manifest, e: Embedder): boolean {
   return m.embedder.provider === e.provider && m.embedder.model === e.model;
+}
+
+/** The vault's declared property types, and the chunker version the manifest keeps with their key. */
+export interface DeclaredTypes {
+  propTypes: ReadonlyMap<string, ObsidianType>;
+  chunkerVersion: string;
+}
+
+/**
+ * The property types a vault declares (`.obsidian/types.json`), which are read into every note, and
+ * the chunker version with their key: a change to them reads every note again, as a new chunker does.
+ *
+ * @example
+ * ```ts
+ * declaredTypes("/home/me/notes").chunkerVersion; // "18 types 3f2a…" where types are declared, else CHUNKER_VERSION
+ * ```
+ */
+export function declaredTypes(vault: string): DeclaredTypes {
+  const propTypes = readPropertyTypes(vault);
+  const key = typesKey(propTypes);
+  return {
+    propTypes,
+    chunkerVersion: key ? `${CHUNKER_VERSION} types ${hashText(key).slice(0, 16)}` : CHUNKER_VERSION,
+  };
+}
+
+/** What {@link ensureManifest} reads and sets of an indexing run. */
+interface ManifestRun {
+  store: Store;
+  embedder: Embedder;
+  manifest: Manifest | undefined;
+  chunkerChanged: boolean | undefined;
+  declared: DeclaredTypes;
+}
+
+/**
+ * Records what builds the index before its first write: the manifest, with the model's dimensions
+ * (a remote model whose dimensions are not known yet is asked once). An upgrade in progress keeps
+ * the old chunker version until the keyword phase completes, so an interrupted upgrade still
+ * re-chunks the notes it did not reach.
+ *
+ * @example
+ * ```ts
+ * await ensureManifest(run); // run.manifest is stored, with the model's dimensions
+ * ```
+ */
+export async function ensureManifest(run: ManifestRun): Promise<void> {
+  const { store, embedder } = run;
+  const manifest = run.manifest;
+  if (manifest && manifest.embedder.dimensions === embedder.dimensions) return;
+  if (manifest && embedder.dimensions === 0) return;
+  if (embedder.dimensions === 0) await embedder.embedQuery("dimension probe");
+  run.manifest = {
+    ...manifestFor(embedder, manifest, run.declared.chunkerVersion),
+    ...(run.chunkerChanged ? { chunkerVersion: manifest!.chunkerVersion } : {}),
+  };
+  await store.setManifest(run.manifest);
 }

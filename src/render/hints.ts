@@ -20,6 +20,9 @@ const PARAM_WORDS: Record<HintParam, Record<Face, string>> = {
   until: { cli: "--until", request: "until" },
 };
 
+/** How a hint names the type of a property's values. */
+const TYPE_WORDS = { string: "text", number: "numbers", boolean: "true/false", date: "dates", list: "lists" } as const;
+
 /** What a `where` hint says of each field no note has the value of. */
 const WHERE_WORDS = {
   path: "no note has the path",
@@ -85,6 +88,13 @@ function hintWords(h: Hint, face: Face): string {
       return `and ${h.count} more tags that no note has`;
     case "where_missing":
       return `${WHERE_WORDS[h.field]} "${h.value}" in the index${h.sameCase.length ? ` — did you mean ${quoted(h.sameCase)}?` : h.closest.length ? ` — closest: ${quoted(h.closest)}` : ""}`;
+    case "prop_type": {
+      const held = Object.entries(h.types)
+        .sort((a, b) => b[1] - a[1])
+        .map(([t, n]) => `${TYPE_WORDS[t as keyof typeof TYPE_WORDS]} in ${n} note${n === 1 ? "" : "s"}`)
+        .join(", ");
+      return `the property "${h.name}" holds ${held}, not ${h.want === "number" ? "numbers" : "true/false"} — declare it ${h.want === "number" ? "a number" : "a checkbox"} in Obsidian's .obsidian/types.json and ${cli ? "run `vault-rag index`" : "index the vault again"}, or compare it as text`;
+    }
     case "more_where":
       return `and ${h.count} more value${h.count > 1 ? "s" : ""} of the where filter that no note has`;
     case "since_after_until":

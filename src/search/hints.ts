@@ -3,6 +3,8 @@ import { closest } from "../closest.js";
 // the pattern alone, not the vault's index: that brings the Markdown parser into a search's start
 import { inlineTag } from "../vault/tag-pattern.js";
 import { folderName, timeRange, type FilterOptions } from "./filter.js";
+import { propCounts } from "./props.js";
+import type { PropType } from "../props.js";
 
 /** Tags no note has that are each given their closest tags; more are counted in one line. */
 const MAX_TAG_HINTS = 5;
@@ -22,6 +24,7 @@ export type HintParam = "folder" | "topFolder" | "under" | "tags" | "since" | "u
  * - `more_tags`: how many more tags no note has;
  * - `where_missing`: a value a `where` filter asks for that no note has (`sameCase`, else `closest`);
  * - `more_where`: how many more such values;
+ * - `prop_type`: a property compared as a number or true/false (`want`) whose values are all of other types (`types`: notes per type);
  * - `since_after_until`, `since_future`: a time range that holds no time;
  * - `range_misses`: a range that leaves out every note (`day`: the last, or the oldest, change; `minutes`: "3m" was read as minutes).
  */
@@ -41,6 +44,7 @@ export type Hint =
   | { kind: "more_tags"; count: number }
   | { kind: "where_missing"; field: NamedField; value: string; sameCase: string[]; closest: string[] }
   | { kind: "more_where"; count: number }
+  | { kind: "prop_type"; name: string; want: "number" | "boolean"; types: Partial<Record<PropType, number>> }
   | { kind: "since_after_until"; since: string; until: string }
   | { kind: "since_future"; since: string }
   | {
@@ -78,6 +82,7 @@ export async function noResultHints(
     hints.push(...(await folderHints(store, f, vault)));
   if (f.tags?.length) hints.push(...(await tagHints(store, f.tags)));
   hints.push(...(await whereHints(store, f.where)));
+  if (f.where) hints.push(...(await propTypeHints(store, f.where)));
   hints.push(...(await timeHints(store, f)));
   return hints;
 }
@@ -294,6 +299,48 @@ export async function whereHints(store: Store, where: Where | undefined): Promis
     .map((m) => missingHint(m.field, m.value, held.get(m.field)!.names));
   const more = missing.length - hints.length;
   if (more > 0) hints.push({ kind: "more_where", count: more });
+  return hints;
+}
+
+/**
+ * The properties a `where` filter compares as numbers (an ordering, or `$eq`/`$in` of a number) or
+ * as true/false, whose values in the index are all of other types: `rating: "8"` is text unless
+ * Obsidian's `.obsidian/types.json` declares `rating` a number.
+ *
+ * @example
+ * ```ts
+ * await propTypeHints(store, { rating: { $gte: 7 } });
+ * // [{ kind: "prop_type", name: "rating", want: "number", types: { string: 3 } }]
+ * ```
+ */
+export async function propTypeHints(store: Store, where: Where): Promise<Hint[]> {
+  const counts = propCounts(await store.noteProperties());
+  let node: WhereNode | undefined;
+  try {
+    node = normaliseWhere(
+      where,
+      counts.map((c) => c.name),
+    );
+  } catch {
+    return [];
+  }
+  const wanted = new Map<string, "number" | "boolean">();
+  const visit = (n: WhereNode): void => {
+    if ("clauses" in n) return n.clauses.forEach(visit);
+    if (n.kind !== "prop" || n.op === "$ne" || n.op === "$nin" || n.op === "$contains" || n.op === "$not_contains")
+      return;
+    const first = Array.isArray(n.value) ? n.value[0] : n.value;
+    if (typeof first === "number") wanted.set(n.name, "number");
+    else if (typeof first === "boolean") wanted.set(n.name, "boolean");
+  };
+  visit(node!);
+  const hints: Hint[] = [];
+  for (const [name, want] of wanted) {
+    const c = counts.find((x) => x.name === name);
+    if (!c) continue;
+    const fits = want === "number" ? (c.types.number ?? 0) + (c.types.date ?? 0) : (c.types.boolean ?? 0);
+    if (!fits) hints.push({ kind: "prop_type", name, want, types: c.types });
+  }
   return hints;
 }
 

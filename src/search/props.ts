@@ -169,12 +169,20 @@ export function propClauses(pairs: readonly string[], known?: readonly string[])
   });
 }
 
-/** The clauses of a property `key` that equals `raw`, read as text, a number, true/false, or a list holding it. */
+/**
+ * The clauses of a property `key` that equals `raw`, read as text, a number, true/false, or a list
+ * holding it; a date alone (`2025-11-25`) matches any time of its day (`2025-11-25T08:02:35`).
+ */
 function propEquals(key: string, raw: string): Where[] {
   const typed: (string | number | boolean)[] = [raw];
   if (Number.isFinite(Number(raw)) && isoDateSeconds(raw) === undefined) typed.push(Number(raw));
   if (raw === "true" || raw === "false") typed.push(raw === "true");
-  return [...typed.map((v) => ({ [key]: { $eq: v } })), { [key]: { $contains: raw } }];
+  const day = /^\d{4}-\d{2}-\d{2}$/.test(raw) && isoDateSeconds(raw) !== undefined;
+  return [
+    ...typed.map((v) => ({ [key]: { $eq: v } })),
+    ...(day ? [{ $and: [{ [key]: { $gte: raw } }, { [key]: { $lte: `${raw}T23:59:59` } }] }] : []),
+    { [key]: { $contains: raw } },
+  ];
 }
 
 /**

@@ -7,12 +7,15 @@ import { withoutDataPayloads } from "./data-uri.js";
 import { MAX_FRONTMATTER_BYTES, splitFrontmatter } from "./frontmatter.js";
 import { scanBlocks } from "./markdown.js";
 import { noteDate, readProperties } from "./properties.js";
+import type { ObsidianType } from "./property-types.js";
 import { findInlineRefs, frontmatterLinks, frontmatterList, normaliseTags } from "./tags.js";
 import type { Note } from "./types.js";
 
 /** How notes are read: the frontmatter keys a note's date comes from, first found first (see {@link noteDate}). */
 export interface NoteOptions {
   dateKeys?: readonly string[];
+  /** The vault's declared property types (`.obsidian/types.json`, see `readPropertyTypes`). */
+  propTypes?: ReadonlyMap<string, ObsidianType>;
 }
 
 /**
@@ -106,7 +109,7 @@ export function parseNote(
     );
     links = links.slice(0, MAX_NOTE_LINKS);
   }
-  const props = drawing ? {} : readProperties(data);
+  const props = drawing ? {} : readProperties(data, opts.propTypes);
   const dated = noteDate(path, props, Math.floor(mtime), opts.dateKeys);
   return {
     path,
