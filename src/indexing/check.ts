@@ -1,6 +1,14 @@
 import path from "node:path";
 import { chunkNote } from "../chunk/index.js";
-import { ChromaStore, SCHEMA_VERSION, SqliteStore, type NoteEntry, type OpenStoreOptions } from "../store/index.js";
+import {
+  ChromaStore,
+  removeStaleTemps,
+  SCHEMA_VERSION,
+  SqliteStore,
+  staleTemps,
+  type NoteEntry,
+  type OpenStoreOptions,
+} from "../store/index.js";
 import { readNote } from "../vault/index.js";
 import { staleInVault } from "./stale.js";
 import type { Fix } from "../errors.js";
@@ -74,8 +82,17 @@ export async function checkIndex(vault: string, dbPath: string, opts: { repair?:
           .map((p) => `"${p}"`)
           .join(", ")}${lost.length > 3 ? ", …" : ""}): no search finds them`,
       );
+    // (the files beside the index are removed apart: the index itself may be sound)
+    const inIndex = problems.length;
+    const temps = staleTemps(dbPath);
+    if (temps.length)
+      problems.push(`${temps.length} temporary file(s) that a stopped run left beside the index ("${temps[0]}")`);
     const stale = staleInVault(vault, notes);
-    if (opts.repair && problems.length) {
+    if (opts.repair && temps.length) {
+      const removed = removeStaleTemps(dbPath);
+      if (removed.length) repaired.push(`removed ${removed.length} temporary file(s) a stopped run left`);
+    }
+    if (opts.repair && inIndex) {
       const fixed = await store.repair({ drop: lost });
       if (fixed.orphanVectors) repaired.push(`removed ${fixed.orphanVectors} orphan vector(s)`);
       if (fixed.droppedNotes)

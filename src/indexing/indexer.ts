@@ -8,6 +8,7 @@ import { silentLogger } from "../log.js";
 import {
   beginRebuild,
   discardRebuild,
+  removeStaleTemps,
   displayLocation,
   lockTarget,
   openExisting,
@@ -124,6 +125,8 @@ export async function indexVault(
   assertVaultFolder(vault); // a mistyped path is refused before the lock creates anything
   const release = acquireLock(lockTarget(dbPath, opts.store?.sidecarDir), log);
   try {
+    const temps = removeStaleTemps(dbPath); // a snapshot's temporary files that a crash left
+    if (temps.length) log.info(`vault-rag: removed ${temps.length} temporary file(s) a stopped run left (${temps[0]})`);
     const existing = await openExisting(dbPath, storeOpts).catch((err) => {
       // a damaged file is what a full rebuild is for: rebuilt from the notes, nothing read from it
       if (!opts.full || (err as VaultRagError).code !== "index_damaged") throw err;
