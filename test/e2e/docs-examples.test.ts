@@ -24,7 +24,7 @@ import { BIN, exampleVaultCopy } from "./helpers.js";
  * | `with the Ollama stand-in` | as `sh`; `ollama` talks to the stand-in Ollama server |
  * | `with a local model folder` | as `sh`; `~/models` holds a model folder under the name the block uses |
  * | none (`yaml`) | frontmatter: it must parse |
- * | `output of <command>` (`text`) | every line shown is a line the command prints |
+ * | `output of <command>` (`text`) | every line shown is a line the command prints; of a search, every hit it prints is shown |
  * | `hit shape` (`json`) | the hit's keys, checked by test/e2e/shape.test.ts |
  * | `mcp config` (`json`) | a client's configuration: the server it names starts and lists its tools |
  * | `run by .ci/run …` | the README's two commands, which `.ci/run` runs (test/e2e/readme.test.ts) |
@@ -210,6 +210,10 @@ async function runExample(ex: Example): Promise<void> {
     expect(r.code, `${where}: ${r.stderr}`).toBe(0);
     const printed = r.stdout.split("\n");
     for (const l of ex.code.trimEnd().split("\n")) expect(printed, `${where}: ${command}`).toContain(l);
+    // a search's hits, each a `path:line` line: as many shown as it prints
+    const heads = (lines: string[]) => lines.filter((l) => /^\S.*:\d+ /.test(l)).length;
+    if (/^vault-rag search /.test(command!))
+      expect(heads(ex.code.split("\n")), `${where}: the hits ${command} prints`).toBe(heads(printed));
     return;
   }
   if (ex.lang === "ts" || ex.lang === "js") {
