@@ -29,6 +29,11 @@ export interface CheckReport {
   ftsMismatch: boolean;
   /** Notes whose file changed or vanished since indexing (not corruption: the next index updates them). */
   stale: number;
+  /**
+   * Temporary files of the vector snapshot that a stopped run left beside the index (their writer
+   * is gone): not damage; `repair` and the next `index` remove them.
+   */
+  tempFiles: string[];
   repaired: string[];
   /** What fixes a problem a repair cannot (a missing manifest, another storage version): a rebuild. */
   fix?: Fix;
@@ -82,17 +87,15 @@ export async function checkIndex(vault: string, dbPath: string, opts: { repair?:
           .map((p) => `"${p}"`)
           .join(", ")}${lost.length > 3 ? ", …" : ""}): no search finds them`,
       );
-    // (the files beside the index are removed apart: the index itself may be sound)
-    const inIndex = problems.length;
-    const temps = staleTemps(dbPath);
-    if (temps.length)
-      problems.push(`${temps.length} temporary file(s) that a stopped run left beside the index ("${temps[0]}")`);
-    const stale = staleInVault(vault, notes);
-    if (opts.repair && temps.length) {
+    // files beside the index, not in it: no damage, removed apart
+    let tempFiles = staleTemps(dbPath);
+    if (opts.repair && tempFiles.length) {
       const removed = removeStaleTemps(dbPath);
       if (removed.length) repaired.push(`removed ${removed.length} temporary file(s) a stopped run left`);
+      tempFiles = tempFiles.filter((t) => !removed.includes(t));
     }
-    if (opts.repair && inIndex) {
+    const stale = staleInVault(vault, notes);
+    if (opts.repair && problems.length) {
       const fixed = await store.repair({ drop: lost });
       if (fixed.orphanVectors) repaired.push(`removed ${fixed.orphanVectors} orphan vector(s)`);
       if (fixed.droppedNotes)
@@ -111,6 +114,7 @@ export async function checkIndex(vault: string, dbPath: string, opts: { repair?:
       chunksWithoutNote,
       ftsMismatch,
       stale,
+      tempFiles,
       repaired,
       ...(rebuild ? { fix: { kind: "rebuild" as const, db: dbPath } } : {}),
     };
@@ -166,6 +170,7 @@ export async function checkChromaIndex(
       chunksWithoutNote: 0,
       ftsMismatch: coverage.withVectors !== server,
       stale,
+      tempFiles: [],
       repaired,
       ...(rebuild ? { fix: { kind: "rebuild" as const, db: store.location } } : {}),
     };

@@ -57,11 +57,15 @@ describe("temporary snapshot files left by a stopped run", () => {
       fs.rmSync(live);
     });
 
-  it("check names the stale one; check --repair removes it", () => {
+  it("check names the stale one, as no damage; check --repair removes it", () => {
     const { stale, live } = plant();
     const c = run(["check", vault]);
-    expect(c.code).not.toBe(0);
-    expect(c.stdout + c.stderr).toContain("temporary file(s) that a stopped run left");
+    expect(c.code, c.stdout + c.stderr).toBe(0);
+    expect(c.stdout).toContain(
+      `leftover: 1 temporary file(s) a stopped run left beside the index ("${path.basename(stale)}")`,
+    );
+    const json = run(["check", vault, "--json"]);
+    expect(JSON.parse(json.stdout)).toMatchObject({ ok: true, problems: [], tempFiles: [path.basename(stale)] });
     expect(fs.existsSync(stale)).toBe(true);
     const r = run(["check", vault, "--repair"]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
