@@ -17,12 +17,14 @@ import {
   runSearches,
   search,
   searchOptionsFor,
+  type SearchContext,
   type SearchResult,
 } from "../search/index.js";
 import { discardRebuild, lockTarget, type Manifest, type OpenStoreOptions, type Store } from "../store/index.js";
 import { whyNoteMissing } from "../vault/index.js";
 import { explainSearch } from "./explain.js";
 import { openIfIndexed } from "./open-query.js";
+import type { Rerankers } from "./rerank.js";
 import { staleHits } from "./stale-hits.js";
 import { indexStatus, noIndexStatus } from "./status.js";
 import type { DenseCoverage, OpenVaultOptions, VaultHandle, VaultStatusMaybeCounted } from "./types.js";
@@ -64,6 +66,26 @@ export interface Core {
   open(): Promise<Opened>;
   shut(): Promise<void>;
   indexingEmbedder(log?: Logger): Promise<Embedder>;
+  /** The configured reranker, and each one a search used, kept loaded. */
+  rerankers: Rerankers;
+}
+
+/**
+ * What a search of this vault runs against, and its request with the reranker chosen (a request
+ * that says nothing of it gets the configured one; see {@link rerankersOf}).
+ *
+ * @example
+ * ```ts
+ * const { ctx, request } = await searchOf(core, { rerank: true });
+ * ```
+ */
+async function searchOf<R extends { rerank?: boolean | string }>(
+  c: Core,
+  request: R,
+): Promise<{ ctx: SearchContext; request: R }> {
+  const rerank = c.rerankers.choose(request.rerank);
+  const ctx = { ...(await c.open()), reranker: c.rerankers.reranker };
+  return { ctx, request: { ...request, rerank } };
 }
 
 type Writing = Pick<VaultHandle, "index" | "watch" | "check" | "migrate" | "abandon">;
@@ -144,8 +166,8 @@ export function withCoverage<T extends SearchResult>(
 export function searchingMethods(c: Core): Searching {
   const m: Searching = {
     async search(question, o = {}) {
-      const { explain, ...request } = o;
-      const ctx = await c.open();
+      const { explain, ...asked } = o;
+      const { ctx, request } = await searchOf(c, asked);
       const found = withCoverage(c, await search(ctx, question, await searchOptionsFor(ctx.store, request)));
       const res = placed(c, found);
       const hits = res.hits.map(flatHit);
@@ -163,10 +185,9 @@ export function searchingMethods(c: Core): Searching {
       return runSearches(await c.open(), s);
     },
     async askContext(question, o = {}) {
-      const { budgetTokens, ...request } = o;
-      const ctx = await c.open();
-      const asked = await askContext(ctx, question, request, budgetTokens);
-      const context = placed(c, asked);
+      const { budgetTokens, ...given } = o;
+      const { ctx, request } = await searchOf(c, given);
+      const context = placed(c, await askContext(ctx, question, request, budgetTokens));
       if (context.sources.length) return context;
       // nothing found: why, and what may fix it, as a search says (a tag no note has)
       return { ...context, why: await noResultHints(ctx.store, request, c.hintVault) };

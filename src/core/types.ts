@@ -60,6 +60,12 @@ export interface OpenVaultOptions extends EmbedderOptions {
    * any folder the index does not hold). Default false.
    */
   remote?: boolean;
+  /**
+   * The reranker searches use when a request says nothing of it (else `VAULT_RAG_RERANK`, else
+   * none): `transformers:<owner>/<name>` or a `/v1/rerank` server's URL. A reranker is no part of
+   * the index: it may change between searches without a rebuild.
+   */
+  rerank?: string;
 }
 
 export type { DenseCoverage, IndexPhases, VaultStatus } from "../shared/api.js";
@@ -347,6 +353,16 @@ export interface SearchExplain {
    * English-only model's), which were left out of it and ranked by their words; absent when none.
    */
   unread?: { passages: number };
+  /**
+   * A reranked search: the reranker, how many fused candidates it reordered, how long it took, and
+   * each hit's place among them before and after (from 1) with its score; absent when off.
+   */
+  rerank?: {
+    model: string;
+    candidates: number;
+    ms: number;
+    hits: { id: string; path: string; before: number; after: number; score: number }[];
+  };
 }
 
 /** Options of {@link VaultHandle.related}. */

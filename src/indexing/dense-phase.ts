@@ -226,7 +226,7 @@ async function pendingOf(run: Run, file: VaultFile | undefined): Promise<Pending
   const stored = await run.store.get({ path });
   const without = await run.store.withoutVectors(stored.map((r) => r.id));
   if (!without.size) return [];
-  const { note } = readVaultFile(file, silentLogger, { dateKeys: run.dateKeys, propTypes: run.declared.propTypes }); // warned of by the keyword phase
+  const { note } = readVaultFile(file, silentLogger, run.reading); // warned of by the keyword phase
   if (!note) return [];
   let chunks;
   try {

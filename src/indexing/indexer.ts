@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { chunkNote, type ChunkOptions } from "../chunk/index.js";
 import { resolveDateKeys } from "../config.js";
+import { readSettings } from "../settings.js";
 import { passageWindows, unreadable, windowOptions, type Embedder } from "../embed/index.js";
 import { VaultRagError } from "../errors.js";
 import type { Logger } from "../log.js";
@@ -24,16 +25,17 @@ import {
   assertVaultFolder,
   hashText,
   noteLinkResolver,
+  readPropertyTypes,
   readVaultFile,
   walkVault,
   type Note,
   type VaultFile,
+  type NoteOptions,
 } from "../vault/index.js";
 import { densePhase } from "./dense-phase.js";
 import { findVectors, type Pending, type VectorMap, type WindowPlan } from "./vectors.js";
 import { acquireLock } from "./lock.js";
-import { declaredTypes, ensureManifest, manifestFor, modelMismatch, modelSpecOf, sameModel } from "./manifest.js";
-import type { DeclaredTypes } from "./manifest.js";
+import { chunkerVersionFor, ensureManifest, manifestFor, modelMismatch, modelSpecOf, sameModel } from "./manifest.js";
 
 /** What an indexing run did. */
 export interface IndexSummary {
@@ -210,9 +212,10 @@ export interface Run {
   known: Map<string, NoteEntry>;
   manifest: Manifest | undefined;
   chunkerChanged: boolean | undefined;
-  dateKeys: readonly string[];
-  /** The vault's declared property types and the chunker version with their key (see {@link declaredTypes}). */
-  declared: DeclaredTypes;
+  /** The chunker version this run's passages are cut by (see `chunkerVersionFor`). */
+  chunkerVersion: string;
+  /** How notes are read: the date keys, and what the vault's `leaveOut` setting leaves out. */
+  reading: Required<NoteOptions>;
   summary: IndexSummary;
   /** The notes to read, in the run's order; `cursor` is the next one. */
   todo: VaultFile[];
@@ -318,8 +321,10 @@ async function startRun(
       `vault-rag: no Markdown notes in ${vault} (none ending in .md, outside .vault-ragignore and hidden folders) — check that this is the folder that holds your notes`,
     );
   const manifest = await store.manifest();
-  const declared = declaredTypes(vault);
-  const chunkerChanged = manifest && manifest.chunkerVersion !== declared.chunkerVersion;
+  const { leaveOut } = readSettings(vault);
+  const propTypes = readPropertyTypes(vault); // read into every note: a change reads all again
+  const chunkerVersion = chunkerVersionFor(leaveOut, propTypes);
+  const chunkerChanged = manifest && manifest.chunkerVersion !== chunkerVersion;
   const summary: IndexSummary = {
     added: 0,
     updated: 0,
@@ -386,8 +391,8 @@ async function startRun(
     known,
     manifest,
     chunkerChanged,
-    dateKeys: resolveDateKeys(opts.dateKeys),
-    declared,
+    reading: { dateKeys: resolveDateKeys(opts.dateKeys), leaveOut, propTypes },
+    chunkerVersion,
     summary,
     todo,
     cursor: 0,
@@ -422,10 +427,7 @@ async function readBatch(run: Run, batchNotes: number): Promise<Batch> {
   while (run.cursor < todo.length && slice.length < batchNotes) {
     const f = todo[run.cursor++];
     slice.push(f);
-    const { note, skipped, stat } = readVaultFile(f, log, {
-      dateKeys: run.dateKeys,
-      propTypes: run.declared.propTypes,
-    });
+    const { note, skipped, stat } = readVaultFile(f, log, run.reading);
     if (!note) {
       // a file skipped on purpose (binary, not UTF-8, too big) is a warning, not a failure
       if (skipped) summary.skipped++;
@@ -586,9 +588,7 @@ async function endKeyword(run: Run): Promise<void> {
   await store.resolveLinks(run.linkKey, run.resolve);
   await ensureManifest(run);
   // every note is chunked by this chunker now: an upgrade is complete
-  const manifest = run.chunkerChanged
-    ? manifestFor(embedder, run.manifest, run.declared.chunkerVersion)
-    : run.manifest!;
+  const manifest = run.chunkerChanged ? manifestFor(embedder, run.manifest, run.chunkerVersion) : run.manifest!;
   run.manifest = { ...manifest, updatedAt: new Date().toISOString() };
   await store.setManifest(run.manifest);
 }

@@ -5,7 +5,28 @@ import { indexModelRefusal } from "../embed/remote.js";
 import { VaultRagError } from "../errors.js";
 import { displayLocation, openExisting, type OpenStoreOptions } from "../store/open.js";
 import { SCHEMA_VERSION, type Manifest, type Store } from "../store/types.js";
-import { hashText, readPropertyTypes, typesKey, type ObsidianType } from "../vault/index.js";
+import { hashText, LEAVE_OUT_DEFAULTS, typesKey, type LeaveOut, type ObsidianType } from "../vault/index.js";
+
+/**
+ * The chunker version an index records: {@link CHUNKER_VERSION}, with a short hash of the vault's
+ * `leaveOut` setting when it is not the default, so that a changed setting reads every note again,
+ * and the key of the property types it declares ({@link withTypesKey}).
+ *
+ * @example
+ * ```ts
+ * chunkerVersionFor(LEAVE_OUT_DEFAULTS); // "29"
+ * chunkerVersionFor({ codeLanguages: ["dataview"], headings: ["Backlinks"] }); // "29+1c0a…"
+ * ```
+ */
+export function chunkerVersionFor(
+  leaveOut: LeaveOut,
+  propTypes: ReadonlyMap<string, ObsidianType> = new Map(),
+): string {
+  const key = JSON.stringify(leaveOut);
+  const version =
+    key === JSON.stringify(LEAVE_OUT_DEFAULTS) ? CHUNKER_VERSION : `${CHUNKER_VERSION}+${hashText(key).slice(0, 8)}`;
+  return withTypesKey(version, propTypes);
+}
 
 /**
  * Describes an embedder for the manifest.
@@ -31,6 +52,39 @@ export function manifestFor(embedder: Embedder, previous?: Manifest, chunkerVers
     createdAt: previous?.createdAt ?? now,
     updatedAt: now,
   };
+}
+
+/** What {@link ensureManifest} reads of an indexing run, and the manifest it sets. */
+export interface ManifestRun {
+  store: Pick<Store, "setManifest">;
+  embedder: Embedder;
+  manifest: Manifest | undefined;
+  chunkerChanged: boolean | undefined;
+  chunkerVersion: string;
+}
+
+/**
+ * Records what builds the index before its first write: the manifest, with the model's dimensions
+ * (a remote model whose dimensions are not known yet is asked once). An upgrade in progress keeps
+ * the old chunker version until the keyword phase completes, so an interrupted upgrade still
+ * re-chunks the notes it did not reach.
+ *
+ * @example
+ * ```ts
+ * await ensureManifest(run); // run.manifest is set and stored
+ * ```
+ */
+export async function ensureManifest(run: ManifestRun): Promise<void> {
+  const { store, embedder } = run;
+  const manifest = run.manifest;
+  if (manifest && manifest.embedder.dimensions === embedder.dimensions) return;
+  if (manifest && embedder.dimensions === 0) return;
+  if (embedder.dimensions === 0) await embedder.embedQuery("dimension probe");
+  run.manifest = {
+    ...manifestFor(embedder, manifest, run.chunkerVersion),
+    ...(run.chunkerChanged ? { chunkerVersion: manifest!.chunkerVersion } : {}),
+  };
+  await store.setManifest(run.manifest);
 }
 
 /**
@@ -125,59 +179,17 @@ export function sameModel(m: Manifest, e: Embedder): boolean {
   return m.embedder.provider === e.provider && m.embedder.model === e.model;
 }
 
-/** The vault's declared property types, and the chunker version the manifest keeps with their key. */
-export interface DeclaredTypes {
-  propTypes: ReadonlyMap<string, ObsidianType>;
-  chunkerVersion: string;
-}
-
 /**
- * The property types a vault declares (`.obsidian/types.json`), which are read into every note, and
- * the chunker version with their key: a change to them reads every note again, as a new chunker does.
+ * A chunker version with the key of the property types a vault declares (`.obsidian/types.json`),
+ * which are read into every note: a change to them reads every note again, as a new chunker does.
  *
  * @example
  * ```ts
- * declaredTypes("/home/me/notes").chunkerVersion; // "18 types 3f2a…" where types are declared, else CHUNKER_VERSION
+ * withTypesKey("29", new Map([["rating", "number"]])); // "29 types 3f2a…"
+ * withTypesKey("29", new Map()); // "29"
  * ```
  */
-export function declaredTypes(vault: string): DeclaredTypes {
-  const propTypes = readPropertyTypes(vault);
+export function withTypesKey(version: string, propTypes: ReadonlyMap<string, ObsidianType>): string {
   const key = typesKey(propTypes);
-  return {
-    propTypes,
-    chunkerVersion: key ? `${CHUNKER_VERSION} types ${hashText(key).slice(0, 16)}` : CHUNKER_VERSION,
-  };
-}
-
-/** What {@link ensureManifest} reads and sets of an indexing run. */
-interface ManifestRun {
-  store: Store;
-  embedder: Embedder;
-  manifest: Manifest | undefined;
-  chunkerChanged: boolean | undefined;
-  declared: DeclaredTypes;
-}
-
-/**
- * Records what builds the index before its first write: the manifest, with the model's dimensions
- * (a remote model whose dimensions are not known yet is asked once). An upgrade in progress keeps
- * the old chunker version until the keyword phase completes, so an interrupted upgrade still
- * re-chunks the notes it did not reach.
- *
- * @example
- * ```ts
- * await ensureManifest(run); // run.manifest is stored, with the model's dimensions
- * ```
- */
-export async function ensureManifest(run: ManifestRun): Promise<void> {
-  const { store, embedder } = run;
-  const manifest = run.manifest;
-  if (manifest && manifest.embedder.dimensions === embedder.dimensions) return;
-  if (manifest && embedder.dimensions === 0) return;
-  if (embedder.dimensions === 0) await embedder.embedQuery("dimension probe");
-  run.manifest = {
-    ...manifestFor(embedder, manifest, run.declared.chunkerVersion),
-    ...(run.chunkerChanged ? { chunkerVersion: manifest!.chunkerVersion } : {}),
-  };
-  await store.setManifest(run.manifest);
+  return key ? `${version} types ${hashText(key).slice(0, 16)}` : version;
 }

@@ -34,7 +34,15 @@ describe("vault-rag --help and --version", () => {
     expect(group("Maintenance:")).toEqual(["models", "check", "migrate", "eval"]);
     // a command's own help is complete: every flag, with its examples
     const search = run(["search", "--help"]).stdout;
-    for (const flag of ["--top-k", "--where-document", "--no-spell", "--color", "--verbose"])
+    for (const flag of [
+      "--top-k",
+      "--where-document",
+      "--no-spell",
+      "--rerank [model]",
+      "--no-rerank",
+      "--color",
+      "--verbose",
+    ])
       expect(search).toContain(flag);
     expect(search).toContain("Examples:");
     expect(run(["help", "ask"]).stdout).toContain("--context-only");

@@ -1,12 +1,13 @@
 import { ALLOW_REMOTE_ENV } from "../../core/defaults.js";
-import { locate, openCore, reindexCommand } from "../open.js";
+import { locate, reindexCommand } from "../open.js";
+import { openReader } from "../resident.js";
 import { out, stderrLogger } from "../io.js";
 import { phasesLine } from "../../render/phases.js";
 
 /** `vault-rag status`. */
-export async function runStatus(o: { vault?: string; db?: string; json?: boolean }): Promise<void> {
+export async function runStatus(o: { vault?: string; db?: string; json?: boolean; daemon?: boolean }): Promise<void> {
   const loc = locate(o);
-  const v = await openCore(loc, o, { log: stderrLogger(false) });
+  const v = await openReader(loc, o, { log: stderrLogger(false) });
   try {
     // no index is refused here, as every reader refuses it (the library's status reports it instead)
     await v.ready();
