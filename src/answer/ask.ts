@@ -1,5 +1,11 @@
 import type { Fix } from "../errors.js";
-import { search, searchOptionsOf, type SearchContext, type SearchRequest, type SearchResult } from "../search/index.js";
+import {
+  search,
+  searchOptionsFor,
+  type SearchContext,
+  type SearchRequest,
+  type SearchResult,
+} from "../search/index.js";
 import { answerWith, type Answer } from "./answer.js";
 import { assembleContext, type Source } from "./context.js";
 import type { ChatMessage, Llm, TokenSink } from "./llm.js";
@@ -42,7 +48,7 @@ export async function askContext(
   request: SearchRequest = {},
   budgetTokens?: number,
 ): Promise<AskContext> {
-  const { hits, reason, fix, notice } = await search(ctx, question, searchOptionsOf(request));
+  const { hits, reason, fix, notice } = await search(ctx, question, await searchOptionsFor(ctx.store, request));
   return {
     question,
     hits,

@@ -436,6 +436,10 @@ function maintenanceCommands(program: Command): void {
           r.problems.length ? r.problems.map((p) => `problem: ${p}`).join("\n") + "\n" : "no problems found\n",
         );
         for (const x of r.repaired) process.stdout.write(`repaired: ${x}\n`);
+        if (r.tempFiles.length)
+          process.stdout.write(
+            `leftover: ${r.tempFiles.length} temporary file(s) a stopped run left beside the index ("${r.tempFiles[0]}") — \`check --repair\` or the next index removes them\n`,
+          );
         // pending, not damage: searches rank these passages by keyword until they have vectors
         if (r.chunksWithoutVectors)
           process.stdout.write(

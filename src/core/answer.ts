@@ -9,7 +9,7 @@ export {
   type Source,
 } from "../answer/index.js";
 export { buildFilter, withSearchDefaults } from "../search/index.js";
-import { checkSearch, searchOptionsOf, type SearchRequest } from "../search/index.js";
+import { checkSearch, propPairsNeedNames, searchOptionsOf, type SearchRequest } from "../search/index.js";
 import type { VaultHandle } from "./types.js";
 
 /**
@@ -24,7 +24,7 @@ import type { VaultHandle } from "./types.js";
  */
 export async function checkRequest(v: VaultHandle, question: string, request: SearchRequest): Promise<void> {
   // (--prop pairs become where clauses too)
-  const options = searchOptionsOf(request);
-  const props = options.where ? (await v.props()).map((p) => p.name) : undefined;
-  checkSearch(question, options, props);
+  const names = async () => (await v.props()).map((p) => p.name);
+  const options = searchOptionsOf(request, undefined, propPairsNeedNames(request.props) ? await names() : undefined);
+  checkSearch(question, options, options.where ? await names() : undefined);
 }

@@ -17,7 +17,7 @@ import {
   relatedNotes,
   runSearches,
   search,
-  searchOptionsOf,
+  searchOptionsFor,
   type SearchContext,
   type SearchResult,
 } from "../search/index.js";
@@ -206,7 +206,7 @@ export function searchingMethods(c: Core): Searching {
     async search(question, o = {}) {
       const { explain, ...asked } = o;
       const { ctx, request } = await searchOf(c, asked);
-      const found = withCoverage(c, await search(ctx, question, searchOptionsOf(request)));
+      const found = withCoverage(c, await search(ctx, question, await searchOptionsFor(ctx.store, request)));
       const res = placed(c, found);
       const hits = res.hits.map(flatHit);
       const how = explain ? { explain: await explainSearch(ctx, question, request, res) } : {};

@@ -1,6 +1,14 @@
 import path from "node:path";
 import { chunkNote } from "../chunk/index.js";
-import { ChromaStore, SCHEMA_VERSION, SqliteStore, type NoteEntry, type OpenStoreOptions } from "../store/index.js";
+import {
+  ChromaStore,
+  removeStaleTemps,
+  SCHEMA_VERSION,
+  SqliteStore,
+  staleTemps,
+  type NoteEntry,
+  type OpenStoreOptions,
+} from "../store/index.js";
 import { readNote } from "../vault/index.js";
 import { staleInVault } from "./stale.js";
 import type { Fix } from "../errors.js";
@@ -21,6 +29,11 @@ export interface CheckReport {
   ftsMismatch: boolean;
   /** Notes whose file changed or vanished since indexing (not corruption: the next index updates them). */
   stale: number;
+  /**
+   * Temporary files of the vector snapshot that a stopped run left beside the index (their writer
+   * is gone): not damage; `repair` and the next `index` remove them.
+   */
+  tempFiles: string[];
   repaired: string[];
   /** What fixes a problem a repair cannot (a missing manifest, another storage version): a rebuild. */
   fix?: Fix;
@@ -74,6 +87,13 @@ export async function checkIndex(vault: string, dbPath: string, opts: { repair?:
           .map((p) => `"${p}"`)
           .join(", ")}${lost.length > 3 ? ", …" : ""}): no search finds them`,
       );
+    // files beside the index, not in it: no damage, removed apart
+    let tempFiles = staleTemps(dbPath);
+    if (opts.repair && tempFiles.length) {
+      const removed = removeStaleTemps(dbPath);
+      if (removed.length) repaired.push(`removed ${removed.length} temporary file(s) a stopped run left`);
+      tempFiles = tempFiles.filter((t) => !removed.includes(t));
+    }
     const stale = staleInVault(vault, notes);
     if (opts.repair && problems.length) {
       const fixed = await store.repair({ drop: lost });
@@ -94,6 +114,7 @@ export async function checkIndex(vault: string, dbPath: string, opts: { repair?:
       chunksWithoutNote,
       ftsMismatch,
       stale,
+      tempFiles,
       repaired,
       ...(rebuild ? { fix: { kind: "rebuild" as const, db: dbPath } } : {}),
     };
@@ -149,6 +170,7 @@ export async function checkChromaIndex(
       chunksWithoutNote: 0,
       ftsMismatch: coverage.withVectors !== server,
       stale,
+      tempFiles: [],
       repaired,
       ...(rebuild ? { fix: { kind: "rebuild" as const, db: store.location } } : {}),
     };

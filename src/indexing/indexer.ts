@@ -9,6 +9,7 @@ import { silentLogger } from "../log.js";
 import {
   beginRebuild,
   discardRebuild,
+  removeStaleTemps,
   displayLocation,
   lockTarget,
   openExisting,
@@ -24,6 +25,7 @@ import {
   assertVaultFolder,
   hashText,
   noteLinkResolver,
+  readPropertyTypes,
   readVaultFile,
   walkVault,
   type Note,
@@ -125,6 +127,8 @@ export async function indexVault(
   assertVaultFolder(vault); // a mistyped path is refused before the lock creates anything
   const release = acquireLock(lockTarget(dbPath, opts.store?.sidecarDir), log);
   try {
+    const temps = removeStaleTemps(dbPath); // a snapshot's temporary files that a crash left
+    if (temps.length) log.info(`vault-rag: removed ${temps.length} temporary file(s) a stopped run left (${temps[0]})`);
     const existing = await openExisting(dbPath, storeOpts).catch((err) => {
       // a damaged file is what a full rebuild is for: rebuilt from the notes, nothing read from it
       if (!opts.full || (err as VaultRagError).code !== "index_damaged") throw err;
@@ -318,7 +322,8 @@ async function startRun(
     );
   const manifest = await store.manifest();
   const { leaveOut } = readSettings(vault);
-  const chunkerVersion = chunkerVersionFor(leaveOut);
+  const propTypes = readPropertyTypes(vault); // read into every note: a change reads all again
+  const chunkerVersion = chunkerVersionFor(leaveOut, propTypes);
   const chunkerChanged = manifest && manifest.chunkerVersion !== chunkerVersion;
   const summary: IndexSummary = {
     added: 0,
@@ -386,7 +391,7 @@ async function startRun(
     known,
     manifest,
     chunkerChanged,
-    reading: { dateKeys: resolveDateKeys(opts.dateKeys), leaveOut },
+    reading: { dateKeys: resolveDateKeys(opts.dateKeys), leaveOut, propTypes },
     chunkerVersion,
     summary,
     todo,

@@ -5,11 +5,12 @@ import { indexModelRefusal } from "../embed/remote.js";
 import { VaultRagError } from "../errors.js";
 import { displayLocation, openExisting, type OpenStoreOptions } from "../store/open.js";
 import { SCHEMA_VERSION, type Manifest, type Store } from "../store/types.js";
-import { hashText, LEAVE_OUT_DEFAULTS, type LeaveOut } from "../vault/index.js";
+import { hashText, LEAVE_OUT_DEFAULTS, typesKey, type LeaveOut, type ObsidianType } from "../vault/index.js";
 
 /**
  * The chunker version an index records: {@link CHUNKER_VERSION}, with a short hash of the vault's
- * `leaveOut` setting when it is not the default, so that a changed setting reads every note again.
+ * `leaveOut` setting when it is not the default, so that a changed setting reads every note again,
+ * and the key of the property types it declares ({@link withTypesKey}).
  *
  * @example
  * ```ts
@@ -17,11 +18,14 @@ import { hashText, LEAVE_OUT_DEFAULTS, type LeaveOut } from "../vault/index.js";
  * chunkerVersionFor({ codeLanguages: ["dataview"], headings: ["Backlinks"] }); // "29+1c0a…"
  * ```
  */
-export function chunkerVersionFor(leaveOut: LeaveOut): string {
+export function chunkerVersionFor(
+  leaveOut: LeaveOut,
+  propTypes: ReadonlyMap<string, ObsidianType> = new Map(),
+): string {
   const key = JSON.stringify(leaveOut);
-  return key === JSON.stringify(LEAVE_OUT_DEFAULTS)
-    ? CHUNKER_VERSION
-    : `${CHUNKER_VERSION}+${hashText(key).slice(0, 8)}`;
+  const version =
+    key === JSON.stringify(LEAVE_OUT_DEFAULTS) ? CHUNKER_VERSION : `${CHUNKER_VERSION}+${hashText(key).slice(0, 8)}`;
+  return withTypesKey(version, propTypes);
 }
 
 /**
@@ -174,4 +178,19 @@ export function modelMismatch(dbPath: string, m: Manifest, asked: string): Vault
 /** True when the manifest names the same provider and model as the embedder. */
 export function sameModel(m: Manifest, e: Embedder): boolean {
   return m.embedder.provider === e.provider && m.embedder.model === e.model;
+}
+
+/**
+ * A chunker version with the key of the property types a vault declares (`.obsidian/types.json`),
+ * which are read into every note: a change to them reads every note again, as a new chunker does.
+ *
+ * @example
+ * ```ts
+ * withTypesKey("29", new Map([["rating", "number"]])); // "29 types 3f2a…"
+ * withTypesKey("29", new Map()); // "29"
+ * ```
+ */
+export function withTypesKey(version: string, propTypes: ReadonlyMap<string, ObsidianType>): string {
+  const key = typesKey(propTypes);
+  return key ? `${version} types ${hashText(key).slice(0, 16)}` : version;
 }

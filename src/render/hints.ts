@@ -14,10 +14,14 @@ const quoted = (xs: string[]) => xs.map((x) => `"${x}"`).join(", ");
 const PARAM_WORDS: Record<HintParam, Record<Face, string>> = {
   folder: { cli: "--folder", request: "the folder" },
   topFolder: { cli: "--top-folder", request: "the top folder" },
+  under: { cli: "--under", request: "the subtree" },
   tags: { cli: "--tag", request: "the tag" },
   since: { cli: "--since", request: "since" },
   until: { cli: "--until", request: "until" },
 };
+
+/** How a hint names the type of a property's values. */
+const TYPE_WORDS = { string: "text", number: "numbers", boolean: "true/false", date: "dates", list: "lists" } as const;
 
 /** What a `where` hint says of each field no note has the value of. */
 const WHERE_WORDS = {
@@ -53,6 +57,9 @@ export function hintLines(hints: readonly Hint[], face: Face): string[] {
   return hints.map((h) => hintLine(h, face));
 }
 
+/** A folder as a filter reads it, without the slashes at its ends that a shell's completion adds. */
+const folderShown = (value: string) => value.replace(/^(?:\.\/+)+|^\/+|\/+$/g, "");
+
 function hintWords(h: Hint, face: Face): string {
   const cli = face === "cli";
   const give = (param: HintParam, value: string) => `${PARAM_WORDS[param][face]} "${value}"`;
@@ -62,7 +69,7 @@ function hintWords(h: Hint, face: Face): string {
     case "root_name":
       return `no folder "(vault root)" — that is how \`vault-rag folders\` shows the vault's root; give ${cli ? '--folder ""' : 'the folder ""'} for the notes at the root`;
     case "only_subfolders":
-      return `no note is directly in the folder "${h.value}", only in its subfolders (${quoted(h.under)}${h.more ? ", …" : ""})${h.top ? ` — for all of them give ${give("topFolder", h.top)}` : ""}`;
+      return `no note is directly in the folder "${h.value}", only in its subfolders (${quoted(h.under)}${h.more ? ", …" : ""}) — for all of them give ${give("under", folderShown(h.value))}`;
     case "not_walked": {
       const fix = h.ignored
         ? ` — remove that rule and ${cli ? "run `vault-rag index`" : "index the vault again"} to search it`
@@ -81,6 +88,13 @@ function hintWords(h: Hint, face: Face): string {
       return `and ${h.count} more tags that no note has`;
     case "where_missing":
       return `${WHERE_WORDS[h.field]} "${h.value}" in the index${h.sameCase.length ? ` — did you mean ${quoted(h.sameCase)}?` : h.closest.length ? ` — closest: ${quoted(h.closest)}` : ""}`;
+    case "prop_type": {
+      const held = Object.entries(h.types)
+        .sort((a, b) => b[1] - a[1])
+        .map(([t, n]) => `${TYPE_WORDS[t as keyof typeof TYPE_WORDS]} in ${n} note${n === 1 ? "" : "s"}`)
+        .join(", ");
+      return `the property "${h.name}" holds ${held}, not ${h.want === "number" ? "numbers" : "true/false"} — declare it ${h.want === "number" ? "a number" : "a checkbox"} in Obsidian's .obsidian/types.json and ${cli ? "run `vault-rag index`" : "index the vault again"}, or compare it as text`;
+    }
     case "more_where":
       return `and ${h.count} more value${h.count > 1 ? "s" : ""} of the where filter that no note has`;
     case "since_after_until":

@@ -86,6 +86,12 @@ export const SEARCH_PARAMS = [
   { key: "folder", kind: "text", value: "<folder>", help: "only notes directly in this folder (vault-relative)" },
   { key: "topFolder", kind: "text", value: "<folder>", help: "only notes under this top-level folder" },
   {
+    key: "under",
+    kind: "text",
+    value: "<folder>",
+    help: "only notes in this folder or any folder below it (vault-relative)",
+  },
+  {
     key: "since",
     kind: "text",
     value: "<when>",

@@ -1,6 +1,6 @@
 import { VaultRagError } from "../errors.js";
-import { MTIME_MS_THRESHOLD, type Where } from "../store/index.js";
-import { propClauses } from "./props.js";
+import { MTIME_MS_THRESHOLD, type Store, type Where } from "../store/index.js";
+import { propClauses, propNames, propPairsNeedNames } from "./props.js";
 import { FILTER_EXAMPLES } from "./types.js";
 
 const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 7 * 86400, y: 365 * 86400 };
@@ -96,7 +96,7 @@ export function timeRange(opts: FilterOptions, now?: number): { since?: number; 
  * // { $and: [{ tags: { $contains: "pico" } }, { date: { $gte: 1_797_408_000 } }] }
  * ```
  */
-export function buildFilter(opts: FilterOptions, now?: number): Where | undefined {
+export function buildFilter(opts: FilterOptions, now?: number, known?: readonly string[]): Where | undefined {
   const clauses: Where[] = [];
   for (const t of opts.tags ?? []) {
     const tag = t.trim().replace(/^#/, "").toLowerCase();
@@ -114,7 +114,7 @@ export function buildFilter(opts: FilterOptions, now?: number): Where | undefine
     const forms = unicodeForms(folderName(value));
     clauses.push({ [key]: forms.length === 1 ? { $eq: forms[0] } : { $in: forms } });
   }
-  clauses.push(...propClauses(opts.props ?? []));
+  clauses.push(...propClauses(opts.props ?? [], known));
   const { since, until } = timeRange(opts, now);
   const by = opts.by ?? "date";
   if (by !== "date" && by !== "mtime")
@@ -138,6 +138,29 @@ export function buildFilter(opts: FilterOptions, now?: number): Where | undefine
 export function folderName(value: string): string {
   // "." and "./" are the vault's root, as in a shell, not a hidden folder
   return value.replace(/^(?:\.(?:\/+|$))+|^\/+|\/+$/g, "");
+}
+
+/**
+ * The `where` clause of a subtree: the notes in the folder `under` or any folder below it, as a
+ * `folder` `$in` list of the index's folders, which both backends filter by. The vault's root
+ * (`""`, `.`) is every folder: no clause. A folder the index does not hold gives a list of its own
+ * name only, which matches nothing (the no-result hints say why).
+ *
+ * @example
+ * ```ts
+ * await subtreeWhere(store, "notes/"); // { folder: { $in: ["notes", "notes/permanent", "notes/permanent/ideas"] } }
+ * await subtreeWhere(store, ".");      // undefined
+ * ```
+ */
+export async function subtreeWhere(store: Pick<Store, "listFolders">, under: string): Promise<Where | undefined> {
+  const want = folderName(under).normalize("NFC");
+  if (want === "") return undefined;
+  const folders = (await store.listFolders()).map((f) => f.folder);
+  const inside = folders.filter((f) => {
+    const nfc = f.normalize("NFC");
+    return nfc === want || nfc.startsWith(`${want}/`);
+  });
+  return { folder: { $in: inside.length ? inside : unicodeForms(want) } };
 }
 
 /**
@@ -185,8 +208,25 @@ export type SearchRequest = import("./types.js").SearchOptions & FilterOptions;
  * // { topK: 3, where: { $and: [{ tags: { $contains: "pico" } }, { word_count: { $gt: 40 } }] } }
  * ```
  */
-export function searchOptionsOf(r: SearchRequest, now?: number): import("./types.js").SearchOptions {
+export function searchOptionsOf(
+  r: SearchRequest,
+  now?: number,
+  known?: readonly string[],
+): import("./types.js").SearchOptions {
   const { tags, folder, topFolder, since, until, by, props, where, ...rest } = r;
-  const combined = andWhere(buildFilter({ tags, folder, topFolder, since, until, by, props }, now), where);
+  const combined = andWhere(buildFilter({ tags, folder, topFolder, since, until, by, props }, now, known), where);
   return { ...rest, where: combined };
+}
+
+/**
+ * {@link searchOptionsOf} with the index's property names read when a `--prop` pair needs them to
+ * be read (a name holding `=`, see `propClauses`).
+ *
+ * @example
+ * ```ts
+ * await searchOptionsFor(store, { props: ["a=b=left"] }); // the property "a=b" equals "left", when the index holds "a=b"
+ * ```
+ */
+export async function searchOptionsFor(store: Store, r: SearchRequest): Promise<import("./types.js").SearchOptions> {
+  return searchOptionsOf(r, undefined, propPairsNeedNames(r.props) ? await propNames(store) : undefined);
 }

@@ -3,12 +3,14 @@ import { closest } from "../closest.js";
 // the pattern alone, not the vault's index: that brings the Markdown parser into a search's start
 import { inlineTag } from "../vault/tag-pattern.js";
 import { folderName, timeRange, type FilterOptions } from "./filter.js";
+import { propCounts } from "./props.js";
+import type { PropType } from "../props.js";
 
 /** Tags no note has that are each given their closest tags; more are counted in one line. */
 const MAX_TAG_HINTS = 5;
 
 /** The filters a hint may name, by the library's names (each interface words them its own way). */
-export type HintParam = "folder" | "topFolder" | "tags" | "since" | "until";
+export type HintParam = "folder" | "topFolder" | "under" | "tags" | "since" | "until";
 
 /**
  * Why a filtered search may have found nothing, as data; each interface words it (the CLI names
@@ -22,6 +24,7 @@ export type HintParam = "folder" | "topFolder" | "tags" | "since" | "until";
  * - `more_tags`: how many more tags no note has;
  * - `where_missing`: a value a `where` filter asks for that no note has (`sameCase`, else `closest`);
  * - `more_where`: how many more such values;
+ * - `prop_type`: a property compared as a number or true/false (`want`) whose values are all of other types (`types`: notes per type);
  * - `since_after_until`, `since_future`: a time range that holds no time;
  * - `range_misses`: a range that leaves out every note (`day`: the last, or the oldest, change; `minutes`: "3m" was read as minutes).
  */
@@ -29,12 +32,19 @@ export type Hint =
   | { kind: "path_as_top"; value: string; folder: string }
   | { kind: "root_name"; value: string }
   | { kind: "only_subfolders"; param: "folder"; value: string; under: string[]; more: boolean; top?: string }
-  | { kind: "not_walked"; param: "folder" | "topFolder"; value: string; why: string; ignored: boolean }
-  | { kind: "missing"; param: "folder" | "topFolder" | "tags"; value: string; sameCase: string[]; closest: string[] }
+  | { kind: "not_walked"; param: "folder" | "topFolder" | "under"; value: string; why: string; ignored: boolean }
+  | {
+      kind: "missing";
+      param: "folder" | "topFolder" | "under" | "tags";
+      value: string;
+      sameCase: string[];
+      closest: string[];
+    }
   | { kind: "tag_ends"; value: string; tag: string; at: string; head: string }
   | { kind: "more_tags"; count: number }
   | { kind: "where_missing"; field: NamedField; value: string; sameCase: string[]; closest: string[] }
   | { kind: "more_where"; count: number }
+  | { kind: "prop_type"; name: string; want: "number" | "boolean"; types: Partial<Record<PropType, number>> }
   | { kind: "since_after_until"; since: string; until: string }
   | { kind: "since_future"; since: string }
   | {
@@ -64,19 +74,25 @@ export type Hint =
  */
 export async function noResultHints(
   store: Store,
-  f: FilterOptions & { where?: Where },
+  f: FilterOptions & { where?: Where; under?: string },
   vault?: string,
 ): Promise<Hint[]> {
   const hints: Hint[] = [];
-  if (f.folder !== undefined || f.topFolder !== undefined) hints.push(...(await folderHints(store, f, vault)));
+  if (f.folder !== undefined || f.topFolder !== undefined || f.under !== undefined)
+    hints.push(...(await folderHints(store, f, vault)));
   if (f.tags?.length) hints.push(...(await tagHints(store, f.tags)));
   hints.push(...(await whereHints(store, f.where)));
+  if (f.where) hints.push(...(await propTypeHints(store, f.where)));
   hints.push(...(await timeHints(store, f)));
   return hints;
 }
 
 /** The hints for a `folder` or `topFolder` that names no folder of the index. */
-async function folderHints(store: Store, f: FilterOptions, vault: string | undefined): Promise<Hint[]> {
+async function folderHints(
+  store: Store,
+  f: FilterOptions & { under?: string },
+  vault: string | undefined,
+): Promise<Hint[]> {
   const hints: Hint[] = [];
   // either Unicode form of an accented name (the filter matched both, see buildFilter)
   const same = (a: string, b: string) => a.normalize("NFC") === b.normalize("NFC");
@@ -85,22 +101,29 @@ async function folderHints(store: Store, f: FilterOptions, vault: string | undef
   for (const [param, value, names] of [
     ["folder", f.folder, folders],
     ["topFolder", f.topFolder, tops],
+    ["under", f.under, folders],
   ] as const) {
     if (value === undefined) continue;
     const want = folderName(value);
     if (names.some((x) => same(x, want))) continue;
+    // a subtree holds the folders below it, which may hold every note
+    if (
+      param === "under" &&
+      (want === "" || names.some((x) => x.normalize("NFC").startsWith(`${want.normalize("NFC")}/`)))
+    )
+      continue;
     // a folder path given as a top folder, which is only a path's first part
     if (names === tops && want.includes("/") && folders.some((x) => same(x, want))) {
       hints.push({ kind: "path_as_top", value, folder: want });
       continue;
     }
     // the name the folder list shows for the vault's root, which is the folder ""
-    if (names === folders && want === "(vault root)" && folders.includes("")) {
+    if (param === "folder" && want === "(vault root)" && folders.includes("")) {
       hints.push({ kind: "root_name", value });
       continue;
     }
     // a folder that holds folders only: no note has it as its folder
-    const under = names === folders ? folders.filter((x) => x.startsWith(`${want}/`)) : [];
+    const under = param === "folder" ? folders.filter((x) => x.startsWith(`${want}/`)) : [];
     if (under.length) {
       const top = tops.includes(want) ? want : undefined;
       hints.push({
@@ -276,6 +299,48 @@ export async function whereHints(store: Store, where: Where | undefined): Promis
     .map((m) => missingHint(m.field, m.value, held.get(m.field)!.names));
   const more = missing.length - hints.length;
   if (more > 0) hints.push({ kind: "more_where", count: more });
+  return hints;
+}
+
+/**
+ * The properties a `where` filter compares as numbers (an ordering, or `$eq`/`$in` of a number) or
+ * as true/false, whose values in the index are all of other types: `rating: "8"` is text unless
+ * Obsidian's `.obsidian/types.json` declares `rating` a number.
+ *
+ * @example
+ * ```ts
+ * await propTypeHints(store, { rating: { $gte: 7 } });
+ * // [{ kind: "prop_type", name: "rating", want: "number", types: { string: 3 } }]
+ * ```
+ */
+export async function propTypeHints(store: Store, where: Where): Promise<Hint[]> {
+  const counts = propCounts(await store.noteProperties());
+  let node: WhereNode | undefined;
+  try {
+    node = normaliseWhere(
+      where,
+      counts.map((c) => c.name),
+    );
+  } catch {
+    return [];
+  }
+  const wanted = new Map<string, "number" | "boolean">();
+  const visit = (n: WhereNode): void => {
+    if ("clauses" in n) return n.clauses.forEach(visit);
+    if (n.kind !== "prop" || n.op === "$ne" || n.op === "$nin" || n.op === "$contains" || n.op === "$not_contains")
+      return;
+    const first = Array.isArray(n.value) ? n.value[0] : n.value;
+    if (typeof first === "number") wanted.set(n.name, "number");
+    else if (typeof first === "boolean") wanted.set(n.name, "boolean");
+  };
+  visit(node!);
+  const hints: Hint[] = [];
+  for (const [name, want] of wanted) {
+    const c = counts.find((x) => x.name === name);
+    if (!c) continue;
+    const fits = want === "number" ? (c.types.number ?? 0) + (c.types.date ?? 0) : (c.types.boolean ?? 0);
+    if (!fits) hints.push({ kind: "prop_type", name, want, types: c.types });
+  }
   return hints;
 }
 

@@ -45,7 +45,15 @@ export {
   type Ranked,
   type RrfTerm,
 } from "./rank.js";
-export { buildFilter, parseWhen, andWhere, searchOptionsOf, type FilterOptions, type SearchRequest } from "./filter.js";
+export {
+  buildFilter,
+  parseWhen,
+  andWhere,
+  searchOptionsOf,
+  searchOptionsFor,
+  type FilterOptions,
+  type SearchRequest,
+} from "./filter.js";
 export {
   Search,
   SearchResults,
@@ -83,6 +91,7 @@ export {
   propClauses,
   propCounts,
   propNames,
+  propPairsNeedNames,
   propValueCounts,
   type DateSources,
   type PropCount,

@@ -40,12 +40,29 @@ export function propCounts(notes: NoteProperties[]): PropCount[] {
   for (const n of notes)
     for (const [name, v] of Object.entries(n.props)) {
       let c = counts.get(name);
-      if (!c) counts.set(name, (c = { name, field: fieldKind(name) ? PROP_PREFIX + name : name, notes: 0, types: {} }));
+      if (!c) counts.set(name, (c = { name, field: propField(name), notes: 0, types: {} }));
       c.notes++;
       const t = propType(v);
       c.types[t] = (c.types[t] ?? 0) + 1;
     }
   return [...counts.values()].sort((a, b) => b.notes - a.notes || a.name.localeCompare(b.name));
+}
+
+/**
+ * The name a filter reaches a property by, as `props` lists it: the name itself, or `prop.<name>`
+ * when the bare name would mean something else to a filter: a field's name (`path`), a name that
+ * begins with `prop.` (the filter would strip it) or with `$` (an operator's mark).
+ *
+ * @example
+ * ```ts
+ * propField("status");    // "status"
+ * propField("path");      // "prop.path"
+ * propField("prop.path"); // "prop.prop.path"
+ * propField("$id");       // "prop.$id"
+ * ```
+ */
+export function propField(name: string): string {
+  return fieldKind(name) || name.startsWith(PROP_PREFIX) || name.startsWith("$") ? PROP_PREFIX + name : name;
 }
 
 /** A date as a listing shows it: the day, with the time when it is not local midnight. */
@@ -119,6 +136,10 @@ export function dateSources(notes: NoteProperties[], keys: readonly string[]): D
 /**
  * The `where` clauses of `--prop key=value` (several are ANDed): the property equals the value, read
  * as a number, true/false or an ISO date when it is one and as text too, or is a list that holds it.
+ * The name is read as a filter reads a key, and as `props` lists it: `prop.<name>` is the property
+ * `<name>`. A pair with several `=` is read at each of them (the name `a=b` and the value `c`, or the
+ * name `a` and the value `b=c`), and the readings whose name is one of the `known` properties kept
+ * (a note matches by any of them); without `known`, or when none is known, at the first `=`.
  *
  * @example
  * ```ts
@@ -126,22 +147,55 @@ export function dateSources(notes: NoteProperties[], keys: readonly string[]): D
  * // [{ $or: [{ "prop.status": { $eq: "draft" } }, { "prop.status": { $contains: "draft" } }] }]
  * ```
  */
-export function propClauses(pairs: readonly string[]): Where[] {
+export function propClauses(pairs: readonly string[], known?: readonly string[]): Where[] {
   return pairs.map((pair) => {
-    const at = pair.indexOf("=");
-    const name = at < 0 ? "" : propName(pair.slice(0, at));
-    if (!name || !pair.slice(at + 1).trim())
+    const all: { name: string; raw: string }[] = [];
+    for (let at = pair.indexOf("="); at >= 0; at = pair.indexOf("=", at + 1)) {
+      const given = pair.slice(0, at).trim();
+      const name = propName(given.startsWith(PROP_PREFIX) ? given.slice(PROP_PREFIX.length) : given);
+      const raw = pair.slice(at + 1).trim();
+      if (name && raw) all.push({ name, raw });
+    }
+    // of several readings, those that name a property the index holds (any one, when none does:
+    // the filter names the closest)
+    const held = all.length > 1 && known ? all.filter((r) => known.includes(r.name)) : [];
+    const readings = (held.length ? held : all.slice(0, 1)).flatMap((r) => propEquals(PROP_PREFIX + r.name, r.raw));
+    if (!readings.length)
       throw new VaultRagError(
         "usage",
         `vault-rag: --prop needs a property and a value, like status=draft, got ${JSON.stringify(pair)}`,
       );
-    const raw = pair.slice(at + 1).trim();
-    const key = PROP_PREFIX + name;
-    const typed: (string | number | boolean)[] = [raw];
-    if (raw !== "" && Number.isFinite(Number(raw)) && isoDateSeconds(raw) === undefined) typed.push(Number(raw));
-    if (raw === "true" || raw === "false") typed.push(raw === "true");
-    return { $or: [...typed.map((v) => ({ [key]: { $eq: v } })), { [key]: { $contains: raw } }] };
+    return { $or: readings };
   });
+}
+
+/**
+ * The clauses of a property `key` that equals `raw`, read as text, a number, true/false, or a list
+ * holding it; a date alone (`2025-11-25`) matches any time of its day (`2025-11-25T08:02:35`).
+ */
+function propEquals(key: string, raw: string): Where[] {
+  const typed: (string | number | boolean)[] = [raw];
+  if (Number.isFinite(Number(raw)) && isoDateSeconds(raw) === undefined) typed.push(Number(raw));
+  if (raw === "true" || raw === "false") typed.push(raw === "true");
+  const day = /^\d{4}-\d{2}-\d{2}$/.test(raw) && isoDateSeconds(raw) !== undefined;
+  return [
+    ...typed.map((v) => ({ [key]: { $eq: v } })),
+    ...(day ? [{ $and: [{ [key]: { $gte: raw } }, { [key]: { $lte: `${raw}T23:59:59` } }] }] : []),
+    { [key]: { $contains: raw } },
+  ];
+}
+
+/**
+ * Whether `--prop` pairs need the index's property names to be read ({@link propClauses}): one holds
+ * several `=`.
+ *
+ * @example
+ * ```ts
+ * propPairsNeedNames(["a=b=c"]); // true
+ * ```
+ */
+export function propPairsNeedNames(pairs: readonly string[] | undefined): boolean {
+  return !!pairs?.some((p) => p.indexOf("=") !== p.lastIndexOf("="));
 }
 
 /**

@@ -33,6 +33,13 @@ export interface RelatedOptions {
  */
 export const RELATED_DEFAULTS = { k: 5, candidates: 50, passages: 64 };
 
+/**
+ * What a related-notes reply says when the note has no vectors yet (an index run's dense phase has
+ * not reached it): the notes were ranked by the words, tags and links they share.
+ */
+export const PENDING_NOTICE =
+  "this note has no vectors yet (the index's dense phase has not reached it): related notes are ranked by the words, tags and links they share, not by meaning";
+
 /** The notes related to one note, and why there are none when there are none. */
 export type RelatedResult = RelatedReply;
 
@@ -118,15 +125,21 @@ export async function relatedNotes(store: Store, name: string, opts: RelatedOpti
     throw new VaultRagError("usage", `vault-rag: k must be a whole number of at least 1, got ${k}`);
   // only the notes of the names asked about are read: every path, mapped, costs 1.2 s at 100,000 notes
   const note = await indexedNote(store, name, opts.unmatched);
-  const all = (await store.get({ path: note, includeVectors: true })).filter((r) => r.windows.length);
+  const records = await store.get({ path: note, includeVectors: true });
+  // an index run's dense phase has not reached the note yet: its words, tags and links are there
+  const pending = records.length > 0 && records.every((r) => !r.windows.length);
+  const all = pending ? records : records.filter((r) => r.windows.length);
   if (!all.length) return { note, related: [], reason: `"${note}" has no text in the index to compare` };
   const model = (await store.manifest())?.embedder.model ?? "";
-  const byWords = modelCannotRead(model, all.map((c) => c.text).join("\n"));
+  const byWords = pending || modelCannotRead(model, all.map((c) => c.text).join("\n"));
   // compared by vectors: the dense index loads (the embedded store reads its snapshot on a thread
   // of its own) while the links are read
   const warming = byWords ? undefined : store.warmDense?.();
   const linked = await linkedNotes(store, note);
-  if (byWords) return relatedWords(store, note, all, linked, k, opts.unlinkedOnly && linked.size ? [...linked] : []);
+  if (byWords) {
+    const found = await relatedWords(store, note, all, linked, k, opts.unlinkedOnly && linked.size ? [...linked] : []);
+    return pending ? { ...found, notice: PENDING_NOTICE } : found;
+  }
   await warming;
   const chunks = spread(all, RELATED_DEFAULTS.passages);
   // a short note's own chunks are dropped here rather than by a filter, which would cost a pass

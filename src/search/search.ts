@@ -12,6 +12,8 @@ import {
   type VectorCoverage,
 } from "../store/index.js";
 import { planExpansion, readableWordNet, type ExpansionPlan } from "./expand.js";
+import { andWhere, subtreeWhere } from "./filter.js";
+import { withOtherNotes, withoutNotes } from "./per-note.js";
 import { createReranker, DEFAULT_RERANKER, rerankerKind, type Reranker } from "../rerank/index.js";
 import { propNames } from "./props.js";
 import { rerankHits } from "./rerank.js";
@@ -161,6 +163,9 @@ export function checkSearch(
 export async function search(ctx: SearchContext, question: string, options: SearchOptions = {}): Promise<SearchResult> {
   // a filter's bare names may be the index's properties: read them only for a where filter
   const props = options.where != null ? await propNames(ctx.store) : undefined;
+  // a subtree is the index's folders below it: its clause is read from the store
+  const subtree = options.under === undefined ? undefined : await subtreeWhere(ctx.store, options.under);
+  if (subtree) options = { ...options, where: andWhere(subtree, options.where) };
   const { o, filter } = checkSearch(question, options, props);
   const timings: SearchResult["timings"] = { embedMs: 0, retrieveMs: 0 };
   const total = (await ctx.store.count()).chunks;
@@ -193,6 +198,13 @@ export async function search(ctx: SearchContext, question: string, options: Sear
     got = await retrieve(ctx, question, o, filter, Math.min(total, Math.max(n, o.pool)), timings, partial);
     ranked = fuseAll(got);
   }
+  // one note may hold every candidate a list brings: the other notes' are asked for apart
+  const depth = Math.min(total, Math.max(n, o.pool));
+  const cut = (r: Retrieved) => Math.max(r.dense.length, r.plainKeyword.length, r.keyword.length) >= depth;
+  ranked = await withOtherNotes(ranked, depth < total && cut(got), o, async (leaveOut) => {
+    const more = await retrieve(ctx, question, o, withoutNotes(filter, leaveOut), depth, timings, partial);
+    return { hits: fuseAll(more), full: cut(more) };
+  });
   const { unread, keyword, expansion, spelling, setAside } = got;
   let reranked: SearchResult["reranked"];
   if (rerank && ranked.length) {

@@ -95,12 +95,14 @@ export interface SearchOptions {
   rerank?: boolean | string;
   /** How many fused candidates a reranker reorders (`RERANK_DEFAULTS.depth`). */
   rerankDepth?: number;
+  /** Only notes in this folder or any folder below it (vault-relative); see `subtreeWhere`. */
+  under?: string;
 }
 
 export type SearchOptionsWithDefaults = Required<
-  Omit<SearchOptions, "where" | "whereDocument" | "minRatio" | "rerank">
+  Omit<SearchOptions, "where" | "whereDocument" | "minRatio" | "rerank" | "under">
 > &
-  Pick<SearchOptions, "where" | "whereDocument" | "minRatio" | "rerank">;
+  Pick<SearchOptions, "where" | "whereDocument" | "minRatio" | "rerank" | "under">;
 
 /**
  * Search defaults in one place; the CLI's help reads them from here. Each rule's figures and the

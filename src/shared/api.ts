@@ -168,10 +168,12 @@ export interface RelatedReply {
   reason?: string;
   /**
    * `words` when the index's model cannot read the note (another language than the bundled model's
-   * English, or CJK): the notes were ranked by the words they share, their shared tags and links,
+   * English, or CJK), or the note has no vectors yet (`notice` says so): the notes were ranked by the words they share, their shared tags and links,
    * and `score` is that score, not a cosine.
    */
   basis?: "words";
+  /** How the notes were ranked, when a reader should know: the note has no vectors yet, so by its words (`basis`). */
+  notice?: string;
 }
 
 /** An index being built by the server (`serve --watch`), or by another process (`locked`). */

@@ -77,4 +77,5 @@ export {
   type Rebuild,
 } from "./open.js";
 export { openFollowingSwaps } from "./follow-swaps.js";
+export { removeStaleTemps, staleTemps } from "./stale-temps.js";
 export { pooledVector } from "./windows.js";

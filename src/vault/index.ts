@@ -20,6 +20,7 @@ export {
   type Props,
   type PropValue,
 } from "./properties.js";
+export { readPropertyTypes, typesKey, TYPES_FILE, type ObsidianType } from "./property-types.js";
 export { readNote, readVaultFile, isSkippedFile } from "./read.js";
 export { normaliseTags, findInlineRefs, frontmatterList } from "./tags.js";
 export { inlineTag } from "./tag-pattern.js";

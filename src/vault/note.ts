@@ -8,6 +8,7 @@ import { LEAVE_OUT_DEFAULTS, withoutQueries, type LeaveOut } from "./queries.js"
 import { MAX_FRONTMATTER_BYTES, splitFrontmatter } from "./frontmatter.js";
 import { scanBlocks } from "./markdown.js";
 import { noteDate, readProperties } from "./properties.js";
+import type { ObsidianType } from "./property-types.js";
 import { findInlineRefs, frontmatterLinks, frontmatterList, normaliseTags } from "./tags.js";
 import type { Note } from "./types.js";
 
@@ -16,6 +17,8 @@ export interface NoteOptions {
   dateKeys?: readonly string[];
   /** The queries and sections left out of the body besides comments (see {@link withoutQueries}). */
   leaveOut?: LeaveOut;
+  /** The vault's declared property types (`.obsidian/types.json`, see `readPropertyTypes`). */
+  propTypes?: ReadonlyMap<string, ObsidianType>;
 }
 
 /**
@@ -109,7 +112,7 @@ export function parseNote(
     );
     links = links.slice(0, MAX_NOTE_LINKS);
   }
-  const props = drawing ? {} : readProperties(data);
+  const props = drawing ? {} : readProperties(data, opts.propTypes);
   const dated = noteDate(path, props, Math.floor(mtime), opts.dateKeys);
   return {
     path,

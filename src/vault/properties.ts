@@ -1,5 +1,6 @@
 import { isoDateSeconds } from "../dates.js";
 import { DEFAULT_DATE_KEYS, propName, type Props, type PropValue } from "../props.js";
+import { asDeclared, type ObsidianType } from "./property-types.js";
 
 export { DEFAULT_DATE_KEYS, propName, propType, type Props, type PropType, type PropValue } from "../props.js";
 
@@ -42,7 +43,8 @@ function readValue(v: unknown): PropValue | undefined {
  * A note's properties from its parsed frontmatter: every key with a scalar or list value, by its
  * normalised name ({@link propName}); a key the note also uses for tags or aliases is left out, as is
  * a null value, a mapping, an empty list or text. Texts that are ISO dates are dates; a list keeps its
- * scalar items as texts. When two keys normalise to one name, the first wins.
+ * scalar items as texts. When two keys normalise to one name, the first wins. A property of a declared
+ * type (`types`, from `.obsidian/types.json`) is read as that type ({@link asDeclared}).
  *
  * @example
  * ```ts
@@ -50,16 +52,17 @@ function readValue(v: unknown): PropValue | undefined {
  * // { type: "Uni Note", rating: 4, due: { date: … }, topics: ["ml", "2"] }
  * ```
  */
-export function readProperties(data: Record<string, unknown>): Props {
-  const props: Props = {};
+export function readProperties(data: Record<string, unknown>, types?: ReadonlyMap<string, ObsidianType>): Props {
+  // no prototype: `constructor` and `__proto__` are names like any other
+  const props: Props = Object.create(null) as Props;
   let n = 0;
   for (const [key, raw] of Object.entries(data)) {
     if (n >= MAX_NOTE_PROPS) break;
     const name = propName(key);
-    if (!name || NOT_PROPERTIES.has(name) || name in props) continue;
-    const value = readValue(raw);
+    if (!name || NOT_PROPERTIES.has(name) || Object.hasOwn(props, name)) continue;
+    const value = readValue(types?.size ? asDeclared(raw, types.get(name)) : raw);
     if (value === undefined) continue;
-    props[name] = value;
+    Object.defineProperty(props, name, { value, enumerable: true, writable: true, configurable: true });
     n++;
   }
   return props;
@@ -91,7 +94,7 @@ export function noteDate(
   const unread: string[] = [];
   for (const raw of keys) {
     const key = propName(raw);
-    const v = props[key];
+    const v = Object.hasOwn(props, key) ? props[key] : undefined;
     if (v === undefined) continue;
     if (typeof v === "object" && !Array.isArray(v)) return { date: v.date, source: key, unread };
     unread.push(key);

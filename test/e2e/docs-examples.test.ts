@@ -27,7 +27,7 @@ import { BIN, exampleVaultCopy } from "./helpers.js";
  * | `with a local reranker folder` | as `sh`; `~/models` holds a tiny cross-encoder under the name `--rerank` gives |
  * | `with the Hub stand-in` | as `sh`; `HF_ENDPOINT` is a stand-in Hub serving a tiny model under the name `models pull` names |
  * | none (`yaml`) | frontmatter: it must parse |
- * | `output of <command>` (`text`) | every line shown is a line the command prints |
+ * | `output of <command>` (`text`) | every line shown is a line the command prints; of a search, every hit it prints is shown |
  * | `hit shape` (`json`) | the hit's keys, checked by test/e2e/shape.test.ts |
  * | `mcp config` (`json`) | a client's configuration: the server it names starts and lists its tools |
  * | `settings file` (`json`) | a vault's `.vault-rag.json`: `vault-rag index` of `~/notes` with it succeeds |
@@ -224,6 +224,10 @@ async function runExample(ex: Example): Promise<void> {
     expect(r.code, `${where}: ${r.stderr}`).toBe(0);
     const printed = r.stdout.split("\n");
     for (const l of ex.code.trimEnd().split("\n")) expect(printed, `${where}: ${command}`).toContain(l);
+    // a search's hits, each a `path:line` line: as many shown as it prints
+    const heads = (lines: string[]) => lines.filter((l) => /^\S.*:\d+ /.test(l)).length;
+    if (/^vault-rag search /.test(command!))
+      expect(heads(ex.code.split("\n")), `${where}: the hits ${command} prints`).toBe(heads(printed));
     return;
   }
   if (ex.lang === "ts" || ex.lang === "js") {

@@ -131,3 +131,77 @@ describe.skipIf(!!MOUNT_MISSING)(needs("full disk", MOUNT_MISSING), () => {
     expect(JSON.parse(read("status").out)).toMatchObject({ notes: 1520, stale: 0 });
   }, 300_000);
 });
+
+describe.skipIf(!!MOUNT_MISSING)(needs("full disk", MOUNT_MISSING), () => {
+  it("reads keep working on a full disk (search, status, /api/search) and a write says the disk is full", async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), "vr-full-read-"));
+    const vault = smallVault(root, 8);
+    const mnt = path.join(root, "small-disk");
+    fs.mkdirSync(mnt);
+    const out = path.join(root, "out");
+    fs.mkdirSync(out);
+    const v = path.join(mnt, "vault");
+    const db = path.join(v, ".vault-rag", "index.db");
+    const vr = `"${process.execPath}" "${BIN}"`;
+    const step = (name: string, command: string) =>
+      `${command} > "${out}/${name}.out" 2> "${out}/${name}.err"; echo $? > "${out}/${name}.rc"`;
+    // the HTTP API in this process's build, on the same index: GET /api/search
+    const api = [
+      `const { openVault } = await import(${JSON.stringify(path.resolve("dist/library.js"))});`,
+      `const { createApp } = await import(${JSON.stringify(path.resolve("dist/serve/app.js"))});`,
+      `const v = await openVault(${JSON.stringify(v)});`,
+      `const app = createApp({ vault: v, host: "127.0.0.1", port: () => 4321, llm: "ollama:none", assets: { html: "", js: "", css: "" } });`,
+      `const res = await app.request("http://127.0.0.1:4321/api/search?q=motors&mode=keyword&top_k=2", { headers: { host: "127.0.0.1:4321" } });`,
+      `console.log(JSON.stringify({ status: res.status, body: await res.json() }));`,
+      `await v.close();`,
+    ].join(" ");
+    const script = [
+      "set -u",
+      `mount -t tmpfs -o size=4m tmpfs "${mnt}"`,
+      `cp -r "${vault}" "${v}"`,
+      step("first", `${vr} index "${v}" ${model.join(" ")} --json`),
+      `echo "# New\n\nA note about motors that finds no room." > "${v}/new.md"`,
+      // fill the disk to its last byte
+      `dd if=/dev/zero of="${mnt}/fill" bs=4k 2>/dev/null; dd if=/dev/zero of="${mnt}/fill2" bs=1 2>/dev/null`,
+      step("df", `df -k "${mnt}"`),
+      step("search", `${vr} search --vault "${v}" --mode keyword --json -k 2 motors`),
+      step("status", `${vr} status "${v}" --json`),
+      step("api", `"${process.execPath}" --input-type=module -e '${api}'`),
+      step("shm", `ls "${path.dirname(db)}"`),
+      step("index", `${vr} index "${v}" --json`),
+    ].join("\n");
+    const ns = MOUNT_NAMESPACE;
+    const code = await new Promise<number | null>((resolve) =>
+      spawnChild(ns[0], [...ns.slice(1), "sh", "-c", script], {
+        stdio: "inherit",
+        env: { ...process.env, OLLAMA_HOST: stub.host },
+      }).on("close", resolve),
+    );
+    expect(code).toBe(0);
+    const read = (name: string) => ({
+      rc: Number(fs.readFileSync(`${out}/${name}.rc`, "utf8")),
+      out: fs.readFileSync(`${out}/${name}.out`, "utf8"),
+      err: fs.readFileSync(`${out}/${name}.err`, "utf8"),
+    });
+    expect(read("first").rc, read("first").err).toBe(0);
+    expect(read("df").out).toMatch(/ 0 +100% /);
+    const search = read("search");
+    expect(search.rc, search.err).toBe(0);
+    expect(JSON.parse(search.out)).toHaveLength(2);
+    const status = read("status");
+    expect(status.rc, status.err).toBe(0);
+    expect(JSON.parse(status.out)).toMatchObject({ notes: 8 });
+    const api2 = read("api");
+    expect(api2.rc, api2.err).toBe(0);
+    const reply = JSON.parse(api2.out) as { status: number; body: { hits: unknown[] } };
+    expect(reply.status, api2.out).toBe(200);
+    expect(reply.body.hits).toHaveLength(2);
+    // no shared-memory file too short to be any connection's is left beside the index
+    expect(read("shm").out.split("\n")).not.toContain("index.db-shm");
+    const index = read("index");
+    expect(index.rc).toBe(1);
+    expect(index.err.trim().split("\n").pop()).toBe(
+      `vault-rag: the disk holding ${db} is full — nothing from this batch was written; free some space and run again`,
+    );
+  }, 300_000);
+});

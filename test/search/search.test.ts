@@ -318,7 +318,7 @@ describe("no-result hints", () => {
     ]);
     expect(await words(store, { since: "2026-01-01", until: "2026-12-01" })).toEqual([]);
     expect(await words(store, { folder: "Sources/" })).toEqual([
-      'vault-rag: no note is directly in the folder "Sources/", only in its subfolders ("Sources/Books") — for all of them give --top-folder "Sources"',
+      'vault-rag: no note is directly in the folder "Sources/", only in its subfolders ("Sources/Books") — for all of them give --under "Sources"',
     ]);
     await store.close();
   });

@@ -54,7 +54,8 @@ export async function runRelated(note: string, o: RelatedFlags): Promise<void> {
   try {
     const name = noteArgument(loc.vault, note);
     const r = await v.related(name, { k: o.topK, unlinkedOnly: o.unlinked, explainMissing: true });
-    if (o.verbose)
+    if (r.notice) err(`note: ${printable(r.notice)}`);
+    else if (o.verbose)
       err(
         r.basis === "words"
           ? `related: the model cannot read "${printable(r.note)}" (not English, or mostly CJK) — ranked by the words, tags and links the notes share; scores are not cosines`

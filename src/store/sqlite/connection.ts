@@ -1,5 +1,5 @@
 import type { Logger } from "../../log.js";
-import { openDatabase } from "./read-only.js";
+import { openDatabase, openOnFullDisk } from "./read-only.js";
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -99,51 +99,68 @@ export function openConnection(file: string, opts: SqliteStoreOptions = {}): Dat
       "usage",
       `vault-rag: the index path ${file} is a folder — give the index file in it (${path.join(file, "index.db")}), or leave --db out to use <vault>/.vault-rag/index.db`,
     );
-  let db: Database.Database;
+  let db: Database.Database | undefined;
   try {
     db = openDatabase(file, opts);
-    db.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 10_000}`);
-    addFunctions(db);
-    // before any pragma that writes (WAL mode rewrites the header): another program's database stays as it was
-    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[];
-    if (tables.length && !tables.includes("meta")) {
-      db.close();
-      throw notAnIndex(file, `a SQLite database without vault-rag's tables; it holds ${tables.slice(0, 3).join(", ")}`);
-    }
-    if (!opts.readonly) {
-      db.pragma("journal_mode = WAL");
-      db.pragma("synchronous = NORMAL");
-      // 256 MB at most (it fills only with pages read): the keyword phase's batches update indexes
-      // spread over the whole file; at 100,000 generated notes it took 95 s of CPU with 64 MB, 84 s
-      // with 256 MB
-      db.pragma("cache_size = -262144");
-      // a checkpoint copies every page the WAL holds into the file: each of the keyword phase's
-      // commits rewrites most index pages, so one checkpoint each (after 1,000 pages, SQLite's
-      // default) copied them all again. Every 64K pages (256 MB) copies each page once for several
-      // commits: at 100,000 generated notes 2.4 GB read and 4.2 GB written became 1.4 and 3.2.
-      // A crash of the process loses nothing either way (the WAL is the file's to recover); on a
-      // power loss with synchronous = NORMAL, the commits since the last checkpoint may be rolled
-      // back, as before, and the next run indexes their notes again
-      db.pragma("wal_autocheckpoint = 65536");
-      // and the WAL file is cut back to 64 MB once checkpointed, not kept at its largest
-      db.pragma("journal_size_limit = 67108864");
-    }
-    if (!opts.readonly) prepareSchema(db, file, tables);
-    else shadowLaterColumns(db);
+    return prepared(db, file, opts);
   } catch (err) {
-    const e = err as Error & { code?: string };
-    if (e instanceof VaultRagError) throw e;
-    if (e.code === "SQLITE_READONLY") throw readOnly(file);
-    if (e.code === "SQLITE_READONLY_DIRECTORY" || e.code === "SQLITE_READONLY_CANTINIT")
-      throw new VaultRagError(
-        "io",
-        `vault-rag: cannot read the index at ${file}: its folder is read-only, and SQLite writes a shared-memory file beside an index even to read it — make ${path.dirname(file)} writable (searching changes nothing in the index), or search a copy of the vault`,
-      );
-    if (e.code === "SQLITE_FULL") throw diskFull(file);
-    if (isCorruption(e)) throw damaged(file, e);
-    throw new VaultRagError("io", `vault-rag: cannot open the index at ${file}: ${e.message}${openFix(file, e.code)}`);
+    if (err instanceof VaultRagError) throw err;
+    // a full disk: SQLite cannot make its log's files even to read; the index is read as it is
+    const fallback = opts.create ? undefined : (db?.close(), openOnFullDisk(file, opts.log));
+    if (!fallback) throw openError(file, err as Error & { code?: string });
+    try {
+      return prepared(fallback, file, { ...opts, readonly: true });
+    } catch (again) {
+      throw openError(file, again as Error & { code?: string });
+    }
   }
+}
+
+/** Readies an open connection: busy timeout, SQL functions, the writer's pragmas and the schema. */
+function prepared(db: Database.Database, file: string, opts: SqliteStoreOptions): Database.Database {
+  db.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 10_000}`);
+  addFunctions(db);
+  // before any pragma that writes (WAL mode rewrites the header): another program's database stays as it was
+  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[];
+  if (tables.length && !tables.includes("meta")) {
+    db.close();
+    throw notAnIndex(file, `a SQLite database without vault-rag's tables; it holds ${tables.slice(0, 3).join(", ")}`);
+  }
+  if (!opts.readonly) {
+    db.pragma("journal_mode = WAL");
+    db.pragma("synchronous = NORMAL");
+    // 256 MB at most (it fills only with pages read): the keyword phase's batches update indexes
+    // spread over the whole file; at 100,000 generated notes it took 95 s of CPU with 64 MB, 84 s
+    // with 256 MB
+    db.pragma("cache_size = -262144");
+    // a checkpoint copies every page the WAL holds into the file: each of the keyword phase's
+    // commits rewrites most index pages, so one checkpoint each (after 1,000 pages, SQLite's
+    // default) copied them all again. Every 64K pages (256 MB) copies each page once for several
+    // commits: at 100,000 generated notes 2.4 GB read and 4.2 GB written became 1.4 and 3.2.
+    // A crash of the process loses nothing either way (the WAL is the file's to recover); on a
+    // power loss with synchronous = NORMAL, the commits since the last checkpoint may be rolled
+    // back, as before, and the next run indexes their notes again
+    db.pragma("wal_autocheckpoint = 65536");
+    // and the WAL file is cut back to 64 MB once checkpointed, not kept at its largest
+    db.pragma("journal_size_limit = 67108864");
+  }
+  if (!opts.readonly) prepareSchema(db, file, tables);
+  else shadowLaterColumns(db);
   return db;
+}
+
+/** SQLite's error on opening an index as a one-line `VaultRagError` (one already is, as it is). */
+function openError(file: string, e: Error & { code?: string }): Error {
+  if (e instanceof VaultRagError) return e;
+  if (e.code === "SQLITE_READONLY") return readOnly(file);
+  if (e.code === "SQLITE_READONLY_DIRECTORY" || e.code === "SQLITE_READONLY_CANTINIT")
+    return new VaultRagError(
+      "io",
+      `vault-rag: cannot read the index at ${file}: its folder is read-only, and SQLite writes a shared-memory file beside an index even to read it — make ${path.dirname(file)} writable (searching changes nothing in the index), or search a copy of the vault`,
+    );
+  if (e.code === "SQLITE_FULL") return diskFull(file);
+  if (isCorruption(e)) return damaged(file, e);
+  return new VaultRagError("io", `vault-rag: cannot open the index at ${file}: ${e.message}${openFix(file, e.code)}`);
 }
 
 /** Registers the SQL functions the store's statements call, but `vr_passing` (the store's own). */

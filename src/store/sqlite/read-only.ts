@@ -16,6 +16,54 @@ function immutableUri(file: string): string {
   return `file:${file.split(path.sep).map(encodeURIComponent).join("/")}?mode=ro&immutable=1`;
 }
 
+/**
+ * The connections opened read-only because their disk is full ({@link openOnFullDisk}): a write to
+ * one says the disk is full, not that the index is read-only.
+ */
+export const ON_FULL_DISK: WeakSet<object> = new WeakSet();
+
+/** True when the file system holding `dir` has no space left for this process. */
+export function diskIsFull(dir: string): boolean {
+  try {
+    return fs.statfsSync(dir).bavail === 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Opens an index on a full disk, where SQLite cannot make the write-ahead log's files to open it
+ * even to read (`disk I/O error`): read as it is on disk (immutable), as a read-only folder is,
+ * after removing the shared-memory file that the failed open left too short to be any
+ * connection's (a live one is at least 32 KiB). A write to it is refused as a full disk's; `log.info`
+ * says so (`--verbose`). Undefined when the disk is not full or the file cannot be read so.
+ *
+ * @example
+ * ```ts
+ * openOnFullDisk("/v/.vault-rag/index.db"); // a read-only connection when the disk is full
+ * ```
+ */
+export function openOnFullDisk(file: string, log?: Logger): Database.Database | undefined {
+  if (!diskIsFull(path.dirname(file))) return undefined;
+  try {
+    if (fs.statSync(`${file}-shm`).size < 32768) fs.rmSync(`${file}-shm`);
+  } catch {
+    // none there
+  }
+  let db: Database.Database;
+  try {
+    db = new Database(immutableUri(file), { readonly: true, fileMustExist: true });
+    db.prepare("SELECT 1 FROM sqlite_master LIMIT 1").get();
+  } catch {
+    return undefined;
+  }
+  ON_FULL_DISK.add(db);
+  log?.info(
+    `vault-rag: the disk holding ${file} is full, so the index is read as it is on disk (SQLite immutable: no shared-memory file, no locks); a write waits for free space`,
+  );
+  return db;
+}
+
 /** True when this process may create files in `dir`. */
 function canWrite(dir: string): boolean {
   try {

@@ -9,6 +9,7 @@ import { keptLinkNames, linkNamesWriter } from "./link-names.js";
 import { damaged, diskFull, isCorruption, readOnly } from "./errors.js";
 import { readGeneration, readManifest } from "./meta.js";
 import { vectorToBlob } from "./rows.js";
+import { ON_FULL_DISK } from "./read-only.js";
 
 /** A write lock taken by {@link holdWrite}: `rollback` after `commit` does nothing. */
 export interface HeldWrite {
@@ -41,7 +42,8 @@ export function writeTransaction(db: Database.Database, file: string, fn: () => 
   } catch (err) {
     const e = err as Error & { code?: string };
     if (e.code === "SQLITE_FULL") throw diskFull(file);
-    if (e.code === "SQLITE_READONLY" || e.code === "SQLITE_READONLY_DBMOVED") throw readOnly(file);
+    if (e.code === "SQLITE_READONLY" || e.code === "SQLITE_READONLY_DBMOVED")
+      throw ON_FULL_DISK.has(db) ? diskFull(file) : readOnly(file);
     if (isCorruption(e)) throw damaged(file, e);
     throw err;
   }
