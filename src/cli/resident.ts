@@ -18,6 +18,7 @@ import {
   errorOf,
   readEndpoint,
   removeEndpoint,
+  RESIDENT_METHODS,
   type EndpointInfo,
   type WireReply,
   type WireRequest,
@@ -180,20 +181,6 @@ async function ask(
   throw new ResidentGone(e, true, r.error.message.split("\n")[0]);
 }
 
-/** The methods a reading command calls, sent to the resident process. */
-const ASKED = [
-  "search",
-  "related",
-  "status",
-  "modelHint",
-  "ready",
-  "changed",
-  "tags",
-  "folders",
-  "props",
-  "askContext",
-] as const;
-
 /**
  * A handle whose reading methods are answered by the resident process; the chat model (`llm`,
  * `answer`) runs here, on `local`, once the resident process has answered what it will be asked.
@@ -207,7 +194,7 @@ function remoteHandle(
   let writer: number | undefined;
   const v: Record<string, unknown> = { vault: shown.vault, db: shown.db };
   const known = e.vaultKnown ? shown.vault : undefined;
-  for (const method of ASKED)
+  for (const method of RESIDENT_METHODS)
     v[method] = async (...args: unknown[]) => {
       try {
         return await ask(e, method, args, log, (pid) => (writer = pid));

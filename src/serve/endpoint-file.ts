@@ -17,6 +17,20 @@ import { VaultRagError, type Fix, type VaultRagErrorCode } from "../errors.js";
 /** The version of the endpoint file and of the requests it answers. */
 export const ENDPOINT_VERSION = 1;
 
+/** The handle's methods a CLI asks a resident process: those that read. */
+export const RESIDENT_METHODS = [
+  "search",
+  "related",
+  "status",
+  "modelHint",
+  "ready",
+  "changed",
+  "tags",
+  "folders",
+  "props",
+  "askContext",
+] as const;
+
 /** The longest socket path used beside the index; a longer one goes to the per-user runtime folder (`sun_path` holds 107 bytes). */
 const MAX_SOCKET_PATH = 100;
 

@@ -22,6 +22,7 @@ import {
   envPrint,
   readEndpoint,
   removeEndpoint,
+  RESIDENT_METHODS,
   socketPath,
   wireError,
   type EndpointInfo,
@@ -31,19 +32,7 @@ import {
 } from "./endpoint-file.js";
 
 /** The handle's methods a CLI may call: those that read. `describe` names the handle's vault and index. */
-const METHODS = new Set([
-  "describe",
-  "search",
-  "related",
-  "status",
-  "modelHint",
-  "ready",
-  "changed",
-  "tags",
-  "folders",
-  "props",
-  "askContext",
-]);
+const METHODS = new Set<string>(["describe", ...RESIDENT_METHODS]);
 
 /** The longest request line taken (a search request is well under 1 MB). */
 const MAX_LINE = 1024 * 1024;
