@@ -46,6 +46,7 @@ export async function indexStatus(
     stale: countStale ? await staleCount(vault, store) : null,
     dates: dateSources(await store.noteProperties(), resolveDateKeys()),
     phases: await indexPhases(store, indexing),
+    warnings: await store.indexWarnings(),
   };
 }
 

@@ -1,6 +1,13 @@
 import path from "node:path";
 import { chunkNote } from "../chunk/index.js";
-import { ChromaStore, SCHEMA_VERSION, SqliteStore, type NoteEntry, type OpenStoreOptions } from "../store/index.js";
+import {
+  ChromaStore,
+  SCHEMA_VERSION,
+  SqliteStore,
+  type IndexWarning,
+  type NoteEntry,
+  type OpenStoreOptions,
+} from "../store/index.js";
 import { readNote } from "../vault/index.js";
 import { staleInVault } from "./stale.js";
 import type { Fix } from "../errors.js";
@@ -22,6 +29,8 @@ export interface CheckReport {
   /** Notes whose file changed or vanished since indexing (not corruption: the next index updates them). */
   stale: number;
   repaired: string[];
+  /** What indexing warned of about files, kept in the index (a binary file skipped, a note over its window budget): not damage. */
+  warnings: IndexWarning[];
   /** What fixes a problem a repair cannot (a missing manifest, another storage version): a rebuild. */
   fix?: Fix;
 }
@@ -95,6 +104,7 @@ export async function checkIndex(vault: string, dbPath: string, opts: { repair?:
       ftsMismatch,
       stale,
       repaired,
+      warnings: await store.indexWarnings(),
       ...(rebuild ? { fix: { kind: "rebuild" as const, db: dbPath } } : {}),
     };
   } finally {
@@ -150,6 +160,7 @@ export async function checkChromaIndex(
       ftsMismatch: coverage.withVectors !== server,
       stale,
       repaired,
+      warnings: await store.indexWarnings(),
       ...(rebuild ? { fix: { kind: "rebuild" as const, db: store.location } } : {}),
     };
   } finally {

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { CHUNKER_VERSION, chunkNote, type ChunkOptions } from "../chunk/index.js";
 import { resolveDateKeys } from "../config.js";
-import { passageWindows, unreadable, windowOptions, type Embedder } from "../embed/index.js";
+import { unreadable, windowOptions, type Embedder } from "../embed/index.js";
 import { VaultRagError } from "../errors.js";
 import type { Logger } from "../log.js";
 import { silentLogger } from "../log.js";
@@ -29,8 +29,9 @@ import {
   type VaultFile,
 } from "../vault/index.js";
 import { densePhase } from "./dense-phase.js";
-import { findVectors, type Pending, type VectorMap, type WindowPlan } from "./vectors.js";
+import { findVectors, planWindows, type Pending, type VectorMap, type WindowPlan } from "./vectors.js";
 import { acquireLock } from "./lock.js";
+import { runWarnings, type RunWarnings } from "./warnings.js";
 import { manifestFor, modelMismatch, modelSpecOf, sameModel } from "./manifest.js";
 
 /** What an indexing run did. */
@@ -92,6 +93,8 @@ export interface IndexOptions {
    * it is closed.
    */
   signal?: AbortSignal;
+  /** One note's windows the dense phase embeds at most (see `resolveNoteWindows`); past it, keyword search only (`note_truncated`). */
+  noteWindows?: number;
   /** The frontmatter keys a note's date comes from, first found first (see `resolveDateKeys`); `full` re-reads every note. */
   dateKeys?: readonly string[];
 }
@@ -235,6 +238,8 @@ export interface Run {
   mayBeCached: boolean;
   /** notes the model cannot read (Japanese to an English model): told once, after the run */
   unread: string[];
+  /** The warnings about files the run keeps in the index (`log` passes them to it). */
+  warnings?: RunWarnings;
 }
 
 /** Passes over the vault at most: a note changed during the dense phase is indexed by the next. */
@@ -251,8 +256,12 @@ async function indexInto(
   const t0 = performance.now();
   let total: IndexSummary | undefined;
   let walked: Map<string, string> | undefined;
+  // warnings about files are kept in the index as they come, so an interrupted run's stay
+  const warnings = await runWarnings(store, log);
   for (let pass = 0; pass < MAX_PASSES; pass++) {
-    const run = await startRun(vault, store, embedder, opts, log, cacheFrom, walked);
+    const run = await startRun(vault, store, embedder, opts, warnings.log, cacheFrom, walked);
+    run.warnings = warnings;
+    warnings.begin(run.files, run.todo, !walked);
     walked = new Map(run.files.map((f) => [f.path, `${f.mtime}:${f.size}`]));
     // a later pass indexes only what changed during the one before (nothing, most often)
     if (total && !run.todo.length && !run.gone.length) break;
@@ -268,6 +277,7 @@ async function indexInto(
     // a dense phase of seconds leaves no time for a note to change unseen: no second walk
     if (run.summary.denseSeconds < 1) break;
   }
+  await warnings.save();
   total!.seconds = (performance.now() - t0) / 1000;
   return total!;
 }
@@ -453,24 +463,11 @@ async function readBatch(run: Run, batchNotes: number): Promise<Batch> {
       pending.push({ record: r, plan: plans[k], label: `"${f.path}" (${chunks[k].meta.section})` }),
     );
     batch.push({ note: noteEntry, records, links: run.linksOf(note) });
+    run.warnings?.rewritten(f.path);
     if (entry) summary.updated++;
     else summary.added++;
   }
   return { slice, batch, pending };
-}
-
-/**
- * The windows the model reads of a passage's embedded text: the text whole (keyed by the passage's
- * hash) or, longer than the model's window, its windows (each keyed by its own text's hash).
- *
- * @example
- * ```ts
- * planWindows(run, chunk.embedText, chunk.meta.hash); // [{ hash: chunk.meta.hash, text: chunk.embedText }]
- * ```
- */
-export function planWindows(run: Pick<Run, "windowing">, embedText: string, hash: string): WindowPlan {
-  const texts = run.windowing ? passageWindows(embedText, run.windowing) : [embedText];
-  return texts.length === 1 ? [{ hash, text: texts[0] }] : texts.map((text) => ({ hash: hashText(text), text }));
 }
 
 /**
@@ -498,6 +495,7 @@ async function keywordPhase(run: Run): Promise<void> {
     await ensureManifest(run);
     // the backlink text of the notes linked to is rebuilt once, by endKeyword's resolveLinks
     if (cur.batch.length) await store.upsertNotes(cur.batch, { backlinksLater: true, linksResolvedBy: run.linkKey });
+    await run.warnings?.save();
     done += cur.slice.length;
     run.summary.passages += cur.pending.length;
     opts.onProgress?.("index", done, todo.length);

@@ -1,6 +1,6 @@
 import { VaultRagError } from "../errors.js";
 import type { RelatedNote, RelatedPassage, RelatedReply } from "../shared/api.js";
-import { normaliseWhere, pooledVector, type Store, type StoreRecord } from "../store/index.js";
+import { normaliseWhere, pooledVector, withVectors, type Store, type StoreRecord } from "../store/index.js";
 // the module itself, not the vault barrel: the barrel loads markdown-it and yaml (+150 ms on every cold search)
 import { linkNameKeys, linkResolver, linkStem, noteMatches, oneNote } from "../vault/links.js";
 import { modelCannotRead } from "./readable.js";
@@ -118,7 +118,8 @@ export async function relatedNotes(store: Store, name: string, opts: RelatedOpti
     throw new VaultRagError("usage", `vault-rag: k must be a whole number of at least 1, got ${k}`);
   // only the notes of the names asked about are read: every path, mapped, costs 1.2 s at 100,000 notes
   const note = await indexedNote(store, name, opts.unmatched);
-  const all = (await store.get({ path: note, includeVectors: true })).filter((r) => r.windows.length);
+  // a passage past its note's window budget has an empty window and no vector to compare
+  const all = withVectors(await store.get({ path: note, includeVectors: true }));
   if (!all.length) return { note, related: [], reason: `"${note}" has no text in the index to compare` };
   const model = (await store.manifest())?.embedder.model ?? "";
   const byWords = modelCannotRead(model, all.map((c) => c.text).join("\n"));

@@ -11,6 +11,7 @@ export type {
   VectorCoverage,
   UpsertOptions,
   DenseProgress,
+  IndexWarning,
   StoredWindow,
   KeywordExpansion,
   KeywordRanking,
@@ -77,4 +78,4 @@ export {
   type Rebuild,
 } from "./open.js";
 export { openFollowingSwaps } from "./follow-swaps.js";
-export { pooledVector } from "./windows.js";
+export { pooledVector, skippedWindow, isSkippedWindow, withVectors, SKIPPED_WINDOW_HASH } from "./windows.js";
