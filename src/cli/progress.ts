@@ -51,7 +51,10 @@ export function progressReporter(stream: NodeJS.WriteStream, enabled: boolean) {
 
 /** What the indexing bar shows, as the indexer reports it: notes in the keyword phase, then windows in the dense phase. */
 export interface IndexWork {
+  /** Notes stored with their keyword index (committed), of those to do. */
   notesDone: number;
+  /** Notes read and chunked, of those to do: ahead of those stored. */
+  notesRead?: number;
   notesTotal: number;
   /** Seconds from the start until the keyword phase was committed (every note searchable by keyword). */
   keywordReady?: number;
@@ -82,18 +85,18 @@ export const secs = (x: number): string => {
  * @example
  * ```ts
  * indexLine({ notesDone: 400, notesTotal: 1871, embedded: 0, toEmbed: 0, saved: 0, toSave: 0 }, 1, 0.5);
- * // "indexing: keyword 400/1,871 notes · 800/s · ETA 2s"
+ * // "indexing: reading notes 400/1,871 · 800/s · ETA 2s"
  * indexLine({ notesDone: 43, notesTotal: 43, keywordReady: 0.4, embedded: 40, toEmbed: 113, saved: 30, toSave: 74 }, 4, 4, 30);
  * // "indexing ██████░░░░░░░░░░░░  keyword ready · dense 40/113 windows · 10.0/s · ETA 8s · 30 passages stored"
  * ```
  */
 export function indexLine(w: IndexWork, seconds: number, notesSeconds = seconds, columns = 100): string {
   if (w.keywordReady === undefined) {
-    if (!w.notesDone)
-      return w.notesTotal ? `indexing: keyword 0/${num(w.notesTotal)} notes…` : "indexing: finding notes…";
-    const rate = w.notesDone / Math.max(0.001, notesSeconds);
-    const eta = secs((w.notesTotal - w.notesDone) / Math.max(rate, 0.001));
-    return `indexing: keyword ${num(w.notesDone)}/${num(w.notesTotal)} notes · ${Math.round(rate)}/s · ETA ${eta}`;
+    const read = Math.max(w.notesDone, w.notesRead ?? 0);
+    if (!read) return w.notesTotal ? `indexing: reading notes 0/${num(w.notesTotal)}…` : "indexing: finding notes…";
+    const rate = read / Math.max(0.001, notesSeconds);
+    const eta = secs((w.notesTotal - read) / Math.max(rate, 0.001));
+    return `indexing: reading notes ${num(read)}/${num(w.notesTotal)} · ${Math.round(rate)}/s · ETA ${eta}`;
   }
   if (!w.toEmbed) return `indexing: keyword ready · ${num(w.notesTotal)} notes (nothing to embed)`;
   const rate = w.embedded / Math.max(0.001, seconds);
@@ -139,7 +142,7 @@ export function summaryLine(s: IndexFigures): string {
 }
 
 /** The phases the indexer reports (its `IndexPhase`). */
-export type IndexPhaseName = "scan" | "index" | "keyword" | "embed" | "saved";
+export type IndexPhaseName = "scan" | "read" | "index" | "keyword" | "embed" | "saved";
 
 /**
  * The indexing bar: on a terminal one line redrawn in place four times a second from the start (the
@@ -170,6 +173,7 @@ export function indexBar(stream: NodeJS.WriteStream, enabled: boolean): IndexBar
   let embedStart = 0;
   const set = (phase: IndexPhaseName, done: number, total: number, estimating?: boolean) => {
     if (phase === "scan") [work.notesTotal, notesStart] = [total, Date.now()];
+    else if (phase === "read") [work.notesRead, work.notesTotal] = [done, total];
     else if (phase === "index") [work.notesDone, work.notesTotal] = [done, total];
     else if (phase === "keyword") work.keywordReady = (Date.now() - t0) / 1000;
     else if (phase === "embed") {
@@ -215,15 +219,21 @@ export function indexBar(stream: NodeJS.WriteStream, enabled: boolean): IndexBar
       },
     };
   }
-  // off a terminal (a pipe, a log file): a whole line every 5 s, from finding notes to the last
-  // window, so a long run is never silent for longer and lines never mix
+  // off a terminal (a pipe, a log file): a whole line after 1 s, then every 5 s, from finding notes
+  // to the last window, so a long run is never silent for longer and lines never mix
   t0 = Date.now();
-  const timer = setInterval(() => stream.write(line().replace(/^indexing [█░]+ {2}/, "indexing: ") + "\n"), 5000);
+  const print = () => stream.write(line().replace(/^indexing [█░]+ {2}/, "indexing: ") + "\n");
+  let timer: NodeJS.Timeout = setTimeout(() => {
+    print();
+    timer = setInterval(print, 5000);
+    timer.unref();
+  }, 1000);
   timer.unref();
   return {
     set,
     work,
     stop() {
+      clearTimeout(timer);
       clearInterval(timer);
     },
   };

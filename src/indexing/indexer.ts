@@ -29,7 +29,7 @@ import {
   type VaultFile,
 } from "../vault/index.js";
 import { densePhase } from "./dense-phase.js";
-import { findVectors, planWindows, type Pending, type VectorMap, type WindowPlan } from "./vectors.js";
+import { findVectors, planWindows, repoint, type Pending, type VectorMap, type WindowPlan } from "./vectors.js";
 import { acquireLock } from "./lock.js";
 import { runWarnings, type RunWarnings } from "./warnings.js";
 import { manifestFor, modelMismatch, modelSpecOf, sameModel } from "./manifest.js";
@@ -64,14 +64,18 @@ export interface IndexSummary {
 }
 
 /**
- * What `onProgress` reports, phase by phase. The keyword phase: `scan` (files found), `index`
- * (notes read, chunked and stored with their keyword index, of those to do); then `keyword` once
+ * What `onProgress` reports, phase by phase. The keyword phase: `scan` (files found), `read` (notes
+ * read and chunked, of those to do, every 50 ms or so: ahead of what is stored), `index` (notes
+ * stored with their keyword index, of those to do); then `keyword` once
  * (done = total = notes stored: the index is keyword-searchable from here). The dense phase:
  * `embed` (windows given vectors, embedded or found in a cache, of those to do; `estimating` while
  * passages an interrupted run left are still to be read) and `saved` (passages given vectors,
  * committed, of those without).
  */
-export type IndexPhase = "scan" | "index" | "keyword" | "embed" | "saved";
+export type IndexPhase = "scan" | "read" | "index" | "keyword" | "embed" | "saved";
+
+/** Milliseconds of reading notes between two turns of the event loop (progress, Ctrl-C, a stop). */
+const READ_SLICE_MS = 50;
 
 /** Options of an indexing run. */
 export interface IndexOptions {
@@ -168,32 +172,6 @@ export async function indexVault(
   } finally {
     release();
   }
-}
-
-/**
- * Gives a renamed note's new chunks the vectors of its old chunks (same content, same cut). Each
- * window keeps the hash of the text its vector was made from, so the next real edit of the note
- * embeds it afresh with the new title.
- */
-async function repoint(
-  store: Store,
-  oldPath: string,
-  records: StoreRecord[],
-  plans: WindowPlan[],
-  vectors: Map<string, Float32Array>,
-): Promise<void> {
-  const old = await store.get({ path: oldPath, includeVectors: true });
-  if (old.length !== records.length) return;
-  old.sort((a, b) => a.meta.ordinal - b.meta.ordinal);
-  // the same cut into the same number of windows, or nothing is re-pointed
-  if (old.some((r, k) => r.windows.length !== plans[k].length)) return;
-  records.forEach((r, k) => {
-    r.meta = { ...r.meta, hash: old[k].meta.hash };
-    old[k].windows.forEach((w, j) => {
-      plans[k][j] = { ...plans[k][j], hash: w.hash };
-      vectors.set(w.hash, w.vector);
-    });
-  });
 }
 
 /** One indexing run's state, shared by its steps ({@link startRun} makes it). */
@@ -416,12 +394,20 @@ interface Batch {
 }
 
 /** Reads and chunks the next notes, at most `batchNotes`, and plans what the model reads of them. */
-async function readBatch(run: Run, batchNotes: number): Promise<Batch> {
+async function readBatch(run: Run, batchNotes: number): Promise<Batch | undefined> {
   const { store, embedder, log, known, chunkerChanged, summary, todo, goneByHash } = run;
   const slice: VaultFile[] = [];
   const batch: Batch["batch"] = [];
   const pending: Pending[] = [];
+  let turn = performance.now();
   while (run.cursor < todo.length && slice.length < batchNotes) {
+    if (performance.now() - turn > READ_SLICE_MS) {
+      // the event loop takes its turn: the progress line, a signal, a stop (this batch is dropped)
+      run.opts.onProgress?.("read", run.cursor, todo.length);
+      await new Promise((r) => setImmediate(r));
+      if (run.opts.signal?.aborted) return undefined;
+      turn = performance.now();
+    }
     const f = todo[run.cursor++];
     slice.push(f);
     const { note, skipped, stat } = readVaultFile(f, log, { dateKeys: run.dateKeys });
@@ -487,10 +473,12 @@ async function keywordPhase(run: Run): Promise<void> {
   // `status` in another process tells this phase from the next by this record (dropped when the run ends)
   const now = new Date().toISOString();
   if (todo.length) await store.setDenseProgress({ phase: "keyword", windows: 0, done: 0, started: now, updated: now });
+  const stopped = () => `indexing stopped after ${done} of ${todo.length} notes`;
   while (run.cursor < todo.length) {
-    throwIfStopped(run, `indexing stopped after ${done} of ${todo.length} notes`);
+    throwIfStopped(run, stopped());
     const started = performance.now();
     const cur = await readBatch(run, size);
+    if (!cur) return throwIfStopped(run, stopped()); // stopped while reading: the batch is dropped
     await keepCached(run, cur.pending);
     await ensureManifest(run);
     // the backlink text of the notes linked to is rebuilt once, by endKeyword's resolveLinks

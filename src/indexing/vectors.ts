@@ -74,3 +74,34 @@ export function planWindows(
   const texts = run.windowing ? passageWindows(embedText, run.windowing) : [embedText];
   return texts.length === 1 ? [{ hash, text: texts[0] }] : texts.map((text) => ({ hash: hashText(text), text }));
 }
+
+/**
+ * Gives a renamed note's new chunks the vectors of its old chunks (same content, same cut). Each
+ * window keeps the hash of the text its vector was made from, so the next real edit of the note
+ * embeds it afresh with the new title.
+ *
+ * @example
+ * ```ts
+ * await repoint(store, "old/Sourdough.md", records, plans, run.carry);
+ * ```
+ */
+export async function repoint(
+  store: Store,
+  oldPath: string,
+  records: StoreRecord[],
+  plans: WindowPlan[],
+  vectors: Map<string, Float32Array>,
+): Promise<void> {
+  const old = await store.get({ path: oldPath, includeVectors: true });
+  if (old.length !== records.length) return;
+  old.sort((a, b) => a.meta.ordinal - b.meta.ordinal);
+  // the same cut into the same number of windows, or nothing is re-pointed
+  if (old.some((r, k) => r.windows.length !== plans[k].length)) return;
+  records.forEach((r, k) => {
+    r.meta = { ...r.meta, hash: old[k].meta.hash };
+    old[k].windows.forEach((w, j) => {
+      plans[k][j] = { ...plans[k][j], hash: w.hash };
+      vectors.set(w.hash, w.vector);
+    });
+  });
+}

@@ -168,7 +168,7 @@ describe("index on a terminal", () => {
     expect(progress.length).toBeGreaterThanOrEqual(Math.floor(seconds / 5) - 1);
     for (const l of progress)
       expect(l).toMatch(
-        /^indexing: (finding notes…|keyword 0\/[\d,]+ notes…|keyword [\d,]+\/[\d,]+ notes · \d+\/s · ETA \w+|keyword ready · dense [\d,]+\/~?[\d,]+ windows · \d+\.\d\/s · (ETA \w+|loading the model…) · [\d,]+ passages stored)$/,
+        /^indexing: (finding notes…|reading notes 0\/[\d,]+…|reading notes [\d,]+\/[\d,]+ · \d+\/s · ETA \w+|keyword ready · dense [\d,]+\/~?[\d,]+ windows · \d+\.\d\/s · (ETA \w+|loading the model…) · [\d,]+ passages stored)$/,
       );
     expect(progress.some((l) => / windows · /.test(l))).toBe(true);
     // the progress lines come first, then the warning (examples/vault has a note with broken frontmatter), then the summary
