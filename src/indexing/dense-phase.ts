@@ -114,9 +114,11 @@ export async function densePhase(run: Run): Promise<void> {
       Math.round(state.read + (left * state.read) / state.chunksRead),
     );
   };
+  state.progress.estimated = estimating();
   await store.setDenseProgress(state.progress);
   opts.onProgress?.("embed", 0, state.progress.windows, estimating());
-  opts.onProgress?.("saved", 0, pendingChunks);
+  // passages with vectors of all passages: the figures `status` gives, from the same counts
+  opts.onProgress?.("saved", coverage.withVectors, coverage.chunks);
   const commitSeconds = opts.commitSeconds ?? 5;
   // at least 64 windows: the bundled model runs such batches on its worker threads, which leaves
   // this thread free to report progress and to take Ctrl-C
@@ -155,13 +157,14 @@ export async function densePhase(run: Run): Promise<void> {
     else {
       reestimate();
       state.progress.windows = Math.max(state.progress.windows, state.progress.done + 1);
+      state.progress.estimated = estimating();
     }
     saved += await store.setVectors(items, state.progress);
     await run.warnings?.save();
     // the batch's vectors are in the store's cache now
     for (const h of cur.missing) state.inflight.delete(h);
     state.report();
-    opts.onProgress?.("saved", saved, pendingChunks);
+    opts.onProgress?.("saved", coverage.withVectors + saved, coverage.chunks);
     const nowMs = performance.now();
     const took = Math.max(0.05, (nowMs - lastCommit) / 1000);
     lastCommit = nowMs;

@@ -116,6 +116,8 @@ export interface DenseProgress {
   updated: string;
   /** The phase has ended: every passage has its vectors. */
   finished?: true;
+  /** `windows` is a guess from the passages read so far (passages a stopped run left are still to be cut). */
+  estimated?: boolean;
 }
 
 /** A warning indexing gave about one file (a binary `.md` skipped, invalid frontmatter, a note over its window budget). */

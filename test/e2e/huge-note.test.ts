@@ -39,12 +39,12 @@ describe("a 20 MB note in the vault", () => {
     running.push(p);
     let stderr = "";
     const exited = new Promise<number | null>((r) => p.on("exit", (code) => r(code)));
-    // the progress line (every 5 s off a terminal) shows windows embedded and passages stored
+    // the progress line (off a terminal after 1 s, then every 5 s) shows passages stored, more than before
     const moved = new Promise<void>((resolve) =>
       p.stderr.on("data", (d: Buffer) => {
         stderr += d.toString("utf8");
-        const m = /dense ([\d,]+)\/~?[\d,]+ windows .* ([\d,]+) passages stored/.exec(stderr.split("\n").at(-2) ?? "");
-        if (m && Number(m[1].replace(/,/g, "")) > 0 && Number(m[2].replace(/,/g, "")) > 0) resolve();
+        const m = /dense ([\d,]+)\/[\d,]+ passages · /.exec(stderr.split("\n").at(-2) ?? "");
+        if (m && Number(m[1].replace(/,/g, "")) > 0) resolve();
       }),
     );
     const first = await Promise.race([moved.then(() => "moved"), exited.then(() => "exited")]);
