@@ -27,7 +27,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: "^(\\.\\./)+(store|search|indexing|answer|embed|chunk)/",
+              regex: "^(\\.\\./)+(store|search|indexing|answer|embed|rerank|chunk)/",
               message: "an interface calls the core (src/core, src/library.ts), never an inner layer",
             },
           ],
@@ -41,6 +41,7 @@ export default tseslint.config(
       "src/vault/**",
       "src/chunk/**",
       "src/embed/**",
+      "src/rerank/**",
       "src/store/**",
       "src/search/**",
       "src/indexing/**",
@@ -54,6 +55,28 @@ export default tseslint.config(
             {
               regex: "^(\\.\\./)+(core|render|cli|serve|mcp|requests)/|^(\\.\\./)+library\\.js$",
               message: "an inner layer never imports the core, the words of the interfaces, or an interface",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The rerank room scores a question beside passages: it reads no note and no index, so it
+    // imports nothing of the rooms that do (and, as every inner room, nothing outer).
+    files: ["src/rerank/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^(\\.\\./)+(core|render|cli|serve|mcp|requests)/|^(\\.\\./)+library\\.js$",
+              message: "an inner layer never imports the core, the words of the interfaces, or an interface",
+            },
+            {
+              regex: "^(\\.\\./)+(vault|chunk|store|search|indexing|answer)/",
+              message: "a reranker knows nothing of notes or the index: search calls it, not the other way",
             },
           ],
         },

@@ -20,6 +20,7 @@ import { ChromaStore, normaliseWhere, SqliteStore, type Store, type StoreRecord 
 import { startChromaServer, type ChromaServer } from "../test/support/chroma-server.js";
 import { regexBench } from "./regex-bench.js";
 import { serveBench } from "./serve-bench.js";
+import { residentBench } from "./resident-bench.js";
 import { scaleBench } from "./scale.js";
 import { firstIndexBench } from "./first-index.js";
 import { bigVaultsBench } from "./big-vaults.js";
@@ -378,6 +379,16 @@ async function cliBench() {
     `cli    generated ${n} notes: cold search median ${Math.round(med(coldBig))} ms; unchanged re-index median ${Math.round(med(re))} ms`,
   );
   if (want("serve")) await serveBench({ bin: BIN, vault: big, notes: n, line });
+  if (want("resident"))
+    await residentBench({
+      bin: BIN,
+      vaults: [
+        { label: "examples/vault", dir: ex, query: "how do the SMARS motors work" },
+        { label: `generated ${n} notes`, dir: big, query: "battery power for the robot" },
+      ],
+      runs: quick ? 8 : 20,
+      line,
+    });
 }
 
 /** The retrieval quality table: every mode on the known-answer set, and on SciFact when its index is cached. */
@@ -461,7 +472,7 @@ async function watchBench() {
   );
 }
 
-const only = process.env.BENCH_ONLY; // chunk | first | bigvaults | embed | threads | store | chroma | quality | watch | cli | serve | regex | scale
+const only = process.env.BENCH_ONLY; // chunk | first | bigvaults | embed | threads | store | chroma | quality | watch | cli | serve | resident | regex | scale
 const want = (part: string) => !only || only.split(",").includes(part);
 
 async function main() {
@@ -486,7 +497,7 @@ async function main() {
   }
   if (want("quality")) await qualityBench();
   if (want("watch")) await watchBench();
-  if (want("cli") || want("serve")) await cliBench();
+  if (want("cli") || want("serve") || want("resident")) await cliBench();
   if (want("regex")) await regexBench({ work, root, bin: BIN, embedder: timingEmbedder(), line });
   // the 100,000-note run takes a while: only when asked for (BENCH_ONLY=scale)
   if (only?.split(",").includes("scale"))

@@ -18,6 +18,14 @@ export { walkVault, readNote, parseNote, type Note, type VaultFile } from "./vau
 export { chunkNote, CHUNK_DEFAULTS, type Chunk, type ChunkMeta, type ChunkOptions } from "./chunk/index.js";
 export { createEmbedder, useLiteEmbedder, ollamaEmbedder, openAiEmbedder, type Embedder } from "./embed/index.js";
 export {
+  createReranker,
+  crossEncoderReranker,
+  serverReranker,
+  DEFAULT_RERANKER,
+  RERANK_DEFAULTS,
+  type Reranker,
+} from "./rerank/index.js";
+export {
   SqliteStore,
   normaliseWhere,
   normaliseWhereDocument,

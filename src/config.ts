@@ -154,3 +154,22 @@ export function resolveNoteWindows(option?: number, env: NodeJS.ProcessEnv = pro
     );
   return n;
 }
+
+/** The environment variable that names the reranker every search uses unless told otherwise. */
+export const RERANK_ENV = "VAULT_RAG_RERANK";
+
+/**
+ * The reranker a vault's searches use when a request says nothing of it: the option, else
+ * `VAULT_RAG_RERANK`, else none (searches do not rerank, and no reranker is loaded). A request's
+ * own `rerank` wins over it (`--no-rerank`, `rerank: false`).
+ *
+ * @example
+ * ```ts
+ * resolveRerank(undefined, { VAULT_RAG_RERANK: "http://127.0.0.1:8012" }); // "http://127.0.0.1:8012"
+ * resolveRerank(); // undefined
+ * ```
+ */
+export function resolveRerank(option?: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const raw = (option ?? env[RERANK_ENV] ?? "").trim();
+  return raw || undefined;
+}

@@ -85,6 +85,8 @@ export type VaultRagErrorCode =
   | "store_failed"
   | "embed_failed"
   | "llm_failed"
+  | "rerank_failed"
+  | "download_failed"
   | "index_locked"
   | "index_outdated"
   | "index_damaged"

@@ -18,5 +18,6 @@ export type {
   VaultStatusMaybeCounted,
 } from "./core/types.js";
 export type { FlatHit } from "./search/hit-json.js";
+export type { MeasuredModel, ModelHint } from "./core/measured.js";
 export type { Watcher } from "./indexing/watch.js";
 export type { DateSources, PropCount, PropValueCount } from "./search/index.js";

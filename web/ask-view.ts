@@ -1,6 +1,7 @@
 /** The ask view: a question answered from the notes, streamed, with each citation linked to its source. */
 import { withToken } from "./api.js";
-import { $, el } from "./dom.js";
+import { $, el, visibleBidi } from "./dom.js";
+import { withMath } from "./math.js";
 import type { ApiError, AskDone, Source } from "./shared/api.js";
 import { filters, obsidian } from "./state.js";
 
@@ -95,7 +96,7 @@ function showSources(list: Source[]): number {
         "li",
         { id: `source-${s.n}`, tabindex: "-1" },
         el("strong", {}, `[${s.n}] `),
-        el("span", { class: "crumb" }, s.label),
+        el("span", { class: "crumb" }, withMath(visibleBidi(s.label))),
         " ",
         el("code", {}, `${s.path}:${s.start_line}-${s.end_line}`),
         " ",

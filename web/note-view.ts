@@ -3,12 +3,23 @@ import { api } from "./api.js";
 import { $, el, visibleBidi } from "./dom.js";
 import type { NoteReply, RelatedNote, RelatedPassage, RelatedReply } from "./shared/api.js";
 import { snippet } from "./shared/snippet-text.js";
+import { withMath } from "./math.js";
 import { obsidian, state } from "./state.js";
 
 let relatedSeq = 0;
 
-/** Opens a note in the panel: its text, and the notes related to it. */
-export async function selectNote(path: string, title?: string): Promise<void> {
+/** A hit in its note: its lines in the note's file (1-based, both included) and its text. */
+export interface HitPlace {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/**
+ * Opens a note in the panel: its text, expanded, and the notes related to it. Opened from a hit
+ * (`at`), the text shows the hit's lines marked, scrolled to them.
+ */
+export async function selectNote(path: string, title?: string, at?: HitPlace): Promise<void> {
   state.selected = path;
   for (const a of document.querySelectorAll<HTMLAnchorElement>(".hit-link"))
     a.setAttribute("aria-current", String(a.dataset.path === path));
@@ -18,13 +29,52 @@ export async function selectNote(path: string, title?: string): Promise<void> {
   if (panel.getBoundingClientRect().top > window.innerHeight) panel.scrollIntoView({ block: "start" });
   $("note-path").textContent = visibleBidi(path);
   $<HTMLAnchorElement>("note-open").href = obsidian(path);
-  $("note-title").textContent = visibleBidi(title ?? path.replace(/^.*\//, "").replace(/\.md$/, ""));
+  $("note-title").replaceChildren(withMath(visibleBidi(title ?? path.replace(/^.*\//, "").replace(/\.md$/, ""))));
+  $<HTMLDetailsElement>("note-text-box").open = true;
   $("note-text").textContent = "";
   api<NoteReply>(`/api/note?${new URLSearchParams({ path })}`).then(
-    (n) => state.selected === path && ($("note-text").textContent = n.text),
+    (n) => state.selected === path && showText(n.text, at),
     (e: Error) => state.selected === path && ($("note-text").textContent = e.message),
   );
   await loadRelated();
+}
+
+/** Shows a note's text; with a hit, its lines marked (`#note-hit`) and scrolled to the top of the box. */
+function showText(text: string, at?: HitPlace): void {
+  const box = $("note-text");
+  const lines = text.split("\n");
+  const from = at && hitLine(lines, at);
+  if (!at || from === undefined) {
+    box.textContent = text;
+    box.scrollTop = 0;
+    return;
+  }
+  const to = from + at.end - at.start + 1;
+  const cut = (a: number, b: number) => lines.slice(a, b).join("\n");
+  const hit = el("mark", { id: "note-hit" });
+  hit.textContent = cut(from, to); // as written, as the rest of the text
+  box.replaceChildren(from ? `${cut(0, from)}\n` : "", hit, to < lines.length ? `\n${cut(to, lines.length)}` : "");
+  box.scrollTop += hit.getBoundingClientRect().top - box.getBoundingClientRect().top;
+  // and the window to the panel, where the hit would start below its edge (the panel below the hits)
+  const top = hit.getBoundingClientRect().top;
+  if (top < 0 || top > window.innerHeight - 40) $("note-panel").scrollIntoView({ block: "start" });
+}
+
+/**
+ * Where a hit starts in the note's text (0-based), or `undefined`: the text the server gives leaves
+ * the frontmatter out, so the hit's file line is matched by its first line of text, at that line
+ * or the nearest before it.
+ */
+function hitLine(lines: string[], at: HitPlace): number | undefined {
+  const first = at.text
+    .split("\n")
+    .find((l) => l.trim())
+    ?.trimEnd();
+  if (first === undefined) return undefined;
+  let found: number | undefined;
+  for (let i = 0; i < lines.length; i++)
+    if (lines[i].trimEnd() === first && (found === undefined || i <= at.start - 1)) found = i;
+  return found;
 }
 
 /** Finds the notes related to the open one (only those not linked yet, when asked). */
@@ -58,14 +108,14 @@ const pairSide = (whose: string, p: RelatedPassage) =>
     "p",
     {},
     el("strong", {}, whose),
-    el("span", { class: "crumb" }, p.section),
+    el("span", { class: "crumb" }, withMath(visibleBidi(p.section))),
     " — ",
-    snippet(p.text, 140, { fallback: p.section }),
+    withMath(snippet(p.text, 140, { fallback: p.section })),
   );
 
 /** A related note: its title (opening it), score, whether linked, `path:line`, and the pair of passages. */
 function relatedItem(n: RelatedNote): HTMLLIElement {
-  const go = el("a", { href: `#${encodeURIComponent(n.path)}`, class: "related-link" }, n.title);
+  const go = el("a", { href: `#${encodeURIComponent(n.path)}`, class: "related-link" }, withMath(visibleBidi(n.title)));
   go.addEventListener("click", (ev) => {
     ev.preventDefault();
     void selectNote(n.path, n.title);

@@ -1,6 +1,7 @@
 /** The search view: the query as typed, its hits with their snippets marked, and what the search says of them. */
 import { api } from "./api.js";
-import { $, el, marked, plural } from "./dom.js";
+import { $, el, plural, visibleBidi } from "./dom.js";
+import { withMath } from "./math.js";
 import { selectNote } from "./note-view.js";
 import type { HitJson, SearchReply } from "./shared/api.js";
 import { highlightTerms, snippet, termPattern } from "./shared/snippet-text.js";
@@ -88,7 +89,10 @@ function staleLine(changed: number, deleted: number): string | undefined {
   return `${parts.join(" and ")} since the last index, marked below (${fix})`;
 }
 
-/** One hit: its breadcrumb (opening the note), its snippet with the terms marked, `path:line` and its tags. */
+/**
+ * One hit: its breadcrumb (opening the note at the hit), its snippet with the terms marked and its
+ * formulas rendered, `path:line` and its tags.
+ */
 function hitItem(h: HitJson, i: number, pattern: RegExp | undefined, stale?: "changed" | "deleted"): HTMLLIElement {
   const open = el("a", {
     href: `#${encodeURIComponent(h.path)}`,
@@ -96,10 +100,10 @@ function hitItem(h: HitJson, i: number, pattern: RegExp | undefined, stale?: "ch
     "data-path": h.path,
     "data-index": String(i),
   });
-  open.append(el("span", { class: "crumb" }, h.label));
+  open.append(el("span", { class: "crumb" }, withMath(visibleBidi(h.label))));
   open.addEventListener("click", (ev) => {
     ev.preventDefault();
-    void selectNote(h.path, h.title);
+    void selectNote(h.path, h.title, { start: h.start_line, end: h.end_line, text: h.text });
   });
   return el(
     "li",
@@ -108,7 +112,7 @@ function hitItem(h: HitJson, i: number, pattern: RegExp | undefined, stale?: "ch
     el(
       "p",
       { class: "snippet" },
-      marked(snippet(h.text, SNIPPET_WIDTH, { pattern, fallback: h.label, lead: h.lead }), pattern),
+      withMath(snippet(h.text, SNIPPET_WIDTH, { pattern, fallback: h.label, lead: h.lead }), pattern),
     ),
     el(
       "p",

@@ -42,8 +42,28 @@ export function estimateTokens(text: string): number {
   return Math.ceil((text.match(/\S+/g)?.length ?? 0) * 1.3);
 }
 
+// a heading line, and a link or embed with its text (`[[Note]]`, `![[photo.png]]`, `[text](url)`)
+const HEADING_LINE = /^ {0,3}#{1,6}(?:[ \t].*)?$/gm;
+const LINK = /!?\[\[[^\]\n]*\]\]|!?\[[^\]\n]*\]\([^)\n]*\)/g;
+
 /**
- * Turns ranked hits into numbered sources within a token budget: adjacent chunks of one note are
+ * Whether a passage holds words an answer can come from: a letter or digit outside its headings,
+ * links and embeds. A passage of headings alone (what a section of only an embedded picture, a
+ * Dataview query or a Templater tag keeps) or a list of links (`## Backlinks`) holds none.
+ *
+ * @example
+ * ```ts
+ * holdsProse("## Backlinks\n- [[Stoicism]]\n- [[Epictetus]]\n"); // false
+ * holdsProse("## Control\nSome things are up to us.\n");          // true
+ * ```
+ */
+export function holdsProse(text: string): boolean {
+  return /[\p{L}\p{N}]/u.test(text.replace(HEADING_LINE, "").replace(LINK, ""));
+}
+
+/**
+ * Turns ranked hits into numbered sources within a token budget: passages that hold no prose
+ * ({@link holdsProse}) are left out, adjacent chunks of one note are
  * merged (their overlap written once, the source named for all of them: `Pico W > Power saving ·
  * Pins`), the weakest sources are dropped first when over budget, and
  * no source is ever cut (so `tokens`, the prompt's estimate, is over the budget when the best source
@@ -66,6 +86,7 @@ export function assembleContext(
   // merge chunks of one note whose ordinals are adjacent, keeping the rank of the best one
   const groups: Hit[][] = [];
   for (const h of hits) {
+    if (!holdsProse(h.text)) continue;
     const g = groups.find(
       (grp) => grp[0].path === h.path && grp.some((x) => Math.abs(x.meta.ordinal - h.meta.ordinal) === 1),
     );

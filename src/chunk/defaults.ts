@@ -101,8 +101,11 @@ export const CHUNK_DEFAULTS: ChunkOptionsWithDefaults = {
  *   links and tags inside them; `%%` in code stays (see `withoutComments`). Every passage carries
  *   its note's properties and date (`props`, `date`, `date_source`). An index written by 27 is read
  *   again by the next `index`; its vectors are kept by their text's hash.
+ * - 29: Dataview, Tasks and embedded-search blocks, inline Dataview queries, Templater tags and
+ *   embedded pictures, sounds and videos are left out of every passage (see `withoutQueries`); a
+ *   passage that held nothing else holds its headings alone.
  */
-export const CHUNKER_VERSION = "28";
+export const CHUNKER_VERSION = "29";
 
 /**
  * Fills in defaults and checks the values.

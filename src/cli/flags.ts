@@ -52,6 +52,7 @@ const collect = (v: string, prev: string[] = []) => [...prev, v];
 export function searchOption(p: SearchParam): Option {
   const long = `--${flagName(p)}`;
   if (p.kind === "switch") return new Option(`--no-${flagName(p)}`, `turn off: ${p.help}`);
+  if (p.kind === "switch-or-text") return new Option(`${long} ${p.value ?? "[name]"}`, p.help);
   const o = new Option(`${p.short ? `-${p.short}, ` : ""}${long} ${p.value ?? "<n>"}`, p.help);
   if (p.kind === "count") o.argParser(int(long, p.min, COUNT_LIMITS.cli));
   else if (p.kind === "ratio") o.argParser(ratio(long));
@@ -76,7 +77,12 @@ export function addSearchFlags(cmd: Command): Command {
       "--db <path>",
       "index file or chroma://host:port/<collection> (default: $VAULT_RAG_DB, else <vault>/.vault-rag/index.db)",
     );
-  for (const p of SEARCH_PARAMS) cmd.addOption(searchOption(p));
+  for (const p of SEARCH_PARAMS) {
+    cmd.addOption(searchOption(p));
+    // a parameter that is off unless chosen is also turned off by name (over $VAULT_RAG_RERANK)
+    if (p.kind === "switch-or-text")
+      cmd.addOption(new Option(`--no-${flagName(p)}`, `turn off --${flagName(p)} (and $VAULT_RAG_RERANK)`));
+  }
   return cmd
     .option("--model <id>", "embedding model; must match the index's (see VAULT_RAG_ALLOW_REMOTE below)")
     .addHelpText("after", REMOTE_HELP)

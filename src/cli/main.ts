@@ -18,6 +18,13 @@ const QUERY_COMMANDS = new Set(["search", "ask"]);
 const THREADS_HELP =
   "threads the bundled model embeds on (default: $VAULT_RAG_THREADS, else one per core but one, as memory allows; 0: the main thread)";
 
+/** The help of `--no-daemon`, on the commands a resident process may answer. */
+const NO_DAEMON_HELP =
+  "run in this process, even when a serve, mcp, watch or chat process holds the vault (also VAULT_RAG_NO_DAEMON=1)";
+
+/** Runs a reading command, asking the resident process that holds its vault when there is one. */
+const resident = async (run: () => Promise<void>) => (await import("./resident.js")).withResident(run);
+
 /** Builds the command-line program. */
 export function buildProgram(): Command {
   const program = new Command();
@@ -179,7 +186,11 @@ function everydayCommands(program: Command): void {
         "after",
         '\nExamples:\n  vault-rag search "how do the SMARS motors work"\n  vault-rag search --tag pico "how do I save power"\n  vault-rag search --folder kitchen --since 30d bread\n  vault-rag search --where \'{"word_count": {"$gt": 40}}\' --json motors\n',
       ),
-  ).action(async (words: string[], o: SearchFlags) => (await import("./commands/search-cmd.js")).runSearch(words, o));
+  )
+    .option("--no-daemon", NO_DAEMON_HELP)
+    .action(async (words: string[], o: SearchFlags) =>
+      resident(async () => (await import("./commands/search-cmd.js")).runSearch(words, o)),
+    );
 
   for (const what of ["tags", "folders"] as const)
     program
@@ -194,12 +205,15 @@ function everydayCommands(program: Command): void {
       .option("--vault <dir>", "vault folder")
       .option("--db <path>", "index file, or chroma://host:port/<collection>")
       .option("--json", "print JSON")
+      .option("--no-daemon", NO_DAEMON_HELP)
       .addHelpText("after", `\nExamples:\n  vault-rag ${what}\n  vault-rag ${what} ~/notes --json\n`)
       .action(async (vault, o) =>
-        (await import("./commands/search-cmd.js")).runList(what, {
-          ...o,
-          vault: (await import("./open.js")).vaultFrom(vault, o.vault),
-        }),
+        resident(async () =>
+          (await import("./commands/search-cmd.js")).runList(what, {
+            ...o,
+            vault: (await import("./open.js")).vaultFrom(vault, o.vault),
+          }),
+        ),
       );
 
   program
@@ -211,12 +225,15 @@ function everydayCommands(program: Command): void {
     .option("--db <path>", "index file, or chroma://host:port/<collection>")
     .option("--json", "print JSON")
     .option("--verbose", "list every warning indexing kept about files")
+    .option("--no-daemon", NO_DAEMON_HELP)
     .addHelpText("after", "\nExamples:\n  vault-rag status\n  vault-rag status --vault ~/notes --json\n")
     .action(async (vault, o) =>
-      (await import("./commands/status-cmd.js")).runStatus({
-        ...o,
-        vault: (await import("./open.js")).vaultFrom(vault, o.vault),
-      }),
+      resident(async () =>
+        (await import("./commands/status-cmd.js")).runStatus({
+          ...o,
+          vault: (await import("./open.js")).vaultFrom(vault, o.vault),
+        }),
+      ),
     );
 
   program
@@ -234,7 +251,11 @@ function everydayCommands(program: Command): void {
     .action(async (vault, o) =>
       (await import("./commands/chunks-cmd.js")).runChunks((await import("./open.js")).vaultFrom(vault, o.vault), o),
     );
+  relatedCommand(program);
+}
 
+/** `related`: the notes nearest in meaning to a note. */
+function relatedCommand(program: Command): void {
   program
     .command("related")
     .summary("Notes nearest in meaning to a note; link suggestions")
@@ -251,11 +272,14 @@ function everydayCommands(program: Command): void {
         .choices(["auto", "always", "never"])
         .default("auto"),
     )
+    .option("--no-daemon", NO_DAEMON_HELP)
     .addHelpText(
       "after",
       "\nExamples:\n  vault-rag related robots/SMARS.md\n  vault-rag related SMARS --unlinked --json\n",
     )
-    .action(async (note: string, o) => (await import("./commands/related-cmd.js")).runRelated(note, o));
+    .action(async (note: string, o) =>
+      resident(async () => (await import("./commands/related-cmd.js")).runRelated(note, o)),
+    );
 }
 
 /** `props`: the notes' properties, or one property's values. */
@@ -270,15 +294,18 @@ function propsCommand(program: Command): void {
     .option("--vault <dir>", "vault folder")
     .option("--db <path>", "index file, or chroma://host:port/<collection>")
     .option("--json", "print JSON")
+    .option("--no-daemon", NO_DAEMON_HELP)
     .addHelpText(
       "after",
       '\nA property is filtered by its name (--prop status=draft, --where \'{"status": "draft"}\'), or as prop.<name> when a field has that name.\n\nExamples:\n  vault-rag props\n  vault-rag props status --vault ~/notes --json\n',
     )
     .action(async (name: string | undefined, o) =>
-      (await import("./commands/props-cmd.js")).runProps(name, {
-        ...o,
-        vault: (await import("./open.js")).vaultFrom(undefined, o.vault),
-      }),
+      resident(async () =>
+        (await import("./commands/props-cmd.js")).runProps(name, {
+          ...o,
+          vault: (await import("./open.js")).vaultFrom(undefined, o.vault),
+        }),
+      ),
     );
 }
 
@@ -292,11 +319,14 @@ function answerCommands(program: Command): void {
       .argument("<question...>", "your question")
       .option("--context-only", "print the prompt and sources without calling a model (works offline)")
       .option("--obsidian-links", "add obsidian://open links to the sources")
+      .option("--no-daemon", NO_DAEMON_HELP)
       .addHelpText(
         "after",
         '\nExamples:\n  vault-rag ask "why did the SMARS motors cut out?"\n  vault-rag ask --context-only --tag pico "how do I save power" | pbcopy\n  vault-rag ask --llm openai:gpt-4o-mini --json "what is in the parts drawer?"\n',
       ),
-  ).action(async (words: string[], o) => (await import("./commands/ask-cmd.js")).runAsk(words, o));
+  ).action(async (words: string[], o) =>
+    resident(async () => (await import("./commands/ask-cmd.js")).runAsk(words, o)),
+  );
 
   addAnswerFlags(
     program
@@ -345,6 +375,8 @@ function interfaceCommands(program: Command): void {
     .action(async (o) => {
       const { locate } = await import("./open.js");
       const loc = locate(o);
+      // the CLI's reading commands are answered here too, on this vault's endpoint (removed at exit)
+      await (await import("./resident.js")).startResident(loc, o);
       if (o.watch)
         await (
           await import("./commands/watch-cmd.js")
@@ -374,19 +406,9 @@ function interfaceCommands(program: Command): void {
     );
 }
 
-/** Maintenance: check, migrate, eval, models. */
+/** Maintenance: models (and models pull), check, migrate, eval. */
 function maintenanceCommands(program: Command): void {
-  program
-    .command("models")
-    .summary("Stronger embedding models, and how to switch")
-    .description(
-      "List the recommended embedding models: size, published retrieval scores, and the commands that switch the index to each",
-    )
-    .option("--vault <dir>", "vault folder to put in the commands")
-    .option("--json", "print JSON")
-    .addHelpText("after", "\nExamples:\n  vault-rag models\n  vault-rag models --json\n")
-    .action(async (o) => (await import("./commands/models-cmd.js")).runModels(o));
-
+  modelsCommand(program);
   program
     .command("check")
     .summary("Verify the index; --repair fixes what it can")
@@ -467,11 +489,56 @@ function maintenanceCommands(program: Command): void {
     .option("--modes <list>", "modes to compare", "keyword,dense,hybrid")
     .option("--sweep", "also try a grid of fusion settings")
     .option("--questions", "also list each question with where each mode ranked its first answer")
+    .option("--rerank <model>", "also measure hybrid reranked by this reranker (see search --rerank)")
+    .option("--rerank-depth <list>", "candidates the reranker reorders, comma-separated depths to compare", "50")
+    .option("--model-dir <dir>", "transformers rerankers: a folder of models copied by hand")
     .option("--json", "print JSON")
     .option("--quiet", "no progress output")
     .addHelpText(
       "after",
-      "\nExamples:\n  vault-rag eval ../shared/bench/scifact-train\n  vault-rag eval examples/questions.jsonl --vault examples/vault --sweep\n",
+      "\nExamples:\n  vault-rag eval ../shared/bench/scifact-train\n  vault-rag eval examples/questions.jsonl --vault examples/vault --sweep\n  vault-rag eval ../shared/bench/til/questions.jsonl --vault ../shared/bench/til/vault --modes hybrid --rerank transformers:Xenova/ms-marco-MiniLM-L-6-v2 --model-dir ~/models --rerank-depth 20,50,100\n",
     )
     .action(async (target, o) => (await import("./commands/eval-cmd.js")).runEval(target, o));
+}
+
+/** `models`: the recommended models with the figures measured here; `models pull`: fetch one. */
+function modelsCommand(program: Command): void {
+  const models = program
+    .command("models")
+    .summary("Stronger embedding models, and how to switch")
+    .description(
+      "List the recommended embedding models: size, figures measured here, published retrieval scores, the model the index uses, and the commands that switch the index to each",
+    )
+    .option("--vault <dir>", "vault folder to put in the commands (and whose index's model is marked)")
+    .option("--json", "print JSON")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  vault-rag models\n  vault-rag models --json\n  vault-rag models pull Xenova/bge-small-en-v1.5\n",
+    )
+    .action(async (o) => (await import("./commands/models-cmd.js")).runModels(o));
+  models
+    .command("pull")
+    .summary("Download a Transformers.js model from the Hugging Face Hub")
+    .description(
+      "Download a model's files (config, tokenizer, ONNX weights) from the Hugging Face Hub ($HF_ENDPOINT) into the Transformers.js cache ($TRANSFORMERS_CACHE, else $HF_HOME/transformers), checked by size and checksum; Ctrl-C keeps what was fetched and the same command resumes",
+    )
+    .argument("<model>", "owner/name on the Hub, e.g. Xenova/bge-small-en-v1.5")
+    .option(
+      "--dtype <weights>",
+      "ONNX weights: q8 (onnx/model_quantized.onnx), fp32 (onnx/model.onnx), fp16, int8, uint8, q4",
+      "q8",
+    )
+    .option("--from <dir>", "install from a folder copied by hand (no network), checking its files")
+    .option("--use", "then rebuild the index with it (index --full --model transformers:<model>)")
+    .option("--vault <dir>", "the vault --use indexes, and the printed command names")
+    .option("--json", "print the result as JSON")
+    .option("--quiet", "no progress output")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  vault-rag models pull Xenova/bge-small-en-v1.5\n  vault-rag models pull Xenova/bge-small-en-v1.5 --use --vault ~/notes\n  vault-rag models pull Xenova/bge-small-en-v1.5 --from /media/usb/bge-small-en-v1.5\n",
+    )
+    // `models` takes --vault and --json too, and reads them wherever they stand: they are the pull's
+    .action(async (model: string, o, cmd: Command) =>
+      (await import("./commands/pull-cmd.js")).runPull(model, { ...cmd.parent?.opts(), ...o }),
+    );
 }

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { VaultRagError } from "../errors.js";
 import { isVaultIndex, resolveDb, resolveVault } from "../config.js";
-import { openVault, type OpenVaultOptions, type VaultHandle } from "../library.js";
+import type { OpenVaultOptions, VaultHandle } from "../library.js";
 import { cliFix, indexCommand, worded } from "../render/fix.js";
 
 /** Where a command works: the vault folder and the index location (an absolute path or a Chroma address). */
@@ -64,16 +64,34 @@ export async function openCore(
   o: { vault?: string },
   opts: Omit<OpenVaultOptions, "db" | "vaultKnown" | "vaultGuessed" | "checkModel"> = {},
 ): Promise<VaultHandle> {
+  // the core is loaded when a command opens it: a command a resident process answers never does
+  const { openVault } = await import("../library.js");
   return openVault(loc.vault, {
     ...opts,
     // an index's network model is refused when it is asked to embed: status and related still work
     checkModel: false,
     db: loc.db,
+    ...openFacts(loc, o),
+  });
+}
+
+/**
+ * How the CLI opens a location: whether the vault is known to be the index's (see
+ * {@link isVaultKnown}), and whether it was only guessed from the working directory. A resident
+ * process answers a CLI only when it opened the vault the same way.
+ *
+ * @example
+ * ```ts
+ * openFacts(locate({ vault: "/home/me/notes" }), { vault: "/home/me/notes" }); // { vaultKnown: true, vaultGuessed: false }
+ * ```
+ */
+export function openFacts(loc: Location, o: { vault?: string }): { vaultKnown: boolean; vaultGuessed: boolean } {
+  return {
     vaultKnown: isVaultKnown(o, loc),
     // a vault found as the working directory (no index here or above) may be no notes folder at
     // all (~, /tmp): the fix to build an index says so instead of having the user index it
     vaultGuessed: !loc.vaultNamed && !process.env.VAULT_RAG_VAULT && isVaultIndex(loc.vault, loc.db),
-  });
+  };
 }
 
 /**

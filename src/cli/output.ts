@@ -4,7 +4,10 @@ import { paint as makePaint, type Paint } from "./color.js";
 import { osc8 } from "./hyperlink.js";
 
 /** What a hit shows: a handle's search hit, or an answer's source hit. */
-type ShownHit = Pick<FlatHit, "path" | "label" | "text" | "score" | "distance" | "ranks" | "named" | "lead"> & {
+type ShownHit = Pick<
+  FlatHit,
+  "path" | "label" | "text" | "score" | "distance" | "ranks" | "named" | "reranked" | "lead"
+> & {
   meta: { start_line: number };
 };
 
@@ -24,12 +27,15 @@ export interface FormatOptions {
 
 /**
  * A hybrid hit's place in each list, as `--verbose` shows it: `; dense #3, keyword #1` (`keyword –`
- * for none), and why a hit the query names ranks above its lists' places.
+ * for none); a reranked hit's place before and after the reranker, `; reranked #7 → #1 (4.210)`;
+ * and why a hit the query names ranks above its lists' places.
  */
 function ranksOf(h: ShownHit): string {
   const at = (n?: number) => (n === undefined ? "–" : `#${n}`);
   const lists = h.ranks ? `; dense ${at(h.ranks.dense)}, keyword ${at(h.ranks.keyword)}` : "";
-  return h.named ? `${lists}; moved up: the query is this note's name` : lists;
+  const r = h.reranked;
+  const reranked = r ? `; reranked #${r.before} → #${r.after} (${Number(r.score.toPrecision(4))})` : "";
+  return h.named ? `${lists}${reranked}; moved up: the query is this note's name` : lists + reranked;
 }
 
 /**

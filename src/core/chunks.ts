@@ -1,6 +1,8 @@
 /** How the notes of a vault are cut into passages (`vault-rag chunks`): no index needed. */
 import { chunkNote, type Chunk } from "../chunk/index.js";
 import { VaultRagError } from "../errors.js";
+import { resolveDateKeys } from "../config.js";
+import { readSettings } from "../settings.js";
 import { collectingLogger, type Logger, type Warning } from "../log.js";
 import { assertVaultFolder, isExcalidraw, oneNote, readNote, walkVault, whyNoteMissing } from "../vault/index.js";
 
@@ -45,8 +47,9 @@ export function vaultChunks(
     files = walked.filter((f) => f.path === one);
   }
   const notes: NoteChunks[] = [];
+  const { leaveOut } = readSettings(vault);
   for (const f of files) {
-    const note = readNote(f, o.log);
+    const note = readNote(f, o.log, { dateKeys: resolveDateKeys(), leaveOut });
     if (!note) continue;
     const chunks = chunkNote(note);
     const empty = chunks.length ? undefined : isExcalidraw(f.path, {}) ? "drawing" : "blank";

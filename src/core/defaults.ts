@@ -5,7 +5,7 @@
 export { DEFAULT_LLM } from "../answer/llm.js";
 export { BUDGET_RANGE, CONTEXT_DEFAULTS } from "../answer/context.js";
 export { CHUNK_DEFAULTS } from "../chunk/defaults.js";
-export { FILTER_EXAMPLES, SEARCH_DEFAULTS, type SearchMode } from "../search/types.js";
+export { FILTER_EXAMPLES, NO_WORDS_NOTICE, SEARCH_DEFAULTS, type SearchMode } from "../search/types.js";
 export type { SearchRequest } from "../search/filter.js";
-export { GET_NOTE_MAX_CHARS } from "../vault/note-text.js";
+export { GET_NOTE_MAX_CHARS } from "../vault/limits.js";
 export { ALLOW_REMOTE_ENV } from "../embed/remote.js";

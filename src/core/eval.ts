@@ -22,6 +22,7 @@ import {
 } from "../search/eval.js";
 import { noteFix } from "../closest.js";
 import { shown } from "../shown.js";
+import { createReranker, RERANK_DEFAULTS, rerankerKind, type Reranker } from "../rerank/index.js";
 import type { SearchMode } from "../search/index.js";
 import { openForQuery } from "./open-query.js";
 
@@ -34,8 +35,16 @@ export { EVAL_MODES, type EvalResult, type EvalSetting, type Metrics } from "../
  * evalSettings(["keyword", "hybrid"], false).map((s) => s.label); // ["keyword", "hybrid"]
  * ```
  */
-export function evalSettings(modes: SearchMode[], sweep: boolean): EvalSetting[] {
+export function evalSettings(
+  modes: SearchMode[],
+  sweep: boolean,
+  rerank?: { spec: string; depths: number[] },
+): EvalSetting[] {
   const out: EvalSetting[] = evalSettingsFor(modes);
+  // the default hybrid, reranked at each depth
+  const hybrid = evalSettingsFor(["hybrid"])[0];
+  for (const d of rerank?.depths ?? [])
+    out.push({ ...hybrid, label: `hybrid + rerank@${d}`, rerank: rerank!.spec, rerankDepth: d });
   if (sweep) {
     const alpha = evalSettingsFor(["hybrid"])[0].alpha;
     // what the keyword list's two additions bring: each row leaves one out
@@ -81,14 +90,36 @@ export interface EvalReport {
  */
 export async function evaluateTarget(
   target: string,
-  o: { vault?: string; db?: string; modes?: string; sweep?: boolean },
+  o: {
+    vault?: string;
+    db?: string;
+    modes?: string;
+    sweep?: boolean;
+    /** Also measure the default hybrid reranked by this reranker, at each of `rerankDepth` (default 50). */
+    rerank?: string;
+    /** Depths to rerank at, comma-separated (`20,50,100`). */
+    rerankDepth?: string;
+    /** Where a `transformers:` reranker's folder is. */
+    modelDir?: string;
+  },
   report: EvalReport = {},
 ): Promise<{ title: string; results: EvalResult[]; modes: number }> {
   const modes = (o.modes ?? EVAL_MODES.join(",")).split(",").map((m) => m.trim()) as SearchMode[];
   for (const m of modes)
     if (!EVAL_MODES.includes(m))
       throw new VaultRagError("usage", `vault-rag: unknown mode "${m}" in --modes — use keyword, dense, hybrid`);
-  const settings = evalSettings(modes, !!o.sweep);
+  const depths = (o.rerankDepth ?? String(RERANK_DEFAULTS.depth)).split(",").map((d) => d.trim());
+  if (o.rerank !== undefined) {
+    rerankerKind(o.rerank);
+    for (const d of depths)
+      if (!/^\d+$/.test(d) || Number(d) < 1)
+        throw new VaultRagError(
+          "usage",
+          `vault-rag: --rerank-depth takes whole numbers of at least 1, comma-separated (20,50,100), got "${d}"`,
+        );
+  }
+  const rerank = o.rerank === undefined ? undefined : { spec: o.rerank, depths: depths.map(Number) };
+  const settings = evalSettings(modes, !!o.sweep, rerank);
   const abs = path.resolve(target);
   if (!fs.existsSync(abs))
     throw new VaultRagError(
@@ -150,7 +181,10 @@ export async function evaluateTarget(
           .map((f) => `"${f}"`)
           .join(", ")}) — it scores 0 as written; fix the filter or the paths`,
       );
-    return { title, results: await evaluate({ store, embedder }, qrels, settings), modes: modes.length };
+    const rerankers = new Map<string, Reranker>();
+    const reranker = (spec: string) =>
+      rerankers.get(spec) ?? rerankers.set(spec, createReranker(spec, { modelDir: o.modelDir })).get(spec)!;
+    return { title, results: await evaluate({ store, embedder }, qrels, settings, { reranker }), modes: modes.length };
   } finally {
     await store.close();
   }

@@ -51,5 +51,11 @@ export async function explainSearch(
     };
   }
   if (res.setAside) out.unread = { passages: res.setAside };
+  if (res.reranked)
+    out.rerank = {
+      ...res.reranked,
+      ms: Math.round(res.timings.rerankMs ?? 0),
+      hits: res.hits.flatMap((h) => (h.reranked ? [{ id: h.id, path: h.path, ...h.reranked }] : [])),
+    };
   return out;
 }

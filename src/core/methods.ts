@@ -3,6 +3,7 @@ import { answerContext, askContext, createLlm, DEFAULT_LLM } from "../answer/ind
 import type { Embedder } from "../embed/index.js";
 import { VaultRagError, type Fix } from "../errors.js";
 import { lockHolder, releaseHeldLocks } from "../indexing/lock.js";
+import { indexModelSpec, modelSpecOf } from "../indexing/manifest.js";
 import { readNoteTextOffThread, staleInVaultOffThread } from "../indexing/off-thread.js";
 import type { Logger } from "../log.js";
 import { coverageNotice } from "../render/coverage.js";
@@ -17,13 +18,23 @@ import {
   runSearches,
   search,
   searchOptionsOf,
+  type SearchContext,
   type SearchResult,
 } from "../search/index.js";
-import { discardRebuild, lockTarget, type Manifest, type OpenStoreOptions, type Store } from "../store/index.js";
+import {
+  discardRebuild,
+  lockTarget,
+  openExisting,
+  type Manifest,
+  type OpenStoreOptions,
+  type Store,
+} from "../store/index.js";
 import { whyNoteMissing } from "../vault/index.js";
 import { explainSearch } from "./explain.js";
 import { openIfIndexed } from "./open-query.js";
+import type { Rerankers } from "./rerank.js";
 import { staleHits } from "./stale-hits.js";
+import { strongerModel } from "./measured.js";
 import { indexStatus, noIndexStatus } from "./status.js";
 import type { DenseCoverage, OpenVaultOptions, VaultHandle, VaultStatusMaybeCounted } from "./types.js";
 
@@ -64,6 +75,26 @@ export interface Core {
   open(): Promise<Opened>;
   shut(): Promise<void>;
   indexingEmbedder(log?: Logger): Promise<Embedder>;
+  /** The configured reranker, and each one a search used, kept loaded. */
+  rerankers: Rerankers;
+}
+
+/**
+ * What a search of this vault runs against, and its request with the reranker chosen (a request
+ * that says nothing of it gets the configured one; see {@link rerankersOf}).
+ *
+ * @example
+ * ```ts
+ * const { ctx, request } = await searchOf(core, { rerank: true });
+ * ```
+ */
+async function searchOf<R extends { rerank?: boolean | string }>(
+  c: Core,
+  request: R,
+): Promise<{ ctx: SearchContext; request: R }> {
+  const rerank = c.rerankers.choose(request.rerank);
+  const ctx = { ...(await c.open()), reranker: c.rerankers.reranker };
+  return { ctx, request: { ...request, rerank } };
 }
 
 type Writing = Pick<VaultHandle, "index" | "watch" | "check" | "migrate" | "abandon">;
@@ -83,7 +114,13 @@ export function writingMethods(c: Core): Writing {
     async index(o = {}) {
       await c.shut();
       const { indexVault } = await import("../indexing/indexer.js");
-      return indexVault(c.vault, c.db, await c.indexingEmbedder(), { ...o, store: c.storeOpts });
+      // a full rebuild builds a new index too; else the run builds one when there was none
+      const built = o.full || (await indexModelSpec(c.db, c.storeOpts)) === undefined;
+      const shown = o.full ? await manifestShown(c) : undefined;
+      const summary = await indexVault(c.vault, c.db, await c.indexingEmbedder(), { ...o, store: c.storeOpts });
+      // what the old index had shown, the rebuilt one has shown too
+      if (shown?.length) await keepShown(c, shown);
+      return { ...summary, built };
     },
     async watch(o = {}) {
       const log = o.log ?? c.opts.log;
@@ -105,6 +142,29 @@ export function writingMethods(c: Core): Writing {
       releaseHeldLocks();
     },
   };
+}
+
+/** The notices the index at the handle's place has shown (its manifest's `shown`), if any. */
+async function manifestShown(c: Core): Promise<string[] | undefined> {
+  const store = await openExisting(c.db, c.storeOpts).catch(() => undefined);
+  try {
+    return (await store?.manifest().catch(() => undefined))?.shown;
+  } finally {
+    await store?.close();
+  }
+}
+
+/** Records `shown` in the manifest of the index at the handle's place, beside what it holds. */
+async function keepShown(c: Core, shown: string[]): Promise<void> {
+  const store = await openExisting(c.db, c.storeOpts).catch(() => undefined);
+  try {
+    const m = await store?.manifest();
+    if (store && m) await store.setManifest({ ...m, shown: [...new Set([...(m.shown ?? []), ...shown])] });
+  } catch {
+    // a notice shown once more is no harm
+  } finally {
+    await store?.close();
+  }
 }
 
 /** The process holding the index's writer lock (this one's own included), if any. */
@@ -144,8 +204,8 @@ export function withCoverage<T extends SearchResult>(
 export function searchingMethods(c: Core): Searching {
   const m: Searching = {
     async search(question, o = {}) {
-      const { explain, ...request } = o;
-      const ctx = await c.open();
+      const { explain, ...asked } = o;
+      const { ctx, request } = await searchOf(c, asked);
       const found = withCoverage(c, await search(ctx, question, searchOptionsOf(request)));
       const res = placed(c, found);
       const hits = res.hits.map(flatHit);
@@ -163,10 +223,9 @@ export function searchingMethods(c: Core): Searching {
       return runSearches(await c.open(), s);
     },
     async askContext(question, o = {}) {
-      const { budgetTokens, ...request } = o;
-      const ctx = await c.open();
-      const asked = await askContext(ctx, question, request, budgetTokens);
-      const context = placed(c, asked);
+      const { budgetTokens, ...given } = o;
+      const { ctx, request } = await searchOf(c, given);
+      const context = placed(c, await askContext(ctx, question, request, budgetTokens));
       if (context.sources.length) return context;
       // nothing found: why, and what may fix it, as a search says (a tag no note has)
       return { ...context, why: await noResultHints(ctx.store, request, c.hintVault) };
@@ -216,6 +275,23 @@ export function readingMethods(c: Core): Reading {
     }) as VaultHandle["status"],
     async ready() {
       await c.open();
+    },
+    async modelHint(o = {}) {
+      const opened = await c.once(openIfIndexed);
+      const manifest = await opened?.store.manifest();
+      const hint = manifest && strongerModel(modelSpecOf(manifest));
+      if (!opened || !manifest || !hint) return undefined;
+      const key = `model-hint:${hint.model}`;
+      const shown = manifest.shown?.includes(key) ?? false;
+      const { pull: known, ...rest } = hint;
+      const { isModelCached } = await import("../embed/hub-cache.js");
+      // a Transformers.js model not on this machine yet is pulled first
+      const repo = hint.model.startsWith("transformers:") ? hint.model.slice("transformers:".length) : undefined;
+      const pull = repo && !isModelCached(repo) ? { repo, dtype: known?.dtype ?? ("q8" as const) } : undefined;
+      // marked only while no index run writes the manifest (a run's own write would be overwritten)
+      if (o.markShown && !shown && lockPid(c) === undefined)
+        await opened.store.setManifest({ ...manifest, shown: [...(manifest.shown ?? []), key] }).catch(() => undefined);
+      return { ...rest, ...(pull ? { pull } : {}), shown };
     },
     async warm() {
       const o = await c.open();

@@ -1,10 +1,12 @@
 /**
- * The embedding models vault-rag recommends, with their size, their published retrieval scores and
- * the commands that switch an index to them. The scores are the models' authors' figures, quoted
- * as published: vault-rag has not measured them. `vault-rag models` renders this list.
+ * The embedding models vault-rag recommends, with their size, their published retrieval scores, the
+ * figures measured here (src/core/measured.ts) and the commands that switch an index to them. The
+ * published scores are the models' authors' figures, quoted as published. `vault-rag models`
+ * renders this list.
  */
 import { modelProfile } from "../embed/profiles.js";
 import { shellArg } from "../shell-arg.js";
+import { measuredFigures, measuredTable, type MeasuredModel } from "./measured.js";
 
 /** A score a model's authors published, with where. */
 export interface PublishedScore {
@@ -31,6 +33,8 @@ export interface RecommendedModel {
   use: string;
   /** Published scores (none for the bundled model: its figures here are measured, see docs/quality.md). */
   published: PublishedScore[];
+  /** The figures measured here, when the model was measured (src/core/measured.ts). */
+  measured?: MeasuredModel;
   /** What the provider puts before a document and a query (from the model card). */
   documentPrefix: string;
   queryPrefix: string;
@@ -39,7 +43,7 @@ export interface RecommendedModel {
 }
 
 const QUOTED =
-  "Scores are published by each model's authors, not measured here; they rank models on public benchmarks, not on your notes.";
+  "Published scores are each model's authors' own; they rank models on public benchmarks, not on your notes. Measured figures are vault-rag's own eval on til and SciFact train, with the commands in docs/quality.md.";
 
 /** The note every list carries: where the scores come from, and what a switch does. */
 export const MODELS_NOTE = `${QUOTED} Switching rebuilds the index in a new file and swaps it in when complete: every passage is embedded again, and the old index answers until then.`;
@@ -116,7 +120,30 @@ const ENTRIES: Entry[] = [
     published: [
       { benchmark: "MTEB retrieval average (15 sets)", value: 51.68, source: "BAAI/bge-small-en-v1.5 model card" },
     ],
-    setup: ["npm install -g @huggingface/transformers --ignore-scripts"],
+    setup: [
+      "npm install -g @huggingface/transformers --ignore-scripts",
+      "vault-rag models pull Xenova/bge-small-en-v1.5",
+    ],
+  },
+  {
+    id: "transformers:sentence-transformers/all-MiniLM-L6-v2",
+    runs: "transformers",
+    languages: "English",
+    dimensions: 384,
+    parameters: "22.7M",
+    download: "90 MB",
+    use: "no server: small and fast; measured here",
+    published: [
+      {
+        benchmark: "Semantic Search (6 sets)",
+        value: 49.54,
+        source: "sbert.net, table of pretrained models",
+      },
+    ],
+    setup: [
+      "npm install -g @huggingface/transformers --ignore-scripts",
+      "vault-rag models pull sentence-transformers/all-MiniLM-L6-v2 --dtype fp32",
+    ],
   },
   {
     id: "transformers:Xenova/bge-m3",
@@ -133,7 +160,7 @@ const ENTRIES: Entry[] = [
         source: "comparison table of the nomic-embed-text-v2-moe model card",
       },
     ],
-    setup: ["npm install -g @huggingface/transformers --ignore-scripts"],
+    setup: ["npm install -g @huggingface/transformers --ignore-scripts", "vault-rag models pull Xenova/bge-m3"],
   },
   {
     id: "openai:text-embedding-3-small",
@@ -166,11 +193,14 @@ const ENTRIES: Entry[] = [
  */
 export function recommendedModels(opts: { vault?: string } = {}): RecommendedModel[] {
   const where = opts.vault ? ` ${shellArg(opts.vault)}` : "";
+  const table = measuredTable();
   return ENTRIES.map(({ setup = [], ...m }) => {
+    const measured = measuredFigures(m.id, table);
     const { documentPrefix, queryPrefix } =
       m.runs === "bundled" ? { documentPrefix: "", queryPrefix: "" } : modelProfile(m.id);
     return {
       ...m,
+      ...(measured ? { measured } : {}),
       documentPrefix,
       queryPrefix,
       commands: [...setup, `vault-rag index${where} --full --model ${m.id}`],

@@ -4,6 +4,7 @@
  */
 import type { Answer, AskContext, ChatMessage, Llm, Source, TokenSink } from "../answer/index.js";
 import type { Fix } from "../errors.js";
+import type { ModelHint } from "./measured.js";
 import type { DenseCoverage, VaultStatus } from "../shared/api.js";
 import type { EmbedderOptions } from "../embed/index.js";
 import type {
@@ -60,6 +61,12 @@ export interface OpenVaultOptions extends EmbedderOptions {
    * any folder the index does not hold). Default false.
    */
   remote?: boolean;
+  /**
+   * The reranker searches use when a request says nothing of it (else `VAULT_RAG_RERANK`, else
+   * none): `transformers:<owner>/<name>` or a `/v1/rerank` server's URL. A reranker is no part of
+   * the index: it may change between searches without a rebuild.
+   */
+  rerank?: string;
 }
 
 export type { DenseCoverage, IndexPhases, VaultStatus } from "../shared/api.js";
@@ -97,7 +104,28 @@ export interface VaultSearchResult extends SearchResult {
 export interface VaultHandle {
   readonly vault: string;
   readonly db: string;
-  index(opts?: Omit<IndexOptions, "log"> & { log?: IndexOptions["log"] }): Promise<IndexSummary>;
+  /**
+   * Indexes the vault: only the notes changed since the last run, or everything with `full`.
+   * `built` says whether the run built the index from nothing (a first index, or a full rebuild).
+   *
+   * @example
+   * ```ts
+   * (await notes.index()).built; // true the first time
+   * ```
+   */
+  index(opts?: Omit<IndexOptions, "log"> & { log?: IndexOptions["log"] }): Promise<IndexSummary & { built: boolean }>;
+  /**
+   * The strongest model measured here ({@link strongerModel}) when it beats the index's model, with
+   * whether this index has shown it already (`shown`); `markShown` records that it is shown now, so
+   * an interface shows it once. Undefined when there is no index, or nothing measured beats its model.
+   *
+   * @example
+   * ```ts
+   * await notes.modelHint({ markShown: true });
+   * // { model: "transformers:a/b", current: "use-lite", score: 0.83, currentScore: 0.779, gain: 0.051, shown: false, … }
+   * ```
+   */
+  modelHint(opts?: { markShown?: boolean }): Promise<(ModelHint & { shown: boolean }) | undefined>;
   /**
    * Keeps the index fresh as notes change (an incremental pass now, then one after each burst of
    * changes), while the handle goes on searching. Close the watcher before the handle.
@@ -347,6 +375,16 @@ export interface SearchExplain {
    * English-only model's), which were left out of it and ranked by their words; absent when none.
    */
   unread?: { passages: number };
+  /**
+   * A reranked search: the reranker, how many fused candidates it reordered, how long it took, and
+   * each hit's place among them before and after (from 1) with its score; absent when off.
+   */
+  rerank?: {
+    model: string;
+    candidates: number;
+    ms: number;
+    hits: { id: string; path: string; before: number; after: number; score: number }[];
+  };
 }
 
 /** Options of {@link VaultHandle.related}. */

@@ -12,6 +12,7 @@ import { displayLocation, isCorruption } from "../store/index.js";
 import { assertVaultFolder } from "../vault/index.js";
 import { placeFix, readingMethods, searchingMethods, writingMethods, type Core, type Opened } from "./methods.js";
 import { openForQuery, openIfIndexed } from "./open-query.js";
+import { rerankersOf } from "./rerank.js";
 import type { OpenVaultOptions, VaultHandle } from "./types.js";
 
 /** The handle's methods that return at once, never throw an index's error, and are not wrapped. */
@@ -85,6 +86,7 @@ function coreOf(vault: string, opts: OpenVaultOptions): Core {
       await (await was?.catch(() => undefined))?.store.close();
     },
     // the question thread is for searching: an indexing embedder never starts it
+    rerankers: rerankersOf(opts),
     indexingEmbedder: (log = opts.log) => embedderForIndex(db, { ...opts, queryThread: false, store: storeOpts, log }),
   };
 }

@@ -15,7 +15,7 @@ export async function postJson(
   body: unknown,
   headers: Record<string, string>,
   unreachable: string,
-  code: "embed_failed" | "llm_failed" = "embed_failed",
+  code: "embed_failed" | "llm_failed" | "rerank_failed" = "embed_failed",
 ): Promise<unknown> {
   let res: Response | undefined;
   const send = () =>

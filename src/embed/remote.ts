@@ -18,8 +18,16 @@ export interface ModelPlace {
   where: string;
 }
 
-/** True for a loopback host name or address (`localhost`, 127.0.0.0/8, `::1`). */
-function isLoopbackHost(host: string): boolean {
+/**
+ * True for a loopback host name or address (`localhost`, 127.0.0.0/8, `::1`).
+ *
+ * @example
+ * ```ts
+ * isLoopbackHost("127.0.0.1"); // true
+ * isLoopbackHost("gpu.local"); // false
+ * ```
+ */
+export function isLoopbackHost(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, "").toLowerCase();
   return h === "localhost" || h.endsWith(".localhost") || h === "::1" || /^127(\.\d{1,3}){3}$/.test(h);
 }

@@ -282,7 +282,7 @@ async function noteWork(run: Run, file: VaultFile | undefined): Promise<NoteWork
   const stored = await run.store.get({ path });
   const without = await run.store.withoutVectors(stored.map((r) => r.id));
   if (!without.size) return undefined;
-  const { note } = readVaultFile(file, silentLogger, { dateKeys: run.dateKeys }); // warned of by the keyword phase
+  const { note } = readVaultFile(file, silentLogger, run.reading); // warned of by the keyword phase
   if (!note) return undefined;
   let chunks;
   try {

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
-import { CHUNKER_VERSION, chunkNote, type ChunkOptions } from "../chunk/index.js";
+import { chunkNote, type ChunkOptions } from "../chunk/index.js";
 import { resolveDateKeys } from "../config.js";
+import { readSettings } from "../settings.js";
 import { unreadable, windowOptions, type Embedder } from "../embed/index.js";
 import { VaultRagError } from "../errors.js";
 import type { Logger } from "../log.js";
@@ -27,12 +28,13 @@ import {
   walkVault,
   type Note,
   type VaultFile,
+  type NoteOptions,
 } from "../vault/index.js";
 import { densePhase } from "./dense-phase.js";
 import { findVectors, planWindows, repoint, type Pending, type VectorMap, type WindowPlan } from "./vectors.js";
 import { acquireLock } from "./lock.js";
 import { runWarnings, type RunWarnings } from "./warnings.js";
-import { manifestFor, modelMismatch, modelSpecOf, sameModel } from "./manifest.js";
+import { chunkerVersionFor, ensureManifest, manifestFor, modelMismatch, modelSpecOf, sameModel } from "./manifest.js";
 
 /** What an indexing run did. */
 export interface IndexSummary {
@@ -187,7 +189,10 @@ export interface Run {
   known: Map<string, NoteEntry>;
   manifest: Manifest | undefined;
   chunkerChanged: boolean | undefined;
-  dateKeys: readonly string[];
+  /** The chunker version this run's passages are cut by (see `chunkerVersionFor`). */
+  chunkerVersion: string;
+  /** How notes are read: the date keys, and what the vault's `leaveOut` setting leaves out. */
+  reading: Required<NoteOptions>;
   summary: IndexSummary;
   /** The notes to read, in the run's order; `cursor` is the next one. */
   todo: VaultFile[];
@@ -300,7 +305,9 @@ async function startRun(
       `vault-rag: no Markdown notes in ${vault} (none ending in .md, outside .vault-ragignore and hidden folders) — check that this is the folder that holds your notes`,
     );
   const manifest = await store.manifest();
-  const chunkerChanged = manifest && manifest.chunkerVersion !== CHUNKER_VERSION;
+  const { leaveOut } = readSettings(vault);
+  const chunkerVersion = chunkerVersionFor(leaveOut);
+  const chunkerChanged = manifest && manifest.chunkerVersion !== chunkerVersion;
   const summary: IndexSummary = {
     added: 0,
     updated: 0,
@@ -367,7 +374,8 @@ async function startRun(
     known,
     manifest,
     chunkerChanged,
-    dateKeys: resolveDateKeys(opts.dateKeys),
+    reading: { dateKeys: resolveDateKeys(opts.dateKeys), leaveOut },
+    chunkerVersion,
     summary,
     todo,
     cursor: 0,
@@ -410,7 +418,7 @@ async function readBatch(run: Run, batchNotes: number): Promise<Batch | undefine
     }
     const f = todo[run.cursor++];
     slice.push(f);
-    const { note, skipped, stat } = readVaultFile(f, log, { dateKeys: run.dateKeys });
+    const { note, skipped, stat } = readVaultFile(f, log, run.reading);
     if (!note) {
       // a file skipped on purpose (binary, not UTF-8, too big) is a warning, not a failure
       if (skipped) summary.skipped++;
@@ -522,25 +530,6 @@ async function keepCached(run: Run, pending: Pending[]): Promise<void> {
 }
 
 /**
- * Records what builds the index before its first write: the manifest, with the model's dimensions
- * (a remote model whose dimensions are not known yet is asked once). An upgrade in progress keeps
- * the old chunker version until the keyword phase completes, so an interrupted upgrade still
- * re-chunks the notes it did not reach.
- */
-async function ensureManifest(run: Run): Promise<void> {
-  const { store, embedder } = run;
-  const manifest = run.manifest;
-  if (manifest && manifest.embedder.dimensions === embedder.dimensions) return;
-  if (manifest && embedder.dimensions === 0) return;
-  if (embedder.dimensions === 0) await embedder.embedQuery("dimension probe");
-  run.manifest = {
-    ...manifestFor(embedder, manifest),
-    ...(run.chunkerChanged ? { chunkerVersion: manifest!.chunkerVersion } : {}),
-  };
-  await store.setManifest(run.manifest);
-}
-
-/**
  * Stops the run when its signal says so, between batches: what was stored stays (a full run's new
  * file is dropped by the caller).
  *
@@ -580,7 +569,7 @@ async function endKeyword(run: Run): Promise<void> {
   await store.resolveLinks(run.linkKey, run.resolve);
   await ensureManifest(run);
   // every note is chunked by this chunker now: an upgrade is complete
-  const manifest = run.chunkerChanged ? manifestFor(embedder, run.manifest) : run.manifest!;
+  const manifest = run.chunkerChanged ? manifestFor(embedder, run.manifest, run.chunkerVersion) : run.manifest!;
   run.manifest = { ...manifest, updatedAt: new Date().toISOString() };
   await store.setManifest(run.manifest);
 }

@@ -4,7 +4,25 @@ import { createEmbedder, DEFAULT_MODEL, type EmbedderOptions } from "../embed/re
 import { indexModelRefusal } from "../embed/remote.js";
 import { VaultRagError } from "../errors.js";
 import { displayLocation, openExisting, type OpenStoreOptions } from "../store/open.js";
-import { SCHEMA_VERSION, type Manifest } from "../store/types.js";
+import { SCHEMA_VERSION, type Manifest, type Store } from "../store/types.js";
+import { hashText, LEAVE_OUT_DEFAULTS, type LeaveOut } from "../vault/index.js";
+
+/**
+ * The chunker version an index records: {@link CHUNKER_VERSION}, with a short hash of the vault's
+ * `leaveOut` setting when it is not the default, so that a changed setting reads every note again.
+ *
+ * @example
+ * ```ts
+ * chunkerVersionFor(LEAVE_OUT_DEFAULTS); // "29"
+ * chunkerVersionFor({ codeLanguages: ["dataview"], headings: ["Backlinks"] }); // "29+1c0a…"
+ * ```
+ */
+export function chunkerVersionFor(leaveOut: LeaveOut): string {
+  const key = JSON.stringify(leaveOut);
+  return key === JSON.stringify(LEAVE_OUT_DEFAULTS)
+    ? CHUNKER_VERSION
+    : `${CHUNKER_VERSION}+${hashText(key).slice(0, 8)}`;
+}
 
 /**
  * Describes an embedder for the manifest.
@@ -14,7 +32,7 @@ import { SCHEMA_VERSION, type Manifest } from "../store/types.js";
  * manifestFor(useLiteEmbedder()).embedder.dimensions; // 512
  * ```
  */
-export function manifestFor(embedder: Embedder, previous?: Manifest): Manifest {
+export function manifestFor(embedder: Embedder, previous?: Manifest, chunkerVersion = CHUNKER_VERSION): Manifest {
   const now = new Date().toISOString();
   return {
     schemaVersion: SCHEMA_VERSION,
@@ -26,10 +44,44 @@ export function manifestFor(embedder: Embedder, previous?: Manifest): Manifest {
       queryPrefix: embedder.queryPrefix,
       normalized: embedder.normalized,
     },
-    chunkerVersion: CHUNKER_VERSION,
+    chunkerVersion,
     createdAt: previous?.createdAt ?? now,
     updatedAt: now,
+    ...(previous?.shown ? { shown: previous.shown } : {}),
   };
+}
+
+/** What {@link ensureManifest} reads of an indexing run, and the manifest it sets. */
+export interface ManifestRun {
+  store: Pick<Store, "setManifest">;
+  embedder: Embedder;
+  manifest: Manifest | undefined;
+  chunkerChanged: boolean | undefined;
+  chunkerVersion: string;
+}
+
+/**
+ * Records what builds the index before its first write: the manifest, with the model's dimensions
+ * (a remote model whose dimensions are not known yet is asked once). An upgrade in progress keeps
+ * the old chunker version until the keyword phase completes, so an interrupted upgrade still
+ * re-chunks the notes it did not reach.
+ *
+ * @example
+ * ```ts
+ * await ensureManifest(run); // run.manifest is set and stored
+ * ```
+ */
+export async function ensureManifest(run: ManifestRun): Promise<void> {
+  const { store, embedder } = run;
+  const manifest = run.manifest;
+  if (manifest && manifest.embedder.dimensions === embedder.dimensions) return;
+  if (manifest && embedder.dimensions === 0) return;
+  if (embedder.dimensions === 0) await embedder.embedQuery("dimension probe");
+  run.manifest = {
+    ...manifestFor(embedder, manifest, run.chunkerVersion),
+    ...(run.chunkerChanged ? { chunkerVersion: manifest!.chunkerVersion } : {}),
+  };
+  await store.setManifest(run.manifest);
 }
 
 /**

@@ -4,6 +4,7 @@
  * derived from {@link SEARCH_PARAMS}: adding a parameter is one entry here plus its implementation
  * in search. This file loads nothing (no zod, no commander), so the CLI starts fast.
  */
+import { DEFAULT_RERANKER, RERANK_DEFAULTS } from "../rerank/defaults.js";
 import { SEARCH_DEFAULTS } from "../search/types.js";
 import type { SearchRequest } from "../search/filter.js";
 
@@ -15,9 +16,12 @@ import type { SearchRequest } from "../search/filter.js";
  * - `text`: a name (a folder, a date);
  * - `list`: a name that may be given several times (`--tag a --tag b`, `?tag=a&tag=b`);
  * - `json`: a JSON object (a filter);
- * - `switch`: true or false, on unless turned off (`--no-expand`, `expand: false`).
+ * - `switch`: true or false, on unless turned off (`--no-expand`, `expand: false`);
+ * - `switch-or-text`: off unless turned on, with its default (`--rerank`, `rerank: true`, `?rerank`)
+ *   or with a name (`--rerank <model>`, `rerank: "<model>"`), and turned off by `--no-rerank`,
+ *   `rerank: false` or `?rerank=false`.
  */
-export type ParamKind = "count" | "ratio" | "choice" | "text" | "list" | "json" | "switch";
+export type ParamKind = "count" | "ratio" | "choice" | "text" | "list" | "json" | "switch" | "switch-or-text";
 
 /** One search parameter: its name in the library, how it is read, and its help text. */
 export interface SearchParam {
@@ -128,6 +132,12 @@ export const SEARCH_PARAMS = [
     kind: "switch",
     help: "read a misspelt word (one no note holds and no dictionary knows) as the vault's closest word; off: as typed",
     default: SEARCH_DEFAULTS.spell,
+  },
+  {
+    key: "rerank",
+    kind: "switch-or-text",
+    value: "[model]",
+    help: `reorder the top ${RERANK_DEFAULTS.depth} candidates with a cross-encoder: transformers:<owner>/<name> (in --model-dir or the cache) or a /v1/rerank server's URL; with no model: $VAULT_RAG_RERANK, else ${DEFAULT_RERANKER}; off unless chosen here or in $VAULT_RAG_RERANK`,
   },
 ] as const satisfies readonly SearchParam[];
 

@@ -45,6 +45,11 @@ function paramSchema(p: SearchParam): z.ZodType {
       return z.record(z.string(), z.unknown()).optional().describe(help);
     case "switch":
       return z.boolean().optional().describe(help);
+    case "switch-or-text":
+      return z
+        .union([z.boolean(), name().min(1)])
+        .optional()
+        .describe(help);
   }
 }
 
@@ -71,9 +76,11 @@ type ParamSchema<P> = P extends { kind: "count" | "ratio" }
         ? z.ZodOptional<z.ZodRecord<z.ZodString, z.ZodUnknown>>
         : P extends { kind: "switch" }
           ? z.ZodOptional<z.ZodBoolean>
-          : P extends { kind: "choice"; choices: readonly (infer C extends string)[] }
-            ? z.ZodOptional<z.ZodEnum<{ [V in C]: V }>>
-            : never;
+          : P extends { kind: "switch-or-text" }
+            ? z.ZodOptional<z.ZodUnion<[z.ZodBoolean, z.ZodString]>>
+            : P extends { kind: "choice"; choices: readonly (infer C extends string)[] }
+              ? z.ZodOptional<z.ZodEnum<{ [V in C]: V }>>
+              : never;
 /** The shape of the search tool's arguments, typed from {@link SEARCH_PARAMS}. */
 type SearchArgShape = { [P in (typeof SEARCH_PARAMS)[number] as Snake<P["key"]>]: ParamSchema<P> };
 

@@ -118,6 +118,9 @@ function ruleOf(issue: z.core.$ZodIssue, field: string | undefined): string | un
       return TYPE_RULES[issue.expected];
     case "invalid_value":
       return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
+    case "invalid_union":
+      // the one union of the parameters: a switch that may name what to use (`rerank`)
+      return "must be true, false or a name";
     default:
       return undefined;
   }

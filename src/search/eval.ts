@@ -3,7 +3,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { VaultRagError } from "../errors.js";
-import { diversify } from "./rank.js";
+import { createReranker, RERANK_DEFAULTS, type Reranker } from "../rerank/index.js";
+import { diversify, namedFirst } from "./rank.js";
+import { rerankHits } from "./rerank.js";
 import { unreadPassages } from "./readable.js";
 import { fuse, retrieve, withSearchDefaults, type Retrieved } from "./search.js";
 import { SEARCH_DEFAULTS, type SearchMode } from "./types.js";
@@ -235,6 +237,10 @@ export interface EvalSetting {
   backlinks?: boolean;
   /** false: rank by a keyword list of the words as typed, misspelt ones too (default: as a search does, fixed). */
   spell?: boolean;
+  /** Rerank the fused top `rerankDepth` with this reranker (a spec), as a search with `rerank` does. */
+  rerank?: string;
+  /** How many fused candidates the reranker reorders (default `RERANK_DEFAULTS.depth`). */
+  rerankDepth?: number;
 }
 
 /** The keyword list a setting ranks: "" as a search ranks it, else what it leaves out ("far", "unlinked", "typed", "far-unlinked"). */
@@ -273,9 +279,20 @@ export async function evaluate(
   ctx: { store: import("../store/index.js").Store; embedder: import("../embed/index.js").Embedder },
   qrels: Qrels,
   settings: EvalSetting[],
-  opts: { pool?: number; depth?: number; onProgress?: (done: number, total: number) => void } = {},
+  opts: {
+    pool?: number;
+    depth?: number;
+    onProgress?: (done: number, total: number) => void;
+    /** The reranker of a setting's `rerank` spec (default: {@link createReranker}, one per spec). */
+    reranker?: (spec: string) => Reranker;
+  } = {},
 ): Promise<EvalResult[]> {
   const pool = opts.pool ?? SEARCH_DEFAULTS.pool;
+  const made = new Map<string, Reranker>();
+  const rerankerOf =
+    opts.reranker ?? ((spec: string) => made.get(spec) ?? made.set(spec, createReranker(spec)).get(spec)!);
+  // per setting, the time each question's reranking took (added to its mode's time)
+  const rerankMs = settings.map(() => [] as number[]);
   const depth = opts.depth ?? 100;
   // per setting, each question's result and its full scores (averaged below)
   const scores = settings.map(() => [] as { q: QuestionResult; s: ReturnType<typeof scoreRanking> }[]);
@@ -320,15 +337,22 @@ export async function evaluate(
       time(`hybrid-${v}-plain`, t2 - t0 + other.plainKeywordMs);
     }
     const relevant = qrels.relevant.get(q.id)!;
-    settings.forEach((st, i) => {
+    for (const [i, st] of settings.entries()) {
       const list = st.mode === "dense" ? { ...byWords, partial: true } : lists.get(keywordVariant(st))!;
-      const hits = fuse(
+      let hits = fuse(
         { mode: st.mode, fusion: st.fusion ?? "linear", alpha: st.alpha ?? SEARCH_DEFAULTS.alpha, rrfK: st.rrfK ?? 60 },
         dense,
         st.expand === false ? list.plainKeyword : list.keyword,
         q.text,
         list,
       );
+      if (st.rerank) {
+        // as search() reranks: the fused top, then a note the question names first again
+        const t = performance.now();
+        hits = await rerankHits(hits, q.text, rerankerOf(st.rerank), st.rerankDepth ?? RERANK_DEFAULTS.depth);
+        if (st.mode !== "dense") hits = namedFirst(hits, q.text, list.linkNames);
+        rerankMs[i].push(performance.now() - t);
+      }
       const ranked = diversify(hits, depth, 1).map((h) => h.path);
       const s = scoreRanking(ranked, relevant);
       const at = ranked.findIndex((p) => relevant.has(p));
@@ -342,18 +366,17 @@ export async function evaluate(
         },
         s,
       });
-    });
+    }
     opts.onProgress?.(++done, qrels.queries.length);
   }
   return settings.map((setting, i) => {
     const byKind: Record<string, Metrics> = {};
     const kinds = [...new Set(scores[i].map((x) => x.q.kind).filter((k): k is string => !!k))];
-    const t =
-      times[
-        setting.mode === "dense"
-          ? "dense"
-          : [setting.mode, keywordVariant(setting), setting.expand === false && "plain"].filter(Boolean).join("-")
-      ];
+    const t = times[
+      setting.mode === "dense"
+        ? "dense"
+        : [setting.mode, keywordVariant(setting), setting.expand === false && "plain"].filter(Boolean).join("-")
+    ].map((ms, j) => ms + (rerankMs[i][j] ?? 0));
     for (const k of kinds)
       byKind[k] = averageMetrics(
         scores[i].filter((x) => x.q.kind === k).map((x) => x.s),

@@ -51,6 +51,8 @@ export type FlatHit = HitJson & {
   readonly ranks?: Hit["ranks"];
   /** The query is this note's name (not enumerable). */
   readonly named?: Hit["named"];
+  /** A reranked hit's place before and after the reranker, and its score (not enumerable). */
+  readonly reranked?: Hit["reranked"];
 };
 
 /**
@@ -68,5 +70,6 @@ export function flatHit(h: Hit): FlatHit {
   const flat = Object.defineProperty(hitJson(h), "meta", { value: h.meta, enumerable: false });
   if (h.ranks) Object.defineProperty(flat, "ranks", { value: h.ranks, enumerable: false });
   if (h.named) Object.defineProperty(flat, "named", { value: h.named, enumerable: false });
+  if (h.reranked) Object.defineProperty(flat, "reranked", { value: h.reranked, enumerable: false });
   return flat as FlatHit;
 }

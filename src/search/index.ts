@@ -10,6 +10,7 @@ export {
   isRareLookup,
   RARE_DEFAULTS,
   retrieve,
+  rerankSpec,
   type SearchContext,
   type Retrieved,
 } from "./search.js";
@@ -63,6 +64,7 @@ export {
   type RrfOptions,
   type SearchRow,
 } from "./api.js";
+export { rerankHits, rerankText } from "./rerank.js";
 export { hitJson, flatHit, type HitJson, type FlatHit } from "./hit-json.js";
 export { noResultHints, type Hint, type HintParam, type NamedField } from "./hints.js";
 export { closest, closestNotes } from "../closest.js";

@@ -12,12 +12,15 @@ import {
   type VectorCoverage,
 } from "../store/index.js";
 import { planExpansion, readableWordNet, type ExpansionPlan } from "./expand.js";
+import { createReranker, DEFAULT_RERANKER, rerankerKind, type Reranker } from "../rerank/index.js";
 import { propNames } from "./props.js";
+import { rerankHits } from "./rerank.js";
 import { withLeads } from "./lead.js";
 import { modelCannotRead, readsEnglishOnly, unreadPassages } from "./readable.js";
 import { spellingFixes, spellingNotice, withFixes, type SpellingFix } from "./spelling.js";
 import { capPerNote, diversify, dropStragglers, linearFusion, namedFirst, rrf, type Ranked } from "./rank.js";
 import {
+  NO_WORDS_NOTICE,
   SEARCH_DEFAULTS,
   type Hit,
   type SearchOptions,
@@ -39,6 +42,15 @@ export function withSearchDefaults(opts: SearchOptions = {}): SearchOptionsWithD
   int("oversample", o.oversample, 1);
   int("per-note", o.perNote, 1);
   int("pool", o.pool, 1);
+  int("rerank-depth", o.rerankDepth, 1);
+  if (o.rerank !== undefined && typeof o.rerank !== "boolean") {
+    if (typeof o.rerank !== "string")
+      throw new VaultRagError(
+        "usage",
+        `vault-rag: rerank must be true, false or a reranker, got ${JSON.stringify(o.rerank)}`,
+      );
+    rerankerKind(o.rerank);
+  }
   if (!["dense", "keyword", "hybrid"].includes(o.mode))
     throw new VaultRagError("usage", `vault-rag: unknown mode "${o.mode}" — use dense, keyword or hybrid`);
   if (!["linear", "rrf"].includes(o.fusion))
@@ -58,6 +70,25 @@ export function withSearchDefaults(opts: SearchOptions = {}): SearchOptionsWithD
 export interface SearchContext {
   store: Store;
   embedder: Embedder;
+  /**
+   * The reranker of a spec, for a search that reranks (a long-lived caller keeps each one loaded);
+   * without it, {@link createReranker} makes one per search.
+   */
+  reranker?: (spec: string) => Reranker;
+}
+
+/**
+ * The reranker a search's `rerank` option names: its spec, `DEFAULT_RERANKER` for `true`, none for
+ * `false` or unset.
+ *
+ * @example
+ * ```ts
+ * rerankSpec(true); // "transformers:Xenova/ms-marco-MiniLM-L-6-v2"
+ * rerankSpec("http://127.0.0.1:8012"); // "http://127.0.0.1:8012"
+ * ```
+ */
+export function rerankSpec(rerank: boolean | string | undefined): string | undefined {
+  return rerank === true ? DEFAULT_RERANKER : rerank || undefined;
 }
 
 /** A letter, a digit or a pictograph (an emoji is something to search for; punctuation alone is not). */
@@ -131,7 +162,7 @@ export async function search(ctx: SearchContext, question: string, options: Sear
   // a filter's bare names may be the index's properties: read them only for a where filter
   const props = options.where != null ? await propNames(ctx.store) : undefined;
   const { o, filter } = checkSearch(question, options, props);
-  const timings = { embedMs: 0, retrieveMs: 0 };
+  const timings: SearchResult["timings"] = { embedMs: 0, retrieveMs: 0 };
   const total = (await ctx.store.count()).chunks;
   if (total === 0)
     return {
@@ -140,7 +171,9 @@ export async function search(ctx: SearchContext, question: string, options: Sear
       fix: { kind: "index", db: ctx.store.location },
       timings,
     };
-  const n = Math.max(1, Math.min(o.topK * o.oversample, total));
+  const rerank = rerankSpec(o.rerank);
+  // a reranker is given its whole depth of candidates, however few hits are asked for
+  const n = Math.max(1, Math.min(Math.max(o.topK * o.oversample, rerank ? o.rerankDepth : 0), total));
   // during an index run's dense phase some passages have no vectors yet: they are ranked by keyword
   const coverage = o.mode === "keyword" ? undefined : await ctx.store.vectorCoverage();
   const partial = coverage && coverage.withVectors < coverage.chunks ? coverage : undefined;
@@ -161,6 +194,16 @@ export async function search(ctx: SearchContext, question: string, options: Sear
     ranked = fuseAll(got);
   }
   const { unread, keyword, expansion, spelling, setAside } = got;
+  let reranked: SearchResult["reranked"];
+  if (rerank && ranked.length) {
+    const t = performance.now();
+    const reranker = ctx.reranker?.(rerank) ?? createReranker(rerank);
+    ranked = await rerankHits(ranked, question, reranker, o.rerankDepth);
+    // a note the question names stays first, as the fusion put it (see namedFirst)
+    if (o.mode !== "dense") ranked = namedFirst(ranked, question, got.linkNames);
+    timings.rerankMs = performance.now() - t;
+    reranked = { model: reranker.id, candidates: Math.min(ranked.length, o.rerankDepth) };
+  }
   let hits = diversify(ranked, o.topK, o.perNote);
   if (o.minRatio !== undefined) hits = dropStragglers(hits, o.minRatio);
   // a hit with nothing to show (a heading and images under a blank breadcrumb) shows its note's first words
@@ -192,6 +235,7 @@ export async function search(ctx: SearchContext, question: string, options: Sear
     hits,
     reason,
     timings,
+    ...(reranked ? { reranked } : {}),
     ...(notice ? { notice } : {}),
     ...(partial ? { denseCoverage: partial } : {}),
     ...(setAside ? { setAside } : {}),
@@ -208,13 +252,7 @@ export async function search(ctx: SearchContext, question: string, options: Sear
   };
 }
 
-/**
- * What a hybrid search says when no passage (that passes its filters) holds a word of the query or
- * a synonym of one: its hits are only the passages nearest in meaning, which a dense list always
- * has (a word of no note, "quokkaflux", gave six unrelated notes and no word of why).
- */
-export const NO_WORDS_NOTICE =
-  "no passage holds a word of the query, nor a synonym of one: these hits are only the nearest in meaning";
+export { NO_WORDS_NOTICE };
 
 /**
  * What a reader should know about a query made only of common words ("how to", "the"): no word of

@@ -1,4 +1,5 @@
 import type { Fix } from "../errors.js";
+import { RERANK_DEFAULTS } from "../rerank/defaults.js";
 import type { RecordMetadata, VectorCoverage, Where, WhereDocument } from "../store/index.js";
 
 /** An example of each filter, as error messages show one: a note's metadata, a passage's text. */
@@ -33,6 +34,12 @@ export interface Hit {
    * said ({@link namedFirst}); `--verbose` says so.
    */
   named?: true;
+  /**
+   * A reranked search: this hit's place among the fused candidates (`before`, from 1), its place
+   * once the reranker reordered them (`after`, before the per-note cap), and the reranker's score
+   * (higher is better; it compares only within one search). Absent for a hit past the reranked top.
+   */
+  reranked?: { before: number; after: number; score: number };
   /**
    * The note's first readable words, when this passage has nothing to show in a snippet (a heading
    * and images under a blank breadcrumb); what renderers show in its place (`snippet`'s `lead`).
@@ -80,10 +87,20 @@ export interface SearchOptions {
    * in which other notes link to it, added to each of its chunks; 0: off.
    */
   backlinks?: number;
+  /**
+   * Reorder the fused top `rerankDepth` candidates with a reranker, before the per-note cap: a
+   * reranker spec (`transformers:<owner>/<name>`, or a `/v1/rerank` server's URL), `true` for
+   * `DEFAULT_RERANKER`, or `false` (the default): off, and nothing is loaded.
+   */
+  rerank?: boolean | string;
+  /** How many fused candidates a reranker reorders (`RERANK_DEFAULTS.depth`). */
+  rerankDepth?: number;
 }
 
-export type SearchOptionsWithDefaults = Required<Omit<SearchOptions, "where" | "whereDocument" | "minRatio">> &
-  Pick<SearchOptions, "where" | "whereDocument" | "minRatio">;
+export type SearchOptionsWithDefaults = Required<
+  Omit<SearchOptions, "where" | "whereDocument" | "minRatio" | "rerank">
+> &
+  Pick<SearchOptions, "where" | "whereDocument" | "minRatio" | "rerank">;
 
 /**
  * Search defaults in one place; the CLI's help reads them from here. Each rule's figures and the
@@ -104,6 +121,7 @@ export type SearchOptionsWithDefaults = Required<Omit<SearchOptions, "where" | "
  *   (docs/decisions/proximity.md).
  * - `backlinks` 0.1: the sentences that link to a note, beside its BM25
  *   (docs/decisions/backlink-text.md).
+ * - `rerank` off; `rerankDepth` 50 when on (`RERANK_DEFAULTS`, docs/decisions/reranker.md).
  *
  * test/e2e/heldout.test.ts checks that hybrid stays within one question of the better single mode
  * on questions never used to choose these (test/fixtures/heldout-questions.jsonl).
@@ -121,6 +139,7 @@ export const SEARCH_DEFAULTS: SearchOptionsWithDefaults = {
   spell: true,
   proximity: 0.2,
   backlinks: 0.1,
+  rerankDepth: RERANK_DEFAULTS.depth,
 };
 
 /** The result of a search: hits, and why there are none when there are none. */
@@ -131,7 +150,9 @@ export interface SearchResult {
   fix?: Fix;
   /** How the search ran, when a reader should know: a question the model cannot read was ranked by keywords alone, or one of common words only names no topic (`commonWordsNotice` in search.ts). */
   notice?: string;
-  timings: { embedMs: number; retrieveMs: number };
+  timings: { embedMs: number; retrieveMs: number; rerankMs?: number };
+  /** A reranked search: the reranker's spec, and how many fused candidates it reordered. */
+  reranked?: { model: string; candidates: number };
   /**
    * The WordNet synonyms the keyword query also ranked by, when it was widened: their weight beside
    * the question's own words (1), and the share of the question the best keyword hit held
@@ -152,3 +173,11 @@ export interface SearchResult {
    */
   setAside?: number;
 }
+
+/**
+ * What a hybrid search says when no passage (that passes its filters) holds a word of the query or
+ * a synonym of one: its hits are only the passages nearest in meaning, which a dense list always
+ * has (a word of no note, "quokkaflux", gave six unrelated notes and no word of why).
+ */
+export const NO_WORDS_NOTICE =
+  "no passage holds a word of the query, nor a synonym of one: these hits are only the nearest in meaning";

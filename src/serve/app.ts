@@ -88,7 +88,8 @@ export const renderError = (c: Context, e: unknown) => {
   app.use("/api/*", originGuard(o));
   if (o.cors) app.use("/api/*", cors({ origin: o.cors, allowHeaders: ["Content-Type", "Authorization"] }));
   // `!== undefined`, not truthiness: an empty token must not switch the check off
-  if (o.token !== undefined) app.use("*", tokenGuard(o.token, Object.keys(o.assets.modules ?? {})));
+  if (o.token !== undefined)
+    app.use("*", tokenGuard(o.token, [...Object.keys(o.assets.modules ?? {}), ...Object.keys(o.assets.files ?? {})]));
   // only the endpoints that rank take turns: a note, tags, folders and status are quick reads, which
   // must not wait behind two searches (a search on an Ollama index waits on the model, seconds at a time)
   const inTurn = turnTaking(o);
@@ -99,12 +100,12 @@ export const renderError = (c: Context, e: unknown) => {
     throw new Refusal(405, "usage", `vault-rag: ${c.req.method} is not supported — the API only reads`);
   });
 
-  const page = (c: Context, body: string, type: string) => {
+  const page = (c: Context, body: string | Uint8Array<ArrayBuffer>, type: string) => {
     c.header("Content-Type", type);
     c.header("Cache-Control", "no-cache");
     c.header(
       "Content-Security-Policy",
-      "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+      "default-src 'none'; script-src 'self'; style-src 'self'; font-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
     );
     return c.body(body);
   };
@@ -113,5 +114,6 @@ export const renderError = (c: Context, e: unknown) => {
   app.get("/style.css", (c) => page(c, o.assets.css, "text/css; charset=utf-8"));
   for (const [at, js] of Object.entries(o.assets.modules ?? {}))
     app.get(at, (c) => page(c, js, "text/javascript; charset=utf-8"));
+  for (const [at, f] of Object.entries(o.assets.files ?? {})) app.get(at, (c) => page(c, f.body, f.type));
   return app;
 }

@@ -10,7 +10,12 @@ export interface WebAssets {
   css: string;
   /** The modules the entry imports, by their path on the server (`/search-view.js`, `/shared/snippet-text.js`). */
   modules?: Record<string, string>;
+  /** The files the page loads beside them, by their path on the server: KaTeX's stylesheet and fonts (`/katex/…`). */
+  files?: Record<string, { body: Uint8Array<ArrayBuffer>; type: string }>;
 }
+
+/** The content types of the files under `katex/`; others there (its licence) are not served. */
+const FILE_TYPES: Record<string, string> = { ".css": "text/css; charset=utf-8", ".woff2": "font/woff2" };
 
 /** Where the built web app lives: `dist/web/`, beside this module's folder. */
 export const WEB_DIR = fileURLToPath(new URL("../web/", import.meta.url));
@@ -28,9 +33,14 @@ export function loadAssets(dir: string = WEB_DIR): WebAssets {
   const read = (f: string) => fs.readFileSync(new URL(f, `file://${dir.endsWith("/") ? dir : dir + "/"}`), "utf8");
   try {
     const modules: Record<string, string> = {};
-    for (const f of fs.readdirSync(dir, { recursive: true, encoding: "utf8" }))
-      if (f.endsWith(".js") && f !== "app.js") modules[`/${f.split(path.sep).join("/")}`] = read(f);
-    return { html: read("index.html"), js: read("app.js"), css: read("style.css"), modules };
+    const files: NonNullable<WebAssets["files"]> = {};
+    for (const f of fs.readdirSync(dir, { recursive: true, encoding: "utf8" })) {
+      const at = `/${f.split(path.sep).join("/")}`;
+      const type = FILE_TYPES[path.extname(f)];
+      if (f.endsWith(".js") && f !== "app.js") modules[at] = read(f);
+      else if (at.startsWith("/katex/") && type) files[at] = { body: fs.readFileSync(path.join(dir, f)), type };
+    }
+    return { html: read("index.html"), js: read("app.js"), css: read("style.css"), modules, files };
   } catch (e) {
     const msg = `vault-rag: the web app is not built (${(e as Error).message}) — run \`npm run build\`; the API under /api works without it`;
     return { html: `<!doctype html><title>vault-rag</title><p>${msg.replace(/[<>&]/g, "")}</p>`, js: "", css: "" };

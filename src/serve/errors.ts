@@ -69,8 +69,12 @@ export function errorResponse(e: unknown): {
     case "index_damaged":
     case "index_locked":
       return { status: 503, body };
+    case "remote_model":
+      // a model or reranker that would send text off this machine, which nothing here names
+      return { status: 403, body };
     case "llm_failed":
     case "embed_failed":
+    case "rerank_failed":
       return { status: 502, body };
     default:
       return { status: 500, body };

@@ -2,11 +2,12 @@ import { bad, cut, quoted, SEARCH_PARAMS, wireName, type SearchParam } from "../
 import { FILTER_EXAMPLES } from "../core/defaults.js";
 
 /** How a query parameter is read: text, a number, true/false, JSON, or text that may repeat. */
-export type QueryKind = "string" | "number" | "boolean" | "json" | "list";
+export type QueryKind = "string" | "number" | "boolean" | "json" | "list" | "boolean-or-string";
 
 /**
  * Reads a URL's query parameters into an object by a table of names and kinds (`name → [key, kind]`),
- * ready for a zod schema: numbers, booleans and JSON are parsed; a `list` parameter may repeat
+ * ready for a zod schema: numbers, booleans and JSON are parsed (a `boolean-or-string` is a boolean
+ * when it reads as one, else the text); a `list` parameter may repeat
  * (`?tag=a&tag=b`); any other may not. An unknown name is refused, listing the known ones.
  *
  * @example
@@ -42,6 +43,9 @@ export function readParams(
       if (!/^-?\d+(\.\d+)?$/.test(v.trim())) throw bad(`${name} must be a number, got ${quoted(v)}`);
       out[key] = Number(v);
       if (!Number.isFinite(out[key])) throw bad(`${name} is too big a number, got ${quoted(v)}`);
+    } else if (kind === "boolean-or-string") {
+      // `?rerank` or `?rerank=true`: on; `?rerank=false`: off; any other value names what to use
+      out[key] = ["", "true", "1"].includes(v) ? true : ["false", "0"].includes(v) ? false : v;
     } else if (kind === "boolean") {
       if (!["true", "false", "1", "0", ""].includes(v)) throw bad(`${name} must be true or false, got ${quoted(v)}`);
       out[key] = v === "true" || v === "1" || v === "";
@@ -67,6 +71,7 @@ const QUERY_KIND: Record<SearchParam["kind"], QueryKind> = {
   list: "list",
   json: "json",
   switch: "boolean",
+  "switch-or-text": "boolean-or-string",
 };
 
 /**

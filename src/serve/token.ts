@@ -14,7 +14,7 @@ const OLD_TOKEN_COOKIE = "vault_rag_token";
 
 /**
  * The token check of a server bound beyond loopback. Every API request must present the token as
- * `Authorization: Bearer <token>`. The page, its scripts (`modules`, beside `/app.js`) and its stylesheet are served without it:
+ * `Authorization: Bearer <token>`. The page, its stylesheet and scripts, and the files they load (`modules`: the modules beside `/app.js`, KaTeX's stylesheet and fonts) are served without it:
  * the page opened at the printed URL (`/?token=…`) keeps the token in the tab's `sessionStorage`,
  * which only this origin (scheme, host and port) reads, and sends it as that header. No cookie
  * carries it, so no other port of the host ever receives it. A wrong token in the printed URL's

@@ -101,10 +101,13 @@ export function flatBody(text: string, comments = false): string {
   // what a fenced code block holds is shown as written: `![[Document.pdf]]` in a block that shows
   // how to embed is the answer, not an embed (else a snippet reads "To embed a PDF: ```md ```")
   const t = outsideCode(source, (prose) => {
-    let p = prose.replace(INLINE_TAG, "").replace(HTML_TAG, " ");
+    // a formula is kept as written (`$\|A\|_2$` is not a backslash escape), the marks read around it
+    const formulas: string[] = [];
+    let p = prose.replace(MATH, (m, code?: string) => (code ? m : `\uE000${formulas.push(m) - 1}\uE001`));
+    p = p.replace(INLINE_TAG, "").replace(HTML_TAG, " ");
     if (comments) p = p.replace(COMMENT_WORDS[0], COMMENT_WORDS[1] as string);
     for (const [mark, by] of MARKS) p = p.replace(mark, by as string);
-    return p;
+    return p.replace(/\uE000(\d+)\uE001/g, (m, i: string) => formulas[Number(i)] ?? m);
   });
   const flat = t.replace(/\s+/g, " ").trim();
   // a passage of embeds alone (`![[Albums.base]]`) reads as what it embeds, not as a blank line
@@ -172,6 +175,42 @@ export function headingsOf(text: string): string {
   );
 }
 
+/**
+ * A formula as Obsidian writes it, or a code span (group 1), which holds none: `$$…$$` (across lines),
+ * or `$…$` on one line whose `$`s touch the formula (no space inside them) and whose closing `$` is
+ * not followed by a digit, so "from $5 to $10" holds none. `\$` is a dollar sign.
+ */
+const MATH =
+  /(`+)[^`]{0,2000}?\1|\$\$(?:[^$\\]|\\[\s\S]){1,2000}?\$\$|(?<![\\$])\$(?![\s$])(?:[^$\\\n]|\\[^\n]){1,500}?(?<!\s)\$(?![\d$])/g;
+
+/** A formula in a text: where it starts and ends, its TeX without the `$`s, and whether it was `$$…$$`. */
+export interface MathSpan {
+  start: number;
+  end: number;
+  tex: string;
+  display: boolean;
+}
+
+/**
+ * The formulas of a text (`$…$` and `$$…$$`, none inside a code span), in order: what the web app
+ * renders with KaTeX, and what a snippet is never cut inside.
+ *
+ * @example
+ * ```ts
+ * mathSpans("so $a \\rightarrow b$, from $5 to $10"); // [{ start: 3, end: 20, tex: "a \\rightarrow b", display: false }]
+ * ```
+ */
+export function mathSpans(text: string): MathSpan[] {
+  const spans: MathSpan[] = [];
+  for (const m of text.matchAll(MATH)) {
+    if (m[1]) continue;
+    const display = m[0].startsWith("$$");
+    const tex = m[0].slice(display ? 2 : 1, display ? -2 : -1);
+    spans.push({ start: m.index, end: m.index + m[0].length, tex, display });
+  }
+  return spans;
+}
+
 /** Options of {@link snippet}. */
 export interface SnippetOptions {
   /** Marks the query's terms ({@link termPattern}): the snippet is centred on where most of them meet. */
@@ -219,10 +258,17 @@ export function snippet(text: string, width = 100, opts: SnippetOptions | RegExp
       let start = Math.max(0, at - Math.floor(width * 0.3));
       const space = body.lastIndexOf(" ", start);
       start = space > 0 && start - space < 20 ? space + 1 : start;
+      // never in the middle of a formula: it starts with the formula
+      start = mathSpans(body).find((f) => f.start < start && start < f.end)?.start ?? start;
       body = "…" + body.slice(start);
     }
   }
-  return body.length > width ? body.slice(0, width - 1) + "…" : body;
+  if (body.length <= width) return body;
+  // nor ends in one: the cut goes before it, unless it is all the snippet shows
+  let end = width - 1;
+  const cut = mathSpans(body).find((f) => f.start < end && end < f.end);
+  if (cut) end = body.slice(0, cut.start).trim().replace(/^…$/, "") ? cut.start : cut.end;
+  return (cut ? body.slice(0, end).trimEnd() : body.slice(0, end)) + "…";
 }
 
 /** A character a reader sees as text: a letter, digit, punctuation mark or symbol. */

@@ -74,6 +74,8 @@ export interface Manifest {
   chunkerVersion: string;
   createdAt: string;
   updatedAt: string;
+  /** The notices an interface has shown about this index (`model-hint:<model>`), each shown once. */
+  shown?: string[];
 }
 
 /** Filters, validated and normalised once at the edge (see `normaliseWhere`). */

@@ -7,7 +7,7 @@
 
 // a fence's opening or closing line: any indentation (a fence in a list item is indented), after any
 // quote or callout marks (`> ```js`)
-const FENCE = /^(?:[ \t]*>)*[ \t]*(`{3,}|~{3,})(.*)$/;
+export const FENCE = /^(?:[ \t]*>)*[ \t]*(`{3,}|~{3,})(.*)$/;
 
 /**
  * A note's body without its Obsidian comments, on the same lines: each comment's text and its `%%`
@@ -100,7 +100,7 @@ function readLine(line: string, comment: boolean): { text: string; comment: bool
  * of the same length, as CommonMark pairs them; a run with none after it is text. Linear: each run
  * looks up the next one of its length in a table built from the line's end.
  */
-function codeSpans(line: string): [number, number][] {
+export function codeSpans(line: string): [number, number][] {
   if (!line.includes("`")) return [];
   const runs: [number, number][] = []; // [start, length]
   for (let k = 0; k < line.length; k++) {

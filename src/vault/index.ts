@@ -36,4 +36,5 @@ export {
   whyNoteMissing,
 } from "./note-text.js";
 export { isExcalidraw } from "./excalidraw.js";
+export { LEAVE_OUT_DEFAULTS, withoutQueries, type LeaveOut } from "./queries.js";
 export { exactNotePath } from "./note-lookup.js";

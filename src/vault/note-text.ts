@@ -9,9 +9,9 @@ import { readRegularFile } from "../safe-file.js";
 import { decodeNote, MAX_NOTE_BYTES } from "./read.js";
 import { headingText, scanBlocks } from "./markdown.js";
 import { walkVault, whyNotWalked } from "./walk.js";
+import { GET_NOTE_MAX_CHARS } from "./limits.js";
 
-/** The most `get_note` returns, in characters (about 10,000 tokens); longer text is cut with a mark. */
-export const GET_NOTE_MAX_CHARS = 40_000;
+export { GET_NOTE_MAX_CHARS };
 
 const refuse = (rel: string, why: string): never => {
   throw new VaultRagError(

@@ -4,6 +4,7 @@ import { silentLogger } from "../log.js";
 import { excalidrawText, isExcalidraw } from "./excalidraw.js";
 import { withoutComments } from "./comments.js";
 import { withoutDataPayloads } from "./data-uri.js";
+import { LEAVE_OUT_DEFAULTS, withoutQueries, type LeaveOut } from "./queries.js";
 import { MAX_FRONTMATTER_BYTES, splitFrontmatter } from "./frontmatter.js";
 import { scanBlocks } from "./markdown.js";
 import { noteDate, readProperties } from "./properties.js";
@@ -13,6 +14,8 @@ import type { Note } from "./types.js";
 /** How notes are read: the frontmatter keys a note's date comes from, first found first (see {@link noteDate}). */
 export interface NoteOptions {
   dateKeys?: readonly string[];
+  /** The queries and sections left out of the body besides comments (see {@link withoutQueries}). */
+  leaveOut?: LeaveOut;
 }
 
 /**
@@ -73,7 +76,7 @@ export function parseNote(
   const aliases = capped(aliasNames, "aliases", path, log, aliasesListed);
   // line endings normalised once, here: the tag scan and the chunker then read the same string (one parse)
   const unixBody = fm.body.includes("\r") ? fm.body.replace(/\r\n?/g, "\n") : fm.body;
-  const { body, properties } = readableParts(drawing, unixBody, fm.yaml);
+  const { body, properties } = readableParts(drawing, unixBody, fm.yaml, opts.leaveOut);
   const rawTitle = data.title;
   const title =
     typeof rawTitle === "string" && rawTitle.trim()
@@ -131,7 +134,9 @@ export function parseNote(
  * Excalidraw drawing by its words, not its JSON ({@link excalidrawText}), and not by the plugin's
  * properties (`excalidraw-plugin: parsed`, no text of the user's); a note by its words, not the
  * base64 of an image pasted into it ({@link withoutDataPayloads}), and without its Obsidian comments
- * (`%%…%%`, {@link withoutComments}), which Obsidian shows only to the note's author in its editor.
+ * (`%%…%%`, {@link withoutComments}), which Obsidian shows only to the note's author in its editor,
+ * nor its queries, Templater tags and embedded pictures ({@link withoutQueries}), which reading view
+ * shows as what they make.
  *
  * @example
  * ```ts
@@ -139,10 +144,18 @@ export function parseNote(
  * readableParts(false, "Plan %%draft, do not share%% here\n", "").body; // "Plan here\n"
  * ```
  */
-export function readableParts(drawing: boolean, body: string, yaml: string): { body: string; properties: string } {
+export function readableParts(
+  drawing: boolean,
+  body: string,
+  yaml: string,
+  leaveOut: LeaveOut = LEAVE_OUT_DEFAULTS,
+): { body: string; properties: string } {
   return drawing
     ? { body: excalidrawText(body), properties: "" }
-    : { body: withoutDataPayloads(withoutComments(body)), properties: withoutDataPayloads(yaml) };
+    : {
+        body: withoutDataPayloads(withoutQueries(withoutComments(body), leaveOut)),
+        properties: withoutDataPayloads(yaml),
+      };
 }
 
 /** The names of a folder's own page, as documentation sites and some vaults name it (in the order a link to `guide/` tries them). */

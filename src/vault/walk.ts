@@ -4,6 +4,7 @@ import type { Logger } from "../log.js";
 import { silentLogger } from "../log.js";
 import { VaultRagError } from "../errors.js";
 import { parseIgnoreRules, type IgnoreRules } from "./ignore-rules.js";
+import { templateFolders, type TemplateFolder } from "./templates.js";
 import type { VaultFile } from "./types.js";
 
 /** Folder names skipped everywhere, besides every dot-folder. */
@@ -15,7 +16,8 @@ export const IGNORE_FILE = ".vault-ragignore";
 /**
  * Lists the Markdown files of a vault, sorted by path.
  *
- * Skips dot-folders, `node_modules`, and what `.vault-ragignore` names; follows symlinks only while
+ * Skips dot-folders, `node_modules`, what `.vault-ragignore` names, and the template folders
+ * Obsidian's settings name ({@link templateFolders}); follows symlinks only while
  * they stay inside the vault, and visits each real folder once (so symlink loops end).
  *
  * @example
@@ -26,7 +28,8 @@ export const IGNORE_FILE = ".vault-ragignore";
  */
 export function walkVault(root: string, log: Logger = silentLogger): VaultFile[] {
   const realRoot = fs.realpathSync(assertVaultFolder(root));
-  const ig = loadIgnore(realRoot, log);
+  const rules = loadRules(realRoot, log);
+  const ig = rules.ig;
   const out: VaultFile[] = [];
   const visited = new Set<string>([realRoot]);
 
@@ -69,7 +72,7 @@ export function walkVault(root: string, log: Logger = silentLogger): VaultFile[]
         // a link to what the vault leaves out (an ignored draft, .trash/) does not bring it back in
         const target = path.relative(realRoot, real).split(path.sep).join("/");
         childReal = target;
-        if (target && whyHidden(target, isDir, ig)) {
+        if (target && whyHidden(target, isDir, rules)) {
           log.warn(
             "symlink_hidden",
             `vault-rag: skipped symlink "${childRel}" — it points to "${target}", which the vault leaves out`,
@@ -102,6 +105,7 @@ export function walkVault(root: string, log: Logger = silentLogger): VaultFile[]
       if (isDir) {
         if (name.startsWith(".") || SKIPPED_FOLDERS.includes(name)) continue;
         if (ig.ignores(childRel + "/") || (childReal !== childRel && ig.ignores(childReal + "/"))) continue;
+        if (templateOf(childRel, rules) || (childReal !== childRel && templateOf(childReal, rules))) continue;
         // the folder's real path is known (its parent's and its name, or its link's target): no
         // realpath call per folder
         const realAbs = childReal ? path.join(realRoot, childReal) : realRoot;
@@ -130,7 +134,8 @@ export function walkVault(root: string, log: Logger = silentLogger): VaultFile[]
  * Why a walk never reaches a vault-relative path (a folder when `isDir`), or undefined: a dot-folder
  * or skipped folder on its way, or what the ignore file names.
  */
-function whyHidden(rel: string, isDir: boolean, ig: IgnoreRules): string | undefined {
+function whyHidden(rel: string, isDir: boolean, rules: WalkRules): string | undefined {
+  const { ig } = rules;
   const parts = rel.split("/");
   const folders = isDir ? parts.length : parts.length - 1;
   for (let i = 0; i < folders; i++) {
@@ -138,6 +143,9 @@ function whyHidden(rel: string, isDir: boolean, ig: IgnoreRules): string | undef
     if (parts[i].startsWith(".") || SKIPPED_FOLDERS.includes(parts[i]))
       return `it is in "${folder}/", a folder vault-rag never indexes`;
     if (ig.ignores(folder + "/")) return `${IGNORE_FILE} keeps "${folder}/" out of the index`;
+    const template = templateOf(folder, rules);
+    if (template)
+      return `"${folder}/" is the templates folder (${template.source} names it), and templates are not indexed`;
   }
   if (!isDir && ig.ignores(rel)) return `${IGNORE_FILE} keeps it out of the index`;
   return undefined;
@@ -192,7 +200,7 @@ export function whyFolderNotWalked(root: string, folder: string): string | undef
   } catch {
     return undefined;
   }
-  return whyHidden(rel, true, loadIgnore(realRoot, silentLogger));
+  return whyHidden(rel, true, loadRules(realRoot, silentLogger));
 }
 
 /**
@@ -206,11 +214,27 @@ export function whyFolderNotWalked(root: string, folder: string): string | undef
  * ```
  */
 export function whyNotWalked(root: string, rel: string): string | undefined {
-  const ig = loadIgnore(fs.realpathSync(assertVaultFolder(root)), silentLogger);
-  const folder = rel.includes("/") ? whyHidden(rel.slice(0, rel.lastIndexOf("/")), true, ig) : undefined;
+  const rules = loadRules(fs.realpathSync(assertVaultFolder(root)), silentLogger);
+  const folder = rel.includes("/") ? whyHidden(rel.slice(0, rel.lastIndexOf("/")), true, rules) : undefined;
   if (folder) return folder;
   if (!rel.toLowerCase().endsWith(".md")) return "it is not a Markdown note";
-  return ig.ignores(rel) ? `${IGNORE_FILE} keeps it out of the index` : undefined;
+  return rules.ig.ignores(rel) ? `${IGNORE_FILE} keeps it out of the index` : undefined;
+}
+
+/** What a walk leaves out besides hidden folders: the ignore file's rules and the template folders. */
+interface WalkRules {
+  ig: IgnoreRules;
+  templates: TemplateFolder[];
+}
+
+/** The template folder a vault-relative folder is, or undefined. */
+function templateOf(folder: string, rules: WalkRules): TemplateFolder | undefined {
+  return rules.templates.length ? rules.templates.find((t) => t.folder === folder) : undefined;
+}
+
+/** The vault's {@link WalkRules}. */
+function loadRules(root: string, log: Logger): WalkRules {
+  return { ig: loadIgnore(root, log), templates: templateFolders(root) };
 }
 
 /** The vault's ignore rules ({@link parseIgnoreRules}: linear in each path, whatever its lines hold). */

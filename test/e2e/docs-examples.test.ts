@@ -8,7 +8,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { startOllamaStandIn, type OllamaStandIn } from "../support/ollama-standin.js";
 import { spawnChild, stopChildren } from "../support/children.js";
-import { writeTinyBert } from "../embed/tiny-bert.js";
+import { writeTinyBert, writeTinyCrossEncoder } from "../embed/tiny-bert.js";
+import { folderFiles, startHubStandIn } from "../support/hub-standin.js";
 import { BIN, exampleVaultCopy } from "./helpers.js";
 
 /**
@@ -23,10 +24,13 @@ import { BIN, exampleVaultCopy } from "./helpers.js";
  * | `with serve` | runs against a `vault-rag serve` of the vault, at the port the docs name |
  * | `with the Ollama stand-in` | as `sh`; `ollama` talks to the stand-in Ollama server |
  * | `with a local model folder` | as `sh`; `~/models` holds a model folder under the name the block uses |
+ * | `with a local reranker folder` | as `sh`; `~/models` holds a tiny cross-encoder under the name `--rerank` gives |
+ * | `with the Hub stand-in` | as `sh`; `HF_ENDPOINT` is a stand-in Hub serving a tiny model under the name `models pull` names |
  * | none (`yaml`) | frontmatter: it must parse |
  * | `output of <command>` (`text`) | every line shown is a line the command prints |
  * | `hit shape` (`json`) | the hit's keys, checked by test/e2e/shape.test.ts |
  * | `mcp config` (`json`) | a client's configuration: the server it names starts and lists its tools |
+ * | `settings file` (`json`) | a vault's `.vault-rag.json`: `vault-rag index` of `~/notes` with it succeeds |
  * | `run by .ci/run …` | the README's two commands, which `.ci/run` runs (test/e2e/readme.test.ts) |
  * | `skip — reason` | not run; the reason is shown |
  *
@@ -115,6 +119,8 @@ function sandbox(): { home: string; env: NodeJS.ProcessEnv } {
       OLLAMA_HOST: ollama.host,
       OPENAI_BASE_URL: `http://${ollama.chat.base}/v1`,
       OPENAI_API_KEY: "sk-test",
+      // transformers models are cached in the block's home, never in the checkout's node_modules
+      HF_HOME: path.join(home, "hf"),
     },
   };
 }
@@ -173,6 +179,14 @@ async function runExample(ex: Example): Promise<void> {
   if (ex.lang === "json") {
     const value = JSON.parse(ex.code);
     if (marker === "hit shape") return void expect(Object.keys(value)).toContain("start_line");
+    if (marker === "settings file") {
+      fs.writeFileSync(path.join(home, "notes", ".vault-rag.json"), ex.code);
+      const r = spawnSync(process.execPath, [BIN, "index", path.join(home, "notes"), "--quiet"], {
+        env,
+        encoding: "utf8",
+      });
+      return void expect(r.status, `${where}: ${r.stderr}`).toBe(0);
+    }
     expect(marker, where).toBe("mcp config");
     const server = value.mcpServers["vault-rag"];
     const client = new Client({ name: "docs", version: "1.0.0" });
@@ -261,6 +275,10 @@ async function runExample(ex: Example): Promise<void> {
     const model = /--model transformers:(\S+)/.exec(script)?.[1];
     expect(model, where).toBeTruthy();
     writeTinyBert(path.join(home, "models"), model!);
+  } else if (marker === "with a local reranker folder") {
+    const model = /--rerank transformers:(\S+)/.exec(script)?.[1];
+    expect(model, where).toBeTruthy();
+    writeTinyCrossEncoder(path.join(home, "models"), model!);
   } else if (marker === "with the Ollama stand-in") {
     // a stand-in of its own: a model is there only once pulled
     const own = await startOllamaStandIn();
@@ -281,6 +299,23 @@ async function runExample(ex: Example): Promise<void> {
       expect(r.stdout).toMatch(/^.+\.md:\d+ {2}/m);
     } finally {
       await own.close();
+    }
+    return;
+  } else if (marker === "with the Hub stand-in") {
+    // `models pull` against a stand-in Hub that serves the tiny model under the name the block pulls
+    const model = /models pull (\S+)/.exec(script)?.[1];
+    expect(model, where).toBeTruthy();
+    const hub = await startHubStandIn();
+    try {
+      const files = folderFiles(writeTinyBert(path.join(home, "hub"), model!));
+      files.set("onnx/model_quantized.onnx", files.get("onnx/model.onnx")!);
+      hub.add(model!, files);
+      const r = await sh(script, { ...env, HF_ENDPOINT: hub.endpoint }, home);
+      expect(r.code, `${where}:\n${r.stdout}\n${r.stderr}`).toBe(0);
+      expect(hub.fetched.map((f) => f.path)).toContain("onnx/model_quantized.onnx");
+      expect(r.stdout, where).toMatch(/^.+\.md:\d+ {2}/m);
+    } finally {
+      await hub.close();
     }
     return;
   } else expect(marker, `${where}: unknown marker`).toBe("");

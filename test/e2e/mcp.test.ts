@@ -93,7 +93,7 @@ describe("vault-rag mcp", () => {
       [
         "search",
         { query: "motors", colour: "red" },
-        'vault-rag: unknown field "colour" — use query, top_k, per_note, oversample, mode, tags, folder, top_folder, since, until, by, props, min_ratio, where, where_document, expand, spell',
+        'vault-rag: unknown field "colour" — use query, top_k, per_note, oversample, mode, tags, folder, top_folder, since, until, by, props, min_ratio, where, where_document, expand, spell, rerank',
       ],
       ["search", { query: "motors", top_k: "many" }, 'vault-rag: top_k must be a number, got "many"'],
       ["search", { query: "motors", top_k: 500 }, "vault-rag: top_k must be a whole number of at most 50, got 500"],

@@ -86,9 +86,20 @@ describe("one shape of hit", () => {
     const help = cli(["search", "--help"]).stdout;
     const flags = [...help.matchAll(/^\s+(?:-\w, )?--([a-z-]+)/gm)].map((m) => m[1]);
     expect(flags).toContain("top-folder");
-    // flags that choose the index or shape the terminal output: the MCP server is started on one
-    // vault and index and always answers JSON
-    const notSearch = new Set(["vault", "db", "model", "offline", "model-dir", "json", "color", "verbose", "help"]);
+    // flags that choose the index, the process that answers, or shape the terminal output: the MCP
+    // server is started on one vault and index and always answers JSON
+    const notSearch = new Set([
+      "vault",
+      "db",
+      "model",
+      "offline",
+      "model-dir",
+      "json",
+      "color",
+      "verbose",
+      "help",
+      "no-daemon",
+    ]);
     const { tools } = await client.listTools();
     const props = Object.keys(
       (tools.find((t) => t.name === "search")!.inputSchema as { properties: object }).properties,

@@ -235,3 +235,104 @@ export function expectedTinyVector(text: string): number[] {
   const norm = Math.hypot(...mean);
   return mean.map((x) => x / norm);
 }
+
+/**
+ * Writes a tiny cross-encoder into `<root>/<name>/`, as Transformers.js loads one for
+ * `AutoModelForSequenceClassification`: the tiny BERT's tokenizer, a `BertForSequenceClassification`
+ * config with one label, and an ONNX graph whose `logits` (shape `[batch, 1]`) are the dot product
+ * of the mean of the query's token rows (token type 0: `[CLS] query [SEP]`) and the mean of the
+ * passage's (type 1: `passage [SEP]`). Each word's row is one-hot and the special tokens' rows are
+ * zero, so a pair's score is {@link expectedTinyScore}: a passage that shares more of the query's
+ * words, in fewer words, scores higher. Deterministic; no network.
+ */
+export function writeTinyCrossEncoder(root: string, name: string): string {
+  const dir = writeTinyBert(root, name);
+  fs.writeFileSync(
+    path.join(dir, "config.json"),
+    JSON.stringify({
+      model_type: "bert",
+      architectures: ["BertForSequenceClassification"],
+      vocab_size: TINY_VOCAB.length,
+      hidden_size: TINY_VOCAB.length,
+      num_hidden_layers: 0,
+      num_attention_heads: 1,
+      type_vocab_size: 2,
+      max_position_embeddings: 512,
+      pad_token_id: 0,
+      id2label: { 0: "LABEL_0" },
+      label2id: { LABEL_0: 0 },
+    }),
+  );
+  fs.writeFileSync(path.join(dir, "onnx", "model.onnx"), tinyCrossEncoderOnnx());
+  return dir;
+}
+
+/** The tokens that carry no word: their rows in the tiny cross-encoder are zero. */
+const SPECIAL = new Set(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]);
+
+/** The tiny cross-encoder's bytes: a ModelProto (IR 8, opset 17); see {@link writeTinyCrossEncoder}. */
+export function tinyCrossEncoderOnnx(): Buffer {
+  const v = TINY_VOCAB.length;
+  const rows = new Float32Array(v * v);
+  TINY_VOCAB.forEach((t, i) => {
+    if (!SPECIAL.has(t)) rows[i * v + i] = 1;
+  });
+  const raw = (a: Float32Array | BigInt64Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+  const graph = msg(
+    bytesField(1, node("Gather", ["word_rows", "input_ids"], ["rows"])),
+    bytesField(1, node("Cast", ["attention_mask"], ["mask"], { to: FLOAT })),
+    bytesField(1, node("Cast", ["token_type_ids"], ["types"], { to: FLOAT })),
+    bytesField(1, node("Mul", ["mask", "types"], ["in_passage"])),
+    bytesField(1, node("Sub", ["mask", "in_passage"], ["in_query"])),
+    ...(["query", "passage"] as const).flatMap((part) => [
+      bytesField(1, node("Unsqueeze", [`in_${part}`, "last_axis"], [`${part}_mask`])),
+      bytesField(1, node("Mul", ["rows", `${part}_mask`], [`${part}_rows`])),
+      bytesField(1, node("ReduceSum", [`${part}_rows`, "seq_axis"], [`${part}_sum`], { keepdims: 0 })),
+      bytesField(1, node("ReduceSum", [`${part}_mask`, "seq_axis"], [`${part}_count`], { keepdims: 0 })),
+      bytesField(1, node("Max", [`${part}_count`, "one"], [`${part}_n`])),
+      bytesField(1, node("Div", [`${part}_sum`, `${part}_n`], [`${part}_mean`])),
+    ]),
+    bytesField(1, node("Mul", ["query_mean", "passage_mean"], ["products"])),
+    bytesField(1, node("ReduceSum", ["products", "row_axis"], ["logits"], { keepdims: 1 })),
+    bytesField(2, "tiny-cross-encoder"),
+    bytesField(5, tensor("word_rows", [v, v], FLOAT, raw(rows))),
+    bytesField(5, tensor("last_axis", [1], INT64, raw(BigInt64Array.from([-1n])))),
+    bytesField(5, tensor("seq_axis", [1], INT64, raw(BigInt64Array.from([1n])))),
+    bytesField(5, tensor("row_axis", [1], INT64, raw(BigInt64Array.from([1n])))),
+    bytesField(5, tensor("one", [1], FLOAT, raw(Float32Array.from([1])))),
+    bytesField(11, valueInfo("input_ids", INT64, ["batch", "seq"])),
+    bytesField(11, valueInfo("attention_mask", INT64, ["batch", "seq"])),
+    bytesField(11, valueInfo("token_type_ids", INT64, ["batch", "seq"])),
+    bytesField(12, valueInfo("logits", FLOAT, ["batch", 1])),
+  );
+  return msg(
+    intField(1, 8), // ir_version
+    bytesField(2, "vault-rag tests"), // producer_name
+    bytesField(7, graph),
+    bytesField(8, msg(bytesField(1, ""), intField(2, 17))), // opset_import
+  );
+}
+
+/**
+ * The tiny cross-encoder's score for a query and a passage whose words are all in
+ * {@link TINY_VOCAB} (whole words, lower or upper case, separated by white space), worked out here
+ * without the library: `Σ_word count_in_query · count_in_passage / ((query words + 2) · (passage words + 1))`,
+ * the dot product of the two parts' mean one-hot rows (`[CLS]` and two `[SEP]` count, as zero rows).
+ */
+export function expectedTinyScore(query: string, passage: string): number {
+  const words = (t: string) =>
+    t
+      .toLowerCase()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((w) => {
+        if (!TINY_VOCAB.includes(w) || SPECIAL.has(w))
+          throw new Error(`tiny-cross-encoder: "${w}" is not a word of the vocabulary`);
+        return w;
+      });
+  const q = words(query);
+  const p = words(passage);
+  let shared = 0;
+  for (const w of q) shared += p.filter((x) => x === w).length;
+  return shared / ((q.length + 2) * (p.length + 1));
+}

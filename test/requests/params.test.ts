@@ -33,6 +33,10 @@ function sample(p: SearchParam): { value: unknown; argv: string[]; query: [strin
     }
     case "switch":
       return { value: false, argv: [`--no-${flagName(p)}`], query: [[q, "false"]] };
+    case "switch-or-text": {
+      const value = "transformers:vault-rag/tiny-rerank";
+      return { value, argv: [flag, value], query: [[q, value]] };
+    }
   }
 }
 
@@ -84,6 +88,33 @@ describe("search parameters are declared once and read alike by every interface"
   it("a parameter no interface knows is refused by MCP and HTTP alike", () => {
     expect(() => viaMcp({ topK: 3 })).toThrow(/unknown field "topK"/);
     expect(() => viaHttp([["topK", "3"]])).toThrow(/unknown parameter "topK"/);
+  });
+});
+
+describe("--rerank is read alike by the CLI, MCP and HTTP, with a model, alone, and turned off", () => {
+  it("alone it is on (the configured or default reranker), turned off it is false, with a URL it is that URL", () => {
+    expect(viaCli(["--rerank"]).rerank).toBe(true);
+    expect(viaHttp([["rerank", ""]])).toEqual({ rerank: true });
+    expect(viaHttp([["rerank", "true"]])).toEqual({ rerank: true });
+    expect(viaMcp({ rerank: true })).toEqual({ rerank: true });
+    expect(viaCli(["--no-rerank"]).rerank).toBe(false);
+    expect(viaHttp([["rerank", "false"]])).toEqual({ rerank: false });
+    expect(viaMcp({ rerank: false })).toEqual({ rerank: false });
+    const url = "http://127.0.0.1:8012#bge-reranker-v2-m3";
+    expect(viaCli(["--rerank", url]).rerank).toBe(url);
+    expect(viaHttp([["rerank", url]])).toEqual({ rerank: url });
+    expect(viaMcp({ rerank: url })).toEqual({ rerank: url });
+  });
+
+  it("left out, no interface sets it: a search reranks only when chosen", () => {
+    expect(viaCli([]).rerank).toBeUndefined();
+    expect(viaHttp([])).toEqual({});
+    expect(viaMcp({})).toEqual({});
+  });
+
+  it("MCP refuses a value that is neither true, false nor a name, and an empty name", () => {
+    expect(() => viaMcp({ rerank: 3 })).toThrow("vault-rag: rerank must be true, false or a name, got 3");
+    expect(() => viaMcp({ rerank: "" })).toThrow('vault-rag: rerank must not be empty, got ""');
   });
 });
 

@@ -6,7 +6,8 @@ import {
   type Source,
   withContextDefaults,
 } from "../../core/answer.js";
-import { isVaultKnown, locate, openCore } from "../open.js";
+import { isVaultKnown, locate } from "../open.js";
+import { openReader } from "../resident.js";
 import { err, out, outText, stderrLogger, textOf } from "../io.js";
 import { searchRequest, type SearchFlags } from "../flags.js";
 import type { SearchRequest } from "../../core/defaults.js";
@@ -34,7 +35,14 @@ export async function runAsk(words: string[], o: AskFlags): Promise<void> {
   const log = stderrLogger(!!o.verbose);
   const request = searchRequest(o);
   const t0 = performance.now();
-  const v = await openCore(loc, o, { model: o.model, log, offline: o.offline, modelDir: o.modelDir });
+  const v = await openReader(loc, o, {
+    model: o.model,
+    log,
+    offline: o.offline,
+    modelDir: o.modelDir,
+    // the chat model runs in this process; a resident process finds the sources
+    answers: !o.contextOnly,
+  });
   try {
     await askWith(v, question, o, { request, loc, t0 });
   } finally {

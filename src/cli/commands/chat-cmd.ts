@@ -14,6 +14,7 @@ import { useColor } from "../color.js";
 import { cliMessage, isVaultKnown, locate, openCore } from "../open.js";
 import { err, out, outText, stderrLogger, textOf } from "../io.js";
 import { sourceLine, type AskFlags } from "./ask-cmd.js";
+import { startResident } from "../resident.js";
 import { searchRequest } from "../flags.js";
 import { noResults } from "./search-cmd.js";
 
@@ -102,7 +103,7 @@ export async function runChat(o: ChatFlags): Promise<void> {
       llm = undefined;
     }
   }
-  await v.warm(); // load the model now, not on the first question
+  const [, resident] = await Promise.all([v.warm(), startResident(loc, o)]); // the model now; the CLI's endpoint
   out(`vault-rag chat — ${v.db}${llm ? ` with ${llm.id}` : " (retrieval only)"}. /help for commands.`);
   if (tty) rl.setPrompt("> ");
   const ask = async (question: string) => {
@@ -155,7 +156,7 @@ export async function runChat(o: ChatFlags): Promise<void> {
     }
   } finally {
     rl.close();
-    await v.close();
+    await Promise.all([resident?.close(), v.close()]);
   }
 }
 

@@ -12,6 +12,9 @@ export interface EvalFlags {
   quiet?: boolean;
   /** Also list each question with where each mode ranked its first answer. */
   questions?: boolean;
+  rerank?: string;
+  rerankDepth?: string;
+  modelDir?: string;
 }
 
 const pct = (x: number) => x.toFixed(3);

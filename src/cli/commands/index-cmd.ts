@@ -4,6 +4,7 @@ import { indexBar, summaryLine } from "../progress.js";
 import { err, out, stderrLogger } from "../io.js";
 import { printable } from "../../shared/snippet-text.js";
 import { num } from "../../render/numbers.js";
+import { hintLine } from "./models-cmd.js";
 
 export interface IndexFlags {
   full?: boolean;
@@ -100,7 +101,11 @@ export async function runIndex(vaultArg: string | undefined, o: IndexFlags): Pro
     if (summary.failed) process.exitCode = 1;
     for (const l of warningLines(log.warnings, !!o.verbose)) err(l);
     if (!o.quiet && !o.json) err(summaryLine(summary));
-    if (o.json) return out(JSON.stringify({ ...summary, warnings: log.warnings }, null, 2));
+    // after a run that built the index: the strongest model measured here, once (a field in JSON)
+    const hint = summary.built && !o.quiet ? await v.modelHint({ markShown: !o.json }) : undefined;
+    if (o.json)
+      return out(JSON.stringify({ ...summary, warnings: log.warnings, ...(hint ? { modelHint: hint } : {}) }, null, 2));
+    if (hint && !hint.shown) err(hintLine(hint, loc.vault));
     if (o.verbose) err(`vault: ${v.vault}\nindex: ${v.db}\nmodel: ${summary.model}`);
     out(
       `indexed ${loc.vault} → ${summary.dbPath}\n` +

@@ -1,7 +1,8 @@
 import type { PropCount, PropValueCount } from "../../library.js";
 import { printable } from "../../shared/snippet-text.js";
 import { err, out, stderrLogger } from "../io.js";
-import { locate, openCore } from "../open.js";
+import { locate } from "../open.js";
+import { openReader } from "../resident.js";
 
 /** A property's types as a listing names them: `string`, or `string 3, list 1` when they are mixed. */
 function typesOf(p: PropCount): string {
@@ -20,9 +21,9 @@ function typesOf(p: PropCount): string {
  */
 export async function runProps(
   name: string | undefined,
-  o: { vault?: string; db?: string; json?: boolean },
+  o: { vault?: string; db?: string; json?: boolean; daemon?: boolean },
 ): Promise<void> {
-  const v = await openCore(locate(o), o, { log: stderrLogger(false) });
+  const v = await openReader(locate(o), o, { log: stderrLogger(false) });
   try {
     const rows: (PropCount | PropValueCount)[] = name === undefined ? await v.props() : await v.props(name);
     if (o.json) return out(JSON.stringify(rows, null, 2));

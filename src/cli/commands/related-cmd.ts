@@ -1,7 +1,8 @@
 import type { VaultRelatedResult } from "../../library.js";
 import { staleHitsWarning } from "../../render/stale.js";
 import { paint, useColor } from "../color.js";
-import { locate, noteArgument, openCore, reindexCommand } from "../open.js";
+import { locate, noteArgument, reindexCommand } from "../open.js";
+import { openReader } from "../resident.js";
 import { printable, snippet } from "../../shared/snippet-text.js";
 import { err, out, stderrLogger } from "../io.js";
 
@@ -14,6 +15,7 @@ export interface RelatedFlags {
   json?: boolean;
   color?: string;
   verbose?: boolean;
+  daemon?: boolean;
 }
 
 /**
@@ -48,7 +50,7 @@ export function formatRelated(r: VaultRelatedResult, color = false): string {
 /** `vault-rag related <note>`: the notes nearest in meaning, each explained by its best pair of passages. */
 export async function runRelated(note: string, o: RelatedFlags): Promise<void> {
   const loc = locate(o);
-  const v = await openCore(loc, o, { log: stderrLogger(false) });
+  const v = await openReader(loc, o, { log: stderrLogger(false) });
   try {
     const name = noteArgument(loc.vault, note);
     const r = await v.related(name, { k: o.topK, unlinkedOnly: o.unlinked, explainMissing: true });

@@ -1,5 +1,6 @@
 import type { Fix } from "../../errors.js";
-import { NO_WORDS_NOTICE, type SearchExplain, type VaultHandle, type VaultSearchResult } from "../../library.js";
+import type { SearchExplain, VaultHandle, VaultSearchResult } from "../../library.js";
+import { NO_WORDS_NOTICE } from "../../core/defaults.js";
 import { cliFix, indexCommand } from "../../render/fix.js";
 import { coverageNotice, ownNotice } from "../../render/coverage.js";
 import { hintLines } from "../../render/hints.js";
@@ -10,7 +11,8 @@ import { printable } from "../../shared/snippet-text.js";
 import { formatHits } from "../output.js";
 import { noteLinker, useLinks } from "../hyperlink.js";
 import { err, out, stderrLogger } from "../io.js";
-import { isVaultKnown, locate, openCore } from "../open.js";
+import { isVaultKnown, locate } from "../open.js";
+import { openReader } from "../resident.js";
 
 /**
  * What a search (or ask, or chat) that found nothing prints on stderr: the reason and its fix, a
@@ -55,7 +57,7 @@ export async function runSearch(words: string[], o: SearchFlags): Promise<void> 
   const color = useColor(o.color, process.stdout);
   const loc = locate(o);
   const request = searchRequest(o);
-  const v = await openCore(loc, o, {
+  const v = await openReader(loc, o, {
     model: o.model,
     log: stderrLogger(!!o.verbose),
     offline: o.offline,
@@ -104,7 +106,7 @@ function indexLine(x: SearchExplain): string {
 }
 
 /** `--verbose`'s lines after the hits: synonyms, near pairs, backlink text, unreadable passages, timings. */
-function explainLines(x: SearchExplain, t: { embedMs: number; retrieveMs: number }): string[] {
+function explainLines(x: SearchExplain, t: { embedMs: number; retrieveMs: number; rerankMs?: number }): string[] {
   const lines: string[] = [];
   const s = x.synonyms;
   if (s?.state === "off") lines.push("synonyms: off (--no-expand)");
@@ -137,16 +139,21 @@ function explainLines(x: SearchExplain, t: { embedMs: number; retrieveMs: number
     lines.push(
       `dense: ${x.unread.passages === 1 ? "1 candidate" : `${x.unread.passages} candidates`} in a language the model (${x.model}) cannot read, ranked by ${x.unread.passages === 1 ? "its" : "their"} words instead`,
     );
-  lines.push(`embed ${t.embedMs.toFixed(0)} ms, retrieve ${t.retrieveMs.toFixed(0)} ms`);
+  if (x.rerank)
+    lines.push(
+      `rerank: ${x.rerank.model} reordered the top ${x.rerank.candidates} candidates (each hit: reranked #before → #after, its score)`,
+    );
+  const rerank = t.rerankMs !== undefined ? `, rerank ${t.rerankMs.toFixed(0)} ms` : "";
+  lines.push(`embed ${t.embedMs.toFixed(0)} ms, retrieve ${t.retrieveMs.toFixed(0)} ms${rerank}`);
   return lines;
 }
 
 /** `vault-rag tags` and `vault-rag folders`: what the index holds, with note counts. */
 export async function runList(
   what: "tags" | "folders",
-  o: { vault?: string; db?: string; json?: boolean },
+  o: { vault?: string; db?: string; json?: boolean; daemon?: boolean },
 ): Promise<void> {
-  const v = await openCore(locate(o), o, { log: stderrLogger(false) });
+  const v = await openReader(locate(o), o, { log: stderrLogger(false) });
   try {
     const rows =
       what === "tags"

@@ -1,5 +1,6 @@
 import { err, exitWhenWritten, out, stderrLogger } from "../io.js";
 import { isVaultKnown, locate } from "../open.js";
+import { startResident } from "../resident.js";
 
 /** The flags of `vault-rag serve`. */
 export interface ServeFlags {
@@ -30,6 +31,8 @@ export async function runServe(o: ServeFlags): Promise<void> {
     log: stderrLogger(false),
     report: (line) => err(`${new Date().toISOString()} ${line}`),
   });
+  // the CLI's reading commands are answered here too, on this vault's endpoint
+  const resident = await startResident(loc, o);
   out(`vault-rag: serving ${s.vault.vault} (${s.vault.db}) at ${s.url}`);
   if (s.token) {
     const where = s.elsewhere ? `every interface (${o.host})` : o.host;
@@ -43,6 +46,7 @@ export async function runServe(o: ServeFlags): Promise<void> {
     process.once("SIGINT", resolve);
     process.once("SIGTERM", resolve);
   });
+  await resident?.close();
   await s.close();
   // under --watch, as `watch` does: the batch the model was embedding next is not waited for
   await exitWhenWritten();

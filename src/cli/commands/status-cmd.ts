@@ -1,13 +1,21 @@
 import { ALLOW_REMOTE_ENV } from "../../core/defaults.js";
-import { locate, openCore, reindexCommand } from "../open.js";
+import { isVaultKnown, locate, reindexCommand } from "../open.js";
+import { openReader } from "../resident.js";
 import { out, stderrLogger } from "../io.js";
 import { phasesLine } from "../../render/phases.js";
 import { printable } from "../../shared/snippet-text.js";
+import { hintLine } from "./models-cmd.js";
 
 /** `vault-rag status`. */
-export async function runStatus(o: { vault?: string; db?: string; json?: boolean; verbose?: boolean }): Promise<void> {
+export async function runStatus(o: {
+  vault?: string;
+  db?: string;
+  json?: boolean;
+  verbose?: boolean;
+  daemon?: boolean;
+}): Promise<void> {
   const loc = locate(o);
-  const v = await openCore(loc, o, { log: stderrLogger(false) });
+  const v = await openReader(loc, o, { log: stderrLogger(false) });
   try {
     // no index is refused here, as every reader refuses it (the library's status reports it instead)
     await v.ready();
@@ -24,7 +32,16 @@ export async function runStatus(o: { vault?: string; db?: string; json?: boolean
           : "")
       : "";
     const runs = `${info.modelRuns}${info.modelRefused ? ` (not used: the index names it, but neither ${ALLOW_REMOTE_ENV} nor --model does)` : ""}`;
-    if (o.json) out(JSON.stringify({ ...info, ...(writer ? { indexing: { pid: writer } } : {}) }, null, 2));
+    // the strongest model measured here, shown once (in JSON, a field each time)
+    const hint = await v.modelHint({ markShown: !o.json });
+    if (o.json)
+      out(
+        JSON.stringify(
+          { ...info, ...(writer ? { indexing: { pid: writer } } : {}), ...(hint ? { modelHint: hint } : {}) },
+          null,
+          2,
+        ),
+      );
     else
       out(
         `index:        ${info.index}\nvault:        ${info.vault}\nmodel:        ${info.model} (${info.dimensions}-d)${info.model === "use-lite" ? " — stronger models: `vault-rag models`" : ""}\nruns:         ${runs}\nnotes:        ${info.notes}\nchunks:       ${info.chunks}\n${info.phases ? `phases:       ${phasesLine(info.phases, reindexCommand(v, o, loc))}\n` : ""}last indexed: ${info.lastIndexed}\ndates from:   ${dates || "no notes"}\nstale:        ${info.stale} note(s) new, edited or deleted since the last index${
@@ -33,7 +50,7 @@ export async function runStatus(o: { vault?: string; db?: string; json?: boolean
             : info.stale
               ? ` — run \`${reindexCommand(v, o, loc)}\``
               : ""
-        }${warningsText(info.warnings ?? [], !!o.verbose)}`,
+        }${hint && !hint.shown ? `\n${hintLine(hint, isVaultKnown(o, loc) ? v.vault : undefined)}` : ""}${warningsText(info.warnings ?? [], !!o.verbose)}`,
       );
   } finally {
     await v.close();

@@ -1,6 +1,7 @@
 import { batchLine } from "../../library.js";
 import { err, exitWhenWritten, out, stderrLogger } from "../io.js";
 import { locate, openCore } from "../open.js";
+import { startResident } from "../resident.js";
 
 /**
  * Starts watching a vault, reporting each batch to `report`; returns the watcher. Used by
@@ -34,6 +35,8 @@ export async function runWatch(
   o: { db?: string; json?: boolean; verbose?: boolean },
 ): Promise<void> {
   const { v, watcher } = await startWatch(vaultArg, o, out);
+  // the CLI's reading commands are answered here too, on this vault's endpoint
+  const resident = await startResident(locate({ vault: vaultArg, db: o.db }), { vault: vaultArg });
   if (!o.json) out(`watching ${v.vault} → ${v.db} (Ctrl-C to stop)`);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
@@ -42,6 +45,7 @@ export async function runWatch(
   });
   // a pass under way stops after the batch it is storing; the batch the model was embedding next
   // is not waited for (nothing would store it)
+  await resident?.close();
   await watcher.close();
   await v.close();
   await exitWhenWritten();

@@ -1,0 +1,289 @@
+/**
+ * The CLI's side of the resident process: a reading command (`search`, `related`, `ask`, `status`,
+ * `tags`, `folders`, `props`) asks the process that holds its vault open, when there is one that
+ * opened it as this command would, and renders what it answers as it renders its own results. The
+ * handle it gets ({@link openReader}) sends each call, with the request as the command built it,
+ * over the endpoint's socket; nothing else changes. Without a resident process, with `--no-daemon`
+ * or `VAULT_RAG_NO_DAEMON=1`, or with a model flag, the command opens the core itself.
+ */
+import net from "node:net";
+import type { OpenVaultOptions, VaultHandle } from "../library.js";
+import type { Logger } from "../log.js";
+import {
+  alive,
+  decodeLine,
+  encodeLine,
+  endpointFile,
+  envPrint,
+  errorOf,
+  readEndpoint,
+  removeEndpoint,
+  type EndpointInfo,
+  type WireReply,
+  type WireRequest,
+} from "../serve/endpoint-file.js";
+import { VaultRagError } from "../errors.js";
+import { VERSION } from "../version.js";
+import { dropOutput, err, holdOutput, releaseOutput } from "./io.js";
+import { openCore, openFacts, type Location } from "./open.js";
+
+/** The environment variable that makes every command run alone (any value but empty or `0`). */
+export const NO_DAEMON_ENV = "VAULT_RAG_NO_DAEMON";
+
+/** The flags that decide whether a command may ask a resident process. */
+export interface ReaderFlags {
+  vault?: string;
+  /** `--no-daemon` sets it false. */
+  daemon?: boolean;
+  model?: string;
+  offline?: boolean;
+  modelDir?: string;
+}
+
+/** The resident process went away (or failed) while answering: the command runs again, alone. */
+class ResidentGone extends Error {
+  constructor(
+    readonly endpoint: EndpointInfo,
+    /** The request was sent (the process went away while answering), not refused at connecting. */
+    readonly asked: boolean,
+    /** The process answered with an error of its own, not one of the command's. */
+    readonly failure?: string,
+  ) {
+    super(failure ?? `the resident process (pid ${endpoint.pid}) went away`);
+  }
+}
+
+/** A command of this process runs alone from now on (its resident process went away). */
+let alone = false;
+
+/**
+ * Opens the vault for a reading command: the resident process's handle when one holds this vault
+ * and index, opened as this command would open them, in the same environment; else the core
+ * ({@link openCore}). With `answers`, a local handle is opened too, for the chat model (`ask`).
+ * Output is held back while a resident process answers (see {@link withResident}).
+ *
+ * @example
+ * ```ts
+ * const v = await openReader(locate(o), o, { log: stderrLogger(false) });
+ * await v.tags(); // asked of `vault-rag serve` when it holds the vault
+ * ```
+ */
+export async function openReader(
+  loc: Location,
+  o: ReaderFlags,
+  opts: Omit<OpenVaultOptions, "db" | "vaultKnown" | "vaultGuessed" | "checkModel"> & { answers?: boolean } = {},
+): Promise<VaultHandle> {
+  const { answers, ...open } = opts;
+  const e = mayAsk(o) ? residentFor(loc, o) : undefined;
+  const described = e && (await describe(e));
+  if (!e || !described) return openCore(loc, o, open);
+  holdOutput();
+  const local = answers ? await openCore(loc, o, open) : undefined;
+  return remoteHandle(e, described, { log: open.log, guessed: openFacts(loc, o).vaultGuessed }, local);
+}
+
+/** Whether a command may ask a resident process: not `--no-daemon`, `VAULT_RAG_NO_DAEMON`, or a model flag. */
+function mayAsk(o: ReaderFlags): boolean {
+  const env = process.env[NO_DAEMON_ENV];
+  return (
+    !alone &&
+    o.daemon !== false &&
+    (env === undefined || env === "" || env === "0") &&
+    o.model === undefined &&
+    o.offline === undefined &&
+    o.modelDir === undefined
+  );
+}
+
+/**
+ * The endpoint of a process holding this location as this command would open it, or undefined. An
+ * endpoint whose process is gone is removed; one of another vault, index, version or environment
+ * is left to its own process.
+ */
+function residentFor(loc: Location, o: ReaderFlags): EndpointInfo | undefined {
+  const file = endpointFile(loc.vault, loc.db);
+  const e = readEndpoint(file);
+  if (!e) return undefined;
+  if (!alive(e.pid)) {
+    removeEndpoint(file, e);
+    return undefined;
+  }
+  const same =
+    e.version === VERSION &&
+    e.vault === loc.vault &&
+    e.db === loc.db &&
+    e.vaultKnown === openFacts(loc, o).vaultKnown &&
+    e.env === envPrint();
+  return same ? e : undefined;
+}
+
+/** The resident handle's vault and index as it shows them; undefined (the endpoint stale: removed) when it cannot be asked. */
+async function describe(e: EndpointInfo): Promise<{ vault: string; db: string } | undefined> {
+  try {
+    return (await ask(e, "describe", [])) as { vault: string; db: string };
+  } catch (x) {
+    // refused at connecting: the process no longer listens
+    if (x instanceof ResidentGone && !x.asked) removeEndpoint(endpointFile(e.vault, e.db), e);
+    return undefined;
+  }
+}
+
+/** Sends one call to a resident process and waits for its answer. */
+function request(e: EndpointInfo, req: WireRequest): Promise<WireReply> {
+  return new Promise((resolve, reject) => {
+    const s = net.connect(e.socket);
+    let sent = false;
+    let answered = false;
+    let text = "";
+    s.setEncoding("utf8");
+    s.once("connect", () => {
+      sent = true;
+      s.write(encodeLine(req));
+    });
+    s.on("data", (chunk: string) => {
+      text += chunk;
+      const cut = text.indexOf("\n");
+      if (cut < 0) return;
+      answered = true;
+      s.destroy();
+      try {
+        resolve(decodeLine(text.slice(0, cut)) as WireReply);
+      } catch {
+        reject(new ResidentGone(e, true, "its answer was no JSON"));
+      }
+    });
+    s.on("error", () => undefined); // "close" follows
+    s.once("close", () => {
+      if (!answered) reject(new ResidentGone(e, sent));
+    });
+  });
+}
+
+/**
+ * Calls a method of the resident handle; its logger calls are replayed on `log`, and the process
+ * writing the index as the resident process sees it goes to `onWriter`.
+ */
+async function ask(
+  e: EndpointInfo,
+  method: string,
+  args: unknown[],
+  log?: Logger,
+  onWriter?: (pid: number | undefined) => void,
+): Promise<unknown> {
+  const sent = [...args];
+  while (sent.length && sent[sent.length - 1] === undefined) sent.pop(); // `props()`, not `props(null)`
+  const r = await request(e, { token: e.token, vault: e.vault, db: e.db, method, args: sent });
+  for (const [kind, ...a] of r.logs) (log?.[kind] as ((...x: unknown[]) => void) | undefined)?.(...a);
+  if (r.ok) onWriter?.(r.writer);
+  if (r.ok) return r.value;
+  if (r.error.kind === "vault-rag") throw errorOf(r.error);
+  throw new ResidentGone(e, true, r.error.message.split("\n")[0]);
+}
+
+/** The methods a reading command calls, sent to the resident process. */
+const ASKED = [
+  "search",
+  "related",
+  "status",
+  "modelHint",
+  "ready",
+  "changed",
+  "tags",
+  "folders",
+  "props",
+  "askContext",
+] as const;
+
+/**
+ * A handle whose reading methods are answered by the resident process; the chat model (`llm`,
+ * `answer`) runs here, on `local`, once the resident process has answered what it will be asked.
+ */
+function remoteHandle(
+  e: EndpointInfo,
+  shown: { vault: string; db: string },
+  { log, guessed }: { log?: Logger; guessed: boolean },
+  local: VaultHandle | undefined,
+): VaultHandle {
+  let writer: number | undefined;
+  const v: Record<string, unknown> = { vault: shown.vault, db: shown.db };
+  const known = e.vaultKnown ? shown.vault : undefined;
+  for (const method of ASKED)
+    v[method] = async (...args: unknown[]) => {
+      try {
+        return await ask(e, method, args, log, (pid) => (writer = pid));
+      } catch (x) {
+        // the resident process opens the vault as named; a CLI that found it as the working
+        // directory marks the fix as the core does when opened so (see `errorsOf` in src/core/vault.ts)
+        if (guessed && x instanceof VaultRagError && x.fix && x.fix.vault === known) x.fix.guessed = true;
+        throw x;
+      }
+    };
+  const needLocal = (): VaultHandle => {
+    if (!local) throw new Error("vault-rag: a resident process answers reading commands only");
+    // nothing more is asked of the resident process: what was held back can be shown
+    releaseOutput();
+    return local;
+  };
+  v.writer = () => writer;
+  v.llm = (spec?: string) => needLocal().llm(spec);
+  v.answer = (...a: Parameters<VaultHandle["answer"]>) => needLocal().answer(...a);
+  v.close = async () => local?.close();
+  return v as unknown as VaultHandle;
+}
+
+/**
+ * Runs a reading command; when the resident process answering it goes away (or fails) before it
+ * is done, says so in one line on stderr, and runs it again alone. Output is held back while the
+ * resident process answers, so it is printed once.
+ *
+ * @example
+ * ```ts
+ * await withResident(() => runSearch(words, o));
+ * ```
+ */
+export async function withResident(run: () => Promise<void>): Promise<void> {
+  try {
+    await run();
+  } catch (x) {
+    if (!(x instanceof ResidentGone)) throw x;
+    dropOutput();
+    process.exitCode = undefined;
+    if (!x.asked) removeEndpoint(endpointFile(x.endpoint.vault, x.endpoint.db), x.endpoint);
+    else
+      err(
+        x.failure
+          ? `vault-rag: the resident process (pid ${x.endpoint.pid}) failed (${x.failure}) — running alone`
+          : `vault-rag: the resident process (pid ${x.endpoint.pid}) stopped while answering — running alone`,
+      );
+    alone = true;
+    await run();
+  } finally {
+    releaseOutput();
+  }
+}
+
+/**
+ * Makes this process (`serve`, `mcp`, `watch`, `chat`) the resident process of its vault: it
+ * answers the CLI's reading commands with the handle the CLI would open alone. Undefined when
+ * another process answers already, or the index's folder cannot hold the endpoint.
+ *
+ * @example
+ * ```ts
+ * const resident = await startResident(loc, o);
+ * await resident?.close();
+ * ```
+ */
+export async function startResident(loc: Location, o: { vault?: string }) {
+  const [{ listenResident }, { indexWriter }] = await Promise.all([
+    import("../serve/endpoint.js"),
+    import("../core/writer.js"),
+  ]);
+  return listenResident({
+    vault: loc.vault,
+    db: loc.db,
+    vaultKnown: openFacts(loc, o).vaultKnown,
+    // opened as named (never as guessed): a CLI that guessed the vault marks its errors' fixes itself
+    open: (log) => openCore({ ...loc, vaultNamed: true }, o, { log, queryThread: true }),
+    writer: () => indexWriter(loc.vault, loc.db),
+  });
+}
