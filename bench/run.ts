@@ -23,6 +23,7 @@ import { serveBench } from "./serve-bench.js";
 import { residentBench } from "./resident-bench.js";
 import { scaleBench } from "./scale.js";
 import { firstIndexBench } from "./first-index.js";
+import { bigVaultsBench } from "./big-vaults.js";
 import { threadsBench } from "./threads-bench.js";
 import { parseNote, readNote, walkVault } from "../dist/vault/index.js";
 import { generateVault, rng } from "./gen.js";
@@ -471,7 +472,7 @@ async function watchBench() {
   );
 }
 
-const only = process.env.BENCH_ONLY; // chunk | first | embed | threads | store | chroma | quality | watch | cli | serve | resident | regex | scale
+const only = process.env.BENCH_ONLY; // chunk | first | bigvaults | embed | threads | store | chroma | quality | watch | cli | serve | resident | regex | scale
 const want = (part: string) => !only || only.split(",").includes(part);
 
 async function main() {
@@ -482,6 +483,7 @@ async function main() {
     bigNoteBench();
   }
   if (want("first")) await firstIndexBench({ root, bin: BIN, work, line });
+  if (want("bigvaults")) await bigVaultsBench({ root, bin: BIN, work, line });
   if (want("embed")) await embedBench();
   if (want("threads")) await threadsBench({ root, line, quick });
   if (want("store") || want("chroma")) {

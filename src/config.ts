@@ -126,6 +126,35 @@ export function resolveDateKeys(option?: readonly string[], env: NodeJS.ProcessE
     .filter(Boolean);
 }
 
+/**
+ * Windows of one note the dense phase embeds at most (a note's windows are the texts the model
+ * reads of its passages, in order). A note over it is embedded up to it and its later passages are
+ * searched by keyword only (`note_truncated`). Why this figure: docs/decisions/note-window-budget.md.
+ */
+export const DEFAULT_NOTE_WINDOWS = 2000;
+
+/**
+ * The window budget of one note: the option, else `VAULT_RAG_NOTE_WINDOWS` (a whole number of at
+ * least 1), else {@link DEFAULT_NOTE_WINDOWS}.
+ *
+ * @example
+ * ```ts
+ * resolveNoteWindows(undefined, { VAULT_RAG_NOTE_WINDOWS: "500" }); // 500
+ * resolveNoteWindows(); // 2000
+ * ```
+ */
+export function resolveNoteWindows(option?: number, env: NodeJS.ProcessEnv = process.env): number {
+  const raw = option ?? env.VAULT_RAG_NOTE_WINDOWS;
+  if (raw === undefined || raw === "") return DEFAULT_NOTE_WINDOWS;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1)
+    throw new VaultRagError(
+      "usage",
+      `vault-rag: ${option === undefined ? "VAULT_RAG_NOTE_WINDOWS" : "noteWindows"} is "${raw}", not a whole number of at least 1 — give the most windows of one note to embed (such as 2000)`,
+    );
+  return n;
+}
+
 /** The environment variable that names the reranker every search uses unless told otherwise. */
 export const RERANK_ENV = "VAULT_RAG_RERANK";
 

@@ -24,7 +24,8 @@ export type WarningCode =
   | "links_truncated"
   | "tags_truncated"
   | "aliases_truncated"
-  | "script_unread";
+  | "script_unread"
+  | "note_truncated";
 
 /** What a warning carries besides its message. */
 export interface WarningDetail {

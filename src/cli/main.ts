@@ -224,6 +224,7 @@ function everydayCommands(program: Command): void {
     .option("--vault <dir>", "vault folder")
     .option("--db <path>", "index file, or chroma://host:port/<collection>")
     .option("--json", "print JSON")
+    .option("--verbose", "list every warning indexing kept about files")
     .option("--no-daemon", NO_DAEMON_HELP)
     .addHelpText("after", "\nExamples:\n  vault-rag status\n  vault-rag status --vault ~/notes --json\n")
     .action(async (vault, o) =>
@@ -422,6 +423,7 @@ function maintenanceCommands(program: Command): void {
     .action(async (vault, o) => {
       const { locate, openCore, reindexCommand, vaultFrom } = await import("./open.js");
       const { cliFix } = await import("../render/fix.js");
+      const { printable } = await import("../shared/snippet-text.js");
       o.vault = vaultFrom(vault, o.vault);
       const loc = locate(o);
       const v = await openCore(loc, o);
@@ -440,6 +442,9 @@ function maintenanceCommands(program: Command): void {
           process.stdout.write(
             `leftover: ${r.tempFiles.length} temporary file(s) a stopped run left beside the index ("${r.tempFiles[0]}") — \`check --repair\` or the next index removes them\n`,
           );
+        // kept from the runs that gave them: what indexing left out, not damage
+        for (const w of r.warnings)
+          process.stdout.write(`warning: ${printable(w.message.replace(/^vault-rag: /, ""))}\n`);
         // pending, not damage: searches rank these passages by keyword until they have vectors
         if (r.chunksWithoutVectors)
           process.stdout.write(

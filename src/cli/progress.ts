@@ -51,16 +51,21 @@ export function progressReporter(stream: NodeJS.WriteStream, enabled: boolean) {
 
 /** What the indexing bar shows, as the indexer reports it: notes in the keyword phase, then windows in the dense phase. */
 export interface IndexWork {
+  /** Notes stored with their keyword index (committed), of those to do. */
   notesDone: number;
+  /** Notes read and chunked, of those to do: ahead of those stored. */
+  notesRead?: number;
   notesTotal: number;
   /** Seconds from the start until the keyword phase was committed (every note searchable by keyword). */
   keywordReady?: number;
   /** Windows given vectors (embedded or found in a cache), of those to do, in the dense phase. */
   embedded: number;
   toEmbed: number;
-  /** Passages given vectors and committed, of those without. */
+  /** Passages with vectors (committed), of all passages: the index's own counts, as `status` gives them. */
   saved: number;
   toSave: number;
+  /** Passages with vectors when the dense phase began. */
+  savedAtStart?: number;
   /** The window total is a first guess: passages an interrupted run left are still to be read. */
   estimating?: boolean;
 }
@@ -75,33 +80,39 @@ export const secs = (x: number): string => {
 };
 
 /**
- * One line of indexing progress. The keyword phase counts notes, with their rate and an ETA; the
- * dense phase counts windows (the texts the model reads), with the embedding rate and an ETA, and
- * says that keyword search is ready meanwhile.
+ * One line of indexing progress. The keyword phase counts notes read, with their rate and an ETA;
+ * the dense phase counts passages with vectors of all passages (as `status` does), with the rate
+ * this run stores them at and an ETA, and says that keyword search is ready meanwhile.
+ * `seconds` is the time that gives the dense rate (passages stored this run over it).
  *
  * @example
  * ```ts
  * indexLine({ notesDone: 400, notesTotal: 1871, embedded: 0, toEmbed: 0, saved: 0, toSave: 0 }, 1, 0.5);
- * // "indexing: keyword 400/1,871 notes · 800/s · ETA 2s"
- * indexLine({ notesDone: 43, notesTotal: 43, keywordReady: 0.4, embedded: 40, toEmbed: 113, saved: 30, toSave: 74 }, 4, 4, 30);
- * // "indexing ██████░░░░░░░░░░░░  keyword ready · dense 40/113 windows · 10.0/s · ETA 8s · 30 passages stored"
+ * // "indexing: reading notes 400/1,871 · 800/s · ETA 2s"
+ * indexLine({ notesDone: 43, notesTotal: 43, keywordReady: 0.4, embedded: 40, toEmbed: 113, saved: 30, toSave: 74, savedAtStart: 0 }, 4, 4, 30);
+ * // "indexing ████████░░░░░░░░░░  keyword ready · dense 30/74 passages · 7.5/s · ETA 6s"
  * ```
  */
 export function indexLine(w: IndexWork, seconds: number, notesSeconds = seconds, columns = 100): string {
   if (w.keywordReady === undefined) {
-    if (!w.notesDone)
-      return w.notesTotal ? `indexing: keyword 0/${num(w.notesTotal)} notes…` : "indexing: finding notes…";
-    const rate = w.notesDone / Math.max(0.001, notesSeconds);
-    const eta = secs((w.notesTotal - w.notesDone) / Math.max(rate, 0.001));
-    return `indexing: keyword ${num(w.notesDone)}/${num(w.notesTotal)} notes · ${Math.round(rate)}/s · ETA ${eta}`;
+    const read = Math.max(w.notesDone, w.notesRead ?? 0);
+    if (!read) return w.notesTotal ? `indexing: reading notes 0/${num(w.notesTotal)}…` : "indexing: finding notes…";
+    const rate = read / Math.max(0.001, notesSeconds);
+    const eta = secs((w.notesTotal - read) / Math.max(rate, 0.001));
+    return `indexing: reading notes ${num(read)}/${num(w.notesTotal)} · ${Math.round(rate)}/s · ETA ${eta}`;
   }
   if (!w.toEmbed) return `indexing: keyword ready · ${num(w.notesTotal)} notes (nothing to embed)`;
-  const rate = w.embedded / Math.max(0.001, seconds);
-  const about = w.estimating ? "~" : "";
-  const eta = w.embedded ? `ETA ${secs((w.toEmbed - w.embedded) / Math.max(rate, 0.001))}` : "loading the model…";
-  const text = `keyword ready · dense ${num(w.embedded)}/${about}${num(w.toEmbed)} windows · ${rate.toFixed(1)}/s · ${eta} · ${num(w.saved)} passages stored`;
+  const stored = w.saved - (w.savedAtStart ?? 0);
+  const rate = stored / Math.max(0.001, seconds);
+  // the model is at work once it reports windows, before the first passages are stored
+  const eta = stored
+    ? `ETA ${secs((w.toSave - w.saved) / Math.max(rate, 0.001))}`
+    : w.embedded
+      ? "embedding…"
+      : "loading the model…";
+  const text = `keyword ready · dense ${num(w.saved)}/${num(w.toSave)} passages · ${rate.toFixed(1)}/s · ${eta}`;
   const width = Math.max(5, Math.min(30, columns - text.length - 12));
-  const fill = Math.round(Math.min(1, w.embedded / w.toEmbed) * width);
+  const fill = Math.round(Math.min(1, w.saved / Math.max(1, w.toSave)) * width);
   return `indexing ${"█".repeat(fill)}${"░".repeat(width - fill)}  ${text}`;
 }
 
@@ -139,7 +150,7 @@ export function summaryLine(s: IndexFigures): string {
 }
 
 /** The phases the indexer reports (its `IndexPhase`). */
-export type IndexPhaseName = "scan" | "index" | "keyword" | "embed" | "saved";
+export type IndexPhaseName = "scan" | "read" | "index" | "keyword" | "embed" | "saved";
 
 /**
  * The indexing bar: on a terminal one line redrawn in place four times a second from the start (the
@@ -170,24 +181,29 @@ export function indexBar(stream: NodeJS.WriteStream, enabled: boolean): IndexBar
   let embedStart = 0;
   const set = (phase: IndexPhaseName, done: number, total: number, estimating?: boolean) => {
     if (phase === "scan") [work.notesTotal, notesStart] = [total, Date.now()];
+    else if (phase === "read") [work.notesRead, work.notesTotal] = [done, total];
     else if (phase === "index") [work.notesDone, work.notesTotal] = [done, total];
     else if (phase === "keyword") work.keywordReady = (Date.now() - t0) / 1000;
     else if (phase === "embed") {
       if (!embedStart) embedStart = Date.now();
       [work.embedded, work.toEmbed, work.estimating] = [done, total, estimating];
-      if (!first && done) first = { at: Date.now(), embedded: done };
-    } else if (phase === "saved") [work.saved, work.toSave] = [done, total];
+      if (!first && done) first = { at: Date.now(), saved: work.saved };
+    } else if (phase === "saved") {
+      work.savedAtStart ??= done;
+      [work.saved, work.toSave] = [done, total];
+    }
   };
   // the rate runs from the first windows done (model loading is not embedding), once that is a second old
-  let first: { at: number; embedded: number } | undefined;
+  let first: { at: number; saved: number } | undefined;
+  const stored = () => work.saved - (work.savedAtStart ?? 0);
   const rateNow = () => {
     const now = Date.now();
-    if (first && now - first.at > 1000 && work.embedded > first.embedded)
-      return (work.embedded - first.embedded) / ((now - first.at) / 1000);
-    return work.embedded / Math.max(0.001, (now - (embedStart || t0)) / 1000);
+    if (first && now - first.at > 1000 && work.saved > first.saved)
+      return (work.saved - first.saved) / ((now - first.at) / 1000);
+    return stored() / Math.max(0.001, (now - (embedStart || t0)) / 1000);
   };
   // indexLine divides by seconds: the time that gives the rate above
-  const seconds = () => work.embedded / Math.max(1e-9, rateNow());
+  const seconds = () => stored() / Math.max(1e-9, rateNow());
   const notesSeconds = () => (Date.now() - (notesStart || t0)) / 1000;
   const line = (cols?: number) => indexLine(work, seconds(), notesSeconds(), cols);
   if (!enabled) return { set, stop() {}, work };
@@ -215,15 +231,21 @@ export function indexBar(stream: NodeJS.WriteStream, enabled: boolean): IndexBar
       },
     };
   }
-  // off a terminal (a pipe, a log file): a whole line every 5 s, from finding notes to the last
-  // window, so a long run is never silent for longer and lines never mix
+  // off a terminal (a pipe, a log file): a whole line after 1 s, then every 5 s, from finding notes
+  // to the last window, so a long run is never silent for longer and lines never mix
   t0 = Date.now();
-  const timer = setInterval(() => stream.write(line().replace(/^indexing [█░]+ {2}/, "indexing: ") + "\n"), 5000);
+  const print = () => stream.write(line().replace(/^indexing [█░]+ {2}/, "indexing: ") + "\n");
+  let timer: NodeJS.Timeout = setTimeout(() => {
+    print();
+    timer = setInterval(print, 5000);
+    timer.unref();
+  }, 1000);
   timer.unref();
   return {
     set,
     work,
     stop() {
+      clearTimeout(timer);
       clearInterval(timer);
     },
   };

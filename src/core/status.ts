@@ -46,6 +46,7 @@ export async function indexStatus(
     stale: countStale ? await staleCount(vault, store) : null,
     dates: dateSources(await store.noteProperties(), resolveDateKeys()),
     phases: await indexPhases(store, indexing),
+    warnings: await store.indexWarnings(),
   };
 }
 
@@ -58,6 +59,7 @@ export async function indexStatus(
  * ```ts
  * await indexPhases(store, true);
  * // { keyword: "complete", dense: { state: "in progress", passages: 700, of: 2064, windows: { done: 2140, total: 6321 }, secondsLeft: 95 } }
+ * // (`windows` only once its total is known, not guessed)
  * ```
  */
 export async function indexPhases(store: Store, indexing: boolean): Promise<IndexPhases> {
@@ -71,10 +73,12 @@ export async function indexPhases(store: Store, indexing: boolean): Promise<Inde
     of: chunks,
   };
   if (progress && !complete) {
-    dense.windows = { done: progress.done, total: Math.max(progress.windows, progress.done) };
+    // a window total still guessed is not given: it would move as passages are read
+    const total = Math.max(progress.windows, progress.done);
+    if (!progress.estimated) dense.windows = { done: progress.done, total };
     const took = (Date.parse(progress.updated) - Date.parse(progress.started)) / 1000;
     if (indexing && progress.done > 0 && took > 0)
-      dense.secondsLeft = Math.round(((dense.windows.total - progress.done) * took) / progress.done);
+      dense.secondsLeft = Math.round(((total - progress.done) * took) / progress.done);
   }
   // the keyword phase leaves its record until the dense phase replaces it
   const keyword = recorded?.phase !== "keyword" ? "complete" : indexing ? "in progress" : "stopped";

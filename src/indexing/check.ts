@@ -6,6 +6,7 @@ import {
   SCHEMA_VERSION,
   SqliteStore,
   staleTemps,
+  type IndexWarning,
   type NoteEntry,
   type OpenStoreOptions,
 } from "../store/index.js";
@@ -35,6 +36,8 @@ export interface CheckReport {
    */
   tempFiles: string[];
   repaired: string[];
+  /** What indexing warned of about files, kept in the index (a binary file skipped, a note over its window budget): not damage. */
+  warnings: IndexWarning[];
   /** What fixes a problem a repair cannot (a missing manifest, another storage version): a rebuild. */
   fix?: Fix;
 }
@@ -116,6 +119,7 @@ export async function checkIndex(vault: string, dbPath: string, opts: { repair?:
       stale,
       tempFiles,
       repaired,
+      warnings: await store.indexWarnings(),
       ...(rebuild ? { fix: { kind: "rebuild" as const, db: dbPath } } : {}),
     };
   } finally {
@@ -172,6 +176,7 @@ export async function checkChromaIndex(
       stale,
       tempFiles: [],
       repaired,
+      warnings: await store.indexWarnings(),
       ...(rebuild ? { fix: { kind: "rebuild" as const, db: store.location } } : {}),
     };
   } finally {

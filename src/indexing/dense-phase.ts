@@ -1,9 +1,10 @@
 import { chunkNote } from "../chunk/index.js";
-import type { DenseProgress, StoreRecord } from "../store/index.js";
+import { resolveNoteWindows } from "../config.js";
+import { isSkippedWindow, skippedWindow, type DenseProgress, type StoreRecord } from "../store/index.js";
 import { silentLogger } from "../log.js";
 import { readVaultFile, type VaultFile } from "../vault/index.js";
-import { planWindows, throwIfStopped, type Run } from "./indexer.js";
-import { findVectors, type Pending, type VectorMap } from "./vectors.js";
+import { throwIfStopped, type Run } from "./indexer.js";
+import { findVectors, planWindows, type Pending, type VectorMap } from "./vectors.js";
 
 /** Notes whose pending passages are read per look-up of the store. */
 const PATH_PAGE = 256;
@@ -11,15 +12,33 @@ const PATH_PAGE = 256;
 /** A batch of passages to give vectors: their plans, the windows the model makes for them, and its work. */
 interface DenseBatch {
   pending: (Pending & { vectors: Promise<Float32Array>[] })[];
+  /** Passages past their note's window budget: stored with {@link skippedWindow}, not embedded. */
+  skipped: StoreRecord[];
   /** The windows of this batch the model embeds (not found in a cache nor in an earlier batch). */
   missing: string[];
   embedding: Promise<unknown>;
   windows: number;
 }
 
+/** A note's passages without vectors, in order, taken by batches a few at a time. */
+interface NoteWork {
+  path: string;
+  items: { record: StoreRecord; embedText: string; hash: string; label: string }[];
+  /** The next item to take. */
+  next: number;
+  /** The note's windows with vectors or taken so far, against its window budget. */
+  used: number;
+  /** Whether a passage of it was left past the budget (warned of once). */
+  truncated?: boolean;
+}
+
 /** Where the dense phase is: the pending notes it reads next, and what it did so far. */
 interface DenseState {
   queue: string[];
+  /** The note being taken, when a batch filled up before its last passage. */
+  note?: NoteWork;
+  /** One note's windows embedded at most (see `resolveNoteWindows`). */
+  noteWindows: number;
   after: string | undefined;
   exhausted: boolean;
   progress: DenseProgress;
@@ -83,6 +102,7 @@ export async function densePhase(run: Run): Promise<void> {
       ),
     inflight: new Map(),
     files: new Map(run.files.map((f) => [f.path, f])),
+    noteWindows: resolveNoteWindows(opts.noteWindows),
   };
   const estimating = (): boolean => !state.exhausted && pendingChunks > run.planned.chunks;
   // the estimate firms up as passages are read: windows read, and the rest at the rate seen so far
@@ -94,9 +114,11 @@ export async function densePhase(run: Run): Promise<void> {
       Math.round(state.read + (left * state.read) / state.chunksRead),
     );
   };
+  state.progress.estimated = estimating();
   await store.setDenseProgress(state.progress);
   opts.onProgress?.("embed", 0, state.progress.windows, estimating());
-  opts.onProgress?.("saved", 0, pendingChunks);
+  // passages with vectors of all passages: the figures `status` gives, from the same counts
+  opts.onProgress?.("saved", coverage.withVectors, coverage.chunks);
   const commitSeconds = opts.commitSeconds ?? 5;
   // at least 64 windows: the bundled model runs such batches on its worker threads, which leaves
   // this thread free to report progress and to take Ctrl-C
@@ -107,7 +129,7 @@ export async function densePhase(run: Run): Promise<void> {
   let lastCommit = performance.now();
   for (let i = 0; next; i++) {
     const cur = await next;
-    if (!cur.pending.length) break;
+    if (!cur.pending.length && !cur.skipped.length) break;
     // the first batch is embedded alone: a model that cannot run fails before more notes are read
     if (i === 0) await cur.embedding;
     throwIfStopped(
@@ -123,22 +145,26 @@ export async function densePhase(run: Run): Promise<void> {
         windows: await Promise.all(p.plan.map(async (w, k) => ({ hash: w.hash, vector: await p.vectors[k] }))),
       })),
     );
+    for (const r of cur.skipped) items.push({ id: r.id, windows: [skippedWindow()] });
     state.progress = {
       ...state.progress,
       done: state.progress.done + cur.windows,
       updated: new Date().toISOString(),
     };
-    if (state.exhausted && !(await next).pending.length)
+    const after = await next;
+    if (state.exhausted && !after.pending.length && !after.skipped.length)
       state.progress = { ...state.progress, windows: state.progress.done, finished: true };
     else {
       reestimate();
       state.progress.windows = Math.max(state.progress.windows, state.progress.done + 1);
+      state.progress.estimated = estimating();
     }
     saved += await store.setVectors(items, state.progress);
+    await run.warnings?.save();
     // the batch's vectors are in the store's cache now
     for (const h of cur.missing) state.inflight.delete(h);
     state.report();
-    opts.onProgress?.("saved", saved, pendingChunks);
+    opts.onProgress?.("saved", coverage.withVectors + saved, coverage.chunks);
     const nowMs = performance.now();
     const took = Math.max(0.05, (nowMs - lastCommit) / 1000);
     lastCommit = nowMs;
@@ -161,27 +187,46 @@ async function nextPath(run: Run, state: DenseState): Promise<string | undefined
   return state.queue.shift();
 }
 
+/** The next note with passages to take, read and cut: the one a batch left half taken, else the next pending. */
+async function nextNote(run: Run, state: DenseState): Promise<NoteWork | undefined> {
+  while (!state.note || state.note.next >= state.note.items.length) {
+    const path = await nextPath(run, state);
+    if (path === undefined) return undefined;
+    state.note = await noteWork(run, state.files.get(path));
+  }
+  return state.note;
+}
+
 /**
  * Reads the notes of the next pending passages, up to `budget` windows, plans their windows, finds
- * those a cache or an earlier batch has, and starts the model on the rest.
+ * those a cache or an earlier batch has, and starts the model on the rest. A note's passages are
+ * taken a few at a time, so a note of any size fills batches of about `budget` windows; those past
+ * the note's window budget are given {@link skippedWindow} (searched by keyword only).
  */
 async function readDenseBatch(run: Run, state: DenseState, budget: number): Promise<DenseBatch> {
   const pending: Pending[] = [];
+  const skipped: StoreRecord[] = [];
   let windows = 0;
-  while (windows < budget) {
-    const path = await nextPath(run, state);
-    if (path === undefined) break;
-    for (const p of await pendingOf(run, state.files.get(path))) {
-      pending.push(p);
-      windows += p.plan.length;
+  for (let work = await nextNote(run, state); work && windows < budget; work = await nextNote(run, state)) {
+    const item = work.items[work.next++];
+    const plan = work.used < state.noteWindows ? planWindows(run, item.embedText, item.hash) : [];
+    if (!plan.length || work.used + plan.length > state.noteWindows) {
+      if (!work.truncated) truncated(run, work, state.noteWindows);
+      work.truncated = true;
+      work.used = state.noteWindows;
+      skipped.push(item.record);
+      continue;
     }
+    work.used += plan.length;
+    pending.push({ record: item.record, plan, label: item.label });
+    windows += plan.length;
   }
   const known: VectorMap = new Map(state.inflight);
   for (const p of pending) for (const w of p.plan) if (run.carry.has(w.hash)) known.set(w.hash, run.carry.get(w.hash)!);
   const missing = await findVectors(run, pending, known);
   windows = pending.reduce((n, p) => n + p.plan.length, 0);
   state.read += windows;
-  state.chunksRead += pending.length;
+  state.chunksRead += pending.length + skipped.length;
   let embedding: Promise<unknown> = Promise.resolve();
   if (missing.size) {
     const entries = [...missing];
@@ -212,34 +257,52 @@ async function readDenseBatch(run: Run, state: DenseState, budget: number): Prom
     vectors: p.plan.map((w) => Promise.resolve(known.get(w.hash)!)),
   }));
   for (const p of pending) for (const w of p.plan) run.carry.delete(w.hash);
-  return { pending: withVectors, missing: [...missing.keys()], embedding, windows };
+  return { pending: withVectors, skipped, missing: [...missing.keys()], embedding, windows };
+}
+
+/** Warns that a note has more windows than the budget: the model reads it up to there. */
+function truncated(run: Run, work: NoteWork, noteWindows: number): void {
+  const shown = work.path.length > 200 ? `${work.path.slice(0, 200)}…` : work.path;
+  run.log.warn(
+    "note_truncated",
+    `vault-rag: "${shown}" has more windows for the model than one note's budget (${noteWindows}): its first ${noteWindows} are embedded, and its other passages are found by keyword search only`,
+    { path: work.path, windows: noteWindows },
+  );
 }
 
 /**
- * A note's passages that have no vectors, as the note on disk cuts them now: a passage of the
- * same id reads the same text (the id holds its text's hash). A note that is gone, unreadable or
- * cut otherwise now gives none: the next pass indexes it again.
+ * A note's passages that have no vectors, as the note on disk cuts them now, in order: a passage of
+ * the same id reads the same text (the id holds its text's hash). A note that is gone, unreadable or
+ * cut otherwise now gives none: the next pass indexes it again. Their windows are cut as a batch
+ * takes them (cutting tokenizes: a 20 MB note's take 20 s).
  */
-async function pendingOf(run: Run, file: VaultFile | undefined): Promise<Pending[]> {
-  if (!file) return [];
+async function noteWork(run: Run, file: VaultFile | undefined): Promise<NoteWork | undefined> {
+  if (!file) return undefined;
   const path = file.path;
   const stored = await run.store.get({ path });
   const without = await run.store.withoutVectors(stored.map((r) => r.id));
-  if (!without.size) return [];
+  if (!without.size) return undefined;
   const { note } = readVaultFile(file, silentLogger, run.reading); // warned of by the keyword phase
-  if (!note) return [];
+  if (!note) return undefined;
   let chunks;
   try {
     chunks = chunkNote(note, run.chunkOptions);
   } catch {
-    return [];
+    return undefined;
   }
+  // the windows its passages with vectors hold count against the note's budget (a stopped run's)
+  let used = 0;
+  if (without.size < stored.length)
+    for (const r of await run.store.get({ path, includeVectors: true }))
+      used += r.windows.filter((w) => !isSkippedWindow(w)).length;
   const byId = new Map<string, StoreRecord>(stored.map((r) => [r.id, r]));
-  return chunks
+  const items = chunks
     .filter((c) => without.has(c.id) && byId.has(c.id))
     .map((c) => ({
       record: byId.get(c.id)!,
-      plan: planWindows(run, c.embedText, c.meta.hash),
+      embedText: c.embedText,
+      hash: c.meta.hash,
       label: `"${path}" (${c.meta.section})`,
     }));
+  return { path, items, next: 0, used };
 }

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { chunkNote, type ChunkOptions } from "../chunk/index.js";
 import { resolveDateKeys } from "../config.js";
 import { readSettings } from "../settings.js";
-import { passageWindows, unreadable, windowOptions, type Embedder } from "../embed/index.js";
+import { unreadable, windowOptions, type Embedder } from "../embed/index.js";
 import { VaultRagError } from "../errors.js";
 import type { Logger } from "../log.js";
 import { silentLogger } from "../log.js";
@@ -33,8 +33,9 @@ import {
   type NoteOptions,
 } from "../vault/index.js";
 import { densePhase } from "./dense-phase.js";
-import { findVectors, type Pending, type VectorMap, type WindowPlan } from "./vectors.js";
+import { findVectors, planWindows, repoint, type Pending, type VectorMap, type WindowPlan } from "./vectors.js";
 import { acquireLock } from "./lock.js";
+import { runWarnings, type RunWarnings } from "./warnings.js";
 import { chunkerVersionFor, ensureManifest, manifestFor, modelMismatch, modelSpecOf, sameModel } from "./manifest.js";
 
 /** What an indexing run did. */
@@ -67,14 +68,18 @@ export interface IndexSummary {
 }
 
 /**
- * What `onProgress` reports, phase by phase. The keyword phase: `scan` (files found), `index`
- * (notes read, chunked and stored with their keyword index, of those to do); then `keyword` once
+ * What `onProgress` reports, phase by phase. The keyword phase: `scan` (files found), `read` (notes
+ * read and chunked, of those to do, every 50 ms or so: ahead of what is stored), `index` (notes
+ * stored with their keyword index, of those to do); then `keyword` once
  * (done = total = notes stored: the index is keyword-searchable from here). The dense phase:
  * `embed` (windows given vectors, embedded or found in a cache, of those to do; `estimating` while
  * passages an interrupted run left are still to be read) and `saved` (passages given vectors,
  * committed, of those without).
  */
-export type IndexPhase = "scan" | "index" | "keyword" | "embed" | "saved";
+export type IndexPhase = "scan" | "read" | "index" | "keyword" | "embed" | "saved";
+
+/** Milliseconds of reading notes between two turns of the event loop (progress, Ctrl-C, a stop). */
+const READ_SLICE_MS = 50;
 
 /** Options of an indexing run. */
 export interface IndexOptions {
@@ -96,6 +101,8 @@ export interface IndexOptions {
    * it is closed.
    */
   signal?: AbortSignal;
+  /** One note's windows the dense phase embeds at most (see `resolveNoteWindows`); past it, keyword search only (`note_truncated`). */
+  noteWindows?: number;
   /** The frontmatter keys a note's date comes from, first found first (see `resolveDateKeys`); `full` re-reads every note. */
   dateKeys?: readonly string[];
 }
@@ -173,32 +180,6 @@ export async function indexVault(
   }
 }
 
-/**
- * Gives a renamed note's new chunks the vectors of its old chunks (same content, same cut). Each
- * window keeps the hash of the text its vector was made from, so the next real edit of the note
- * embeds it afresh with the new title.
- */
-async function repoint(
-  store: Store,
-  oldPath: string,
-  records: StoreRecord[],
-  plans: WindowPlan[],
-  vectors: Map<string, Float32Array>,
-): Promise<void> {
-  const old = await store.get({ path: oldPath, includeVectors: true });
-  if (old.length !== records.length) return;
-  old.sort((a, b) => a.meta.ordinal - b.meta.ordinal);
-  // the same cut into the same number of windows, or nothing is re-pointed
-  if (old.some((r, k) => r.windows.length !== plans[k].length)) return;
-  records.forEach((r, k) => {
-    r.meta = { ...r.meta, hash: old[k].meta.hash };
-    old[k].windows.forEach((w, j) => {
-      plans[k][j] = { ...plans[k][j], hash: w.hash };
-      vectors.set(w.hash, w.vector);
-    });
-  });
-}
-
 /** One indexing run's state, shared by its steps ({@link startRun} makes it). */
 export interface Run {
   vault: string;
@@ -244,6 +225,8 @@ export interface Run {
   mayBeCached: boolean;
   /** notes the model cannot read (Japanese to an English model): told once, after the run */
   unread: string[];
+  /** The warnings about files the run keeps in the index (`log` passes them to it). */
+  warnings?: RunWarnings;
 }
 
 /** Passes over the vault at most: a note changed during the dense phase is indexed by the next. */
@@ -260,8 +243,12 @@ async function indexInto(
   const t0 = performance.now();
   let total: IndexSummary | undefined;
   let walked: Map<string, string> | undefined;
+  // warnings about files are kept in the index as they come, so an interrupted run's stay
+  const warnings = await runWarnings(store, log);
   for (let pass = 0; pass < MAX_PASSES; pass++) {
-    const run = await startRun(vault, store, embedder, opts, log, cacheFrom, walked);
+    const run = await startRun(vault, store, embedder, opts, warnings.log, cacheFrom, walked);
+    run.warnings = warnings;
+    warnings.begin(run.files, run.todo, !walked);
     walked = new Map(run.files.map((f) => [f.path, `${f.mtime}:${f.size}`]));
     // a later pass indexes only what changed during the one before (nothing, most often)
     if (total && !run.todo.length && !run.gone.length) break;
@@ -277,6 +264,7 @@ async function indexInto(
     // a dense phase of seconds leaves no time for a note to change unseen: no second walk
     if (run.summary.denseSeconds < 1) break;
   }
+  await warnings.save();
   total!.seconds = (performance.now() - t0) / 1000;
   return total!;
 }
@@ -419,12 +407,20 @@ interface Batch {
 }
 
 /** Reads and chunks the next notes, at most `batchNotes`, and plans what the model reads of them. */
-async function readBatch(run: Run, batchNotes: number): Promise<Batch> {
+async function readBatch(run: Run, batchNotes: number): Promise<Batch | undefined> {
   const { store, embedder, log, known, chunkerChanged, summary, todo, goneByHash } = run;
   const slice: VaultFile[] = [];
   const batch: Batch["batch"] = [];
   const pending: Pending[] = [];
+  let turn = performance.now();
   while (run.cursor < todo.length && slice.length < batchNotes) {
+    if (performance.now() - turn > READ_SLICE_MS) {
+      // the event loop takes its turn: the progress line, a signal, a stop (this batch is dropped)
+      run.opts.onProgress?.("read", run.cursor, todo.length);
+      await new Promise((r) => setImmediate(r));
+      if (run.opts.signal?.aborted) return undefined;
+      turn = performance.now();
+    }
     const f = todo[run.cursor++];
     slice.push(f);
     const { note, skipped, stat } = readVaultFile(f, log, run.reading);
@@ -466,24 +462,11 @@ async function readBatch(run: Run, batchNotes: number): Promise<Batch> {
       pending.push({ record: r, plan: plans[k], label: `"${f.path}" (${chunks[k].meta.section})` }),
     );
     batch.push({ note: noteEntry, records, links: run.linksOf(note) });
+    run.warnings?.rewritten(f.path);
     if (entry) summary.updated++;
     else summary.added++;
   }
   return { slice, batch, pending };
-}
-
-/**
- * The windows the model reads of a passage's embedded text: the text whole (keyed by the passage's
- * hash) or, longer than the model's window, its windows (each keyed by its own text's hash).
- *
- * @example
- * ```ts
- * planWindows(run, chunk.embedText, chunk.meta.hash); // [{ hash: chunk.meta.hash, text: chunk.embedText }]
- * ```
- */
-export function planWindows(run: Pick<Run, "windowing">, embedText: string, hash: string): WindowPlan {
-  const texts = run.windowing ? passageWindows(embedText, run.windowing) : [embedText];
-  return texts.length === 1 ? [{ hash, text: texts[0] }] : texts.map((text) => ({ hash: hashText(text), text }));
 }
 
 /**
@@ -503,14 +486,17 @@ async function keywordPhase(run: Run): Promise<void> {
   // `status` in another process tells this phase from the next by this record (dropped when the run ends)
   const now = new Date().toISOString();
   if (todo.length) await store.setDenseProgress({ phase: "keyword", windows: 0, done: 0, started: now, updated: now });
+  const stopped = () => `indexing stopped after ${done} of ${todo.length} notes`;
   while (run.cursor < todo.length) {
-    throwIfStopped(run, `indexing stopped after ${done} of ${todo.length} notes`);
+    throwIfStopped(run, stopped());
     const started = performance.now();
     const cur = await readBatch(run, size);
+    if (!cur) return throwIfStopped(run, stopped()); // stopped while reading: the batch is dropped
     await keepCached(run, cur.pending);
     await ensureManifest(run);
     // the backlink text of the notes linked to is rebuilt once, by endKeyword's resolveLinks
     if (cur.batch.length) await store.upsertNotes(cur.batch, { backlinksLater: true, linksResolvedBy: run.linkKey });
+    await run.warnings?.save();
     done += cur.slice.length;
     run.summary.passages += cur.pending.length;
     opts.onProgress?.("index", done, todo.length);

@@ -1,4 +1,6 @@
+import { passageWindows, type WindowOptions } from "../embed/index.js";
 import type { Store, StoreRecord } from "../store/index.js";
+import { hashText } from "../vault/index.js";
 
 /** The texts the model reads for one chunk (its windows), each with the hash that keys the vector cache. */
 export type WindowPlan = { hash: string; text: string }[];
@@ -53,4 +55,53 @@ export async function findVectors(
   for (const p of pending)
     for (const w of p.plan) if (!known.has(w.hash)) missing.set(w.hash, { text: w.text, label: p.label });
   return missing;
+}
+
+/**
+ * The windows the model reads of a passage's embedded text: the text whole (keyed by the passage's
+ * hash) or, longer than the model's window, its windows (each keyed by its own text's hash).
+ *
+ * @example
+ * ```ts
+ * planWindows(run, chunk.embedText, chunk.meta.hash); // [{ hash: chunk.meta.hash, text: chunk.embedText }]
+ * ```
+ */
+export function planWindows(
+  run: { windowing: WindowOptions | undefined },
+  embedText: string,
+  hash: string,
+): WindowPlan {
+  const texts = run.windowing ? passageWindows(embedText, run.windowing) : [embedText];
+  return texts.length === 1 ? [{ hash, text: texts[0] }] : texts.map((text) => ({ hash: hashText(text), text }));
+}
+
+/**
+ * Gives a renamed note's new chunks the vectors of its old chunks (same content, same cut). Each
+ * window keeps the hash of the text its vector was made from, so the next real edit of the note
+ * embeds it afresh with the new title.
+ *
+ * @example
+ * ```ts
+ * await repoint(store, "old/Sourdough.md", records, plans, run.carry);
+ * ```
+ */
+export async function repoint(
+  store: Store,
+  oldPath: string,
+  records: StoreRecord[],
+  plans: WindowPlan[],
+  vectors: Map<string, Float32Array>,
+): Promise<void> {
+  const old = await store.get({ path: oldPath, includeVectors: true });
+  if (old.length !== records.length) return;
+  old.sort((a, b) => a.meta.ordinal - b.meta.ordinal);
+  // the same cut into the same number of windows, or nothing is re-pointed
+  if (old.some((r, k) => r.windows.length !== plans[k].length)) return;
+  records.forEach((r, k) => {
+    r.meta = { ...r.meta, hash: old[k].meta.hash };
+    old[k].windows.forEach((w, j) => {
+      plans[k][j] = { ...plans[k][j], hash: w.hash };
+      vectors.set(w.hash, w.vector);
+    });
+  });
 }

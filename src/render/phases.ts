@@ -23,14 +23,15 @@ export function timeLeft(seconds: number): string {
  * @example
  * ```ts
  * phasesLine({ keyword: "complete", dense: { state: "in progress", passages: 700, of: 2064, windows: { done: 2140, total: 6321 }, secondsLeft: 95 } }, "vault-rag index");
- * // "keyword: complete · dense: 34% (2,140/6,321 windows), about 2 min left"
+ * // "keyword: complete · dense: 33% (700/2,064 passages), about 2 min left"
  * ```
  */
 export function phasesLine(p: IndexPhases, how: string): string {
   const keyword = p.keyword === "stopped" ? `keyword: stopped — run \`${how}\` to finish` : `keyword: ${p.keyword}`;
   const d = p.dense;
   if (d.state === "complete") return `${keyword} · dense: complete`;
-  const [done, total, unit] = d.windows ? [d.windows.done, d.windows.total, "windows"] : [d.passages, d.of, "passages"];
+  // passages, as the index counts them: the figures of `status --json` and of a stopped run's message
+  const [done, total] = [d.passages, d.of];
   const pct = Math.floor((100 * done) / Math.max(1, total));
   const tail =
     d.state === "stopped"
@@ -40,5 +41,5 @@ export function phasesLine(p: IndexPhases, how: string): string {
       : d.secondsLeft !== undefined
         ? `, ${timeLeft(d.secondsLeft)}`
         : "";
-  return `${keyword} · dense: ${pct}% (${num(done)}/${num(total)} ${unit})${tail}`;
+  return `${keyword} · dense: ${pct}% (${num(done)}/${num(total)} passages)${tail}`;
 }

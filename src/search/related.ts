@@ -1,6 +1,6 @@
 import { VaultRagError } from "../errors.js";
 import type { RelatedNote, RelatedPassage, RelatedReply } from "../shared/api.js";
-import { normaliseWhere, pooledVector, type Store, type StoreRecord } from "../store/index.js";
+import { normaliseWhere, pooledVector, withVectors, type Store, type StoreRecord } from "../store/index.js";
 // the module itself, not the vault barrel: the barrel loads markdown-it and yaml (+150 ms on every cold search)
 import { linkNameKeys, linkResolver, linkStem, noteMatches, oneNote } from "../vault/links.js";
 import { modelCannotRead } from "./readable.js";
@@ -128,7 +128,8 @@ export async function relatedNotes(store: Store, name: string, opts: RelatedOpti
   const records = await store.get({ path: note, includeVectors: true });
   // an index run's dense phase has not reached the note yet: its words, tags and links are there
   const pending = records.length > 0 && records.every((r) => !r.windows.length);
-  const all = pending ? records : records.filter((r) => r.windows.length);
+  // a passage past its note's window budget has an empty window and no vector to compare
+  const all = pending ? records : withVectors(records);
   if (!all.length) return { note, related: [], reason: `"${note}" has no text in the index to compare` };
   const model = (await store.manifest())?.embedder.model ?? "";
   const byWords = pending || modelCannotRead(model, all.map((c) => c.text).join("\n"));

@@ -99,6 +99,8 @@ export interface VaultStatus {
   dates?: DateSources;
   /** How far indexing is, phase by phase (keyword-first indexing). */
   phases?: IndexPhases;
+  /** What indexing warned of about files, kept in the index (an interrupted run's too). */
+  warnings?: { code: string; path: string; message: string }[];
 }
 
 /**

@@ -11,6 +11,7 @@ export type {
   VectorCoverage,
   UpsertOptions,
   DenseProgress,
+  IndexWarning,
   StoredWindow,
   KeywordExpansion,
   KeywordRanking,
@@ -78,4 +79,4 @@ export {
 } from "./open.js";
 export { openFollowingSwaps } from "./follow-swaps.js";
 export { removeStaleTemps, staleTemps } from "./stale-temps.js";
-export { pooledVector } from "./windows.js";
+export { pooledVector, skippedWindow, isSkippedWindow, withVectors, SKIPPED_WINDOW_HASH } from "./windows.js";

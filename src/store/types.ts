@@ -118,6 +118,17 @@ export interface DenseProgress {
   updated: string;
   /** The phase has ended: every passage has its vectors. */
   finished?: true;
+  /** `windows` is a guess from the passages read so far (passages a stopped run left are still to be cut). */
+  estimated?: boolean;
+}
+
+/** A warning indexing gave about one file (a binary `.md` skipped, invalid frontmatter, a note over its window budget). */
+export interface IndexWarning {
+  /** A stable code such as `note_skipped`, `frontmatter_invalid`, `links_truncated`, `note_truncated`. */
+  code: string;
+  /** The vault path of the file. */
+  path: string;
+  message: string;
 }
 
 /** Phrases a keyword query ranks by beside the question's own words, at a weight (a query expansion). */
@@ -336,6 +347,13 @@ export interface Store {
   setDenseProgress(progress: DenseProgress | undefined): Promise<void>;
   /** The dense phase's progress as last recorded, if any. */
   denseProgress(): Promise<DenseProgress | undefined>;
+  /**
+   * The warnings indexing recorded about the vault's files (see {@link IndexWarning}), as the last
+   * {@link setIndexWarnings} left them: they stay across runs, an interrupted one's too.
+   */
+  indexWarnings(): Promise<IndexWarning[]>;
+  /** Replaces the recorded warnings. */
+  setIndexWarnings(warnings: IndexWarning[]): Promise<void>;
   /**
    * Which of these passages have no vectors yet: a dense search keyword-ranks them.
    *

@@ -1,5 +1,5 @@
 import { VaultRagError } from "../errors.js";
-import type { StoreRecord } from "./types.js";
+import type { StoreRecord, StoredWindow } from "./types.js";
 
 /**
  * Checks a record's windows before any store writes it: each a finite vector of the index's
@@ -13,17 +13,63 @@ import type { StoreRecord } from "./types.js";
  */
 export function checkWindows(r: StoreRecord, dims: number | undefined): void {
   for (const w of r.windows)
-    if (dims !== undefined && w.vector.length !== dims)
+    if (isSkippedWindow(w)) continue;
+    else if (dims !== undefined && w.vector.length !== dims)
       throw new VaultRagError(
         "model_mismatch",
         `vector of ${w.vector.length} dimensions for "${r.meta.path}" does not fit the index (${dims}-d)`,
         { fix: { kind: "rebuild" } },
       );
-  if (r.windows.some((w) => !w.vector.length || !w.vector.every(Number.isFinite)))
+  if (r.windows.some((w) => !isSkippedWindow(w) && (!w.vector.length || !w.vector.every(Number.isFinite))))
     throw new VaultRagError(
       "store_failed",
       `vault-rag: the vector for "${r.meta.path}" (${r.meta.section}) is empty or not finite — nothing was written`,
     );
+}
+
+/**
+ * The hash of the window that stands for a passage the model does not read: one past its note's
+ * window budget (`note_truncated`). Its vector is empty; the passage counts as done (never pending)
+ * but takes no part in the dense ranking.
+ */
+export const SKIPPED_WINDOW_HASH = "skipped:over-note-budget";
+
+/**
+ * The window {@link SKIPPED_WINDOW_HASH} names.
+ *
+ * @example
+ * ```ts
+ * store.setVectors([{ id, windows: [skippedWindow()] }]); // the passage is done, and ranked by keyword only
+ * ```
+ */
+export function skippedWindow(): StoredWindow {
+  return { hash: SKIPPED_WINDOW_HASH, vector: new Float32Array(0) };
+}
+
+/**
+ * Whether a window is {@link skippedWindow}: no vector, the passage left to keyword search.
+ *
+ * @example
+ * ```ts
+ * isSkippedWindow(skippedWindow()); // true
+ * ```
+ */
+export function isSkippedWindow(w: StoredWindow): boolean {
+  return w.hash === SKIPPED_WINDOW_HASH && !w.vector.length;
+}
+
+/**
+ * The records with their windows that have vectors (not {@link skippedWindow}), those with none left out.
+ *
+ * @example
+ * ```ts
+ * withVectors([{ ...record, windows: [skippedWindow()] }]); // []
+ * ```
+ */
+export function withVectors(records: StoreRecord[]): StoreRecord[] {
+  return records
+    .map((r) => ({ ...r, windows: r.windows.filter((w) => !isSkippedWindow(w)) }))
+    .filter((r) => r.windows.length);
 }
 
 /**

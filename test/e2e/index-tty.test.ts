@@ -38,7 +38,7 @@ function interruptedIndex(vault: string): Promise<{ code: number | null; out: st
     let sentAt = "";
     p.stdout!.on("data", (d: Buffer) => {
       out += d.toString("utf8");
-      const saved = [...out.matchAll(/(\d+) passages stored/g)].map((m) => Number(m[1]));
+      const saved = [...out.matchAll(/dense (\d+)\/\d+ passages/g)].map((m) => Number(m[1]));
       if (!sentAt && saved.some((n) => n > 0)) {
         sentAt = out;
         p.stdin!.write("\x03");
@@ -50,7 +50,7 @@ function interruptedIndex(vault: string): Promise<{ code: number | null; out: st
 }
 
 describe("index on a terminal", () => {
-  it("shows progress in notes then windows, and Ctrl-C restores the cursor, says what was saved, and keeps it", async () => {
+  it("shows progress in notes then passages, and Ctrl-C restores the cursor, says what was saved, and keeps it", async () => {
     const { vault } = exampleVaultCopy("vr-tty-");
     addNotes(vault, 60);
     const r = await interruptedIndex(vault);
@@ -58,7 +58,7 @@ describe("index on a terminal", () => {
     expect(r.code, r.out).toBe(130);
     // the bar: hidden cursor, in place, from the first frame; notes, then windows once keyword search is ready
     expect(r.out.startsWith("\x1b[?25l\r\x1b[2Kindexing")).toBe(true);
-    expect(r.out).toMatch(/keyword ready · dense \d+\/~?\d+ windows · \d+\.\d\/s · ETA \d+s · \d+ passages stored/);
+    expect(r.out).toMatch(/keyword ready · dense \d+\/\d+ passages · \d+\.\d\/s · ETA \d+s/);
     // nothing but the bar until the interrupt: no warning (examples/vault has a note with broken frontmatter)
     const frames = r.out.slice(0, r.out.lastIndexOf("\r\x1b[2K\x1b[?25h")).split("\r\x1b[2K").slice(1);
     expect(frames.length).toBeGreaterThan(1);
@@ -168,9 +168,9 @@ describe("index on a terminal", () => {
     expect(progress.length).toBeGreaterThanOrEqual(Math.floor(seconds / 5) - 1);
     for (const l of progress)
       expect(l).toMatch(
-        /^indexing: (finding notes…|keyword 0\/[\d,]+ notes…|keyword [\d,]+\/[\d,]+ notes · \d+\/s · ETA \w+|keyword ready · dense [\d,]+\/~?[\d,]+ windows · \d+\.\d\/s · (ETA \w+|loading the model…) · [\d,]+ passages stored)$/,
+        /^indexing: (finding notes…|reading notes 0\/[\d,]+…|reading notes [\d,]+\/[\d,]+ · \d+\/s · ETA \w+|keyword ready · dense [\d,]+\/[\d,]+ passages · \d+\.\d\/s · (ETA \w+|embedding…|loading the model…))$/,
       );
-    expect(progress.some((l) => / windows · /.test(l))).toBe(true);
+    expect(progress.some((l) => / passages · /.test(l))).toBe(true);
     // the progress lines come first, then the warning (examples/vault has a note with broken frontmatter), then the summary
     expect(lines.slice(0, progress.length)).toEqual(progress);
     expect(lines.slice(progress.length)).toEqual([

@@ -65,12 +65,14 @@ describe("keyword-first indexing", () => {
     expect((JSON.parse(dense.stdout) as { path: string }[]).map((h) => h.path)).toEqual(["kitchen/Sourdough.md"]);
 
     const st = await cli(["status", vault, "--db", db], env);
-    expect(st.stdout).toMatch(/^phases: {7}keyword: complete · dense: 0% \(0\/22 windows\)/m);
+    expect(st.stdout).toMatch(/^phases: {7}keyword: complete · dense: 0% \(0\/22 passages\)/m);
     const stJson = JSON.parse((await cli(["status", vault, "--db", db, "--json"], env)).stdout);
     expect(stJson.phases).toMatchObject({
       keyword: "complete",
-      dense: { state: "in progress", passages: 0, of: 22, windows: { done: 0, total: 22 } },
+      dense: { state: "in progress", passages: 0, of: 22 },
     });
+    // the window total is a guess on a first index (passages not cut yet): not given
+    expect(stJson.phases.dense.windows).toBeUndefined();
 
     const v = await openVault(vault, { db });
     try {

@@ -71,9 +71,9 @@ export async function runIndex(vaultArg: string | undefined, o: IndexFlags): Pro
             notesRead: w.notesDone,
             notesTotal: w.notesTotal,
             keywordReady: !o.full && w.keywordReady !== undefined,
+            // the index's own counts, as `status --json` gives them (phases.dense.passages and of)
             passagesWithVectors: o.full ? 0 : w.saved,
             passagesWithoutVectors: o.full ? 0 : Math.max(0, w.toSave - w.saved),
-            windowsTotal: w.toEmbed,
           },
           null,
           2,

@@ -3,10 +3,17 @@ import { isVaultKnown, locate, reindexCommand } from "../open.js";
 import { openReader } from "../resident.js";
 import { out, stderrLogger } from "../io.js";
 import { phasesLine } from "../../render/phases.js";
+import { printable } from "../../shared/snippet-text.js";
 import { hintLine } from "./models-cmd.js";
 
 /** `vault-rag status`. */
-export async function runStatus(o: { vault?: string; db?: string; json?: boolean; daemon?: boolean }): Promise<void> {
+export async function runStatus(o: {
+  vault?: string;
+  db?: string;
+  json?: boolean;
+  verbose?: boolean;
+  daemon?: boolean;
+}): Promise<void> {
   const loc = locate(o);
   const v = await openReader(loc, o, { log: stderrLogger(false) });
   try {
@@ -43,9 +50,28 @@ export async function runStatus(o: { vault?: string; db?: string; json?: boolean
             : info.stale
               ? ` — run \`${reindexCommand(v, o, loc)}\``
               : ""
-        }${hint && !hint.shown ? `\n${hintLine(hint, isVaultKnown(o, loc) ? v.vault : undefined)}` : ""}`,
+        }${hint && !hint.shown ? `\n${hintLine(hint, isVaultKnown(o, loc) ? v.vault : undefined)}` : ""}${warningsText(info.warnings ?? [], !!o.verbose)}`,
       );
   } finally {
     await v.close();
   }
+}
+
+/**
+ * The warnings indexing kept, as `status` shows them: their count by code, or with `verbose` one
+ * line each.
+ *
+ * @example
+ * ```ts
+ * warningsText([{ code: "note_skipped", path: "a.md", message: 'vault-rag: skipped "a.md": binary' }], false);
+ * // "\nwarnings:     1 (note_skipped 1) — `vault-rag status --verbose` lists them"
+ * ```
+ */
+export function warningsText(warnings: { code: string; message: string }[], verbose: boolean): string {
+  if (!warnings.length) return "";
+  if (verbose) return warnings.map((w) => `\nwarning: ${printable(w.message.replace(/^vault-rag: /, ""))}`).join("");
+  const byCode = new Map<string, number>();
+  for (const w of warnings) byCode.set(w.code, (byCode.get(w.code) ?? 0) + 1);
+  const codes = [...byCode].map(([c, n]) => `${c} ${n}`).join(", ");
+  return `\nwarnings:     ${warnings.length} (${codes}) — \`vault-rag status --verbose\` lists them`;
 }

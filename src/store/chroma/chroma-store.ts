@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { ChromaClient, Collection } from "chromadb";
-import { checkQueryVector, checkWindows, pooledVector } from "../windows.js";
+import { checkQueryVector, checkWindows, pooledVector, withVectors } from "../windows.js";
 import { VaultRagError } from "../../errors.js";
 import { silentLogger, type Logger } from "../../log.js";
 import { SqliteStore } from "../sqlite/sqlite-store.js";
@@ -21,6 +21,7 @@ import {
   type StoreCounts,
   type StoreRecord,
   type DenseProgress,
+  type IndexWarning,
   type StoredWindow,
   type UpsertOptions,
   type VectorCoverage,
@@ -28,7 +29,7 @@ import {
 import { parseChromaLocation, showLocation, type ChromaConnectOptions, type ChromaLocation } from "./location.js";
 import { defaultSidecarDir, guard, loadChroma } from "./client.js";
 import { fromChromaMetadata, toChromaFilter, toChromaMetadata, type ChromaMetadata } from "./translate.js";
-import { byNote, pooledVectors, readRecords, sameChunks } from "./records.js";
+import { byNote, offersSearchApi, pooledVectors, readRecords, sameChunks } from "./records.js";
 
 /** Options for opening a Chroma collection as a vault-rag store. */
 export interface ChromaStoreOptions extends ChromaConnectOptions {
@@ -334,6 +335,12 @@ export class ChromaStore implements Store {
   async setDenseProgress(progress: DenseProgress | undefined): Promise<void> {
     await this.serial(() => this.sidecar.setDenseProgress(progress));
   }
+  async indexWarnings(): Promise<IndexWarning[]> {
+    return this.sidecar.indexWarnings();
+  }
+  async setIndexWarnings(warnings: IndexWarning[]): Promise<void> {
+    await this.serial(() => this.sidecar.setIndexWarnings(warnings));
+  }
 
   /** Sends the passages' vectors to the collection, then records them in the sidecar, as one write. */
   async setVectors(items: { id: string; windows: StoredWindow[] }[], progress?: DenseProgress): Promise<number> {
@@ -354,7 +361,8 @@ export class ChromaStore implements Store {
   }
 
   /** Sends records (each with its pooled vector) to the collection, the server's batch size a request. */
-  private async upsertRecords(records: StoreRecord[], what: string): Promise<void> {
+  private async upsertRecords(all: StoreRecord[], what: string): Promise<void> {
+    const records = withVectors(all); // a passage past its note's window budget stays in the sidecar alone
     for (let i = 0; i < records.length; i += this.maxBatch) {
       const slice = records.slice(i, i + this.maxBatch);
       await guard(this.loc, what, () =>
@@ -547,22 +555,12 @@ export class ChromaStore implements Store {
     return pooledVectors(src, hashes, out);
   }
 
-  /**
-   * Checks once whether the server offers Chroma's Search API (a local server answers "not
-   * implemented"). Keyword ranking stays on the sidecar either way, so both backends rank alike.
-   */
+  /** Checks once whether the server offers Chroma's Search API (see `offersSearchApi`). */
   async detectSearchApi(): Promise<boolean> {
-    try {
-      // the smallest real search: one id, no ranking
-      const { Search } = await loadChroma();
-      await this.collection.search(new Search().limit(1));
+    const offered = await offersSearchApi(this.collection, this.log, this.loc.server);
+    if (offered)
       this.keywordPath = "sidecar (server has a Search API; vault-rag's BM25 sidecar is used for identical ranking)";
-      return true;
-    } catch (err) {
-      // a local server answers "not implemented for local executor"
-      this.log.debug(`vault-rag: no Search API at ${this.loc.server}: ${(err as Error).message.split("\n")[0]}`);
-      return false;
-    }
+    return offered;
   }
 
   /** The id of the collection this store reads. */

@@ -1,6 +1,7 @@
 import type { Collection } from "chromadb";
 import type { StoreRecord } from "../types.js";
-import { guard } from "./client.js";
+import type { Logger } from "../../log.js";
+import { guard, loadChroma } from "./client.js";
 import type { ChromaLocation } from "./location.js";
 import { fromChromaMetadata } from "./translate.js";
 
@@ -117,4 +118,26 @@ export async function pooledVectors(
       if (!out.has(r.meta.hash)) out.set(r.meta.hash, r.windows[0].vector);
   }
   return out;
+}
+
+/**
+ * Whether the server offers Chroma's Search API (a local server answers "not implemented"). Keyword
+ * ranking stays on the sidecar either way, so both backends rank alike.
+ *
+ * @example
+ * ```ts
+ * await offersSearchApi(collection, log, "http://127.0.0.1:8000"); // false for a local server
+ * ```
+ */
+export async function offersSearchApi(collection: Collection, log: Logger, server: string): Promise<boolean> {
+  try {
+    // the smallest real search: one id, no ranking
+    const { Search } = await loadChroma();
+    await collection.search(new Search().limit(1));
+    return true;
+  } catch (err) {
+    // a local server answers "not implemented for local executor"
+    log.debug(`vault-rag: no Search API at ${server}: ${(err as Error).message.split("\n")[0]}`);
+    return false;
+  }
 }

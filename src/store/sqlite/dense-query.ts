@@ -166,9 +166,12 @@ export async function loadDenseIndex(db: Database.Database, file: string, cache:
  * into one matrix: memory is the matrix, whatever the number of rows.
  */
 function pooledIndex(db: Database.Database): DenseIndex {
-  const count = (db.prepare("SELECT count(DISTINCT chunk) AS n FROM windows").get() as { n: number }).n;
+  // a passage past its note's window budget has one empty window: no row in the dense index
+  const count = (
+    db.prepare("SELECT count(DISTINCT chunk) AS n FROM windows WHERE length(vector) > 0").get() as { n: number }
+  ).n;
   const windows = db
-    .prepare("SELECT chunk, vector FROM windows ORDER BY chunk, rowid")
+    .prepare("SELECT chunk, vector FROM windows WHERE length(vector) > 0 ORDER BY chunk, rowid")
     .raw()
     .iterate() as IterableIterator<[number, Buffer]>;
   let dims = readManifest(db)?.embedder.dimensions ?? 0;

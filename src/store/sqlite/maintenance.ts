@@ -56,7 +56,9 @@ export function checkIntegrity(db: Database.Database): SqliteIntegrity {
         ftsMismatch:
           counts.ftsRows !== counts.chunks ||
           one("SELECT count(*) FROM fts_docsize WHERE id NOT IN (SELECT rowid FROM chunks)") > 0,
-        badVectors: dims ? one(`SELECT count(DISTINCT chunk) FROM windows WHERE length(vector) != ${dims * 4}`) : 0,
+        badVectors: dims
+          ? one(`SELECT count(DISTINCT chunk) FROM windows WHERE length(vector) NOT IN (0, ${dims * 4})`)
+          : 0,
         notesWithoutChunks: db
           .prepare("SELECT path FROM notes WHERE path NOT IN (SELECT path FROM chunks) ORDER BY path")
           .pluck()
@@ -106,7 +108,7 @@ export function repairIndex(db: Database.Database, file: string, opts: { drop?: 
     fixed.orphanVectors = db.prepare("DELETE FROM windows WHERE chunk NOT IN (SELECT rowid FROM chunks)").run().changes;
     const paths = db
       .prepare(
-        `SELECT DISTINCT path FROM chunks WHERE path NOT IN (SELECT path FROM notes)${dims ? ` OR rowid IN (SELECT chunk FROM windows WHERE length(vector) != ${dims * 4})` : ""}`,
+        `SELECT DISTINCT path FROM chunks WHERE path NOT IN (SELECT path FROM notes)${dims ? ` OR rowid IN (SELECT chunk FROM windows WHERE length(vector) NOT IN (0, ${dims * 4}))` : ""}`,
       )
       .pluck()
       .all() as string[];

@@ -15,11 +15,20 @@ import {
   type StoreCounts,
   type StoreRecord,
   type DenseProgress,
+  type IndexWarning,
   type StoredWindow,
   type UpsertOptions,
   type VectorCoverage,
 } from "../types.js";
-import { pendingVectorPaths, readProgress, setVectors, withoutVectors, writeProgress } from "./vectors.js";
+import {
+  pendingVectorPaths,
+  readProgress,
+  readWarnings,
+  setVectors,
+  withoutVectors,
+  writeProgress,
+  writeWarnings,
+} from "./vectors.js";
 import { KeywordSpellings } from "./spellings.js";
 import { hasBacklinks, linkNames, readLinks, relink } from "./backlinks.js";
 import { DamagedSnapshotError } from "./dense-index.js";
@@ -223,6 +232,14 @@ export class SqliteStore implements Store {
 
   async denseProgress(): Promise<DenseProgress | undefined> {
     return readProgress(this.db);
+  }
+
+  async indexWarnings(): Promise<IndexWarning[]> {
+    return readWarnings(this.db);
+  }
+
+  async setIndexWarnings(warnings: IndexWarning[]): Promise<void> {
+    this.write(() => writeWarnings(this.db, warnings), false);
   }
 
   async withoutVectors(ids: string[]): Promise<Set<string>> {

@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import type { DenseProgress, StoredWindow } from "../types.js";
+import type { DenseProgress, IndexWarning, StoredWindow } from "../types.js";
 import { vectorToBlob } from "./rows.js";
 import { writeTransaction } from "./writes.js";
 
@@ -105,4 +105,33 @@ export function writeProgress(db: Database.Database, progress: DenseProgress | u
 export function readProgress(db: Database.Database): DenseProgress | undefined {
   const raw = db.prepare("SELECT value FROM meta WHERE key = 'dense_progress'").pluck().get() as string | undefined;
   return raw ? (JSON.parse(raw) as DenseProgress) : undefined;
+}
+
+/**
+ * Records indexing's warnings about files (replacing those recorded), inside the caller's transaction.
+ *
+ * @example
+ * ```ts
+ * writeWarnings(db, [{ code: "note_skipped", path: "scan.md", message: 'vault-rag: skipped "scan.md": binary' }]);
+ * ```
+ */
+export function writeWarnings(db: Database.Database, warnings: IndexWarning[]): void {
+  if (!warnings.length) db.prepare("DELETE FROM meta WHERE key = 'index_warnings'").run();
+  else
+    db.prepare(
+      "INSERT INTO meta (key, value) VALUES ('index_warnings', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+    ).run(JSON.stringify(warnings));
+}
+
+/**
+ * Indexing's warnings about files as last recorded (none when none were).
+ *
+ * @example
+ * ```ts
+ * readWarnings(db); // [{ code: "note_skipped", path: "scan.md", message: … }]
+ * ```
+ */
+export function readWarnings(db: Database.Database): IndexWarning[] {
+  const raw = db.prepare("SELECT value FROM meta WHERE key = 'index_warnings'").pluck().get() as string | undefined;
+  return raw ? (JSON.parse(raw) as IndexWarning[]) : [];
 }
