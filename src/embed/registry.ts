@@ -23,6 +23,8 @@ export interface EmbedderOptions {
   modelDir?: string;
   /** Transformers.js: ONNX weights variant, `q8` or `fp32` (else `VAULT_RAG_DTYPE`). */
   dtype?: string;
+  /** Transformers.js: `offline` because the model is the index's own and nothing allowed a download (see `indexModelOptions`). */
+  offlineBecause?: "index_model";
   /**
    * The bundled model embeds questions on a worker thread of its own, started (and its model loaded)
    * at once, so a question's embedding runs beside its keyword search. For long-lived processes
@@ -57,6 +59,7 @@ export function createEmbedder(spec: string = DEFAULT_MODEL, opts: EmbedderOptio
       cacheDir: opts.cacheDir,
       modelDir: opts.modelDir ?? (process.env.VAULT_RAG_MODEL_DIR?.trim() || undefined),
       dtype: opts.dtype,
+      offlineBecause: opts.offlineBecause,
       log,
     });
   throw new VaultRagError(

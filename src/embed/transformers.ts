@@ -6,6 +6,7 @@ import { silentLogger } from "../log.js";
 import type { Embedder } from "./types.js";
 import { batchedEmbedder } from "./http.js";
 import { modelProfile } from "./profiles.js";
+import { ALLOW_REMOTE_ENV } from "./remote.js";
 import { modelWindow, wordPieceTokenizer } from "./wordpiece.js";
 import { threadCount } from "./use-lite/pool.js";
 
@@ -29,6 +30,8 @@ export interface TransformersOptions {
   modelDir?: string;
   /** ONNX weights variant: `q8` (`onnx/model_quantized.onnx`) or `fp32` (`onnx/model.onnx`); else `VAULT_RAG_DTYPE`, else the library's choice. */
   dtype?: string;
+  /** Why `offline` is set: `index_model`, the model is the one an index names, and nothing on this machine allowed its download. */
+  offlineBecause?: "index_model";
   /** ONNX Runtime's threads for one batch (else {@link threadCount}, at least 1). */
   threads?: number;
   log?: Logger;
@@ -143,7 +146,7 @@ export function transformersEmbedder(model: string, opts: TransformersOptions = 
           session_options: { intraOpNumThreads: threads, interOpNumThreads: 1 },
         });
       } catch (err) {
-        throw explainLoadError(model, err as Error, offline, cacheDir, opts.modelDir);
+        throw explainLoadError(model, err as Error, offline, cacheDir, opts.modelDir, opts.offlineBecause);
       }
     })();
     extractor.catch(() => (extractor = undefined));
@@ -189,9 +192,18 @@ export function explainLoadError(
   offline: boolean,
   cacheDir?: string,
   modelDir?: string,
+  offlineBecause?: "index_model",
 ): VaultRagError {
   const msg = err.message ?? String(err);
   const where = modelDir ? `in ${modelDir}` : cacheDir ? `in the cache at ${cacheDir}` : "in the Transformers.js cache";
+  const missing =
+    /not found locally|local_files_only|allowRemoteModels=false/i.test(msg) ||
+    (offline && /not found|ENOENT/i.test(msg));
+  if (missing && offlineBecause === "index_model")
+    return new VaultRagError(
+      "embed_failed",
+      `vault-rag: model "${model}", which the index names, is not ${where}, and nothing was downloaded — set ${ALLOW_REMOTE_ENV}=transformers:${model} or give --model transformers:${model} to let it download from the Hugging Face Hub, or copy the model folder into --model-dir`,
+    );
   if (
     /not found locally|local_files_only|allowRemoteModels=false/i.test(msg) ||
     (offline && /not found|ENOENT/i.test(msg))
