@@ -34,10 +34,10 @@ export { EVAL_MODES, type EvalResult, type EvalSetting, type Metrics } from "../
  * evalSettings(["keyword", "hybrid"], false).map((s) => s.label); // ["keyword", "hybrid"]
  * ```
  */
-export function evalSettings(modes: SearchMode[], sweep: boolean): EvalSetting[] {
-  const out: EvalSetting[] = evalSettingsFor(modes);
+export function evalSettings(modes: SearchMode[], sweep: boolean, model?: string): EvalSetting[] {
+  const out: EvalSetting[] = evalSettingsFor(modes, model);
   if (sweep) {
-    const alpha = evalSettingsFor(["hybrid"])[0].alpha;
+    const alpha = evalSettingsFor(["hybrid"], model)[0].alpha;
     // what the keyword list's two additions bring: each row leaves one out
     for (const [what, off] of [
       ["no synonyms", { expand: false }],
@@ -88,7 +88,6 @@ export async function evaluateTarget(
   for (const m of modes)
     if (!EVAL_MODES.includes(m))
       throw new VaultRagError("usage", `vault-rag: unknown mode "${m}" in --modes — use keyword, dense, hybrid`);
-  const settings = evalSettings(modes, !!o.sweep);
   const abs = path.resolve(target);
   if (!fs.existsSync(abs))
     throw new VaultRagError(
@@ -150,6 +149,7 @@ export async function evaluateTarget(
           .map((f) => `"${f}"`)
           .join(", ")}) — it scores 0 as written; fix the filter or the paths`,
       );
+    const settings = evalSettings(modes, !!o.sweep, embedder.model);
     return { title, results: await evaluate({ store, embedder }, qrels, settings), modes: modes.length };
   } finally {
     await store.close();

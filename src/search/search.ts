@@ -1,4 +1,5 @@
 import { countWords } from "../chunk/words.js";
+import { searchProfile } from "../embed/profiles.js";
 import { unreadable, type Embedder } from "../embed/types.js";
 import { VaultRagError } from "../errors.js";
 import {
@@ -25,10 +26,25 @@ import {
   type SearchResult,
 } from "./types.js";
 
-/** Fills in defaults and checks the values (each bad value is a one-line `usage` error). */
-export function withSearchDefaults(opts: SearchOptions = {}): SearchOptionsWithDefaults {
+/**
+ * The settings chosen for a model on the dev sets, over `SEARCH_DEFAULTS` (its profile,
+ * {@link searchProfile}): none for the bundled model, whose figures chose the defaults.
+ *
+ * @example
+ * ```ts
+ * modelSearchDefaults("universal-sentence-encoder-lite"); // {}
+ * ```
+ */
+export function modelSearchDefaults(model: string): Partial<SearchOptionsWithDefaults> {
+  const { alpha } = searchProfile(model);
+  return alpha === undefined ? {} : { alpha };
+}
+
+/** Fills in defaults (those of the index's `model`, when given) and checks the values (each bad value is a one-line `usage` error). */
+export function withSearchDefaults(opts: SearchOptions = {}, model?: string): SearchOptionsWithDefaults {
   const o = {
     ...SEARCH_DEFAULTS,
+    ...(model ? modelSearchDefaults(model) : {}),
     ...Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined)),
   } as SearchOptionsWithDefaults;
   const int = (name: string, v: number, min: number) => {
@@ -88,8 +104,9 @@ export function checkSearch(
   question: string,
   options: SearchOptions = {},
   props?: readonly string[],
+  model?: string,
 ): { o: SearchOptionsWithDefaults; filter: QueryFilter } {
-  const o = withSearchDefaults(options);
+  const o = withSearchDefaults(options, model);
   const filter: QueryFilter = {
     where: normaliseWhere(o.where, props),
     whereDocument: normaliseWhereDocument(o.whereDocument),
@@ -130,7 +147,7 @@ export function checkSearch(
 export async function search(ctx: SearchContext, question: string, options: SearchOptions = {}): Promise<SearchResult> {
   // a filter's bare names may be the index's properties: read them only for a where filter
   const props = options.where != null ? await propNames(ctx.store) : undefined;
-  const { o, filter } = checkSearch(question, options, props);
+  const { o, filter } = checkSearch(question, options, props, ctx.embedder.model);
   const timings = { embedMs: 0, retrieveMs: 0 };
   const total = (await ctx.store.count()).chunks;
   if (total === 0)

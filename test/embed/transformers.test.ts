@@ -101,7 +101,12 @@ describe("Transformers.js provider, with the real library and a tiny local model
 
   it("a model the index names, not on this machine, is not downloaded unless VAULT_RAG_ALLOW_REMOTE names it", () => {
     const { vault, elsewhere } = exampleVaultCopy("vr-tiny-bert-consent-");
-    const env = { ...process.env, VAULT_RAG_VAULT: "", VAULT_RAG_DB: "", VAULT_RAG_ALLOW_REMOTE: "" };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      VAULT_RAG_VAULT: "",
+      VAULT_RAG_DB: "",
+      VAULT_RAG_ALLOW_REMOTE: "",
+    };
     delete env.HF_HUB_OFFLINE;
     delete env.TRANSFORMERS_OFFLINE;
     delete env.VAULT_RAG_MODEL_DIR;
