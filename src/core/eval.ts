@@ -49,7 +49,7 @@ export function evalSettings(modes: SearchMode[], sweep: boolean, model?: string
       if (modes.includes("hybrid"))
         out.push({ label: `hybrid, ${what}`, mode: "hybrid", fusion: "linear", alpha, ...off });
     }
-    for (const alpha of [0.3, 0.4, 0.5, 0.6, 0.65, 0.7, 0.75, 0.8, 0.9])
+    for (const alpha of [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.65, 0.7, 0.75, 0.8, 0.9])
       out.push({ label: `linear α=${alpha}`, mode: "hybrid", fusion: "linear", alpha });
     for (const alpha of [0.5, 0.7, 0.9])
       for (const rrfK of [10, 60])

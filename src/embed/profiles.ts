@@ -70,7 +70,9 @@ export interface ModelSearchProfile {
  */
 export const MODEL_SEARCH_PROFILES: Readonly<Record<string, ModelSearchProfile>> = {
   "universal-sentence-encoder-lite": { languages: ["en"] },
-  "all-minilm-l6-v2": { languages: ["en"] },
+  // BM25 0.2: the only weight of the sweep that keeps til and examples, and each kind of question,
+  // within 0.02 of the better single mode (docs/decisions/fusion-weight.md, "Per model")
+  "all-minilm-l6-v2": { languages: ["en"], alpha: 0.2 },
 };
 
 /**
