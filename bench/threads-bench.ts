@@ -3,11 +3,16 @@
  * embedding threads, from one run on the same windows, and tokens per second per thread (a figure
  * to compare across machines). Each count gets a pool of its own, warmed up (every thread loads
  * the model) before it is timed; the load average is printed beside, as this machine is shared.
+ *
+ * With `BENCH_MODEL=transformers:<owner>/<name>` and `BENCH_MODEL_DIR=<dir>` (a folder laid out by
+ * `npm run fetch-models`), the same run also times that model, int8 (q8) and fp32, at 1 and 2
+ * ONNX Runtime threads, on its own windows of the same passages, and its cold load (library import
+ * and session) before the first vector.
  */
 import os from "node:os";
 import path from "node:path";
 import { chunkNote } from "../dist/chunk/index.js";
-import { passageWindows, useLiteEmbedder, windowOptions } from "../dist/embed/index.js";
+import { passageWindows, transformersEmbedder, useLiteEmbedder, windowOptions } from "../dist/embed/index.js";
 import { batchesByLength, USE_LITE_MAX_TOKENS } from "../dist/embed/use-lite/embedder.js";
 import { loadTokenizer } from "../dist/embed/use-lite/model.js";
 import { defaultThreads, UseLitePool } from "../dist/embed/use-lite/pool.js";
@@ -50,6 +55,9 @@ export async function threadsBench({ root, line, quick }: ThreadsBenchContext): 
       .map((x) => x.toFixed(2))
       .join(" ")}`,
   );
+  const spec = process.env.BENCH_MODEL;
+  if (spec?.startsWith("transformers:"))
+    await transformersThreads(root, line, quick, spec.slice("transformers:".length), process.env.BENCH_MODEL_DIR);
   for (const n of counts) {
     const pool = new UseLitePool(n);
     try {
@@ -69,4 +77,48 @@ export async function threadsBench({ root, line, quick }: ThreadsBenchContext): 
       await pool.close();
     }
   }
+}
+
+/** The middle of a few timings. */
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** Windows per second of a Transformers.js model, q8 and fp32, at 1 and 2 threads, and its cold load. */
+async function transformersThreads(
+  root: string,
+  line: (s: string) => void,
+  quick: boolean,
+  model: string,
+  modelDir: string | undefined,
+): Promise<void> {
+  const make = (dtype: string, threads: number) =>
+    transformersEmbedder(model, { modelDir, offline: true, dtype, threads });
+  const windowing = windowOptions(make("q8", 1));
+  const texts: string[] = [];
+  for (const f of walkVault(path.join(root, "examples/vault"))) {
+    const n = readNote(f);
+    if (n)
+      for (const c of chunkNote(n)) texts.push(...(windowing ? passageWindows(c.embedText, windowing) : [c.embedText]));
+  }
+  const want = quick ? 100 : 300;
+  const windows = Array.from({ length: want }, (_, i) => texts[i % texts.length]);
+  const tokens = windowing ? windows.reduce((n, t) => n + windowing.countTokens(t), 0) : 0;
+  line(
+    `threads  ${model}: ${windows.length} windows of examples/vault (${Math.round(tokens / windows.length)} word pieces on average, at most ${windowing?.maxTokens ?? "?"})`,
+  );
+  for (const dtype of ["q8", "fp32"])
+    for (const threads of [1, 2]) {
+      const e = make(dtype, threads);
+      const t0 = performance.now();
+      await e.embedQuery("warm up");
+      const loadMs = performance.now() - t0;
+      const runs: number[] = [];
+      for (let r = 0; r < (quick ? 1 : 3); r++) {
+        const t = performance.now();
+        await e.embedDocuments(windows);
+        runs.push((performance.now() - t) / 1000);
+      }
+      line(
+        `threads  ${model} ${dtype} ${threads}: ${(windows.length / median(runs)).toFixed(1)} windows/s (median of ${runs.length}); load ${Math.round(loadMs)} ms; load average ${os.loadavg()[0].toFixed(2)}`,
+      );
+    }
 }

@@ -38,10 +38,16 @@ export class VaultRagError extends Error {
  * - `rebuild`: rebuild it from the notes (damaged, of another storage version, or of another model:
  *   then `model` is the one asked for);
  * - `reindex`: take in notes changed since the last index;
- * - `other_index`: point at an index, or at a new path to build one (the file is no index at all).
+ * - `other_index`: point at an index, or at a new path to build one (the file is no index at all);
+ * - `allow_model`: the index names a `model` that sends text off this machine: name it (as the model
+ *   asked for, or in the environment variable `env`) to use it here, else rebuild with `instead`.
  */
 export type Fix = (
-  { kind: "index" } | { kind: "rebuild"; model?: string } | { kind: "reindex" } | { kind: "other_index" }
+  | { kind: "index" }
+  | { kind: "rebuild"; model?: string }
+  | { kind: "reindex" }
+  | { kind: "other_index" }
+  | { kind: "allow_model"; model: string; env: string; instead: string }
 ) & {
   /** The index it is about (an absolute path or a Chroma address). */
   db?: string;
@@ -70,6 +76,8 @@ export function fixWords(fix: Fix): string {
       return "index the vault again to take them in";
     case "other_index":
       return "nothing was changed; point at an index, or at a new path to build one there";
+    case "allow_model":
+      return `if you mean to use it on this machine, set ${fix.env}=${fix.model} or name ${fix.model} as the model, else rebuild the index with ${fix.instead}`;
   }
 }
 

@@ -64,7 +64,7 @@ export function searchOption(p: SearchParam): Option {
 
 /** What `--help` says of an index's own model that sends text off this machine. */
 export const REMOTE_HELP =
-  "\nAn index names the model that built it, and the index travels with the vault: a model that sends text off this machine (openai:<model>, or ollama:<model> at an address other than loopback) is used only when --model or $VAULT_RAG_ALLOW_REMOTE names it — a comma-separated list of models, e.g. VAULT_RAG_ALLOW_REMOTE=openai:text-embedding-3-small or ollama:*. Otherwise the command refuses and sends nothing.\n";
+  "\nAn index names the model that built it, and the index travels with the vault: a model that sends text off this machine (openai:<model>, or ollama:<model> at an address other than loopback) is used only when --model or $VAULT_RAG_ALLOW_REMOTE names it — a comma-separated list of models, e.g. VAULT_RAG_ALLOW_REMOTE=openai:text-embedding-3-small or ollama:*. Otherwise the command refuses and sends nothing. A transformers:<model> the index names is read from this machine only (the Hugging Face cache or --model-dir) unless --model or $VAULT_RAG_ALLOW_REMOTE names it (transformers:* for all).\n";
 
 /** Adds the search flags shared by `search` and the commands that retrieve. */
 export function addSearchFlags(cmd: Command): Command {
@@ -87,7 +87,10 @@ export function addSearchFlags(cmd: Command): Command {
     .option("--model <id>", "embedding model; must match the index's (see VAULT_RAG_ALLOW_REMOTE below)")
     .addHelpText("after", REMOTE_HELP)
     .option("--offline", "transformers models: never download (also HF_HUB_OFFLINE=1)")
-    .option("--model-dir <dir>", "transformers models: a folder of models copied by hand")
+    .option(
+      "--model-dir <dir>",
+      "transformers models: a folder of models copied by hand (default: $VAULT_RAG_MODEL_DIR)",
+    )
     .option("--json", "print JSON")
     .addOption(
       new Option("--color <when>", "colour the hits: auto (on a terminal, unless NO_COLOR is set), always or never")

@@ -158,7 +158,7 @@ function everydayCommands(program: Command): void {
       "embedding model: use-lite (bundled, offline), ollama:<model>, openai:<model>, transformers:<model> (see VAULT_RAG_ALLOW_REMOTE below)",
     )
     .option("--offline", "transformers models: never download (also HF_HUB_OFFLINE=1)")
-    .option("--model-dir <dir>", "transformers models: a folder of models copied by hand")
+    .option("--model-dir <dir>", "transformers models: a folder of models copied by hand (or $VAULT_RAG_MODEL_DIR)")
     .option(
       "--db <path>",
       "index file or chroma://host:port/<collection> (default: $VAULT_RAG_DB, else <vault>/.vault-rag/index.db)",

@@ -39,14 +39,15 @@ export function evalSettings(
   modes: SearchMode[],
   sweep: boolean,
   rerank?: { spec: string; depths: number[] },
+  model?: string,
 ): EvalSetting[] {
-  const out: EvalSetting[] = evalSettingsFor(modes);
+  const out: EvalSetting[] = evalSettingsFor(modes, model);
   // the default hybrid, reranked at each depth
-  const hybrid = evalSettingsFor(["hybrid"])[0];
+  const hybrid = evalSettingsFor(["hybrid"], model)[0];
   for (const d of rerank?.depths ?? [])
     out.push({ ...hybrid, label: `hybrid + rerank@${d}`, rerank: rerank!.spec, rerankDepth: d });
   if (sweep) {
-    const alpha = evalSettingsFor(["hybrid"])[0].alpha;
+    const alpha = evalSettingsFor(["hybrid"], model)[0].alpha;
     // what the keyword list's two additions bring: each row leaves one out
     for (const [what, off] of [
       ["no synonyms", { expand: false }],
@@ -58,7 +59,7 @@ export function evalSettings(
       if (modes.includes("hybrid"))
         out.push({ label: `hybrid, ${what}`, mode: "hybrid", fusion: "linear", alpha, ...off });
     }
-    for (const alpha of [0.3, 0.4, 0.5, 0.6, 0.65, 0.7, 0.75, 0.8, 0.9])
+    for (const alpha of [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.65, 0.7, 0.75, 0.8, 0.9])
       out.push({ label: `linear α=${alpha}`, mode: "hybrid", fusion: "linear", alpha });
     for (const alpha of [0.5, 0.7, 0.9])
       for (const rrfK of [10, 60])
@@ -119,7 +120,6 @@ export async function evaluateTarget(
         );
   }
   const rerank = o.rerank === undefined ? undefined : { spec: o.rerank, depths: depths.map(Number) };
-  const settings = evalSettings(modes, !!o.sweep, rerank);
   const abs = path.resolve(target);
   if (!fs.existsSync(abs))
     throw new VaultRagError(
@@ -184,6 +184,7 @@ export async function evaluateTarget(
     const rerankers = new Map<string, Reranker>();
     const reranker = (spec: string) =>
       rerankers.get(spec) ?? rerankers.set(spec, createReranker(spec, { modelDir: o.modelDir })).get(spec)!;
+    const settings = evalSettings(modes, !!o.sweep, rerank, embedder.model);
     return { title, results: await evaluate({ store, embedder }, qrels, settings, { reranker }), modes: modes.length };
   } finally {
     await store.close();

@@ -1,5 +1,5 @@
 import { createEmbedder, rememberQueries, type Embedder, type EmbedderOptions } from "../embed/index.js";
-import { indexModelRefusal, refusingEmbedder } from "../embed/remote.js";
+import { indexModelOptions, indexModelRefusal, refusingEmbedder } from "../embed/remote.js";
 // the lock and manifest modules alone: the indexing room's index brings the indexer and the watcher
 import { lockHolder } from "../indexing/lock.js";
 import { modelMismatch, modelSpecOf, sameModel } from "../indexing/manifest.js";
@@ -72,7 +72,7 @@ export async function openIfIndexed(
   }
   // the index's own model, unless it sends text over the network and nothing on this machine names
   // it: then every embedding is refused, and nothing is sent (status and related notes still work)
-  const own = createEmbedder(modelSpecOf(manifest), opts);
+  const own = createEmbedder(modelSpecOf(manifest), opts.model ? opts : indexModelOptions(modelSpecOf(manifest), opts));
   const refusal = opts.model ? undefined : indexModelRefusal(shown, modelSpecOf(manifest), opts);
   // a process that searches (library, MCP, serve, chat) embeds a question asked again only once
   return { store, embedder: rememberQueries(refusal ? refusingEmbedder(own, refusal) : own), manifest };

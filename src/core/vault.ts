@@ -35,7 +35,10 @@ const PLAIN = new Set(["writer", "llm", "abandon"]);
 export async function openVault(vaultDir: string, opts: OpenVaultOptions = {}): Promise<VaultHandle> {
   const c = coreOf(assertVaultFolder(vaultDir), opts);
   // an index whose own model sends text over the network, named by nothing on this machine: refused now
-  if (opts.checkModel !== false) await checkIndexModel(c.db, { ...opts, store: c.storeOpts });
+  if (opts.checkModel !== false)
+    await checkIndexModel(c.db, { ...opts, store: c.storeOpts }).catch((e: unknown) => {
+      throw e instanceof VaultRagError && e.fix ? rewordedError(e, libraryFix) : e;
+    });
   const handle: VaultHandle = {
     vault: c.vault,
     db: c.shown,

@@ -91,6 +91,8 @@ export interface BatchedSpec {
   documentPrefix: string;
   queryPrefix: string;
   batch: number;
+  /** Batch documents of like length together (a padded model then pads little); vectors come back in order. */
+  byLength?: boolean;
   /** Embeds one batch (prefixes already applied); `offset` is the batch's first index, for labels. */
   embed(inputs: string[], labels: string[] | undefined, offset: number): Promise<Float32Array[]>;
   log?: { debug(m: string): void };
@@ -124,14 +126,18 @@ export function batchedEmbedder(spec: BatchedSpec): Embedder {
     queryPrefix: spec.queryPrefix,
     normalized: true,
     async embedDocuments(texts, onProgress, labels) {
-      const out: Float32Array[] = [];
+      const order = texts.map((_, i) => i);
+      if (spec.byLength) order.sort((a, b) => texts[a].length - texts[b].length);
+      const sorted = order.map((i) => texts[i]);
+      const sortedLabels = labels && order.map((i) => labels[i]);
+      const out: Float32Array[] = new Array<Float32Array>(texts.length);
       for (let i = 0; i < texts.length; i += spec.batch) {
-        for (const v of await run(
-          texts.slice(i, i + spec.batch).map((t) => spec.documentPrefix + t),
-          labels,
+        const vs = await run(
+          sorted.slice(i, i + spec.batch).map((t) => spec.documentPrefix + t),
+          sortedLabels,
           i,
-        ))
-          out.push(v);
+        );
+        vs.forEach((v, j) => (out[order[i + j]] = v));
         onProgress?.(Math.min(i + spec.batch, texts.length), texts.length);
       }
       spec.log?.debug(`embedded ${texts.length} texts with ${spec.provider}:${spec.model}`);

@@ -9,7 +9,14 @@ export { loadUseLite } from "./use-lite/model.js";
 export { UseTokenizer } from "./use-lite/tokenizer.js";
 export { ollamaEmbedder, ollamaBaseUrl, nomicPrefixes } from "./ollama.js";
 export { openAiEmbedder } from "./openai.js";
-export { modelProfile, RETRIEVAL_INSTRUCTION, type ModelProfile } from "./profiles.js";
+export {
+  modelProfile,
+  searchProfile,
+  MODEL_SEARCH_PROFILES,
+  RETRIEVAL_INSTRUCTION,
+  type ModelProfile,
+  type ModelSearchProfile,
+} from "./profiles.js";
 export {
   transformersEmbedder,
   transformersProfile,

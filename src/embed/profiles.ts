@@ -51,3 +51,40 @@ export function modelProfile(model: string): ModelProfile {
   if (/(^|[/_:-])gte-/.test(m)) return { family: "gte", pooling: "mean", documentPrefix: "", queryPrefix: "" };
   return { family: "plain", pooling: "mean", documentPrefix: "", queryPrefix: "" };
 }
+
+/**
+ * What search needs to know of a model, measured here (docs/quality.md): the languages its vectors
+ * can rank (`any` for a model trusted to read what it is given), and search settings chosen for it
+ * on the dev sets, over the defaults (`SEARCH_DEFAULTS`, chosen for the bundled model).
+ */
+export interface ModelSearchProfile {
+  /** ISO 639-1 codes of the languages the model's vectors rank, or `any`. */
+  languages: readonly string[] | "any";
+  /** The BM25 list's weight in a hybrid fusion, when it differs from the default (docs/decisions/fusion-weight.md). */
+  alpha?: number;
+}
+
+/**
+ * Profiles by model name (the part after any owner, lower case: `Xenova/all-MiniLM-L6-v2` is
+ * `all-minilm-l6-v2`). A model not listed reads any language and takes the defaults.
+ */
+export const MODEL_SEARCH_PROFILES: Readonly<Record<string, ModelSearchProfile>> = {
+  "universal-sentence-encoder-lite": { languages: ["en"] },
+  // BM25 0.2: the only weight of the sweep that keeps til and examples, and each kind of question,
+  // within 0.02 of the better single mode (docs/decisions/fusion-weight.md, "Per model")
+  "all-minilm-l6-v2": { languages: ["en"], alpha: 0.2 },
+};
+
+/**
+ * The search profile of a model (see {@link MODEL_SEARCH_PROFILES}).
+ *
+ * @example
+ * ```ts
+ * searchProfile("sentence-transformers/all-MiniLM-L6-v2").languages; // ["en"]
+ * searchProfile("nomic-embed-text").languages; // "any"
+ * ```
+ */
+export function searchProfile(model: string): ModelSearchProfile {
+  const name = (model.toLowerCase().split("/").at(-1) ?? "").replace(/:.*$/, "");
+  return MODEL_SEARCH_PROFILES[name] ?? { languages: "any" };
+}

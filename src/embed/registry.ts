@@ -17,10 +17,14 @@ export interface EmbedderOptions {
   /** OpenAI-compatible base URL (else `OPENAI_BASE_URL`, else https://api.openai.com/v1). */
   openaiBaseUrl?: string;
   openaiApiKey?: string;
-  /** Transformers.js: never download; model cache folder; folder of hand-copied models. */
+  /** Transformers.js: never download; model cache folder; folder of hand-copied models (else `VAULT_RAG_MODEL_DIR`). */
   offline?: boolean;
   cacheDir?: string;
   modelDir?: string;
+  /** Transformers.js: ONNX weights variant, `q8` or `fp32` (else `VAULT_RAG_DTYPE`). */
+  dtype?: string;
+  /** Transformers.js: `offline` because the model is the index's own and nothing allowed a download (see `indexModelOptions`). */
+  offlineBecause?: "index_model";
   /**
    * The bundled model embeds questions on a worker thread of its own, started (and its model loaded)
    * at once, so a question's embedding runs beside its keyword search. For long-lived processes
@@ -53,7 +57,9 @@ export function createEmbedder(spec: string = DEFAULT_MODEL, opts: EmbedderOptio
     return transformersEmbedder(model, {
       offline: opts.offline,
       cacheDir: opts.cacheDir,
-      modelDir: opts.modelDir,
+      modelDir: opts.modelDir ?? (process.env.VAULT_RAG_MODEL_DIR?.trim() || undefined),
+      dtype: opts.dtype,
+      offlineBecause: opts.offlineBecause,
       log,
     });
   throw new VaultRagError(

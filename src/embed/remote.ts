@@ -1,5 +1,6 @@
 import { VaultRagError } from "../errors.js";
 import { ollamaBaseUrl } from "./ollama.js";
+import { DEFAULT_MODEL } from "./registry.js";
 import type { Embedder } from "./types.js";
 
 /**
@@ -103,7 +104,8 @@ export function indexModelRefusal(
   if (!place.network || remoteAllowed(spec, env)) return undefined;
   return new VaultRagError(
     "remote_model",
-    `vault-rag: the index at ${index} names the model ${spec}, which would send your notes and questions to ${place.where.replace(/^\S+ at /, "")} — nothing was sent; if you mean to use it on this machine, set ${ALLOW_REMOTE_ENV}=${spec} or give --model ${spec}, else rebuild the index here with \`vault-rag index <vault> --full --model use-lite\``,
+    `the index at ${index} names the model ${spec}, which would send your notes and questions to ${place.where.replace(/^\S+ at /, "")} — nothing was sent`,
+    { fix: { kind: "allow_model", model: spec, env: ALLOW_REMOTE_ENV, instead: DEFAULT_MODEL, db: index } },
   );
 }
 
@@ -131,4 +133,25 @@ export function refusingEmbedder(base: Embedder, refusal: VaultRagError): Embedd
     embedDocuments: refuse,
     embedQuery: refuse,
   };
+}
+
+/**
+ * The provider options for a model an index names (not one the caller asked for): a
+ * `transformers:` model is then read from this machine only (the Hugging Face cache or
+ * `--model-dir`), unless {@link ALLOW_REMOTE_ENV} names it. The index file travels with the vault:
+ * what it names does not start a download.
+ *
+ * @example
+ * ```ts
+ * indexModelOptions("transformers:Xenova/bge-small-en-v1.5", {}, {}); // { offline: true, offlineBecause: "index_model" }
+ * indexModelOptions("transformers:Xenova/bge-small-en-v1.5", {}, { VAULT_RAG_ALLOW_REMOTE: "transformers:*" }); // {}
+ * ```
+ */
+export function indexModelOptions<T extends { offline?: boolean }>(
+  spec: string,
+  opts: T,
+  env: NodeJS.ProcessEnv = process.env,
+): T & { offlineBecause?: "index_model" } {
+  if (spec.split(":")[0] !== "transformers" || opts.offline || remoteAllowed(spec, env)) return opts;
+  return { ...opts, offline: true, offlineBecause: "index_model" };
 }

@@ -6,6 +6,9 @@ import { silentLogger } from "../log.js";
 import type { Embedder } from "./types.js";
 import { batchedEmbedder } from "./http.js";
 import { modelProfile } from "./profiles.js";
+import { ALLOW_REMOTE_ENV } from "./remote.js";
+import { modelWindow, wordPieceTokenizer } from "./wordpiece.js";
+import { threadCount } from "./use-lite/pool.js";
 
 /** The part of `@huggingface/transformers` this provider uses (as documented for v3/v4). */
 export interface TransformersModule {
@@ -25,8 +28,12 @@ export interface TransformersOptions {
   cacheDir?: string;
   /** A folder holding `<model>/config.json`, `<model>/onnx/...`, for models copied by hand. */
   modelDir?: string;
-  /** ONNX weights variant, e.g. `q8` or `fp32`. */
+  /** ONNX weights variant: `q8` (`onnx/model_quantized.onnx`) or `fp32` (`onnx/model.onnx`); else `VAULT_RAG_DTYPE`, else the library's choice. */
   dtype?: string;
+  /** Why `offline` is set: `index_model`, the model is the one an index names, and nothing on this machine allowed its download. */
+  offlineBecause?: "index_model";
+  /** ONNX Runtime's threads for one batch (else {@link threadCount}, at least 1). */
+  threads?: number;
   log?: Logger;
   /** How the library is loaded (tests inject a stand-in; users never set this). */
   load?: () => Promise<TransformersModule>;
@@ -78,7 +85,10 @@ export function transformersInstallHint(from: string = fileURLToPath(import.meta
  * Embeddings with Transformers.js (`@huggingface/transformers`, an optional dependency the user
  * installs): models from the Hugging Face cache or a local folder, with an offline switch. Loading
  * follows the library's documentation: set `env`, then `pipeline("feature-extraction", model)`,
- * then call it with `{ pooling, normalize: true }` and read `tolist()`.
+ * then call it with `{ pooling, normalize: true }` and read `tolist()`. A model folder on this
+ * machine (`modelDir` or the cache) gives the window ({@link modelWindow}) and, for WordPiece
+ * tokenizers, the token counter that cuts passages into windows; batches are texts of like length;
+ * ONNX Runtime runs each batch on `threads` threads.
  *
  * @example
  * ```ts
@@ -94,7 +104,17 @@ export function transformersEmbedder(model: string, opts: TransformersOptions = 
     opts.cacheDir ??
     process.env.TRANSFORMERS_CACHE ??
     (process.env.HF_HOME ? `${process.env.HF_HOME}/transformers` : undefined);
+  const dtype = opts.dtype ?? (process.env.VAULT_RAG_DTYPE?.trim() || undefined);
+  const threads = Math.max(1, opts.threads ?? threadCount());
   const load = opts.load ?? (() => import("@huggingface/transformers" as string) as Promise<TransformersModule>);
+  // the model's own window and word pieces, when its folder is on this machine: passages are cut
+  // into windows it reads whole ([CLS] and [SEP] take two of its tokens)
+  const folder = [opts.modelDir, cacheDir]
+    .filter((d): d is string => !!d)
+    .map((d) => path.join(d, ...model.split("/")))
+    .find((d) => modelWindow(d) !== undefined);
+  const window = (folder ? modelWindow(folder) : undefined) ?? TRANSFORMERS_DEFAULT_WINDOW;
+  const tokenizer = folder ? wordPieceTokenizer(folder) : undefined;
   let extractor: ReturnType<TransformersModule["pipeline"]> | undefined;
 
   const ready = () => {
@@ -121,22 +141,26 @@ export function transformersEmbedder(model: string, opts: TransformersOptions = 
       }
       if (cacheDir) mod.env.cacheDir = cacheDir;
       try {
-        return await mod.pipeline("feature-extraction", model, opts.dtype ? { dtype: opts.dtype } : {});
+        return await mod.pipeline("feature-extraction", model, {
+          ...(dtype ? { dtype } : {}),
+          session_options: { intraOpNumThreads: threads, interOpNumThreads: 1 },
+        });
       } catch (err) {
-        throw explainLoadError(model, err as Error, offline, cacheDir, opts.modelDir);
+        throw explainLoadError(model, err as Error, offline, cacheDir, opts.modelDir, opts.offlineBecause);
       }
     })();
     extractor.catch(() => (extractor = undefined));
     return extractor;
   };
 
-  return batchedEmbedder({
+  const embedder = batchedEmbedder({
     provider: "transformers",
     model,
-    maxTokens: 512,
+    maxTokens: window - 2,
     documentPrefix: profile.documentPrefix,
     queryPrefix: profile.queryPrefix,
-    batch: 16,
+    batch: TRANSFORMERS_BATCH,
+    byLength: true,
     log,
     async embed(texts) {
       const run = await ready();
@@ -148,7 +172,18 @@ export function transformersEmbedder(model: string, opts: TransformersOptions = 
       return vs;
     },
   });
+  if (!tokenizer) return embedder;
+  return Object.assign(embedder, {
+    countTokens: (text: string) => tokenizer.count(text),
+    unknownShare: (text: string) => tokenizer.unknownShare(text),
+  });
 }
+
+/** The window of a model whose folder says none (BERT's 512 positions). */
+export const TRANSFORMERS_DEFAULT_WINDOW = 512;
+
+/** Texts per call of the model: sorted by length first, so that little of a batch is padding. */
+export const TRANSFORMERS_BATCH = 32;
 
 /** One line that says why a model could not be loaded and what to do. */
 export function explainLoadError(
@@ -157,9 +192,18 @@ export function explainLoadError(
   offline: boolean,
   cacheDir?: string,
   modelDir?: string,
+  offlineBecause?: "index_model",
 ): VaultRagError {
   const msg = err.message ?? String(err);
   const where = modelDir ? `in ${modelDir}` : cacheDir ? `in the cache at ${cacheDir}` : "in the Transformers.js cache";
+  const missing =
+    /not found locally|local_files_only|allowRemoteModels=false/i.test(msg) ||
+    (offline && /not found|ENOENT/i.test(msg));
+  if (missing && offlineBecause === "index_model")
+    return new VaultRagError(
+      "embed_failed",
+      `vault-rag: model "${model}", which the index names, is not ${where}, and nothing was downloaded — set ${ALLOW_REMOTE_ENV}=transformers:${model} or give --model transformers:${model} to let it download from the Hugging Face Hub, or copy the model folder into --model-dir`,
+    );
   if (
     /not found locally|local_files_only|allowRemoteModels=false/i.test(msg) ||
     (offline && /not found|ENOENT/i.test(msg))

@@ -1,7 +1,7 @@
 import { CHUNKER_VERSION } from "../chunk/defaults.js";
 import type { Embedder } from "../embed/types.js";
 import { createEmbedder, DEFAULT_MODEL, type EmbedderOptions } from "../embed/registry.js";
-import { indexModelRefusal } from "../embed/remote.js";
+import { indexModelOptions, indexModelRefusal } from "../embed/remote.js";
 import { VaultRagError } from "../errors.js";
 import { displayLocation, openExisting, type OpenStoreOptions } from "../store/open.js";
 import { SCHEMA_VERSION, type Manifest, type Store } from "../store/types.js";
@@ -137,7 +137,7 @@ export async function embedderForIndex(
   if (opts.model) return createEmbedder(opts.model, opts);
   const own = await indexModelSpec(dbPath, opts.store);
   refuseRemote(dbPath, own, opts);
-  return createEmbedder(own ?? DEFAULT_MODEL, opts);
+  return createEmbedder(own ?? DEFAULT_MODEL, own ? indexModelOptions(own, opts) : opts);
 }
 
 /**

@@ -53,6 +53,8 @@ export function cliFix(fix: Fix): string {
       return `run \`${cmd}\``;
     case "other_index":
       return "nothing was changed; point --db at an index or at a new path to build one there (an index that was overwritten: delete it, then run `vault-rag index`)";
+    case "allow_model":
+      return `if you mean to use it on this machine, set ${fix.env}=${fix.model} or give --model ${fix.model}, else rebuild the index here with \`${indexCommand({ ...fix, kind: "rebuild", model: fix.instead })}\``;
   }
 }
 
@@ -76,6 +78,8 @@ export function libraryFix(fix: Fix): string {
       return "call index()";
     case "other_index":
       return "nothing was changed; give db an index, or a new path to build one there";
+    case "allow_model":
+      return `if you mean to use it on this machine, set ${fix.env}=${fix.model} or open the vault with { model: ${JSON.stringify(fix.model)} }, else open it with { model: ${JSON.stringify(fix.instead)} } and call index({ full: true }) to rebuild`;
   }
 }
 

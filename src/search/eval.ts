@@ -412,12 +412,13 @@ export interface EvalResult {
   questions: QuestionResult[];
 }
 
-/** The default setting of each mode (hybrid with the default fusion). */
-export function evalSettingsFor(modes: SearchMode[]): EvalSetting[] {
+/** The default setting of each mode (hybrid with the default fusion, at the weight of the index's `model`). */
+export function evalSettingsFor(modes: SearchMode[], model?: string): EvalSetting[] {
+  const { alpha } = withSearchDefaults({}, model);
   return modes.map((mode) => ({
-    label: mode === "hybrid" ? `hybrid (${SEARCH_DEFAULTS.fusion}, α=${SEARCH_DEFAULTS.alpha})` : mode,
+    label: mode === "hybrid" ? `hybrid (${SEARCH_DEFAULTS.fusion}, α=${alpha})` : mode,
     mode,
     fusion: SEARCH_DEFAULTS.fusion,
-    alpha: SEARCH_DEFAULTS.alpha,
+    alpha,
   }));
 }

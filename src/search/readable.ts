@@ -1,3 +1,4 @@
+import { searchProfile } from "../embed/index.js";
 import { STOPWORDS, typedTokens } from "../store/index.js";
 import { readableWordNet } from "./expand.js";
 import { baseForms, type WordNet } from "./wordnet.js";
@@ -12,9 +13,6 @@ export const READABLE_DEFAULTS = {
   /** Fewer words than this (code and acronyms left out) say too little to judge: the text counts as readable. */
   minWords: 5,
 };
-
-/** The bundled model reads English only: a text in another language is read by its words. */
-const ENGLISH_ONLY_MODEL = /universal-sentence-encoder-lite$/;
 
 /** CJK ideographs, kana and hangul: text the bundled model has no tokens for. */
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
@@ -39,8 +37,8 @@ function isEnglish(wn: WordNet, word: string): boolean {
 }
 
 /**
- * Whether the index's model is the bundled English-only one, the only model {@link modelCannotRead}
- * judges.
+ * Whether the index's model ranks English only, by its profile ({@link searchProfile}'s
+ * `languages`): the models {@link modelCannotRead} judges (the bundled one, all-MiniLM-L6-v2).
  *
  * @example
  * ```ts
@@ -49,11 +47,12 @@ function isEnglish(wn: WordNet, word: string): boolean {
  * ```
  */
 export function readsEnglishOnly(model: string): boolean {
-  return ENGLISH_ONLY_MODEL.test(model);
+  const { languages } = searchProfile(model);
+  return languages !== "any" && languages.length === 1 && languages[0] === "en";
 }
 
 /**
- * Whether the index's model cannot read a text: its model is the bundled English-only one and
+ * Whether the index's model cannot read a text: its model ranks English only ({@link readsEnglishOnly}) and
  * under `englishShare` of the text's words are English (stopwords or words WordNet knows), or most
  * of its letters are CJK. Code (fenced or inline) and words written with a capital after their first
  * letter (acronyms such as "GPIO", names such as "iPhone") are no language and are not counted; with

@@ -1,4 +1,5 @@
 import { countWords } from "../chunk/words.js";
+import { searchProfile } from "../embed/profiles.js";
 import { unreadable, type Embedder } from "../embed/types.js";
 import { VaultRagError } from "../errors.js";
 import {
@@ -30,10 +31,25 @@ import {
   type SearchResult,
 } from "./types.js";
 
-/** Fills in defaults and checks the values (each bad value is a one-line `usage` error). */
-export function withSearchDefaults(opts: SearchOptions = {}): SearchOptionsWithDefaults {
+/**
+ * The settings chosen for a model on the dev sets, over `SEARCH_DEFAULTS` (its profile,
+ * {@link searchProfile}): none for the bundled model, whose figures chose the defaults.
+ *
+ * @example
+ * ```ts
+ * modelSearchDefaults("universal-sentence-encoder-lite"); // {}
+ * ```
+ */
+export function modelSearchDefaults(model: string): Partial<SearchOptionsWithDefaults> {
+  const { alpha } = searchProfile(model);
+  return alpha === undefined ? {} : { alpha };
+}
+
+/** Fills in defaults (those of the index's `model`, when given) and checks the values (each bad value is a one-line `usage` error). */
+export function withSearchDefaults(opts: SearchOptions = {}, model?: string): SearchOptionsWithDefaults {
   const o = {
     ...SEARCH_DEFAULTS,
+    ...(model ? modelSearchDefaults(model) : {}),
     ...Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined)),
   } as SearchOptionsWithDefaults;
   const int = (name: string, v: number, min: number) => {
@@ -121,8 +137,9 @@ export function checkSearch(
   question: string,
   options: SearchOptions = {},
   props?: readonly string[],
+  model?: string,
 ): { o: SearchOptionsWithDefaults; filter: QueryFilter } {
-  const o = withSearchDefaults(options);
+  const o = withSearchDefaults(options, model);
   const filter: QueryFilter = {
     where: normaliseWhere(o.where, props),
     whereDocument: normaliseWhereDocument(o.whereDocument),
@@ -166,7 +183,7 @@ export async function search(ctx: SearchContext, question: string, options: Sear
   // a subtree is the index's folders below it: its clause is read from the store
   const subtree = options.under === undefined ? undefined : await subtreeWhere(ctx.store, options.under);
   if (subtree) options = { ...options, where: andWhere(subtree, options.where) };
-  const { o, filter } = checkSearch(question, options, props);
+  const { o, filter } = checkSearch(question, options, props, ctx.embedder.model);
   const timings: SearchResult["timings"] = { embedMs: 0, retrieveMs: 0 };
   const total = (await ctx.store.count()).chunks;
   if (total === 0)

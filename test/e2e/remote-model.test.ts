@@ -63,7 +63,11 @@ afterEach(() => {
 afterAll(async () => server?.close());
 
 const refusal = new RegExp(
-  `names the model ${SPEC}, which would send your notes and questions to .*nothing was sent; .*set VAULT_RAG_ALLOW_REMOTE=${SPEC} or give --model ${SPEC}`,
+  `names the model ${SPEC}, which would send your notes and questions to .*nothing was sent — .*set VAULT_RAG_ALLOW_REMOTE=${SPEC} or give --model ${SPEC}, else rebuild the index here with \`vault-rag index \\S+ --full --model use-lite\``,
+);
+/** The same refusal in the library's words: its fix names the option to open the vault with. */
+const libraryRefusal = new RegExp(
+  `names the model ${SPEC}, .*nothing was sent — .*set VAULT_RAG_ALLOW_REMOTE=${SPEC} or open the vault with \\{ model: "${SPEC}" \\}`,
 );
 
 describe("an index whose manifest names a network model", () => {
@@ -105,7 +109,7 @@ describe("an index whose manifest names a network model", () => {
     try {
       await expect(openVault(vault)).rejects.toMatchObject({
         code: "remote_model",
-        message: expect.stringMatching(refusal),
+        message: expect.stringMatching(libraryRefusal),
       });
     } finally {
       for (const k of Object.keys(env)) if (saved[k] === undefined) delete process.env[k];

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { createEmbedder } from "../../src/embed/index.js";
-import { indexModelRefusal, modelPlace, refusingEmbedder, remoteAllowed } from "../../src/embed/remote.js";
+import {
+  indexModelOptions,
+  indexModelRefusal,
+  modelPlace,
+  refusingEmbedder,
+  remoteAllowed,
+} from "../../src/embed/remote.js";
+import { cliFix, libraryFix } from "../../src/render/fix.js";
 
 describe("where a model runs", () => {
   it("is local for the bundled and Transformers.js models, and for Ollama at a loopback address", () => {
@@ -52,5 +59,31 @@ describe("an index's own network model", () => {
     expect(e.id).toBe("openai:text-embedding-3-small");
     await expect(e.embedQuery("a question")).rejects.toBe(refusal);
     await expect(e.embedDocuments(["a note"])).rejects.toBe(refusal);
+  });
+});
+
+describe("the refusal's fix and the index's own transformers model", () => {
+  it("the refusal carries a structured fix, and its words name no interface's command", () => {
+    const refusal = indexModelRefusal("/v/.vault-rag/index.db", "openai:text-embedding-3-small", {}, {})!;
+    expect(refusal.fix).toEqual({
+      kind: "allow_model",
+      model: "openai:text-embedding-3-small",
+      env: "VAULT_RAG_ALLOW_REMOTE",
+      instead: "use-lite",
+      db: "/v/.vault-rag/index.db",
+    });
+    expect(refusal.message).not.toMatch(/vault-rag index|--model|--full/);
+    expect(cliFix(refusal.fix!)).toContain("`vault-rag index /v --full --model use-lite`");
+    expect(cliFix(refusal.fix!)).toContain("or give --model openai:text-embedding-3-small");
+    expect(libraryFix(refusal.fix!)).toContain('open the vault with { model: "openai:text-embedding-3-small" }');
+  });
+
+  it("a transformers model the index names is read offline unless VAULT_RAG_ALLOW_REMOTE names it", () => {
+    const spec = "transformers:Xenova/bge-small-en-v1.5";
+    expect(indexModelOptions(spec, {}, {})).toEqual({ offline: true, offlineBecause: "index_model" });
+    expect(indexModelOptions(spec, {}, { VAULT_RAG_ALLOW_REMOTE: spec })).toEqual({});
+    expect(indexModelOptions(spec, {}, { VAULT_RAG_ALLOW_REMOTE: "transformers:*" })).toEqual({});
+    expect(indexModelOptions("use-lite", {}, {})).toEqual({});
+    expect(indexModelOptions(spec, { offline: true }, {})).toEqual({ offline: true });
   });
 });

@@ -99,6 +99,65 @@ describe("Transformers.js provider, with the real library and a tiny local model
     fs.rmSync(path.dirname(vault), { recursive: true, force: true });
   });
 
+  it("a model the index names, not on this machine, is not downloaded unless VAULT_RAG_ALLOW_REMOTE names it", () => {
+    const { vault, elsewhere } = exampleVaultCopy("vr-tiny-bert-consent-");
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      VAULT_RAG_VAULT: "",
+      VAULT_RAG_DB: "",
+      VAULT_RAG_ALLOW_REMOTE: "",
+    };
+    delete env.HF_HUB_OFFLINE;
+    delete env.TRANSFORMERS_OFFLINE;
+    delete env.VAULT_RAG_MODEL_DIR;
+    const cli = (args: string[]) =>
+      spawnSync(process.execPath, [BIN, ...args], { cwd: elsewhere, env, encoding: "utf8" });
+    const spec = "transformers:vault-rag/tiny-bert";
+    const index = cli(["index", vault, "--model", spec, "--model-dir", modelDir, "--offline", "--quiet"]);
+    expect(index.status, index.stderr).toBe(0);
+    // the index names the model; the search names neither it nor a folder that holds it
+    const search = cli(["search", "--vault", vault, "--mode", "dense", "robot motors"]);
+    expect(search.status, search.stderr).not.toBe(0);
+    expect(search.stderr).toContain(
+      `model "vault-rag/tiny-bert", which the index names, is not in the Transformers.js cache, and nothing was downloaded — set VAULT_RAG_ALLOW_REMOTE=${spec} or give --model ${spec}`,
+    );
+    expect(search.stderr.trim().split("\n")).toHaveLength(1);
+    fs.rmSync(path.dirname(vault), { recursive: true, force: true });
+  });
+
+  it("reads the window from the model folder and counts word pieces as the library's tokenizer does", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vr-tiny-window-"));
+    try {
+      writeTinyBert(dir, "vault-rag/tiny-256");
+      fs.writeFileSync(path.join(dir, "vault-rag/tiny-256/sentence_bert_config.json"), '{"max_seq_length": 256}');
+      const e = createEmbedder("transformers:vault-rag/tiny-256", { modelDir: dir, offline: true });
+      expect(e.maxTokens).toBe(254);
+      expect(createEmbedder("transformers:vault-rag/tiny-bert", { modelDir, offline: true }).maxTokens).toBe(510);
+      const tok = await transformers.AutoTokenizer.from_pretrained(path.join(dir, "vault-rag/tiny-256"));
+      for (const text of [
+        "Robots sleeping",
+        "how do I save power? (battery, sleep)",
+        "Sourdough starter: flour + water",
+        "zzz qqq",
+      ]) {
+        const ids = tok.encode(text) as number[];
+        expect(e.countTokens!(text), text).toBe(ids.length - 2);
+      }
+      expect(e.unknownShare!("zzz qqq")).toBe(1);
+      expect(e.unknownShare!("robot motors")).toBe(0);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("embeds a batch of unlike lengths in the caller's order", async () => {
+    const e = createEmbedder("transformers:vault-rag/tiny-bert", { modelDir, offline: true });
+    const texts = ["the robot motors and the wheel battery power", "bread", "sourdough starter flour"];
+    const together = await e.embedDocuments(texts);
+    for (let i = 0; i < texts.length; i++)
+      expect(Array.from(together[i])).toEqual(Array.from((await e.embedDocuments([texts[i]]))[0]));
+  });
+
   it("explains that the optional package is not installed (a real import that Node cannot resolve)", async () => {
     const e = transformersEmbedder("Xenova/bge-small-en-v1.5", {
       load: () => import("@huggingface/transformers-not-installed" as string) as Promise<TransformersModule>,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { fuse, modelCannotRead, unreadPassages, withSearchDefaults } from "../../src/search/index.js";
+import { searchProfile } from "../../src/embed/index.js";
+import { fuse, modelCannotRead, readsEnglishOnly, unreadPassages, withSearchDefaults } from "../../src/search/index.js";
 import type { ScoredRecord } from "../../src/store/index.js";
 
 const MODEL = "universal-sentence-encoder-lite";
@@ -41,6 +42,26 @@ describe("what the bundled model cannot read, passage by passage", () => {
 
 const rec = (id: string, distance: number): ScoredRecord =>
   ({ id, text: id, distance, meta: { path: `${id}.md`, title: id, section: "" } }) as unknown as ScoredRecord;
+
+describe("which models the rule judges: the languages of each model's profile", () => {
+  it("judges the models whose profile says English only, and trusts the others", () => {
+    const italian = "Il protocollo TCP garantisce la consegna dei pacchetti nell'ordine in cui sono stati inviati";
+    for (const model of [
+      "universal-sentence-encoder-lite",
+      "sentence-transformers/all-MiniLM-L6-v2",
+      "Xenova/all-MiniLM-L6-v2",
+    ]) {
+      expect(searchProfile(model).languages, model).toEqual(["en"]);
+      expect(readsEnglishOnly(model), model).toBe(true);
+      expect(modelCannotRead(model, italian), model).toBe(true);
+    }
+    for (const model of ["Xenova/bge-m3", "nomic-embed-text:latest"]) {
+      expect(searchProfile(model).languages, model).toBe("any");
+      expect(readsEnglishOnly(model), model).toBe(false);
+      expect(modelCannotRead(model, italian), model).toBe(false);
+    }
+  });
+});
 
 describe("a fusion with passages the model cannot read", () => {
   it("ranks them by their words alone, where the dense half would weigh nothing", () => {
