@@ -171,13 +171,15 @@ describe("index on a terminal", () => {
         /^indexing: (finding notes…|reading notes 0\/[\d,]+…|reading notes [\d,]+\/[\d,]+ · \d+\/s · ETA \w+|keyword ready · dense [\d,]+\/[\d,]+ passages · \d+\.\d\/s · (ETA \w+|embedding…|loading the model…))$/,
       );
     expect(progress.some((l) => / passages · /.test(l))).toBe(true);
-    // the progress lines come first, then the warning (examples/vault has a note with broken frontmatter), then the summary
+    // the progress lines come first, then the warning (examples/vault has a note with broken
+    // frontmatter), then the summary, then (a first index) the stronger measured model
     expect(lines.slice(0, progress.length)).toEqual(progress);
     expect(lines.slice(progress.length)).toEqual([
       expect.stringMatching(/^warning: invalid frontmatter in "work\/Broken note\.md"/),
       expect.stringMatching(
         /^indexed 293 notes \([\d,]+ passages\) · keyword ready in \d+\.\d s · dense [\d,]+ windows in \d+(\.\d)? s$/,
       ),
+      expect.stringMatching(/^stronger model: /),
     ]);
     // stdout holds the summary alone
     expect(r.stdout).toMatch(
@@ -191,7 +193,10 @@ describe("index on a terminal", () => {
     const r = spawnSync(process.execPath, [BIN, "index", vault], { env, encoding: "utf8" });
     expect(r.status).toBe(0);
     // off a terminal: plain progress lines every few seconds, then the warnings
-    const all = r.stderr.trim().split("\n");
+    // a first index ends with the stronger measured model; the lines before it are the run's
+    const hint = r.stderr.trim().split("\n");
+    expect(hint[hint.length - 1]).toMatch(/^stronger model: /);
+    const all = hint.slice(0, -1);
     const lines = all.filter((l) => !l.startsWith("indexing: ") && !l.startsWith("indexed "));
     expect(lines).toHaveLength(1);
     expect(all[all.length - 2]).toBe(lines[0]);

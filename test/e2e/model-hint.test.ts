@@ -9,21 +9,21 @@ import { BIN } from "./helpers.js";
 /**
  * The hint after a first index and in `status`: the strongest model measured here, its gain over
  * the index's model and the one command that switches, shown once per index. The figures come
- * from the measured table, with a stronger model added through VAULT_RAG_MEASURED (no built-in
- * model beats the bundled one on every machine's figures yet).
+ * from the built-in measured table (all-MiniLM-L6-v2 beats the bundled model on til), and from
+ * VAULT_RAG_MEASURED where a test gives its own.
  */
 let tmp: string;
-let measured: string;
 let weaker: string;
+const MINILM = MEASURED.find((m) => m.id === "transformers:sentence-transformers/all-MiniLM-L6-v2")!;
+const GAIN = Math.round((MINILM.til.hybrid! - 0.779) * 1000) / 1000;
 const LINE = (vault: string) =>
-  `stronger model: transformers:vault-rag/strong reaches 0.850 nDCG@10 on til (hybrid) here, +0.071 over use-lite (0.779) — switch: vault-rag models pull vault-rag/strong --use --vault ${vault}`;
+  `stronger model: transformers:sentence-transformers/all-MiniLM-L6-v2 reaches ${MINILM.til.hybrid!.toFixed(3)} nDCG@10 on til (hybrid) here, +${GAIN.toFixed(3)} over use-lite (0.779) — switch: vault-rag models pull sentence-transformers/all-MiniLM-L6-v2 --dtype fp32 --use --vault ${vault}`;
 
 beforeAll(() => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), "vr-hint-"));
-  measured = path.join(tmp, "measured.json");
-  fs.writeFileSync(measured, JSON.stringify([{ id: "transformers:vault-rag/strong", til: { hybrid: 0.85 } }]));
   weaker = path.join(tmp, "weaker.json");
-  fs.writeFileSync(weaker, JSON.stringify([{ id: "transformers:vault-rag/weak", til: { hybrid: 0.7 } }]));
+  // the built-in stronger model's row, replaced by one that does not beat the bundled model
+  fs.writeFileSync(weaker, JSON.stringify([{ id: MINILM.id, til: { hybrid: 0.7 } }]));
 });
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
@@ -36,7 +36,7 @@ function vault(name: string): string {
   return dir;
 }
 
-const cli = (args: string[], table = measured) =>
+const cli = (args: string[], table = "") =>
   spawnSync(process.execPath, [BIN, ...args], {
     cwd: tmp,
     env: {
@@ -69,13 +69,13 @@ describe("the stronger-model hint", () => {
     expect(hintsIn(status.stdout)).toEqual([]);
     const json = JSON.parse(cli(["status", "--vault", v, "--json"]).stdout);
     expect(json.modelHint).toEqual({
-      model: "transformers:vault-rag/strong",
+      model: MINILM.id,
       current: "use-lite",
       measure: "til hybrid nDCG@10",
-      score: 0.85,
+      score: MINILM.til.hybrid,
       currentScore: 0.779,
-      gain: 0.071,
-      pull: { repo: "vault-rag/strong", dtype: "q8" },
+      gain: GAIN,
+      pull: { repo: "sentence-transformers/all-MiniLM-L6-v2", dtype: "fp32" },
       shown: true,
     });
     // no measured model beats the index's: no hint, and no field
@@ -98,7 +98,7 @@ describe("the stronger-model hint", () => {
     expect(hintsIn(first.stderr)).toEqual([]);
     expect(JSON.parse(first.stdout)).toMatchObject({
       built: true,
-      modelHint: { model: "transformers:vault-rag/strong", gain: 0.071, shown: false },
+      modelHint: { model: MINILM.id, gain: GAIN, shown: false },
     });
     expect(hintsIn(cli(["status", "--vault", v]).stdout)).toEqual([LINE(v)]);
   }, 120_000);
@@ -118,7 +118,7 @@ describe("vault-rag models: the figures measured here", () => {
   it("shows them beside the published scores and marks the model the index uses", () => {
     const v = vault("models");
     expect(cli(["index", v, "--quiet"]).status).toBe(0);
-    const r = cli(["models", "--vault", v], weaker);
+    const r = cli(["models", "--vault", v]);
     expect(r.status, r.stderr).toBe(0);
     const lines = r.stdout.split("\n");
     expect(lines).toContain("use-lite   ← the index uses this model");
@@ -127,8 +127,10 @@ describe("vault-rag models: the figures measured here", () => {
     );
     const minilm = lines.indexOf("transformers:sentence-transformers/all-MiniLM-L6-v2");
     expect(minilm).toBeGreaterThan(0);
-    expect(lines[minilm + 3]).toBe(
-      "  measured:  til not measured (dense not measured) · SciFact train not measured (dense not measured) · windows/s not measured",
+    expect(lines[minilm + 3]).toMatch(
+      new RegExp(
+        `^  measured:  til ${MINILM.til.hybrid!.toFixed(3)} \\(dense ${MINILM.til.dense!.toFixed(3)}\\) · SciFact train `,
+      ),
     );
     // the model in use has no switch of its own; the others do
     expect(lines.slice(0, minilm).filter((l) => l.startsWith("  switch:")).length).toBeGreaterThan(0);
@@ -166,7 +168,7 @@ describe("strongerModel", () => {
     // an unmeasured index model: no gain can be claimed
     expect(strongerModel("x", table)).toBeUndefined();
     expect(strongerModel("ollama:other", table)).toBeUndefined();
-    // the built-in table alone: nothing measured beats the bundled model yet
-    expect(strongerModel("use-lite", MEASURED)).toBeUndefined();
+    // the built-in table alone: all-MiniLM-L6-v2 beats the bundled model
+    expect(strongerModel("use-lite", MEASURED)).toMatchObject({ model: MINILM.id, gain: GAIN });
   });
 });
