@@ -64,7 +64,9 @@ export function measuredLine(m: MeasuredModel): string {
   const speed =
     threads1 === undefined && threads2 === undefined
       ? "windows/s not measured"
-      : `${threads1?.toFixed(1) ?? "?"} / ${threads2?.toFixed(1) ?? "?"} windows/s on 1 / 2 threads`;
+      : threads1 === undefined || threads2 === undefined
+        ? `${(threads1 ?? threads2)!.toFixed(1)} windows/s on ${threads1 === undefined ? 2 : 1} thread${threads1 === undefined ? "s" : ""}`
+        : `${threads1.toFixed(1)} / ${threads2.toFixed(1)} windows/s on 1 / 2 threads`;
   return `til ${figure(m.til.hybrid)} (dense ${figure(m.til.dense)}) · SciFact train ${figure(m.scifact.hybrid)} (dense ${figure(m.scifact.dense)}) · ${speed}`;
 }
 
