@@ -6,6 +6,9 @@
  */
 import fs from "node:fs";
 import { VaultRagError } from "../errors.js";
+import type { ModelHint } from "../shared/api.js";
+
+export type { ModelHint } from "../shared/api.js";
 
 /** A figure measured here, or {@link NOT_MEASURED}. */
 export type Measured = number | typeof NOT_MEASURED;
@@ -127,29 +130,14 @@ export function measuredFigures(id: string, table: readonly MeasuredModel[] = ME
   return table.find((m) => m.id === id);
 }
 
-/** The strongest measured model, against the index's own. */
-export interface ModelHint {
-  /** The `--model` value of the strongest measured model. */
-  model: string;
-  /** The index's model. */
-  current: string;
-  /** The measure that ranks them: hybrid nDCG@10 on til. */
-  measure: "til hybrid nDCG@10";
-  /** Its figure for each, and the gain. */
-  score: number;
-  currentScore: number;
-  gain: number;
-  /** The `models pull` that fetches it (the core leaves it out when its files are on this machine). */
-  pull?: { repo: string; dtype: "q8" | "fp32" };
-}
-
 /**
  * The strongest model by measured til hybrid nDCG@10, when it beats the index's model (which must
  * have been measured too: a gain is claimed only between two measured figures).
  *
  * @example
  * ```ts
- * strongerModel("use-lite"); // undefined while no other model has a til figure
+ * strongerModel("use-lite"); // { model: "transformers:sentence-transformers/all-MiniLM-L6-v2", gain: 0.097, … }
+ * strongerModel("transformers:sentence-transformers/all-MiniLM-L6-v2"); // undefined: none beats it
  * strongerModel("use-lite", [...MEASURED, { id: "transformers:a/b", til: { hybrid: 0.83, … }, … }]);
  * // { model: "transformers:a/b", current: "use-lite", score: 0.83, currentScore: 0.779, gain: 0.051, … }
  * ```

@@ -137,7 +137,10 @@ export async function createMcpServer(
       propsInput,
       (a) => (a.name === undefined ? v.props() : v.props(a.name)),
     ),
-    status: tool("The index: path, model, counts, last indexed, notes changed since.", noArgs, () => v.status()),
+    status: tool("The index: path, model, counts, last indexed, notes changed since.", noArgs, async () => {
+      const [status, hint] = await Promise.all([v.status(), v.modelHint()]);
+      return hint ? { ...status, modelHint: hint } : status;
+    }),
   };
   const server = new Server({ name: "vault-rag", version: VERSION }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, () => ({

@@ -112,8 +112,10 @@ export function readRoutes(app: Hono, o: AppOptions): void {
         indexing: o.indexing?.() ?? { phase: "locked", done: 0, total: 0 },
       } satisfies StatusReply);
     }
+    const hint = await v.modelHint();
     return c.json({
       ...status,
+      ...(hint ? { modelHint: hint } : {}),
       name: path.basename(v.vault),
       llm: o.llm,
       watching: !!o.watching,

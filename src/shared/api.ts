@@ -186,8 +186,26 @@ export interface IndexingProgress {
 }
 
 /** `GET /api/status`: the index's status (changed notes not always counted), and the server's. */
+/** The strongest measured model, against the index's own. */
+export interface ModelHint {
+  /** The `--model` value of the strongest measured model. */
+  model: string;
+  /** The index's model. */
+  current: string;
+  /** The measure that ranks them: hybrid nDCG@10 on til. */
+  measure: "til hybrid nDCG@10";
+  /** Its figure for each, and the gain. */
+  score: number;
+  currentScore: number;
+  gain: number;
+  /** The `models pull` that fetches it (the core leaves it out when its files are on this machine). */
+  pull?: { repo: string; dtype: "q8" | "fp32" };
+}
+
 export type StatusReply = Omit<VaultStatus, "stale"> & {
   stale: number | null;
+  /** The strongest model measured here, when it beats the index's (as `status --json` gives it). */
+  modelHint?: ModelHint & { shown: boolean };
   /** The vault folder's name. */
   name: string;
   /** The language model `ask` uses. */
