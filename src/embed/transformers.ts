@@ -59,6 +59,30 @@ export function transformersProfile(model: string): {
 const PACKAGE = "@huggingface/transformers";
 
 /**
+ * Loads `@huggingface/transformers` (lazily: only a `transformers:` model needs it), turning a
+ * missing package into one line that says where to install it, under the caller's error code.
+ *
+ * @example
+ * ```ts
+ * const mod = await loadTransformersPackage(() => import("@huggingface/transformers"), "rerank_failed", "a transformers: reranker");
+ * ```
+ */
+export async function loadTransformersPackage<T>(
+  load: () => Promise<T>,
+  code: "embed_failed" | "rerank_failed",
+  who: string,
+): Promise<T> {
+  try {
+    return await load();
+  } catch (err) {
+    const missing = (err as NodeJS.ErrnoException).code;
+    if (missing === "ERR_MODULE_NOT_FOUND" || missing === "MODULE_NOT_FOUND")
+      throw new VaultRagError(code, `vault-rag: ${who} needs the ${PACKAGE} package — ${transformersInstallHint()}`);
+    throw new VaultRagError(code, `vault-rag: cannot load ${PACKAGE}: ${(err as Error).message}`);
+  }
+}
+
+/**
  * Where to install `@huggingface/transformers` so that this copy of vault-rag finds it. Node looks
  * for a package in the `node_modules` folders above the importing file: a global vault-rag
  * (`<prefix>/lib/node_modules/vault-rag`) finds a global install beside it; a project's vault-rag
@@ -119,21 +143,7 @@ export function transformersEmbedder(model: string, opts: TransformersOptions = 
 
   const ready = () => {
     extractor ??= (async () => {
-      let mod: TransformersModule;
-      try {
-        mod = await load();
-      } catch (err) {
-        const code = (err as NodeJS.ErrnoException).code;
-        if (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND")
-          throw new VaultRagError(
-            "embed_failed",
-            `vault-rag: the transformers provider needs the @huggingface/transformers package — ${transformersInstallHint()}`,
-          );
-        throw new VaultRagError(
-          "embed_failed",
-          `vault-rag: cannot load @huggingface/transformers: ${(err as Error).message}`,
-        );
-      }
+      const mod = await loadTransformersPackage(load, "embed_failed", "the transformers provider");
       mod.env.allowRemoteModels = !offline;
       if (opts.modelDir) {
         mod.env.allowLocalModels = true;

@@ -1,4 +1,4 @@
-import { transformersInstallHint } from "../embed/transformers.js";
+import { loadTransformersPackage } from "../embed/transformers.js";
 import { VaultRagError } from "../errors.js";
 import type { Reranker, RerankerOptions } from "./types.js";
 
@@ -54,7 +54,7 @@ export function crossEncoderReranker(model: string, opts: CrossEncoderOptions = 
   let loading: Promise<{ tokenizer: PairTokenizer; classify: SequenceClassifier }> | undefined;
   const ready = () => {
     loading ??= (async () => {
-      const mod = await loadModule(load);
+      const mod = await loadTransformersPackage(load, "rerank_failed", "a transformers: reranker");
       mod.env.allowLocalModels = true;
       if (opts.modelDir) mod.env.localModelPath = opts.modelDir;
       if (cacheDir) mod.env.cacheDir = cacheDir;
@@ -121,23 +121,6 @@ async function run(classify: SequenceClassifier, inputs: Record<string, unknown>
   } catch (err) {
     const msg = ((err as Error).message ?? String(err)).split("\n")[0];
     throw new VaultRagError("rerank_failed", `vault-rag: reranker model "${model}" failed to run: ${msg}`);
-  }
-}
-
-async function loadModule(load: () => Promise<CrossEncoderModule>): Promise<CrossEncoderModule> {
-  try {
-    return await load();
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND")
-      throw new VaultRagError(
-        "rerank_failed",
-        `vault-rag: a transformers: reranker needs the @huggingface/transformers package — ${transformersInstallHint()}`,
-      );
-    throw new VaultRagError(
-      "rerank_failed",
-      `vault-rag: cannot load @huggingface/transformers: ${(err as Error).message}`,
-    );
   }
 }
 
