@@ -31,3 +31,20 @@ export function exampleVaultCopy(prefix: string, vaultName = "vault"): { vault: 
   fs.utimesSync(path.join(vault, "kitchen/Sourdough.md"), now - DAY, now - DAY);
   return { vault, elsewhere };
 }
+
+/** The words of generated notes: a small vocabulary, so that every note shares words with others. */
+export const GENERATED_WORDS =
+  "motor battery sensor garden bread river mountain cable solder yeast compost seed tomato pump".split(" ");
+
+/**
+ * Adds `n` notes of `length` words from `words` under `gen/`, the same on every run, so that a first
+ * index takes several batches.
+ */
+export function addGeneratedNotes(vault: string, n: number, length: number, words = GENERATED_WORDS): void {
+  fs.mkdirSync(path.join(vault, "gen"));
+  for (let k = 0; k < n; k++) {
+    let s = `# Generated ${k}\n\n`;
+    for (let w = 0; w < length; w++) s += words[(k * 7 + w * w) % words.length] + (w % 12 === 11 ? ". " : " ");
+    fs.writeFileSync(path.join(vault, "gen", `note ${k}.md`), s + "\n");
+  }
+}

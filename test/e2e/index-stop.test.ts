@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { BIN, exampleVaultCopy } from "./helpers.js";
+import { BIN, exampleVaultCopy, addGeneratedNotes } from "./helpers.js";
 
 const env = { ...process.env, VAULT_RAG_VAULT: "", VAULT_RAG_DB: "" };
 const running: ChildProcess[] = [];
@@ -12,15 +12,7 @@ afterEach(() => {
 
 /** Adds `n` notes of `length` words, so that a first index takes several batches. */
 function addNotes(vault: string, n: number, length: number): void {
-  const words = "motor battery sensor garden bread river mountain cable solder yeast compost seed tomato pump".split(
-    " ",
-  );
-  fs.mkdirSync(path.join(vault, "gen"));
-  for (let k = 0; k < n; k++) {
-    let s = `# Generated ${k}\n\n`;
-    for (let w = 0; w < length; w++) s += words[(k * 7 + w * w) % words.length] + (w % 12 === 11 ? ". " : " ");
-    fs.writeFileSync(path.join(vault, "gen", `note ${k}.md`), s + "\n");
-  }
+  addGeneratedNotes(vault, n, length);
 }
 
 const status = (vault: string) =>

@@ -3,25 +3,20 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { spawnChild, stopChildren, until } from "../support/children.js";
-import { BIN, exampleVaultCopy } from "./helpers.js";
+import { BIN, exampleVaultCopy, addGeneratedNotes, GENERATED_WORDS } from "./helpers.js";
 
 const sh = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 const env = { ...process.env, VAULT_RAG_VAULT: "", VAULT_RAG_DB: "" };
 
 afterEach(stopChildren);
 
-/** Adds `n` notes of `length` words of distinct prose, so that a first index takes several batches. */
 function addNotes(vault: string, n: number, length = 70): void {
-  const words =
-    "motor battery sensor garden bread river mountain cable solder yeast compost seed tomato pump valve relay timer circuit voltage current resistor sketch paint canvas novel chapter poem harbor bridge tunnel".split(
+  addGeneratedNotes(vault, n, length, [
+    ...GENERATED_WORDS,
+    ..."valve relay timer circuit voltage current resistor sketch paint canvas novel chapter poem harbor bridge tunnel".split(
       " ",
-    );
-  fs.mkdirSync(path.join(vault, "gen"));
-  for (let k = 0; k < n; k++) {
-    let s = `# Generated ${k}\n\n`;
-    for (let w = 0; w < length; w++) s += words[(k * 7 + w * w) % words.length] + (w % 12 === 11 ? ". " : " ");
-    fs.writeFileSync(path.join(vault, "gen", `note ${k}.md`), s + "\n");
-  }
+    ),
+  ]);
 }
 
 /**

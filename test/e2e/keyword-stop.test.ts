@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { BIN, exampleVaultCopy } from "./helpers.js";
+import { BIN, exampleVaultCopy, addGeneratedNotes } from "./helpers.js";
 
 const env = { ...process.env, VAULT_RAG_VAULT: "", VAULT_RAG_DB: "" };
 const running: ChildProcess[] = [];
@@ -10,17 +10,8 @@ afterEach(() => {
   for (const p of running.splice(0)) if (p.exitCode === null && p.signalCode === null) p.kill("SIGKILL");
 });
 
-/** Adds `n` short notes, so that the keyword phase takes some seconds. */
 function addNotes(vault: string, n: number): void {
-  const words = "motor battery sensor garden bread river mountain cable solder yeast compost seed tomato pump".split(
-    " ",
-  );
-  fs.mkdirSync(path.join(vault, "gen"));
-  for (let k = 0; k < n; k++) {
-    let s = `# Generated ${k}\n\n`;
-    for (let w = 0; w < 100; w++) s += words[(k * 7 + w * w) % words.length] + (w % 12 === 11 ? ". " : " ");
-    fs.writeFileSync(path.join(vault, "gen", `note ${k}.md`), s + "\n");
-  }
+  addGeneratedNotes(vault, n, 100);
 }
 
 const status = (vault: string) =>
