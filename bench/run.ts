@@ -24,6 +24,7 @@ import { residentBench } from "./resident-bench.js";
 import { scaleBench } from "./scale.js";
 import { firstIndexBench } from "./first-index.js";
 import { bigVaultsBench } from "./big-vaults.js";
+import { denseWorkersBench } from "./dense-workers.js";
 import { threadsBench } from "./threads-bench.js";
 import { parseNote, readNote, walkVault } from "../dist/vault/index.js";
 import { generateVault, rng } from "./gen.js";
@@ -472,7 +473,7 @@ async function watchBench() {
   );
 }
 
-const only = process.env.BENCH_ONLY; // chunk | first | bigvaults | embed | threads | store | chroma | quality | watch | cli | serve | resident | regex | scale
+const only = process.env.BENCH_ONLY; // chunk | first | bigvaults | embed | threads | workers | store | chroma | quality | watch | cli | serve | resident | regex | scale
 const want = (part: string) => !only || only.split(",").includes(part);
 
 async function main() {
@@ -486,6 +487,7 @@ async function main() {
   if (want("bigvaults")) await bigVaultsBench({ root, bin: BIN, work, line });
   if (want("embed")) await embedBench();
   if (want("threads")) await threadsBench({ root, line, quick });
+  if (want("workers")) await denseWorkersBench({ root, bin: BIN, work, line, quick });
   if (want("store") || want("chroma")) {
     // the Chroma peer runs in the same run on the same records (BENCH_ONLY=store skips it)
     const chroma = want("chroma") ? await startChromaServer({ log: line }) : undefined;

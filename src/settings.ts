@@ -14,10 +14,15 @@ export interface VaultSettings {
    * left out whole (`"Backlinks"`).
    */
   leaveOut: LeaveOut;
+  /**
+   * Folders whose notes get their vectors before the rest (`["Projects", "Inbox"]`), in that
+   * order; every other note follows, the most recently changed first.
+   */
+  denseFirst: string[];
 }
 
 /** The settings of a vault without a settings file. */
-export const SETTINGS_DEFAULTS: VaultSettings = { leaveOut: LEAVE_OUT_DEFAULTS };
+export const SETTINGS_DEFAULTS: VaultSettings = { leaveOut: LEAVE_OUT_DEFAULTS, denseFirst: [] };
 
 /**
  * Reads a vault's settings file ({@link SETTINGS_FILE}), or the defaults when there is none. A file
@@ -28,6 +33,8 @@ export const SETTINGS_DEFAULTS: VaultSettings = { leaveOut: LEAVE_OUT_DEFAULTS }
  * ```ts
  * // .vault-rag.json: { "leaveOut": { "codeLanguages": ["chart"], "headings": ["Backlinks"] } }
  * readSettings("/home/me/notes").leaveOut.codeLanguages; // ["dataview", "dataviewjs", "query", "tasks", "chart"]
+ * // .vault-rag.json: { "denseFirst": ["Projects/", "Inbox"] }
+ * readSettings("/home/me/notes").denseFirst; // ["Projects", "Inbox"]
  * ```
  */
 export function readSettings(vault: string): VaultSettings {
@@ -49,6 +56,7 @@ export function readSettings(vault: string): VaultSettings {
   const settings: VaultSettings = { ...SETTINGS_DEFAULTS };
   for (const key of Object.keys(data)) {
     if (key === "leaveOut") settings.leaveOut = readLeaveOut(file, data[key]);
+    else if (key === "denseFirst") settings.denseFirst = readFolders(file, key, data[key]);
     else throw invalid(file, `has an unknown setting "${key}" (known: ${Object.keys(SETTINGS_DEFAULTS).join(", ")})`);
   }
   return settings;
@@ -65,6 +73,22 @@ function readLeaveOut(file: string, value: unknown): LeaveOut {
     out[key] = [...new Set([...LEAVE_OUT_DEFAULTS[key], ...list.map((x: string) => x.trim())])];
   }
   return out;
+}
+
+/** A list of vault folders, written as in the vault (`Work/Clients`; a leading `./` or `/` and a trailing `/` are dropped). */
+function readFolders(file: string, key: string, value: unknown): string[] {
+  if (!Array.isArray(value) || !value.every((x) => typeof x === "string"))
+    throw invalid(file, `"${key}" must be a list of folder names such as ["Projects", "Inbox"]`);
+  const folders = value.map((x: string) =>
+    x
+      .trim()
+      .replace(/\\/g, "/")
+      .replace(/^(\.\/|\/)+/, "")
+      .replace(/\/+$/, ""),
+  );
+  const bad = folders.findIndex((f) => !f || f.split("/").some((part) => part === ".." || part === "."));
+  if (bad >= 0) throw invalid(file, `"${key}" names "${value[bad]}", which is no folder inside the vault`);
+  return [...new Set(folders)];
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -79,6 +79,7 @@ export async function indexPhases(store: Store, indexing: boolean): Promise<Inde
     const took = (Date.parse(progress.updated) - Date.parse(progress.started)) / 1000;
     if (indexing && progress.done > 0 && took > 0)
       dense.secondsLeft = Math.round(((total - progress.done) * took) / progress.done);
+    if (progress.first?.length) dense.first = progress.first;
   }
   // the keyword phase leaves its record until the dense phase replaces it
   const keyword = recorded?.phase !== "keyword" ? "complete" : indexing ? "in progress" : "stopped";

@@ -3,11 +3,9 @@ import { resolveNoteWindows } from "../config.js";
 import { isSkippedWindow, skippedWindow, type DenseProgress, type StoreRecord } from "../store/index.js";
 import { silentLogger } from "../log.js";
 import { readVaultFile, type VaultFile } from "../vault/index.js";
+import { denseOrder, pendingPaths } from "./dense-order.js";
 import { throwIfStopped, type Run } from "./indexer.js";
 import { findVectors, planWindows, type Pending, type VectorMap } from "./vectors.js";
-
-/** Notes whose pending passages are read per look-up of the store. */
-const PATH_PAGE = 256;
 
 /** A batch of passages to give vectors: their plans, the windows the model makes for them, and its work. */
 interface DenseBatch {
@@ -34,12 +32,14 @@ interface NoteWork {
 
 /** Where the dense phase is: the pending notes it reads next, and what it did so far. */
 interface DenseState {
-  queue: string[];
+  /** The notes with pending passages in the phase's order (see {@link denseOrder}), read once at its start. */
+  queue: string[] | undefined;
+  /** The next note of `queue` to take. */
+  cursor: number;
   /** The note being taken, when a batch filled up before its last passage. */
   note?: NoteWork;
   /** One note's windows embedded at most (see `resolveNoteWindows`). */
   noteWindows: number;
-  after: string | undefined;
   exhausted: boolean;
   progress: DenseProgress;
   /** Windows read so far (embedded or found), and the passages they are of, for firming up the estimate. */
@@ -85,10 +85,17 @@ export async function densePhase(run: Run): Promise<void> {
   const estimate = Math.round(run.planned.windows + Math.max(0, pendingChunks - run.planned.chunks) * ratio);
   const now = new Date().toISOString();
   const state: DenseState = {
-    queue: [],
-    after: undefined,
+    queue: undefined,
+    cursor: 0,
     exhausted: false,
-    progress: { phase: "dense", windows: Math.max(1, estimate), done: 0, started: now, updated: now },
+    progress: {
+      phase: "dense",
+      windows: Math.max(1, estimate),
+      done: 0,
+      started: now,
+      updated: now,
+      ...(run.denseFirst.length ? { first: run.denseFirst } : {}),
+    },
     read: 0,
     chunksRead: 0,
     embedded: 0,
@@ -177,14 +184,18 @@ export async function densePhase(run: Run): Promise<void> {
   if (!summary.pending) await store.setDenseProgress(undefined);
 }
 
-/** The next notes with pending passages, read a page at a time from the store. */
+/**
+ * The next note with pending passages: the phase reads them all from the store once and takes them
+ * in {@link denseOrder}, so the notes people are most likely to search get vectors first.
+ */
 async function nextPath(run: Run, state: DenseState): Promise<string | undefined> {
-  if (!state.queue.length && !state.exhausted) {
-    state.queue = await run.store.pendingVectorPaths(PATH_PAGE, state.after);
-    if (state.queue.length) state.after = state.queue[state.queue.length - 1];
-    else state.exhausted = true;
+  if (!state.queue) {
+    const mtime = (p: string) => state.files.get(p)?.mtime;
+    state.queue = denseOrder(await pendingPaths(run.store), mtime, run.denseFirst);
   }
-  return state.queue.shift();
+  const path = state.queue[state.cursor++];
+  if (path === undefined) state.exhausted = true;
+  return path;
 }
 
 /** The next note with passages to take, read and cut: the one a batch left half taken, else the next pending. */

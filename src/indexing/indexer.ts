@@ -198,6 +198,8 @@ export interface Run {
   /** How notes are read: the date keys, and what the vault's `leaveOut` setting leaves out. */
   reading: Required<NoteOptions>;
   summary: IndexSummary;
+  /** The folders whose notes the dense phase embeds first (the vault's `denseFirst` setting). */
+  denseFirst: string[];
   /** The notes to read, in the run's order; `cursor` is the next one. */
   todo: VaultFile[];
   cursor: number;
@@ -309,7 +311,7 @@ async function startRun(
       `vault-rag: no Markdown notes in ${vault} (none ending in .md, outside .vault-ragignore and hidden folders) — check that this is the folder that holds your notes`,
     );
   const manifest = await store.manifest();
-  const { leaveOut } = readSettings(vault);
+  const { leaveOut, denseFirst } = readSettings(vault);
   const propTypes = readPropertyTypes(vault); // read into every note: a change reads all again
   const chunkerVersion = chunkerVersionFor(leaveOut, propTypes);
   const chunkerChanged = manifest && manifest.chunkerVersion !== chunkerVersion;
@@ -382,6 +384,7 @@ async function startRun(
     reading: { dateKeys: resolveDateKeys(opts.dateKeys), leaveOut, propTypes },
     chunkerVersion,
     summary,
+    denseFirst,
     todo,
     cursor: 0,
     gone,

@@ -23,7 +23,7 @@ export function timeLeft(seconds: number): string {
  * @example
  * ```ts
  * phasesLine({ keyword: "complete", dense: { state: "in progress", passages: 700, of: 2064, windows: { done: 2140, total: 6321 }, secondsLeft: 95 } }, "vault-rag index");
- * // "keyword: complete · dense: 33% (700/2,064 passages), about 2 min left"
+ * // "keyword: complete · dense: 33% (700/2,064 passages), about 2 min left · the most recently changed notes first"
  * ```
  */
 export function phasesLine(p: IndexPhases, how: string): string {
@@ -41,5 +41,9 @@ export function phasesLine(p: IndexPhases, how: string): string {
       : d.secondsLeft !== undefined
         ? `, ${timeLeft(d.secondsLeft)}`
         : "";
-  return `${keyword} · dense: ${pct}% (${num(done)}/${num(total)} passages)${tail}`;
+  // the order notes get their vectors in, while some wait for them
+  const order = d.first?.length
+    ? ` · ${d.first.map((f) => `${f}/`).join(", ")} first, then the most recently changed`
+    : " · the most recently changed notes first";
+  return `${keyword} · dense: ${pct}% (${num(done)}/${num(total)} passages)${tail}${order}`;
 }

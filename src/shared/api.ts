@@ -120,6 +120,11 @@ export interface IndexPhases {
     windows?: { done: number; total: number };
     /** Seconds left at the dense phase's rate so far, while it runs. */
     secondsLeft?: number;
+    /**
+     * The folders (the vault's `denseFirst` setting) whose notes get vectors before the rest, as
+     * the running or stopped phase recorded them. Other notes follow, the most recently changed first.
+     */
+    first?: string[];
   };
 }
 

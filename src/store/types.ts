@@ -120,6 +120,8 @@ export interface DenseProgress {
   finished?: true;
   /** `windows` is a guess from the passages read so far (passages a stopped run left are still to be cut). */
   estimated?: boolean;
+  /** The folders whose notes the phase embeds before the rest (the rest: most recently changed first). */
+  first?: string[];
 }
 
 /** A warning indexing gave about one file (a binary `.md` skipped, invalid frontmatter, a note over its window budget). */

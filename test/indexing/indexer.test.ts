@@ -8,6 +8,8 @@ import { SqliteStore } from "../../src/store/index.js";
 import { CHUNKER_VERSION } from "../../src/chunk/index.js";
 import { collectingLogger } from "../../src/log.js";
 import { loadTokenizer } from "../../src/embed/use-lite/model.js";
+import { indexPhases } from "../../src/core/status.js";
+import { phasesLine } from "../../src/render/phases.js";
 
 /** The real bundled model, counting what it is asked to embed, failing on the chosen call. */
 function instrumented(failOnCall?: number): Embedder & { texts: string[]; calls: number } {
@@ -203,6 +205,55 @@ describe("indexing pipeline", () => {
     // little left to read (0, 8 and 24 of 40); in hash order each projection is within 60–150% of the end
     const off = totals.filter((t) => t < 0.6 * s.embedded || t > 1.5 * s.embedded);
     expect(off).toEqual([]);
+  });
+});
+
+describe("the dense phase's order", () => {
+  it("embeds the denseFirst folders' notes first, then the most recently changed", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vr-dense-order-"));
+    const notes: [string, number][] = [
+      ["old.md", 1_000],
+      ["recent.md", 9_000],
+      ["middle.md", 5_000],
+      ["Projects/plan.md", 2_000],
+      ["Projects/deep/spec.md", 3_000],
+      ["Inbox/idea.md", 8_000],
+    ];
+    for (const [p, t] of notes) {
+      fs.mkdirSync(path.dirname(path.join(dir, p)), { recursive: true });
+      const word = path.basename(p, ".md");
+      fs.writeFileSync(path.join(dir, p), `# ${word}\n\nThe ${word} note holds its own sentence about ${word}.\n`);
+      fs.utimesSync(path.join(dir, p), t, t);
+    }
+    fs.writeFileSync(path.join(dir, ".vault-rag.json"), '{"denseFirst": ["Projects"]}');
+    const e = instrumented();
+    await indexVault(dir, path.join(dir, "o.db"), e);
+    const order = e.texts.map((t) => notes.find(([p]) => t.includes(`The ${path.basename(p, ".md")} note`))![0]);
+    expect(order).toEqual([
+      "Projects/deep/spec.md",
+      "Projects/plan.md",
+      "recent.md",
+      "Inbox/idea.md",
+      "middle.md",
+      "old.md",
+    ]);
+  });
+
+  it("records the folders it puts first, which `status` shows for a stopped phase", async () => {
+    const dir = vault(120);
+    fs.mkdirSync(path.join(dir, "Inbox"));
+    fs.writeFileSync(path.join(dir, "Inbox", "idea.md"), "# Idea\n\nA fresh idea about gearboxes.\n");
+    fs.writeFileSync(path.join(dir, ".vault-rag.json"), '{"denseFirst": ["Inbox/"]}');
+    // the first batch (64 windows) is stored, the second fails: the phase stops with its record
+    await expect(indexVault(dir, path.join(dir, "s.db"), instrumented(2))).rejects.toThrow("model crashed");
+    const store = SqliteStore.open(path.join(dir, "s.db"));
+    const phases = await indexPhases(store, false);
+    expect(phases.dense).toMatchObject({ state: "stopped", first: ["Inbox"] });
+    expect(phases.dense.passages).toBeGreaterThan(0);
+    expect(phasesLine(phases, "vault-rag index")).toMatch(
+      /dense: \d+% \([\d,]+\/[\d,]+ passages\), stopped — run `vault-rag index` to finish · Inbox\/ first, then the most recently changed$/,
+    );
+    await store.close();
   });
 });
 
