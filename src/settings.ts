@@ -19,10 +19,19 @@ export interface VaultSettings {
    * order; every other note follows, the most recently changed first.
    */
   denseFirst: string[];
+  /**
+   * The reranker this vault's searches use when neither the request, `--rerank` nor
+   * `VAULT_RAG_RERANK` names one: `transformers:<owner>/<name>` or a `/v1/rerank` server's URL (a
+   * server is used only when `VAULT_RAG_ALLOW_REMOTE` names it: a file in the vault is no consent).
+   */
+  rerank?: string;
 }
 
 /** The settings of a vault without a settings file. */
 export const SETTINGS_DEFAULTS: VaultSettings = { leaveOut: LEAVE_OUT_DEFAULTS, denseFirst: [] };
+
+/** Every key a settings file may hold. */
+const KNOWN = ["leaveOut", "denseFirst", "rerank"];
 
 /**
  * Reads a vault's settings file ({@link SETTINGS_FILE}), or the defaults when there is none. A file
@@ -57,7 +66,8 @@ export function readSettings(vault: string): VaultSettings {
   for (const key of Object.keys(data)) {
     if (key === "leaveOut") settings.leaveOut = readLeaveOut(file, data[key]);
     else if (key === "denseFirst") settings.denseFirst = readFolders(file, key, data[key]);
-    else throw invalid(file, `has an unknown setting "${key}" (known: ${Object.keys(SETTINGS_DEFAULTS).join(", ")})`);
+    else if (key === "rerank") settings.rerank = readText(file, key, data[key], '"transformers:<owner>/<name>"');
+    else throw invalid(file, `has an unknown setting "${key}" (known: ${KNOWN.join(", ")})`);
   }
   return settings;
 }
@@ -89,6 +99,13 @@ function readFolders(file: string, key: string, value: unknown): string[] {
   const bad = folders.findIndex((f) => !f || f.split("/").some((part) => part === ".." || part === "."));
   if (bad >= 0) throw invalid(file, `"${key}" names "${value[bad]}", which is no folder inside the vault`);
   return [...new Set(folders)];
+}
+
+/** A non-empty string setting, trimmed. */
+function readText(file: string, key: string, value: unknown, example: string): string {
+  if (typeof value !== "string" || !value.trim())
+    throw invalid(file, `"${key}" must be a non-empty string such as ${example}`);
+  return value.trim();
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

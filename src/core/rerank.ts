@@ -22,6 +22,9 @@ export interface Rerankers {
  * The rerankers of a vault handle. A request over MCP or HTTP (`remote`) may name a reranker server
  * only when it is the configured one or `VAULT_RAG_ALLOW_REMOTE` names it: the server is sent the
  * question and passages. A caller on this machine (the CLI, the library) names one by choosing it.
+ * The vault's settings file (`fromFile`: its path and `rerank`, read when a search first needs it)
+ * names the reranker last, after the option and `VAULT_RAG_RERANK`; a server it names is used only
+ * when `VAULT_RAG_ALLOW_REMOTE` names it too.
  *
  * @example
  * ```ts
@@ -30,15 +33,36 @@ export interface Rerankers {
  * r.choose(false); // false
  * ```
  */
-export function rerankersOf(opts: OpenVaultOptions, env: NodeJS.ProcessEnv = process.env): Rerankers {
+export function rerankersOf(
+  opts: OpenVaultOptions,
+  env: NodeJS.ProcessEnv = process.env,
+  fromFile: () => { file: string; spec?: string } = () => ({ file: "" }),
+): Rerankers {
   const configured = resolveRerank(opts.rerank, env);
   const made = new Map<string, Reranker>();
+  /** The vault settings file's reranker, read when a search first needs it; a server only with consent. */
+  const filed = (): string | undefined => {
+    const { file, spec } = fromFile();
+    if (spec === undefined) return undefined;
+    let kind;
+    try {
+      kind = rerankerKind(spec).kind;
+    } catch (e) {
+      throw new VaultRagError("usage", `the rerank setting of ${file}: ${(e as VaultRagError).what}`);
+    }
+    if (kind === "server" && !remoteAllowed(spec, env))
+      throw new VaultRagError(
+        "remote_model",
+        `vault-rag: the settings file ${file} names the reranker server ${spec}, which would be sent the question and passages, and a file in the vault is no consent — nothing was sent; name it in ${ALLOW_REMOTE_ENV} or ${RERANK_ENV}, or pass --no-rerank`,
+      );
+    return spec;
+  };
   return {
     configured,
     choose(asked) {
       if (asked === false) return false;
       if (asked === undefined || asked === true) {
-        if (configured === undefined) return asked ?? false;
+        if (configured === undefined) return filed() ?? asked ?? false;
         try {
           rerankerKind(configured);
         } catch (e) {

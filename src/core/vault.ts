@@ -2,7 +2,9 @@
  * The one core under every interface: {@link openVault}. The CLI, MCP, the HTTP API and the library
  * read their input, call a method of the handle it returns, and render the result.
  */
+import path from "node:path";
 import { resolveDb, sidecarDirFor } from "../config.js";
+import { readSettings, SETTINGS_FILE } from "../settings.js";
 import { VaultRagError } from "../errors.js";
 // the lock and manifest modules alone: the indexer, the watcher and the vault walk are loaded by
 // the methods that use them, so a search starts without them
@@ -89,7 +91,11 @@ function coreOf(vault: string, opts: OpenVaultOptions): Core {
       await (await was?.catch(() => undefined))?.store.close();
     },
     // the question thread is for searching: an indexing embedder never starts it
-    rerankers: rerankersOf(opts),
+    rerankers: rerankersOf(opts, process.env, () =>
+      opts.vaultKnown === false
+        ? { file: "" }
+        : { file: path.join(vault, SETTINGS_FILE), spec: readSettings(vault).rerank },
+    ),
     indexingEmbedder: (log = opts.log) => embedderForIndex(db, { ...opts, queryThread: false, store: storeOpts, log }),
   };
 }

@@ -85,6 +85,50 @@ describe("vault-rag search --rerank", () => {
     expect(off.stderr).not.toMatch(/^rerank: |, rerank \d+ ms$/m);
   });
 
+  it("reranks with the vault's rerank setting after the option and $VAULT_RAG_RERANK; a server it names needs consent", async () => {
+    const settings = path.join(vault, ".vault-rag.json");
+    try {
+      fs.writeFileSync(settings, JSON.stringify({ rerank: "transformers:vault-rag/tiny-rerank" }));
+      const on = await search(["--verbose", "--model-dir", modelDir]);
+      expect(on.code, on.stderr).toBe(0);
+      expect(on.stderr).toContain("rerank: transformers:vault-rag/tiny-rerank reordered the top 5 candidates");
+      const off = await search(["--verbose", "--no-rerank", "--model-dir", modelDir]);
+      expect(off.code, off.stderr).toBe(0);
+      expect(off.stdout).not.toContain("reranked");
+      // a server named by a file in the vault is refused before anything is sent
+      let asked = 0;
+      const server = http.createServer((_req, res) => {
+        asked++;
+        res.writeHead(500).end();
+      });
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      try {
+        const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+        fs.writeFileSync(settings, JSON.stringify({ rerank: url }));
+        const refused = await search([]);
+        expect(refused.code).toBe(2);
+        expect(refused.stderr.trim().split("\n")).toEqual([
+          `vault-rag: the settings file ${settings} names the reranker server ${url}, which would be sent the question and passages, and a file in the vault is no consent — nothing was sent; name it in VAULT_RAG_ALLOW_REMOTE or VAULT_RAG_RERANK, or pass --no-rerank`,
+        ]);
+        expect(asked).toBe(0);
+        expect((await search(["--no-rerank"])).code).toBe(0);
+        // the option and $VAULT_RAG_RERANK come before the file
+        const tiny = "transformers:vault-rag/tiny-rerank";
+        const byEnv = await search(["--verbose", "--model-dir", modelDir], { VAULT_RAG_RERANK: tiny });
+        const byOption = await search(["--verbose", "--rerank", tiny, "--model-dir", modelDir]);
+        for (const r of [byEnv, byOption]) {
+          expect(r.code, r.stderr).toBe(0);
+          expect(r.stderr).toContain(`rerank: ${tiny} reordered the top 5 candidates`);
+        }
+        expect(asked).toBe(0);
+      } finally {
+        server.close();
+      }
+    } finally {
+      fs.rmSync(settings, { force: true });
+    }
+  });
+
   it("reranks with a /v1/rerank server, which is sent the question and the candidates", async () => {
     const asked: { query: string; documents: string[] }[] = [];
     const server = http.createServer((req, res) => {
