@@ -1,4 +1,4 @@
-import { searchProfile } from "../embed/index.js";
+import { searchProfile } from "../embed/profiles.js";
 import { STOPWORDS, typedTokens } from "../store/index.js";
 import { readableWordNet } from "./expand.js";
 import { baseForms, type WordNet } from "./wordnet.js";

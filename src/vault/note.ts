@@ -198,5 +198,3 @@ function capped(names: string[], what: "tags" | "aliases", path: string, log: Lo
 
 /** At most this many distinct links of a note are kept as its `links` (see `links_truncated`). */
 export const MAX_NOTE_LINKS = 1000;
-
-
