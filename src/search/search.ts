@@ -418,6 +418,8 @@ export async function retrieve(
   const vectorPromise = vectors && !unread ? ctx.embedder.embedQuery(question) : undefined;
   vectorPromise?.catch(() => undefined);
   const warming = vectorPromise ? ctx.store.warmDense?.() : undefined;
+  // its code loads on this thread's event loop: the load begins before the keyword query holds it
+  if (warming) await ctx.store.denseStarted?.();
   // a whereDocument filter is tested over every passage once, for the dense list and the keyword
   // lists alike, before them; a keyword-only search tests only the passages that hold its words
   if (o.mode !== "keyword" && filter.whereDocument && ctx.store.warmFilter) {

@@ -321,6 +321,11 @@ export class SqliteStore implements Store {
 
   private denseLoad?: Promise<void>;
 
+  /** The dense code loaded: by then a load {@link warmDense} started has begun reading the snapshot. */
+  async denseStarted(): Promise<void> {
+    await denseCode();
+  }
+
   async queryKeyword(
     text: string,
     k: number,
