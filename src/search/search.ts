@@ -439,7 +439,9 @@ export async function retrieve(
       expansion = await planExpansion(ctx.store, asked, keyword[0]);
       if (expansion) keyword = await ctx.store.queryKeyword(asked, depth, filter, { expansion, proximity, backlinks });
     }
-    if (judged) byWords = unreadPassages(ctx.embedder.model, [...keyword, ...plainKeyword]);
+    // (one list when nothing was added: its passages are judged once)
+    if (judged)
+      byWords = unreadPassages(ctx.embedder.model, keyword === plainKeyword ? keyword : [...keyword, ...plainKeyword]);
     if (o.mode === "dense") {
       const rest = partial ? await ctx.store.withoutVectors(keyword.map((r) => r.id)) : new Set<string>();
       keyword = keyword.filter((r) => rest.has(r.id) || byWords?.has(r.id));
