@@ -65,7 +65,7 @@ export async function openCore(
   opts: Omit<OpenVaultOptions, "db" | "vaultKnown" | "vaultGuessed" | "checkModel"> = {},
 ): Promise<VaultHandle> {
   // the core is loaded when a command opens it: a command a resident process answers never does
-  const { openVault } = await import("../library.js");
+  const { openVault } = await import("../core/vault.js");
   return openVault(loc.vault, {
     ...opts,
     // an index's network model is refused when it is asked to embed: status and related still work

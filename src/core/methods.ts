@@ -4,7 +4,6 @@ import type { Embedder } from "../embed/index.js";
 import { VaultRagError, type Fix } from "../errors.js";
 import { lockHolder, releaseHeldLocks } from "../indexing/lock.js";
 import { indexModelSpec, modelSpecOf } from "../indexing/manifest.js";
-import { readNoteTextOffThread, staleInVaultOffThread } from "../indexing/off-thread.js";
 import type { Logger } from "../log.js";
 import { coverageNotice } from "../render/coverage.js";
 import { hintLines } from "../render/hints.js";
@@ -29,7 +28,6 @@ import {
   type OpenStoreOptions,
   type Store,
 } from "../store/index.js";
-import { whyNoteMissing } from "../vault/index.js";
 import { explainSearch } from "./explain.js";
 import { openIfIndexed } from "./open-query.js";
 import type { Rerankers } from "./rerank.js";
@@ -37,6 +35,9 @@ import { staleHits } from "./stale-hits.js";
 import { strongerModel } from "./measured.js";
 import { indexStatus, noIndexStatus } from "./status.js";
 import type { DenseCoverage, OpenVaultOptions, VaultHandle, VaultStatusMaybeCounted } from "./types.js";
+
+// the off-thread walk and note reader load the vault's reading code (the Markdown parser, YAML): only when called
+const offThread = () => import("../indexing/off-thread.js");
 
 /**
  * A fix from an inner layer, with the index it is about (the handle's, unless it names another) and
@@ -298,7 +299,7 @@ export function readingMethods(c: Core): Reading {
       await Promise.all([o.embedder.embedQuery("warm up"), o.store.warmDense?.()]);
     },
     async changed() {
-      return staleInVaultOffThread(c.vault, (await c.open()).store.notes());
+      return (await offThread()).staleInVaultOffThread(c.vault, (await c.open()).store.notes());
     },
     writer() {
       const pid = lockPid(c);
@@ -307,9 +308,11 @@ export function readingMethods(c: Core): Reading {
     async related(note, o = {}) {
       const { explainMissing, ...rest } = o;
       const { store } = await c.open();
+      // the vault's reading code (the Markdown parser, YAML) only when a missing note is explained
+      const missing = explainMissing ? (await import("../vault/note-text.js")).whyNoteMissing : undefined;
       // a file of the vault the index does not hold: why (left out, or not indexed yet), not the closest note
       const unmatched = () => {
-        const file = whyNoteMissing(c.vault, note);
+        const file = missing?.(c.vault, note);
         if (file)
           throw new VaultRagError(
             "usage",
@@ -317,7 +320,7 @@ export function readingMethods(c: Core): Reading {
             file.why ? {} : { fix: { kind: "reindex" } },
           );
       };
-      const r = await relatedNotes(store, note, { ...rest, ...(explainMissing ? { unmatched } : {}) });
+      const r = await relatedNotes(store, note, { ...rest, ...(missing ? { unmatched } : {}) });
       if (c.known === undefined) return r;
       // the note asked about, or one found for it, edited or deleted since the last index: its
       // passages are the ones indexed, as a search says of its hits
@@ -334,7 +337,7 @@ export function readingMethods(c: Core): Reading {
     },
     async note(name, o = {}) {
       // on another thread unless the name is a note's exact path: a large vault's walk holds no one up
-      return readNoteTextOffThread(c.vault, name, o.heading);
+      return (await offThread()).readNoteTextOffThread(c.vault, name, o.heading);
     },
     async tags() {
       return (await c.open()).store.listTags();

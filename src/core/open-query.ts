@@ -1,4 +1,6 @@
-import { createEmbedder, rememberQueries, type Embedder, type EmbedderOptions } from "../embed/index.js";
+import { createEmbedder, type EmbedderOptions } from "../embed/registry.js";
+import { rememberQueries } from "../embed/remember.js";
+import type { Embedder } from "../embed/types.js";
 import { indexModelOptions, indexModelRefusal, refusingEmbedder } from "../embed/remote.js";
 // the lock and manifest modules alone: the indexing room's index brings the indexer and the watcher
 import { lockHolder } from "../indexing/lock.js";

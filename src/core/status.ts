@@ -3,9 +3,11 @@ import { modelPlace, remoteAllowed } from "../embed/remote.js";
 import { resolveDateKeys } from "../config.js";
 import { modelSpecOf } from "../indexing/manifest.js";
 import { dateSources } from "../search/index.js";
-import { staleInVaultOffThread } from "../indexing/off-thread.js";
 import type { Manifest, Store } from "../store/index.js";
 import type { IndexPhases, VaultStatus, VaultStatusMaybeCounted } from "./types.js";
+
+/** The off-thread walk of the vault (which loads the vault's reading code): only when stale notes are counted. */
+const offThread = () => import("../indexing/off-thread.js");
 
 /**
  * What `status` reports for an opened index (the CLI's `status` and {@link VaultHandle.status}).
@@ -98,7 +100,7 @@ export async function indexPhases(store: Store, indexing: boolean): Promise<Inde
  * ```
  */
 export async function staleCount(vault: string, store: Store): Promise<number> {
-  return staleInVaultOffThread(vault, store.notes());
+  return (await offThread()).staleInVaultOffThread(vault, store.notes());
 }
 
 /**
@@ -122,6 +124,6 @@ export async function noIndexStatus(
     notes: 0,
     chunks: 0,
     lastIndexed: null,
-    stale: countStale ? await staleInVaultOffThread(vault, new Map()) : null,
+    stale: countStale ? await (await offThread()).staleInVaultOffThread(vault, new Map()) : null,
   };
 }

@@ -11,7 +11,7 @@ import { VaultRagError } from "../errors.js";
 import { checkIndexModel, embedderForIndex } from "../indexing/manifest.js";
 import { libraryFix, rewordedError } from "../render/fix.js";
 import { displayLocation, isCorruption } from "../store/index.js";
-import { assertVaultFolder } from "../vault/index.js";
+import { assertVaultFolder } from "../vault/walk.js";
 import { placeFix, readingMethods, searchingMethods, writingMethods, type Core, type Opened } from "./methods.js";
 import { openForQuery, openIfIndexed } from "./open-query.js";
 import { rerankersOf } from "./rerank.js";

@@ -5,7 +5,9 @@ import { indexModelOptions, indexModelRefusal } from "../embed/remote.js";
 import { VaultRagError } from "../errors.js";
 import { displayLocation, openExisting, type OpenStoreOptions } from "../store/open.js";
 import { SCHEMA_VERSION, type Manifest, type Store } from "../store/types.js";
-import { hashText, LEAVE_OUT_DEFAULTS, typesKey, type LeaveOut, type ObsidianType } from "../vault/index.js";
+import { hashText } from "../vault/note-path.js";
+import { typesKey, type ObsidianType } from "../vault/property-types.js";
+import { LEAVE_OUT_DEFAULTS, type LeaveOut } from "../vault/queries.js";
 
 /**
  * The chunker version an index records: {@link CHUNKER_VERSION}, with a short hash of the vault's

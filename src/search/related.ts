@@ -136,6 +136,7 @@ export async function relatedNotes(store: Store, name: string, opts: RelatedOpti
   // compared by vectors: the dense index loads (the embedded store reads its snapshot on a thread
   // of its own) while the links are read
   const warming = byWords ? undefined : store.warmDense?.();
+  if (warming) await store.denseStarted?.();
   const linked = await linkedNotes(store, note);
   if (byWords) {
     const found = await relatedWords(store, note, all, linked, k, opts.unlinkedOnly && linked.size ? [...linked] : []);

@@ -418,6 +418,8 @@ export async function retrieve(
   const vectorPromise = vectors && !unread ? ctx.embedder.embedQuery(question) : undefined;
   vectorPromise?.catch(() => undefined);
   const warming = vectorPromise ? ctx.store.warmDense?.() : undefined;
+  // its code loads on this thread's event loop: the load begins before the keyword query holds it
+  if (warming) await ctx.store.denseStarted?.();
   // a whereDocument filter is tested over every passage once, for the dense list and the keyword
   // lists alike, before them; a keyword-only search tests only the passages that hold its words
   if (o.mode !== "keyword" && filter.whereDocument && ctx.store.warmFilter) {
@@ -437,7 +439,9 @@ export async function retrieve(
       expansion = await planExpansion(ctx.store, asked, keyword[0]);
       if (expansion) keyword = await ctx.store.queryKeyword(asked, depth, filter, { expansion, proximity, backlinks });
     }
-    if (judged) byWords = unreadPassages(ctx.embedder.model, [...keyword, ...plainKeyword]);
+    // (one list when nothing was added: its passages are judged once)
+    if (judged)
+      byWords = unreadPassages(ctx.embedder.model, keyword === plainKeyword ? keyword : [...keyword, ...plainKeyword]);
     if (o.mode === "dense") {
       const rest = partial ? await ctx.store.withoutVectors(keyword.map((r) => r.id)) : new Set<string>();
       keyword = keyword.filter((r) => rest.has(r.id) || byWords?.has(r.id));

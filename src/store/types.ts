@@ -372,6 +372,11 @@ export interface Store {
    */
   warmDense?(): Promise<void>;
   /**
+   * Optional: resolves once a load {@link warmDense} started is under way on its own thread (its
+   * code loaded), not done: a search awaits it before its keyword query, which holds this thread.
+   */
+  denseStarted?(): Promise<void>;
+  /**
    * Optional: test a filter's `whereDocument` over the passages now, for the queries that follow
    * with the same filter (a search calls it before its keyword queries when it also ranks densely);
    * a store that tests in slices lets other work run meanwhile.

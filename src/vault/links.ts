@@ -1,7 +1,7 @@
 import path from "node:path";
 import { noteFix } from "../closest.js";
 import { VaultRagError } from "../errors.js";
-import { FOLDER_PAGE_NAMES, noteFolder } from "./note.js";
+import { FOLDER_PAGE_NAMES, noteFolder } from "./note-path.js";
 
 /** A name as written, for a note whose name holds a backslash: trimmed, no leading `./` or `/`. */
 const asWritten = (name: string) => name.trim().replace(/^\.?\//, "");

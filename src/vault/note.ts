@@ -1,7 +1,7 @@
-import crypto from "node:crypto";
 import type { Logger } from "../log.js";
 import { silentLogger } from "../log.js";
 import { excalidrawText, isExcalidraw } from "./excalidraw.js";
+import { FOLDER_PAGE_NAMES, hashText, noteFolder } from "./note-path.js";
 import { withoutComments } from "./comments.js";
 import { withoutDataPayloads } from "./data-uri.js";
 import { LEAVE_OUT_DEFAULTS, withoutQueries, type LeaveOut } from "./queries.js";
@@ -11,6 +11,8 @@ import { noteDate, readProperties } from "./properties.js";
 import type { ObsidianType } from "./property-types.js";
 import { findInlineRefs, frontmatterLinks, frontmatterList, normaliseTags } from "./tags.js";
 import type { Note } from "./types.js";
+
+export { FOLDER_PAGE_NAMES, hashText, noteFolder };
 
 /** How notes are read: the frontmatter keys a note's date comes from, first found first (see {@link noteDate}). */
 export interface NoteOptions {
@@ -161,8 +163,6 @@ export function readableParts(
       };
 }
 
-/** The names of a folder's own page, as documentation sites and some vaults name it (in the order a link to `guide/` tries them). */
-export const FOLDER_PAGE_NAMES = ["index", "README", "_index"] as const;
 // its file name says nothing of it
 const FOLDER_PAGE = new RegExp(`^(?:${FOLDER_PAGE_NAMES.join("|")})$`, "i");
 
@@ -198,32 +198,3 @@ function capped(names: string[], what: "tags" | "aliases", path: string, log: Lo
 
 /** At most this many distinct links of a note are kept as its `links` (see `links_truncated`). */
 export const MAX_NOTE_LINKS = 1000;
-
-const oneShot = (crypto as unknown as { hash?: (alg: string, data: string, enc: string) => string }).hash;
-
-/**
- * sha256 of a text, hex (Node's one-shot `crypto.hash` where available: much cheaper per call).
- *
- * @example
- * ```ts
- * hashText("abc").slice(0, 8); // "ba7816bf"
- * ```
- */
-export function hashText(text: string): string {
-  return oneShot ? oneShot("sha256", text, "hex") : crypto.createHash("sha256").update(text).digest("hex");
-}
-
-/**
- * The folder of a vault-relative note path, "" at the top: what the chunk's `folder` field holds
- * and what a Markdown link in the note is relative to.
- *
- * @example
- * ```ts
- * noteFolder("projects/robots/SMARS.md"); // "projects/robots"
- * noteFolder("Welcome.md");               // ""
- * ```
- */
-export function noteFolder(path: string): string {
-  const slash = path.lastIndexOf("/");
-  return slash < 0 ? "" : path.slice(0, slash);
-}

@@ -9,14 +9,14 @@ import { BIN, exampleVaultCopy } from "./helpers.js";
 /**
  * The resident process: `watch` (as `serve`, `mcp` and `chat`) holding a vault answers the CLI's
  * reading commands on the vault's endpoint. Whether a command was answered by it is seen from the
- * modules the CLI loaded: a command that opens the core itself loads `dist/library.js`, one that
+ * modules the CLI loaded: a command that opens the core itself loads `dist/core/vault.js`, one that
  * asks the resident process never does (a loader hook writes a mark on stderr for that module).
  */
 
 let vault = "";
 let elsewhere = "";
 let hook = "";
-const LOADED_CORE = "[test] loaded dist/library.js";
+const LOADED_CORE = "[test] loaded dist/core/vault.js";
 const endpointOf = (v: string) => path.join(v, ".vault-rag", "index.db.endpoint");
 
 beforeAll(() => {
@@ -28,7 +28,7 @@ beforeAll(() => {
   fs.writeFileSync(
     hooks,
     `export async function load(url, context, next) {
-  if (url.endsWith("/dist/library.js")) process.stderr.write(${JSON.stringify(LOADED_CORE + "\n")});
+  if (url.endsWith("/dist/core/vault.js")) process.stderr.write(${JSON.stringify(LOADED_CORE + "\n")});
   return next(url, context);
 }\n`,
   );

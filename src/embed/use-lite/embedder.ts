@@ -2,8 +2,12 @@ import type { Logger } from "../../log.js";
 import { silentLogger } from "../../log.js";
 import { wasmSimd } from "../../wasm-simd.js";
 import type { EmbedProgress, Embedder } from "../types.js";
-import { loadTokenizer, loadUseLite } from "./model.js";
+import type { UseLiteRuntime } from "./model.js";
+import { loadTokenizer } from "./tokenizer.js";
 import { queryPool, sharedPool, startedPool } from "./pool.js";
+
+/** The model (TensorFlow.js, its kernels and weights), loaded by the first call that runs it: an embedder a keyword search holds never does. */
+const loadUseLite = async (): Promise<UseLiteRuntime> => (await import("./model.js")).loadUseLite();
 
 /** Below this many texts a call embeds on the calling thread (a pool costs a model load per thread), unless the pool is already up. */
 export const POOL_MIN_TEXTS = 64;

@@ -31,12 +31,11 @@ import {
 } from "./vectors.js";
 import { KeywordSpellings } from "./spellings.js";
 import { hasBacklinks, linkNames, readLinks, relink } from "./backlinks.js";
-import { DamagedSnapshotError } from "./dense-index.js";
 import { notesNamed } from "./link-names.js";
 import { DocumentRows } from "./document-rows.js";
 import { openConnection, type SqliteStoreOptions } from "./connection.js";
 import { deleteNotes, upsertNotes, beginHeld, holdWrite, writeTransaction, type HeldWrite } from "./writes.js";
-import { denseRows, loadDenseIndex, type DenseCache } from "./dense-query.js";
+import type { DenseCache } from "./dense-query.js";
 import { keywordStats, queryKeyword, type KeywordState } from "./keyword-query.js";
 import {
   checkIntegrity,
@@ -48,6 +47,17 @@ import {
 import { readGeneration, readManifest } from "./meta.js";
 import { readCounts, type CountsWanted } from "./counts.js";
 import { cachedVectors, getRecords, listFolders, listTags, noteLinks, noteProperties, readNotes } from "./reads.js";
+
+/**
+ * The dense index's code (the int8 scan, its WebAssembly kernel, the snapshot file and its reading
+ * thread), loaded by the first dense query or load: a keyword search never loads it.
+ */
+let denseModules: Promise<typeof import("./dense-query.js") & typeof import("./dense-index.js")> | undefined;
+const denseCode = () =>
+  (denseModules ??= Promise.all([import("./dense-query.js"), import("./dense-index.js")]).then(([q, i]) => ({
+    ...q,
+    ...i,
+  })));
 
 export { refuseLinkedIndexFolder, type SqliteStoreOptions } from "./connection.js";
 export { damaged, isCorruption, notAnIndex } from "./errors.js";
@@ -281,6 +291,7 @@ export class SqliteStore implements Store {
     // read transaction: the filters, the vectors and the rows come from one snapshot
     if (filter.whereDocument) await this.warmFilter(filter);
     await this.denseLoad; // a load under way (warmDense) ends first: the snapshot is read once
+    const { denseRows, DamagedSnapshotError } = await denseCode();
     try {
       return denseRows(this.db, this.location, this.dense, this.documentRows, vector, k, filter);
     } catch (e) {
@@ -301,13 +312,19 @@ export class SqliteStore implements Store {
    */
   async warmDense(): Promise<void> {
     // never rejected: what failed here fails again, and is reported, where the query reads the index
-    this.denseLoad ??= loadDenseIndex(this.db, this.location, this.dense)
+    this.denseLoad ??= denseCode()
+      .then((d) => d.loadDenseIndex(this.db, this.location, this.dense))
       .catch(() => undefined)
       .finally(() => (this.denseLoad = undefined));
     return this.denseLoad;
   }
 
   private denseLoad?: Promise<void>;
+
+  /** The dense code loaded: by then a load {@link warmDense} started has begun reading the snapshot. */
+  async denseStarted(): Promise<void> {
+    await denseCode();
+  }
 
   async queryKeyword(
     text: string,
