@@ -5,15 +5,19 @@
  *
  *   npx tsx bench/decisions/model-dev-sets.ts beir <BEIR folder> <out vault> <out .jsonl>
  *   npx tsx bench/decisions/model-dev-sets.ts alpha <index.db> <questions.jsonl> [out.json]
+ *   npx tsx bench/decisions/model-dev-sets.ts grid <index.db> <questions.jsonl> <setting>=<v1,v2,…>
  *
  * `beir` copies a BEIR set's corpus as the vault `vault-rag eval` writes for it, and its qrels as a
  * known-answer file, so the set can be indexed with any model (`vault-rag index <out vault> --db …
  * --model …`). `alpha` prints nDCG@10 of keyword, dense, hybrid at the index model's weight, and
  * linear fusion at BM25 weights 0.1–0.9, overall and per kind, and writes them as `eval --json` does.
- * Runs on the built code (dist/).
+ * `grid` prints nDCG@10 of keyword, dense and hybrid (at the index model's weight), overall and per
+ * kind, at each value of one search default, as `search-grid.ts` does for the bundled model: pool,
+ * proximity, backlinks (`SEARCH_DEFAULTS`); expansion.weight, expansion.senses, expansion.maxShare;
+ * rare.words, rare.share, rare.top. Runs on the built code (dist/).
  */
 import fs from "node:fs";
-import { prepareBeir } from "../../dist/advanced.js";
+import { EXPANSION_DEFAULTS, prepareBeir, RARE_DEFAULTS, SEARCH_DEFAULTS } from "../../dist/advanced.js";
 import { openForQuery } from "../../dist/core/open-query.js";
 import { evaluate, evalSettingsFor, readKnownAnswers, type EvalSetting } from "../../dist/search/eval.js";
 
@@ -45,9 +49,40 @@ if (what === "beir") {
   } finally {
     await store.close();
   }
+} else if (what === "grid" && c?.includes("=")) {
+  const [setting, list] = c.split("=");
+  const [group, key] = setting.startsWith("expansion.")
+    ? [EXPANSION_DEFAULTS as Record<string, unknown>, setting.slice("expansion.".length)]
+    : setting.startsWith("rare.")
+      ? [RARE_DEFAULTS as Record<string, unknown>, setting.slice("rare.".length)]
+      : [SEARCH_DEFAULTS as Record<string, unknown>, setting];
+  const values = list.split(",").map(Number);
+  if (typeof group[key] !== "number" || values.some(Number.isNaN)) {
+    console.error(`model-dev-sets.ts: "${setting}" is not a numeric search default, or a value is not a number`);
+    process.exit(2);
+  }
+  const { store, embedder } = await openForQuery(a, {});
+  try {
+    for (const value of values) {
+      group[key] = value;
+      const results = await evaluate(
+        { store, embedder },
+        readKnownAnswers(b),
+        evalSettingsFor(["keyword", "dense", "hybrid"], embedder.model),
+      );
+      for (const r of results)
+        console.log(
+          `${setting} ${value} ${r.setting.mode.padEnd(8)} ${r.metrics.ndcg10.toFixed(4)} ${Object.entries(r.byKind)
+            .map(([k, m]) => `${k}:${m.ndcg10.toFixed(3)}`)
+            .join(" ")}`,
+        );
+    }
+  } finally {
+    await store.close();
+  }
 } else {
   console.error(
-    "usage: model-dev-sets.ts beir <BEIR folder> <out vault> <out .jsonl> | alpha <index.db> <questions.jsonl> [out.json]",
+    "usage: model-dev-sets.ts beir <BEIR folder> <out vault> <out .jsonl> | alpha <index.db> <questions.jsonl> [out.json] | grid <index.db> <questions.jsonl> <setting>=<v1,…>",
   );
   process.exit(2);
 }
