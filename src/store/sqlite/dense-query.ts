@@ -189,12 +189,13 @@ function pooledIndex(db: Database.Database): DenseIndex {
   };
   for (const [c, blob] of windows) {
     if (c !== chunk) flush();
+    const vector = blobToVector(blob);
     if (!size && !group.length) {
-      dims = blob.byteLength / 4; // the vectors' own width, whatever the manifest says
+      dims = vector.length; // the vectors' own width, whatever the manifest says
       matrix = new Float32Array(count * dims);
     }
     chunk = c;
-    group.push({ vector: blobToVector(blob) });
+    group.push({ vector });
   }
   flush();
   if (size < count) [rowids, matrix] = [rowids.subarray(0, size), matrix.subarray(0, size * dims)];
