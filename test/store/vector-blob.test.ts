@@ -43,6 +43,17 @@ describe("window vector blobs", () => {
     expect(toHalf(2 ** -26)).toBe(0);
     expect(toHalf(1 + 2 ** -11)).toBe(0x3c00); // a tie: to even
     expect(toHalf(1 + 3 * 2 ** -11)).toBe(0x3c02);
+    // a vector's components round as toHalf rounds each: ties, and values just either side of them
+    const xs: number[] = [];
+    for (let h = 0x0001; h < 0x77ff; h++) {
+      const tie = (fromHalf(h) + fromHalf(h + 1)) / 2;
+      xs.push(tie, -tie, Math.fround(tie * (1 + 2 ** -20)), Math.fround(tie * (1 - 2 ** -20)), fromHalf(h));
+    }
+    if (xs.length % 2) xs.push(0);
+    const v = Float32Array.from(xs);
+    const blob = vectorToBlob(v);
+    expect(blob.length).toBe(v.length * 2 + 2);
+    for (let i = 0; i < v.length; i++) expect(blob.readUInt16LE(i * 2)).toBe(toHalf(v[i]));
     for (let h = 0; h < 0x7c00; h++) {
       expect(toHalf(fromHalf(h))).toBe(h);
       expect(toHalf(-fromHalf(h))).toBe(h === 0 ? 0x8000 : h | 0x8000);
