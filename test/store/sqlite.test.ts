@@ -9,6 +9,8 @@ import { spawnChild, stopChildren, until } from "../support/children.js";
 import { normaliseWhere, SqliteStore } from "../../src/store/index.js";
 import { damaged } from "../../src/store/sqlite/sqlite-store.js";
 import { EXACT_SCAN_LIMIT } from "../../src/store/sqlite/dense-index.js";
+import { pooledRows } from "../../src/store/sqlite/dense-query.js";
+import { poolOffThread } from "../../src/store/sqlite/pool-thread.js";
 import { meta, openStore, record, tmpDb, vec } from "./helpers.js";
 
 const note = (p: string) => ({ path: p, hash: `h-${p}`, mtime: 1, size: 1 });
@@ -63,13 +65,64 @@ describe("SQLite store", () => {
     await s.close();
   });
 
+  it("pools a small index on a thread of its own to the same bits as on the caller's", async () => {
+    const file = tmpDb();
+    const s = await openStore(file);
+    const r = (i: number, j: number) => Math.fround(Math.sin(i * 7 + j * 3) / 2);
+    await s.upsertNotes(
+      Array.from({ length: 40 }, (_, i) => ({
+        note: note(`n${i}.md`),
+        records: [
+          {
+            ...record(`r${i}`, meta({ path: `n${i}.md`, hash: `H${i}` }), vec(1, 0, 0, 0)),
+            // one to three windows a passage
+            windows: Array.from({ length: 1 + (i % 3) }, (_, w) => ({
+              hash: `H${i}.${w}`,
+              vector: vec(r(i, w), r(i, w + 1), r(i, w + 2), r(i, w + 3)),
+            })),
+          },
+        ],
+      })),
+    );
+    // and a float32 row, as an earlier build wrote it
+    const db = new Database(file);
+    db.prepare("UPDATE windows SET vector = ? WHERE hash = 'H4.0'").run(
+      Buffer.from(Float32Array.of(0.1, 0.2, 0.3, 0.4).buffer),
+    );
+    const here = pooledRows(db);
+    const gen = db.prepare("SELECT value FROM meta WHERE key = 'generation'").pluck().get();
+    db.close();
+    const there = (await poolOffThread(file, EXACT_SCAN_LIMIT, 1000))!;
+    expect(there.generation).toBe(String(gen));
+    expect(there.dims).toBe(4);
+    expect(there.rowids).toEqual(here.rowids);
+    expect(Buffer.from(there.matrix.buffer).equals(Buffer.from(here.matrix.buffer))).toBe(true);
+    // more passages than the limit: left to the caller
+    expect(await poolOffThread(file, 10, 1000)).toBeUndefined();
+    expect(await poolOffThread(`${file}.missing`, EXACT_SCAN_LIMIT, 1000)).toBeUndefined();
+    // a search loaded that way answers as one built here
+    await s.warmDense();
+    const q = vec(0.3, -0.2, 0.4, 0.1);
+    const hits = await s.queryDense(q, 10);
+    await s.close();
+    const r2 = SqliteStore.open(file);
+    expect(await r2.queryDense(q, 10)).toEqual(hits);
+    await r2.close();
+  });
+
   it("keeps a large index's snapshot a cache of what is derived (no float rows): torn, foreign or damaged ones are ignored", async () => {
     const file = tmpDb();
     // 16 dimensions: the int8 scan's kernel takes rows of 16 bytes
     const s = await openStore(file, 16);
     const n = EXACT_SCAN_LIMIT + 200;
     const dir = (i: number) =>
-      Float32Array.of(Math.cos(i / 100), Math.sin(i / 100), (i % 7) / 7, 1, ...Array.from({ length: 12 }, (_, j) => ((i * j) % 5) / 5));
+      Float32Array.of(
+        Math.cos(i / 100),
+        Math.sin(i / 100),
+        (i % 7) / 7,
+        1,
+        ...Array.from({ length: 12 }, (_, j) => ((i * j) % 5) / 5),
+      );
     await s.upsertNotes(
       Array.from({ length: n }, (_, i) => ({
         note: note(`n${i}.md`),

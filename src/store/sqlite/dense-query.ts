@@ -6,7 +6,8 @@ import type { QueryFilter, ScoredRecord } from "../types.js";
 import { checkQueryVector, pooledVector } from "../windows.js";
 import type { WhereNode } from "../where.js";
 import { withDocumentBudget } from "../regex.js";
-import { DenseIndex, type RowSource } from "./dense-index.js";
+import { DenseIndex, EXACT_SCAN_LIMIT, type RowSource } from "./dense-index.js";
+import { poolOffThread } from "./pool-thread.js";
 import { MetaColumns } from "./meta-columns.js";
 import type { DocumentRows } from "./document-rows.js";
 import { readGeneration, readIndexId, readManifest } from "./meta.js";
@@ -122,10 +123,8 @@ export function denseIndex(db: Database.Database, file: string, cache: DenseCach
     index = DenseIndex.fromMatrix(rowids, matrix, dims);
     try {
       const parts = index.toParts(key);
-      if (!parts) {
-        // a small index has no snapshot: one an earlier build wrote (with its float rows) goes
-        if (fs.existsSync(snapshot)) fs.rmSync(snapshot, { force: true });
-      } else {
+      if (!parts) removeSnapshot(snapshot);
+      else {
         // a new file of an unguessable name (a link planted at a predictable one was written through)
         const tmp = `${snapshot}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
         writeNewFile(tmp, parts);
@@ -138,6 +137,15 @@ export function denseIndex(db: Database.Database, file: string, cache: DenseCach
   cache.dense?.index.close();
   cache.dense = { generation, index };
   return index;
+}
+
+/** A small index has no snapshot: one an earlier build wrote (with its float rows) goes. */
+function removeSnapshot(snapshot: string): void {
+  try {
+    if (fs.existsSync(snapshot)) fs.rmSync(snapshot, { force: true });
+  } catch {
+    // a read-only folder: it stays, and is not read (its key is an earlier build's)
+  }
 }
 
 /** The write generation and the key a snapshot of it carries (the rule that made the rows is part of it). */
@@ -161,7 +169,17 @@ function snapshotKey(db: Database.Database): { generation: string; key: string }
 export async function loadDenseIndex(db: Database.Database, file: string, cache: DenseCache): Promise<void> {
   const { generation, key } = db.transaction(() => snapshotKey(db)).deferred();
   if (cache.dense?.generation === generation) return;
-  const index = await DenseIndex.fromFileOffThread(`${file}.vectors`, key, rowSource(db));
+  const snapshot = `${file}.vectors`;
+  let index = await DenseIndex.fromFileOffThread(snapshot, key, rowSource(db));
+  if (!index) {
+    // a small index (no snapshot) is pooled on a thread of its own; a large one, or rows of another
+    // generation, are built here (and a large one snapshotted)
+    const rows = await poolOffThread(file, EXACT_SCAN_LIMIT, db.pragma("busy_timeout", { simple: true }) as number);
+    if (rows?.generation === generation) {
+      index = DenseIndex.fromMatrix(rows.rowids, rows.matrix, rows.dims);
+      removeSnapshot(snapshot);
+    }
+  }
   if (!index) {
     db.transaction(() => denseIndex(db, file, cache)).deferred();
     return;
@@ -192,7 +210,7 @@ function rowSource(db: Database.Database): RowSource {
  * One row per chunk (its windows' vectors pooled), in chunk order, read from window rows ordered by
  * chunk straight into one matrix: memory is the matrix, whatever the number of rows.
  */
-function pooledRows(db: Database.Database): { rowids: Int32Array; matrix: Float32Array; dims: number } {
+export function pooledRows(db: Database.Database): { rowids: Int32Array; matrix: Float32Array; dims: number } {
   // a passage past its note's window budget has one empty window: no row in the dense index
   const count = (
     db.prepare("SELECT count(DISTINCT chunk) AS n FROM windows WHERE length(vector) > 0").get() as { n: number }
