@@ -278,7 +278,10 @@ describe("dense index", () => {
     const older = idx.toBuffer("k")!;
     const nl = older.indexOf(10);
     const header = JSON.parse(older.subarray(0, nl).toString()) as Record<string, unknown>;
-    fs.writeFileSync(file, Buffer.concat([Buffer.from(JSON.stringify({ ...header, rows: "crc32:0" })), older.subarray(nl)]));
+    fs.writeFileSync(
+      file,
+      Buffer.concat([Buffer.from(JSON.stringify({ ...header, rows: "crc32:0" })), older.subarray(nl)]),
+    );
     expect(DenseIndex.fromFile(file, "k", sourceOf(rows))).toBeUndefined();
     fs.writeFileSync(file, idx.toBuffer("k")!);
     expect(DenseIndex.fromFile(file, "k", sourceOf(rows))?.search(q, 10)).toEqual(idx.search(q, 10));

@@ -1,6 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { blobDims, blobFitsSql, blobToVector, fromHalf, toHalf, vectorToBlob } from "../../src/store/sqlite/vector-blob.js";
+import {
+  blobDims,
+  blobFitsSql,
+  blobToVector,
+  fromHalf,
+  toHalf,
+  vectorToBlob,
+} from "../../src/store/sqlite/vector-blob.js";
 
 const bytes = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 

@@ -109,7 +109,8 @@ export class DenseIndex {
   private floats(): Float32Array {
     if (!this.matrix) {
       const { rowids, matrix } = this.rowFile!.source.all();
-      if (matrix.length !== this.size * this.dims || rowids.some((id, i) => id !== this.rowids[i])) throw this.damaged();
+      if (matrix.length !== this.size * this.dims || rowids.some((id, i) => id !== this.rowids[i]))
+        throw this.damaged();
       this.matrix = matrix;
       this.close();
     }
@@ -305,7 +306,13 @@ export class DenseIndex {
     const scales = new Float32Array(copy(floatBytes, size * 4));
     const bytes = new Int8Array(copy(floatBytes + size * 4, size * dims));
     if (digest([rowids, norms, scales, bytes]) !== header.sum) return undefined;
-    return new DenseIndex(dims, rowids, norms, { source, file: "" }, Int8Matrix.fromQuantized(bytes, scales, size, dims));
+    return new DenseIndex(
+      dims,
+      rowids,
+      norms,
+      { source, file: "" },
+      Int8Matrix.fromQuantized(bytes, scales, size, dims),
+    );
   }
 
   /** Positions by row id: one, or a list when a passage has several windows. */
