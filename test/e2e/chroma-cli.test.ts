@@ -68,9 +68,10 @@ describe.skipIf(!!CHROMA_MISSING)(needs("vault-rag CLI on a Chroma server", CHRO
     for (const q of queries) {
       const local: Hit[] = json(["search", "--vault", vault, ...q]);
       const remote: Hit[] = json(["search", "--vault", vault, "--db", chroma, ...q]);
-      // the same hits at the same scores, rank by rank (hits with equal scores may swap places)
+      // the same hits at the same scores, rank by rank (hits with equal scores may swap places), to
+      // the 10⁻⁴ the embedded store's float16 vectors move a score by (the server keeps float32)
       expect(shape(remote).sort(), q.join(" ")).toEqual(shape(local).sort());
-      remote.forEach((h, i) => expect(h.score).toBeCloseTo(local[i].score, 4));
+      remote.forEach((h, i) => expect(h.score).toBeCloseTo(local[i].score, 3));
     }
     for (const h of json(["search", "--vault", vault, "--db", chroma, "--tag", "pico", "how do I save power"]))
       expect(h.tags).toContain("pico");

@@ -4,11 +4,30 @@ import os from "node:os";
 import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
-import { DenseIndex, EXACT_SCAN_LIMIT } from "../../src/store/sqlite/dense-index.js";
+import { DenseIndex, EXACT_SCAN_LIMIT, type RowSource } from "../../src/store/sqlite/dense-index.js";
 import { Int8Matrix } from "../../src/store/sqlite/simd-dot.js";
 import { rng } from "../../bench/gen.js";
 
 const blob = (v: Float32Array) => new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+
+/** The store's rows as a snapshot-backed index reads them (row id i + 1 is rows[i]), counting the reads. */
+function sourceOf(rows: Float32Array[]): RowSource & { rows: number; wholes: number } {
+  const source = {
+    rows: 0,
+    wholes: 0,
+    row(rowid: number) {
+      source.rows++;
+      return rows[rowid - 1];
+    },
+    all() {
+      source.wholes++;
+      const matrix = new Float32Array(rows.length * (rows[0]?.length ?? 0));
+      rows.forEach((v, i) => matrix.set(v, i * v.length));
+      return { rowids: Int32Array.from(rows, (_, i) => i + 1), matrix };
+    },
+  };
+  return source;
+}
 
 /** The obviously correct reference: sort every row by exact cosine distance. */
 function exact(rows: Float32Array[], q: Float32Array, k: number, allowed?: Set<number>): number[] {
@@ -149,15 +168,17 @@ describe("dense index", () => {
       rows.map((v, i) => [i + 1, blob(v)]),
       dims,
     );
-    const restored = DenseIndex.fromBuffer(idx.toBuffer("k"), "k")!;
-    expect(DenseIndex.fromBuffer(idx.toBuffer("k"), "other")).toBeUndefined();
-    // the same snapshot opened from a file keeps its float rows there, read only when rescored
+    const source = sourceOf(rows);
+    const restored = DenseIndex.fromBuffer(idx.toBuffer("k")!, "k", source)!;
+    expect(DenseIndex.fromBuffer(idx.toBuffer("k")!, "other", source)).toBeUndefined();
+    // the snapshot holds no float rows: they are read from the store when rescored
+    expect(idx.toBuffer("k")!.length).toBeLessThan(n * (dims + 16));
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "vr-snap-")), "index.db.vectors");
-    fs.writeFileSync(file, idx.toBuffer("k"));
-    const fromFile = DenseIndex.fromFile(file, "k")!;
-    expect(DenseIndex.fromFile(file, "other")).toBeUndefined();
-    fs.writeFileSync(file + ".torn", idx.toBuffer("k").subarray(0, 1000));
-    expect(DenseIndex.fromFile(file + ".torn", "k")).toBeUndefined();
+    fs.writeFileSync(file, idx.toBuffer("k")!);
+    const fromFile = DenseIndex.fromFile(file, "k", source)!;
+    expect(DenseIndex.fromFile(file, "other", source)).toBeUndefined();
+    fs.writeFileSync(file + ".torn", idx.toBuffer("k")!.subarray(0, 1000));
+    expect(DenseIndex.fromFile(file + ".torn", "k", source)).toBeUndefined();
     // a filter keeping a third of the rows goes through the listed-rows kernel
     const third = new Set(rows.map((_, i) => i + 1).filter((id) => id % 3 === 0));
     const qf = Float32Array.from(centres[0], (x) => x + (r() - 0.5) * 0.5);
@@ -185,7 +206,7 @@ describe("dense index", () => {
     fromFile.close();
   });
 
-  it("reads rows from a snapshot file one by one until it has read as many as it holds, then the whole matrix once", () => {
+  it("reads rows from the store one by one until it has read as many as it holds, then the whole matrix once", () => {
     const r = rng(5);
     const n = EXACT_SCAN_LIMIT + 1000;
     const dims = 16;
@@ -195,82 +216,97 @@ describe("dense index", () => {
       dims,
     );
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "vr-snap-")), "index.db.vectors");
-    fs.writeFileSync(file, idx.toBuffer("k"));
-    const fromFile = DenseIndex.fromFile(file, "k")!;
-    const reads = vi.spyOn(fs, "readSync");
-    try {
-      const perQuery: number[] = [];
-      for (let t = 0; t < 30; t++) {
-        const q = Float32Array.from({ length: dims }, () => r() - 0.5);
-        const before = reads.mock.calls.length;
-        expect(fromFile.search(q, 10)).toEqual(idx.search(q, 10));
-        perQuery.push(reads.mock.calls.length - before);
-      }
-      // each query rescores 256 rows: 23 queries read them one by one (5,888 ≤ 6,000), the 24th
-      // passes the count and reads the matrix whole, and later ones read nothing
-      expect(perQuery.slice(0, 23).every((c) => c === 256)).toBe(true);
-      // the 24th: 112 rows one by one (23 × 256 + 112 = 6,000), then the matrix in one read
-      expect(perQuery[23]).toBe(6000 - 23 * 256 + 1);
-      expect(perQuery.slice(24)).toEqual([0, 0, 0, 0, 0, 0]);
-    } finally {
-      reads.mockRestore();
-      fromFile.close();
+    fs.writeFileSync(file, idx.toBuffer("k")!);
+    const source = sourceOf(rows);
+    const fromFile = DenseIndex.fromFile(file, "k", source)!;
+    const perQuery: number[] = [];
+    for (let t = 0; t < 30; t++) {
+      const q = Float32Array.from({ length: dims }, () => r() - 0.5);
+      const before = source.rows + source.wholes;
+      expect(fromFile.search(q, 10)).toEqual(idx.search(q, 10));
+      perQuery.push(source.rows + source.wholes - before);
     }
+    // each query rescores 256 rows: 23 queries read them one by one (5,888 ≤ 6,000), the 24th
+    // passes the count and reads the matrix whole, and later ones read nothing
+    expect(perQuery.slice(0, 23).every((c) => c === 256)).toBe(true);
+    // the 24th: 112 rows one by one (23 × 256 + 112 = 6,000), then the matrix in one read
+    expect(perQuery[23]).toBe(6000 - 23 * 256 + 1);
+    expect(perQuery.slice(24)).toEqual([0, 0, 0, 0, 0, 0]);
+    expect(source.wholes).toBe(1);
   });
 
-  it("never scores a row that a large snapshot holds damaged: the snapshot is refused and removed", () => {
+  it("never scores rows a snapshot does not match: the snapshot is refused and removed", () => {
     const r = rng(11);
     const n = EXACT_SCAN_LIMIT + 100;
     const dims = 16;
+    const rows = Array.from({ length: n }, () => Float32Array.from({ length: dims }, () => r() - 0.5));
     const idx = DenseIndex.fromRows(
-      Array.from({ length: n }, (_, i) => [i + 1, blob(Float32Array.from({ length: dims }, () => r() - 0.5))]),
+      rows.map((v, i) => [i + 1, blob(v)]),
       dims,
     );
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "vr-snap-")), "index.db.vectors");
-    const snap = idx.toBuffer("k");
-    // the float rows (read lazily, after row ids and norms) damaged in place
-    const floatsAt = snap.indexOf(10) + 1 + n * 8;
-    snap.fill(0xff, floatsAt, floatsAt + n * dims * 4);
-    fs.writeFileSync(file, snap);
-    const fromFile = DenseIndex.fromFile(file, "k")!;
+    fs.writeFileSync(file, idx.toBuffer("k")!);
+    // the store's rows are not those the snapshot was made of (its norms disagree)
+    const other = sourceOf(rows.map((v) => v.map((x) => x * 2)));
+    const fromFile = DenseIndex.fromFile(file, "k", other)!;
     expect(fromFile).toBeDefined(); // the parts read at once are whole
     const q = Float32Array.from({ length: dims }, () => r() - 0.5);
     expect(() => fromFile.search(q, 10)).toThrow(
-      `vault-rag: the vector cache ${file} held damaged vectors and was removed — search again; it is rebuilt from the index`,
+      `vault-rag: the vector cache ${file} did not match the index and was removed — search again; it is rebuilt from the index`,
     );
     expect(fs.existsSync(file)).toBe(false);
+    // a row the store does not hold, or a whole read of other rows: refused the same way
+    fs.writeFileSync(file, idx.toBuffer("k")!);
+    const missing = DenseIndex.fromFile(file, "k", { row: () => undefined, all: sourceOf(rows).all })!;
+    expect(() => missing.search(q, 10)).toThrow(/did not match the index/);
+    fs.writeFileSync(file, idx.toBuffer("k")!);
+    const shorter = DenseIndex.fromFile(file, "k", sourceOf(rows.slice(1)))!;
+    expect(() => shorter.search(q, 10, new Set(rows.map((_, i) => i + 1).slice(0, 3000)))).toThrow(
+      /did not match the index/,
+    );
     // the row ids or norms damaged: the snapshot is not read at all
-    const torn = idx.toBuffer("k");
+    const torn = idx.toBuffer("k")!;
     torn.fill(0xff, torn.indexOf(10) + 1, torn.indexOf(10) + 1 + 64);
     fs.writeFileSync(file, torn);
-    expect(DenseIndex.fromFile(file, "k")).toBeUndefined();
+    expect(DenseIndex.fromFile(file, "k", sourceOf(rows))).toBeUndefined();
     // one byte of the int8 copy (read straight into the scanning memory) damaged: not read either
-    const flipped = idx.toBuffer("k");
+    const flipped = idx.toBuffer("k")!;
     flipped[flipped.length - 7] ^= 0x40;
     fs.writeFileSync(file, flipped);
-    expect(DenseIndex.fromFile(file, "k")).toBeUndefined();
-    fs.writeFileSync(file, idx.toBuffer("k"));
-    expect(DenseIndex.fromFile(file, "k")?.search(q, 10)).toEqual(idx.search(q, 10));
+    expect(DenseIndex.fromFile(file, "k", sourceOf(rows))).toBeUndefined();
+    // a snapshot of an earlier build (float rows after the norms, and a checksum of them) is not read
+    const older = idx.toBuffer("k")!;
+    const nl = older.indexOf(10);
+    const header = JSON.parse(older.subarray(0, nl).toString()) as Record<string, unknown>;
+    fs.writeFileSync(
+      file,
+      Buffer.concat([Buffer.from(JSON.stringify({ ...header, rows: "crc32:0" })), older.subarray(nl)]),
+    );
+    expect(DenseIndex.fromFile(file, "k", sourceOf(rows))).toBeUndefined();
+    fs.writeFileSync(file, idx.toBuffer("k")!);
+    expect(DenseIndex.fromFile(file, "k", sourceOf(rows))?.search(q, 10)).toEqual(idx.search(q, 10));
   });
 
   it("reads a snapshot on a thread of its own with the same answers, and refuses it damaged, torn or another's", async () => {
     const r = rng(12);
     const n = EXACT_SCAN_LIMIT + 300;
     const dims = 32;
+    const rows = Array.from({ length: n }, () => Float32Array.from({ length: dims }, () => r() - 0.5));
     const idx = DenseIndex.fromRows(
-      Array.from({ length: n }, (_, i) => [i + 1, blob(Float32Array.from({ length: dims }, () => r() - 0.5))]),
+      rows.map((v, i) => [i + 1, blob(v)]),
       dims,
     );
+    const source = sourceOf(rows);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vr-snap-"));
     const file = path.join(dir, "index.db.vectors");
-    fs.writeFileSync(file, idx.toBuffer("k"));
+    fs.writeFileSync(file, idx.toBuffer("k")!);
     const reads = vi.spyOn(fs, "readSync");
-    const threaded = (await DenseIndex.fromFileOffThread(file, "k"))!;
+    const threaded = (await DenseIndex.fromFileOffThread(file, "k", source))!;
     // this thread read the header only: the int8 rows (n × dims bytes) were read by the other
     const readHere = reads.mock.calls.reduce((sum, c) => sum + Number((c as unknown[])[3] ?? 0), 0);
     reads.mockRestore();
     expect(readHere).toBeLessThan(n * dims);
-    const here = DenseIndex.fromFile(file, "k")!;
+    const here = DenseIndex.fromFile(file, "k", source)!;
     try {
       for (let t = 0; t < 5; t++) {
         const q = Float32Array.from({ length: dims }, () => r() - 0.5);
@@ -281,21 +317,17 @@ describe("dense index", () => {
       threaded.close();
       here.close();
     }
-    expect(await DenseIndex.fromFileOffThread(file, "other")).toBeUndefined();
-    expect(await DenseIndex.fromFileOffThread(path.join(dir, "missing.vectors"), "k")).toBeUndefined();
-    fs.writeFileSync(file, idx.toBuffer("k").subarray(0, 4000));
-    expect(await DenseIndex.fromFileOffThread(file, "k")).toBeUndefined();
+    expect(await DenseIndex.fromFileOffThread(file, "other", source)).toBeUndefined();
+    expect(await DenseIndex.fromFileOffThread(path.join(dir, "missing.vectors"), "k", source)).toBeUndefined();
+    fs.writeFileSync(file, idx.toBuffer("k")!.subarray(0, 4000));
+    expect(await DenseIndex.fromFileOffThread(file, "k", source)).toBeUndefined();
     // one byte of the int8 copy, which the thread reads, damaged
-    const flipped = idx.toBuffer("k");
+    const flipped = idx.toBuffer("k")!;
     flipped[flipped.length - 7] ^= 0x40;
     fs.writeFileSync(file, flipped);
-    expect(await DenseIndex.fromFileOffThread(file, "k")).toBeUndefined();
-    // a small snapshot (no int8 copy) is read on the caller's thread
-    const small = DenseIndex.fromRows([[1, blob(Float32Array.of(1, 0, 0, 0))]], 4);
-    fs.writeFileSync(file, small.toBuffer("s"));
-    expect((await DenseIndex.fromFileOffThread(file, "s"))?.search(Float32Array.of(1, 0, 0, 0), 1)).toEqual([
-      { rowid: 1, distance: 0 },
-    ]);
+    expect(await DenseIndex.fromFileOffThread(file, "k", source)).toBeUndefined();
+    // a small index has no snapshot: it is built from the store
+    expect(DenseIndex.fromRows([[1, blob(Float32Array.of(1, 0, 0, 0))]], 4).toBuffer("s")).toBeUndefined();
   });
 
   it("falls back to plain loops on a host without WebAssembly SIMD, with the same neighbours", () => {

@@ -64,8 +64,9 @@ withBackends([sqliteBackend, chromaBackend], "SQLite and a real Chroma server ag
           const fromChroma = await chroma.queryDense(query, 1000, { where: w, whereDocument: doc });
           expect(fromSqlite.map((h) => h.id).sort()).toEqual(expected);
           expect(fromChroma.map((h) => h.id).sort()).toEqual(expected);
-          // same ranking: the distance at each rank agrees (ties may swap ids)
-          fromChroma.forEach((h, i) => expect(h.distance).toBeCloseTo(fromSqlite[i].distance, 4));
+          // same ranking: the distance at each rank agrees (ties may swap ids), to the 10⁻⁴ that the
+          // SQLite store's float16 vectors move a distance by (the server keeps float32)
+          fromChroma.forEach((h, i) => expect(h.distance).toBeCloseTo(fromSqlite[i].distance, 3));
           checked++;
           if (expected.length) nonEmpty++;
         }),

@@ -40,11 +40,11 @@ export function record(id: string, m: RecordMetadata, v: Float32Array, text = `t
   return { id, text, meta: m, windows: [{ hash: m.hash, vector: v }] };
 }
 
-export async function openStore(file = tmpDb()): Promise<SqliteStore> {
+export async function openStore(file = tmpDb(), dimensions = 4): Promise<SqliteStore> {
   const s = SqliteStore.open(file, { create: true });
   await s.setManifest({
     schemaVersion: 1,
-    embedder: { provider: "test", model: "t", dimensions: 4, documentPrefix: "", queryPrefix: "", normalized: false },
+    embedder: { provider: "test", model: "t", dimensions, documentPrefix: "", queryPrefix: "", normalized: false },
     chunkerVersion: "x",
     createdAt: "",
     updatedAt: "",

@@ -9,17 +9,19 @@ import { spawnChild, stopChildren, until } from "../support/children.js";
 import { normaliseWhere, SqliteStore } from "../../src/store/index.js";
 import { damaged } from "../../src/store/sqlite/sqlite-store.js";
 import { EXACT_SCAN_LIMIT } from "../../src/store/sqlite/dense-index.js";
+import { pooledRows } from "../../src/store/sqlite/dense-query.js";
+import { poolOffThread } from "../../src/store/sqlite/pool-thread.js";
 import { meta, openStore, record, tmpDb, vec } from "./helpers.js";
 
 const note = (p: string) => ({ path: p, hash: `h-${p}`, mtime: 1, size: 1 });
 
 describe("SQLite store", () => {
-  it("keeps the vector snapshot a cache: stale, torn or foreign snapshots are ignored", async () => {
+  it("keeps no snapshot for a small index, and removes one an earlier build left", async () => {
     const file = tmpDb();
     const s = await openStore(file);
     await s.upsertNotes([{ note: note("a.md"), records: [record("a0", meta({ path: "a.md" }), vec(1, 0, 0, 0))] }]);
     expect((await s.queryDense(vec(1, 0, 0, 0), 5)).map((h) => h.id)).toEqual(["a0"]);
-    expect(fs.existsSync(`${file}.vectors`)).toBe(true);
+    expect(fs.existsSync(`${file}.vectors`)).toBe(false);
     // another process writes: a reader with a loaded index sees the new generation
     const writer = SqliteStore.open(file);
     await writer.upsertNotes([
@@ -28,40 +30,99 @@ describe("SQLite store", () => {
     await writer.close();
     expect((await s.queryDense(vec(1, 0, 0, 0), 5)).map((h) => h.id)).toEqual(["a0", "b0"]);
     await s.close();
-    // a torn snapshot
-    const snap = fs.readFileSync(`${file}.vectors`);
-    fs.writeFileSync(`${file}.vectors`, snap.subarray(0, snap.length - 8));
+    // an earlier build's snapshot (float rows and all) is not read, and goes
+    fs.writeFileSync(`${file}.vectors`, '{"key":"x:1:pooled","dims":4,"size":1,"int8":false,"sum":"a","rows":"b"}\n');
     const r = SqliteStore.open(file);
     expect((await r.queryDense(vec(1, 0, 0, 0), 5)).map((h) => h.id)).toEqual(["a0", "b0"]);
     await r.close();
-    // another index's snapshot copied over this one's
-    const other = tmpDb();
-    const o = await openStore(other);
-    await o.upsertNotes([{ note: note("x.md"), records: [record("x0", meta({ path: "x.md" }), vec(1, 0, 0, 0))] }]);
-    await o.queryDense(vec(1, 0, 0, 0), 1);
-    await o.close();
-    fs.copyFileSync(`${other}.vectors`, `${file}.vectors`);
-    const r2 = SqliteStore.open(file);
-    expect((await r2.queryDense(vec(1, 0, 0, 0), 5)).map((h) => h.id)).toEqual(["a0", "b0"]);
-    await r2.close();
-    // a snapshot damaged in place, its length unchanged: its checksums fail, and the vectors come from the index
-    const whole = fs.readFileSync(`${file}.vectors`);
-    const bad = Buffer.from(whole);
-    bad.fill(0xff, bad.indexOf(10) + 1);
-    fs.writeFileSync(`${file}.vectors`, bad);
-    const r3 = SqliteStore.open(file);
-    const hits = await r3.queryDense(vec(1, 0, 0, 0), 5);
-    expect(hits.map((h) => h.id)).toEqual(["a0", "b0"]);
-    expect(hits.every((h) => Number.isFinite(h.distance))).toBe(true);
-    await r3.close();
-    expect(fs.readFileSync(`${file}.vectors`).equals(bad)).toBe(false); // and it was written anew
+    expect(fs.existsSync(`${file}.vectors`)).toBe(false);
   });
 
-  it("answers from the index when a large snapshot's float rows are damaged in place, in the same process and after", async () => {
+  it("reads the float32 windows of an index written before float16 beside float16 ones, exactly", async () => {
     const file = tmpDb();
     const s = await openStore(file);
+    await s.upsertNotes([
+      { note: note("old.md"), records: [record("old0", meta({ path: "old.md", hash: "H-old" }), vec(0.6, 0.8, 0, 0))] },
+      { note: note("new.md"), records: [record("new0", meta({ path: "new.md", hash: "H-new" }), vec(0.8, 0.6, 0, 0))] },
+    ]);
+    const db = new Database(file);
+    // what today's float16 row of the new note is, and the old note's row as an earlier build wrote it
+    expect(db.prepare("SELECT length(vector) FROM windows WHERE hash = 'H-new'").pluck().get()).toBe(4 * 2 + 2);
+    const f32 = Float32Array.of(0.6, 0.8, 0, 0);
+    db.prepare("UPDATE windows SET vector = ? WHERE hash = 'H-old'").run(Buffer.from(f32.buffer));
+    db.prepare("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'generation'").run();
+    db.close();
+    const hits = await s.queryDense(vec(0.6, 0.8, 0, 0), 5);
+    expect(hits.map((h) => h.id)).toEqual(["old0", "new0"]);
+    expect(hits[0].distance).toBeCloseTo(0, 6);
+    // the model's cache hands both back; the old one exactly as written
+    const cached = await s.cachedVectors("test:t", ["H-old", "H-new"]);
+    expect(cached.get("H-old")).toEqual(f32);
+    expect([...cached.get("H-new")!].map((x) => Math.round(x * 1000) / 1000)).toEqual([0.8, 0.6, 0, 0]);
+    const [old] = await s.get({ ids: ["old0"], includeVectors: true });
+    expect(old.windows[0].vector).toEqual(f32);
+    expect((await s.integrity()).badVectors).toBe(0);
+    await s.close();
+  });
+
+  it("pools a small index on a thread of its own to the same bits as on the caller's", async () => {
+    const file = tmpDb();
+    const s = await openStore(file);
+    const r = (i: number, j: number) => Math.fround(Math.sin(i * 7 + j * 3) / 2);
+    await s.upsertNotes(
+      Array.from({ length: 40 }, (_, i) => ({
+        note: note(`n${i}.md`),
+        records: [
+          {
+            ...record(`r${i}`, meta({ path: `n${i}.md`, hash: `H${i}` }), vec(1, 0, 0, 0)),
+            // one to three windows a passage
+            windows: Array.from({ length: 1 + (i % 3) }, (_, w) => ({
+              hash: `H${i}.${w}`,
+              vector: vec(r(i, w), r(i, w + 1), r(i, w + 2), r(i, w + 3)),
+            })),
+          },
+        ],
+      })),
+    );
+    // and a float32 row, as an earlier build wrote it
+    const db = new Database(file);
+    db.prepare("UPDATE windows SET vector = ? WHERE hash = 'H4.0'").run(
+      Buffer.from(Float32Array.of(0.1, 0.2, 0.3, 0.4).buffer),
+    );
+    const here = pooledRows(db);
+    const gen = db.prepare("SELECT value FROM meta WHERE key = 'generation'").pluck().get();
+    db.close();
+    const there = (await poolOffThread(file, EXACT_SCAN_LIMIT, 1000))!;
+    expect(there.generation).toBe(String(gen));
+    expect(there.dims).toBe(4);
+    expect(there.rowids).toEqual(here.rowids);
+    expect(Buffer.from(there.matrix.buffer).equals(Buffer.from(here.matrix.buffer))).toBe(true);
+    // more passages than the limit: left to the caller
+    expect(await poolOffThread(file, 10, 1000)).toBeUndefined();
+    expect(await poolOffThread(`${file}.missing`, EXACT_SCAN_LIMIT, 1000)).toBeUndefined();
+    // a search loaded that way answers as one built here
+    await s.warmDense();
+    const q = vec(0.3, -0.2, 0.4, 0.1);
+    const hits = await s.queryDense(q, 10);
+    await s.close();
+    const r2 = SqliteStore.open(file);
+    expect(await r2.queryDense(q, 10)).toEqual(hits);
+    await r2.close();
+  });
+
+  it("keeps a large index's snapshot a cache of what is derived (no float rows): torn, foreign or damaged ones are ignored", async () => {
+    const file = tmpDb();
+    // 16 dimensions: the int8 scan's kernel takes rows of 16 bytes
+    const s = await openStore(file, 16);
     const n = EXACT_SCAN_LIMIT + 200;
-    const dir = (i: number) => vec(Math.cos(i / 100), Math.sin(i / 100), (i % 7) / 7, 1);
+    const dir = (i: number) =>
+      Float32Array.of(
+        Math.cos(i / 100),
+        Math.sin(i / 100),
+        (i % 7) / 7,
+        1,
+        ...Array.from({ length: 12 }, (_, j) => ((i * j) % 5) / 5),
+      );
     await s.upsertNotes(
       Array.from({ length: n }, (_, i) => ({
         note: note(`n${i}.md`),
@@ -71,17 +132,34 @@ describe("SQLite store", () => {
     const want = (await s.queryDense(dir(42), 3)).map((h) => h.id);
     expect(want[0]).toBe("r42");
     await s.close();
-    // the float rows, read lazily after the header's checksummed parts, overwritten with finite garbage
+    // row ids, norms, scales and int8 rows: no float32 row (16 dimensions, 64 bytes a row)
     const snap = fs.readFileSync(`${file}.vectors`);
-    const floatsAt = snap.indexOf(10) + 1 + n * 8;
-    const junk = new Float32Array(n * 4).fill(1e30);
-    Buffer.from(junk.buffer).copy(snap, floatsAt);
-    fs.writeFileSync(`${file}.vectors`, snap);
-    const r = SqliteStore.open(file);
-    for (let t = 0; t < 3; t++) expect((await r.queryDense(dir(42), 3)).map((h) => h.id)).toEqual(want);
-    await r.close();
-    // and the snapshot was written anew from the index
-    expect(fs.readFileSync(`${file}.vectors`).equals(snap)).toBe(false);
+    expect(snap.length).toBe(snap.indexOf(10) + 1 + n * (4 + 4 + 4 + 16));
+    const answers = async () => {
+      const r = SqliteStore.open(file);
+      for (let t = 0; t < 3; t++) expect((await r.queryDense(dir(42), 3)).map((h) => h.id)).toEqual(want);
+      await r.close();
+    };
+    // torn
+    fs.writeFileSync(`${file}.vectors`, snap.subarray(0, snap.length - 8));
+    await answers();
+    expect(fs.readFileSync(`${file}.vectors`).equals(snap)).toBe(true); // written anew
+    // another index's (its key differs)
+    const nl = snap.indexOf(10);
+    const head = JSON.parse(snap.subarray(0, nl).toString()) as { key: string };
+    const foreign = Buffer.concat([
+      Buffer.from(JSON.stringify({ ...head, key: head.key.replace(/^[^:]+/, "00000000-0000-0000-0000-000000000000") })),
+      snap.subarray(nl),
+    ]);
+    fs.writeFileSync(`${file}.vectors`, foreign);
+    await answers();
+    expect(fs.readFileSync(`${file}.vectors`).equals(snap)).toBe(true);
+    // damaged in place, its length unchanged: its checksum fails, and the vectors come from the index
+    const bad = Buffer.from(snap);
+    bad.fill(0xff, nl + 1);
+    fs.writeFileSync(`${file}.vectors`, bad);
+    await answers();
+    expect(fs.readFileSync(`${file}.vectors`).equals(snap)).toBe(true);
   });
 
   it("answers a dense query asked while its snapshot is read on another thread as the writer does, and closes during a read", async () => {

@@ -31,8 +31,8 @@ import {
  * index) were the same, in the same order, with pools of 3, 4 and 8 × k over the 325,884 rows of
  * the generated 100,000-note vault, and with 1.05 × k over SciFact's 7,285 passages (the bundled
  * model's vectors); a pool of 1.25 × k changed 33 of 100 lists at 100,000 notes. A pool of 4 × k
- * leaves room, and rescores half the rows 8 × k did (each row not in memory is a read from the
- * snapshot file): 39 → 30 ms a 300-deep query at 100,000 notes.
+ * leaves room, and rescores half the rows 8 × k did (each row not in memory is read on its own):
+ * 39 → 30 ms a 300-deep query at 100,000 notes, when rows were read from the snapshot file.
  */
 export const EXACT_SCAN_LIMIT = 5_000;
 export const RESCORE_POOL_MIN = 256;
@@ -43,31 +43,38 @@ export interface DenseHit {
   distance: number;
 }
 
-/** Where the float32 rows of a snapshot-backed index are, until (unless) they are read whole. */
+/**
+ * Where the float32 rows of a snapshot-backed index are read from: the store itself (its windows,
+ * pooled), at the generation the snapshot was made of. The snapshot keeps no float rows: each
+ * vector is stored once, in the store, and the snapshot holds what is derived from it for
+ * scanning (row ids, norms, the int8 copy).
+ */
+export interface RowSource {
+  /** The float32 row of a row id, or undefined when the store holds none. */
+  row(rowid: number): Float32Array | undefined;
+  /** Every row, in row id order (the order a snapshot's rows are in). */
+  all(): { rowids: Int32Array; matrix: Float32Array };
+}
+
+/** A snapshot-backed index's rows: their source, and the snapshot's path (removed when found damaged). */
 interface RowFile {
-  fd: number;
-  /** Byte offset of row 0. */
-  offset: number;
-  scratch: Float32Array;
-  /** The checksum of all rows, checked when they are read whole. */
-  rows: string;
-  /** The snapshot's path. */
+  source: RowSource;
   file: string;
 }
 
 /** The int8 rows' place in a matrix's shared memory, as a snapshot thread takes it. */
 const shared = (m: Int8Matrix) => ({ shared: m.sharedRows.buffer, offset: m.sharedRows.offset });
 
-/** Rows scored one by one from the snapshot file up to this many; beyond, the matrix is read whole. */
+/** Rows scored one by one from the store up to this many; beyond, the matrix is read whole. */
 const ROW_READ_LIMIT = 2_000;
 
-/** Vectors a snapshot held damaged: the store drops the index and builds it again from SQLite. */
+/** A snapshot that does not match the store's rows: the store drops the index and builds it again from SQLite. */
 export class DamagedSnapshotError extends VaultRagError {}
 
 /**
  * Loaded vectors: row ids, a flat float32 matrix, norms, and (lazily) an int8 copy for scanning. An
- * index read from a large snapshot keeps its float32 rows in the file: a query scans the int8 copy
- * and reads only the rows it rescores, so a cold start reads a fifth of the snapshot.
+ * index read from a large snapshot has no float32 rows in memory: a query scans the int8 copy and
+ * reads from the store only the rows it rescores, so a cold start reads no float row.
  */
 export class DenseIndex {
   readonly dims: number;
@@ -79,7 +86,7 @@ export class DenseIndex {
   private int8?: Int8Matrix | null;
   private scores?: Float64Array;
   private positionCache?: Map<number, number | number[]>;
-  /** Rows read one by one from the snapshot so far (see {@link DenseIndex.distance}). */
+  /** Rows read one by one from the store so far (see {@link DenseIndex.distance}). */
   private rowReads = 0;
 
   private constructor(
@@ -98,20 +105,19 @@ export class DenseIndex {
     this.int8 = int8;
   }
 
-  /** The whole float32 matrix, read from the snapshot on first need. */
+  /** The whole float32 matrix, read from the store on first need: the snapshot's rows, or it is damaged. */
   private floats(): Float32Array {
     if (!this.matrix) {
-      const { fd, offset } = this.rowFile!;
-      const m = new Float32Array(this.size * this.dims);
-      readFully(fd, new Uint8Array(m.buffer), offset);
-      if (digest([m]) !== this.rowFile!.rows) throw this.damaged();
-      this.matrix = m;
+      const { rowids, matrix } = this.rowFile!.source.all();
+      if (matrix.length !== this.size * this.dims || rowids.some((id, i) => id !== this.rowids[i]))
+        throw this.damaged();
+      this.matrix = matrix;
       this.close();
     }
     return this.matrix;
   }
 
-  /** The snapshot's rows are damaged: the file is removed (it is a cache), and the error says so. */
+  /** The snapshot does not match the store's rows: the file is removed (it is a cache), and the error says so. */
   private damaged(): DamagedSnapshotError {
     const file = this.rowFile?.file ?? "";
     this.close();
@@ -122,20 +128,13 @@ export class DenseIndex {
     }
     return new DamagedSnapshotError(
       "index_damaged",
-      `vault-rag: the vector cache ${file} held damaged vectors and was removed — search again; it is rebuilt from the index`,
+      `vault-rag: the vector cache ${file} did not match the index and was removed — search again; it is rebuilt from the index`,
     );
   }
 
-  /** Releases the snapshot file; an index whose rows were never read whole is then unusable. */
+  /** Lets go of the row source; an index whose rows were never read whole is then unusable. */
   close(): void {
-    if (this.rowFile) {
-      try {
-        fs.closeSync(this.rowFile.fd);
-      } catch {
-        /* already closed */
-      }
-      this.rowFile = undefined;
-    }
+    this.rowFile = undefined;
   }
 
   /** Builds the index from raw rows `[rowid, float32 blob]`, copying each blob once into one matrix. */
@@ -194,81 +193,80 @@ export class DenseIndex {
 
   /**
    * Serialises the index for the on-disk snapshot: a JSON header line (with the caller's `key`),
-   * then row ids, norms, the float32 matrix and, for large indexes, the int8 copy and its scales.
+   * then row ids, norms, the int8 copy's scales and the int8 copy. No float rows: they stay in the
+   * store. `undefined` for an index without an int8 copy (up to {@link EXACT_SCAN_LIMIT} rows, or
+   * without WebAssembly SIMD): it is built from the store when opened.
    */
-  toBuffer(key: string): Buffer {
-    return Buffer.concat(this.toParts(key));
+  toBuffer(key: string): Buffer | undefined {
+    const parts = this.toParts(key);
+    return parts && Buffer.concat(parts);
   }
 
   /** The parts of {@link toBuffer}, in order, as views of the index's arrays: written one by one, no copy is made. */
-  toParts(key: string): Uint8Array[] {
+  toParts(key: string): Uint8Array[] | undefined {
     const q = this.size > EXACT_SCAN_LIMIT ? this.quantized() : null;
+    if (!q) return undefined;
     const view = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
-    // checksums, so that a snapshot damaged in place (same length) is never read as vectors
-    const sum = digest([this.rowids, this.norms, ...(q ? [q.rowScales, q.bytes] : [])]);
-    const rows = digest([this.floats()]);
-    const header = Buffer.from(JSON.stringify({ key, dims: this.dims, size: this.size, int8: !!q, sum, rows }) + "\n");
+    // a checksum, so that a snapshot damaged in place (same length) is never read as vectors
+    const sum = digest([this.rowids, this.norms, q.rowScales, q.bytes]);
+    const header = Buffer.from(JSON.stringify({ key, dims: this.dims, size: this.size, int8: true, sum }) + "\n");
     const pad = Buffer.alloc((4 - (header.length % 4)) % 4, 32);
-    const parts = [
+    return [
       header.subarray(0, header.length - 1),
       pad,
       Buffer.from("\n"),
       view(this.rowids),
       view(this.norms),
-      view(this.floats()),
+      view(q.rowScales),
+      view(q.bytes),
     ];
-    if (q) parts.push(view(q.rowScales), view(q.bytes));
-    return parts;
   }
 
   /**
    * {@link fromFile}, with the row ids, norms and int8 copy read on a thread of their own
    * (snapshot-thread.ts) while the caller's thread goes on: a cold search reads them beside its
    * keyword query. Read on the caller's thread where no thread can start, without zlib's CRC-32,
-   * or where the snapshot has no int8 copy or WebAssembly SIMD is unavailable.
+   * or where WebAssembly SIMD is unavailable.
    *
    * @example
    * ```ts
-   * const index = await DenseIndex.fromFileOffThread("/v/.vault-rag/index.db.vectors", key);
+   * const index = await DenseIndex.fromFileOffThread("/v/.vault-rag/index.db.vectors", key, source);
    * ```
    */
-  static async fromFileOffThread(file: string, key: string): Promise<DenseIndex | undefined> {
+  static async fromFileOffThread(file: string, key: string, source: RowSource): Promise<DenseIndex | undefined> {
     const opened = openSnapshot(file, key);
-    const int8 = crc32 && opened?.header.int8 ? Int8Matrix.empty(opened.header.size, opened.header.dims) : undefined;
-    if (!opened || !int8) return opened && DenseIndex.fromOpened(opened, file, key);
+    const int8 = crc32 && opened ? Int8Matrix.empty(opened.header.size, opened.header.dims) : undefined;
+    if (!opened || !int8) return opened && DenseIndex.fromOpened(opened, file, source);
     const { fd, header } = opened;
     const { dims, size, floatBytes, body: at } = header;
     const got = await readPartsOffThread({ fd, at, size, dims, floatBytes, ...shared(int8) });
     // no thread: read here, from the file already open
-    if (!got) return DenseIndex.fromOpened(opened, file, key);
-    if (crcDigest(got.crc) !== header.sum) {
-      fs.closeSync(fd);
-      return undefined;
-    }
+    if (!got) return DenseIndex.fromOpened(opened, file, source);
+    fs.closeSync(fd);
+    if (crcDigest(got.crc) !== header.sum) return undefined;
     int8.rowScales.set(got.scales);
-    return DenseIndex.onFile(opened, file, got.rowids, got.norms, int8);
+    return new DenseIndex(dims, got.rowids, got.norms, { source, file }, int8);
   }
 
   /**
-   * Opens a snapshot file written from {@link toBuffer}: row ids, norms and the int8 copy are read,
-   * the float32 rows stay in the file until needed. `undefined` unless its key matches and it is whole.
+   * Opens a snapshot file written from {@link toBuffer}: row ids, norms and the int8 copy are read;
+   * the float32 rows are read from `source` when rescored. `undefined` unless its key matches and
+   * it is whole.
    *
    * @example
    * ```ts
-   * const index = DenseIndex.fromFile("/v/.vault-rag/index.db.vectors", key);
+   * const index = DenseIndex.fromFile("/v/.vault-rag/index.db.vectors", key, source);
    * ```
    */
-  static fromFile(file: string, key: string): DenseIndex | undefined {
+  static fromFile(file: string, key: string, source: RowSource): DenseIndex | undefined {
     const opened = openSnapshot(file, key);
-    return opened && DenseIndex.fromOpened(opened, file, key);
+    return opened && DenseIndex.fromOpened(opened, file, source);
   }
 
-  /** {@link fromFile} of a snapshot open and its header checked; its file is closed unless the index keeps it. */
-  private static fromOpened(opened: OpenSnapshot, file: string, key: string): DenseIndex | undefined {
+  /** {@link fromFile} of a snapshot open and its header checked; its file is closed. */
+  private static fromOpened(opened: OpenSnapshot, file: string, source: RowSource): DenseIndex | undefined {
     const { fd, header } = opened;
-    let keep = false;
     try {
-      if (!header.int8) return DenseIndex.fromBuffer(fs.readFileSync(fd), key);
       const { dims, size, floatBytes, body: at } = header;
       const rowids = new Int32Array(size);
       const norms = new Float32Array(size);
@@ -282,61 +280,39 @@ export class DenseIndex {
         return digest([rowids, norms, scales, bytes]) === header.sum;
       });
       if (!int8) return undefined;
-      keep = true;
-      return DenseIndex.onFile(opened, file, rowids, norms, int8);
+      return new DenseIndex(dims, rowids, norms, { source, file }, int8);
     } catch {
       return undefined;
     } finally {
-      if (!keep) fs.closeSync(fd);
+      fs.closeSync(fd);
     }
   }
 
-  /** An index whose float rows stay in the open snapshot, read when rescored. */
-  private static onFile(
-    { fd, header }: OpenSnapshot,
-    file: string,
-    rowids: Int32Array,
-    norms: Float32Array,
-    int8: Int8Matrix | null,
-  ): DenseIndex {
-    const { dims, size, body: at } = header;
+  /**
+   * Reads a snapshot written by {@link toBuffer}, its float rows from `source`; `undefined` unless
+   * its key matches and it is whole.
+   */
+  static fromBuffer(buf: Buffer, key: string, source: RowSource): DenseIndex | undefined {
+    const header = snapshotHeader(buf, buf.length, key);
+    if (!header) return undefined;
+    const { dims, size, floatBytes, body } = header;
+    const copy = (from: number, bytes: number) => {
+      const out = new Uint8Array(bytes);
+      out.set(buf.subarray(body + from, body + from + bytes));
+      return out.buffer;
+    };
+    const rowids = new Int32Array(copy(0, size * 4));
+    const norms = new Float32Array(copy(size * 4, size * 4));
+    const scales = new Float32Array(copy(floatBytes, size * 4));
+    const bytes = new Int8Array(copy(floatBytes + size * 4, size * dims));
+    if (digest([rowids, norms, scales, bytes]) !== header.sum) return undefined;
     return new DenseIndex(
       dims,
       rowids,
       norms,
-      { fd, offset: at + size * 8, scratch: new Float32Array(dims), rows: header.rows, file },
-      int8,
+      { source, file: "" },
+      Int8Matrix.fromQuantized(bytes, scales, size, dims),
     );
-  }
-
-  /** Reads a snapshot written by {@link toBuffer}; `undefined` unless its key matches and it is whole. */
-  static fromBuffer(buf: Buffer, key: string): DenseIndex | undefined {
-    const header = snapshotHeader(buf, buf.length, key);
-    if (!header) return undefined;
-    const { dims, size, floatBytes, body: nlEnd } = header;
-    const nl = nlEnd - 1;
-    // use the file's own memory when it is 4-byte aligned (large reads are), else copy once
-    let ab: ArrayBufferLike = buf.buffer;
-    let at = buf.byteOffset + nl + 1;
-    if (at % 4 !== 0) {
-      const body = new Uint8Array(buf.length - nl - 1);
-      body.set(buf.subarray(nl + 1));
-      ab = body.buffer;
-      at = 0;
-    }
-    const rowids = new Int32Array(ab, at, size);
-    const norms = new Float32Array(ab, at + size * 4, size);
-    const matrix = new Float32Array(ab, at + size * 8, size * dims);
-    let int8: Int8Matrix | undefined;
-    const parts: ArrayBufferView[] = [rowids, norms];
-    if (header.int8) {
-      const scales = new Float32Array(ab, at + floatBytes, size);
-      const bytes = new Int8Array(ab, at + floatBytes + size * 4, size * dims);
-      parts.push(scales, bytes);
-      int8 = Int8Matrix.fromQuantized(bytes, scales, size, dims);
-    }
-    if (digest(parts) !== header.sum || digest([matrix]) !== header.rows) return undefined;
-    return new DenseIndex(dims, rowids, norms, matrix, int8);
   }
 
   /** Positions by row id: one, or a list when a passage has several windows. */
@@ -371,17 +347,17 @@ export class DenseIndex {
     } else if (++this.rowReads > this.size) {
       // as many rows read one by one as the matrix holds (a long-lived process: serve, chat, MCP;
       // or one search whose rescoring pool, max(256, 4k), outnumbers the rows): read it whole once,
-      // and later queries score from memory (no read per rescored row, which cost 1.6 ms of a warm
-      // search at 10,000 notes). It then holds the float rows, as a freshly built index does.
+      // and later queries score from memory (no read per rescored row). It then holds the float
+      // rows, as a freshly built index does.
       m = this.floats();
       o = i * d;
     } else {
-      const rf = this.rowFile!;
-      readFully(rf.fd, new Uint8Array(rf.scratch.buffer), rf.offset + i * d * 4);
-      m = rf.scratch;
+      const row = this.rowFile!.source.row(this.rowids[i]);
+      if (!row || row.length !== d) throw this.damaged();
+      m = row;
       o = 0;
-      // a row read from the file must have the norm its checksummed header part says: a damaged row
-      // (NaN, or values that stay finite) would otherwise rank as a vector
+      // a row must have the norm the snapshot's checksummed header part says: a snapshot that does
+      // not match the store's rows (damaged, or written of other rows) would otherwise rank them
       let n = 0;
       for (let j = 0; j < d; j++) n += m[j] * m[j];
       if (!(Math.abs(Math.sqrt(n) - this.norms[i]) <= 1e-3 * Math.max(this.norms[i], 1e-6))) throw this.damaged();

@@ -6,7 +6,8 @@ import type { QueryFilter, ScoredRecord } from "../types.js";
 import { checkQueryVector, pooledVector } from "../windows.js";
 import type { WhereNode } from "../where.js";
 import { withDocumentBudget } from "../regex.js";
-import { DenseIndex } from "./dense-index.js";
+import { DenseIndex, EXACT_SCAN_LIMIT, type RowSource } from "./dense-index.js";
+import { poolOffThread } from "./pool-thread.js";
 import { MetaColumns } from "./meta-columns.js";
 import type { DocumentRows } from "./document-rows.js";
 import { readGeneration, readIndexId, readManifest } from "./meta.js";
@@ -99,10 +100,13 @@ function metaMask(db: Database.Database, cache: DenseCache, index: DenseIndex, w
 }
 
 /**
- * The in-memory dense index for the current write generation. Loading 30,000 vectors through
- * SQLite takes ~0.3 s, so a snapshot (`<db>.vectors`) keyed by the index's identity and
- * generation is kept beside the file: a derived cache, never the source of truth — a missing,
- * stale or torn snapshot is ignored and rewritten.
+ * The in-memory dense index for the current write generation. The store keeps each vector once (its
+ * windows, float16); what a scan needs beyond them is derived. An index of up to
+ * `EXACT_SCAN_LIMIT` passages is pooled from the windows when first needed (til's 6,331 windows
+ * in about 20 ms). A larger one keeps a snapshot (`<db>.vectors`) of what is derived for its int8
+ * scan (row ids, norms, the int8 copy), keyed by the index's identity and generation: a cold search
+ * reads it instead of every window, and reads from the store only the rows it rescores. A derived
+ * cache, never the source of truth — a missing, stale or torn snapshot is ignored and rewritten.
  *
  * @example
  * ```ts
@@ -113,14 +117,19 @@ export function denseIndex(db: Database.Database, file: string, cache: DenseCach
   const { generation, key } = snapshotKey(db);
   if (cache.dense && cache.dense.generation === generation) return cache.dense.index;
   const snapshot = `${file}.vectors`;
-  let index = DenseIndex.fromFile(snapshot, key);
+  let index = DenseIndex.fromFile(snapshot, key, rowSource(db));
   if (!index) {
-    index = pooledIndex(db);
+    const { rowids, matrix, dims } = pooledRows(db);
+    index = DenseIndex.fromMatrix(rowids, matrix, dims);
     try {
-      // a new file of an unguessable name (a link planted at a predictable one was written through)
-      const tmp = `${snapshot}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
-      writeNewFile(tmp, index.toParts(key));
-      fs.renameSync(tmp, snapshot);
+      const parts = index.toParts(key);
+      if (!parts) removeSnapshot(snapshot);
+      else {
+        // a new file of an unguessable name (a link planted at a predictable one was written through)
+        const tmp = `${snapshot}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
+        writeNewFile(tmp, parts);
+        fs.renameSync(tmp, snapshot);
+      }
     } catch {
       // read-only folder or full disk: the snapshot is only a cache
     }
@@ -130,17 +139,26 @@ export function denseIndex(db: Database.Database, file: string, cache: DenseCach
   return index;
 }
 
+/** A small index has no snapshot: one an earlier build wrote (with its float rows) goes. */
+function removeSnapshot(snapshot: string): void {
+  try {
+    if (fs.existsSync(snapshot)) fs.rmSync(snapshot, { force: true });
+  } catch {
+    // a read-only folder: it stays, and is not read (its key is an earlier build's)
+  }
+}
+
 /** The write generation and the key a snapshot of it carries (the rule that made the rows is part of it). */
 function snapshotKey(db: Database.Database): { generation: string; key: string } {
   const generation = readGeneration(db);
-  return { generation, key: `${readIndexId(db)}:${generation}:pooled` };
+  return { generation, key: `${readIndexId(db)}:${generation}:pooled-int8` };
 }
 
 /**
  * {@link denseIndex}, with the snapshot read on a thread of its own (`DenseIndex.fromFileOffThread`)
  * while the caller's thread goes on; without a snapshot of the current generation the index is
- * built on the caller's thread and snapshotted, as {@link denseIndex} does. A write during the read
- * leaves the cache at the generation read, which the next query replaces.
+ * built on the caller's thread (and snapshotted when large), as {@link denseIndex} does. A write
+ * during the read leaves the cache at the generation read, which the next query replaces.
  *
  * @example
  * ```ts
@@ -151,7 +169,17 @@ function snapshotKey(db: Database.Database): { generation: string; key: string }
 export async function loadDenseIndex(db: Database.Database, file: string, cache: DenseCache): Promise<void> {
   const { generation, key } = db.transaction(() => snapshotKey(db)).deferred();
   if (cache.dense?.generation === generation) return;
-  const index = await DenseIndex.fromFileOffThread(`${file}.vectors`, key);
+  const snapshot = `${file}.vectors`;
+  let index = await DenseIndex.fromFileOffThread(snapshot, key, rowSource(db));
+  if (!index) {
+    // a small index (no snapshot) is pooled on a thread of its own; a large one, or rows of another
+    // generation, are built here (and a large one snapshotted)
+    const rows = await poolOffThread(file, EXACT_SCAN_LIMIT, db.pragma("busy_timeout", { simple: true }) as number);
+    if (rows?.generation === generation) {
+      index = DenseIndex.fromMatrix(rows.rowids, rows.matrix, rows.dims);
+      removeSnapshot(snapshot);
+    }
+  }
   if (!index) {
     db.transaction(() => denseIndex(db, file, cache)).deferred();
     return;
@@ -162,10 +190,27 @@ export async function loadDenseIndex(db: Database.Database, file: string, cache:
 }
 
 /**
- * One row per chunk (its windows' vectors pooled), read from window rows ordered by chunk straight
- * into one matrix: memory is the matrix, whatever the number of rows.
+ * The float rows of a snapshot-backed index, read from the windows: a row id's windows pooled, or
+ * every row as {@link pooledRows} reads them. Called inside a query's read transaction, after the
+ * generation was checked against the snapshot's (see {@link denseRows}).
  */
-function pooledIndex(db: Database.Database): DenseIndex {
+function rowSource(db: Database.Database): RowSource {
+  let one: Database.Statement | undefined;
+  return {
+    row(rowid) {
+      one ??= db.prepare("SELECT vector FROM windows WHERE chunk = ? AND length(vector) > 0 ORDER BY rowid").pluck();
+      const blobs = one.all(rowid) as Buffer[];
+      return blobs.length ? pooledVector(blobs.map((b) => ({ vector: blobToVector(b) }))) : undefined;
+    },
+    all: () => pooledRows(db),
+  };
+}
+
+/**
+ * One row per chunk (its windows' vectors pooled), in chunk order, read from window rows ordered by
+ * chunk straight into one matrix: memory is the matrix, whatever the number of rows.
+ */
+export function pooledRows(db: Database.Database): { rowids: Int32Array; matrix: Float32Array; dims: number } {
   // a passage past its note's window budget has one empty window: no row in the dense index
   const count = (
     db.prepare("SELECT count(DISTINCT chunk) AS n FROM windows WHERE length(vector) > 0").get() as { n: number }
@@ -189,14 +234,15 @@ function pooledIndex(db: Database.Database): DenseIndex {
   };
   for (const [c, blob] of windows) {
     if (c !== chunk) flush();
+    const vector = blobToVector(blob);
     if (!size && !group.length) {
-      dims = blob.byteLength / 4; // the vectors' own width, whatever the manifest says
+      dims = vector.length; // the vectors' own width, whatever the manifest says
       matrix = new Float32Array(count * dims);
     }
     chunk = c;
-    group.push({ vector: blobToVector(blob) });
+    group.push({ vector });
   }
   flush();
   if (size < count) [rowids, matrix] = [rowids.subarray(0, size), matrix.subarray(0, size * dims)];
-  return DenseIndex.fromMatrix(rowids, matrix, dims);
+  return { rowids, matrix, dims };
 }

@@ -3,6 +3,7 @@ import { rebuildBacklinks } from "./backlinks.js";
 import { KEYWORD_TEXT_RULES, markKeywordText, rebuildKeywordIndex } from "./ddl.js";
 import { fillLinkNames } from "./link-names.js";
 import { readManifest } from "./meta.js";
+import { blobFitsSql } from "./vector-blob.js";
 import { writeTransaction } from "./writes.js";
 
 /** What {@link SqliteStore.integrity} found in the store's tables. */
@@ -57,7 +58,7 @@ export function checkIntegrity(db: Database.Database): SqliteIntegrity {
           counts.ftsRows !== counts.chunks ||
           one("SELECT count(*) FROM fts_docsize WHERE id NOT IN (SELECT rowid FROM chunks)") > 0,
         badVectors: dims
-          ? one(`SELECT count(DISTINCT chunk) FROM windows WHERE length(vector) NOT IN (0, ${dims * 4})`)
+          ? one(`SELECT count(DISTINCT chunk) FROM windows WHERE NOT ${blobFitsSql("vector", dims)}`)
           : 0,
         notesWithoutChunks: db
           .prepare("SELECT path FROM notes WHERE path NOT IN (SELECT path FROM chunks) ORDER BY path")
@@ -108,7 +109,7 @@ export function repairIndex(db: Database.Database, file: string, opts: { drop?: 
     fixed.orphanVectors = db.prepare("DELETE FROM windows WHERE chunk NOT IN (SELECT rowid FROM chunks)").run().changes;
     const paths = db
       .prepare(
-        `SELECT DISTINCT path FROM chunks WHERE path NOT IN (SELECT path FROM notes)${dims ? ` OR rowid IN (SELECT chunk FROM windows WHERE length(vector) NOT IN (0, ${dims * 4}))` : ""}`,
+        `SELECT DISTINCT path FROM chunks WHERE path NOT IN (SELECT path FROM notes)${dims ? ` OR rowid IN (SELECT chunk FROM windows WHERE NOT ${blobFitsSql("vector", dims)})` : ""}`,
       )
       .pluck()
       .all() as string[];

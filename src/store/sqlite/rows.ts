@@ -20,31 +20,7 @@ export type Row = Omit<RecordMetadata, "tags" | "links" | "aliases" | "props"> &
   b?: number;
 };
 
-/**
- * Encodes a vector for a BLOB column.
- *
- * @example
- * ```ts
- * insWindow.run(chunk, hash, vectorToBlob(new Float32Array([0.6, 0.8])));
- * ```
- */
-export function vectorToBlob(v: Float32Array): Buffer {
-  return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
-}
-
-/**
- * Decodes a BLOB column into a vector (copying, so the buffer can be reused).
- *
- * @example
- * ```ts
- * blobToVector(vectorToBlob(new Float32Array([0.6, 0.8]))); // Float32Array [0.6, 0.8]
- * ```
- */
-export function blobToVector(b: Buffer): Float32Array {
-  const out = new Float32Array(b.byteLength / 4);
-  new Uint8Array(out.buffer).set(b);
-  return out;
-}
+export { blobToVector, vectorToBlob } from "./vector-blob.js";
 
 /**
  * A query's filter as SQL over `chunks c`: its where and whereDocument clauses; with `passing`, the
