@@ -32,6 +32,25 @@ export function folderBytes(dir: string): number {
 }
 
 /**
+ * Milliseconds of each query, after one untimed query that warms up what it touches.
+ *
+ * @example
+ * ```ts
+ * const ms = await timeQueries(queries, (q) => store.queryDense(q, 18));
+ * ```
+ */
+export async function timeQueries(queries: Float32Array[], fn: (q: Float32Array) => unknown): Promise<number[]> {
+  await fn(queries[0]);
+  const out: number[] = [];
+  for (const q of queries) {
+    const t = performance.now();
+    await fn(q);
+    out.push(performance.now() - t);
+  }
+  return out;
+}
+
+/**
  * Measures LanceDB on the bench's records; `undefined` when the package is not installed.
  *
  * @example
@@ -80,16 +99,7 @@ export async function lanceBench(
   };
   await search(data.queries[0], 18);
   const openMs = performance.now() - t1;
-  const time = async (fn: (q: Float32Array) => Promise<unknown>) => {
-    await fn(data.queries[0]);
-    const out: number[] = [];
-    for (const q of data.queries) {
-      const t = performance.now();
-      await fn(q);
-      out.push(performance.now() - t);
-    }
-    return out;
-  };
+  const time = (fn: (q: Float32Array) => Promise<unknown>) => timeQueries(data.queries, fn);
   const unf = await time((q) => search(q, 18));
   const ten = await time((q) => search(q, 18, "folder = 'f3'"));
   const tag = await time((q) => search(q, 18, "tag = 'pico'"));

@@ -26,7 +26,7 @@ import { firstIndexBench } from "./first-index.js";
 import { bigVaultsBench } from "./big-vaults.js";
 import { denseWorkersBench } from "./dense-workers.js";
 import { threadsBench } from "./threads-bench.js";
-import { lanceBench } from "./lance-bench.js";
+import { lanceBench, timeQueries } from "./lance-bench.js";
 import { parseNote, readNote, walkVault } from "../dist/vault/index.js";
 import { generateVault, rng } from "./gen.js";
 import { fuse, SEARCH_DEFAULTS } from "../dist/search/index.js";
@@ -180,16 +180,7 @@ async function measureStore(store: Store, data: ReturnType<typeof storeData>, di
   const t1 = performance.now();
   await store.warmDense?.();
   const warmS = (performance.now() - t1) / 1000;
-  const time = async (fn: (q: Float32Array) => unknown) => {
-    await fn(data.queries[0]);
-    const out: number[] = [];
-    for (const q of data.queries) {
-      const t = performance.now();
-      await fn(q);
-      out.push(performance.now() - t);
-    }
-    return out;
-  };
+  const time = (fn: (q: Float32Array) => unknown) => timeQueries(data.queries, fn);
   const unf = await time((q) => store.queryDense(q, 18));
   const tenW = normaliseWhere({ folder: "f3" });
   const ten = await time((q) => store.queryDense(q, 18, { where: tenW }));

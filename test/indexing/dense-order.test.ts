@@ -1,11 +1,6 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { denseOrder, inFolder, pendingPaths } from "../../src/indexing/dense-order.js";
-import { readSettings, SETTINGS_FILE } from "../../src/settings.js";
-import { VaultRagError } from "../../src/errors.js";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 200);
 
@@ -86,38 +81,5 @@ describe("pendingPaths", () => {
       },
     };
     expect(await pendingPaths(store)).toEqual(all);
-  });
-});
-
-describe("the denseFirst setting", () => {
-  const withSettings = (text: string) => {
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), "vr-dense-first-"));
-    fs.writeFileSync(path.join(root, SETTINGS_FILE), text);
-    return root;
-  };
-
-  it("reads folders as the vault writes them, without leading ./ or a trailing slash", () => {
-    expect(
-      readSettings(withSettings('{"denseFirst": ["Projects/", "./Inbox", "Work\\\\Clients"]}')).denseFirst,
-    ).toEqual(["Projects", "Inbox", "Work/Clients"]);
-  });
-
-  it("refuses a value that is no list of folders inside the vault, naming the file and the key", () => {
-    for (const [text, says] of [
-      ['{"denseFirst": "Projects"}', '"denseFirst" must be a list of folder names'],
-      ['{"denseFirst": ["../elsewhere"]}', '"denseFirst" names "../elsewhere"'],
-      ['{"denseFirst": ["/"]}', '"denseFirst" names "/"'],
-    ]) {
-      const root = withSettings(text);
-      let caught: unknown;
-      try {
-        readSettings(root);
-      } catch (e) {
-        caught = e;
-      }
-      expect(caught).toBeInstanceOf(VaultRagError);
-      expect((caught as Error).message).toContain(path.join(root, SETTINGS_FILE));
-      expect((caught as Error).message).toContain(says);
-    }
   });
 });

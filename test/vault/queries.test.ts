@@ -8,7 +8,6 @@ import { templateFolders } from "../../src/vault/templates.js";
 import { walkVault, whyNotWalked } from "../../src/vault/walk.js";
 import { readSettings, SETTINGS_FILE } from "../../src/settings.js";
 import { holdsProse } from "../../src/answer/context.js";
-import { VaultRagError } from "../../src/errors.js";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 200);
 
@@ -129,28 +128,6 @@ describe("settings file", () => {
     expect(s.leaveOut.codeLanguages).toEqual([...LEAVE_OUT_DEFAULTS.codeLanguages, "chart"]);
     expect(s.leaveOut.headings).toEqual(["Backlinks"]);
     expect(readSettings(withSettings(undefined)).leaveOut).toEqual(LEAVE_OUT_DEFAULTS);
-  });
-
-  it("refuses a bad file with a usage error naming the file and the key", () => {
-    const cases: [string, string][] = [
-      ["{not json", "is not valid JSON"],
-      ["[]", "must hold a JSON object"],
-      ['{"leavOut": {}}', 'unknown setting "leavOut"'],
-      ['{"leaveOut": {"headings": "Backlinks"}}', '"leaveOut.headings" must be a list'],
-    ];
-    for (const [text, says] of cases) {
-      const root = withSettings(text);
-      let caught: unknown;
-      try {
-        readSettings(root);
-      } catch (e) {
-        caught = e;
-      }
-      expect(caught).toBeInstanceOf(VaultRagError);
-      expect((caught as VaultRagError).code).toBe("usage");
-      expect((caught as Error).message).toContain(path.join(root, SETTINGS_FILE));
-      expect((caught as Error).message).toContain(says);
-    }
   });
 });
 
