@@ -14,10 +14,12 @@ export interface VaultSettings {
    * left out whole (`"Backlinks"`).
    */
   leaveOut: LeaveOut;
+  /** Whether PDFs, Canvas boards and Word documents are indexed beside the notes (default true). */
+  attachments: boolean;
 }
 
 /** The settings of a vault without a settings file. */
-export const SETTINGS_DEFAULTS: VaultSettings = { leaveOut: LEAVE_OUT_DEFAULTS };
+export const SETTINGS_DEFAULTS: VaultSettings = { leaveOut: LEAVE_OUT_DEFAULTS, attachments: true };
 
 /**
  * Reads a vault's settings file ({@link SETTINGS_FILE}), or the defaults when there is none. A file
@@ -49,7 +51,10 @@ export function readSettings(vault: string): VaultSettings {
   const settings: VaultSettings = { ...SETTINGS_DEFAULTS };
   for (const key of Object.keys(data)) {
     if (key === "leaveOut") settings.leaveOut = readLeaveOut(file, data[key]);
-    else throw invalid(file, `has an unknown setting "${key}" (known: ${Object.keys(SETTINGS_DEFAULTS).join(", ")})`);
+    else if (key === "attachments") {
+      if (typeof data[key] !== "boolean") throw invalid(file, `"attachments" must be true or false`);
+      settings.attachments = data[key];
+    } else throw invalid(file, `has an unknown setting "${key}" (known: ${Object.keys(SETTINGS_DEFAULTS).join(", ")})`);
   }
   return settings;
 }
