@@ -52,6 +52,7 @@ export {
   ATTACHMENT_SECONDS,
   MAX_ATTACHMENT_BYTES,
   readAttachment,
+  readAttachmentBytes,
   type AttachmentOptions,
   type AttachmentRead,
 } from "./attachments/read.js";

@@ -1,6 +1,8 @@
 import crypto from "node:crypto";
 import path from "node:path";
+import { VaultRagError } from "../../errors.js";
 import { readRegularFile } from "../../safe-file.js";
+import { whyNotWalked } from "../walk.js";
 import { noteDate } from "../properties.js";
 import type { LinkText } from "../link-text.js";
 import type { Note, VaultFile } from "../types.js";
@@ -120,4 +122,41 @@ function attachmentNote(
     dateSource: dated.source,
     hash,
   };
+}
+
+/** The media type each attachment is served with. */
+export const ATTACHMENT_MEDIA_TYPES: Readonly<Record<string, string>> = {
+  pdf: "application/pdf",
+  docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+  canvas: "application/json",
+};
+
+/**
+ * An attachment's bytes, to be served (the web app opens a PDF hit in the browser's viewer): only a
+ * file the walk lists, inside the vault (no absolute path, no `..`, no link out), of at most
+ * {@link MAX_ATTACHMENT_BYTES}. Anything else is `not_found`, the same whether a file is there or
+ * not.
+ *
+ * @example
+ * ```ts
+ * readAttachmentBytes("/home/me/notes", "papers/attention.pdf"); // { bytes: <Buffer 25 50 44 46 …>, mediaType: "application/pdf" }
+ * ```
+ */
+export function readAttachmentBytes(vault: string, rel: string): { bytes: Buffer; mediaType: string } {
+  const missing = () =>
+    new VaultRagError(
+      "not_found",
+      `vault-rag: no attachment "${rel}" in the vault — give the path of a PDF, Canvas board or Word document a hit names`,
+    );
+  const type = fileTypeOf(rel);
+  if (!type || type === "note" || path.isAbsolute(rel) || rel.split(/[\\/]/).includes("..")) throw missing();
+  if (whyNotWalked(vault, rel) !== undefined) throw missing();
+  let read: Buffer | { refused: string };
+  try {
+    read = readRegularFile(path.resolve(vault, rel), { maxBytes: MAX_ATTACHMENT_BYTES, within: vault });
+  } catch {
+    throw missing();
+  }
+  if ("refused" in read) throw missing();
+  return { bytes: read, mediaType: ATTACHMENT_MEDIA_TYPES[type] };
 }
