@@ -178,3 +178,34 @@ describe("loading", () => {
     expect(run(root).stderr).toContain("LOADED unpdf");
   }, 60_000);
 });
+
+describe("watch", () => {
+  it("reads a PDF replaced under watch again", async () => {
+    const { watchVault } = await import("../../src/indexing/index.js");
+    const { useLiteEmbedder } = await import("../../src/embed/index.js");
+    const { SqliteStore } = await import("../../src/store/index.js");
+    const { until } = await import("../support/children.js");
+    const { root } = vaultOf("manual-3p.pdf");
+    const db = path.join(root, ".vault-rag/index.db");
+    const texts = async () => {
+      const s = SqliteStore.open(db);
+      const all = (await s.get({ path: "manual-3p.pdf" })).map((r) => r.text).join("\n");
+      await s.close();
+      return all;
+    };
+    const w = await watchVault(root, db, useLiteEmbedder(), { debounceMs: 100 });
+    try {
+      await w.idle();
+      expect(await texts()).toContain("watering cycle");
+      // replaced by another manual, as a download over the old file
+      fs.copyFileSync(
+        path.resolve("examples/vault/reference/LP-200 label printer manual.pdf"),
+        path.join(root, "manual-3p.pdf"),
+      );
+      await until("the replaced PDF's text in the index", async () => (await texts()).includes("ribbon cartridge"));
+      expect(await texts()).not.toContain("watering cycle");
+    } finally {
+      await w.close();
+    }
+  }, 60_000);
+});
