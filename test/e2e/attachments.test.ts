@@ -126,6 +126,15 @@ describe("attachments through the CLI", () => {
     expect(later).toMatchObject({ updated: 1 });
     const warned = JSON.parse(cli(["status", vault, "--json"]).stdout).warnings.map((w: { path: string }) => w.path);
     expect(warned).not.toContain("papers/scanned.pdf");
+    // a PDF added since is a change status counts, as a new note is
+    fs.copyFileSync(path.join(FIXTURES, "manual-3p.pdf"), path.join(vault, "papers", "added.pdf"));
+    expect(JSON.parse(cli(["status", vault, "--json"]).stdout).stale).toBe(1);
+    expect(JSON.parse(cli(["index", vault, "--json"]).stdout)).toMatchObject({ added: 1 });
+    expect(JSON.parse(cli(["status", vault, "--json"]).stdout).stale).toBe(0);
+    // `chunks` shows the notes' passages, and reads no attachment as a note
+    const chunks = cli(["chunks", "--vault", vault]);
+    expect(chunks.stderr).not.toMatch(/\.(pdf|docx)": it is a binary file/);
+    expect(chunks.stdout).not.toMatch(/\.canvas:/);
   });
 
   it("leaves attachments out with --no-attachments or the vault's setting", () => {

@@ -73,5 +73,10 @@ describe.skipIf(!!missing)(needs("a PDF hit in the web app, in headless Chromium
     for (const bad of ["secret.md", "../etc/passwd", "papers/none.pdf", "/etc/hosts"])
       expect((await request(s.port, `/api/file?path=${encodeURIComponent(bad)}`, { headers: auth })).status).toBe(404);
     expect((await request(s.port, "/api/file?path=papers%2Fmanual.pdf")).status).toBe(401);
+    // the HTTP API filters by file type, and gives each hit's type and page
+    const r = await request(s.port, "/api/search?q=watering&type=pdf", { headers: auth });
+    expect(r.json.hits.length).toBeGreaterThan(0);
+    for (const h of r.json.hits) expect(h).toMatchObject({ path: "papers/manual.pdf", file_type: "pdf" });
+    expect(r.json.hits[0].page).toBeGreaterThan(0);
   });
 });
