@@ -40,6 +40,8 @@ export async function selectNote(path: string, title?: string, at?: HitPlace): P
   if (shownFile) URL.revokeObjectURL(shownFile);
   shownFile = undefined;
   if (/\.pdf$/i.test(path)) void showPdf(path, at?.page);
+  // a Canvas board or a Word document has no Markdown to show: the passage found stands for it
+  else if (!/\.md$/i.test(path)) $("note-text").textContent = at?.text ?? "";
   else
     api<NoteReply>(`/api/note?${new URLSearchParams({ path })}`).then(
       (n) => state.selected === path && showText(n.text, at),

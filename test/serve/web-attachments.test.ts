@@ -30,6 +30,7 @@ describe.skipIf(!!missing)(needs("a PDF hit in the web app, in headless Chromium
     fs.copyFileSync(PDF, path.join(vault, "papers", "manual.pdf"));
     fs.writeFileSync(path.join(vault, "Greenhouse.md"), "# Greenhouse\n\nTomatoes grow in the greenhouse.\n");
     fs.writeFileSync(path.join(vault, "secret.md"), "# Secret\n\nNot an attachment.\n");
+    fs.copyFileSync(path.resolve("test/fixtures/attachments/garden-plan.canvas"), path.join(vault, "plan.canvas"));
     expect(spawnSync(process.execPath, [BIN, "index", vault, "--quiet"]).status).toBe(0);
     // bound beyond loopback: the file is fetched with the token, as every API call
     s = await startServe(["--vault", vault, "--host", "0.0.0.0"]);
@@ -63,6 +64,14 @@ describe.skipIf(!!missing)(needs("a PDF hit in the web app, in headless Chromium
     const pdfFrame = page.frames().find((f) => f.url() === src)!;
     await expect.poll(() => pdfFrame.evaluate(() => document.contentType).catch(() => "")).toBe("application/pdf");
     expect(await page.textContent("#note-path")).toBe("papers/manual.pdf");
+  });
+
+  it("shows a Canvas hit's card in the panel, with no error for a file that is no note", async () => {
+    await page.fill("#q", "sow tomato seedlings indoors");
+    const hit = page.locator("#hits .hit", { hasText: "plan.canvas:1" }).first();
+    await hit.locator("a.hit-link").click();
+    await expect.poll(() => page.textContent("#note-text")).toContain("Sow the tomato seedlings indoors");
+    expect(await page.textContent("#note-path")).toBe("plan.canvas");
   });
 
   it("serves an attachment the walk lists, and nothing else, only with the token", async () => {
