@@ -27,6 +27,7 @@ import { bigVaultsBench } from "./big-vaults.js";
 import { denseWorkersBench } from "./dense-workers.js";
 import { threadsBench } from "./threads-bench.js";
 import { lanceBench, timeQueries } from "./lance-bench.js";
+import { attachmentsBench } from "./attachments-bench.js";
 import { parseNote, readNote, walkVault } from "../dist/vault/index.js";
 import { generateVault, rng } from "./gen.js";
 import { fuse, SEARCH_DEFAULTS } from "../dist/search/index.js";
@@ -509,6 +510,7 @@ async function main() {
       await chroma?.stop();
     }
   }
+  if (want("attachments")) await attachmentsBench({ root, work, line });
   if (want("quality")) await qualityBench();
   if (want("watch")) await watchBench();
   if (want("cli") || want("serve") || want("resident")) await cliBench();

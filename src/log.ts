@@ -25,7 +25,8 @@ export type WarningCode =
   | "tags_truncated"
   | "aliases_truncated"
   | "script_unread"
-  | "note_truncated";
+  | "note_truncated"
+  | "attachment_unreadable";
 
 /** What a warning carries besides its message. */
 export interface WarningDetail {

@@ -25,13 +25,15 @@ export interface VaultSettings {
    * server is used only when `VAULT_RAG_ALLOW_REMOTE` names it: a file in the vault is no consent).
    */
   rerank?: string;
+  /** Whether PDFs, Canvas boards and Word documents are indexed beside the notes (default true). */
+  attachments: boolean;
 }
 
 /** The settings of a vault without a settings file. */
-export const SETTINGS_DEFAULTS: VaultSettings = { leaveOut: LEAVE_OUT_DEFAULTS, denseFirst: [] };
+export const SETTINGS_DEFAULTS: VaultSettings = { leaveOut: LEAVE_OUT_DEFAULTS, denseFirst: [], attachments: true };
 
 /** Every key a settings file may hold. */
-const KNOWN = ["leaveOut", "denseFirst", "rerank"];
+const KNOWN = ["leaveOut", "denseFirst", "rerank", "attachments"];
 
 /**
  * Reads a vault's settings file ({@link SETTINGS_FILE}), or the defaults when there is none. A file
@@ -67,7 +69,10 @@ export function readSettings(vault: string): VaultSettings {
     if (key === "leaveOut") settings.leaveOut = readLeaveOut(file, data[key]);
     else if (key === "denseFirst") settings.denseFirst = readFolders(file, key, data[key]);
     else if (key === "rerank") settings.rerank = readText(file, key, data[key], '"transformers:<owner>/<name>"');
-    else throw invalid(file, `has an unknown setting "${key}" (known: ${KNOWN.join(", ")})`);
+    else if (key === "attachments") {
+      if (typeof data[key] !== "boolean") throw invalid(file, `"attachments" must be true or false`);
+      settings.attachments = data[key];
+    } else throw invalid(file, `has an unknown setting "${key}" (known: ${KNOWN.join(", ")})`);
   }
   return settings;
 }

@@ -16,7 +16,7 @@ describe("the settings file", () => {
     const cases: [string, string][] = [
       ["{not json", "is not valid JSON"],
       ["[]", "must hold a JSON object"],
-      ['{"leavOut": {}}', 'unknown setting "leavOut" (known: leaveOut, denseFirst, rerank)'],
+      ['{"leavOut": {}}', 'unknown setting "leavOut" (known: leaveOut, denseFirst, rerank, attachments)'],
       ['{"leaveOut": {"headings": "Backlinks"}}', '"leaveOut.headings" must be a list'],
       ['{"denseFirst": "Projects"}', '"denseFirst" must be a list of folder names'],
       ['{"denseFirst": ["../elsewhere"]}', '"denseFirst" names "../elsewhere"'],

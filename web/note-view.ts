@@ -1,5 +1,5 @@
 /** The note panel: a note's text and the notes related to it. */
-import { api } from "./api.js";
+import { api, withToken } from "./api.js";
 import { $, el, visibleBidi } from "./dom.js";
 import type { NoteReply, RelatedNote, RelatedPassage, RelatedReply } from "./shared/api.js";
 import { snippet } from "./shared/snippet-text.js";
@@ -13,7 +13,12 @@ export interface HitPlace {
   start: number;
   end: number;
   text: string;
+  /** The PDF page the hit is on. */
+  page?: number;
 }
+
+/** The object URL of the PDF shown, released when another file is shown. */
+let shownFile: string | undefined;
 
 /**
  * Opens a note in the panel: its text, expanded, and the notes related to it. Opened from a hit
@@ -32,11 +37,37 @@ export async function selectNote(path: string, title?: string, at?: HitPlace): P
   $("note-title").replaceChildren(withMath(visibleBidi(title ?? path.replace(/^.*\//, "").replace(/\.md$/, ""))));
   $<HTMLDetailsElement>("note-text-box").open = true;
   $("note-text").textContent = "";
-  api<NoteReply>(`/api/note?${new URLSearchParams({ path })}`).then(
-    (n) => state.selected === path && showText(n.text, at),
-    (e: Error) => state.selected === path && ($("note-text").textContent = e.message),
-  );
+  if (shownFile) URL.revokeObjectURL(shownFile);
+  shownFile = undefined;
+  if (/\.pdf$/i.test(path)) void showPdf(path, at?.page);
+  // a Canvas board or a Word document has no Markdown to show: the passage found stands for it
+  else if (!/\.md$/i.test(path)) $("note-text").textContent = at?.text ?? "";
+  else
+    api<NoteReply>(`/api/note?${new URLSearchParams({ path })}`).then(
+      (n) => state.selected === path && showText(n.text, at),
+      (e: Error) => state.selected === path && ($("note-text").textContent = e.message),
+    );
   await loadRelated();
+}
+
+/**
+ * Shows a PDF in the panel, in the browser's viewer, at the hit's page (`#page=14`): fetched with
+ * the server's token, then shown from an object URL (a frame's address carries no header).
+ */
+async function showPdf(path: string, page?: number): Promise<void> {
+  const box = $("note-text");
+  try {
+    const res = await fetch(`/api/file?${new URLSearchParams({ path })}`, { headers: withToken({}) });
+    if (!res.ok) throw new Error(((await res.json().catch(() => ({}))) as { error?: string }).error ?? res.statusText);
+    const url = URL.createObjectURL(await res.blob());
+    if (state.selected !== path) return URL.revokeObjectURL(url);
+    shownFile = url;
+    const at = `${url}${page ? `#page=${page}` : ""}`;
+    box.replaceChildren(el("iframe", { id: "note-pdf", src: at, title: path }));
+    $<HTMLAnchorElement>("note-open").href = obsidian(path);
+  } catch (e) {
+    if (state.selected === path) box.textContent = (e as Error).message;
+  }
 }
 
 /** Shows a note's text; with a hit, its lines marked (`#note-hit`) and scrolled to the top of the box. */

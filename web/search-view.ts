@@ -5,6 +5,7 @@ import { withMath } from "./math.js";
 import { selectNote } from "./note-view.js";
 import type { HitJson, SearchReply } from "./shared/api.js";
 import { highlightTerms, snippet, termPattern } from "./shared/snippet-text.js";
+import { placeOf } from "./shared/place.js";
 import { filterParams, obsidian, state } from "./state.js";
 
 /** How wide a hit's snippet is, in characters. */
@@ -103,7 +104,7 @@ function hitItem(h: HitJson, i: number, pattern: RegExp | undefined, stale?: "ch
   open.append(el("span", { class: "crumb" }, withMath(visibleBidi(h.label))));
   open.addEventListener("click", (ev) => {
     ev.preventDefault();
-    void selectNote(h.path, h.title, { start: h.start_line, end: h.end_line, text: h.text });
+    void selectNote(h.path, h.title, { start: h.start_line, end: h.end_line, text: h.text, page: h.page });
   });
   return el(
     "li",
@@ -117,7 +118,7 @@ function hitItem(h: HitJson, i: number, pattern: RegExp | undefined, stale?: "ch
     el(
       "p",
       { class: "meta" },
-      el("code", {}, `${h.path}:${h.start_line}`),
+      el("code", {}, placeOf(h)),
       " ",
       el("a", { href: obsidian(h.path), class: "obsidian" }, "Open in Obsidian"),
       ...(stale

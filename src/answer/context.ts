@@ -88,7 +88,11 @@ export function assembleContext(
   for (const h of hits) {
     if (!holdsProse(h.text)) continue;
     const g = groups.find(
-      (grp) => grp[0].path === h.path && grp.some((x) => Math.abs(x.meta.ordinal - h.meta.ordinal) === 1),
+      // passages of one PDF page only: a source is cited by one page
+      (grp) =>
+        grp[0].path === h.path &&
+        (grp[0].meta.page ?? 0) === (h.meta.page ?? 0) &&
+        grp.some((x) => Math.abs(x.meta.ordinal - h.meta.ordinal) === 1),
     );
     if (g) g.push(h);
     else groups.push([h]);
@@ -108,6 +112,7 @@ export function assembleContext(
       start_line: first.meta.start_line,
       end_line: parts[parts.length - 1].meta.end_line,
       text,
+      ...(first.meta.page ? { page: first.meta.page } : {}),
     };
   });
   const cost = (list: typeof merged) =>

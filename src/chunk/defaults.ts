@@ -104,8 +104,12 @@ export const CHUNK_DEFAULTS: ChunkOptionsWithDefaults = {
  * - 29: Dataview, Tasks and embedded-search blocks, inline Dataview queries, Templater tags and
  *   embedded pictures, sounds and videos are left out of every passage (see `withoutQueries`); a
  *   passage that held nothing else holds its headings alone.
+ * - 30: every passage carries its file's type (`file_type`: `note`, `pdf`, `canvas`, `docx`) and `page` (a PDF
+ *   page, else 0), and PDFs, Canvas boards and Word documents are passages too (see
+ *   `chunkAttachment`). A note's passages are as in 29; they are written again so that a Chroma
+ *   collection's records carry `type` and `page` (its vectors are kept by their text's hash).
  */
-export const CHUNKER_VERSION = "29";
+export const CHUNKER_VERSION = "30";
 
 /**
  * Fills in defaults and checks the values.

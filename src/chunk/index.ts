@@ -9,3 +9,4 @@ export {
   type ChunkOptionsWithDefaults,
 } from "./defaults.js";
 export { walkSections, type SectionVisitor } from "./sections.js";
+export { chunkAttachment, pageLabel } from "./attachment.js";

@@ -30,6 +30,10 @@ export interface ChunkMeta {
   end_line: number;
   /** Hash of the chunk's embedding text (the embedding cache key). */
   hash: string;
+  /** What file the chunk is of: `pdf`, `canvas` or `docx`; absent (a `note`) for a Markdown note. */
+  file_type?: string;
+  /** The PDF page the chunk is on, from 1; absent or 0 for a file without pages. */
+  page?: number;
 }
 
 /** One chunk of a note. */

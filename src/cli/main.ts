@@ -154,6 +154,10 @@ function everydayCommands(program: Command): void {
     .option("--vault <dir>", "vault folder (the same as the argument)")
     .option("--full", "rebuild the whole index into a new file, swapped in when complete")
     .option(
+      "--no-attachments",
+      'leave out PDFs, Canvas boards and Word documents (or "attachments": false in .vault-rag.json)',
+    )
+    .option(
       "--model <id>",
       "embedding model: use-lite (bundled, offline), ollama:<model>, openai:<model>, transformers:<model> (see VAULT_RAG_ALLOW_REMOTE below)",
     )

@@ -2,13 +2,14 @@ import type { FlatHit } from "../library.js";
 import { highlightTerms, printable, snippet, termPattern } from "../shared/snippet-text.js";
 import { paint as makePaint, type Paint } from "./color.js";
 import { osc8 } from "./hyperlink.js";
+import { lineOf } from "../shared/place.js";
 
 /** What a hit shows: a handle's search hit, or an answer's source hit. */
 type ShownHit = Pick<
   FlatHit,
   "path" | "label" | "text" | "score" | "distance" | "ranks" | "named" | "reranked" | "lead"
 > & {
-  meta: { start_line: number };
+  meta: { start_line: number; page?: number };
 };
 
 /** Options of {@link formatHits}. */
@@ -57,7 +58,7 @@ export function formatHits(hits: ShownHit[], opts: FormatOptions = {}): string {
   const mark = (s: string) => (pattern && p.on ? s.replace(pattern, (m) => p.match(m)) : s);
   return hits
     .map((h, i) => {
-      const at = `${p.path(printable(h.path))}:${p.line(String(h.meta.start_line))}`;
+      const at = `${p.path(printable(h.path))}:${p.line(lineOf({ path: h.path, ...h.meta }))}`;
       const where = opts.link ? osc8(opts.link(h.path), at) : at;
       const score = opts.verbose
         ? `  ${p.dim(`score ${h.score.toFixed(3)}, distance ${h.distance.toFixed(3)}${ranksOf(h)}`)}`

@@ -30,7 +30,8 @@ export function vaultChunks(
 ): { notes: NoteChunks[]; warnings: Warning[] } {
   const vault = assertVaultFolder(vaultDir);
   const walkLog = collectingLogger();
-  const walked = walkVault(vault, walkLog);
+  // notes only: an attachment is read by `index` (see chunkAttachment)
+  const walked = walkVault(vault, walkLog, { attachments: false });
   let files = walked;
   if (o.note !== undefined) {
     const name = o.note;

@@ -10,7 +10,7 @@ import {
   type NoteEntry,
   type OpenStoreOptions,
 } from "../store/index.js";
-import { readNote } from "../vault/index.js";
+import { fileTypeOf, readNote } from "../vault/index.js";
 import { staleInVault } from "./stale.js";
 import type { Fix } from "../errors.js";
 
@@ -192,6 +192,8 @@ export async function checkChromaIndex(
 function chunklessNotes(vault: string, paths: string[], notes: Map<string, NoteEntry>): string[] {
   const lost: string[] = [];
   for (const p of paths) {
+    // an attachment with no passage is one that could not be read, warned of (attachment_unreadable)
+    if (fileTypeOf(p) !== "note") continue;
     // read once: a file gone or unreadable is no note here (stale, which `index` handles)
     const note = readNote({ path: p, absPath: path.join(vault, p), mtime: 0, size: 0 });
     // a changed file is stale, and `index` re-reads it anyway

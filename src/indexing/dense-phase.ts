@@ -1,8 +1,9 @@
-import { chunkNote } from "../chunk/index.js";
+import { chunkNote, type Chunk } from "../chunk/index.js";
 import { resolveNoteWindows } from "../config.js";
 import { isSkippedWindow, skippedWindow, type DenseProgress, type StoreRecord } from "../store/index.js";
 import { silentLogger } from "../log.js";
-import { readVaultFile, type VaultFile } from "../vault/index.js";
+import { fileTypeOf, readVaultFile, type VaultFile } from "../vault/index.js";
+import { readAttachmentFile } from "./attachments.js";
 import { denseOrder, pendingPaths } from "./dense-order.js";
 import { throwIfStopped, type Run } from "./indexer.js";
 import { findVectors, planWindows, type Pending, type VectorMap } from "./vectors.js";
@@ -293,14 +294,13 @@ async function noteWork(run: Run, file: VaultFile | undefined): Promise<NoteWork
   const stored = await run.store.get({ path });
   const without = await run.store.withoutVectors(stored.map((r) => r.id));
   if (!without.size) return undefined;
-  const { note } = readVaultFile(file, silentLogger, run.reading); // warned of by the keyword phase
-  if (!note) return undefined;
-  let chunks;
+  let chunks: Chunk[] | undefined;
   try {
-    chunks = chunkNote(note, run.chunkOptions);
+    chunks = await passagesNow(run, file);
   } catch {
     return undefined;
   }
+  if (!chunks) return undefined;
   // the windows its passages with vectors hold count against the note's budget (a stopped run's)
   let used = 0;
   if (without.size < stored.length)
@@ -316,4 +316,18 @@ async function noteWork(run: Run, file: VaultFile | undefined): Promise<NoteWork
       label: `"${path}" (${c.meta.section})`,
     }));
   return { path, items, next: 0, used };
+}
+
+/**
+ * A file's passages as it cuts them now: a note read again, an attachment as the keyword phase cut it
+ * (read again only when that was another run's: a PDF is not read twice in one run).
+ */
+async function passagesNow(run: Run, file: VaultFile): Promise<Chunk[] | undefined> {
+  if (fileTypeOf(file.path) !== "note") {
+    const kept = run.attachmentChunks.get(file.path);
+    run.attachmentChunks.delete(file.path);
+    return kept ?? (await readAttachmentFile(file, silentLogger, { ...run.opts, ...run.reading })).chunks;
+  }
+  const { note } = readVaultFile(file, silentLogger, run.reading); // warned of by the keyword phase
+  return note ? chunkNote(note, run.chunkOptions) : undefined;
 }

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { chunkNote, type ChunkOptions } from "../chunk/index.js";
+import { chunkNote, type Chunk, type ChunkOptions } from "../chunk/index.js";
 import { resolveDateKeys } from "../config.js";
 import { readSettings } from "../settings.js";
 import { unreadable, windowOptions, type Embedder } from "../embed/index.js";
@@ -23,6 +23,7 @@ import {
 } from "../store/index.js";
 import {
   assertVaultFolder,
+  fileTypeOf,
   hashText,
   noteLinkResolver,
   readPropertyTypes,
@@ -36,6 +37,7 @@ import { densePhase } from "./dense-phase.js";
 import { findVectors, planWindows, repoint, type Pending, type VectorMap, type WindowPlan } from "./vectors.js";
 import { acquireLock } from "./lock.js";
 import { runWarnings, type RunWarnings } from "./warnings.js";
+import { readAttachmentFile, type AttachmentFile } from "./attachments.js";
 import { chunkerVersionFor, ensureManifest, manifestFor, modelMismatch, modelSpecOf, sameModel } from "./manifest.js";
 
 /** What an indexing run did. */
@@ -105,6 +107,8 @@ export interface IndexOptions {
   noteWindows?: number;
   /** The frontmatter keys a note's date comes from, first found first (see `resolveDateKeys`); `full` re-reads every note. */
   dateKeys?: readonly string[];
+  /** Index PDFs, Canvas boards and Word documents (default: the vault's `attachments` setting, on). */
+  attachments?: boolean;
 }
 
 /**
@@ -229,6 +233,8 @@ export interface Run {
   unread: string[];
   /** The warnings about files the run keeps in the index (`log` passes them to it). */
   warnings?: RunWarnings;
+  /** The passages of the attachments this run read, for its dense phase (a PDF is read once). */
+  attachmentChunks: Map<string, Chunk[]>;
 }
 
 /** Passes over the vault at most: a note changed during the dense phase is indexed by the next. */
@@ -302,7 +308,7 @@ async function startRun(
     log.info("keyword index: read again by this version's text rules (once; nothing is embedded again)");
   // a later pass (walked: the files the last one found, with their stat) takes only what changed
   // since, and warns of nothing the last one warned of (a binary file is skipped once per run)
-  const files = walkVault(vault, walked ? silentLogger : log);
+  const files = walkVault(vault, walked ? silentLogger : log, { attachments: opts.attachments });
   const known = await store.notes();
   // an empty index of an empty folder is most often the wrong folder: say so, and go on (a new vault is empty too)
   if (!files.length && !known.size)
@@ -399,6 +405,7 @@ async function startRun(
     planned: { chunks: 0, windows: 0 },
     mayBeCached: !!cacheFrom || (await store.vectorCoverage()).withVectors > 0,
     unread: [],
+    attachmentChunks: new Map(),
   };
 }
 
@@ -426,7 +433,9 @@ async function readBatch(run: Run, batchNotes: number): Promise<Batch | undefine
     }
     const f = todo[run.cursor++];
     slice.push(f);
-    const { note, skipped, stat } = readVaultFile(f, log, run.reading);
+    const att: AttachmentFile | undefined =
+      fileTypeOf(f.path) === "note" ? undefined : await readAttachmentFile(f, log, { ...run.opts, ...run.reading });
+    const { note, skipped, stat } = att ?? readVaultFile(f, log, run.reading);
     if (!note) {
       // a file skipped on purpose (binary, not UTF-8, too big) is a warning, not a failure
       if (skipped) summary.skipped++;
@@ -442,9 +451,9 @@ async function readBatch(run: Run, batchNotes: number): Promise<Batch | undefine
       summary.unchanged++;
       continue;
     }
-    let chunks;
+    let chunks: Chunk[];
     try {
-      chunks = chunkNote(note, run.chunkOptions);
+      chunks = att?.chunks ?? chunkNote(note, run.chunkOptions);
     } catch (err) {
       log.warn("note_skipped", `vault-rag: cannot chunk "${f.path}": ${(err as Error).message}`, { path: f.path });
       summary.failed++;
@@ -466,7 +475,9 @@ async function readBatch(run: Run, batchNotes: number): Promise<Batch | undefine
     );
     batch.push({ note: noteEntry, records, links: run.linksOf(note) });
     run.warnings?.rewritten(f.path);
-    if (entry) summary.updated++;
+    if (att?.chunks?.length) run.attachmentChunks.set(f.path, att.chunks);
+    if (att?.unreadable) summary.skipped++;
+    else if (entry) summary.updated++;
     else summary.added++;
   }
   return { slice, batch, pending };

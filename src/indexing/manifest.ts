@@ -16,8 +16,8 @@ import { LEAVE_OUT_DEFAULTS, type LeaveOut } from "../vault/queries.js";
  *
  * @example
  * ```ts
- * chunkerVersionFor(LEAVE_OUT_DEFAULTS); // "29"
- * chunkerVersionFor({ codeLanguages: ["dataview"], headings: ["Backlinks"] }); // "29+1c0a…"
+ * chunkerVersionFor(LEAVE_OUT_DEFAULTS); // "30"
+ * chunkerVersionFor({ codeLanguages: ["dataview"], headings: ["Backlinks"] }); // "30+1c0a…"
  * ```
  */
 export function chunkerVersionFor(
@@ -188,8 +188,8 @@ export function sameModel(m: Manifest, e: Embedder): boolean {
  *
  * @example
  * ```ts
- * withTypesKey("29", new Map([["rating", "number"]])); // "29 types 3f2a…"
- * withTypesKey("29", new Map()); // "29"
+ * withTypesKey("30", new Map([["rating", "number"]])); // "30 types 3f2a…"
+ * withTypesKey("29", new Map()); // "30"
  * ```
  */
 export function withTypesKey(version: string, propTypes: ReadonlyMap<string, ObsidianType>): string {

@@ -1,12 +1,13 @@
 import type { NoteEntry } from "../store/index.js";
-import { isSkippedFile, walkVault, type VaultFile } from "../vault/index.js";
+import { fileTypeOf, isSkippedFile, walkVault, type VaultFile } from "../vault/index.js";
 
 /**
  * The notes that changed on disk since they were indexed: the one rule of `status` and `check`.
  * A note is stale when its file's size or modification time differs from the index's record (an
  * index run re-reads it: changed text is embedded again, a touched note's dates are moved), when its
  * file is gone, or when a file that the index does not hold would be indexed. A file that the
- * indexer skips (binary, not UTF-8, too big) is never stale: indexing again would not change it.
+ * indexer skips (binary, not UTF-8, too big) is never stale: indexing again would not change it. An
+ * attachment (PDF, Canvas, Word) the index does not hold is stale: `index` reads it.
  *
  * @example
  * ```ts
@@ -17,7 +18,8 @@ export function staleNotes(files: VaultFile[], known: Map<string, Pick<NoteEntry
   const stale: string[] = [];
   for (const f of files) {
     const k = known.get(f.path);
-    if (k ? k.mtime !== f.mtime || k.size !== f.size : !isSkippedFile(f)) stale.push(f.path);
+    const isNew = () => fileTypeOf(f.path) !== "note" || !isSkippedFile(f);
+    if (k ? k.mtime !== f.mtime || k.size !== f.size : isNew()) stale.push(f.path);
   }
   const onDisk = new Set(files.map((f) => f.path));
   for (const p of known.keys()) if (!onDisk.has(p)) stale.push(p);

@@ -3,7 +3,7 @@ import { watch as chokidarWatch, type FSWatcher } from "chokidar";
 import type { Embedder } from "../embed/index.js";
 import type { Logger } from "../log.js";
 import { silentLogger } from "../log.js";
-import { IGNORE_FILE, SKIPPED_FOLDERS } from "../vault/index.js";
+import { fileTypeOf, IGNORE_FILE, SKIPPED_FOLDERS } from "../vault/index.js";
 import { indexVault, type IndexOptions, type IndexSummary } from "./indexer.js";
 
 /** Watch options; defaults in {@link WATCH_DEFAULTS}. */
@@ -196,7 +196,7 @@ function rawNamesNote(ignored: (p: string) => boolean, name: unknown, details: u
   return !dir || !ignored(path.join(dir, named));
 }
 
-/** Whether a change to this file asks for a pass: a note, or the ignore file. */
+/** Whether a change to this file asks for a pass: a note, an attachment (PDF, Canvas, Word), or the ignore file. */
 function passesFor(file: string): boolean {
-  return /\.md$/i.test(file) || file.endsWith(IGNORE_FILE);
+  return fileTypeOf(file) !== undefined || file.endsWith(IGNORE_FILE);
 }

@@ -101,7 +101,7 @@ export async function createMcpServer(
   const noArgs = z.object({}).strict();
   const tools: Record<string, Tool> = {
     search: tool(
-      "Search the user's notes (hybrid dense + BM25). Returns hits as the CLI's --json does: id, path, title, section, label, text, score, distance, start_line, end_line, tags, folder, top_folder, mtime, date, props. With no hits: {hits: [], reason, hints}, the hints naming the folder or tag that exists. What a reader should know of how it ranked (a question the embedding model cannot read, such as Chinese or Japanese, is ranked by keywords alone; a query of common words only names no topic; hits from notes changed or deleted since the last index) comes in a second text that starts with note:.",
+      "Search the user's notes (hybrid dense + BM25). Returns hits as the CLI's --json does: id, path, title, section, label, text, score, distance, start_line, end_line, tags, folder, top_folder, mtime, date, props, and for a passage of a PDF, Canvas board or Word document its file_type and PDF page (filter with type: pdf, canvas, docx or note). With no hits: {hits: [], reason, hints}, the hints naming the folder or tag that exists. What a reader should know of how it ranked (a question the embedding model cannot read, such as Chinese or Japanese, is ranked by keywords alone; a query of common words only names no topic; hits from notes changed or deleted since the last index) comes in a second text that starts with note:.",
       searchInput,
       async (a) => {
         const { hits, reason, hints, notice, stale } = await v.search(a.query, searchRequestOf(a));

@@ -84,6 +84,13 @@ export const SEARCH_PARAMS = [
     help: "only notes with this tag (all must match)",
   },
   { key: "folder", kind: "text", value: "<folder>", help: "only notes directly in this folder (vault-relative)" },
+  {
+    key: "type",
+    kind: "choice",
+    value: "<type>",
+    choices: ["note", "pdf", "canvas", "docx"] as const,
+    help: "only files of this type: Markdown notes, PDFs, Canvas boards or Word documents",
+  },
   { key: "topFolder", kind: "text", value: "<folder>", help: "only notes under this top-level folder" },
   {
     key: "under",

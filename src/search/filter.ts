@@ -2,6 +2,7 @@ import { VaultRagError } from "../errors.js";
 import { MTIME_MS_THRESHOLD, type Store, type Where } from "../store/index.js";
 import { propClauses, propNames, propPairsNeedNames } from "./props.js";
 import { FILTER_EXAMPLES } from "./types.js";
+import { FILE_TYPES, type FileType } from "../vault/index.js";
 
 const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 7 * 86400, y: 365 * 86400 };
 
@@ -61,6 +62,8 @@ export interface FilterOptions {
   tags?: string[];
   folder?: string;
   topFolder?: string;
+  /** Only passages of files of this type: `note`, `pdf`, `canvas` or `docx`. */
+  type?: string;
   /** Duration, date or ISO time (see {@link parseWhen}), or Unix seconds. */
   since?: string | number;
   until?: string | number;
@@ -113,6 +116,14 @@ export function buildFilter(opts: FilterOptions, now?: number, known?: readonly 
     if (value === undefined) continue;
     const forms = unicodeForms(folderName(value));
     clauses.push({ [key]: forms.length === 1 ? { $eq: forms[0] } : { $in: forms } });
+  }
+  if (opts.type !== undefined) {
+    if (!FILE_TYPES.includes(opts.type as FileType))
+      throw new VaultRagError(
+        "usage",
+        `vault-rag: unknown file type "${opts.type}" for --type — use ${FILE_TYPES.join(", ")}`,
+      );
+    clauses.push({ file_type: { $eq: opts.type } });
   }
   clauses.push(...propClauses(opts.props ?? [], known));
   const { since, until } = timeRange(opts, now);
@@ -198,7 +209,7 @@ export function andWhere(...clauses: (Where | undefined)[]): Where | undefined {
 export type SearchRequest = import("./types.js").SearchOptions & FilterOptions;
 
 /**
- * The one place filter shorthands become a search: `tags`, `folder`, `topFolder`, `since` and `until`
+ * The one place filter shorthands become a search: `tags`, `folder`, `topFolder`, `type`, `since` and `until`
  * are turned into a `where` clause and combined with `where` by `$and` (used by the CLI, the library
  * and so the MCP server).
  *
@@ -213,8 +224,8 @@ export function searchOptionsOf(
   now?: number,
   known?: readonly string[],
 ): import("./types.js").SearchOptions {
-  const { tags, folder, topFolder, since, until, by, props, where, ...rest } = r;
-  const combined = andWhere(buildFilter({ tags, folder, topFolder, since, until, by, props }, now, known), where);
+  const { tags, folder, topFolder, type, since, until, by, props, where, ...rest } = r;
+  const combined = andWhere(buildFilter({ tags, folder, topFolder, type, since, until, by, props }, now, known), where);
   return { ...rest, where: combined };
 }
 

@@ -36,6 +36,8 @@ export function hitJson(h: Hit): HitJson {
     props: h.meta.props,
     ...(h.lead ? { lead: h.lead } : {}),
     ...(h.backlinked ? { backlinked: true as const } : {}),
+    ...(h.meta.file_type && h.meta.file_type !== "note" ? { file_type: h.meta.file_type } : {}),
+    ...(h.meta.page ? { page: h.meta.page } : {}),
   };
 }
 

@@ -105,7 +105,7 @@ export const renderError = (c: Context, e: unknown) => {
     c.header("Cache-Control", "no-cache");
     c.header(
       "Content-Security-Policy",
-      "default-src 'none'; script-src 'self'; style-src 'self'; font-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+      "default-src 'none'; script-src 'self'; style-src 'self'; font-src 'self'; connect-src 'self'; img-src 'self' data:; frame-src blob:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
     );
     return c.body(body);
   };

@@ -7,9 +7,10 @@ import type { RelatedReply, SearchReply, StatusReply } from "../shared/api.js";
 import type { AppOptions } from "./app.js";
 import { readParams, SEARCH_QUERY, SEARCH_QUERY_NAMES } from "./params.js";
 import { lastCountStatus } from "./status-count.js";
+import { readAttachmentBytes } from "../vault/index.js";
 
 /**
- * Adds the reading routes to the app: `GET /api/search`, `/api/note`, `/api/related`, `/api/tags`,
+ * Adds the reading routes to the app: `GET /api/search`, `/api/note`, `/api/file`, `/api/related`, `/api/tags`,
  * `/api/folders`, `/api/props` and `/api/status`.
  *
  * @example
@@ -58,6 +59,18 @@ export function readRoutes(app: Hono, o: AppOptions): void {
       readParams(new URL(c.req.url).searchParams, { path: ["path", "string"], heading: ["heading", "string"] }),
     );
     return c.json(await v.note(a.path, { heading: a.heading }));
+  });
+
+  // an attachment's bytes: the web app opens a PDF hit in the browser's viewer, at its page
+  app.get("/api/file", (c) => {
+    const a = readParams(new URL(c.req.url).searchParams, { path: ["path", "string"] });
+    if (typeof a.path !== "string" || !a.path)
+      throw new VaultRagError("usage", "vault-rag: the file's path is missing — give it as ?path=papers/x.pdf");
+    const { bytes, mediaType } = readAttachmentBytes(v.vault, a.path);
+    return c.body(new Uint8Array(bytes), 200, {
+      "content-type": mediaType,
+      "content-disposition": `inline; filename*=UTF-8''${encodeURIComponent(path.basename(a.path))}`,
+    });
   });
 
   app.get("/api/related", async (c) => {

@@ -41,6 +41,10 @@ export interface HitJson {
   lead?: string;
   /** Present (true) when the note's backlink text matched the keyword query (see `Hit.backlinked`). */
   backlinked?: true;
+  /** The file's type when it is no Markdown note: `pdf`, `canvas` or `docx` (a filter names it `file_type`). */
+  file_type?: string;
+  /** The PDF page the passage is on, from 1; absent for a passage of no page. */
+  page?: number;
 }
 
 /** One passage of a pair that explains a related note. */
@@ -50,6 +54,8 @@ export interface RelatedPassage {
   start_line: number;
   end_line: number;
   text: string;
+  /** The PDF page the passage is on; absent for a passage of no page. */
+  page?: number;
 }
 
 /** A note related to another, in the one JSON shape every interface returns (CLI `--json`, MCP, HTTP API). */
@@ -78,6 +84,8 @@ export interface Source {
   start_line: number;
   end_line: number;
   text: string;
+  /** The PDF page the source is on, from 1; absent for a source of no page (`ask` cites it as `attention.pdf, p. 14`). */
+  page?: number;
 }
 
 /** What a vault handle's `status()` reports. */

@@ -4,8 +4,8 @@ import type { Props } from "../props.js";
  * The metadata fields every record carries, and their types. The filter language validates against
  * these fields (and the index's property names), so a typo in a field name is an error instead of a filter that silently matches nothing.
  */
-export const STRING_FIELDS = ["path", "title", "section", "folder", "top_folder", "date_source"] as const;
-export const NUMBER_FIELDS = ["mtime", "date", "word_count", "ordinal", "start_line", "end_line"] as const;
+export const STRING_FIELDS = ["path", "title", "section", "folder", "top_folder", "date_source", "file_type"] as const;
+export const NUMBER_FIELDS = ["mtime", "date", "word_count", "ordinal", "start_line", "end_line", "page"] as const;
 export const LIST_FIELDS = ["tags", "links", "aliases"] as const;
 
 export type StringField = (typeof STRING_FIELDS)[number];
@@ -36,6 +36,13 @@ export interface RecordMetadata {
   props: Props;
   /** Hash of the embedded text. */
   hash: string;
+  /**
+   * What file the passage is of: `note` (Markdown), `pdf`, `canvas` or `docx`; `note` when absent.
+   * Not `type`: that name is a common Obsidian property (`type: book`), which a filter reaches by it.
+   */
+  file_type?: string;
+  /** The PDF page the passage is on, from 1; 0 (or absent) for a file without pages. */
+  page?: number;
 }
 
 /** The prefix that reaches a property by name whatever it is called (`prop.path`: the property, not the field). */

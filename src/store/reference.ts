@@ -66,11 +66,11 @@ export function matchesWhere(node: WhereNode, meta: RecordMetadata): boolean {
       return node.op === "$contains" ? has : !has;
     }
     case "set": {
-      const has = node.values.includes(meta[node.field] as string | number);
+      const has = node.values.includes(scalar(meta, node.field));
       return node.op === "$in" ? has : !has;
     }
     case "cmp": {
-      const v = meta[node.field] as string | number;
+      const v = scalar(meta, node.field);
       switch (node.op) {
         case "$eq":
           return v === node.value;
@@ -115,4 +115,10 @@ export function matchesDocument(node: DocNode, text: string): boolean {
           return !node.regex!.test(text);
       }
   }
+}
+
+/** A scalar field's value as stored: a record written without `file_type` or `page` is a note's, on no page. */
+function scalar(meta: RecordMetadata, field: string): string | number {
+  const v = meta[field as keyof RecordMetadata] as string | number | undefined;
+  return v ?? (field === "file_type" ? "note" : field === "page" ? 0 : (v as unknown as string));
 }

@@ -39,3 +39,20 @@ export {
 export { isExcalidraw } from "./excalidraw.js";
 export { LEAVE_OUT_DEFAULTS, withoutQueries, type LeaveOut } from "./queries.js";
 export { exactNotePath } from "./note-lookup.js";
+export {
+  ATTACHMENT_TYPES,
+  FILE_TYPES,
+  fileTypeOf,
+  type Attachment,
+  type AttachmentPart,
+  type FileType,
+  type Unreadable,
+} from "./attachments/types.js";
+export {
+  ATTACHMENT_SECONDS,
+  MAX_ATTACHMENT_BYTES,
+  readAttachment,
+  readAttachmentBytes,
+  type AttachmentOptions,
+  type AttachmentRead,
+} from "./attachments/read.js";

@@ -6,6 +6,8 @@ import { VaultRagError } from "../errors.js";
 import { parseIgnoreRules, type IgnoreRules } from "./ignore-rules.js";
 import { templateFolders, type TemplateFolder } from "./templates.js";
 import type { VaultFile } from "./types.js";
+import { fileTypeOf } from "./attachments/types.js";
+import { readSettings } from "../settings.js";
 
 /** Folder names skipped everywhere, besides every dot-folder. */
 export const SKIPPED_FOLDERS: readonly string[] = [".obsidian", ".trash", ".git", "node_modules", ".vault-rag"];
@@ -13,8 +15,15 @@ export const SKIPPED_FOLDERS: readonly string[] = [".obsidian", ".trash", ".git"
 /** Name of the optional ignore file (gitignore syntax) at the vault root. */
 export const IGNORE_FILE = ".vault-ragignore";
 
+/** What a walk lists besides Markdown notes. */
+export interface WalkOptions {
+  /** PDFs, Canvas boards and Word documents too (default: the vault's `attachments` setting, on). */
+  attachments?: boolean;
+}
+
 /**
- * Lists the Markdown files of a vault, sorted by path.
+ * Lists the Markdown files of a vault, and its attachments (PDF, Canvas, Word) unless
+ * `attachments` is off, sorted by path.
  *
  * Skips dot-folders, `node_modules`, what `.vault-ragignore` names, and the template folders
  * Obsidian's settings name ({@link templateFolders}); follows symlinks only while
@@ -26,8 +35,13 @@ export const IGNORE_FILE = ".vault-ragignore";
  * files[0].path; // "Daily.md"
  * ```
  */
-export function walkVault(root: string, log: Logger = silentLogger): VaultFile[] {
+export function walkVault(root: string, log: Logger = silentLogger, opts: WalkOptions = {}): VaultFile[] {
   const realRoot = fs.realpathSync(assertVaultFolder(root));
+  const attachments = opts.attachments ?? readSettings(realRoot).attachments;
+  const listed = (name: string) => {
+    const type = fileTypeOf(name);
+    return type === "note" || (!!type && attachments);
+  };
   const rules = loadRules(realRoot, log);
   const ig = rules.ig;
   const out: VaultFile[] = [];
@@ -112,7 +126,7 @@ export function walkVault(root: string, log: Logger = silentLogger): VaultFile[]
         if (visited.has(realAbs)) continue;
         visited.add(realAbs);
         visit(childAbs, childRel, childReal);
-      } else if (isFile && name.toLowerCase().endsWith(".md")) {
+      } else if (isFile && listed(name)) {
         if (ig.ignores(childRel) || (childReal !== childRel && ig.ignores(childReal))) continue;
         try {
           const st = fs.statSync(childAbs);
@@ -217,7 +231,10 @@ export function whyNotWalked(root: string, rel: string): string | undefined {
   const rules = loadRules(fs.realpathSync(assertVaultFolder(root)), silentLogger);
   const folder = rel.includes("/") ? whyHidden(rel.slice(0, rel.lastIndexOf("/")), true, rules) : undefined;
   if (folder) return folder;
-  if (!rel.toLowerCase().endsWith(".md")) return "it is not a Markdown note";
+  const type = fileTypeOf(rel);
+  if (!type) return "it is not a Markdown note, PDF, Canvas board or Word document";
+  if (type !== "note" && !readSettings(fs.realpathSync(root)).attachments)
+    return 'the vault\'s settings turn attachments off ("attachments": false)';
   return rules.ig.ignores(rel) ? `${IGNORE_FILE} keeps it out of the index` : undefined;
 }
 

@@ -202,7 +202,7 @@ describe("no results", () => {
     expect(run(["tags", "--vault", vault]).stdout).toMatch(/^ *\d+ {2}\S/);
     const folders = JSON.parse(run(["folders", vault, "--json"]).stdout);
     expect(folders).toContainEqual({ folder: "robots", notes: 4 });
-    expect(folders.reduce((n: number, f: { notes: number }) => n + f.notes, 0)).toBe(43);
+    expect(folders.reduce((n: number, f: { notes: number }) => n + f.notes, 0)).toBe(46);
     expect(run(["folders", vault]).stdout).toContain("4  robots\n");
   });
 });

@@ -80,7 +80,7 @@ describe("where validation", () => {
       'vault-rag: unknown operator "$like" on "folder" — use one of $eq, $ne, $gt, $gte, $lt, $lte, $in, $nin',
     );
     expect(err({ colour: "red" })).toBe(
-      'vault-rag: unknown metadata field "colour" — did you mean "folder"? — known fields: path, title, section, folder, top_folder, date_source, mtime, date, word_count, ordinal, start_line, end_line, tags, links, aliases',
+      'vault-rag: unknown metadata field "colour" — did you mean "folder"? — known fields: path, title, section, folder, top_folder, date_source, file_type, mtime, date, word_count, ordinal, start_line, end_line, page, tags, links, aliases',
     );
     expect(err({ $and: [] })).toBe('vault-rag: "$and" needs a non-empty list of clauses, got []');
     expect(err({ $not: {} })).toBe(

@@ -14,6 +14,7 @@ import type { SearchRequest } from "../../core/defaults.js";
 import type { VaultHandle } from "../../library.js";
 import type { Location } from "../open.js";
 import { noResults } from "./search-cmd.js";
+import { pageCitation, placeOf } from "../../shared/place.js";
 
 export interface AskFlags extends SearchFlags {
   llm?: string;
@@ -22,9 +23,14 @@ export interface AskFlags extends SearchFlags {
   budget?: number;
 }
 
-/** `[2] SMARS Robot > Motor wiring — robots/SMARS.md:12-30` (and an obsidian:// link when asked). */
+/**
+ * `[2] SMARS Robot > Motor wiring — robots/SMARS.md:12-30`, a PDF page's `[2] attention.pdf, p. 14 —
+ * papers/attention.pdf:p14` (and an obsidian:// link when asked).
+ */
 export function sourceLine(s: Source, vault?: string): string {
   const link = vault ? `  ${obsidianLink(path.basename(vault), s.path)}` : "";
+  const cited = pageCitation(s);
+  if (cited) return `[${s.n}] ${cited} — ${placeOf(s)}${link}`;
   return `[${s.n}] ${s.label} — ${s.path}:${s.start_line}-${s.end_line}${link}`;
 }
 

@@ -8,6 +8,8 @@ import { hintLine } from "./models-cmd.js";
 
 export interface IndexFlags {
   full?: boolean;
+  /** false with `--no-attachments`. */
+  attachments?: boolean;
   model?: string;
   db?: string;
   json?: boolean;
@@ -96,7 +98,12 @@ export async function runIndex(vaultArg: string | undefined, o: IndexFlags): Pro
   process.on("SIGINT", onInterrupt);
   process.on("SIGTERM", onInterrupt);
   try {
-    const summary = await v.index({ full: o.full, log, onProgress: bar.set });
+    const summary = await v.index({
+      full: o.full,
+      log,
+      onProgress: bar.set,
+      ...(o.attachments === false ? { attachments: false } : {}),
+    });
     bar.stop();
     if (summary.failed) process.exitCode = 1;
     for (const l of warningLines(log.warnings, !!o.verbose)) err(l);

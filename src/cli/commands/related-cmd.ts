@@ -1,4 +1,5 @@
 import type { VaultRelatedResult } from "../../library.js";
+import { lineOf } from "../../shared/place.js";
 import { staleHitsWarning } from "../../render/stale.js";
 import { paint, useColor } from "../color.js";
 import { locate, noteArgument, reindexCommand } from "../open.js";
@@ -38,9 +39,9 @@ export function formatRelated(r: VaultRelatedResult, color = false): string {
     .map((n) =>
       [
         `${p.path(printable(n.path))}  ${n.score.toFixed(4)}${n.linked ? `  ${p.dim("linked")}` : ""}`,
-        `    ${p.path(printable(r.note))}:${p.line(String(n.source.start_line))}  ${p.label(printable(n.source.section))}`,
+        `    ${p.path(printable(r.note))}:${p.line(lineOf({ path: r.note, ...n.source }))}  ${p.label(printable(n.source.section))}`,
         `      ${snippet(n.source.text, 96, { fallback: n.source.section })}`,
-        `    ${p.path(printable(n.path))}:${p.line(String(n.target.start_line))}  ${p.label(printable(n.target.section))}`,
+        `    ${p.path(printable(n.path))}:${p.line(lineOf({ path: n.path, ...n.target }))}  ${p.label(printable(n.target.section))}`,
         `      ${snippet(n.target.text, 96, { fallback: n.target.section })}`,
       ].join("\n"),
     )

@@ -19,8 +19,8 @@ export type ChromaMetadata = Record<string, ChromaValue>;
  */
 export function toChromaMetadata(meta: RecordMetadata): ChromaMetadata {
   const out: ChromaMetadata = {};
-  for (const f of STRING_FIELDS) out[f] = meta[f];
-  for (const f of NUMBER_FIELDS) out[f] = meta[f];
+  for (const f of STRING_FIELDS) out[f] = meta[f] ?? (f === "file_type" ? "note" : "");
+  for (const f of NUMBER_FIELDS) out[f] = meta[f] ?? 0;
   for (const f of LIST_FIELDS) if (meta[f].length) out[f] = meta[f].map(String);
   out.hash = meta.hash;
   // each property under its own key, as a filter reaches it (a date as Unix seconds, a list as a
@@ -67,6 +67,9 @@ export function fromChromaMetadata(m: Record<string, unknown> | null | undefined
     aliases: list("aliases"),
     props: typeof src[PROPS_KEY] === "string" ? readProps(src[PROPS_KEY] as string) : {},
     hash: str("hash"),
+    // a note's passage reads as it was written: no type, no page
+    ...(str("file_type") && str("file_type") !== "note" ? { file_type: str("file_type") } : {}),
+    ...(num("page") ? { page: num("page") } : {}),
   };
 }
 

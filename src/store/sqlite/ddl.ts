@@ -14,6 +14,19 @@ const NOTE_DATE_COLUMNS =
   "date INTEGER NOT NULL DEFAULT 0, date_source TEXT NOT NULL DEFAULT 'mtime', props TEXT NOT NULL DEFAULT '{}'";
 
 /**
+ * The columns of a passage's file type (`file_type`: `note`, `pdf`, `canvas`, `docx`) and PDF page (0: none),
+ * last in `chunks`: an index written before attachments gains them in place, every passage a note's
+ * ({@link UPGRADE_FILE_TYPES}).
+ */
+const FILE_TYPE_COLUMNS = "file_type TEXT NOT NULL DEFAULT 'note', page INTEGER NOT NULL DEFAULT 0";
+
+/** An index written before attachments: each passage is a note's, on no page. Nothing is read again. */
+const UPGRADE_FILE_TYPES = `
+ALTER TABLE chunks ADD COLUMN file_type TEXT NOT NULL DEFAULT 'note';
+ALTER TABLE chunks ADD COLUMN page INTEGER NOT NULL DEFAULT 0;
+`;
+
+/**
  * An index written before notes had dates and properties gains their columns: each passage dated by
  * its note's mtime, with no properties, as it was filtered before. Nothing indexed is lost; the next
  * `index` reads every note again (the chunker's version moved) and fills them in, its vectors kept.
@@ -33,6 +46,8 @@ const LATER_COLUMNS: { table: string; column: string; value: string }[] = [
   { table: "chunks", column: "date", value: "mtime" },
   { table: "chunks", column: "date_source", value: "'mtime'" },
   { table: "chunks", column: "props", value: "'{}'" },
+  { table: "chunks", column: "file_type", value: "'note'" },
+  { table: "chunks", column: "page", value: "0" },
   { table: "link_texts", column: "markdown", value: "0" },
   { table: "link_texts", column: "display", value: "NULL" },
 ];
@@ -69,7 +84,8 @@ CREATE TABLE IF NOT EXISTS chunks (
   mtime INTEGER NOT NULL, word_count INTEGER NOT NULL, ordinal INTEGER NOT NULL, start_line INTEGER NOT NULL, end_line INTEGER NOT NULL,
   tags TEXT NOT NULL, links TEXT NOT NULL, aliases TEXT NOT NULL, hash TEXT NOT NULL,
   text TEXT NOT NULL,
-  ${NOTE_DATE_COLUMNS}
+  ${NOTE_DATE_COLUMNS},
+  ${FILE_TYPE_COLUMNS}
 );
 CREATE TABLE IF NOT EXISTS windows (rowid INTEGER PRIMARY KEY, chunk INTEGER NOT NULL, hash TEXT NOT NULL, vector BLOB NOT NULL);
 CREATE INDEX IF NOT EXISTS windows_chunk ON windows(chunk);
@@ -201,6 +217,7 @@ export function prepareSchema(db: Database.Database, file: string, tables: strin
     db.transaction(() => {
       const hadChunks = db.prepare("SELECT name FROM pragma_table_info('chunks')").pluck().all() as string[];
       if (hadChunks.length && !hadChunks.includes("props")) db.exec(UPGRADE_NOTE_DATES);
+      if (hadChunks.length && !hadChunks.includes("file_type")) db.exec(UPGRADE_FILE_TYPES);
       db.exec(SCHEMA);
       if (!tables.includes("fts")) db.exec(FTS_SETTINGS);
       createBacklinkTables(db);

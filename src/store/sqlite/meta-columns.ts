@@ -5,8 +5,8 @@ import { matchesProp } from "../reference.js";
 import { decodeList } from "./compile.js";
 import { readProps } from "../../props.js";
 
-const STRINGS = ["path", "title", "section", "folder", "top_folder", "date_source"] as const;
-const NUMBERS = ["mtime", "date", "word_count", "ordinal", "start_line", "end_line"] as const;
+const STRINGS = ["path", "title", "section", "folder", "top_folder", "date_source", "file_type"] as const;
+const NUMBERS = ["mtime", "date", "word_count", "ordinal", "start_line", "end_line", "page"] as const;
 const LISTS = ["tags", "links", "aliases"] as const;
 
 /**

@@ -5,10 +5,12 @@ import { readProps } from "../../props.js";
 
 /** The chunks columns a record is read from, over `chunks c`. */
 export const COLUMNS =
-  "c.id, c.path, c.title, c.section, c.folder, c.top_folder, c.mtime, c.date, c.date_source, c.word_count, c.ordinal, c.start_line, c.end_line, c.tags, c.links, c.aliases, c.props, c.hash, c.text";
+  "c.id, c.path, c.title, c.section, c.folder, c.top_folder, c.mtime, c.date, c.date_source, c.word_count, c.ordinal, c.start_line, c.end_line, c.tags, c.links, c.aliases, c.props, c.hash, c.text, c.file_type, c.page";
 
 /** A chunks row: the metadata with list fields still encoded, plus text and query extras. */
-export type Row = Omit<RecordMetadata, "tags" | "links" | "aliases" | "props"> & {
+export type Row = Omit<RecordMetadata, "tags" | "links" | "aliases" | "props" | "file_type" | "page"> & {
+  file_type: string;
+  page: number;
   id: string;
   props: string;
   tags: string;
@@ -69,5 +71,8 @@ export function rowMeta(r: Row): RecordMetadata {
     aliases: decodeList(r.aliases),
     props: readProps(r.props),
     hash: r.hash,
+    // a note's passage reads as it was written: no type, no page
+    ...(r.file_type && r.file_type !== "note" ? { file_type: r.file_type } : {}),
+    ...(r.page ? { page: r.page } : {}),
   };
 }

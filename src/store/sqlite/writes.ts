@@ -84,8 +84,8 @@ export function upsertNotes(
   const linkNames = linkNamesWriter(db);
   const dropNote = noteDropper(db, linkNames);
   const ins = db.prepare(
-    `INSERT INTO chunks (id, path, title, section, folder, top_folder, mtime, date, date_source, word_count, ordinal, start_line, end_line, tags, links, aliases, props, hash, text)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO chunks (id, path, title, section, folder, top_folder, mtime, date, date_source, word_count, ordinal, start_line, end_line, tags, links, aliases, props, hash, text, file_type, page)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const insWindow = db.prepare("INSERT INTO windows (chunk, hash, vector) VALUES (?, ?, ?)");
   const dims = readManifest(db)?.embedder.dimensions;
@@ -130,6 +130,8 @@ export function upsertNotes(
           JSON.stringify(m.props ?? {}),
           m.hash,
           r.text,
+          m.file_type ?? "note",
+          m.page ?? 0,
         );
         // a full store keeps its windows for dense queries, the sidecar as a cache: both keep them
         for (const w of r.windows) insWindow.run(info.lastInsertRowid, w.hash, vectorToBlob(w.vector));
