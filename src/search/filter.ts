@@ -2,7 +2,7 @@ import { VaultRagError } from "../errors.js";
 import { MTIME_MS_THRESHOLD, type Store, type Where } from "../store/index.js";
 import { propClauses, propNames, propPairsNeedNames } from "./props.js";
 import { FILTER_EXAMPLES } from "./types.js";
-import { FILE_TYPES, type FileType } from "../vault/index.js";
+import { FILE_TYPES, type FileType } from "../vault/attachments/types.js";
 
 const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 7 * 86400, y: 365 * 86400 };
 
