@@ -9,6 +9,7 @@ import {
   SCHEMA_VERSION,
   type KeywordRanking,
   type KeywordStats,
+  type KeywordStatsOptions,
   type Spelling,
   type SpellingQuery,
   type Manifest,
@@ -526,7 +527,11 @@ export class ChromaStore implements Store {
     return this.sidecar.keywordSpellings(word, maxEdits, opts);
   }
 
-  async keywordStats(phrases: string[], opts?: { id?: string; cap?: number }): Promise<KeywordStats> {
+  async keywordLanguages(): Promise<string[]> {
+    return this.sidecar.keywordLanguages();
+  }
+
+  async keywordStats(phrases: string[], opts?: KeywordStatsOptions): Promise<KeywordStats> {
     return this.sidecar.keywordStats(phrases, opts);
   }
 
