@@ -310,7 +310,7 @@ export async function evaluate(
     // a dense search's keyword list holds only the passages its vectors cannot rank (see retrieve)
     const { dense, ...byWords } = await retrieve(ctx, q.text, withSearchDefaults({ mode: "dense" }), filter, pool);
     const t2 = performance.now();
-    const { keyword, plainKeyword, plainKeywordMs, linkNames, rare } = await retrieve(
+    const { keyword, plainKeyword, plainKeywordMs, linkNames, rare, language } = await retrieve(
       ctx,
       q.text,
       withSearchDefaults({ mode: "keyword" }),
@@ -323,8 +323,9 @@ export async function evaluate(
     time("hybrid", t3 - t0);
     time("keyword-plain", plainKeywordMs);
     time("hybrid-plain", t2 - t0 + plainKeywordMs);
-    const lists = new Map<string, Pick<Retrieved, "keyword" | "plainKeyword" | "linkNames" | "rare" | "unreadIds">>([
-      ["", { keyword, plainKeyword, linkNames, rare, unreadIds: unreadOf(ctx, keyword, plainKeyword) }],
+    type Lists = Pick<Retrieved, "keyword" | "plainKeyword" | "linkNames" | "rare" | "unreadIds" | "language">;
+    const lists = new Map<string, Lists>([
+      ["", { keyword, plainKeyword, linkNames, rare, language, unreadIds: unreadOf(ctx, keyword, plainKeyword) }],
     ]);
     for (const [v, off] of variants) {
       const t4 = performance.now();
@@ -350,7 +351,7 @@ export async function evaluate(
         // as search() reranks: the fused top, then a note the question names first again
         const t = performance.now();
         hits = await rerankHits(hits, q.text, rerankerOf(st.rerank), st.rerankDepth ?? RERANK_DEFAULTS.depth);
-        if (st.mode !== "dense") hits = namedFirst(hits, q.text, list.linkNames);
+        if (st.mode !== "dense") hits = namedFirst(hits, q.text, list.linkNames, list.language);
         rerankMs[i].push(performance.now() - t);
       }
       const ranked = diversify(hits, depth, 1).map((h) => h.path);

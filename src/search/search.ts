@@ -19,7 +19,8 @@ import { createReranker, DEFAULT_RERANKER, rerankerKind, type Reranker } from ".
 import { propNames } from "./props.js";
 import { rerankHits } from "./rerank.js";
 import { withLeads } from "./lead.js";
-import { modelCannotRead, readsEnglishOnly, unreadPassages } from "./readable.js";
+import { modelLanguages, questionLanguage, questionUnread, unreadPassages } from "./readable.js";
+import { isStemmedLanguage, loadLanguageDetector } from "../store/language.js";
 import { spellingFixes, spellingNotice, withFixes, type SpellingFix } from "./spelling.js";
 import { capPerNote, diversify, dropStragglers, linearFusion, namedFirst, rrf, type Ranked } from "./rank.js";
 import {
@@ -229,7 +230,7 @@ export async function search(ctx: SearchContext, question: string, options: Sear
     const reranker = ctx.reranker?.(rerank) ?? createReranker(rerank);
     ranked = await rerankHits(ranked, question, reranker, o.rerankDepth);
     // a note the question names stays first, as the fusion put it (see namedFirst)
-    if (o.mode !== "dense") ranked = namedFirst(ranked, question, got.linkNames);
+    if (o.mode !== "dense") ranked = namedFirst(ranked, question, got.linkNames, got.language);
     timings.rerankMs = performance.now() - t;
     reranked = { model: reranker.id, candidates: Math.min(ranked.length, o.rerankDepth) };
   }
@@ -326,6 +327,8 @@ export interface Retrieved {
   setAside?: number;
   /** The passages of the keyword lists the model cannot read: a fusion ranks them by their words alone ({@link fuse}). */
   unreadIds?: Set<string>;
+  /** The question's language, when told (readable.ts `questionLanguage`). */
+  language?: string;
 }
 
 /**
@@ -352,12 +355,17 @@ export const RARE_DEFAULTS = {
  * await isRareLookup(store, "how do I undo a commit"); // false: three words
  * ```
  */
-export async function isRareLookup(store: Store, question: string, o = RARE_DEFAULTS): Promise<boolean> {
+export async function isRareLookup(
+  store: Store,
+  question: string,
+  o = RARE_DEFAULTS,
+  language?: string,
+): Promise<boolean> {
   const words = [...new Set(queryTokens(question))].filter((w) => !STOPWORDS.has(w.replace(/’/g, "'")));
   if (!words.length || words.length > o.words) return false;
   const { chunks } = await store.count();
   const cap = Math.max(1, Math.floor(o.share * chunks)) + 1;
-  const { counts } = await store.keywordStats(words, { cap });
+  const { counts } = await store.keywordStats(words, { cap, language });
   return counts.every((c) => c > 0 && c < cap);
 }
 
@@ -387,7 +395,7 @@ export async function retrieve(
   // model cannot read (another language than the English-only model's), whose vectors place
   // them at random
   // (a keyword search ranks every passage by its words: nothing to judge)
-  const judged = o.mode !== "keyword" && readsEnglishOnly(ctx.embedder.model);
+  const judged = o.mode !== "keyword" && modelLanguages(ctx.embedder.model) !== "any";
   const words = o.mode !== "dense" || !!partial || judged;
   const vectors = o.mode !== "keyword" && (!partial || partial.withVectors > 0);
   const depth = o.mode === "hybrid" ? Math.max(n, o.pool) : n;
@@ -402,6 +410,9 @@ export async function retrieve(
   let setAside = 0;
   let byWords: Set<string> | undefined;
   const t0 = performance.now();
+  // the question's language: its words are stemmed by it, WordNet expands English only, and the
+  // model reads the languages its profile lists (see readable.ts)
+  const language = await questionLanguage(question);
   // a question the model cannot read (Japanese to an English model: one vector for every such
   // question) would rank the notes at random; it is ranked by its words alone
   // likewise a question in another language than the English-only bundled model's
@@ -410,7 +421,7 @@ export async function retrieve(
       ? undefined
       : unreadable(ctx.embedder, question)
         ? ("characters" as const)
-        : modelCannotRead(ctx.embedder.model, question)
+        : questionUnread(ctx.embedder.model, question, language, (await ctx.store.keywordLanguages?.()) ?? [])
           ? ("language" as const)
           : undefined;
   // start embedding first: on a cold start the model loads while the keyword query runs, and so
@@ -429,14 +440,16 @@ export async function retrieve(
     const t = performance.now();
     const { proximity, backlinks } = o;
     // a misspelt word matches nothing: the keyword lists read the vault's word in its place
-    if (o.spell) spelling = await spellingFixes(ctx.store, question, readableWordNet());
+    if (o.spell && !isStemmedLanguage(language)) spelling = await spellingFixes(ctx.store, question, readableWordNet());
     const asked = spelling?.length ? withFixes(question, spelling) : question;
-    keyword = plainKeyword = await ctx.store.queryKeyword(asked, depth, filter, { proximity, backlinks });
+    keyword = plainKeyword = await ctx.store.queryKeyword(asked, depth, filter, { proximity, backlinks, language });
     plainKeywordMs = performance.now() - t;
     if (o.expand) {
-      expansion = await planExpansion(ctx.store, asked, keyword[0]);
-      if (expansion) keyword = await ctx.store.queryKeyword(asked, depth, filter, { expansion, proximity, backlinks });
+      expansion = await planExpansion(ctx.store, asked, keyword[0], undefined, undefined, language);
+      if (expansion)
+        keyword = await ctx.store.queryKeyword(asked, depth, filter, { expansion, proximity, backlinks, language });
     }
+    if (judged) await loadLanguageDetector(); // passages are judged by their language too
     if (judged) byWords = unreadPassages(ctx.embedder.model, [...keyword, ...plainKeyword]);
     if (o.mode === "dense") {
       const rest = partial ? await ctx.store.withoutVectors(keyword.map((r) => r.id)) : new Set<string>();
@@ -447,7 +460,7 @@ export async function retrieve(
     // backlink text matched
     const linked = [...new Set(keyword.filter((r) => r.backlinked).map((r) => r.meta.path))];
     if (linked.length) linkNames = await ctx.store.linkNames(linked);
-    rare = keyword.length > 0 && (await isRareLookup(ctx.store, asked));
+    rare = keyword.length > 0 && (await isRareLookup(ctx.store, asked, undefined, language));
     timings.retrieveMs += performance.now() - t;
   }
   if (vectorPromise) {
@@ -476,6 +489,7 @@ export async function retrieve(
     ...(rare ? { rare: true as const } : {}),
     ...(setAside ? { setAside } : {}),
     ...(byWords?.size ? { unreadIds: byWords } : {}),
+    ...(language ? { language } : {}),
   };
 }
 
@@ -489,7 +503,7 @@ export function fuse(
   dense: ScoredRecord[],
   keyword: ScoredRecord[],
   question?: string,
-  found: Pick<Retrieved, "linkNames" | "rare" | "unreadIds"> & { partial?: boolean } = {},
+  found: Pick<Retrieved, "linkNames" | "rare" | "unreadIds" | "language"> & { partial?: boolean } = {},
 ): Hit[] {
   // a dense search ranks by its vectors alone, but where its keyword list holds the passages its
   // vectors cannot rank (`partial`: those without vectors yet, or that the model cannot read; see
@@ -499,7 +513,7 @@ export function fuse(
   // a lookup of rare words: the passages that hold them lead, whatever the model made of them
   if (found.rare && o.mode === "hybrid") hits = keywordLed(hits, keyword, RARE_DEFAULTS.top);
   // a question that names a note (its title, alias, file name or link text) finds that note first
-  return question === undefined ? hits : namedFirst(hits, question, found.linkNames);
+  return question === undefined ? hits : namedFirst(hits, question, found.linkNames, found.language);
 }
 
 /**
