@@ -563,8 +563,9 @@ function fuseWords(
     fused = linearFusion([dList, kList], [1 - o.alpha, o.alpha], [undefined, kFloor]);
   }
   // a passage the model cannot read is in no dense list: its words stand for both halves, or the
-  // fusion would weigh it by alpha alone beside passages that score in both
-  if (unread?.size && o.alpha > 0)
+  // fusion would weigh it by alpha alone beside passages that score in both (with no dense list,
+  // as for a question the model cannot read, every passage is ranked by its words alike)
+  if (unread?.size && o.alpha > 0 && dList.length)
     fused = fused
       .map((f) => (unread.has(f.id) ? { id: f.id, score: f.score / o.alpha } : f))
       .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
