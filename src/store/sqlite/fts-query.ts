@@ -31,19 +31,32 @@ export function toFtsQuery(text: string, langs: readonly string[] = []): string 
  * Terms as given (for FTS5's Porter stemmer to read, as it reads English and every passage too
  * short to tell its language) and as an index that stems passages of each of `langs` by its
  * Snowball stemmer holds them: each word of each term stemmed; a CJK bigram as it stands. Each
- * form once.
+ * form once; with `minStem`, no stemmed form with a word cut shorter than that.
  *
  * @example
  * ```ts
  * stemTerms(["zählern", "d flip flop"], ["de"]); // ["zählern", "d flip flop", "zahl"]
  * ```
  */
-export function stemTerms(terms: string[], langs: readonly string[]): string[] {
+export function stemTerms(terms: string[], langs: readonly string[], minStem = 0): string[] {
   if (!langs.length) return terms;
   const out = new Set(terms);
-  for (const lang of langs) for (const t of terms) if (!hasCjk(t)) out.add(stemText(t, lang));
+  for (const lang of langs)
+    for (const t of terms) {
+      if (hasCjk(t)) continue;
+      const stem = stemText(t, lang);
+      if (minStem && stem.split(" ").some((w, i) => w.length < minStem && w !== t.split(" ")[i])) continue;
+      out.add(stem);
+    }
   return [...out];
 }
+
+/**
+ * The shortest stem asked in a language the words may not be in (English synonyms, a question
+ * whose language is not told, counted for its synonyms): "tie" is "ti" in French, which English
+ * notes hold as "TI"; "repose" is "repos", as a French recipe's "reposer".
+ */
+export const CROSS_STEM_MIN = 4;
 
 /**
  * Adjacent words of a question written as one ("gray code" → "graycode"): a note may write as one

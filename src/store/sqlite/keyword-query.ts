@@ -3,7 +3,7 @@ import type { KeywordRanking, KeywordStats, KeywordStatsOptions, QueryFilter, Sc
 import { withDocumentBudget } from "../regex.js";
 import type { SqlCondition } from "./compile.js";
 import { backlinkMatch, hasBacklinks } from "./backlinks.js";
-import { phraseQuery, proximityQuery, stemTerms, toFtsQuery } from "./fts-query.js";
+import { CROSS_STEM_MIN, phraseQuery, proximityQuery, stemTerms, toFtsQuery } from "./fts-query.js";
 import { KEYWORD_TEXT_RULES } from "./ddl.js";
 import { indexLanguages } from "./fts-text.js";
 import { STEMMED_LANGUAGES } from "../language.js";
@@ -80,7 +80,8 @@ function keywordRows(
   // synonyms are English words, which a passage in another language may hold too (loanwords,
   // "repose" in a French recipe's "reposer"): asked as each language the index stems would hold them
   const synonymLangs = langs.length ? langs : stemsLanguages(db, undefined);
-  if (phrases.length) extra.push({ weight: expansion!.weight, match: phraseQuery(stemTerms(phrases, synonymLangs)) });
+  if (phrases.length)
+    extra.push({ weight: expansion!.weight, match: phraseQuery(stemTerms(phrases, synonymLangs, CROSS_STEM_MIN)) });
   const near =
     proximity && proximity > 0 ? proximityQuery(text, undefined, langs.length === 1 ? langs[0] : undefined) : undefined;
   if (near) extra.push({ weight: proximity!, match: near });
@@ -161,8 +162,10 @@ export function keywordStats(
       const counts: number[] = [];
       const inChunk: boolean[] = [];
       const langs = stemsLanguages(db, opts.language);
+      // phrases of no told language (synonyms, a question's words) are stemmed as a vault's language only far enough to mean something
+      const minStem = opts.language ? 0 : CROSS_STEM_MIN;
       for (const p of phrases) {
-        const q = p.trim() ? phraseQuery(stemTerms([p], langs)) : undefined;
+        const q = p.trim() ? phraseQuery(stemTerms([p], langs, minStem)) : undefined;
         counts.push(q ? (count.get(q, cap) as number) : 0);
         inChunk.push(q !== undefined && row !== undefined && (holds.get(q, row) as number) > 0);
       }
