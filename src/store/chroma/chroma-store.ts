@@ -526,10 +526,7 @@ export class ChromaStore implements Store {
   async keywordSpellings(word: string, maxEdits: number, opts?: SpellingQuery): Promise<Spelling[]> {
     return this.sidecar.keywordSpellings(word, maxEdits, opts);
   }
-
-  async keywordLanguages(): Promise<string[]> {
-    return this.sidecar.keywordLanguages();
-  }
+  keywordLanguages = (): Promise<string[]> => this.sidecar.keywordLanguages();
 
   async keywordStats(phrases: string[], opts?: KeywordStatsOptions): Promise<KeywordStats> {
     return this.sidecar.keywordStats(phrases, opts);
