@@ -63,7 +63,7 @@ describe("keyword query terms", () => {
     expect(queryTerms('"connection pool" exhausted')).toEqual(["connection", "pool", "exhausted", "connection pool"]);
     expect(toFtsQuery("“to be or not to be”")).toBe('"to" OR "be" OR "or" OR "not" OR "to be or not to be"');
     expect(queryTerms('say "hi" to the "2-factor" prompt')).toEqual(["say", "hi", "2 factor", "prompt"]); // one word: no phrase
-    expect(toFtsQuery('"unclosed quote')).toBe('"unclosed" OR "quote" OR "unclosedquote"'); // and the two words joined (joinedPairs)
+    expect(toFtsQuery('"unclosed quote')).toBe('"unclosed" OR "quote"');
     const s = await openStore();
     const text = (id: string, t: string) => ({
       note: note(`${id}.md`),

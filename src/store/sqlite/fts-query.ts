@@ -11,21 +11,47 @@ export const FTS_TOKENIZE = "porter unicode61 remove_diacritics 2";
  * Turns user text into a safe FTS5 query: every term quoted (user text is never parsed as FTS5
  * syntax), stopwords dropped, terms joined with OR so a question need not match every word.
  * Hyphenated or dotted identifiers (`2-factor`, `v1.2`) become phrases, matching how the unicode61
- * tokenizer split them at index time. Adjacent words are also asked joined
- * ({@link joinedPairs}), and with `langs` also as the index stems passages of those languages
- * ({@link stemTerms}). Returns `undefined` when nothing is left.
+ * tokenizer split them at index time. With `langs`, also as the index stems
+ * passages of those languages ({@link stemTerms}); adjacent words joined are another query
+ * ({@link joinedQuery}). Returns `undefined` when nothing is left.
  *
  * @example
  * ```ts
- * toFtsQuery('how do I save power?'); // '"save" OR "power" OR "savepower"'
+ * toFtsQuery('how do I save power?'); // '"save" OR "power"'
  * toFtsQuery('AND "NEAR" 2-factor');  // '"near" OR "2 factor"'
  * ```
  */
 export function toFtsQuery(text: string, langs: readonly string[] = []): string | undefined {
   const terms = stemTerms(queryTerms(text), langs);
   if (!terms.length) return undefined;
-  return phraseQuery([...terms, ...stemTerms(joinedPairs(text), langs).filter((j) => !terms.includes(j))]);
+  return phraseQuery(terms);
 }
+
+/**
+ * An FTS5 query of a question's adjacent words joined ({@link joinedPairs}), as `langs` would stem
+ * them, looked for where a note writes them, not among the names the index joined itself (the
+ * aliases field: "aws cli" would count twice for a title "AWS CLI …"). `undefined` without pairs.
+ *
+ * @example
+ * ```ts
+ * joinedQuery("what is a gray code"); // '{title section text} : "graycode"'
+ * ```
+ */
+export function joinedQuery(text: string, langs: readonly string[] = []): string | undefined {
+  const own = new Set(queryTerms(text));
+  const pairs = stemTerms(joinedPairs(text), langs).filter((j) => !own.has(j));
+  return pairs.length ? `${JOINED_COLUMNS} : (${phraseQuery(pairs)})` : undefined;
+}
+
+/**
+ * Weight of a question's joined pairs ({@link joinedQuery}) beside its own words: a note that
+ * writes "graycode" for "gray code" is found, but one that says "webpage" does not outrank the
+ * one that answers "a live web page" (til).
+ */
+export const JOINED_WEIGHT = 0.5;
+
+/** The fields of the keyword index a question's joined pairs are looked for in (all but `aliases`). */
+const JOINED_COLUMNS = "{title section text}";
 
 /**
  * Terms as given (for FTS5's Porter stemmer to read, as it reads English and every passage too

@@ -3,7 +3,15 @@ import type { KeywordRanking, KeywordStats, KeywordStatsOptions, QueryFilter, Sc
 import { withDocumentBudget } from "../regex.js";
 import type { SqlCondition } from "./compile.js";
 import { backlinkMatch, hasBacklinks } from "./backlinks.js";
-import { CROSS_STEM_MIN, phraseQuery, proximityQuery, stemTerms, toFtsQuery } from "./fts-query.js";
+import {
+  CROSS_STEM_MIN,
+  JOINED_WEIGHT,
+  joinedQuery,
+  phraseQuery,
+  proximityQuery,
+  stemTerms,
+  toFtsQuery,
+} from "./fts-query.js";
 import { KEYWORD_TEXT_RULES } from "./ddl.js";
 import { indexLanguages } from "./fts-text.js";
 import { STEMMED_LANGUAGES } from "../language.js";
@@ -73,7 +81,7 @@ function keywordRows(
   const w = BM25_WEIGHTS;
   const bm25 = `bm25(fts, ${w.title}, ${w.aliases}, ${w.section}, ${w.body})`;
   const limit = Math.max(1, Math.floor(k));
-  // the parts a chunk's score sums beside the question's own BM25: synonym phrases, near pairs
+  // the parts a chunk's score sums beside the question's own BM25: synonym phrases, near pairs, joined pairs
   const extra: { weight: number; match: string }[] = [];
   const { expansion, proximity } = ranking;
   const phrases = expansion && expansion.weight > 0 ? expansion.phrases.filter((p) => p.trim()) : [];
@@ -85,6 +93,9 @@ function keywordRows(
   const near =
     proximity && proximity > 0 ? proximityQuery(text, undefined, langs.length === 1 ? langs[0] : undefined) : undefined;
   if (near) extra.push({ weight: proximity!, match: near });
+  // the question's adjacent words written as one ("gray code" → "graycode")
+  const joined = joinedQuery(text, langs);
+  if (joined) extra.push({ weight: JOINED_WEIGHT, match: joined });
   const linked = ranking.backlinks && ranking.backlinks > 0 && anyBacklinks(db, state);
   if (extra.length || linked) {
     // every chunk that matches the question or an expansion phrase, or whose note's backlink text
@@ -103,7 +114,7 @@ function keywordRows(
       match,
       ...extra.flatMap((e) => [e.weight, e.match]),
       // backlink text is not stemmed by language: the question's words as typed
-      ...(linked ? [ranking.backlinks, langs.length ? toFtsQuery(text) : match] : []),
+      ...(linked ? [ranking.backlinks, toFtsQuery(text)] : []),
       ...cond.params,
       limit,
     ) as Row[];
