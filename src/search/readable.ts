@@ -218,3 +218,31 @@ export function unreadPassages(model: string, passages: readonly { id: string; t
   }
   return out;
 }
+
+/**
+ * {@link unreadPassages}, after loading the language detector if a passage needs it: one whose
+ * English share is between `englishShare` and `detectedShare`, not judged before (a search of
+ * English notes then does not load it).
+ *
+ * @example
+ * ```ts
+ * await judgePassages("universal-sentence-encoder-lite", hits); // Set { "de/Kette.md#0-…" }
+ * ```
+ */
+export async function judgePassages(
+  model: string,
+  passages: readonly { id: string; text: string }[],
+  o = READABLE_DEFAULTS,
+): Promise<Set<string>> {
+  const wn = readableWordNet();
+  if (wn && !languageDetectorLoaded() && modelLanguages(model) !== "any") {
+    const inBand = (text: string) => {
+      const words = proseWords(text.replace(CODE, " "));
+      if (words.length < o.minWords) return false;
+      const share = englishShare(wn, words, o.detectedShare);
+      return share >= o.englishShare && share < o.detectedShare;
+    };
+    if (passages.some((p) => !judged.has(p.text) && inBand(p.text))) await loadLanguageDetector();
+  }
+  return unreadPassages(model, passages);
+}

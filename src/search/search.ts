@@ -19,8 +19,8 @@ import { createReranker, DEFAULT_RERANKER, rerankerKind, type Reranker } from ".
 import { propNames } from "./props.js";
 import { rerankHits } from "./rerank.js";
 import { withLeads } from "./lead.js";
-import { modelLanguages, questionLanguage, questionUnread, unreadPassages } from "./readable.js";
-import { isStemmedLanguage, loadLanguageDetector } from "../store/language.js";
+import { judgePassages, modelLanguages, questionLanguage, questionUnread } from "./readable.js";
+import { isStemmedLanguage } from "../store/language.js";
 import { spellingFixes, spellingNotice, withFixes, type SpellingFix } from "./spelling.js";
 import { capPerNote, diversify, dropStragglers, linearFusion, namedFirst, rrf, type Ranked } from "./rank.js";
 import {
@@ -449,8 +449,7 @@ export async function retrieve(
       if (expansion)
         keyword = await ctx.store.queryKeyword(asked, depth, filter, { expansion, proximity, backlinks, language });
     }
-    if (judged) await loadLanguageDetector(); // passages are judged by their language too
-    if (judged) byWords = unreadPassages(ctx.embedder.model, [...keyword, ...plainKeyword]);
+    if (judged) byWords = await judgePassages(ctx.embedder.model, [...keyword, ...plainKeyword]);
     if (o.mode === "dense") {
       const rest = partial ? await ctx.store.withoutVectors(keyword.map((r) => r.id)) : new Set<string>();
       keyword = keyword.filter((r) => rest.has(r.id) || byWords?.has(r.id));
@@ -471,7 +470,7 @@ export async function retrieve(
     dense = await ctx.store.queryDense(vector, depth, filter);
     if (judged) {
       // (a passage the keyword lists brought was judged there: unreadPassages remembers its text)
-      const unread = unreadPassages(ctx.embedder.model, dense);
+      const unread = await judgePassages(ctx.embedder.model, dense);
       setAside = unread.size;
       if (setAside) dense = dense.filter((r) => !unread.has(r.id));
     }
