@@ -6,7 +6,7 @@ import { VaultRagError } from "../errors.js";
 import { createReranker, RERANK_DEFAULTS, type Reranker } from "../rerank/index.js";
 import { diversify, namedFirst } from "./rank.js";
 import { rerankHits } from "./rerank.js";
-import { unreadPassages } from "./readable.js";
+import { judgePassages } from "./readable.js";
 import { fuse, retrieve, withSearchDefaults, type Retrieved } from "./search.js";
 import { SEARCH_DEFAULTS, type SearchMode } from "./types.js";
 import { matchesWhere, normaliseWhere, type ScoredRecord, type Store, type Where } from "../store/index.js";
@@ -263,8 +263,8 @@ function variantOptions(st: EvalSetting): { proximity?: number; backlinks?: numb
  * The passages of a keyword list that a hybrid fusion ranks by their words alone (see
  * `Retrieved.unreadIds`): a keyword search judges none, so eval judges them for its hybrid settings.
  */
-function unreadOf(ctx: { embedder: { model: string } }, ...lists: ScoredRecord[][]): Set<string> {
-  return unreadPassages(ctx.embedder.model, lists.flat());
+function unreadOf(ctx: { embedder: { model: string } }, ...lists: ScoredRecord[][]): Promise<Set<string>> {
+  return judgePassages(ctx.embedder.model, lists.flat());
 }
 
 /**
@@ -310,7 +310,7 @@ export async function evaluate(
     // a dense search's keyword list holds only the passages its vectors cannot rank (see retrieve)
     const { dense, ...byWords } = await retrieve(ctx, q.text, withSearchDefaults({ mode: "dense" }), filter, pool);
     const t2 = performance.now();
-    const { keyword, plainKeyword, plainKeywordMs, linkNames, rare } = await retrieve(
+    const { keyword, plainKeyword, plainKeywordMs, linkNames, rare, language } = await retrieve(
       ctx,
       q.text,
       withSearchDefaults({ mode: "keyword" }),
@@ -323,14 +323,15 @@ export async function evaluate(
     time("hybrid", t3 - t0);
     time("keyword-plain", plainKeywordMs);
     time("hybrid-plain", t2 - t0 + plainKeywordMs);
-    const lists = new Map<string, Pick<Retrieved, "keyword" | "plainKeyword" | "linkNames" | "rare" | "unreadIds">>([
-      ["", { keyword, plainKeyword, linkNames, rare, unreadIds: unreadOf(ctx, keyword, plainKeyword) }],
+    type Lists = Pick<Retrieved, "keyword" | "plainKeyword" | "linkNames" | "rare" | "unreadIds" | "language">;
+    const lists = new Map<string, Lists>([
+      ["", { keyword, plainKeyword, linkNames, rare, language, unreadIds: await unreadOf(ctx, keyword, plainKeyword) }],
     ]);
     for (const [v, off] of variants) {
       const t4 = performance.now();
       const other = await retrieve(ctx, q.text, withSearchDefaults({ mode: "keyword", ...off }), filter, pool);
       const ms = performance.now() - t4;
-      lists.set(v, { ...other, unreadIds: unreadOf(ctx, other.keyword, other.plainKeyword) });
+      lists.set(v, { ...other, unreadIds: await unreadOf(ctx, other.keyword, other.plainKeyword) });
       time(`keyword-${v}`, ms);
       time(`hybrid-${v}`, t2 - t0 + ms);
       time(`keyword-${v}-plain`, other.plainKeywordMs);
@@ -350,7 +351,7 @@ export async function evaluate(
         // as search() reranks: the fused top, then a note the question names first again
         const t = performance.now();
         hits = await rerankHits(hits, q.text, rerankerOf(st.rerank), st.rerankDepth ?? RERANK_DEFAULTS.depth);
-        if (st.mode !== "dense") hits = namedFirst(hits, q.text, list.linkNames);
+        if (st.mode !== "dense") hits = namedFirst(hits, q.text, list.linkNames, list.language);
         rerankMs[i].push(performance.now() - t);
       }
       const ranked = diversify(hits, depth, 1).map((h) => h.path);

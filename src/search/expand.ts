@@ -163,10 +163,11 @@ export async function keywordCoverage(
   store: Store,
   question: string,
   hit: ScoredRecord | undefined,
+  language?: string,
 ): Promise<{ coverage: number; chunks: number }> {
   const terms = queryTerms(question);
   if (!terms.length) return { coverage: 1, chunks: 0 };
-  const own = await store.keywordStats(terms, { id: hit?.id });
+  const own = await store.keywordStats(terms, { id: hit?.id, language });
   const n = own.chunks;
   let held = 0;
   let all = 0;
@@ -184,7 +185,8 @@ export async function keywordCoverage(
  * IDF-weighted share of the question's terms in that hit. A question whose words all meet in one
  * passage is not expanded; one whose words the notes do not use ("tallying", "hogging") leans
  * on WordNet synonyms that the vault does use, and that are rare enough to mean something.
- * Returns `undefined` when there is nothing to add.
+ * A question in another language than English (`language`, see readable.ts `questionLanguage`)
+ * is not expanded. Returns `undefined` when there is nothing to add.
  *
  * @example
  * ```ts
@@ -199,7 +201,10 @@ export async function planExpansion(
   best: ScoredRecord | undefined,
   o: ExpansionOptionsWithDefaults = EXPANSION_DEFAULTS,
   wordnet?: WordNet,
+  language?: string,
 ): Promise<ExpansionPlan | undefined> {
+  // WordNet is English: a question told to be in another language is not expanded
+  if (language && language !== "en") return undefined;
   const { coverage, chunks: n } = await keywordCoverage(store, question, best);
   const weight = o.weight * Math.max(0, 1 - coverage);
   if (weight <= 0 || !n) return undefined;

@@ -1,5 +1,6 @@
 import { STOPWORDS } from "../store/index.js";
 import { nameWords } from "../vault/links.js";
+import { languageStopwords, wordStem } from "../store/language.js";
 
 /**
  * Keeps at most `perNote` hits per note, in rank order, up to `limit`. When fewer than `limit`
@@ -71,7 +72,7 @@ export function capPerNote<T extends { path: string }>(
  */
 export function namedFirst<
   T extends { path: string; distance: number; score: number; meta: { title: string; aliases?: string[] } },
->(hits: T[], question: string, linkNames?: ReadonlyMap<string, readonly string[]>): T[] {
+>(hits: T[], question: string, linkNames?: ReadonlyMap<string, readonly string[]>, language?: string): T[] {
   const want = nameWords(question);
   if (!want) return hits;
   const linkNamed = new Set<string>();
@@ -96,13 +97,87 @@ export function namedFirst<
   const first: T[] = [];
   const rest: T[] = [];
   for (const h of hits) (named(h) ? first : rest).push(h);
-  if (!first.length || !rest.length) return hits;
+  // then a note whose name the question holds, among the first hits (see titledFirst)
+  if (!first.length) return titledFirst(hits, question, language);
+  if (!rest.length) return hits;
   const best = hits[0];
   return [
     ...first.map((h) =>
       h.distance > best.distance ? { ...h, distance: best.distance, score: best.score, named: true as const } : h,
     ),
     ...rest,
+  ];
+}
+
+/** Where a name the question holds lifts its note ({@link titledFirst}). */
+export const TITLED_DEFAULTS = {
+  /** Only a note among the first this many hits is lifted: the name is one clue, the ranking another. */
+  depth: 10,
+  /** A name of more words than this is a sentence, not a name. */
+  maxWords: 5,
+  /**
+   * The name covers at least this share of the question's words besides stopwords (English, and
+   * those of the question's language): "bread" names
+   * no topic of "that book I wanted to read about making better bread" (examples, held out).
+   */
+  share: 1 / 4,
+};
+
+/**
+ * Hits whose note's name (its title, file name or an alias) the question holds first, in their
+ * order, among the first `TITLED_DEFAULTS.depth` hits, where the name is a third or more of the
+ * question's words (stopwords left out): "Wie funktioniert ein D-Flip-Flop" lifts
+ * `D-Flip-Flop.md` over notes that say "Flip-Flop" more often in their text; a name of common
+ * words only (`How to`) lifts nothing. Words are compared by their Snowball stems in the question's
+ * `language` (English when not told) and joined, so a name written as one word matches the
+ * question's two ("gray code" holds `Graycode`), and "eigenvalues" holds `Eigenvalue`. A moved hit
+ * takes the best distance, so the list stays in order, and is marked `named`.
+ *
+ * @example
+ * ```ts
+ * titledFirst([{ path: "Latches.md", … }, { path: "D-Flip-Flop.md", … }], "Wie funktioniert ein D-Flip-Flop", "de");
+ * // D-Flip-Flop.md first
+ * ```
+ */
+export function titledFirst<
+  T extends { path: string; distance: number; score: number; meta: { title: string; aliases?: string[] } },
+>(hits: T[], question: string, language?: string, o = TITLED_DEFAULTS): T[] {
+  const qWords = nameWords(question).split(" ").filter(Boolean);
+  if (!qWords.length) return hits;
+  const stems = qWords.map((w) => wordStem(w, language));
+  // every run of the question's words long enough to name its topic, joined: its words' stems
+  // joined, and the stem of the joined words
+  const own = languageStopwords(language);
+  const content = qWords.filter((w) => !STOPWORDS.has(w) && !own.has(w)).length;
+  const runs = new Set<string>();
+  for (let i = 0; i < stems.length; i++)
+    for (let j = i + 1; j <= Math.min(stems.length, i + o.maxWords); j++)
+      if (j - i >= o.share * content)
+        runs.add(stems.slice(i, j).join("")).add(wordStem(qWords.slice(i, j).join(""), language));
+  const holds = (name: string) => {
+    const words = nameWords(name).split(" ").filter(Boolean);
+    if (!words.length || words.length > o.maxWords || words.every((w) => STOPWORDS.has(w))) return false;
+    const joined = words.map((w) => wordStem(w, language)).join("");
+    return joined.length >= 3 && (runs.has(joined) || runs.has(wordStem(words.join(""), language)));
+  };
+  const file = (p: string) => p.slice(p.lastIndexOf("/") + 1).replace(/\.md$/i, "");
+  const byNote = new Map<string, boolean>();
+  const titled = (h: T) => {
+    let is = byNote.get(h.path);
+    if (is === undefined)
+      byNote.set(h.path, (is = holds(h.meta.title) || holds(file(h.path)) || (h.meta.aliases ?? []).some(holds)));
+    return is;
+  };
+  const top = hits.slice(0, o.depth);
+  const first = top.filter(titled);
+  if (!first.length || first.length === top.length || titled(hits[0])) return hits;
+  const best = hits[0];
+  const lifted = new Set(first);
+  return [
+    ...first.map((h) =>
+      h.distance > best.distance ? { ...h, distance: best.distance, score: best.score, named: true as const } : h,
+    ),
+    ...hits.filter((h) => !lifted.has(h)),
   ];
 }
 

@@ -1,6 +1,7 @@
 import { searchProfile } from "../embed/profiles.js";
 import { STOPWORDS, typedTokens } from "../store/index.js";
 import { readableWordNet } from "./expand.js";
+import { detectLanguage, languageDetectorLoaded, loadLanguageDetector } from "../store/language.js";
 import { baseForms, type WordNet } from "./wordnet.js";
 
 /**
@@ -12,6 +13,11 @@ export const READABLE_DEFAULTS = {
   englishShare: 0.5,
   /** Fewer words than this (code and acronyms left out) say too little to judge: the text counts as readable. */
   minWords: 5,
+  /**
+   * Below this share of English words, a passage the language detector reliably reads as a
+   * language the model does not rank is not read either (docs/decisions/languages.md).
+   */
+  detectedShare: 0.7,
 };
 
 /** CJK ideographs, kana and hangul: text the bundled model has no tokens for. */
@@ -69,8 +75,21 @@ function isEnglish(wn: WordNet, word: string): boolean {
  * ```
  */
 export function readsEnglishOnly(model: string): boolean {
-  const { languages } = searchProfile(model);
+  const languages = modelLanguages(model);
   return languages !== "any" && languages.length === 1 && languages[0] === "en";
+}
+
+/**
+ * The languages the index's model ranks, by its profile ({@link searchProfile}), or `any`: passages
+ * and questions in others are ranked by their words.
+ *
+ * @example
+ * ```ts
+ * modelLanguages("universal-sentence-encoder-lite"); // ["en"]
+ * ```
+ */
+export function modelLanguages(model: string): readonly string[] | "any" {
+  return searchProfile(model).languages;
 }
 
 /**
@@ -88,7 +107,8 @@ export function readsEnglishOnly(model: string): boolean {
  * ```
  */
 export function modelCannotRead(model: string, text: string, o = READABLE_DEFAULTS): boolean {
-  if (!readsEnglishOnly(model)) return false;
+  const languages = modelLanguages(model);
+  if (languages === "any") return false;
   const prose = text.replace(CODE, " ");
   const ascii = ASCII.test(prose);
   if (!ascii && ANY_CJK.test(prose)) {
@@ -97,20 +117,98 @@ export function modelCannotRead(model: string, text: string, o = READABLE_DEFAUL
   }
   const wn = readableWordNet();
   if (!wn) return false;
-  const words = ascii ? asciiWords(prose) : unicodeWords(prose);
+  const words = proseWords(prose);
   if (words.length < o.minWords) return false;
-  // each word a stopword (a set lookup) or a word WordNet knows (remembered by word), in the text's
-  // order, until the count decides either way: the answer is the whole count's, whatever the order
-  const need = o.englishShare * words.length;
-  const most = words.length - need;
+  const share = englishShare(wn, words, o.detectedShare);
+  if (share < o.englishShare) return true;
+  // a passage the detector reliably reads as a language the model does not rank, with fewer English
+  // words than `detectedShare` (German shares many words with English: "die", "was", "also", "hat")
+  if (share >= o.detectedShare || !languageDetectorLoaded()) return false;
+  const lang = detectLanguage(prose);
+  return lang !== undefined && lang !== "en" && !languages.includes(lang);
+}
+
+/**
+ * Words of prose: acronyms ("GPIO") and names written with a capital inside ("iPhone") left out,
+ * lower-cased; from the tokens as the keyword index reads them (ASCII text without the Unicode-aware
+ * regular expressions: the same words in a third of the time).
+ */
+function proseWords(prose: string): string[] {
+  return ASCII.test(prose) ? asciiWords(prose) : unicodeWords(prose);
+}
+
+/**
+ * The share of `words` that are English (stopwords, or words WordNet knows), counted until it
+ * reaches `enough` (then `enough` is returned): stopwords first, then the other words, the most
+ * frequent first.
+ */
+function englishShare(wn: WordNet, words: string[], enough: number): number {
+  if (!words.length) return 1;
+  const need = enough * words.length;
   let english = 0;
-  let other = 0;
+  const rest = new Map<string, number>();
   for (const w of words) {
-    if (STOPWORDS.has(w) || isEnglish(wn, w)) {
-      if (++english >= need) break;
-    } else if (++other > most) break;
+    if (STOPWORDS.has(w)) english++;
+    else rest.set(w, (rest.get(w) ?? 0) + 1);
   }
-  return english < need;
+  for (const [w, n] of [...rest].sort((a, b) => b[1] - a[1])) {
+    if (english >= need) return enough;
+    if (isEnglish(wn, w)) english += n;
+  }
+  return Math.min(enough, english / words.length);
+}
+
+/**
+ * The language of a question, as far as search needs it: what the detector reliably tells
+ * ({@link detectLanguage}), unless half its words or more are English (stopwords or words WordNet
+ * knows: "resistor colours" is English, however the detector reads two words). `undefined` when
+ * it cannot tell, and for one word that is not English. Loads the detector on first use.
+ *
+ * @example
+ * ```ts
+ * await questionLanguage("Wie funktioniert ein D-Flip-Flop"); // "de"
+ * await questionLanguage("resistor colours"); // "en"
+ * await questionLanguage("DRV8833"); // undefined
+ * ```
+ */
+export async function questionLanguage(question: string): Promise<string | undefined> {
+  const wn = readableWordNet();
+  const words = proseWords(question.replace(CODE, " "));
+  // no word of prose (codes, acronyms) tells nothing; English words only are English: neither
+  // needs the detector, which a search in English then does not load
+  if (!words.length) return undefined;
+  const share = wn ? englishShare(wn, words, 1) : 0;
+  if (share === 1 && /^[\p{ASCII}]*$/u.test(question)) return "en";
+  // one word is too little to tell a language by ("affordances" reads as French)
+  if (words.length < 2) return undefined;
+  await loadLanguageDetector();
+  const lang = detectLanguage(question);
+  if (!lang || lang === "en") return lang;
+  return share >= READABLE_DEFAULTS.englishShare ? "en" : lang;
+}
+
+/**
+ * Whether the index's model cannot read a question: one in a language its profile does not list
+ * (`language` from {@link questionLanguage}) that the vault's passages are written in (`held`: the
+ * index's `keywordLanguages`; "Manteigaria pastéis de nata", told as Portuguese in a
+ * vault of English notes, is a name the model reads well enough), or one {@link modelCannotRead}
+ * judges so.
+ *
+ * @example
+ * ```ts
+ * questionUnread("universal-sentence-encoder-lite", "Wie funktioniert ein D-Flip-Flop", "de", ["de"]); // true
+ * ```
+ */
+export function questionUnread(
+  model: string,
+  question: string,
+  language: string | undefined,
+  held: readonly string[],
+): boolean {
+  const languages = modelLanguages(model);
+  if (languages === "any") return false;
+  if (language && language !== "en" && !languages.includes(language) && held.includes(language)) return true;
+  return language !== "en" && modelCannotRead(model, question);
 }
 
 /** Passages judged, by text (a search judges the same candidates again and again; bounded by their length). */
@@ -129,7 +227,7 @@ const JUDGED_CHARS = 20_000_000;
  */
 export function unreadPassages(model: string, passages: readonly { id: string; text: string }[]): Set<string> {
   const out = new Set<string>();
-  if (!readsEnglishOnly(model)) return out;
+  if (modelLanguages(model) === "any") return out;
   for (const p of passages) {
     let unread = judged.get(p.text);
     if (unread === undefined) {
@@ -144,4 +242,32 @@ export function unreadPassages(model: string, passages: readonly { id: string; t
     if (unread) out.add(p.id);
   }
   return out;
+}
+
+/**
+ * {@link unreadPassages}, after loading the language detector if a passage needs it: one whose
+ * English share is between `englishShare` and `detectedShare`, not judged before (a search of
+ * English notes then does not load it).
+ *
+ * @example
+ * ```ts
+ * await judgePassages("universal-sentence-encoder-lite", hits); // Set { "de/Kette.md#0-…" }
+ * ```
+ */
+export async function judgePassages(
+  model: string,
+  passages: readonly { id: string; text: string }[],
+  o = READABLE_DEFAULTS,
+): Promise<Set<string>> {
+  const wn = readableWordNet();
+  if (wn && !languageDetectorLoaded() && modelLanguages(model) !== "any") {
+    const inBand = (text: string) => {
+      const words = proseWords(text.replace(CODE, " "));
+      if (words.length < o.minWords) return false;
+      const share = englishShare(wn, words, o.detectedShare);
+      return share >= o.englishShare && share < o.detectedShare;
+    };
+    if (passages.some((p) => !judged.has(p.text) && inBand(p.text))) await loadLanguageDetector();
+  }
+  return unreadPassages(model, passages);
 }

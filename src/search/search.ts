@@ -19,7 +19,9 @@ import { createReranker, DEFAULT_RERANKER, rerankerKind, type Reranker } from ".
 import { propNames } from "./props.js";
 import { rerankHits } from "./rerank.js";
 import { withLeads } from "./lead.js";
-import { modelCannotRead, readsEnglishOnly, unreadPassages } from "./readable.js";
+import { isRareLookup, RARE_DEFAULTS } from "./rare.js";
+import { judgePassages, modelLanguages, questionLanguage, questionUnread } from "./readable.js";
+import { isStemmedLanguage } from "../store/language.js";
 import { spellingFixes, spellingNotice, withFixes, type SpellingFix } from "./spelling.js";
 import { capPerNote, diversify, dropStragglers, linearFusion, namedFirst, rrf, type Ranked } from "./rank.js";
 import {
@@ -30,6 +32,8 @@ import {
   type SearchOptionsWithDefaults,
   type SearchResult,
 } from "./types.js";
+
+export { isRareLookup, RARE_DEFAULTS } from "./rare.js";
 
 /**
  * The settings chosen for a model on the dev sets, over `SEARCH_DEFAULTS` (its profile,
@@ -229,7 +233,7 @@ export async function search(ctx: SearchContext, question: string, options: Sear
     const reranker = ctx.reranker?.(rerank) ?? createReranker(rerank);
     ranked = await rerankHits(ranked, question, reranker, o.rerankDepth);
     // a note the question names stays first, as the fusion put it (see namedFirst)
-    if (o.mode !== "dense") ranked = namedFirst(ranked, question, got.linkNames);
+    if (o.mode !== "dense") ranked = namedFirst(ranked, question, got.linkNames, got.language);
     timings.rerankMs = performance.now() - t;
     reranked = { model: reranker.id, candidates: Math.min(ranked.length, o.rerankDepth) };
   }
@@ -326,39 +330,8 @@ export interface Retrieved {
   setAside?: number;
   /** The passages of the keyword lists the model cannot read: a fusion ranks them by their words alone ({@link fuse}). */
   unreadIds?: Set<string>;
-}
-
-/**
- * When a question is a lookup of rare words ("PCA", "DRV8833"), which the keyword list finds and
- * the model may not read, the keyword list's first `top` passages lead the hybrid fusion, in their
- * fused order (docs/decisions/fusion-weight.md).
- */
-export const RARE_DEFAULTS = {
-  /** At most this many words, stopwords left out. */
-  words: 2,
-  /** Each word held by at most this share of the passages (and by at least one). */
-  share: 0.01,
-  /** The keyword list's first this many passages lead. */
-  top: 5,
-};
-
-/**
- * Whether a question is a lookup of rare words: at most `RARE_DEFAULTS.words` words besides
- * stopwords, each held by at least one passage and by at most `share` of them.
- *
- * @example
- * ```ts
- * await isRareLookup(store, "PCA"); // true where 4 of 2,000 passages hold "pca"
- * await isRareLookup(store, "how do I undo a commit"); // false: three words
- * ```
- */
-export async function isRareLookup(store: Store, question: string, o = RARE_DEFAULTS): Promise<boolean> {
-  const words = [...new Set(queryTokens(question))].filter((w) => !STOPWORDS.has(w.replace(/’/g, "'")));
-  if (!words.length || words.length > o.words) return false;
-  const { chunks } = await store.count();
-  const cap = Math.max(1, Math.floor(o.share * chunks)) + 1;
-  const { counts } = await store.keywordStats(words, { cap });
-  return counts.every((c) => c > 0 && c < cap);
+  /** The question's language, when told (readable.ts `questionLanguage`). */
+  language?: string;
 }
 
 /**
@@ -387,7 +360,7 @@ export async function retrieve(
   // model cannot read (another language than the English-only model's), whose vectors place
   // them at random
   // (a keyword search ranks every passage by its words: nothing to judge)
-  const judged = o.mode !== "keyword" && readsEnglishOnly(ctx.embedder.model);
+  const judged = o.mode !== "keyword" && modelLanguages(ctx.embedder.model) !== "any";
   const words = o.mode !== "dense" || !!partial || judged;
   const vectors = o.mode !== "keyword" && (!partial || partial.withVectors > 0);
   const depth = o.mode === "hybrid" ? Math.max(n, o.pool) : n;
@@ -402,6 +375,9 @@ export async function retrieve(
   let setAside = 0;
   let byWords: Set<string> | undefined;
   const t0 = performance.now();
+  // the question's language: its words are stemmed by it, WordNet expands English only, and the
+  // model reads the languages its profile lists (see readable.ts)
+  const language = await questionLanguage(question);
   // a question the model cannot read (Japanese to an English model: one vector for every such
   // question) would rank the notes at random; it is ranked by its words alone
   // likewise a question in another language than the English-only bundled model's
@@ -410,7 +386,7 @@ export async function retrieve(
       ? undefined
       : unreadable(ctx.embedder, question)
         ? ("characters" as const)
-        : modelCannotRead(ctx.embedder.model, question)
+        : questionUnread(ctx.embedder.model, question, language, (await ctx.store.keywordLanguages?.()) ?? [])
           ? ("language" as const)
           : undefined;
   // start embedding first: on a cold start the model loads while the keyword query runs, and so
@@ -431,17 +407,21 @@ export async function retrieve(
     const t = performance.now();
     const { proximity, backlinks } = o;
     // a misspelt word matches nothing: the keyword lists read the vault's word in its place
-    if (o.spell) spelling = await spellingFixes(ctx.store, question, readableWordNet());
+    if (o.spell && !isStemmedLanguage(language)) spelling = await spellingFixes(ctx.store, question, readableWordNet());
     const asked = spelling?.length ? withFixes(question, spelling) : question;
-    keyword = plainKeyword = await ctx.store.queryKeyword(asked, depth, filter, { proximity, backlinks });
+    keyword = plainKeyword = await ctx.store.queryKeyword(asked, depth, filter, { proximity, backlinks, language });
     plainKeywordMs = performance.now() - t;
     if (o.expand) {
-      expansion = await planExpansion(ctx.store, asked, keyword[0]);
-      if (expansion) keyword = await ctx.store.queryKeyword(asked, depth, filter, { expansion, proximity, backlinks });
+      expansion = await planExpansion(ctx.store, asked, keyword[0], undefined, undefined, language);
+      if (expansion)
+        keyword = await ctx.store.queryKeyword(asked, depth, filter, { expansion, proximity, backlinks, language });
     }
     // (one list when nothing was added: its passages are judged once)
     if (judged)
-      byWords = unreadPassages(ctx.embedder.model, keyword === plainKeyword ? keyword : [...keyword, ...plainKeyword]);
+      byWords = await judgePassages(
+        ctx.embedder.model,
+        keyword === plainKeyword ? keyword : [...keyword, ...plainKeyword],
+      );
     if (o.mode === "dense") {
       const rest = partial ? await ctx.store.withoutVectors(keyword.map((r) => r.id)) : new Set<string>();
       keyword = keyword.filter((r) => rest.has(r.id) || byWords?.has(r.id));
@@ -451,7 +431,7 @@ export async function retrieve(
     // backlink text matched
     const linked = [...new Set(keyword.filter((r) => r.backlinked).map((r) => r.meta.path))];
     if (linked.length) linkNames = await ctx.store.linkNames(linked);
-    rare = keyword.length > 0 && (await isRareLookup(ctx.store, asked));
+    rare = keyword.length > 0 && (await isRareLookup(ctx.store, asked, undefined, language));
     timings.retrieveMs += performance.now() - t;
   }
   if (vectorPromise) {
@@ -462,7 +442,7 @@ export async function retrieve(
     dense = await ctx.store.queryDense(vector, depth, filter);
     if (judged) {
       // (a passage the keyword lists brought was judged there: unreadPassages remembers its text)
-      const unread = unreadPassages(ctx.embedder.model, dense);
+      const unread = await judgePassages(ctx.embedder.model, dense);
       setAside = unread.size;
       if (setAside) dense = dense.filter((r) => !unread.has(r.id));
     }
@@ -480,6 +460,7 @@ export async function retrieve(
     ...(rare ? { rare: true as const } : {}),
     ...(setAside ? { setAside } : {}),
     ...(byWords?.size ? { unreadIds: byWords } : {}),
+    ...(language ? { language } : {}),
   };
 }
 
@@ -493,7 +474,7 @@ export function fuse(
   dense: ScoredRecord[],
   keyword: ScoredRecord[],
   question?: string,
-  found: Pick<Retrieved, "linkNames" | "rare" | "unreadIds"> & { partial?: boolean } = {},
+  found: Pick<Retrieved, "linkNames" | "rare" | "unreadIds" | "language"> & { partial?: boolean } = {},
 ): Hit[] {
   // a dense search ranks by its vectors alone, but where its keyword list holds the passages its
   // vectors cannot rank (`partial`: those without vectors yet, or that the model cannot read; see
@@ -503,7 +484,7 @@ export function fuse(
   // a lookup of rare words: the passages that hold them lead, whatever the model made of them
   if (found.rare && o.mode === "hybrid") hits = keywordLed(hits, keyword, RARE_DEFAULTS.top);
   // a question that names a note (its title, alias, file name or link text) finds that note first
-  return question === undefined ? hits : namedFirst(hits, question, found.linkNames);
+  return question === undefined ? hits : namedFirst(hits, question, found.linkNames, found.language);
 }
 
 /**
@@ -553,8 +534,9 @@ function fuseWords(
     fused = linearFusion([dList, kList], [1 - o.alpha, o.alpha], [undefined, kFloor]);
   }
   // a passage the model cannot read is in no dense list: its words stand for both halves, or the
-  // fusion would weigh it by alpha alone beside passages that score in both
-  if (unread?.size && o.alpha > 0)
+  // fusion would weigh it by alpha alone beside passages that score in both (with no dense list,
+  // as for a question the model cannot read, every passage is ranked by its words alike)
+  if (unread?.size && o.alpha > 0 && dList.length)
     fused = fused
       .map((f) => (unread.has(f.id) ? { id: f.id, score: f.score / o.alpha } : f))
       .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

@@ -16,6 +16,7 @@ export type {
   KeywordExpansion,
   KeywordRanking,
   KeywordStats,
+  KeywordStatsOptions,
   Spelling,
   SpellingQuery,
 } from "./types.js";

@@ -155,6 +155,18 @@ export interface KeywordRanking {
    * {@link NoteLink}), added to each of its chunks. 0 or absent: not ranked.
    */
   backlinks?: number;
+  /**
+   * The question's language (ISO 639-1), when told: an index that stems passages of that language
+   * by its own Snowball stemmer (see shared/language.ts) reads the question's words by it too.
+   */
+  language?: string;
+}
+
+/** What {@link Store.keywordStats} is asked: `id`, the chunk to test; `cap`, where counting stops; `language`, as {@link KeywordRanking.language}. */
+export interface KeywordStatsOptions {
+  id?: string;
+  cap?: number;
+  language?: string;
 }
 
 /** See {@link Store.keywordStats}. */
@@ -298,7 +310,7 @@ export interface Store {
    * // { chunks: 75, counts: [3, 0], inChunk: [true, false] }
    * ```
    */
-  keywordStats(phrases: string[], opts?: { id?: string; cap?: number }): Promise<KeywordStats>;
+  keywordStats(phrases: string[], opts?: KeywordStatsOptions): Promise<KeywordStats>;
   /**
    * Words of the keyword index spelled like `word`: those whose stem is within `maxEdits` edits of
    * its stem (the index's stemmer; a swap of two neighbours is one edit), as passages write them.
@@ -311,6 +323,16 @@ export interface Store {
    * ```
    */
   keywordSpellings(word: string, maxEdits: number, opts?: SpellingQuery): Promise<Spelling[]>;
+  /**
+   * The languages (ISO 639-1) whose passages the keyword index stems by their own Snowball stemmer
+   * (English is FTS5's Porter, and is not listed); empty for an index written before, or without any.
+   *
+   * @example
+   * ```ts
+   * await store.keywordLanguages?.(); // ["de"] for a vault of German notes
+   * ```
+   */
+  keywordLanguages?(): Promise<string[]>;
   manifest(): Promise<Manifest | undefined>;
   setManifest(m: Manifest): Promise<void>;
   /** Cached vectors by (model, window-text hash). */

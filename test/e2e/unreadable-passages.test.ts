@@ -63,7 +63,8 @@ describe("passages the model cannot read", () => {
   });
 
   it("are counted once by --verbose", () => {
-    const { stderr } = search("pacchetti condividono", ["--verbose"]);
+    // (an English question: one told as Italian, as "pacchetti condividono" is, asks no dense list)
+    const { stderr } = search("how do processes share packets", ["--verbose"]);
     const lines = stderr.split("\n").filter((l) => l.startsWith("dense: "));
     // the nine Italian passages and the French recipe, among the dense list's candidates
     expect(lines).toEqual([

@@ -9,6 +9,7 @@ import {
   SCHEMA_VERSION,
   type KeywordRanking,
   type KeywordStats,
+  type KeywordStatsOptions,
   type Spelling,
   type SpellingQuery,
   type Manifest,
@@ -525,8 +526,9 @@ export class ChromaStore implements Store {
   async keywordSpellings(word: string, maxEdits: number, opts?: SpellingQuery): Promise<Spelling[]> {
     return this.sidecar.keywordSpellings(word, maxEdits, opts);
   }
+  keywordLanguages = (): Promise<string[]> => this.sidecar.keywordLanguages();
 
-  async keywordStats(phrases: string[], opts?: { id?: string; cap?: number }): Promise<KeywordStats> {
+  async keywordStats(phrases: string[], opts?: KeywordStatsOptions): Promise<KeywordStats> {
     return this.sidecar.keywordStats(phrases, opts);
   }
 

@@ -6,7 +6,7 @@ import Database from "better-sqlite3";
 import { VaultRagError } from "../../errors.js";
 import { makeDir } from "../../make-dir.js";
 import { INDEX_DIR } from "../../config.js";
-import { cjkBigrams } from "../../shared/cjk.js";
+import { ftsNames, ftsText, passageLanguage } from "./fts-text.js";
 import { compileDocRegex, containsText } from "../regex.js";
 import { prepareSchema, shadowLaterColumns } from "./ddl.js";
 import { propTest } from "./props.js";
@@ -174,22 +174,18 @@ function addFunctions(db: Database.Database): void {
   );
   // a property condition, read as the reference evaluator reads it
   db.function("vr_prop", { deterministic: true }, propTest());
-  db.function("vr_fts", { deterministic: true }, ftsText);
-}
-
-/**
- * What FTS5 indexes for a field, as SQL's `vr_fts` gives it (the 'delete' command must be given
- * exactly the same values): NFKC, as queries are read ("ﬁle" copied from a PDF is "file", "Ｗｉｄｅ"
- * is "Wide"), and CJK bigrams. Writers that bind the indexed text call it themselves, sparing SQLite
- * a call back into JavaScript per field.
- *
- * @example
- * ```ts
- * ftsText("ﬁle 醤油"); // "file  醤油 "
- * ```
- */
-export function ftsText(text: unknown): string {
-  return cjkBigrams(String(text ?? "").normalize("NFKC"));
+  db.function("vr_fts", { deterministic: true, varargs: true }, (text: unknown, lang?: unknown) =>
+    ftsText(text, typeof lang === "string" ? lang : undefined),
+  );
+  db.function("vr_fts_names", { deterministic: true }, (title: unknown, aliases: unknown, lang: unknown) =>
+    ftsNames(title, aliases, typeof lang === "string" ? lang : undefined),
+  );
+  db.function(
+    "vr_lang",
+    { deterministic: true },
+    (title: unknown, section: unknown, text: unknown) =>
+      passageLanguage(String(title ?? ""), String(section ?? ""), String(text ?? "")) ?? null,
+  );
 }
 
 /** True when the index file and its folder (for the WAL files) can be written. */

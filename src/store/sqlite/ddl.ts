@@ -4,6 +4,8 @@ import { VaultRagError } from "../../errors.js";
 import { SCHEMA_VERSION, type Manifest } from "../types.js";
 import { createBacklinkTables } from "./backlinks.js";
 import { FTS_TOKENIZE } from "./fts-query.js";
+import { MIN_LANGUAGE_WORDS, recordLanguages } from "./fts-text.js";
+import { LANGUAGE_TOOLS } from "../language.js";
 import { createLinkNames, linkNamesCurrent } from "./link-names.js";
 
 /**
@@ -122,7 +124,9 @@ DROP TABLE vectors;
  */
 // NFKC and the CJK ranges come from Node's Unicode data: a newer Unicode may read a character
 // another way, and FTS5's 'delete' must be given what was inserted, so its version is a rule too
-export const KEYWORD_TEXT_RULES = `nfkc cjk-bigrams 1; unicode ${process.versions.unicode}`;
+// the language detector's and the stemmers' versions are rules too: another version may read a
+// passage as another language, or stem a word otherwise
+export const KEYWORD_TEXT_RULES = `nfkc cjk-bigrams 1; unicode ${process.versions.unicode}; stems ${MIN_LANGUAGE_WORDS} ${LANGUAGE_TOOLS}; joined names 1`;
 
 /**
  * Records that the keyword index's text was read by today's {@link KEYWORD_TEXT_RULES}.
@@ -181,9 +185,20 @@ function schemaIsCurrent(db: Database.Database, version: number): boolean {
 export function rebuildKeywordIndex(db: Database.Database): void {
   db.prepare("INSERT INTO fts (fts) VALUES ('delete-all')").run();
   db.prepare(
-    "INSERT INTO fts (rowid, title, aliases, section, text) SELECT rowid, vr_fts(title), vr_fts(aliases), vr_fts(section), vr_fts(text) FROM chunks",
+    `INSERT INTO fts (rowid, title, aliases, section, text) SELECT rowid, ${KEYWORD_FIELDS} FROM (${WITH_LANGUAGE})`,
   ).run();
+  recordLanguages(db);
 }
+
+/**
+ * The chunks' rows with the language their words are stemmed by (`l`, see fts-text.ts
+ * `passageLanguage`); a `WHERE` may follow.
+ */
+export const WITH_LANGUAGE =
+  "SELECT rowid, title, aliases, section, text, vr_lang(title, section, text) AS l FROM chunks";
+
+/** The keyword index's four fields of a {@link WITH_LANGUAGE} row, as FTS5 is given them (rowid first is the caller's). */
+export const KEYWORD_FIELDS = "vr_fts(title, l), vr_fts_names(title, aliases, l), vr_fts(section, l), vr_fts(text, l)";
 
 /**
  * Brings a database opened for writing to this version's schema: refuses an index of a storage

@@ -1,5 +1,6 @@
 import { hasCjk, queryBigrams } from "../../shared/cjk.js";
 import { STOPWORDS } from "../../shared/stopwords.js";
+import { stemText } from "../language.js";
 
 const TOKEN_RE = /[\p{L}\p{N}]+(?:['’\-_.][\p{L}\p{N}]+)*/gu;
 
@@ -10,7 +11,9 @@ export const FTS_TOKENIZE = "porter unicode61 remove_diacritics 2";
  * Turns user text into a safe FTS5 query: every term quoted (user text is never parsed as FTS5
  * syntax), stopwords dropped, terms joined with OR so a question need not match every word.
  * Hyphenated or dotted identifiers (`2-factor`, `v1.2`) become phrases, matching how the unicode61
- * tokenizer split them at index time. Returns `undefined` when nothing is left.
+ * tokenizer split them at index time. With `langs`, also as the index stems
+ * passages of those languages ({@link stemTerms}); adjacent words joined are another query
+ * ({@link joinedQuery}). Returns `undefined` when nothing is left.
  *
  * @example
  * ```ts
@@ -18,10 +21,83 @@ export const FTS_TOKENIZE = "porter unicode61 remove_diacritics 2";
  * toFtsQuery('AND "NEAR" 2-factor');  // '"near" OR "2 factor"'
  * ```
  */
-export function toFtsQuery(text: string): string | undefined {
-  const terms = queryTerms(text);
+export function toFtsQuery(text: string, langs: readonly string[] = []): string | undefined {
+  const terms = stemTerms(queryTerms(text), langs);
   if (!terms.length) return undefined;
   return phraseQuery(terms);
+}
+
+/**
+ * An FTS5 query of a question's adjacent words joined ({@link joinedPairs}), as `langs` would stem
+ * them, looked for where a note writes them, not among the names the index joined itself (the
+ * aliases field: "aws cli" would count twice for a title "AWS CLI …"). `undefined` without pairs.
+ *
+ * @example
+ * ```ts
+ * joinedQuery("what is a gray code"); // '{title section text} : "graycode"'
+ * ```
+ */
+export function joinedQuery(text: string, langs: readonly string[] = []): string | undefined {
+  const own = new Set(queryTerms(text));
+  const pairs = stemTerms(joinedPairs(text), langs).filter((j) => !own.has(j));
+  return pairs.length ? `${JOINED_COLUMNS} : (${phraseQuery(pairs)})` : undefined;
+}
+
+/**
+ * Weight of a question's joined pairs ({@link joinedQuery}) beside its own words: a note that
+ * writes "graycode" for "gray code" is found, but one that says "webpage" does not outrank the
+ * one that answers "a live web page" (til).
+ */
+export const JOINED_WEIGHT = 0.5;
+
+/** The fields of the keyword index a question's joined pairs are looked for in (all but `aliases`). */
+const JOINED_COLUMNS = "{title section text}";
+
+/**
+ * Terms as given (for FTS5's Porter stemmer to read, as it reads English and every passage too
+ * short to tell its language) and as an index that stems passages of each of `langs` by its
+ * Snowball stemmer holds them: each word of each term stemmed; a CJK bigram as it stands. Each
+ * form once; with `minStem`, no stemmed form with a word cut shorter than that.
+ *
+ * @example
+ * ```ts
+ * stemTerms(["zählern", "d flip flop"], ["de"]); // ["zählern", "d flip flop", "zahl"]
+ * ```
+ */
+export function stemTerms(terms: string[], langs: readonly string[], minStem = 0): string[] {
+  if (!langs.length) return terms;
+  const out = new Set(terms);
+  for (const lang of langs)
+    for (const t of terms) {
+      if (hasCjk(t)) continue;
+      const stem = stemText(t, lang);
+      if (minStem && stem.split(" ").some((w, i) => w.length < minStem && w !== t.split(" ")[i])) continue;
+      out.add(stem);
+    }
+  return [...out];
+}
+
+/**
+ * The shortest stem asked in a language the words may not be in (English synonyms, a question
+ * whose language is not told, counted for its synonyms): "tie" is "ti" in French, which English
+ * notes hold as "TI"; "repose" is "repos", as a French recipe's "reposer".
+ */
+export const CROSS_STEM_MIN = 4;
+
+/**
+ * Adjacent words of a question written as one ("gray code" → "graycode"): a note may write as one
+ * word what the question writes as two (the index holds each note's name joined too, see
+ * fts-text.ts `ftsNames`, for the other way round). Words as {@link proximityPairs} pairs them.
+ *
+ * @example
+ * ```ts
+ * joinedPairs("what is a gray code"); // ["graycode"]
+ * ```
+ */
+export function joinedPairs(text: string): string[] {
+  return proximityPairs(text)
+    .filter(([a, b]) => !hasCjk(a) && !hasCjk(b) && !STOPWORDS.has(a) && !STOPWORDS.has(b))
+    .map(([a, b]) => a.replace(/'/g, "") + b.replace(/'/g, ""));
 }
 
 /**
@@ -150,8 +226,8 @@ export function proximityPairs(text: string): [string, string][] {
  * proximityQuery("sourdough");           // undefined
  * ```
  */
-export function proximityQuery(text: string, window = NEAR_WINDOW): string | undefined {
-  const pairs = proximityPairs(text);
+export function proximityQuery(text: string, window = NEAR_WINDOW, lang?: string): string | undefined {
+  const pairs = proximityPairs(text).map(([a, b]) => [stemText(a, lang), stemText(b, lang)]);
   const w = Math.max(0, Math.floor(window));
   return pairs.length
     ? pairs.map(([a, b]) => `NEAR(${phraseQuery([a])} ${phraseQuery([b])}, ${w})`).join(" OR ")

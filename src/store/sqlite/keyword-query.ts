@@ -1,9 +1,20 @@
 import type Database from "better-sqlite3";
-import type { KeywordRanking, KeywordStats, QueryFilter, ScoredRecord } from "../types.js";
+import type { KeywordRanking, KeywordStats, KeywordStatsOptions, QueryFilter, ScoredRecord } from "../types.js";
 import { withDocumentBudget } from "../regex.js";
 import type { SqlCondition } from "./compile.js";
 import { backlinkMatch, hasBacklinks } from "./backlinks.js";
-import { phraseQuery, proximityQuery, toFtsQuery } from "./fts-query.js";
+import {
+  CROSS_STEM_MIN,
+  JOINED_WEIGHT,
+  joinedQuery,
+  phraseQuery,
+  proximityQuery,
+  stemTerms,
+  toFtsQuery,
+} from "./fts-query.js";
+import { KEYWORD_TEXT_RULES } from "./ddl.js";
+import { indexLanguages } from "./fts-text.js";
+import { STEMMED_LANGUAGES } from "../language.js";
 import type { DocumentRows } from "./document-rows.js";
 import { COLUMNS, filterSql, rowMeta, type Row } from "./rows.js";
 
@@ -62,18 +73,29 @@ function keywordRows(
   cond: SqlCondition,
   ranking: KeywordRanking,
 ): ScoredRecord[] {
-  const match = toFtsQuery(text);
+  // a question's words also as the index stems passages of its language (or of each language it
+  // stems, when the question's is not told), where the index was written by today's rules
+  const langs = stemsLanguages(db, ranking.language);
+  const match = toFtsQuery(text, langs);
   if (!match) return [];
   const w = BM25_WEIGHTS;
   const bm25 = `bm25(fts, ${w.title}, ${w.aliases}, ${w.section}, ${w.body})`;
   const limit = Math.max(1, Math.floor(k));
-  // the parts a chunk's score sums beside the question's own BM25: synonym phrases, near pairs
+  // the parts a chunk's score sums beside the question's own BM25: synonym phrases, near pairs, joined pairs
   const extra: { weight: number; match: string }[] = [];
   const { expansion, proximity } = ranking;
   const phrases = expansion && expansion.weight > 0 ? expansion.phrases.filter((p) => p.trim()) : [];
-  if (phrases.length) extra.push({ weight: expansion!.weight, match: phraseQuery(phrases) });
-  const near = proximity && proximity > 0 ? proximityQuery(text) : undefined;
+  // synonyms are English words, which a passage in another language may hold too (loanwords,
+  // "repose" in a French recipe's "reposer"): asked as each language the index stems would hold them
+  const synonymLangs = langs.length ? langs : stemsLanguages(db, undefined);
+  if (phrases.length)
+    extra.push({ weight: expansion!.weight, match: phraseQuery(stemTerms(phrases, synonymLangs, CROSS_STEM_MIN)) });
+  const near =
+    proximity && proximity > 0 ? proximityQuery(text, undefined, langs.length === 1 ? langs[0] : undefined) : undefined;
   if (near) extra.push({ weight: proximity!, match: near });
+  // the question's adjacent words written as one ("gray code" → "graycode")
+  const joined = joinedQuery(text, langs);
+  if (joined) extra.push({ weight: JOINED_WEIGHT, match: joined });
   const linked = ranking.backlinks && ranking.backlinks > 0 && anyBacklinks(db, state);
   if (extra.length || linked) {
     // every chunk that matches the question or an expansion phrase, or whose note's backlink text
@@ -88,15 +110,14 @@ function keywordRows(
         top AS (SELECT s.r, s.d, s.b FROM s ${cond.sql ? `JOIN chunks c ON c.rowid = s.r WHERE ${cond.sql}` : ""}
           ORDER BY s.d, s.r LIMIT ?)
         SELECT ${COLUMNS}, top.d AS d, top.b AS b FROM top JOIN chunks c ON c.rowid = top.r ORDER BY top.d, top.r`;
-    const rows = db
-      .prepare(sql)
-      .all(
-        match,
-        ...extra.flatMap((e) => [e.weight, e.match]),
-        ...(linked ? [ranking.backlinks, match] : []),
-        ...cond.params,
-        limit,
-      ) as Row[];
+    const rows = db.prepare(sql).all(
+      match,
+      ...extra.flatMap((e) => [e.weight, e.match]),
+      // backlink text is not stemmed by language: the question's words as typed
+      ...(linked ? [ranking.backlinks, toFtsQuery(text)] : []),
+      ...cond.params,
+      limit,
+    ) as Row[];
     return rows.map((r) => ({
       id: r.id,
       text: r.text,
@@ -137,7 +158,7 @@ export function keywordStats(
   db: Database.Database,
   chunks: number,
   phrases: string[],
-  opts: { id?: string; cap?: number },
+  opts: KeywordStatsOptions,
 ): KeywordStats {
   return db
     .transaction((): KeywordStats => {
@@ -151,12 +172,43 @@ export function keywordStats(
       const holds = db.prepare("SELECT count(*) FROM fts WHERE fts MATCH ? AND rowid = CAST(? AS INTEGER)").pluck();
       const counts: number[] = [];
       const inChunk: boolean[] = [];
+      const langs = stemsLanguages(db, opts.language);
+      // phrases of no told language (synonyms, a question's words) are stemmed as a vault's language only far enough to mean something
+      const minStem = opts.language ? 0 : CROSS_STEM_MIN;
       for (const p of phrases) {
-        const q = p.trim() ? phraseQuery([p]) : undefined;
+        const q = p.trim() ? phraseQuery(stemTerms([p], langs, minStem)) : undefined;
         counts.push(q ? (count.get(q, cap) as number) : 0);
         inChunk.push(q !== undefined && row !== undefined && (holds.get(q, row) as number) > 0);
       }
       return { chunks, counts, inChunk };
     })
     .deferred();
+}
+
+/**
+ * The languages a query's words are also asked in, stemmed ({@link stemTerms}): the question's
+ * `language` when the index stems passages of it, or, when it is not told, every language the index
+ * stems passages of ({@link indexLanguages}: "Daten-Flipflop" says too little to tell, and a German
+ * vault holds "dat flipflop"). None for an English question, or where the index was written by
+ * other rules (an index opened read-only before `index` upgraded it holds Porter stems only).
+ */
+function stemsLanguages(db: Database.Database, language: string | undefined): string[] {
+  if (language && !STEMMED_LANGUAGES.includes(language)) return [];
+  const rules = db.prepare("SELECT value FROM meta WHERE key = 'keyword_text'").pluck().get();
+  if (rules !== KEYWORD_TEXT_RULES) return [];
+  const held = indexLanguages(db);
+  return language ? held.filter((l) => l === language) : held;
+}
+
+/**
+ * The languages the index stems passages of, where its keyword text was written by today's rules
+ * (see {@link stemsLanguages}).
+ *
+ * @example
+ * ```ts
+ * stemmedLanguages(db); // ["de"]
+ * ```
+ */
+export function stemmedLanguages(db: Database.Database): string[] {
+  return db.transaction(() => stemsLanguages(db, undefined)).deferred();
 }

@@ -3,6 +3,7 @@ import {
   SCHEMA_VERSION,
   type KeywordRanking,
   type KeywordStats,
+  type KeywordStatsOptions,
   type Spelling,
   type SpellingQuery,
   type Manifest,
@@ -34,9 +35,10 @@ import { hasBacklinks, linkNames, readLinks, relink } from "./backlinks.js";
 import { notesNamed } from "./link-names.js";
 import { DocumentRows } from "./document-rows.js";
 import { openConnection, type SqliteStoreOptions } from "./connection.js";
+import { loadLanguageDetector } from "../language.js";
 import { deleteNotes, upsertNotes, beginHeld, holdWrite, writeTransaction, type HeldWrite } from "./writes.js";
 import type { DenseCache } from "./dense-query.js";
-import { keywordStats, queryKeyword, type KeywordState } from "./keyword-query.js";
+import { keywordStats, queryKeyword, stemmedLanguages, type KeywordState } from "./keyword-query.js";
 import {
   checkIntegrity,
   repairIndex,
@@ -107,10 +109,12 @@ export class SqliteStore implements Store {
     batch: { note: NoteEntry; records: StoreRecord[]; links?: NoteLink[] }[],
     options?: UpsertOptions,
   ): Promise<void> {
+    await loadLanguageDetector(); // the keyword index stems each passage by its language
     upsertNotes(this.db, this.location, this.windowCache, batch, options);
   }
 
   async deleteNotes(paths: string[]): Promise<void> {
+    await loadLanguageDetector(); // a passage's keyword rows are deleted as they were stemmed
     deleteNotes(this.db, this.location, paths);
   }
 
@@ -369,7 +373,11 @@ export class SqliteStore implements Store {
 
   private spellings?: KeywordSpellings;
 
-  async keywordStats(phrases: string[], opts: { id?: string; cap?: number } = {}): Promise<KeywordStats> {
+  async keywordLanguages(): Promise<string[]> {
+    return stemmedLanguages(this.db);
+  }
+
+  async keywordStats(phrases: string[], opts: KeywordStatsOptions = {}): Promise<KeywordStats> {
     // the count of chunks cached per write generation ({@link count}): a search asks twice (its
     // spelling, then its synonyms), and count(*) reads the whole table
     const { chunks } = await this.count();
@@ -426,6 +434,7 @@ export class SqliteStore implements Store {
    * ```
    */
   async upgradeKeywordText(): Promise<boolean> {
+    await loadLanguageDetector();
     return rereadKeywordText(this.db, this.location);
   }
 
@@ -443,6 +452,7 @@ export class SqliteStore implements Store {
    * ```
    */
   async repair(opts: { drop?: string[] } = {}): Promise<SqliteRepair> {
+    await loadLanguageDetector();
     return repairIndex(this.db, this.location, opts);
   }
 

@@ -4,7 +4,8 @@ import type { NoteEntry, NoteLink, StoreRecord, UpsertOptions } from "../types.j
 import { checkWindows } from "../windows.js";
 import { decodeList, encodeList } from "./compile.js";
 import { writeLinks } from "./backlinks.js";
-import { ftsText } from "./connection.js";
+import { ftsNames, ftsText, passageLanguage, recordLanguages } from "./fts-text.js";
+import { KEYWORD_FIELDS, WITH_LANGUAGE } from "./ddl.js";
 import { keptLinkNames, linkNamesWriter } from "./link-names.js";
 import { damaged, diskFull, isCorruption, readOnly } from "./errors.js";
 import { readGeneration, readManifest } from "./meta.js";
@@ -53,7 +54,7 @@ export function writeTransaction(db: Database.Database, file: string, fn: () => 
 function noteDropper(db: Database.Database, linkNames = linkNamesWriter(db)): (path: string) => void {
   // external-content FTS: removing a row means telling FTS5 the values it indexed
   const delFts = db.prepare(
-    "INSERT INTO fts (fts, rowid, title, aliases, section, text) SELECT 'delete', rowid, vr_fts(title), vr_fts(aliases), vr_fts(section), vr_fts(text) FROM chunks WHERE path = ?",
+    `INSERT INTO fts (fts, rowid, title, aliases, section, text) SELECT 'delete', rowid, ${KEYWORD_FIELDS} FROM (${WITH_LANGUAGE} WHERE path = ?)`,
   );
   const delVectors = db.prepare("DELETE FROM windows WHERE chunk IN (SELECT rowid FROM chunks WHERE path = ?)");
   const delChunks = db.prepare("DELETE FROM chunks WHERE path = ?");
@@ -94,7 +95,7 @@ export function upsertNotes(
   // most of its sections, so each is made once
   const insFts = db.prepare("INSERT INTO fts (rowid, title, aliases, section, text) VALUES (?, ?, ?, ?, ?)");
   const title = lastOf(ftsText);
-  const aliasesFts = lastOf(ftsText);
+  const aliasesFts = lastOf(ftsNames);
   const section = lastOf(ftsText);
   const upNote = db.prepare(
     "INSERT INTO notes (path, hash, mtime, size) VALUES (?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET hash = excluded.hash, mtime = excluded.mtime, size = excluded.size",
@@ -135,7 +136,15 @@ export function upsertNotes(
         );
         // a full store keeps its windows for dense queries, the sidecar as a cache: both keep them
         for (const w of r.windows) insWindow.run(info.lastInsertRowid, w.hash, vectorToBlob(w.vector));
-        insFts.run(info.lastInsertRowid, title(m.title), aliasesFts(aliases), section(m.section), ftsText(r.text));
+        // each passage's words stemmed by its language (fts-text.ts)
+        const lang = passageLanguage(m.title, m.section, r.text);
+        insFts.run(
+          info.lastInsertRowid,
+          title(m.title, lang),
+          aliasesFts(m.title, aliases, lang),
+          section(m.section, lang),
+          ftsText(r.text, lang),
+        );
       }
       linkNames.add(note.path, links);
       upNote.run(note.path, note.hash, note.mtime, note.size);
@@ -146,15 +155,16 @@ export function upsertNotes(
       options.backlinksLater,
       options.linksResolvedBy,
     );
+    recordLanguages(db);
   });
 }
 
 /** `fn` remembering its last argument and answer: a run of equal arguments costs one call. */
-function lastOf(fn: (s: string) => string): (s: string) => string {
-  let arg: string | undefined;
+function lastOf<A extends unknown[]>(fn: (...args: A) => string): (...args: A) => string {
+  let last: A | undefined;
   let out = "";
-  return (s) => {
-    if (s !== arg) [arg, out] = [s, fn(s)];
+  return (...args) => {
+    if (!last || args.some((a, i) => a !== last![i])) [last, out] = [args, fn(...args)];
     return out;
   };
 }
