@@ -86,7 +86,7 @@ describe("benchmark files", () => {
       '{"question": "a", "paths": ["x.md"]}\n{"question": "b", "paths": ["x.md"], "filter": {"folders": "x"}}\n',
     );
     expect(() => readKnownAnswers(file)).toThrow(
-      `vault-rag: ${file} line 2 has a bad "filter": unknown metadata field "folders" — did you mean "folder"? — known fields: path, title, section, folder, top_folder, date_source, mtime, date, word_count, ordinal, start_line, end_line, tags, links, aliases`,
+      `vault-rag: ${file} line 2 has a bad "filter": unknown metadata field "folders" — did you mean "folder"? — known fields: path, title, section, folder, top_folder, date_source, file_type, mtime, date, word_count, ordinal, start_line, end_line, page, tags, links, aliases`,
     );
   });
 });
