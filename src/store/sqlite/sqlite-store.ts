@@ -290,6 +290,21 @@ export class SqliteStore implements Store {
   }
 
   async queryDense(vector: Float32Array, k: number, filter: QueryFilter = {}): Promise<ScoredRecord[]> {
+    // a query under way ends before the store closes: it awaits its filter, the dense index's load
+    // and the dense code's import, any of which a close() may come between
+    const query = this.denseQuery(vector, k, filter);
+    this.querying.add(query);
+    try {
+      return await query;
+    } finally {
+      this.querying.delete(query);
+    }
+  }
+
+  /** Dense queries under way, which {@link close} waits for. */
+  private readonly querying = new Set<Promise<unknown>>();
+
+  private async denseQuery(vector: Float32Array, k: number, filter: QueryFilter): Promise<ScoredRecord[]> {
     if (this.windowCache) throw new Error(`vault-rag: the store at ${this.location} was opened without vectors`);
     // the whereDocument filter's passing rows first, tested in slices (see warmFilter); then one
     // read transaction: the filters, the vectors and the rows come from one snapshot
@@ -490,7 +505,7 @@ export class SqliteStore implements Store {
 
   async close(): Promise<void> {
     // a query between its filter's slices ends first, with its rows read (see warmFilter)
-    await Promise.allSettled([...this.testing]);
+    await Promise.allSettled([...this.testing, ...this.querying]);
     await this.denseLoad; // and a snapshot being read, so that its file is closed with the rest
     this.dense.dense?.index.close();
     if (this.db.open) this.db.close();
