@@ -44,6 +44,9 @@ describe.skipIf(!!missing)(needs("a PDF hit in the web app, in headless Chromium
     );
     page = await ctx.newPage();
     await page.goto(`${s.origin}/?token=${s.token}`);
+    // the page sets the search box from the address once its filters are loaded, then focuses it:
+    // text typed before that is cleared
+    await page.waitForFunction(() => document.activeElement?.id === "q");
   }, 120_000);
   afterAll(async () => {
     await ctx?.close();
