@@ -32,6 +32,23 @@ export function folderBytes(dir: string): number {
 }
 
 /**
+ * The ids of the `k` records nearest a query by cosine distance, read exactly (each record's one
+ * window): what recall@k is measured against.
+ *
+ * @example
+ * ```ts
+ * exactTop(records, query, 10); // ["n17", "n3", …]
+ * ```
+ */
+export function exactTop(records: StoreRecord[], q: Float32Array, k: number): string[] {
+  return records
+    .map((x) => ({ id: x.id, d: 1 - x.windows[0].vector.reduce((s, v, i) => s + v * q[i], 0) }))
+    .sort((a, b) => a.d - b.d)
+    .slice(0, k)
+    .map((x) => x.id);
+}
+
+/**
  * Milliseconds of each query, after one untimed query that warms up what it touches.
  *
  * @example
@@ -106,11 +123,7 @@ export async function lanceBench(
   let recall = 0;
   const all = data.notes.map((b) => b.records[0]);
   for (const q of data.queries.slice(0, 20)) {
-    const exact = all
-      .map((x) => ({ id: x.id, d: 1 - x.windows[0].vector.reduce((s, v, i) => s + v * q[i], 0) }))
-      .sort((a, b) => a.d - b.d)
-      .slice(0, 10)
-      .map((x) => x.id);
+    const exact = exactTop(all, q, 10);
     const got = new Set(((await search(q, 10)) as { id: string }[]).map((x) => x.id));
     recall += exact.filter((id) => got.has(id)).length / 10;
   }

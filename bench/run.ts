@@ -26,7 +26,7 @@ import { firstIndexBench } from "./first-index.js";
 import { bigVaultsBench } from "./big-vaults.js";
 import { denseWorkersBench } from "./dense-workers.js";
 import { threadsBench } from "./threads-bench.js";
-import { lanceBench, timeQueries } from "./lance-bench.js";
+import { exactTop, lanceBench, timeQueries } from "./lance-bench.js";
 import { attachmentsBench } from "./attachments-bench.js";
 import { parseNote, readNote, walkVault } from "../dist/vault/index.js";
 import { generateVault, rng } from "./gen.js";
@@ -190,11 +190,7 @@ async function measureStore(store: Store, data: ReturnType<typeof storeData>, di
   let recall = 0;
   const all = data.notes.map((b) => b.records[0]);
   for (const q of data.queries.slice(0, 20)) {
-    const exact = all
-      .map((x) => ({ id: x.id, d: 1 - x.windows[0].vector.reduce((s, v, i) => s + v * q[i], 0) }))
-      .sort((a, b) => a.d - b.d)
-      .slice(0, 10)
-      .map((x) => x.id);
+    const exact = exactTop(all, q, 10);
     const got = new Set((await store.queryDense(q, 10)).map((x) => x.id));
     recall += exact.filter((id) => got.has(id)).length / 10;
   }

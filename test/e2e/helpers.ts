@@ -1,6 +1,8 @@
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { expect } from "vitest";
 
 export const BIN = path.resolve("dist/cli/main.js");
 export const DAY = 86400;
@@ -47,4 +49,22 @@ export function addGeneratedNotes(vault: string, n: number, length: number, word
     for (let w = 0; w < length; w++) s += words[(k * 7 + w * w) % words.length] + (w % 12 === 11 ? ". " : " ");
     fs.writeFileSync(path.join(vault, "gen", `note ${k}.md`), s + "\n");
   }
+}
+
+/**
+ * `vault-rag search <query> --vault <vault> --json` with `args`, run from `cwd`: the hits' paths and
+ * the run's stderr, after checking that it exited 0.
+ */
+export function searchPaths(
+  vault: string,
+  cwd: string,
+  query: string,
+  args: string[] = [],
+): { paths: string[]; stderr: string } {
+  const r = spawnSync(process.execPath, [BIN, "search", query, "--vault", vault, "--json", ...args], {
+    cwd,
+    encoding: "utf8",
+  });
+  expect(r.status, r.stderr).toBe(0);
+  return { paths: (JSON.parse(r.stdout) as { path: string }[]).map((h) => h.path), stderr: r.stderr };
 }

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BIN, copyVaultWithoutIndex } from "./helpers.js";
+import { BIN, copyVaultWithoutIndex, searchPaths } from "./helpers.js";
 
 /**
  * The example vault (English, one French recipe) with test/fixtures/italian/vault beside it: the
@@ -23,14 +23,7 @@ beforeAll(() => {
 });
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-function search(query: string, args: string[] = []): { paths: string[]; stderr: string } {
-  const r = spawnSync(process.execPath, [BIN, "search", query, "--vault", vault, "--json", ...args], {
-    cwd: tmp,
-    encoding: "utf8",
-  });
-  expect(r.status, r.stderr).toBe(0);
-  return { paths: (JSON.parse(r.stdout) as { path: string }[]).map((h) => h.path), stderr: r.stderr };
-}
+const search = (query: string, args: string[] = []) => searchPaths(vault, tmp, query, args);
 
 describe("passages the model cannot read", () => {
   it("are ranked by their words in a hybrid search, not by where their vectors fall", () => {

@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BIN, copyVaultWithoutIndex, exampleVaultCopy } from "./helpers.js";
+import { BIN, copyVaultWithoutIndex, exampleVaultCopy, searchPaths } from "./helpers.js";
 
 /**
  * Titles, aliases, word forms and languages (docs/decisions/languages.md): the example vault with
@@ -43,14 +43,7 @@ beforeAll(() => {
 });
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-function search(query: string, args: string[] = []): { paths: string[]; stderr: string } {
-  const r = spawnSync(process.execPath, [BIN, "search", query, "--vault", vault, "--json", ...args], {
-    cwd: tmp,
-    encoding: "utf8",
-  });
-  expect(r.status, r.stderr).toBe(0);
-  return { paths: (JSON.parse(r.stdout) as { path: string }[]).map((h) => h.path), stderr: r.stderr };
-}
+const search = (query: string, args: string[] = []) => searchPaths(vault, tmp, query, args);
 
 describe("titles, aliases and word forms", () => {
   it('finds a note named as one word by its two words: "gray code" finds Graycode.md', () => {
