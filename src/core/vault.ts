@@ -62,6 +62,7 @@ function coreOf(vault: string, opts: OpenVaultOptions): Core {
   // the open index, opened once however many first calls arrive together (the web app asks for
   // tags and folders at once); forgotten when there is no index yet, or opening failed
   let opening: Promise<Opened | undefined> | undefined;
+  let filed: { file: string; spec?: string } | undefined;
   const once = (how: typeof openIfIndexed) =>
     (opening ??= how(db, { ...opts, store: storeOpts }).then(
       (o) => {
@@ -91,10 +92,15 @@ function coreOf(vault: string, opts: OpenVaultOptions): Core {
       await (await was?.catch(() => undefined))?.store.close();
     },
     // the question thread is for searching: an indexing embedder never starts it
-    rerankers: rerankersOf(opts, process.env, () =>
-      opts.vaultKnown === false
-        ? { file: "" }
-        : { file: path.join(vault, SETTINGS_FILE), spec: readSettings(vault).rerank },
+    rerankers: rerankersOf(
+      opts,
+      process.env,
+      () =>
+        // read once a handle first needs it, not again at every search
+        (filed ??=
+          opts.vaultKnown === false
+            ? { file: "" }
+            : { file: path.join(vault, SETTINGS_FILE), spec: readSettings(vault).rerank }),
     ),
     indexingEmbedder: (log = opts.log) => embedderForIndex(db, { ...opts, queryThread: false, store: storeOpts, log }),
   };
