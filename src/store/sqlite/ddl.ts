@@ -126,7 +126,7 @@ DROP TABLE vectors;
 // another way, and FTS5's 'delete' must be given what was inserted, so its version is a rule too
 // the language detector's and the stemmers' versions are rules too: another version may read a
 // passage as another language, or stem a word otherwise
-export const KEYWORD_TEXT_RULES = `nfkc cjk-bigrams 1; unicode ${process.versions.unicode}; stems ${MIN_LANGUAGE_WORDS} ${LANGUAGE_TOOLS}; joined names 1`;
+export const KEYWORD_TEXT_RULES = `nfkc cjk-bigrams 1; unicode ${process.versions.unicode}; stems ${MIN_LANGUAGE_WORDS} ${LANGUAGE_TOOLS}; joined names 1; plainly english 1`;
 
 /**
  * Records that the keyword index's text was read by today's {@link KEYWORD_TEXT_RULES}.

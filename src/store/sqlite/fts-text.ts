@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
 import { cjkBigrams, hasCjk } from "../../shared/cjk.js";
-import { stemmingLanguage, stemText } from "../language.js";
+import { plainlyEnglish, stemmingLanguage, stemText } from "../language.js";
 import { decodeList } from "./compile.js";
 
 /**
@@ -66,12 +66,20 @@ export function passageLanguage(title: string, section: string, text: string): s
   const key = `${title}\u0000${section}\u0000${text}`;
   if (lastPassage?.key === key) return lastPassage.lang;
   const all = `${title}\n${section}\n${text}`;
-  const words = text.match(/\p{L}{2,}/gu)?.length ?? 0;
-  const lang = words >= MIN_LANGUAGE_WORDS ? stemmingLanguage(all) : undefined;
+  const lang = hasWords(text, MIN_LANGUAGE_WORDS) && !plainlyEnglish(all) ? stemmingLanguage(all) : undefined;
   lastPassage = { key, lang };
   if (lang) languagesSeen.add(lang);
   return lang;
 }
+
+/** Whether a text holds at least `n` words of two letters or more (counted up to `n`). */
+function hasWords(text: string, n: number): boolean {
+  WORD2.lastIndex = 0;
+  for (let i = 0; i < n; i++) if (!WORD2.exec(text)) return false;
+  return true;
+}
+
+const WORD2 = /\p{L}{2,}/gu;
 
 /** Every language {@link passageLanguage} gave in this process: what {@link recordLanguages} adds to an index. */
 const languagesSeen = new Set<string>();
