@@ -162,16 +162,20 @@ function englishShare(wn: WordNet, words: string[], enough: number): number {
  * The language of a question, as far as search needs it: what the detector reliably tells
  * ({@link detectLanguage}), unless half its words or more are English (stopwords or words WordNet
  * knows: "resistor colours" is English, however the detector reads two words). `undefined` when
- * it cannot tell, and for one word that is not English. Loads the detector on first use.
+ * it cannot tell, and for one word that is not English. Loads the detector on first use, unless
+ * `held` (the languages the index stems, its `keywordLanguages`) is given and empty: in an index
+ * of English passages no question is stemmed, so a question half English or more is English and
+ * any other is not told, and the detector's load (a quarter of a second of CPU) is spared.
  *
  * @example
  * ```ts
  * await questionLanguage("Wie funktioniert ein D-Flip-Flop"); // "de"
+ * await questionLanguage("Wie funktioniert ein D-Flip-Flop", []); // undefined: no German passage
  * await questionLanguage("resistor colours"); // "en"
  * await questionLanguage("DRV8833"); // undefined
  * ```
  */
-export async function questionLanguage(question: string): Promise<string | undefined> {
+export async function questionLanguage(question: string, held?: readonly string[]): Promise<string | undefined> {
   const wn = readableWordNet();
   const words = proseWords(question.replace(CODE, " "));
   // no word of prose (codes, acronyms) tells nothing; English words only are English: neither
@@ -181,6 +185,7 @@ export async function questionLanguage(question: string): Promise<string | undef
   if (share === 1 && /^[\p{ASCII}]*$/u.test(question)) return "en";
   // one word is too little to tell a language by ("affordances" reads as French)
   if (words.length < 2) return undefined;
+  if (held?.length === 0) return share >= READABLE_DEFAULTS.englishShare ? "en" : undefined;
   await loadLanguageDetector();
   const lang = detectLanguage(question);
   if (!lang || lang === "en") return lang;

@@ -377,7 +377,8 @@ export async function retrieve(
   const t0 = performance.now();
   // the question's language: its words are stemmed by it, WordNet expands English only, and the
   // model reads the languages its profile lists (see readable.ts)
-  const language = await questionLanguage(question);
+  const held = await ctx.store.keywordLanguages?.();
+  const language = await questionLanguage(question, held);
   // a question the model cannot read (Japanese to an English model: one vector for every such
   // question) would rank the notes at random; it is ranked by its words alone
   // likewise a question in another language than the English-only bundled model's
@@ -386,7 +387,7 @@ export async function retrieve(
       ? undefined
       : unreadable(ctx.embedder, question)
         ? ("characters" as const)
-        : questionUnread(ctx.embedder.model, question, language, (await ctx.store.keywordLanguages?.()) ?? [])
+        : questionUnread(ctx.embedder.model, question, language, held ?? [])
           ? ("language" as const)
           : undefined;
   // start embedding first: on a cold start the model loads while the keyword query runs, and so

@@ -14,6 +14,8 @@ const RECORD = path.resolve("test/fixtures/module-list/record.mjs");
 /** The model's code (TensorFlow.js and its kernels load with it) and the dense index's. */
 const MODEL = /dist\/embed\/use-lite\/model\.js$/;
 const DENSE = /dist\/store\/sqlite\/(dense-index|dense-query|snapshot-thread|snapshot-file|simd-dot)\.js$/;
+/** The language detector: only an index that stems another language than English needs it. */
+const DETECTOR = /node_modules\/eld\//;
 /** The vault's reading code: a search reads the index, not the notes' Markdown and YAML. */
 const READING = /node_modules\/(markdown-it|yaml|chokidar)\//;
 
@@ -57,5 +59,13 @@ describe("a cold CLI search loads what its mode needs", () => {
     expect(modules.some((m) => MODEL.test(m))).toBe(true);
     expect(modules.some((m) => DENSE.test(m))).toBe(true);
     expect(modules.filter((m) => READING.test(m))).toEqual([]);
+  });
+
+  it("hybrid, in an index of English passages: no language detector, even for words WordNet lacks", () => {
+    // "kalman" and "tuned" are not all WordNet words: the question is not English by its words alone
+    const { paths, modules } = searchLoads("how is the kalman gain tuned", []);
+    expect(paths.length).toBeGreaterThan(0);
+    expect(modules.some((m) => MODEL.test(m))).toBe(true);
+    expect(modules.filter((m) => DETECTOR.test(m))).toEqual([]);
   });
 });
