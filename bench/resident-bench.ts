@@ -2,11 +2,14 @@
  * The CLI answered by a resident process, for `npm run bench` (BENCH_ONLY=resident): `vault-rag
  * watch` holds a vault; `vault-rag search` runs as a new process each time, end to end (process
  * start to exit), asking it. Alternated in the same run: a bare `node -e 0` (the floor any CLI
- * pays on this machine) and the same search with `--no-daemon` (the CLI alone, cold).
+ * pays on this machine), the same search with `--no-daemon` (the CLI alone, cold), and, when
+ * QMD_BIN names a qmd install (bench/qmd-peer.ts), qmd's cold `search` beside vault-rag's cold
+ * `search --mode keyword --no-daemon` (both BM25 only).
  */
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { qmdPeer } from "./qmd-peer.js";
 
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length - 1) * p))];
@@ -59,7 +62,7 @@ async function startResident(bin: string, vault: string) {
  *
  * @example
  * ```ts
- * await residentBench({ bin: "dist/cli/main.js", vaults: [{ label: "examples/vault", dir, query: "SMARS motors" }], runs: 20, line: console.log });
+ * await residentBench({ bin: "dist/cli/main.js", vaults: [{ label: "examples/vault", dir, query: "SMARS motors" }], runs: 20, line: console.log, work: "/tmp/bench" });
  * ```
  */
 export async function residentBench(o: {
@@ -67,8 +70,10 @@ export async function residentBench(o: {
   vaults: { label: string; dir: string; query: string }[];
   runs: number;
   line: (s: string) => void;
+  work: string;
 }) {
   for (const v of o.vaults) {
+    const qmd = qmdPeer(o.work, v.dir);
     const resident = await startResident(o.bin, v.dir);
     try {
       const search = [o.bin, "search", v.query];
@@ -77,15 +82,25 @@ export async function residentBench(o: {
       const asked: number[] = [];
       const bare: number[] = [];
       const alone: number[] = [];
+      const peer: number[] = [];
+      const keyword: number[] = [];
       for (let i = 0; i < o.runs; i++) {
         asked.push(timed(search, v.dir));
         bare.push(timed(["-e", "0"], v.dir));
         if (i % 4 === 0) alone.push(timed([...search, "--no-daemon"], v.dir));
+        if (qmd) {
+          peer.push(qmd.search(v.query));
+          keyword.push(timed([...search, "--mode", "keyword", "--no-daemon"], v.dir));
+        }
       }
       const ms = (x: number) => `${Math.round(x)} ms`;
       o.line(
         `resident ${v.label}: CLI search asking watch p50 ${ms(pct(asked, 0.5))}, p95 ${ms(pct(asked, 0.95))} (${asked.length} runs; first ${ms(first)}); bare \`node -e 0\` p50 ${ms(pct(bare, 0.5))}; --no-daemon p50 ${ms(pct(alone, 0.5))} (${alone.length} runs)`,
       );
+      if (qmd)
+        o.line(
+          `resident ${v.label}: cold keyword search, alternated: vault-rag --mode keyword --no-daemon p50 ${ms(pct(keyword, 0.5))}, qmd search p50 ${ms(pct(peer, 0.5))} (×${(pct(keyword, 0.5) / pct(peer, 0.5)).toFixed(2)}); asking watch against qmd ×${(pct(asked, 0.5) / pct(peer, 0.5)).toFixed(2)} (${peer.length} runs each)`,
+        );
     } finally {
       await resident.stop();
     }

@@ -398,6 +398,7 @@ async function cliBench() {
       ],
       runs: quick ? 8 : 20,
       line,
+      work,
     });
 }
 
