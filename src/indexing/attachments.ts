@@ -1,6 +1,6 @@
 import { chunkAttachment, type Chunk, type ChunkOptions } from "../chunk/index.js";
 import type { Logger } from "../log.js";
-import { IGNORE_FILE, readAttachment, type Note, type Unreadable, type VaultFile } from "../vault/index.js";
+import { IGNORE_FILE, readAttachmentOffThread, type Note, type Unreadable, type VaultFile } from "../vault/index.js";
 
 /** An attachment as the keyword phase takes it: a note (title, links, hash) and its passages. */
 export interface AttachmentFile {
@@ -16,7 +16,8 @@ export interface AttachmentFile {
 }
 
 /**
- * Reads and cuts one attachment (PDF, Canvas board, Word document) for the keyword phase. One that
+ * Reads and cuts one attachment (PDF, Canvas board, Word document) for the keyword phase, on the
+ * attachments' thread, within its time and memory limits (see `readAttachmentOffThread`). One that
  * cannot be read is an `attachment_unreadable` warning that names the file, the reason and the fix,
  * kept in the index for `status` and `check`; it is given an empty note, so that the next run skips
  * it while its size and time are the same, as a note is skipped.
@@ -32,7 +33,7 @@ export async function readAttachmentFile(
   log: Logger,
   opts: { chunk?: ChunkOptions; dateKeys?: readonly string[] },
 ): Promise<AttachmentFile> {
-  const r = await readAttachment(file, { dateKeys: opts.dateKeys });
+  const r = await readAttachmentOffThread(file, { dateKeys: opts.dateKeys });
   if ("error" in r) {
     const e = r.error;
     const why =
@@ -84,7 +85,9 @@ export function unreadableText(u: Unreadable): string {
     case "oversized":
       return `oversized: ${u.detail} — split it, or ${ignore}`;
     case "timeout":
-      return `timeout: not read within the time limit — split it, or ${ignore}`;
+      return `took over ${u.detail ?? "the time limit"} to read — split it, or ${ignore}`;
+    case "memory":
+      return `over the memory limit${u.detail ? ` (${u.detail})` : ""} while read — split it, or ${ignore}`;
     default:
       return `damaged: ${u.detail ?? "unreadable"} — save it again from the program that made it, or ${ignore}`;
   }

@@ -49,6 +49,7 @@ export {
   type Unreadable,
 } from "./attachments/types.js";
 export {
+  ATTACHMENT_MEMORY_MB,
   ATTACHMENT_SECONDS,
   MAX_ATTACHMENT_BYTES,
   readAttachment,
@@ -56,3 +57,4 @@ export {
   type AttachmentOptions,
   type AttachmentRead,
 } from "./attachments/read.js";
+export { readAttachmentOffThread } from "./attachments/thread.js";

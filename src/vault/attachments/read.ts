@@ -17,6 +17,9 @@ export const MAX_ATTACHMENT_BYTES = 64 * 1024 * 1024;
 /** Seconds one attachment is read for at most; past it, `timeout`. */
 export const ATTACHMENT_SECONDS = 60;
 
+/** Megabytes of JavaScript heap one attachment's reader takes at most (a worker's old generation); past it, `memory`. */
+export const ATTACHMENT_MEMORY_MB = 512;
+
 /** What {@link readAttachment} gives: the attachment, or why it could not be read; with the stat read. */
 export type AttachmentRead =
   | { attachment: Attachment; stat: { mtime: number; size: number } }
@@ -30,6 +33,8 @@ export interface AttachmentOptions {
   maxBytes?: number;
   /** Seconds read at most (default {@link ATTACHMENT_SECONDS}). */
   seconds?: number;
+  /** Megabytes of heap the reader's thread takes at most (default {@link ATTACHMENT_MEMORY_MB}; `readAttachmentOffThread` only). */
+  memoryMb?: number;
 }
 
 /**
@@ -74,7 +79,10 @@ export async function readAttachment(file: VaultFile, opts: AttachmentOptions = 
   let links: string[] = [];
   if (type === "pdf") {
     const r = await readPdf(bytes, deadline);
-    if ("reason" in r) return { unreadable: r, stat: seen, hash };
+    if ("reason" in r) {
+      const why = r.reason === "timeout" ? { ...r, detail: `${opts.seconds ?? ATTACHMENT_SECONDS} s` } : r;
+      return { unreadable: why, stat: seen, hash };
+    }
     parts = r.parts;
     if (r.title) title = r.title;
   } else if (type === "docx") {
