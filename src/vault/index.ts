@@ -52,9 +52,11 @@ export {
   ATTACHMENT_MEMORY_MB,
   ATTACHMENT_SECONDS,
   MAX_ATTACHMENT_BYTES,
+  OCR_PAGE_SECONDS,
   readAttachment,
   readAttachmentBytes,
   type AttachmentOptions,
   type AttachmentRead,
 } from "./attachments/read.js";
 export { readAttachmentOffThread } from "./attachments/thread.js";
+export { OCR_TOOLS, ocrMissing } from "./attachments/ocr.js";

@@ -4,6 +4,7 @@ import type { VaultFile } from "../types.js";
 import {
   ATTACHMENT_MEMORY_MB,
   ATTACHMENT_SECONDS,
+  OCR_PAGE_SECONDS,
   readAttachment,
   type AttachmentOptions,
   type AttachmentRead,
@@ -16,9 +17,10 @@ let current: { worker: Worker; memoryMb: number; online: boolean } | undefined;
 let queue: Promise<unknown> = Promise.resolve();
 let nextId = 0;
 
-/** What the thread sends: what it read, or why a file could not be opened. */
+/** What the thread sends: how many pages OCR is about to read, what it read, or why a file could not be opened. */
 interface Reply {
   id: number;
+  ocr?: number;
   read?: AttachmentRead;
   error?: { code?: string; message: string };
 }
@@ -26,7 +28,8 @@ interface Reply {
 /**
  * {@link readAttachment} on a thread of its own, so that a 300-page PDF does not hold the event
  * loop (`watch` goes on seeing changes, `index` its progress and Ctrl-C), under a time limit
- * (`seconds`, {@link ATTACHMENT_SECONDS} by default) and a memory limit (`memoryMb` of JavaScript heap, {@link ATTACHMENT_MEMORY_MB} by default).
+ * (`seconds`, {@link ATTACHMENT_SECONDS} by default, plus {@link OCR_PAGE_SECONDS} a page read by
+ * OCR) and a memory limit (`memoryMb` of JavaScript heap, {@link ATTACHMENT_MEMORY_MB} by default).
  * A file over either limit stops its thread (the next file gets a new one) and is `unreadable`
  * with reason `timeout` or `memory`; a thread that stops otherwise makes it `damaged`. Files are
  * read one at a time, in the order asked. The thread, and through it pdf.js and mammoth, is loaded
@@ -71,6 +74,7 @@ function stop(t: NonNullable<typeof current>): void {
 
 /** Reads one file on the thread, within its limits. */
 function readOne(file: VaultFile, opts: AttachmentOptions): Promise<AttachmentRead> {
+  const { onOcr, ...sent } = opts;
   const seconds = opts.seconds ?? ATTACHMENT_SECONDS;
   const memoryMb = opts.memoryMb ?? ATTACHMENT_MEMORY_MB;
   let t: NonNullable<typeof current>;
@@ -85,7 +89,7 @@ function readOne(file: VaultFile, opts: AttachmentOptions): Promise<AttachmentRe
   const unreadable = (u: Unreadable): AttachmentRead => ({ unreadable: u, stat, hash: `size:${file.size}` });
   return new Promise<AttachmentRead>((resolve) => {
     const began = performance.now();
-    const limitMs = seconds * 1000;
+    let limitMs = seconds * 1000;
     let failure: (Error & { code?: string }) | undefined;
     let timer: NodeJS.Timeout | undefined;
     const end = (r: AttachmentRead | Promise<AttachmentRead>) => {
@@ -108,6 +112,11 @@ function readOne(file: VaultFile, opts: AttachmentOptions): Promise<AttachmentRe
     };
     const onMessage = (m: Reply) => {
       if (m.id !== id) return;
+      if (m.ocr !== undefined) {
+        limitMs += m.ocr * OCR_PAGE_SECONDS * 1000;
+        arm();
+        return onOcr?.(m.ocr);
+      }
       if (m.error) return end({ error: Object.assign(new Error(m.error.message), { code: m.error.code }) });
       end(m.read!);
     };
@@ -124,6 +133,6 @@ function readOne(file: VaultFile, opts: AttachmentOptions): Promise<AttachmentRe
     worker.on("exit", onExit);
     worker.ref(); // a caller awaits it: the process must not end first
     arm();
-    worker.postMessage({ id, file, opts });
+    worker.postMessage({ id, file, opts: sent });
   });
 }
