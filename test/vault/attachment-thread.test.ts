@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -53,6 +54,18 @@ describe("readAttachmentOffThread", () => {
     expect("attachment" in a && a.attachment.type).toBe("docx");
     expect(b).toMatchObject({ unreadable: { reason: "timeout" } });
     expect("attachment" in c && c.attachment.type).toBe("pdf");
+  });
+
+  it("reads a file in a process run with flags a thread refuses (node --input-type=module -e)", () => {
+    const dist = path.resolve("dist/vault/index.js");
+    expect(fs.existsSync(dist), "dist/ is missing — run `npm run build` (npm test does it)").toBe(true);
+    const script = `const { readAttachmentOffThread, walkVault } = await import(${JSON.stringify(dist)});
+      const f = walkVault(${JSON.stringify(root)}).find((x) => x.path === "manual.pdf");
+      const r = await readAttachmentOffThread(f);
+      console.log(JSON.stringify(r.unreadable ?? r.attachment.parts.map((p) => p.page)));`;
+    const r = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe("[1,2,3]");
   });
 
   it("gives the error, with its code, of a file that cannot be opened", async () => {

@@ -16,6 +16,8 @@ let current: { worker: Worker; memoryMb: number; online: boolean } | undefined;
 /** Attachments are read one at a time: each file's time limit is its own. */
 let queue: Promise<unknown> = Promise.resolve();
 let nextId = 0;
+/** A thread exited before it ran (this Node cannot start one here): files are read on this thread. */
+let noThreads = false;
 
 /** What the thread sends: how many pages OCR is about to read, what it read, or why a file could not be opened. */
 interface Reply {
@@ -54,6 +56,8 @@ function thread(memoryMb: number): NonNullable<typeof current> {
   void current?.worker.terminate();
   const worker = new Worker(workerUrl(import.meta.url, "thread-worker"), {
     resourceLimits: { maxOldGenerationSizeMb: memoryMb },
+    // the process's flags (a loader hook's --import too), less those a thread refuses
+    execArgv: process.execArgv.filter((a) => !a.startsWith("--input-type")),
   });
   const started = { worker, memoryMb, online: false };
   worker.on("online", () => (started.online = true));
@@ -79,6 +83,7 @@ function readOne(file: VaultFile, opts: AttachmentOptions): Promise<AttachmentRe
   const memoryMb = opts.memoryMb ?? ATTACHMENT_MEMORY_MB;
   let t: NonNullable<typeof current>;
   try {
+    if (noThreads) throw new Error("no threads");
     t = thread(memoryMb);
   } catch {
     return readAttachment(file, opts);
@@ -122,8 +127,11 @@ function readOne(file: VaultFile, opts: AttachmentOptions): Promise<AttachmentRe
     };
     const onError = (err: Error) => (failure = err);
     const onExit = () => {
-      // a thread that never started (no worker can run here): this one reads it
-      if (!t.online && !failure) return end(readAttachment(file, opts));
+      // a thread that never started (no worker can run here): this one reads it, and the next
+      if (!t.online) {
+        noThreads = true;
+        return end(readAttachment(file, opts));
+      }
       if (failure?.code === "ERR_WORKER_OUT_OF_MEMORY")
         return end(unreadable({ reason: "memory", detail: `${memoryMb} MB` }));
       end(unreadable({ reason: "damaged", detail: `its reader stopped: ${failure?.message ?? "it exited"}` }));
