@@ -54,3 +54,25 @@ describe("OCR of a scanned PDF", () => {
     expect(told).toEqual([1]);
   });
 });
+
+describe("watch with OCR", () => {
+  it("indexes a scanned PDF's words when watching with ocr", async () => {
+    const { watchVault } = await import("../../src/indexing/index.js");
+    const { useLiteEmbedder } = await import("../../src/embed/index.js");
+    const { SqliteStore } = await import("../../src/store/index.js");
+    const db = path.join(root, ".vault-rag/index.db");
+    const w = await watchVault(root, db, useLiteEmbedder(), { debounceMs: 100, ocr: true });
+    try {
+      await w.idle();
+    } finally {
+      await w.close();
+    }
+    const s = SqliteStore.open(db);
+    try {
+      const rows = await s.get({ path: "scan.pdf" });
+      expect(rows.map((r) => [r.meta.page, r.text])).toEqual([[1, expect.stringMatching(/Scanned receipt 2024/)]]);
+    } finally {
+      await s.close();
+    }
+  });
+});
