@@ -35,7 +35,7 @@ check() {
   # chromadb is not installed with the package: a Chroma index says what to install, in one line
   local err
   if err="$("$@" search --vault "$vault" --db chroma://127.0.0.1:9/notes motors 2>&1)"; then fail "$name: a Chroma index without chromadb did not fail"; fi
-  # (npx may print npm's own warnings first: unpdf 1.8 declares Node >= 22, docs/decisions/attachments.md)
+  # (npx may print npm's own warnings first)
   [[ "$err" == *"vault-rag: a Chroma index needs the chromadb package — run \`npm install chromadb\`"* ]] || fail "$name: without chromadb a Chroma index said: $err"
   # nor is @huggingface/transformers (a devDependency here): a transformers model says what to install
   if err="$("$@" index "$vault" --db "$tmp/transformers.db" --model transformers:Xenova/bge-small-en-v1.5 --offline --quiet 2>&1)"; then fail "$name: a transformers model without @huggingface/transformers did not fail"; fi

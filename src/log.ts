@@ -26,7 +26,8 @@ export type WarningCode =
   | "aliases_truncated"
   | "script_unread"
   | "note_truncated"
-  | "attachment_unreadable";
+  | "attachment_unreadable"
+  | "ocr_unavailable";
 
 /** What a warning carries besides its message. */
 export interface WarningDetail {

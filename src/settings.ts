@@ -27,13 +27,20 @@ export interface VaultSettings {
   rerank?: string;
   /** Whether PDFs, Canvas boards and Word documents are indexed beside the notes (default true). */
   attachments: boolean;
+  /** Whether scanned PDF pages are read by OCR, with Debian's `tesseract` and `pdftoppm` (default false). */
+  ocr: boolean;
 }
 
 /** The settings of a vault without a settings file. */
-export const SETTINGS_DEFAULTS: VaultSettings = { leaveOut: LEAVE_OUT_DEFAULTS, denseFirst: [], attachments: true };
+export const SETTINGS_DEFAULTS: VaultSettings = {
+  leaveOut: LEAVE_OUT_DEFAULTS,
+  denseFirst: [],
+  attachments: true,
+  ocr: false,
+};
 
 /** Every key a settings file may hold. */
-const KNOWN = ["leaveOut", "denseFirst", "rerank", "attachments"];
+const KNOWN = ["leaveOut", "denseFirst", "rerank", "attachments", "ocr"];
 
 /**
  * Reads a vault's settings file ({@link SETTINGS_FILE}), or the defaults when there is none. A file
@@ -69,9 +76,9 @@ export function readSettings(vault: string): VaultSettings {
     if (key === "leaveOut") settings.leaveOut = readLeaveOut(file, data[key]);
     else if (key === "denseFirst") settings.denseFirst = readFolders(file, key, data[key]);
     else if (key === "rerank") settings.rerank = readText(file, key, data[key], '"transformers:<owner>/<name>"');
-    else if (key === "attachments") {
-      if (typeof data[key] !== "boolean") throw invalid(file, `"attachments" must be true or false`);
-      settings.attachments = data[key];
+    else if (key === "attachments" || key === "ocr") {
+      if (typeof data[key] !== "boolean") throw invalid(file, `"${key}" must be true or false`);
+      settings[key] = data[key];
     } else throw invalid(file, `has an unknown setting "${key}" (known: ${KNOWN.join(", ")})`);
   }
   return settings;

@@ -16,12 +16,15 @@ describe("the settings file", () => {
     const cases: [string, string][] = [
       ["{not json", "is not valid JSON"],
       ["[]", "must hold a JSON object"],
-      ['{"leavOut": {}}', 'unknown setting "leavOut" (known: leaveOut, denseFirst, rerank, attachments)'],
+      ['{"leavOut": {}}', 'unknown setting "leavOut" (known: leaveOut, denseFirst, rerank, attachments, ocr)'],
       ['{"leaveOut": {"headings": "Backlinks"}}', '"leaveOut.headings" must be a list'],
       ['{"denseFirst": "Projects"}', '"denseFirst" must be a list of folder names'],
       ['{"denseFirst": ["../elsewhere"]}', '"denseFirst" names "../elsewhere"'],
       ['{"denseFirst": ["/"]}', '"denseFirst" names "/"'],
       ['{"rerank": ""}', '"rerank" must be a non-empty string'],
+      ['{"attachments": "no"}', '"attachments" must be true or false'],
+      ['{"ocr": "yes"}', '"ocr" must be true or false'],
+      ['{"ocr": 1}', '"ocr" must be true or false'],
     ];
     for (const [text, says] of cases) {
       const root = withSettings(text);
@@ -44,5 +47,10 @@ describe("the settings file", () => {
     );
     expect(s.denseFirst).toEqual(["Projects", "Inbox", "Work/Clients"]);
     expect(s.rerank).toBe("transformers:a/b");
+  });
+
+  it("reads OCR off by default and on when the file says so", () => {
+    expect(readSettings(withSettings("{}")).ocr).toBe(false);
+    expect(readSettings(withSettings('{"ocr": true}')).ocr).toBe(true);
   });
 });

@@ -18,6 +18,10 @@ const QUERY_COMMANDS = new Set(["search", "ask"]);
 const THREADS_HELP =
   "threads the bundled model embeds on (default: $VAULT_RAG_THREADS, else one per core but one, as memory allows; 0: the main thread)";
 
+/** The help of `--ocr`, on the commands that index. */
+const OCR_HELP =
+  'read scanned PDF pages by OCR with tesseract and pdftoppm (apt-get install tesseract-ocr poppler-utils; or "ocr": true in .vault-rag.json)';
+
 /** The help of `--no-daemon`, on the commands a resident process may answer. */
 const NO_DAEMON_HELP =
   "run in this process, even when a serve, mcp, watch or chat process holds the vault (also VAULT_RAG_NO_DAEMON=1)";
@@ -157,6 +161,7 @@ function everydayCommands(program: Command): void {
       "--no-attachments",
       'leave out PDFs, Canvas boards and Word documents (or "attachments": false in .vault-rag.json)',
     )
+    .option("--ocr", OCR_HELP)
     .option(
       "--model <id>",
       "embedding model: use-lite (bundled, offline), ollama:<model>, openai:<model>, transformers:<model> (see VAULT_RAG_ALLOW_REMOTE below)",
@@ -402,6 +407,7 @@ function interfaceCommands(program: Command): void {
     .option("--vault <dir>", "vault folder (the same as the argument)")
     .option("--db <path>", "index file, or chroma://host:port/<collection>")
     .option("--json", "one JSON line per batch")
+    .option("--ocr", OCR_HELP)
     .option("--threads <n>", THREADS_HELP)
     .option("--verbose", "more detail")
     .addHelpText("after", "\nExamples:\n  vault-rag watch ~/notes\n")

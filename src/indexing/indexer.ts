@@ -37,7 +37,7 @@ import { densePhase } from "./dense-phase.js";
 import { findVectors, planWindows, repoint, type Pending, type VectorMap, type WindowPlan } from "./vectors.js";
 import { acquireLock } from "./lock.js";
 import { runWarnings, type RunWarnings } from "./warnings.js";
-import { readAttachmentFile, type AttachmentFile } from "./attachments.js";
+import { ocrReady, readAttachmentFile, SCANNED_HASH, type AttachmentFile } from "./attachments.js";
 import { chunkerVersionFor, ensureManifest, manifestFor, modelMismatch, modelSpecOf, sameModel } from "./manifest.js";
 
 /** What an indexing run did. */
@@ -109,6 +109,8 @@ export interface IndexOptions {
   dateKeys?: readonly string[];
   /** Index PDFs, Canvas boards and Word documents (default: the vault's `attachments` setting, on). */
   attachments?: boolean;
+  /** Read scanned PDF pages by OCR with tesseract (default: the vault's `ocr` setting, off); `ocr_unavailable` without it. */
+  ocr?: boolean;
 }
 
 /**
@@ -317,7 +319,8 @@ async function startRun(
       `vault-rag: no Markdown notes in ${vault} (none ending in .md, outside .vault-ragignore and hidden folders) — check that this is the folder that holds your notes`,
     );
   const manifest = await store.manifest();
-  const { leaveOut, denseFirst } = readSettings(vault);
+  const { leaveOut, denseFirst, ocr: ocrSetting } = readSettings(vault);
+  const ocr = ocrReady(opts.ocr ?? ocrSetting, walked ? silentLogger : log);
   const propTypes = readPropertyTypes(vault); // read into every note: a change reads all again
   const chunkerVersion = chunkerVersionFor(leaveOut, propTypes);
   const chunkerChanged = manifest && manifest.chunkerVersion !== chunkerVersion;
@@ -344,7 +347,8 @@ async function startRun(
   for (const f of files) {
     if (walked?.get(f.path) === `${f.mtime}:${f.size}`) continue;
     const entry = known.get(f.path);
-    if (entry && !chunkerChanged && entry.mtime === f.mtime && entry.size === f.size) summary.unchanged++;
+    const ocrNew = ocr && entry?.hash.startsWith(SCANNED_HASH); // a scanned PDF stored unread: OCR reads it
+    if (entry && !chunkerChanged && !ocrNew && entry.mtime === f.mtime && entry.size === f.size) summary.unchanged++;
     else todo.push(f);
   }
   // in an order fixed by each path's hash, not the vault's: an interrupted run leaves a fair sample
@@ -380,7 +384,7 @@ async function startRun(
     vault,
     store,
     embedder,
-    opts,
+    opts: { ...opts, ocr },
     log,
     cacheFrom,
     files,

@@ -18,6 +18,8 @@ export interface WatchOptions {
   onError?: (err: unknown) => void;
   /** Progress of each pass, as {@link IndexOptions.onProgress} reports it. */
   onProgress?: IndexOptions["onProgress"];
+  /** Read scanned PDF pages by OCR, as {@link IndexOptions.ocr}. */
+  ocr?: boolean;
 }
 
 export const WATCH_DEFAULTS = { debounceMs: 300 };
@@ -104,6 +106,7 @@ export async function watchVault(
         store: o.store,
         onProgress: o.onProgress,
         signal: closing.signal,
+        ...(o.ocr !== undefined ? { ocr: o.ocr } : {}),
       });
       warnedBefore = warnedNow;
       o.onBatch?.(summary, changed);

@@ -49,10 +49,14 @@ export {
   type Unreadable,
 } from "./attachments/types.js";
 export {
+  ATTACHMENT_MEMORY_MB,
   ATTACHMENT_SECONDS,
   MAX_ATTACHMENT_BYTES,
+  OCR_PAGE_SECONDS,
   readAttachment,
   readAttachmentBytes,
   type AttachmentOptions,
   type AttachmentRead,
 } from "./attachments/read.js";
+export { readAttachmentOffThread } from "./attachments/thread.js";
+export { OCR_TOOLS, ocrMissing } from "./attachments/ocr.js";

@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLlmStub, type LlmStub } from "../support/llm-stub.js";
@@ -145,5 +146,56 @@ describe("attachments through the CLI", () => {
     fs.writeFileSync(path.join(other, ".vault-rag.json"), '{"attachments": false}');
     const s = JSON.parse(cli(["status", other, "--json"]).stdout);
     expect(s.stale).toBe(0);
+  });
+});
+
+describe("OCR through the CLI (--ocr, the ocr setting)", () => {
+  const made: string[] = [];
+  afterAll(() => made.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+  /** A vault of a note, the manual and the scanned PDF (a picture of "Scanned receipt 2024"). */
+  const ocrVault = (prefix: string) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+    made.push(dir);
+    fs.writeFileSync(path.join(dir, "Note.md"), "# Note\n\nA note about the greenhouse.\n");
+    for (const f of ["scanned.pdf", "manual-3p.pdf"]) fs.copyFileSync(path.join(FIXTURES, f), path.join(dir, f));
+    return dir;
+  };
+  const warned = (dir: string) =>
+    (JSON.parse(cli(["status", dir, "--json"]).stdout).warnings as { path: string }[]).map((w) => w.path);
+
+  it("reads a scanned PDF by OCR once asked, cites it to the page, and says what is missing without tesseract", () => {
+    const dir = ocrVault("vr-ocr-cli-");
+    const plain = cli(["index", dir, "--json"]);
+    expect(plain.status, plain.stderr).toBe(0);
+    expect(warned(dir)).toEqual(["scanned.pdf"]);
+    // asked for OCR where neither program is on PATH: one line says what is missing and how to install it
+    const bare = spawnSync(process.execPath, [BIN, "index", dir, "--ocr"], {
+      env: { ...env(), PATH: path.join(dir, "no-such-folder") },
+      encoding: "utf8",
+    });
+    expect(bare.status, bare.stderr).toBe(0);
+    expect(bare.stderr).toContain(
+      "warning: OCR needs tesseract and pdftoppm, not found on PATH — scanned PDFs stay unread; install them with: sudo apt-get install tesseract-ocr poppler-utils\n",
+    );
+    expect(warned(dir)).toEqual(["scanned.pdf"]);
+    // with the programs: the scanned PDF stored unread is read again, by OCR, and its warning goes
+    const ocr = cli(["index", dir, "--ocr", "--json"]);
+    expect(ocr.status, ocr.stderr).toBe(0);
+    expect(JSON.parse(ocr.stdout)).toMatchObject({ updated: 1, skipped: 0 });
+    expect(warned(dir)).toEqual([]);
+    const hit = cli(["search", "scanned receipt", "--vault", dir, "--mode", "keyword", "-k", "1"]);
+    expect(hit.stdout, hit.stderr).toMatch(/^scanned\.pdf:p1 {2}scanned\.pdf > p\. 1\n {4}Scanned receipt 2024/);
+    // read once: the next run with OCR skips it as unchanged
+    expect(JSON.parse(cli(["index", dir, "--ocr", "--json"]).stdout)).toMatchObject({ added: 0, updated: 0 });
+  });
+
+  it('reads scanned PDFs by OCR with "ocr": true in .vault-rag.json', () => {
+    const dir = ocrVault("vr-ocr-setting-");
+    fs.writeFileSync(path.join(dir, ".vault-rag.json"), '{"ocr": true}');
+    const r = cli(["index", dir, "--json"]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(warned(dir)).toEqual([]);
+    const hit = JSON.parse(cli(["search", "receipt", "--vault", dir, "--type", "pdf", "--json"]).stdout);
+    expect(hit[0]).toMatchObject({ path: "scanned.pdf", page: 1, file_type: "pdf" });
   });
 });

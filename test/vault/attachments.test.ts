@@ -155,7 +155,7 @@ describe("readAttachment and chunkAttachment", () => {
 });
 
 describe("loading", () => {
-  it("loads neither pdf.js nor mammoth for a vault without attachments", () => {
+  it("loads neither pdf.js, mammoth nor the reading thread for a vault without attachments", () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), "vr-att-lazy-"));
     fs.writeFileSync(path.join(root, "Note.md"), "# Note\n\nA note about motors.\n");
     // a loader hook that reports every package resolved, in the real CLI
@@ -163,7 +163,7 @@ describe("loading", () => {
     fs.writeFileSync(
       hook,
       `import { register } from "node:module";\nregister("data:text/javascript,${encodeURIComponent(
-        'import fs from "node:fs"; export async function resolve(s, c, next) { if (/^(unpdf|mammoth)$/.test(s)) fs.writeSync(2, "LOADED " + s + "\\n"); return next(s, c); }',
+        'import fs from "node:fs"; export async function resolve(s, c, next) { if (/^(unpdf|mammoth)$|thread-worker\\.js$/.test(s)) fs.writeSync(2, "LOADED " + s.replace(/.*\\//, "") + "\\n"); return next(s, c); }',
       )}");\n`,
     );
     const run = (vault: string) =>
@@ -175,7 +175,9 @@ describe("loading", () => {
     expect(plain.status, plain.stderr).toBe(0);
     expect(plain.stderr).not.toContain("LOADED");
     fs.copyFileSync(path.join(FIXTURES, "manual-3p.pdf"), path.join(root, "manual.pdf"));
-    expect(run(root).stderr).toContain("LOADED unpdf");
+    const pdf = run(root);
+    expect(pdf.stderr).toContain("LOADED thread-worker.js");
+    expect(pdf.stderr).toContain("LOADED unpdf");
   }, 60_000);
 });
 

@@ -10,6 +10,8 @@ export interface IndexFlags {
   full?: boolean;
   /** false with `--no-attachments`. */
   attachments?: boolean;
+  /** true with `--ocr`. */
+  ocr?: boolean;
   model?: string;
   db?: string;
   json?: boolean;
@@ -103,6 +105,7 @@ export async function runIndex(vaultArg: string | undefined, o: IndexFlags): Pro
       log,
       onProgress: bar.set,
       ...(o.attachments === false ? { attachments: false } : {}),
+      ...(o.ocr ? { ocr: true } : {}),
     });
     bar.stop();
     if (summary.failed) process.exitCode = 1;

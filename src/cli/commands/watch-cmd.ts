@@ -9,7 +9,7 @@ import { startResident } from "../resident.js";
  */
 export async function startWatch(
   vaultArg: string | undefined,
-  o: { db?: string; json?: boolean; verbose?: boolean },
+  o: { db?: string; json?: boolean; verbose?: boolean; ocr?: boolean },
   report: (line: string) => void,
 ) {
   const loc = locate({ vault: vaultArg, db: o.db });
@@ -18,6 +18,7 @@ export async function startWatch(
   const v = await openCore(loc, { vault: vaultArg }, { log });
   const watcher = await v.watch({
     log,
+    ...(o.ocr ? { ocr: true } : {}),
     onBatch: (s, changed) =>
       report(
         o.json
@@ -32,7 +33,7 @@ export async function startWatch(
 /** `vault-rag watch [vault]`: keep the index fresh until interrupted. */
 export async function runWatch(
   vaultArg: string | undefined,
-  o: { db?: string; json?: boolean; verbose?: boolean },
+  o: { db?: string; json?: boolean; verbose?: boolean; ocr?: boolean },
 ): Promise<void> {
   const { v, watcher } = await startWatch(vaultArg, o, out);
   // the CLI's reading commands are answered here too, on this vault's endpoint

@@ -34,9 +34,10 @@ interface OutlineItem {
  * Reads a PDF's text page by page with pdf.js (through `unpdf`, loaded on the first PDF only), with
  * its metadata title and its outline (bookmarks) as each page's headings: a page's trail is the
  * outline entry it falls under, with the entries above that one. A page is read within the time
- * left (`deadline`, from `performance.now()`); the event loop takes a turn between pages.
- * Returns why not when it is encrypted, damaged, has no text layer at all (`scanned`), or runs out
- * of time.
+ * left (`deadline`, from `performance.now()`); the event loop takes a turn between pages. With
+ * `ocr`, the pages with no text layer are given to it (see `ocrPages`), and the text it reads is
+ * theirs. Returns why not when it is encrypted, damaged, has no text at all (`scanned`), or runs
+ * out of time.
  *
  * @example
  * ```ts
@@ -44,7 +45,11 @@ interface OutlineItem {
  * if ("parts" in r) r.parts[13]; // { page: 14, trail: ["3 Model Architecture"], text: "…" }
  * ```
  */
-export async function readPdf(bytes: Uint8Array, deadline = Infinity): Promise<PdfText | Unreadable> {
+export async function readPdf(
+  bytes: Uint8Array,
+  deadline = Infinity,
+  ocr?: (pages: number[]) => Promise<string[]>,
+): Promise<PdfText | Unreadable> {
   const { getDocumentProxy } = await import("unpdf");
   let doc: PdfDoc;
   try {
@@ -58,12 +63,19 @@ export async function readPdf(bytes: Uint8Array, deadline = Infinity): Promise<P
   try {
     const trails = await outlineTrails(doc);
     const parts: AttachmentPart[] = [];
+    const blank: number[] = [];
     for (let n = 1; n <= doc.numPages; n++) {
       if (performance.now() > deadline) return { reason: "timeout" };
       const page = await doc.getPage(n);
       const text = pageText((await page.getTextContent()).items);
       page.cleanup();
       if (text.trim()) parts.push({ page: n, trail: trailAt(trails, n), text });
+      else blank.push(n);
+    }
+    if (ocr && blank.length) {
+      const read = await ocr(blank);
+      blank.forEach((n, i) => read[i]?.trim() && parts.push({ page: n, trail: trailAt(trails, n), text: read[i] }));
+      parts.sort((a, b) => a.page! - b.page!);
     }
     if (!parts.length) return { reason: "scanned" };
     const info = (await doc.getMetadata().catch(() => null))?.info;

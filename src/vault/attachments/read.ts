@@ -17,6 +17,12 @@ export const MAX_ATTACHMENT_BYTES = 64 * 1024 * 1024;
 /** Seconds one attachment is read for at most; past it, `timeout`. */
 export const ATTACHMENT_SECONDS = 60;
 
+/** Megabytes of JavaScript heap one attachment's reader takes at most (a worker's old generation); past it, `memory`. */
+export const ATTACHMENT_MEMORY_MB = 512;
+
+/** Seconds added to the time limit for each page read by OCR (drawing and reading a page takes seconds). */
+export const OCR_PAGE_SECONDS = 30;
+
 /** What {@link readAttachment} gives: the attachment, or why it could not be read; with the stat read. */
 export type AttachmentRead =
   | { attachment: Attachment; stat: { mtime: number; size: number } }
@@ -28,8 +34,14 @@ export interface AttachmentOptions {
   dateKeys?: readonly string[];
   /** Bytes read at most (default {@link MAX_ATTACHMENT_BYTES}). */
   maxBytes?: number;
-  /** Seconds read at most (default {@link ATTACHMENT_SECONDS}). */
+  /** Seconds read at most (default {@link ATTACHMENT_SECONDS}; {@link OCR_PAGE_SECONDS} more per page read by OCR). */
   seconds?: number;
+  /** Megabytes of heap the reader's thread takes at most (default {@link ATTACHMENT_MEMORY_MB}; `readAttachmentOffThread` only). */
+  memoryMb?: number;
+  /** Read a PDF's pages that have no text layer by OCR, when `tesseract` and `pdftoppm` are on PATH (default false). */
+  ocr?: boolean;
+  /** Told how many pages OCR is about to read (the thread's time limit grows by {@link OCR_PAGE_SECONDS} each). */
+  onOcr?: (pages: number) => void;
 }
 
 /**
@@ -73,8 +85,11 @@ export async function readAttachment(file: VaultFile, opts: AttachmentOptions = 
   let title = fileName;
   let links: string[] = [];
   if (type === "pdf") {
-    const r = await readPdf(bytes, deadline);
-    if ("reason" in r) return { unreadable: r, stat: seen, hash };
+    const r = await readPdf(bytes, deadline, await pageReader(bytes, opts));
+    if ("reason" in r) {
+      const why = r.reason === "timeout" ? { ...r, detail: `${opts.seconds ?? ATTACHMENT_SECONDS} s` } : r;
+      return { unreadable: why, stat: seen, hash };
+    }
     parts = r.parts;
     if (r.title) title = r.title;
   } else if (type === "docx") {
@@ -91,6 +106,20 @@ export async function readAttachment(file: VaultFile, opts: AttachmentOptions = 
   return {
     attachment: { type, note: attachmentNote(file.path, title, links, seen.mtime, hash, opts), parts },
     stat: seen,
+  };
+}
+
+/** What reads a PDF's pages that have no text layer: OCR, when it is asked for and its programs are on PATH. */
+async function pageReader(
+  bytes: Uint8Array,
+  opts: AttachmentOptions,
+): Promise<((pages: number[]) => Promise<string[]>) | undefined> {
+  if (!opts.ocr) return undefined;
+  const { ocrMissing, ocrPages } = await import("./ocr.js");
+  if (ocrMissing().length) return undefined;
+  return (pages) => {
+    opts.onOcr?.(pages.length);
+    return ocrPages(bytes, pages);
   };
 }
 

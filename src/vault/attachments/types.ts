@@ -37,10 +37,11 @@ export interface Attachment {
 /**
  * Why an attachment could not be read: `encrypted` (a password), `scanned` (pages with no text
  * layer), `damaged` (the library's message in `detail`), `oversized` (over the size limit), `timeout`
- * (over the time limit).
+ * (over the time limit, `detail` says which), `memory` (its reader went over the memory limit,
+ * `detail` says which).
  */
 export interface Unreadable {
-  reason: "encrypted" | "scanned" | "damaged" | "oversized" | "timeout";
+  reason: "encrypted" | "scanned" | "damaged" | "oversized" | "timeout" | "memory";
   detail?: string;
 }
 
