@@ -38,14 +38,18 @@ import { findVectors, planWindows, repoint, type Pending, type VectorMap, type W
 import { acquireLock } from "./lock.js";
 import { runWarnings, type RunWarnings } from "./warnings.js";
 import { readAttachmentFile, type AttachmentFile } from "./attachments.js";
+import { addAttachments, noAttachments, tally, type AttachmentCounts } from "./attachment-index.js";
 import { chunkerVersionFor, ensureManifest, manifestFor, modelMismatch, modelSpecOf, sameModel } from "./manifest.js";
 
 /** What an indexing run did. */
 export interface IndexSummary {
+  /** Notes added; `updated`, `deleted` and `unchanged` count notes too (attachments: `attachments`). */
   added: number;
   updated: number;
   deleted: number;
   unchanged: number;
+  /** PDFs, Canvas boards and Word documents, counted apart from the notes. */
+  attachments: AttachmentCounts;
   /** Files that could not be read (the run exits 1). */
   failed: number;
   /** Files skipped on purpose: binary, not UTF-8, too big (a warning each). */
@@ -282,6 +286,7 @@ function addUp(total: IndexSummary, more: IndexSummary): void {
   total.added += more.added;
   total.updated += more.updated;
   total.deleted += more.deleted;
+  addAttachments(total.attachments, more.attachments);
   total.failed += more.failed;
   total.skipped += more.skipped;
   total.embedded += more.embedded;
@@ -326,6 +331,7 @@ async function startRun(
     updated: 0,
     deleted: 0,
     unchanged: 0,
+    attachments: noAttachments(),
     failed: 0,
     skipped: 0,
     chunks: 0,
@@ -344,7 +350,7 @@ async function startRun(
   for (const f of files) {
     if (walked?.get(f.path) === `${f.mtime}:${f.size}`) continue;
     const entry = known.get(f.path);
-    if (entry && !chunkerChanged && entry.mtime === f.mtime && entry.size === f.size) summary.unchanged++;
+    if (entry && !chunkerChanged && entry.mtime === f.mtime && entry.size === f.size) tally(summary, f.path, "unchanged");
     else todo.push(f);
   }
   // in an order fixed by each path's hash, not the vault's: an interrupted run leaves a fair sample
@@ -448,7 +454,7 @@ async function readBatch(run: Run, batchNotes: number): Promise<Batch | undefine
     if (entry && entry.hash === note.hash && !chunkerChanged) {
       // touched but not changed: record the new stat, keep the chunks
       await store.touchNote(noteEntry);
-      summary.unchanged++;
+      tally(summary, f.path, "unchanged");
       continue;
     }
     let chunks: Chunk[];
@@ -476,9 +482,7 @@ async function readBatch(run: Run, batchNotes: number): Promise<Batch | undefine
     batch.push({ note: noteEntry, records, links: run.linksOf(note) });
     run.warnings?.rewritten(f.path);
     if (att?.chunks?.length) run.attachmentChunks.set(f.path, att.chunks);
-    if (att?.unreadable) summary.skipped++;
-    else if (entry) summary.updated++;
-    else summary.added++;
+    tally(summary, f.path, att?.unreadable ? "unreadable" : entry ? "updated" : "added");
   }
   return { slice, batch, pending };
 }
@@ -583,7 +587,7 @@ async function endKeyword(run: Run): Promise<void> {
       { notes: unread.length },
     );
   if (gone.length) await store.deleteNotes(gone);
-  summary.deleted = gone.length;
+  for (const p of gone) tally(summary, p, "deleted");
   // links written since the last relink against other notes (an interrupted run's) are resolved again
   await store.resolveLinks(run.linkKey, run.resolve);
   await ensureManifest(run);

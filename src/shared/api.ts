@@ -94,7 +94,10 @@ export interface VaultStatus {
   index: string;
   model: string | null;
   dimensions: number;
+  /** Markdown notes in the index. */
   notes: number;
+  /** PDFs, Canvas boards and Word documents in the index (those that could not be read too), counted apart from `notes`. */
+  attachments?: number;
   chunks: number;
   lastIndexed: string | null;
   /** Notes changed on disk since they were indexed. */

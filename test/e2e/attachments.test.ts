@@ -123,13 +123,14 @@ describe("attachments through the CLI", () => {
     // the scanned PDF replaced by the manual: read again, and its warning goes
     fs.copyFileSync(path.join(FIXTURES, "manual-3p.pdf"), path.join(vault, "papers", "scanned.pdf"));
     const later = JSON.parse(cli(["index", vault, "--json"]).stdout);
-    expect(later).toMatchObject({ updated: 1 });
+    // counted as an attachment, apart from the notes
+    expect(later).toMatchObject({ updated: 0, attachments: { updated: 1, unreadable: 0 } });
     const warned = JSON.parse(cli(["status", vault, "--json"]).stdout).warnings.map((w: { path: string }) => w.path);
     expect(warned).not.toContain("papers/scanned.pdf");
     // a PDF added since is a change status counts, as a new note is
     fs.copyFileSync(path.join(FIXTURES, "manual-3p.pdf"), path.join(vault, "papers", "added.pdf"));
     expect(JSON.parse(cli(["status", vault, "--json"]).stdout).stale).toBe(1);
-    expect(JSON.parse(cli(["index", vault, "--json"]).stdout)).toMatchObject({ added: 1 });
+    expect(JSON.parse(cli(["index", vault, "--json"]).stdout)).toMatchObject({ added: 0, attachments: { added: 1 } });
     expect(JSON.parse(cli(["status", vault, "--json"]).stdout).stale).toBe(0);
     // `chunks` shows the notes' passages, and reads no attachment as a note
     const chunks = cli(["chunks", "--vault", vault]);
