@@ -38,7 +38,7 @@ import { findVectors, planWindows, repoint, type Pending, type VectorMap, type W
 import { acquireLock } from "./lock.js";
 import { runWarnings, type RunWarnings } from "./warnings.js";
 import { readAttachmentFile, type AttachmentFile } from "./attachments.js";
-import { addAttachments, noAttachments, tally, type AttachmentCounts } from "./attachment-index.js";
+import { addAttachments, noAttachments, tagAttachments, tally, type AttachmentCounts } from "./attachment-index.js";
 import { chunkerVersionFor, ensureManifest, manifestFor, modelMismatch, modelSpecOf, sameModel } from "./manifest.js";
 
 /** What an indexing run did. */
@@ -590,6 +590,7 @@ async function endKeyword(run: Run): Promise<void> {
   for (const p of gone) tally(summary, p, "deleted");
   // links written since the last relink against other notes (an interrupted run's) are resolved again
   await store.resolveLinks(run.linkKey, run.resolve);
+  await tagAttachments(run); // an attachment carries the tags of the notes that link to it
   await ensureManifest(run);
   // every note is chunked by this chunker now: an upgrade is complete
   const manifest = run.chunkerChanged ? manifestFor(embedder, run.manifest, run.chunkerVersion) : run.manifest!;
