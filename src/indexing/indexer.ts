@@ -349,8 +349,8 @@ async function startRun(
   const todo: VaultFile[] = [];
   for (const f of files) {
     if (walked?.get(f.path) === `${f.mtime}:${f.size}`) continue;
-    const entry = known.get(f.path);
-    if (entry && !chunkerChanged && entry.mtime === f.mtime && entry.size === f.size) tally(summary, f.path, "unchanged");
+    const e = known.get(f.path);
+    if (e && !chunkerChanged && e.mtime === f.mtime && e.size === f.size) tally(summary, f.path, "unchanged");
     else todo.push(f);
   }
   // in an order fixed by each path's hash, not the vault's: an interrupted run leaves a fair sample

@@ -33,7 +33,10 @@ beforeAll(() => {
   fs.copyFileSync(path.join(FIXTURES, "manual-3p.pdf"), path.join(vault, "papers", "manual-3p.pdf"));
   fs.copyFileSync(path.join(FIXTURES, "compost.docx"), path.join(vault, "papers", "compost.docx"));
   // an embed, a Markdown link (relative to the note's folder) and a wikilink
-  write("notes/Reading.md", "---\ntags: [greenhouse]\n---\n# Reading\n\nThe controller's manual:\n\n![[manual-3p.pdf]]\n");
+  write(
+    "notes/Reading.md",
+    "---\ntags: [greenhouse]\n---\n# Reading\n\nThe controller's manual:\n\n![[manual-3p.pdf]]\n",
+  );
   write("notes/Bench.md", "# Bench\n\n#hardware The wiring is in [the manual](../papers/manual-3p.pdf), page 2.\n");
   write("notes/Heap.md", "# Heap\n\n#garden How I turn the heap: [[compost.docx]].\n");
   write("Plain.md", "# Plain\n\nA note that links to nothing, tagged #greenhouse too.\n");
@@ -58,7 +61,10 @@ describe("an attachment's tags come from the notes that link to it", () => {
   });
 
   it("follows a linking note's tags, a link removed and a note deleted, without embedding again", () => {
-    write("notes/Reading.md", "---\ntags: [orchard]\n---\n# Reading\n\nThe controller's manual:\n\n![[manual-3p.pdf]]\n");
+    write(
+      "notes/Reading.md",
+      "---\ntags: [orchard]\n---\n# Reading\n\nThe controller's manual:\n\n![[manual-3p.pdf]]\n",
+    );
     const retagged = index();
     // the PDF is not read again, and nothing is embedded: the note's text is as it was
     expect(retagged).toMatchObject({ updated: 1, embedded: 0, attachments: { updated: 0, unchanged: 2 } });
