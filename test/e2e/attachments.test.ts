@@ -132,10 +132,11 @@ describe("attachments through the CLI", () => {
     expect(JSON.parse(cli(["status", vault, "--json"]).stdout).stale).toBe(1);
     expect(JSON.parse(cli(["index", vault, "--json"]).stdout)).toMatchObject({ added: 0, attachments: { added: 1 } });
     expect(JSON.parse(cli(["status", vault, "--json"]).stdout).stale).toBe(0);
-    // `chunks` shows the notes' passages, and reads no attachment as a note
+    // `chunks` reads no attachment as a note: it cuts each as `index` does, with its type
     const chunks = cli(["chunks", "--vault", vault]);
     expect(chunks.stderr).not.toMatch(/\.(pdf|docx)": it is a binary file/);
-    expect(chunks.stdout).not.toMatch(/\.canvas:/);
+    expect(chunks.stdout).toMatch(/\(boards\/garden-plan\.canvas:\d+-\d+, canvas, \d+ words\)/);
+    expect(chunks.stdout).toMatch(/\(papers\/added\.pdf:p2, pdf, \d+ words\)/);
   });
 
   it("leaves attachments out with --no-attachments or the vault's setting", () => {
