@@ -63,7 +63,9 @@ export async function indexStatus(
  * await fileCounts(store.notes()); // { notes: 43, attachments: 3 }
  * ```
  */
-export async function fileCounts(files: Promise<Map<string, unknown>>): Promise<{ notes: number; attachments: number }> {
+export async function fileCounts(
+  files: Promise<Map<string, unknown>>,
+): Promise<{ notes: number; attachments: number }> {
   let attachments = 0;
   for (const p of (await files).keys()) {
     const type = fileTypeOf(p);

@@ -90,7 +90,15 @@ describe.skipIf(!!CHROMA_MISSING)(needs("vault-rag CLI on a Chroma server", CHRO
 
   it("reports status and builds the same context for ask --context-only", () => {
     const st = json(["status", "--vault", vault, "--db", chroma]);
-    expect(st).toMatchObject({ vault, index: chroma, model: "use-lite", dimensions: 512, notes: 43, attachments: 3, stale: 0 });
+    expect(st).toMatchObject({
+      vault,
+      index: chroma,
+      model: "use-lite",
+      dimensions: 512,
+      notes: 43,
+      attachments: 3,
+      stale: 0,
+    });
     const local = run(["ask", "--vault", vault, "--context-only", "--tag", "pico", "how do I save power"]);
     const remote = run([
       "ask",
