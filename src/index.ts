@@ -15,6 +15,7 @@ export {
   batchLine,
   openVault,
   type FlatHit,
+  type NoteText,
   type OpenVaultOptions,
   type SearchExplain,
   type VaultHandle,

@@ -7,6 +7,7 @@ export { NO_WORDS_NOTICE } from "./search/search.js";
 export { batchLine } from "./indexing/watch.js";
 export { indexStatus, noIndexStatus, staleCount } from "./core/status.js";
 export type {
+  NoteText,
   OpenVaultOptions,
   SearchExplain,
   VaultHandle,

@@ -63,14 +63,14 @@ export async function refreshStatus(): Promise<StatusReply | undefined> {
         : `Building the index: ${what[phase] ?? phase}, ${done.toLocaleString()} of ${total.toLocaleString()}`;
   } else building.hidden = true;
   const banner = $("banner");
-  if (!s.notes && !s.indexing) {
+  if (!s.notes && !s.attachments && !s.indexing) {
     banner.hidden = false;
     banner.textContent = s.watching
       ? "The index is empty: no notes found yet. Add Markdown notes to the vault and they will appear here."
       : "The index is empty. Run `vault-rag index` on this vault, or restart with `vault-rag serve --watch` to build it here.";
   } else if (banner.dataset.kind !== "llm") banner.hidden = true;
   $("status").textContent = s.model
-    ? `${plural(s.notes, "note")}, ${plural(s.chunks, "passage")} · ${s.model}${s.stale ? ` · ${s.stale} changed since indexing` : ""}${denseLine(s)}`
+    ? `${plural(s.notes, "note")}${s.attachments ? `, ${plural(s.attachments, "attachment")}` : ""}, ${plural(s.chunks, "passage")} · ${s.model}${s.stale ? ` · ${s.stale} changed since indexing` : ""}${denseLine(s)}`
     : "No index yet.";
   clearTimeout(statusTimer);
   const busy = !!s.indexing || (!s.notes && s.watching) || s.phases?.dense.state === "in progress";

@@ -108,8 +108,11 @@ export const CHUNK_DEFAULTS: ChunkOptionsWithDefaults = {
  *   page, else 0), and PDFs, Canvas boards and Word documents are passages too (see
  *   `chunkAttachment`). A note's passages are as in 29; they are written again so that a Chroma
  *   collection's records carry `type` and `page` (its vectors are kept by their text's hash).
+ * - 31: a Markdown link to a PDF, Canvas board or Word document (`[paper](papers/paper.pdf)`) is a
+ *   link, as a wikilink to one is; an attachment's passages carry the tags of the notes that link to
+ *   it or embed it. Every note is read again so that its links to attachments are found.
  */
-export const CHUNKER_VERSION = "30";
+export const CHUNKER_VERSION = "31";
 
 /**
  * Fills in defaults and checks the values.

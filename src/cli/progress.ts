@@ -118,8 +118,11 @@ export function indexLine(w: IndexWork, seconds: number, notesSeconds = seconds,
 
 /** The figures of {@link summaryLine}, as an indexing run's summary gives them. */
 export interface IndexFigures {
+  /** Notes added and updated. */
   added: number;
   updated: number;
+  /** Attachments (PDFs, Canvas boards, Word documents) added and updated, counted apart. */
+  attachments?: { added: number; updated: number; unreadable?: number };
   passages: number;
   keywordSeconds: number;
   embedded: number;
@@ -128,20 +131,25 @@ export interface IndexFigures {
 }
 
 /**
- * The one line that ends an indexing run's progress: what it indexed, when keyword search was
- * ready, and what the dense phase embedded in how long.
+ * The one line that ends an indexing run's progress: what it indexed (notes, and attachments
+ * apart when it read any), when keyword search was ready, and what the dense phase embedded in
+ * how long.
  *
  * @example
  * ```ts
  * summaryLine({ added: 1871, updated: 0, passages: 2064, keywordSeconds: 4.1, embedded: 6321, denseSeconds: 97, pending: 0 });
  * // "indexed 1,871 notes (2,064 passages) · keyword ready in 4.1 s · dense 6,321 windows in 97 s"
+ * summaryLine({ added: 43, updated: 0, attachments: { added: 3, updated: 0 }, passages: 83, keywordSeconds: 1.1, embedded: 119, denseSeconds: 20, pending: 0 });
+ * // "indexed 43 notes, 3 attachments (83 passages) · keyword ready in 1.1 s · dense 119 windows in 20 s"
  * ```
  */
 export function summaryLine(s: IndexFigures): string {
   const took = (x: number) => (x < 10 ? x.toFixed(1) : String(Math.round(x)));
   const notes = s.added + s.updated;
+  const a = s.attachments;
+  const files = a ? a.added + a.updated + (a.unreadable ?? 0) : 0;
   return (
-    `indexed ${num(notes)} note${notes === 1 ? "" : "s"} (${num(s.passages)} passage${s.passages === 1 ? "" : "s"}) · keyword ready in ${took(s.keywordSeconds)} s · ` +
+    `indexed ${num(notes)} note${notes === 1 ? "" : "s"}${files ? `, ${num(files)} attachment${files === 1 ? "" : "s"}` : ""} (${num(s.passages)} passage${s.passages === 1 ? "" : "s"}) · keyword ready in ${took(s.keywordSeconds)} s · ` +
     (s.embedded
       ? `dense ${num(s.embedded)} window${s.embedded === 1 ? "" : "s"} in ${took(s.denseSeconds)} s`
       : "nothing to embed") +

@@ -28,7 +28,9 @@ import {
   type OpenStoreOptions,
   type Store,
 } from "../store/index.js";
+import { attachmentNamed, attachmentNote } from "./attachment-note.js";
 import { explainSearch } from "./explain.js";
+import { fileTypeOf } from "../vault/attachments/types.js";
 import { openIfIndexed } from "./open-query.js";
 import type { Rerankers } from "./rerank.js";
 import { staleHits } from "./stale-hits.js";
@@ -167,6 +169,9 @@ async function keepShown(c: Core, shown: string[]): Promise<void> {
     await store?.close();
   }
 }
+
+/** Whether a name ends as a PDF, Canvas board or Word document does. */
+const isAttachmentName = (name: string): boolean => (fileTypeOf(name.trim()) ?? "note") !== "note";
 
 /** The process holding the index's writer lock (this one's own included), if any. */
 const lockPid = (c: Core): number | undefined => lockHolder(lockTarget(c.db, c.storeOpts.sidecarDir));
@@ -336,6 +341,10 @@ export function readingMethods(c: Core): Reading {
       return { ...r, stale: { ...(state ? { asked: state } : {}), ...found } } as const;
     },
     async note(name, o = {}) {
+      // a PDF, Canvas board or Word document the index holds: its passages, with their pages
+      const store = isAttachmentName(name) ? (await c.open()).store : undefined;
+      const attachment = store && (await attachmentNamed(store, name));
+      if (store && attachment) return attachmentNote(store, attachment, o.heading);
       // on another thread unless the name is a note's exact path: a large vault's walk holds no one up
       return (await offThread()).readNoteTextOffThread(c.vault, name, o.heading);
     },

@@ -4,6 +4,7 @@ import { resolveDateKeys } from "../config.js";
 import { modelSpecOf } from "../indexing/manifest.js";
 import { dateSources } from "../search/index.js";
 import type { Manifest, Store } from "../store/index.js";
+import { fileTypeOf } from "../vault/attachments/types.js";
 import type { IndexPhases, VaultStatus, VaultStatusMaybeCounted } from "./types.js";
 
 /** The off-thread walk of the vault (which loads the vault's reading code): only when stale notes are counted. */
@@ -32,6 +33,7 @@ export async function indexStatus(
   { countStale = true, indexing = false }: { countStale?: boolean; indexing?: boolean } = {},
 ): Promise<VaultStatusMaybeCounted> {
   const c = await store.count();
+  const files = store.notes();
   const model = modelSpecOf(manifest);
   // where the model runs, and whether this machine lets the index's own model send text there
   const place = modelPlace(model);
@@ -42,14 +44,34 @@ export async function indexStatus(
     modelRuns: place.where,
     ...(place.network && !remoteAllowed(model) ? { modelRefused: true as const } : {}),
     dimensions: manifest.embedder.dimensions,
-    notes: c.notes,
+    ...(await fileCounts(files)),
     chunks: c.chunks,
     lastIndexed: manifest.updatedAt,
-    stale: countStale ? await staleCount(vault, store) : null,
+    stale: countStale ? await (await offThread()).staleInVaultOffThread(vault, files) : null,
     dates: dateSources(await store.noteProperties(), resolveDateKeys()),
     phases: await indexPhases(store, indexing),
     warnings: await store.indexWarnings(),
   };
+}
+
+/**
+ * The notes and the attachments (PDFs, Canvas boards, Word documents) among the files an index
+ * holds, counted apart, by their extensions.
+ *
+ * @example
+ * ```ts
+ * await fileCounts(store.notes()); // { notes: 43, attachments: 3 }
+ * ```
+ */
+export async function fileCounts(
+  files: Promise<Map<string, unknown>>,
+): Promise<{ notes: number; attachments: number }> {
+  let attachments = 0;
+  for (const p of (await files).keys()) {
+    const type = fileTypeOf(p);
+    if (type && type !== "note") attachments++;
+  }
+  return { notes: (await files).size - attachments, attachments };
 }
 
 /**
@@ -122,6 +144,7 @@ export async function noIndexStatus(
     model: null,
     dimensions: 0,
     notes: 0,
+    attachments: 0,
     chunks: 0,
     lastIndexed: null,
     stale: countStale ? await (await offThread()).staleInVaultOffThread(vault, new Map()) : null,

@@ -245,14 +245,19 @@ export interface VaultHandle {
   related(note: string, opts?: VaultRelatedOptions): Promise<VaultRelatedResult>;
   /**
    * A note's text (or one section of it) under the rules of the MCP `get_note` tool: only notes the
-   * index would hold, found as a wikilink finds them, cut at 40,000 characters with a mark.
+   * index would hold, found as a wikilink finds them, cut at 40,000 characters with a mark. A PDF,
+   * Canvas board or Word document the index holds (by its path, or its file name with the
+   * extension) gives its passages from the index, with their breadcrumbs and PDF pages
+   * (`passages`, and `text` with a PDF's under `## p. N`); `heading` then picks a page (`p. 3`) or a
+   * heading of the breadcrumbs.
    *
    * @example
    * ```ts
    * (await notes.note("SMARS", { heading: "Motors" })).text; // "## Motors\n…"
+   * (await notes.note("manual.pdf", { heading: "p. 2" })).passages; // [{ section: "Manual > Setup > p. 2", page: 2, text: "…" }]
    * ```
    */
-  note(name: string, opts?: { heading?: string }): Promise<{ path: string; text: string }>;
+  note(name: string, opts?: { heading?: string }): Promise<NoteText>;
   /**
    * Opens the index now, refusing as every reader does when there is none (`no_index`, with the
    * fix), when it was never completed, or while it is being built.
@@ -341,6 +346,18 @@ export interface VaultHandle {
   props(): Promise<PropCount[]>;
   props(name: string): Promise<PropValueCount[]>;
   close(): Promise<void>;
+}
+
+/**
+ * What {@link VaultHandle.note} returns: the text; for an attachment, its type and its passages
+ * (each with its breadcrumb and PDF page) too.
+ */
+export interface NoteText {
+  path: string;
+  text: string;
+  /** `pdf`, `canvas` or `docx`; absent for a note. */
+  file_type?: string;
+  passages?: { section: string; page?: number; text: string }[];
 }
 
 /** Options of {@link VaultHandle.search}: the search request, and whether to explain how it ran. */

@@ -37,15 +37,20 @@ import { densePhase } from "./dense-phase.js";
 import { findVectors, planWindows, repoint, type Pending, type VectorMap, type WindowPlan } from "./vectors.js";
 import { acquireLock } from "./lock.js";
 import { runWarnings, type RunWarnings } from "./warnings.js";
+import { addUp } from "./add-up.js";
 import { ocrReady, readAttachmentFile, SCANNED_HASH, type AttachmentFile } from "./attachments.js";
+import { noAttachments, tagAttachments, tally, type AttachmentCounts } from "./attachment-index.js";
 import { chunkerVersionFor, ensureManifest, manifestFor, modelMismatch, modelSpecOf, sameModel } from "./manifest.js";
 
 /** What an indexing run did. */
 export interface IndexSummary {
+  /** Notes added; `updated`, `deleted` and `unchanged` count notes too (attachments: `attachments`). */
   added: number;
   updated: number;
   deleted: number;
   unchanged: number;
+  /** PDFs, Canvas boards and Word documents, counted apart from the notes. */
+  attachments: AttachmentCounts;
   /** Files that could not be read (the run exits 1). */
   failed: number;
   /** Files skipped on purpose: binary, not UTF-8, too big (a warning each). */
@@ -279,21 +284,6 @@ async function indexInto(
   return total!;
 }
 
-/** Adds a later pass's work to the run's summary. */
-function addUp(total: IndexSummary, more: IndexSummary): void {
-  total.added += more.added;
-  total.updated += more.updated;
-  total.deleted += more.deleted;
-  total.failed += more.failed;
-  total.skipped += more.skipped;
-  total.embedded += more.embedded;
-  total.cached += more.cached;
-  total.passages += more.passages;
-  total.denseSeconds += more.denseSeconds;
-  total.chunks = more.chunks;
-  total.pending = more.pending;
-}
-
 /** Reads what the index holds and what the vault has, and plans the run: the notes to read, in order, and those gone. */
 async function startRun(
   vault: string,
@@ -329,6 +319,7 @@ async function startRun(
     updated: 0,
     deleted: 0,
     unchanged: 0,
+    attachments: noAttachments(),
     failed: 0,
     skipped: 0,
     chunks: 0,
@@ -346,9 +337,10 @@ async function startRun(
   const todo: VaultFile[] = [];
   for (const f of files) {
     if (walked?.get(f.path) === `${f.mtime}:${f.size}`) continue;
-    const entry = known.get(f.path);
-    const ocrNew = ocr && entry?.hash.startsWith(SCANNED_HASH); // a scanned PDF stored unread: OCR reads it
-    if (entry && !chunkerChanged && !ocrNew && entry.mtime === f.mtime && entry.size === f.size) summary.unchanged++;
+    const e = known.get(f.path);
+    const ocrNew = ocr && e?.hash.startsWith(SCANNED_HASH); // a scanned PDF stored unread: OCR reads it
+    if (e && !chunkerChanged && !ocrNew && e.mtime === f.mtime && e.size === f.size)
+      tally(summary, f.path, "unchanged");
     else todo.push(f);
   }
   // in an order fixed by each path's hash, not the vault's: an interrupted run leaves a fair sample
@@ -452,7 +444,7 @@ async function readBatch(run: Run, batchNotes: number): Promise<Batch | undefine
     if (entry && entry.hash === note.hash && !chunkerChanged) {
       // touched but not changed: record the new stat, keep the chunks
       await store.touchNote(noteEntry);
-      summary.unchanged++;
+      tally(summary, f.path, "unchanged");
       continue;
     }
     let chunks: Chunk[];
@@ -480,9 +472,7 @@ async function readBatch(run: Run, batchNotes: number): Promise<Batch | undefine
     batch.push({ note: noteEntry, records, links: run.linksOf(note) });
     run.warnings?.rewritten(f.path);
     if (att?.chunks?.length) run.attachmentChunks.set(f.path, att.chunks);
-    if (att?.unreadable) summary.skipped++;
-    else if (entry) summary.updated++;
-    else summary.added++;
+    tally(summary, f.path, att?.unreadable ? "unreadable" : entry ? "updated" : "added");
   }
   return { slice, batch, pending };
 }
@@ -587,9 +577,10 @@ async function endKeyword(run: Run): Promise<void> {
       { notes: unread.length },
     );
   if (gone.length) await store.deleteNotes(gone);
-  summary.deleted = gone.length;
+  for (const p of gone) tally(summary, p, "deleted");
   // links written since the last relink against other notes (an interrupted run's) are resolved again
   await store.resolveLinks(run.linkKey, run.resolve);
+  await tagAttachments(run); // an attachment carries the tags of the notes that link to it
   await ensureManifest(run);
   // every note is chunked by this chunker now: an upgrade is complete
   const manifest = run.chunkerChanged ? manifestFor(embedder, run.manifest, run.chunkerVersion) : run.manifest!;

@@ -25,15 +25,22 @@ export interface WatchOptions {
 export const WATCH_DEFAULTS = { debounceMs: 300 };
 
 /**
- * One line for a watch batch, as `vault-rag watch` and `serve --watch` print it (after a time).
+ * One line for a watch batch (notes, and attachments apart when it changed any), as `vault-rag watch` and `serve --watch` print it (after a time).
  *
  * @example
  * ```ts
  * batchLine(summary); // "1 added, 0 updated, 0 deleted (2 windows embedded, 0 from cache) in 0.41 s"
+ * // a PDF replaced: "0 added, 0 updated, 0 deleted; attachments: 0 added, 1 updated, 0 deleted (…) in 1.20 s"
  * ```
  */
 export function batchLine(s: IndexSummary): string {
-  return `${s.added} added, ${s.updated} updated, ${s.deleted} deleted (${s.embedded} window${s.embedded === 1 ? "" : "s"} embedded, ${s.cached} from cache) in ${s.seconds.toFixed(2)} s`;
+  const a = s.attachments;
+  // attachments apart, when the batch changed any
+  const files =
+    a && (a.added || a.updated || a.deleted || a.unreadable)
+      ? `; attachments: ${a.added} added, ${a.updated} updated, ${a.deleted} deleted${a.unreadable ? `, ${a.unreadable} unreadable` : ""}`
+      : "";
+  return `${s.added} added, ${s.updated} updated, ${s.deleted} deleted${files} (${s.embedded} window${s.embedded === 1 ? "" : "s"} embedded, ${s.cached} from cache) in ${s.seconds.toFixed(2)} s`;
 }
 
 /** A running watcher. */

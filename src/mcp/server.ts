@@ -116,7 +116,7 @@ export async function createMcpServer(
       },
     ),
     get_note: tool(
-      `Read a note (or one section of it) by its vault-relative path or its name, as a wikilink finds it (robots/SMARS.md, robots/SMARS, SMARS). Only notes the index holds are served; text over ${GET_NOTE_MAX_CHARS} characters is cut, with a mark.`,
+      `Read a note (or one section of it) by its vault-relative path or its name, as a wikilink finds it (robots/SMARS.md, robots/SMARS, SMARS). Only notes the index holds are served; text over ${GET_NOTE_MAX_CHARS} characters is cut, with a mark. A PDF, Canvas board or Word document (papers/manual.pdf, manual.pdf) gives its passages as indexed, each under its breadcrumb, a PDF's under "## p. N" (heading "p. 3" gives one page).`,
       getNoteInput,
       async (a) => {
         const note = await v.note(a.path, { heading: a.heading });

@@ -49,6 +49,7 @@ const passage = (r: { id: string; text: string; meta: StoreRecord["meta"] }): Re
   start_line: r.meta.start_line,
   end_line: r.meta.end_line,
   text: r.text,
+  ...(r.meta.file_type && r.meta.file_type !== "note" ? { file_type: r.meta.file_type } : {}),
   ...(r.meta.page ? { page: r.meta.page } : {}),
 });
 

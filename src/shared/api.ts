@@ -54,6 +54,8 @@ export interface RelatedPassage {
   start_line: number;
   end_line: number;
   text: string;
+  /** The file's type when it is no Markdown note: `pdf`, `canvas` or `docx`, as a hit gives it. */
+  file_type?: string;
   /** The PDF page the passage is on; absent for a passage of no page. */
   page?: number;
 }
@@ -94,7 +96,10 @@ export interface VaultStatus {
   index: string;
   model: string | null;
   dimensions: number;
+  /** Markdown notes in the index. */
   notes: number;
+  /** PDFs, Canvas boards and Word documents in the index (those that could not be read too), counted apart from `notes`. */
+  attachments?: number;
   chunks: number;
   lastIndexed: string | null;
   /** Notes changed on disk since they were indexed. */
@@ -236,6 +241,9 @@ export type FolderCount = { folder: string; notes: number };
 export interface NoteReply {
   path: string;
   text: string;
+  /** A PDF, Canvas board or Word document: its type, and its passages from the index with their pages. */
+  file_type?: string;
+  passages?: { section: string; page?: number; text: string }[];
 }
 
 /** The `done` event of `POST /api/ask`: the checked answer, and with no sources, why. */

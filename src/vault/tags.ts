@@ -1,4 +1,5 @@
 import path from "node:path";
+import { ATTACHMENT_TYPES } from "./attachments/types.js";
 import { linkSentences, MAX_LINK_TEXTS, type LinkSpan, type LinkText } from "./link-text.js";
 import { parseInline, scanBlocks, type LinkReferences, type Token } from "./markdown.js";
 import { TAG_RE } from "./tag-pattern.js";
@@ -104,7 +105,8 @@ export function findInlineRefs(body: string, folder = ""): InlineRefs {
  * vault-rooted `/`) path that stays inside the vault, to a `.md` file or to a name without an
  * extension (`[setup](../guide/setup)`, as Obsidian and documentation sites write them), which
  * gets `.md`; a page a documentation site builds (`setup.html` is `setup.md`, a folder `guide/` is
- * `guide/index.md`). URLs, anchors alone and other files are not note links.
+ * `guide/index.md`); a PDF, Canvas board or Word document as it is (`../papers/paper.pdf`). URLs,
+ * anchors alone and other files (pictures) are not note links.
  */
 function markdownLinkTarget(href: string, folder: string): string | undefined {
   if (/^[a-z][a-z0-9+.-]*:/i.test(href) || href.startsWith("#")) return undefined;
@@ -121,7 +123,8 @@ function markdownLinkTarget(href: string, folder: string): string | undefined {
   // folder's page (`/examples/`, built from `examples/index.md`)
   else if (/\.html?$/i.test(name)) target = target.replace(/\.html?$/i, ".md");
   else if (!name && target.length > 1 && /[^./]\/$/.test(target)) target += "index.md";
-  if (!/\.md$/i.test(target)) return undefined;
+  // a PDF, Canvas board or Word document is linked as a note is (its passages take the note's tags)
+  if (!/\.md$/i.test(target) && !ATTACHMENT_TYPES[path.posix.extname(target).toLowerCase()]) return undefined;
   const joined = path.posix.normalize(target.startsWith("/") ? target.slice(1) : path.posix.join(folder, target));
   return joined.startsWith("../") || joined === ".." || path.posix.isAbsolute(joined) ? undefined : joined;
 }

@@ -124,18 +124,20 @@ describe("attachments through the CLI", () => {
     // the scanned PDF replaced by the manual: read again, and its warning goes
     fs.copyFileSync(path.join(FIXTURES, "manual-3p.pdf"), path.join(vault, "papers", "scanned.pdf"));
     const later = JSON.parse(cli(["index", vault, "--json"]).stdout);
-    expect(later).toMatchObject({ updated: 1 });
+    // counted as an attachment, apart from the notes
+    expect(later).toMatchObject({ updated: 0, attachments: { updated: 1, unreadable: 0 } });
     const warned = JSON.parse(cli(["status", vault, "--json"]).stdout).warnings.map((w: { path: string }) => w.path);
     expect(warned).not.toContain("papers/scanned.pdf");
     // a PDF added since is a change status counts, as a new note is
     fs.copyFileSync(path.join(FIXTURES, "manual-3p.pdf"), path.join(vault, "papers", "added.pdf"));
     expect(JSON.parse(cli(["status", vault, "--json"]).stdout).stale).toBe(1);
-    expect(JSON.parse(cli(["index", vault, "--json"]).stdout)).toMatchObject({ added: 1 });
+    expect(JSON.parse(cli(["index", vault, "--json"]).stdout)).toMatchObject({ added: 0, attachments: { added: 1 } });
     expect(JSON.parse(cli(["status", vault, "--json"]).stdout).stale).toBe(0);
-    // `chunks` shows the notes' passages, and reads no attachment as a note
+    // `chunks` reads no attachment as a note: it cuts each as `index` does, with its type
     const chunks = cli(["chunks", "--vault", vault]);
     expect(chunks.stderr).not.toMatch(/\.(pdf|docx)": it is a binary file/);
-    expect(chunks.stdout).not.toMatch(/\.canvas:/);
+    expect(chunks.stdout).toMatch(/\(boards\/garden-plan\.canvas:\d+-\d+, canvas, \d+ words\)/);
+    expect(chunks.stdout).toMatch(/\(papers\/added\.pdf:p2, pdf, \d+ words\)/);
   });
 
   it("leaves attachments out with --no-attachments or the vault's setting", () => {

@@ -45,7 +45,7 @@ describe.skipIf(!!CHROMA_MISSING)(needs("vault-rag CLI on a Chroma server", CHRO
   it("indexes the vault into a collection, as into the embedded store", () => {
     const local = json(["index", vault]);
     const remote = json(["index", vault, "--db", chroma]);
-    expect(remote).toMatchObject({ added: 46, failed: 0, chunks: local.chunks, dbPath: chroma });
+    expect(remote).toMatchObject({ added: 43, failed: 0, chunks: local.chunks, dbPath: chroma });
     expect(remote.embedded).toBe(local.embedded);
   });
 
@@ -90,7 +90,15 @@ describe.skipIf(!!CHROMA_MISSING)(needs("vault-rag CLI on a Chroma server", CHRO
 
   it("reports status and builds the same context for ask --context-only", () => {
     const st = json(["status", "--vault", vault, "--db", chroma]);
-    expect(st).toMatchObject({ vault, index: chroma, model: "use-lite", dimensions: 512, notes: 46, stale: 0 });
+    expect(st).toMatchObject({
+      vault,
+      index: chroma,
+      model: "use-lite",
+      dimensions: 512,
+      notes: 43,
+      attachments: 3,
+      stale: 0,
+    });
     const local = run(["ask", "--vault", vault, "--context-only", "--tag", "pico", "how do I save power"]);
     const remote = run([
       "ask",
@@ -109,13 +117,13 @@ describe.skipIf(!!CHROMA_MISSING)(needs("vault-rag CLI on a Chroma server", CHRO
   });
 
   it("re-indexes incrementally: nothing when unchanged, only the edited note after an edit", () => {
-    expect(json(["index", vault, "--db", chroma])).toMatchObject({ added: 0, updated: 0, unchanged: 46, embedded: 0 });
+    expect(json(["index", vault, "--db", chroma])).toMatchObject({ added: 0, updated: 0, unchanged: 43, embedded: 0 });
     fs.appendFileSync(
       path.join(vault, "robots/SMARS.md"),
       "\n## Firmware\n\nMicroPython drives both motors with PWM at 20 kHz, a zebra-quiet setting.\n",
     );
     const s = json(["index", vault, "--db", chroma]);
-    expect(s).toMatchObject({ updated: 1, unchanged: 45 });
+    expect(s).toMatchObject({ updated: 1, unchanged: 42 });
     // the short new section joins the note's last passage: only that passage's windows are embedded again
     expect(s.embedded).toBeGreaterThan(0);
     expect(s.embedded).toBeLessThanOrEqual(4);
@@ -132,7 +140,7 @@ describe.skipIf(!!CHROMA_MISSING)(needs("vault-rag CLI on a Chroma server", CHRO
     // comes back from the collection (a passage of several windows as its pooled vector)
     const again = json(["index", vault, "--db", chroma]);
     expect(again).toMatchObject({ failed: 0, embedded: 0 });
-    expect(json(["index", vault, "--db", chroma])).toMatchObject({ updated: 0, unchanged: 46, embedded: 0 });
+    expect(json(["index", vault, "--db", chroma])).toMatchObject({ updated: 0, unchanged: 43, embedded: 0 });
     expect(json(["search", "--vault", vault, "--db", chroma, "-k", "1", "zebra-quiet PWM"])[0].path).toBe(
       "robots/SMARS.md",
     );
@@ -141,8 +149,8 @@ describe.skipIf(!!CHROMA_MISSING)(needs("vault-rag CLI on a Chroma server", CHRO
 
   it("rebuilds with --full into a new collection and swaps it in", () => {
     const s = json(["index", vault, "--db", chroma, "--full"]);
-    expect(s).toMatchObject({ added: 46, embedded: 0, dbPath: chroma });
-    expect(json(["status", "--vault", vault, "--db", chroma])).toMatchObject({ notes: 46, stale: 0 });
+    expect(s).toMatchObject({ added: 43, embedded: 0, dbPath: chroma });
+    expect(json(["status", "--vault", vault, "--db", chroma])).toMatchObject({ notes: 43, attachments: 3, stale: 0 });
   });
 
   it("migrates an index between backends without re-embedding, and refuses a target that holds one", async () => {
@@ -161,7 +169,7 @@ describe.skipIf(!!CHROMA_MISSING)(needs("vault-rag CLI on a Chroma server", CHRO
       notes: 46,
       chunks: m.chunks,
     });
-    expect(json(["index", vault, "--db", file])).toMatchObject({ unchanged: 46, embedded: 0 });
+    expect(json(["index", vault, "--db", file])).toMatchObject({ unchanged: 43, embedded: 0 });
     // the links' sentences (backlink text) went there and back with the chunks
     const links = async (db: string) => {
       const s = SqliteStore.open(db, { readonly: true });
@@ -209,7 +217,7 @@ describe.skipIf(!!CHROMA_MISSING)(needs("vault-rag CLI on a Chroma server", CHRO
       watcher.kill("SIGINT");
       await new Promise((r) => watcher.on("close", r));
     }
-    expect(json(["status", "--vault", vault, "--db", chroma])).toMatchObject({ notes: 47, stale: 0 });
+    expect(json(["status", "--vault", vault, "--db", chroma])).toMatchObject({ notes: 44, attachments: 3, stale: 0 });
   });
 
   it("explains an unreachable server and a missing collection", () => {

@@ -362,11 +362,13 @@ describe("vault-rag CLI end to end", () => {
   it("indexes the vault from another working directory", () => {
     const s = json(["index", vault]);
     expect(s).toMatchObject({
-      added: 46,
+      added: 43,
       updated: 0,
       deleted: 0,
       unchanged: 0,
       failed: 0,
+      // the PDF, the Canvas board and the Word document, counted apart from the notes
+      attachments: { added: 3, updated: 0, deleted: 0, unchanged: 0, unreadable: 0 },
       dbPath: path.join(vault, ".vault-rag/index.db"),
     });
     expect(s.embedded).toBeGreaterThan(50);
@@ -377,7 +379,7 @@ describe("vault-rag CLI end to end", () => {
 
   it("re-indexes an unchanged vault without embedding anything", () => {
     const s = json(["index", vault]);
-    expect(s).toMatchObject({ added: 0, updated: 0, deleted: 0, unchanged: 46, embedded: 0 });
+    expect(s).toMatchObject({ added: 0, updated: 0, deleted: 0, unchanged: 43, embedded: 0 });
   });
 
   it("finds the build log among several notes for a motor question, and lets one note take the slots when asked", () => {
@@ -591,7 +593,8 @@ describe("vault-rag CLI end to end", () => {
       index: path.join(vault, ".vault-rag/index.db"),
       model: "use-lite",
       dimensions: 512,
-      notes: 46,
+      notes: 43,
+      attachments: 3,
       stale: 0,
     });
     const human = run(["status", "--vault", vault]);
@@ -599,8 +602,8 @@ describe("vault-rag CLI end to end", () => {
   });
 
   it("takes the vault as an argument or as --vault on every command", () => {
-    expect(json(["index", "--vault", vault])).toMatchObject({ added: 0, unchanged: 46 });
-    expect(JSON.parse(run(["status", vault, "--json"]).stdout)).toMatchObject({ vault, notes: 46 });
+    expect(json(["index", "--vault", vault])).toMatchObject({ added: 0, unchanged: 43 });
+    expect(JSON.parse(run(["status", vault, "--json"]).stdout)).toMatchObject({ vault, notes: 43, attachments: 3 });
     expect(JSON.parse(run(["check", vault, "--json"]).stdout)).toMatchObject({ ok: true, stale: 0 });
     expect(run(["chunks", "--vault", vault, "--note", "robots/SMARS.md"]).stdout).toContain(
       "── SMARS Robot > SMARS > Motor wiring",
@@ -625,7 +628,7 @@ describe("vault-rag CLI end to end", () => {
     fs.renameSync(path.join(vault, "garden/Composting.md"), path.join(vault, "archive/Composting.md"));
     expect(JSON.parse(run(["status", "--vault", vault, "--json"]).stdout).stale).toBe(5);
     const s = json(["index", vault]);
-    expect(s).toMatchObject({ added: 2, updated: 1, deleted: 2, unchanged: 43 });
+    expect(s).toMatchObject({ added: 2, updated: 1, deleted: 2, unchanged: 40 });
     expect(s.embedded).toBeLessThanOrEqual(3); // the new section, the new note (and a neighbour whose text moved)
     expect(json(["search", "--vault", vault, "-k", "1", "zebra-striped balancing"])[0].path).toBe("robots/New bot.md");
     expect(

@@ -75,13 +75,14 @@ describe("index on a terminal", () => {
     const st = JSON.parse(
       spawnSync(process.execPath, [BIN, "status", vault, "--json"], { env, encoding: "utf8" }).stdout,
     );
-    expect(st.notes).toBe(106);
+    expect(st).toMatchObject({ notes: 103, attachments: 3 });
     expect(st.phases.dense).toMatchObject({ state: "stopped", passages: saved, of: Number(m![2]) });
     const resumedRun = spawnSync(process.execPath, [BIN, "index", vault, "--json"], { env, encoding: "utf8" });
     const resumed = JSON.parse(resumedRun.stdout);
     expect(resumedRun.stderr).not.toContain("stale lock");
     expect(resumed.warnings.map((w: { code: string }) => w.code)).not.toContain("lock_stale");
-    expect(resumed).toMatchObject({ added: 0, unchanged: 106, pending: 0 });
+    expect(resumed).toMatchObject({ added: 0, unchanged: 103, pending: 0 });
+    expect(resumed.attachments).toMatchObject({ added: 0, unchanged: 3 });
     expect(resumed.embedded).toBeGreaterThan(0);
   });
 
@@ -172,13 +173,13 @@ describe("index on a terminal", () => {
     expect(lines.slice(progress.length)).toEqual([
       expect.stringMatching(/^warning: invalid frontmatter in "work\/Broken note\.md"/),
       expect.stringMatching(
-        /^indexed 296 notes \([\d,]+ passages\) · keyword ready in \d+\.\d s · dense [\d,]+ windows in \d+(\.\d)? s$/,
+        /^indexed 293 notes, 3 attachments \([\d,]+ passages\) · keyword ready in \d+\.\d s · dense [\d,]+ windows in \d+(\.\d)? s$/,
       ),
       expect.stringMatching(/^stronger model: /),
     ]);
     // stdout holds the summary alone
     expect(r.stdout).toMatch(
-      /^indexed .+\nnotes: 296 added, 0 updated, 0 deleted, 0 unchanged\nchunks: \d+ in the index .+\n$/,
+      /^indexed .+\nnotes: 293 added, 0 updated, 0 deleted, 0 unchanged\nattachments: 3 added, 0 updated, 0 deleted, 0 unchanged\nchunks: \d+ in the index .+\n$/,
     );
   });
 
@@ -195,7 +196,7 @@ describe("index on a terminal", () => {
     const lines = all.filter((l) => !l.startsWith("indexing: ") && !l.startsWith("indexed "));
     expect(lines).toHaveLength(1);
     expect(all[all.length - 2]).toBe(lines[0]);
-    expect(all[all.length - 1]).toMatch(/^indexed 47 notes \(/);
+    expect(all[all.length - 1]).toMatch(/^indexed 44 notes, 3 attachments \(/);
     expect(lines[0]).toMatch(
       /^warning: frontmatter_invalid ×2 — invalid frontmatter in "(Broken two|work\/Broken note)\.md" .* \(and 1 more; --verbose lists them all\)$/,
     );

@@ -188,7 +188,7 @@ describe("vault-rag mcp", () => {
     const folders = JSON.parse(textOf(await client.callTool({ name: "list_folders", arguments: {} })));
     expect(folders).toContainEqual({ folder: "kitchen", notes: 5 }); // examples/vault/kitchen holds five notes
     const status = JSON.parse(textOf(await client.callTool({ name: "status", arguments: {} })));
-    expect(status).toMatchObject({ vault, model: "use-lite", notes: 47, stale: 0 });
+    expect(status).toMatchObject({ vault, model: "use-lite", notes: 44, attachments: 3, stale: 0 });
     expect(status.dates.sources).toMatchObject({ filename: 4 }); // daily/2026-03-02.md …
   });
 
@@ -331,7 +331,7 @@ describe("vault-rag mcp --watch", () => {
     fs.rmSync(path.join(vault, "travel/Rottnest.md"));
     await until("the deleted note to be gone", async () => (await paths("quokka")).length === 0);
     const status = JSON.parse(textOf(await live.callTool({ name: "status", arguments: {} })));
-    expect(status).toMatchObject({ notes: 47, stale: 0 });
+    expect(status).toMatchObject({ notes: 44, attachments: 3, stale: 0 });
   });
 
   it("answers a line that is not JSON, or not JSON-RPC, with the protocol's error, and stops with a reason on a message over 10 MB", async () => {

@@ -89,7 +89,7 @@ describe("the library examples of docs/library.md", () => {
       "props",
     ]);
     expect(a.stdout).toContain("The DRV8833 overheated [1]. ");
-    expect(a.stdout).toMatch(/notes: 46,/);
+    expect(a.stdout).toMatch(/notes: 43,\n *attachments: 3,/);
     const b = await node(second, project);
     expect(b.code, b.stderr).toBe(0);
     expect(b.stdout).toMatch(/document: '/);

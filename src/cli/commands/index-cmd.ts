@@ -45,6 +45,27 @@ export function warningLines(warnings: Warning[], verbose: boolean): string[] {
 }
 
 /**
+ * The line of an indexing run's attachments (PDFs, Canvas boards, Word documents), counted apart
+ * from its notes, with its line break; empty for a vault that has none.
+ *
+ * @example
+ * ```ts
+ * attachmentsLine({ added: 3, updated: 0, deleted: 0, unchanged: 0, unreadable: 1 });
+ * // "attachments: 3 added, 0 updated, 0 deleted, 0 unchanged, 1 unreadable\n"
+ * ```
+ */
+export function attachmentsLine(a: {
+  added: number;
+  updated: number;
+  deleted: number;
+  unchanged: number;
+  unreadable: number;
+}): string {
+  if (!a.added && !a.updated && !a.deleted && !a.unchanged && !a.unreadable) return "";
+  return `attachments: ${a.added} added, ${a.updated} updated, ${a.deleted} deleted, ${a.unchanged} unchanged${a.unreadable ? `, ${a.unreadable} unreadable` : ""}\n`;
+}
+
+/**
  * `vault-rag index [vault]`. Progress on stderr from the start, in notes (the keyword phase) then in
  * windows embedded (the dense phase), and one summary line at the end; warnings are
  * collected and printed once after the bar; Ctrl-C or SIGTERM (`kill`, a service manager) restores
@@ -120,6 +141,7 @@ export async function runIndex(vaultArg: string | undefined, o: IndexFlags): Pro
     out(
       `indexed ${loc.vault} → ${summary.dbPath}\n` +
         `notes: ${summary.added} added, ${summary.updated} updated, ${summary.deleted} deleted, ${summary.unchanged} unchanged${summary.skipped ? `, ${summary.skipped} skipped` : ""}${summary.failed ? `, ${summary.failed} failed` : ""}\n` +
+        attachmentsLine(summary.attachments) +
         `chunks: ${summary.chunks} in the index (${summary.embedded} window${summary.embedded === 1 ? "" : "s"} embedded, ${summary.cached} from cache) in ${summary.seconds.toFixed(1)} s`,
     );
   } catch (e) {

@@ -44,7 +44,7 @@ export async function runStatus(o: {
       );
     else
       out(
-        `index:        ${info.index}\nvault:        ${info.vault}\nmodel:        ${info.model} (${info.dimensions}-d)${info.model === "use-lite" ? " — stronger models: `vault-rag models`" : ""}\nruns:         ${runs}\nnotes:        ${info.notes}\nchunks:       ${info.chunks}\n${info.phases ? `phases:       ${phasesLine(info.phases, reindexCommand(v, o, loc))}\n` : ""}last indexed: ${info.lastIndexed}\ndates from:   ${dates || "no notes"}\nstale:        ${info.stale} note(s) new, edited or deleted since the last index${
+        `index:        ${info.index}\nvault:        ${info.vault}\nmodel:        ${info.model} (${info.dimensions}-d)${info.model === "use-lite" ? " — stronger models: `vault-rag models`" : ""}\nruns:         ${runs}\nnotes:        ${info.notes}\n${info.attachments ? `attachments:  ${info.attachments}\n` : ""}chunks:       ${info.chunks}\n${info.phases ? `phases:       ${phasesLine(info.phases, reindexCommand(v, o, loc))}\n` : ""}last indexed: ${info.lastIndexed}\ndates from:   ${dates || "no notes"}\nstale:        ${info.stale} note(s) new, edited or deleted since the last index${
           writer
             ? `\nindexing:     in progress (pid ${writer}) — the stale notes are those it has not stored yet`
             : info.stale

@@ -304,15 +304,15 @@ export class ChromaStore implements Store {
     const records = all.filter((r) => r.windows.length);
     const fresh = new Set(records.map((r) => r.id));
     await this.write(async () => {
-      const stale = [
+      const stale = new Set([
         ...(await Promise.all(batch.map((b) => this.sidecar.get({ path: b.note.path }))))
           .flat()
           .map((r) => r.id)
           .filter((id) => !fresh.has(id)),
-        ...all.filter((r) => !r.windows.length).map((r) => r.id),
-      ];
+        ...all.filter((r) => !r.windows.length).map((r) => r.id), // (each once: the server refuses twice)
+      ]);
       await this.upsertRecords(records, "write chunks");
-      await this.deleteIds(stale);
+      await this.deleteIds([...stale]);
       await this.sidecar.upsertNotes(batch, options);
     });
   }
