@@ -310,7 +310,7 @@ export async function evaluate(
     // a dense search's keyword list holds only the passages its vectors cannot rank (see retrieve)
     const { dense, ...byWords } = await retrieve(ctx, q.text, withSearchDefaults({ mode: "dense" }), filter, pool);
     const t2 = performance.now();
-    const { keyword, plainKeyword, plainKeywordMs, linkNames, rare, language } = await retrieve(
+    const { keyword, plainKeyword, plainKeywordMs, linkNames, rare, language, rarest } = await retrieve(
       ctx,
       q.text,
       withSearchDefaults({ mode: "keyword" }),
@@ -323,9 +323,23 @@ export async function evaluate(
     time("hybrid", t3 - t0);
     time("keyword-plain", plainKeywordMs);
     time("hybrid-plain", t2 - t0 + plainKeywordMs);
-    type Lists = Pick<Retrieved, "keyword" | "plainKeyword" | "linkNames" | "rare" | "unreadIds" | "language">;
+    type Lists = Pick<
+      Retrieved,
+      "keyword" | "plainKeyword" | "linkNames" | "rare" | "unreadIds" | "language" | "rarest"
+    >;
     const lists = new Map<string, Lists>([
-      ["", { keyword, plainKeyword, linkNames, rare, language, unreadIds: await unreadOf(ctx, keyword, plainKeyword) }],
+      [
+        "",
+        {
+          keyword,
+          plainKeyword,
+          linkNames,
+          rare,
+          language,
+          rarest,
+          unreadIds: await unreadOf(ctx, keyword, plainKeyword),
+        },
+      ],
     ]);
     for (const [v, off] of variants) {
       const t4 = performance.now();
