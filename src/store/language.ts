@@ -187,7 +187,7 @@ const stopwordSets = new Map<string, ReadonlySet<string>>();
 const QUESTION_WORDS: Readonly<Record<string, readonly string[]>> = {
   de: ["wann", "warum", "wieso", "weshalb", "wozu", "woher", "wohin", "wer", "wen", "wem", "wessen"],
   fr: ["quand", "pourquoi", "comment", "où", "quoi", "combien"],
-  it: ["quando", "perché"],
+  it: ["quando", "cosa"],
   pt: ["porque", "onde", "quanto"],
   nl: ["wanneer", "waarom", "waar", "welke"],
 };
