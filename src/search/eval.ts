@@ -310,22 +310,16 @@ export async function evaluate(
     // a dense search's keyword list holds only the passages its vectors cannot rank (see retrieve)
     const { dense, ...byWords } = await retrieve(ctx, q.text, withSearchDefaults({ mode: "dense" }), filter, pool);
     const t2 = performance.now();
-    const { keyword, plainKeyword, plainKeywordMs, linkNames, rare, language } = await retrieve(
-      ctx,
-      q.text,
-      withSearchDefaults({ mode: "keyword" }),
-      filter,
-      pool,
-    );
+    const byKeyword = await retrieve(ctx, q.text, withSearchDefaults({ mode: "keyword" }), filter, pool);
+    const { keyword, plainKeyword, plainKeywordMs } = byKeyword;
     const t3 = performance.now();
     time("keyword", t3 - t2);
     time("dense", t2 - t0);
     time("hybrid", t3 - t0);
     time("keyword-plain", plainKeywordMs);
     time("hybrid-plain", t2 - t0 + plainKeywordMs);
-    type Lists = Pick<Retrieved, "keyword" | "plainKeyword" | "linkNames" | "rare" | "unreadIds" | "language">;
-    const lists = new Map<string, Lists>([
-      ["", { keyword, plainKeyword, linkNames, rare, language, unreadIds: await unreadOf(ctx, keyword, plainKeyword) }],
+    const lists = new Map<string, Omit<Retrieved, "dense">>([
+      ["", { ...byKeyword, unreadIds: await unreadOf(ctx, keyword, plainKeyword) }],
     ]);
     for (const [v, off] of variants) {
       const t4 = performance.now();

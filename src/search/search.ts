@@ -20,6 +20,7 @@ import { propNames } from "./props.js";
 import { rerankHits } from "./rerank.js";
 import { withLeads } from "./lead.js";
 import { isRareLookup, RARE_DEFAULTS } from "./rare.js";
+import { rarestTitledFirst, rarestWords, type RarestWords } from "./title-lead.js";
 import { judgePassages, modelLanguages, questionLanguage, questionUnread } from "./readable.js";
 import { isStemmedLanguage } from "../store/language.js";
 import { spellingFixes, spellingNotice, withFixes, type SpellingFix } from "./spelling.js";
@@ -332,6 +333,8 @@ export interface Retrieved {
   unreadIds?: Set<string>;
   /** The question's language, when told (readable.ts `questionLanguage`). */
   language?: string;
+  /** The stems of the question's rarest words ({@link rarestWords}): a note they name may lead ({@link fuse}). */
+  rarest?: RarestWords;
 }
 
 /**
@@ -372,6 +375,7 @@ export async function retrieve(
   let spelling: SpellingFix[] | undefined;
   let linkNames: Map<string, string[]> | undefined;
   let rare = false;
+  let rarest: RarestWords | undefined;
   let setAside = 0;
   let byWords: Set<string> | undefined;
   const t0 = performance.now();
@@ -433,6 +437,7 @@ export async function retrieve(
     const linked = [...new Set(keyword.filter((r) => r.backlinked).map((r) => r.meta.path))];
     if (linked.length) linkNames = await ctx.store.linkNames(linked);
     rare = keyword.length > 0 && (await isRareLookup(ctx.store, asked, undefined, language));
+    if (keyword.length) rarest = await rarestWords(ctx.store, asked, language);
     timings.retrieveMs += performance.now() - t;
   }
   if (vectorPromise) {
@@ -459,6 +464,7 @@ export async function retrieve(
     ...(unread ? { unread } : {}),
     ...(linkNames?.size ? { linkNames } : {}),
     ...(rare ? { rare: true as const } : {}),
+    ...(rarest ? { rarest } : {}),
     ...(setAside ? { setAside } : {}),
     ...(byWords?.size ? { unreadIds: byWords } : {}),
     ...(language ? { language } : {}),
@@ -475,7 +481,7 @@ export function fuse(
   dense: ScoredRecord[],
   keyword: ScoredRecord[],
   question?: string,
-  found: Pick<Retrieved, "linkNames" | "rare" | "unreadIds" | "language"> & { partial?: boolean } = {},
+  found: Pick<Retrieved, "linkNames" | "rare" | "unreadIds" | "language" | "rarest"> & { partial?: boolean } = {},
 ): Hit[] {
   // a dense search ranks by its vectors alone, but where its keyword list holds the passages its
   // vectors cannot rank (`partial`: those without vectors yet, or that the model cannot read; see
@@ -484,6 +490,8 @@ export function fuse(
   let hits = fuseWords(o.mode === "dense" ? { ...o, mode: "hybrid" } : o, dense, keyword, found.unreadIds);
   // a lookup of rare words: the passages that hold them lead, whatever the model made of them
   if (found.rare && o.mode === "hybrid") hits = keywordLed(hits, keyword, RARE_DEFAULTS.top);
+  // a note named by the question's rarest word, when the first hit lacks it, leads (title-lead.ts)
+  hits = rarestTitledFirst(hits, found.rarest, found.language);
   // a question that names a note (its title, alias, file name or link text) finds that note first
   return question === undefined ? hits : namedFirst(hits, question, found.linkNames, found.language);
 }

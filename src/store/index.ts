@@ -50,6 +50,7 @@ export {
   typedTokens,
   proximityQuery,
   proximityPairs,
+  partWords,
   NEAR_WINDOW,
 } from "./sqlite/fts-query.js";
 export { STOPWORDS } from "../shared/stopwords.js";

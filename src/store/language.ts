@@ -230,20 +230,36 @@ export function wordStem(word: string, lang: string | undefined): string {
 const stopwordSets = new Map<string, ReadonlySet<string>>();
 
 /**
+ * The question words the Snowball lists leave out (they are made for documents, not questions):
+ * "wann" names no topic, as "when" does not in English (STOPWORDS). Spanish's list holds them all.
+ */
+const QUESTION_WORDS: Readonly<Record<string, readonly string[]>> = {
+  de: ["wann", "warum", "wieso", "weshalb", "wozu", "woher", "wohin", "wer", "wen", "wem", "wessen"],
+  fr: ["quand", "pourquoi", "comment", "où", "quoi", "combien"],
+  it: ["quando", "cosa"],
+  pt: ["porque", "onde", "quanto"],
+  nl: ["wanneer", "waarom", "waar", "welke"],
+};
+
+/**
  * The stopwords of a language the index stems (`@orama/stopwords`, the lists of the Snowball
- * project), loaded on first use; an empty set for any other language (English's are STOPWORDS).
+ * project, and its question words that those lists leave out), loaded on first use; an empty set
+ * for any other language (English's are STOPWORDS).
  *
  * @example
  * ```ts
  * languageStopwords("de").has("ein"); // true
+ * languageStopwords("de").has("wann"); // true
  * ```
  */
 export function languageStopwords(lang: string | undefined): ReadonlySet<string> {
   const name = lang ? SNOWBALL[lang] : undefined;
-  if (!name) return EMPTY;
+  if (!lang || !name) return EMPTY;
   let set = stopwordSets.get(name);
-  if (!set)
-    stopwordSets.set(name, (set = new Set((require(`@orama/stopwords/${name}`) as { stopwords: string[] }).stopwords)));
+  if (!set) {
+    const listed = (require(`@orama/stopwords/${name}`) as { stopwords: string[] }).stopwords;
+    stopwordSets.set(name, (set = new Set([...listed, ...(QUESTION_WORDS[lang] ?? [])])));
+  }
   return set;
 }
 

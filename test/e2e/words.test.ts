@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BIN, copyVaultWithoutIndex, exampleVaultCopy, searchPaths } from "./helpers.js";
@@ -70,5 +71,62 @@ describe("titles, aliases and word forms", () => {
     const { stderr } = search("Wie schnell kippt ein Flip-Flop beim Takt", ["--verbose"]);
     expect(stderr).toContain("synonyms: none added");
     expect(stderr).not.toMatch(/synonyms: .*(alternate|switch)/);
+  });
+});
+
+describe("stopwords of the question's language, and hyphenated terms", () => {
+  it("leaves German stopwords out of a German question's keyword query", () => {
+    // the tenancy note says "wie", "kann" and "man" over and over, and nothing about sourdough
+    for (const mode of ["keyword", "hybrid"]) {
+      const { paths } = search("wie kann man den Sauerteig füttern", ["--mode", mode]);
+      expect(paths[0], mode).toBe("de/kochen/Sauerteigbrot.md");
+      if (mode === "keyword") expect(paths).not.toContain("de/alltag/Fragen an die Vermieterin.md");
+    }
+  });
+
+  it("finds a note by the words of a hyphenated term it never writes together", () => {
+    for (const mode of ["keyword", "hybrid"]) {
+      expect(search("warum kommt meine DNS-Änderung nicht an", ["--mode", mode]).paths[0], mode).toBe(
+        "de/netzwerk/DNS.md",
+      );
+      expect(search("Docker-Volumes", ["--mode", mode]).paths[0], mode).toBe("de/programmieren/Docker.md");
+    }
+  });
+
+  it("finds a German note named apart by the question's one word", () => {
+    for (const mode of ["keyword", "hybrid"])
+      expect(search("Dreiwegehandschlag", ["--mode", mode]).paths[0], mode).toBe("de/netzwerk/Drei-Wege-Handschlag.md");
+  });
+});
+
+/**
+ * A name the question holds in part or joined (docs/decisions/languages.md): the vault of
+ * test/fixtures/titles, self-written notes: `Three Way Handshake.md` beside one-line notes that
+ * mention TCP, and names written apart (`Gray Code.md`, `Flip Flop.md`).
+ */
+describe("a name the question holds in part or joined", () => {
+  let names = "";
+  let namesTmp = "";
+  beforeAll(() => {
+    namesTmp = fs.mkdtempSync(path.join(os.tmpdir(), "vr-names-"));
+    names = path.join(namesTmp, "vault");
+    copyVaultWithoutIndex(path.resolve("test/fixtures/titles/vault"), names);
+    const r = spawnSync(process.execPath, [BIN, "index", names, "--quiet"], { cwd: namesTmp, encoding: "utf8" });
+    if (r.status !== 0) throw new Error(`vault-rag index failed: ${r.stderr}`);
+  });
+  afterAll(() => fs.rmSync(namesTmp, { recursive: true, force: true }));
+  const find = (query: string, mode: string) => searchPaths(names, namesTmp, query, ["--mode", mode]).paths;
+
+  it('"how does TCP handshake work" puts Three Way Handshake.md above one-line notes that mention TCP', () => {
+    for (const mode of ["keyword", "hybrid"])
+      for (const q of ["how does TCP handshake work", "tcp handshake"])
+        expect(find(q, mode)[0], `${mode}: ${q}`).toBe("network/Three Way Handshake.md");
+  });
+
+  it("finds a note named in two words by the question's one word", () => {
+    for (const mode of ["keyword", "hybrid"]) {
+      expect(find("graycode converter", mode)[0], mode).toBe("electronics/Gray Code.md");
+      expect(find("flipflop", mode)[0], mode).toBe("electronics/Flip Flop.md");
+    }
   });
 });

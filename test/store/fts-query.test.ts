@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { proximityPairs, proximityQuery, queryTerms, toFtsQuery, type NoteEntry } from "../../src/store/index.js";
+import {
+  partWords,
+  proximityPairs,
+  proximityQuery,
+  queryTerms,
+  toFtsQuery,
+  type NoteEntry,
+} from "../../src/store/index.js";
 import { meta, openStore, record, vec } from "./helpers.js";
 
 const note = (p: string): NoteEntry => ({ path: p, hash: `h-${p}`, mtime: 1, size: 1 });
@@ -14,6 +21,28 @@ describe("keyword query terms", () => {
     // only stopwords: they are kept, as the index splits them ("couldn't" → "couldn t")
     expect(queryTerms("couldn't")).toEqual(["couldn t"]);
     expect(toFtsQuery('AND "NEAR" 2-factor')).toBe('"near" OR "2 factor"');
+  });
+
+  it("drops the stopwords of the question's language, not those of another", () => {
+    expect(queryTerms("wie kann man den Sauerteig füttern", "de")).toEqual(["sauerteig", "füttern"]);
+    // told as English (or not told), German's stopwords are words like any other
+    expect(queryTerms("wie kann man den Sauerteig füttern")).toEqual([
+      "wie",
+      "kann",
+      "man",
+      "den",
+      "sauerteig",
+      "füttern",
+    ]);
+    expect(toFtsQuery("Wie funktioniert ein D-Flip-Flop", [], "de")).toBe('"funktioniert" OR "d flip flop"');
+    expect(proximityPairs("wie kann man den Sauerteig füttern", "de")).toEqual([["sauerteig", "füttern"]]);
+  });
+
+  it("takes apart the words of a hyphenated term, of two letters or more and no stopword", () => {
+    expect(partWords("warum kommt meine DNS-Änderung nicht an", "de")).toEqual(["dns", "änderung"]);
+    expect(partWords("2-factor login")).toEqual(["factor"]);
+    expect(partWords("Wie funktioniert ein D-Flip-Flop", "de")).toEqual(["flip", "flop"]);
+    expect(partWords("gray code")).toEqual([]);
   });
 
   it("reads a Chinese or Japanese run as its bigrams, each a term, leaving out particles and bigrams across scripts", () => {

@@ -84,4 +84,35 @@ describe("keyword index stems by language", () => {
     expect(old.db.prepare("SELECT count(*) FROM temp.vocab").pluck().get()).toBe(0);
     await old.close();
   });
+
+  it("leaves a German question's stopwords out, and asks the words of its hyphenated terms apart", async () => {
+    const s = await openStore(tmpDb());
+    const german = (id: string, title: string, text: string) => ({
+      note: note(`${title}.md`),
+      records: [record(id, meta({ path: `${title}.md`, title, section: title }), vec(1, 0, 0, 0), text)],
+    });
+    await s.upsertNotes([
+      german(
+        "brot",
+        "Sauerteigbrot",
+        "Wenn der Sauerteig nach dem Urlaub träge ist, zwei- bis dreimal im Abstand von zwölf Stunden füttern.",
+      ),
+      german(
+        "fragen",
+        "Fragen an die Vermieterin",
+        "Wie kann man die Heizung entlüften, und wie oft muss man das machen? Kann man den Keller nutzen?",
+      ),
+      german(
+        "dns",
+        "DNS",
+        "Wenn eine Änderung nicht ankommt, ist meistens noch der alte Eintrag im Cache des Resolvers.",
+      ),
+    ]);
+    expect(await s.keywordLanguages()).toEqual(["de"]);
+    // "wie", "kann", "man", "den" are German stopwords: the tenancy note holds nothing else of the question
+    expect(await ids(s, "wie kann man den Sauerteig füttern", "de")).toEqual(["brot"]);
+    // no note writes "DNS-Änderung": the one titled DNS that says "Änderung" is found by the two words
+    expect((await ids(s, "warum kommt meine DNS-Änderung nicht an", "de"))[0]).toBe("dns");
+    await s.close();
+  });
 });

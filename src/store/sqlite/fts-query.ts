@@ -1,6 +1,6 @@
 import { hasCjk, queryBigrams } from "../../shared/cjk.js";
 import { STOPWORDS } from "../../shared/stopwords.js";
-import { stemText } from "../language.js";
+import { languageStopwords, stemText } from "../language.js";
 
 const TOKEN_RE = /[\p{L}\p{N}]+(?:['’\-_.][\p{L}\p{N}]+)*/gu;
 
@@ -13,16 +13,18 @@ export const FTS_TOKENIZE = "porter unicode61 remove_diacritics 2";
  * Hyphenated or dotted identifiers (`2-factor`, `v1.2`) become phrases, matching how the unicode61
  * tokenizer split them at index time. With `langs`, also as the index stems
  * passages of those languages ({@link stemTerms}); adjacent words joined are another query
- * ({@link joinedQuery}). Returns `undefined` when nothing is left.
+ * ({@link joinedQuery}). Returns `undefined` when nothing is left. With `language` (the question's),
+ * that language's stopwords are dropped too ({@link queryTerms}).
  *
  * @example
  * ```ts
  * toFtsQuery('how do I save power?'); // '"save" OR "power"'
  * toFtsQuery('AND "NEAR" 2-factor');  // '"near" OR "2 factor"'
+ * toFtsQuery("Wie funktioniert ein D-Flip-Flop", [], "de"); // '"funktioniert" OR "d flip flop"'
  * ```
  */
-export function toFtsQuery(text: string, langs: readonly string[] = []): string | undefined {
-  const terms = stemTerms(queryTerms(text), langs);
+export function toFtsQuery(text: string, langs: readonly string[] = [], language?: string): string | undefined {
+  const terms = stemTerms(queryTerms(text, language), langs);
   if (!terms.length) return undefined;
   return phraseQuery(terms);
 }
@@ -37,11 +39,54 @@ export function toFtsQuery(text: string, langs: readonly string[] = []): string 
  * joinedQuery("what is a gray code"); // '{title section text} : "graycode"'
  * ```
  */
-export function joinedQuery(text: string, langs: readonly string[] = []): string | undefined {
-  const own = new Set(queryTerms(text));
-  const pairs = stemTerms(joinedPairs(text), langs).filter((j) => !own.has(j));
+export function joinedQuery(text: string, langs: readonly string[] = [], language?: string): string | undefined {
+  const own = new Set(queryTerms(text, language));
+  const pairs = stemTerms(joinedPairs(text, language), langs).filter((j) => !own.has(j));
   return pairs.length ? `${JOINED_COLUMNS} : (${phraseQuery(pairs)})` : undefined;
 }
+
+/**
+ * An FTS5 query of the words of a question's joined-up terms ({@link partWords}), as `langs` would
+ * stem them: a note that writes "Änderung" under the title `DNS` answers "DNS-Änderung" without
+ * ever writing the two together. `undefined` without such words.
+ *
+ * @example
+ * ```ts
+ * partsQuery("Docker-Volumes"); // '"docker" OR "volumes"'
+ * ```
+ */
+export function partsQuery(text: string, langs: readonly string[] = [], language?: string): string | undefined {
+  const parts = stemTerms(partWords(text, language), langs);
+  return parts.length ? phraseQuery(parts) : undefined;
+}
+
+/**
+ * The words of a question's terms joined by a hyphen, dot, underscore or apostrophe (`DNS-Änderung`,
+ * `TCP-Handshake`), each of two letters or more and no stopword (English, and those of `language`),
+ * that are not terms of the question on their own.
+ *
+ * @example
+ * ```ts
+ * partWords("warum kommt meine DNS-Änderung nicht an", "de"); // ["dns", "änderung"]
+ * partWords("2-factor login"); // ["factor"]
+ * ```
+ */
+export function partWords(text: string, language?: string): string[] {
+  const terms = queryTerms(text, language);
+  const own = new Set(terms);
+  const stop = languageStopwords(language);
+  const words = terms
+    .filter((t) => t.includes(" ") && !hasCjk(t))
+    .flatMap((t) => t.split(" "))
+    .filter((w) => w.length >= 2 && /\p{L}/u.test(w) && !STOPWORDS.has(w) && !stop.has(w) && !own.has(w));
+  return [...new Set(words)];
+}
+
+/**
+ * Weight of the words of a question's joined-up terms ({@link partsQuery}) beside its own terms: the
+ * term as written, a phrase, counts fully; its words apart count as a joined pair does.
+ */
+export const PARTS_WEIGHT = 0.5;
 
 /**
  * Weight of a question's joined pairs ({@link joinedQuery}) beside its own words: a note that
@@ -94,25 +139,27 @@ export const CROSS_STEM_MIN = 4;
  * joinedPairs("what is a gray code"); // ["graycode"]
  * ```
  */
-export function joinedPairs(text: string): string[] {
-  return proximityPairs(text)
+export function joinedPairs(text: string, language?: string): string[] {
+  return proximityPairs(text, language)
     .filter(([a, b]) => !hasCjk(a) && !hasCjk(b) && !STOPWORDS.has(a) && !STOPWORDS.has(b))
     .map(([a, b]) => a.replace(/'/g, "") + b.replace(/'/g, ""));
 }
 
 /**
  * The terms a keyword query ranks by, as {@link toFtsQuery} quotes them: lower-cased, stopwords
- * dropped (unless nothing else is left), identifiers as space-separated phrases, CJK runs as their
- * bigrams, and each quoted phrase ({@link quotedPhrases}) after the words.
+ * dropped (English, and with `language` that language's: `@orama/stopwords`, see
+ * `languageStopwords`; unless nothing else is left), identifiers as space-separated phrases, CJK
+ * runs as their bigrams, and each quoted phrase ({@link quotedPhrases}) after the words.
  *
  * @example
  * ```ts
  * queryTerms("how do I save power? 2-factor"); // ["save", "power", "2 factor"]
  * queryTerms('"connection pool" exhausted');   // ["connection", "pool", "exhausted", "connection pool"]
+ * queryTerms("wie läuft der TCP-Handshake ab", "de"); // ["läuft", "ab", "tcp handshake"]
  * ```
  */
-export function queryTerms(text: string): string[] {
-  return [...new Set([...wordTerms(text), ...quotedPhrases(text)])];
+export function queryTerms(text: string, language?: string): string[] {
+  return [...new Set([...wordTerms(text, language), ...quotedPhrases(text)])];
 }
 
 /** Double quotes, straight or typographic, around a phrase the user wants as written. */
@@ -141,12 +188,14 @@ export function quotedPhrases(text: string): string[] {
 const indexParts = (token: string) => token.split(/[-_.']/).filter(Boolean);
 
 /** {@link queryTerms} without quoted phrases: the question's words, one term each. */
-function wordTerms(text: string): string[] {
+function wordTerms(text: string, language?: string): string[] {
   const raw = queryTokens(text).map((t) => t.replace(/’/g, "'"));
   // a contraction is a stopword as written ("won't"); a possessive is its word ("someone's" →
   // "someone"), which the index holds for both "someone" and "someone's"
   const words = raw.map((t) => t.replace(/'s$/, ""));
-  const kept = words.filter((t, i) => !STOPWORDS.has(raw[i]) && !STOPWORDS.has(t));
+  const own = languageStopwords(language);
+  const stop = (t: string) => STOPWORDS.has(t) || own.has(t);
+  const kept = words.filter((t, i) => !stop(raw[i]) && !stop(t));
   const chosen = kept.length ? kept : words;
   // identifiers with - _ . or ' become phrases, as the index splits them ("2-factor" → "2 factor",
   // "couldn't" → "couldn t"); a CJK run becomes its bigrams, as indexed, each a term of its own as
@@ -209,8 +258,8 @@ export const NEAR_WINDOW = 4;
  * proximityPairs("undo the last commit"); // [["undo", "last"], ["last", "commit"]]
  * ```
  */
-export function proximityPairs(text: string): [string, string][] {
-  const words = queryTerms(text).filter((t) => !t.includes(" "));
+export function proximityPairs(text: string, language?: string): [string, string][] {
+  const words = queryTerms(text, language).filter((t) => !t.includes(" "));
   const out: [string, string][] = [];
   for (let i = 0; i + 1 < words.length; i++) out.push([words[i], words[i + 1]]);
   return out;
@@ -218,7 +267,8 @@ export function proximityPairs(text: string): [string, string][] {
 
 /**
  * An FTS5 query matching chunks where a pair of {@link proximityPairs} stands within `window`
- * tokens, in either order. Returns `undefined` for fewer than two words.
+ * tokens, in either order, their words stemmed by `lang` and the stopwords of `language` (the
+ * question's) left out. Returns `undefined` for fewer than two words.
  *
  * @example
  * ```ts
@@ -226,8 +276,13 @@ export function proximityPairs(text: string): [string, string][] {
  * proximityQuery("sourdough");           // undefined
  * ```
  */
-export function proximityQuery(text: string, window = NEAR_WINDOW, lang?: string): string | undefined {
-  const pairs = proximityPairs(text).map(([a, b]) => [stemText(a, lang), stemText(b, lang)]);
+export function proximityQuery(
+  text: string,
+  window = NEAR_WINDOW,
+  lang?: string,
+  language?: string,
+): string | undefined {
+  const pairs = proximityPairs(text, language).map(([a, b]) => [stemText(a, lang), stemText(b, lang)]);
   const w = Math.max(0, Math.floor(window));
   return pairs.length
     ? pairs.map(([a, b]) => `NEAR(${phraseQuery([a])} ${phraseQuery([b])}, ${w})`).join(" OR ")

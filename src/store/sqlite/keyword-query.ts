@@ -7,6 +7,8 @@ import {
   CROSS_STEM_MIN,
   JOINED_WEIGHT,
   joinedQuery,
+  PARTS_WEIGHT,
+  partsQuery,
   phraseQuery,
   proximityQuery,
   stemTerms,
@@ -76,7 +78,9 @@ function keywordRows(
   // a question's words also as the index stems passages of its language (or of each language it
   // stems, when the question's is not told), where the index was written by today's rules
   const langs = stemsLanguages(db, ranking.language);
-  const match = toFtsQuery(text, langs);
+  // its language's stopwords are left out, as English ones are ("wie", "ein": most passages hold them)
+  const { language } = ranking;
+  const match = toFtsQuery(text, langs, language);
   if (!match) return [];
   const w = BM25_WEIGHTS;
   const bm25 = `bm25(fts, ${w.title}, ${w.aliases}, ${w.section}, ${w.body})`;
@@ -91,11 +95,16 @@ function keywordRows(
   if (phrases.length)
     extra.push({ weight: expansion!.weight, match: phraseQuery(stemTerms(phrases, synonymLangs, CROSS_STEM_MIN)) });
   const near =
-    proximity && proximity > 0 ? proximityQuery(text, undefined, langs.length === 1 ? langs[0] : undefined) : undefined;
+    proximity && proximity > 0
+      ? proximityQuery(text, undefined, langs.length === 1 ? langs[0] : undefined, language)
+      : undefined;
   if (near) extra.push({ weight: proximity!, match: near });
   // the question's adjacent words written as one ("gray code" → "graycode")
-  const joined = joinedQuery(text, langs);
+  const joined = joinedQuery(text, langs, language);
   if (joined) extra.push({ weight: JOINED_WEIGHT, match: joined });
+  // and the words of its joined-up terms apart ("DNS-Änderung" → "dns", "änderung")
+  const parts = partsQuery(text, langs, language);
+  if (parts) extra.push({ weight: PARTS_WEIGHT, match: parts });
   const linked = ranking.backlinks && ranking.backlinks > 0 && anyBacklinks(db, state);
   if (extra.length || linked) {
     // every chunk that matches the question or an expansion phrase, or whose note's backlink text
@@ -114,7 +123,7 @@ function keywordRows(
       match,
       ...extra.flatMap((e) => [e.weight, e.match]),
       // backlink text is not stemmed by language: the question's words as typed
-      ...(linked ? [ranking.backlinks, toFtsQuery(text)] : []),
+      ...(linked ? [ranking.backlinks, toFtsQuery(text, [], language)] : []),
       ...cond.params,
       limit,
     ) as Row[];
