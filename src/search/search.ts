@@ -361,8 +361,7 @@ export async function retrieve(
   // passages without vectors (an index run's dense phase) are ranked by keyword in every mode: a
   // dense search fuses its list with the keyword list of those passages; so are passages the
   // model cannot read (another language than the English-only model's), whose vectors place
-  // them at random
-  // (a keyword search ranks every passage by its words: nothing to judge)
+  // them at random (a keyword search ranks every passage by its words: nothing to judge)
   const judged = o.mode !== "keyword" && modelLanguages(ctx.embedder.model) !== "any";
   const words = o.mode !== "dense" || !!partial || judged;
   const vectors = o.mode !== "keyword" && (!partial || partial.withVectors > 0);
@@ -383,9 +382,8 @@ export async function retrieve(
   // model reads the languages its profile lists (see readable.ts)
   const held = await ctx.store.keywordLanguages?.();
   const language = await questionLanguage(question, held);
-  // a question the model cannot read (Japanese to an English model: one vector for every such
-  // question) would rank the notes at random; it is ranked by its words alone
-  // likewise a question in another language than the English-only bundled model's
+  // a question the model cannot read (Japanese, or German to the English-only bundled model: one
+  // vector for every such question) would rank the notes at random; it is ranked by its words alone
   const unread =
     o.mode === "keyword"
       ? undefined
