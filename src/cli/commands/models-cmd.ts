@@ -56,7 +56,7 @@ const figure = (x: number | undefined) => (x === undefined ? "not measured" : x.
  * @example
  * ```ts
  * measuredLine(measuredFigures("use-lite")!);
- * // "til 0.778 (dense 0.433) · SciFact train 0.695 (dense 0.249) · 26.1 / 43.9 windows/s on 1 / 2 threads"
+ * // "til 0.778 (dense 0.433) · SciFact train 0.701 (dense 0.249) · 26.1 / 43.9 windows/s on 1 / 2 threads"
  * ```
  */
 export function measuredLine(m: MeasuredModel): string {
