@@ -9,9 +9,9 @@ import {
   type Unreadable,
   type VaultFile,
 } from "../vault/index.js";
+import { SCANNED_HASH } from "./stale.js";
 
-/** The start of the hash an unreadable scanned PDF is stored with: a run with OCR reads it again. */
-export const SCANNED_HASH = "scanned:";
+export { SCANNED_HASH } from "./stale.js";
 
 /** An attachment as the keyword phase takes it: a note (title, links, hash) and its passages. */
 export interface AttachmentFile {

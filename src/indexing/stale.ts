@@ -2,6 +2,12 @@ import type { NoteEntry } from "../store/index.js";
 import { fileTypeOf, isSkippedFile, walkVault, type VaultFile } from "../vault/index.js";
 
 /**
+ * The start of the hash an unreadable scanned PDF is stored with: a run with OCR reads it again,
+ * and while the vault's settings ask for OCR it counts as stale.
+ */
+export const SCANNED_HASH = "scanned:";
+
+/**
  * The notes that changed on disk since they were indexed: the one rule of `status` and `check`.
  * A note is stale when its file's size or modification time differs from the index's record (an
  * index run re-reads it: changed text is embedded again, a touched note's dates are moved), when its

@@ -183,20 +183,31 @@ describe("OCR through the CLI (--ocr, the ocr setting)", () => {
     // with the programs: the scanned PDF stored unread is read again, by OCR, and its warning goes
     const ocr = cli(["index", dir, "--ocr", "--json"]);
     expect(ocr.status, ocr.stderr).toBe(0);
-    expect(JSON.parse(ocr.stdout)).toMatchObject({ updated: 1, skipped: 0 });
+    expect(JSON.parse(ocr.stdout)).toMatchObject({ updated: 0, attachments: { updated: 1, unreadable: 0 } });
     expect(warned(dir)).toEqual([]);
     const hit = cli(["search", "scanned receipt", "--vault", dir, "--mode", "keyword", "-k", "1"]);
     expect(hit.stdout, hit.stderr).toMatch(/^scanned\.pdf:p1 {2}scanned\.pdf > p\. 1\n {4}Scanned receipt 2024/);
     // read once: the next run with OCR skips it as unchanged
-    expect(JSON.parse(cli(["index", dir, "--ocr", "--json"]).stdout)).toMatchObject({ added: 0, updated: 0 });
+    expect(JSON.parse(cli(["index", dir, "--ocr", "--json"]).stdout)).toMatchObject({
+      added: 0,
+      updated: 0,
+      attachments: { added: 0, updated: 0 },
+    });
   });
 
-  it('reads scanned PDFs by OCR with "ocr": true in .vault-rag.json', () => {
+  it('reads scanned PDFs by OCR with "ocr": true in .vault-rag.json, and status counts them waiting till then', () => {
     const dir = ocrVault("vr-ocr-setting-");
+    const stale = () => JSON.parse(cli(["status", dir, "--json"]).stdout).stale as number;
+    expect(cli(["index", dir]).status).toBe(0);
+    expect(warned(dir)).toEqual(["scanned.pdf"]);
+    expect(stale()).toBe(0);
+    // the setting asks for OCR: the scanned PDF stored unread waits for the next index
     fs.writeFileSync(path.join(dir, ".vault-rag.json"), '{"ocr": true}');
+    expect(stale()).toBe(1);
     const r = cli(["index", dir, "--json"]);
     expect(r.status, r.stderr).toBe(0);
     expect(warned(dir)).toEqual([]);
+    expect(stale()).toBe(0);
     const hit = JSON.parse(cli(["search", "receipt", "--vault", dir, "--type", "pdf", "--json"]).stdout);
     expect(hit[0]).toMatchObject({ path: "scanned.pdf", page: 1, file_type: "pdf" });
   });
