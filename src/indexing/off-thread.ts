@@ -6,7 +6,7 @@ import { VaultRagError, type VaultRagErrorCode } from "../errors.js";
 import type { NoteEntry } from "../store/index.js";
 import { exactNotePath, linkTargets, readNoteText, walkVault } from "../vault/index.js";
 import { readSettings } from "../settings.js";
-import { SCANNED_HASH, staleInVault } from "./stale.js";
+import { stampOf, staleInVault } from "./stale.js";
 
 /**
  * What the thread does, on a walk of `root` begun after `since` (ms since the epoch, when the job
@@ -140,15 +140,14 @@ export async function staleInVaultOffThread(
 ): Promise<number> {
   const since = Date.now();
   const notes = await known;
-  // a scanned PDF stored unread waits for the next index while the vault's settings ask for OCR:
-  // no time on disk equals NaN
+  // a scanned PDF stored unread waits for the next index while the vault's settings ask for OCR
   const ocr = readSettings(root).ocr;
   // a list and numbers, which cross to the thread at a small part of a map's cost
   const paths = [...notes.keys()];
   const stats = new Float64Array(paths.length * 2);
   let i = 0;
   for (const e of notes.values()) {
-    stats[i++] = ocr && e.hash.startsWith(SCANNED_HASH) ? NaN : e.mtime;
+    stats[i++] = stampOf(e, ocr);
     stats[i++] = e.size;
   }
   return post<number>({ kind: "stale", root: path.resolve(root), since, known: { paths, stats } });

@@ -1,4 +1,5 @@
 import type { NoteEntry } from "../store/index.js";
+import { readSettings } from "../settings.js";
 import { fileTypeOf, isSkippedFile, walkVault, type VaultFile } from "../vault/index.js";
 
 /**
@@ -33,20 +34,39 @@ export function staleNotes(files: VaultFile[], known: Map<string, Pick<NoteEntry
 }
 
 /**
- * How many notes of a vault are stale ({@link staleNotes}); a vault that cannot be read counts as
- * unchanged.
+ * How many notes of a vault are stale ({@link staleNotes}), a scanned PDF awaiting OCR among them
+ * ({@link stampOf}); a vault that cannot be read counts as unchanged.
  *
  * @example
  * ```ts
  * staleInVault("/home/me/notes", await store.notes()); // 3
  * ```
  */
-export function staleInVault(vault: string, known: Map<string, Pick<NoteEntry, "mtime" | "size">>): number {
+export function staleInVault(
+  vault: string,
+  known: Map<string, Pick<NoteEntry, "mtime" | "size"> & { hash?: string }>,
+): number {
   let files: VaultFile[];
   try {
     files = walkVault(vault);
   } catch {
     return 0;
   }
-  return staleNotes(files, known).length;
+  const ocr = readSettings(vault).ocr;
+  const seen = new Map([...known].map(([p, e]) => [p, { mtime: stampOf(e, ocr), size: e.size }]));
+  return staleNotes(files, seen).length;
+}
+
+/**
+ * The modification time a stored note is compared by: its own, or NaN (which no time on disk
+ * equals) for a scanned PDF stored unread ({@link SCANNED_HASH}) while `ocr` is asked: it waits for
+ * the next index.
+ *
+ * @example
+ * ```ts
+ * stampOf({ mtime: 1700000000, hash: "scanned:9f…" }, true); // NaN
+ * ```
+ */
+export function stampOf(e: { mtime: number; hash?: string }, ocr: boolean): number {
+  return ocr && e.hash?.startsWith(SCANNED_HASH) ? NaN : e.mtime;
 }

@@ -204,6 +204,7 @@ describe("OCR through the CLI (--ocr, the ocr setting)", () => {
     // the setting asks for OCR: the scanned PDF stored unread waits for the next index
     fs.writeFileSync(path.join(dir, ".vault-rag.json"), '{"ocr": true}');
     expect(stale()).toBe(1);
+    expect(JSON.parse(cli(["check", dir, "--json"]).stdout).stale).toBe(1);
     const r = cli(["index", dir, "--json"]);
     expect(r.status, r.stderr).toBe(0);
     expect(warned(dir)).toEqual([]);
