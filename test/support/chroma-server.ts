@@ -245,10 +245,14 @@ export async function startChromaServer(
   const server = libc
     ? [path.join(libc, "ld-linux-x86-64.so.2"), "--library-path", libc, process.execPath, cli]
     : [process.execPath, cli];
-  // the guard: start the server, wait for our pipe to close (stop() or our death), then SIGINT it.
-  // It and the server run in a process group of their own (`detached`), and the guard ignores the
-  // signals that stop a test run, so that it outlives this process long enough to stop the server
-  const guard = 'trap "" INT TERM HUP; "$@" & s=$!; read _ || true; kill -INT $s 2>/dev/null; wait $s';
+  // the guard: start the server, wait for our pipe to close (stop() or our death), then SIGINT it,
+  // and SIGKILL it 10 s later if it has not stopped (a server left by a killed test run held a core
+  // for the rest of the session). It and the server run in a process group of their own
+  // (`detached`), and the guard ignores the signals that stop a test run, so that it outlives this
+  // process long enough to stop the server
+  const guard =
+    'trap "" INT TERM HUP; "$@" & s=$!; read _ || true; kill -INT $s 2>/dev/null; ' +
+    "(sleep 10; kill -KILL $s 2>/dev/null) & wait $s";
   const child: ChildProcess = spawn(
     "sh",
     ["-c", guard, "sh", ...server, "run", "--path", dataDir, "--port", String(port)],
