@@ -31,12 +31,14 @@ describe("the README's two commands, in order", () => {
       .split("\n")
       .filter((l) => l && !l.startsWith("#"))
       .map((l) => l.replace(/\s+# .*$/, "")); // the commands, not their comments
-    expect(steps.slice(-7)).toEqual([
+    expect(steps.slice(-9)).toEqual([
       'first="$(node scripts/readme-first-command.mjs)"',
       "printf '+ %s\\n' \"$first\"",
       'bash -euo pipefail -c "$first"',
       "npm run lint",
       "command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)",
+      "command -v tesseract >/dev/null && command -v pdftoppm >/dev/null ||",
+      "  (apt-get update && apt-get install -y tesseract-ocr poppler-utils)",
       "npm test",
       "scripts/install-test.sh",
     ]);
