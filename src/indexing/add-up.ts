@@ -1,4 +1,4 @@
-import { addAttachments } from "./attachment-index.js";
+import type { AttachmentCounts } from "./attachment-index.js";
 import type { IndexSummary } from "./indexer.js";
 
 /** The counts a later pass adds to the run's summary (its `chunks` and `pending` replace the run's). */
@@ -14,6 +14,9 @@ const SUMMED = [
   "denseSeconds",
 ] as const;
 
+/** The attachment counts a later pass adds (`unchanged` stays the first pass's, as the notes' does). */
+const SUMMED_ATTACHMENTS: readonly (keyof AttachmentCounts)[] = ["added", "updated", "deleted", "unreadable"];
+
 /**
  * Adds a later pass's work to the run's summary.
  *
@@ -24,7 +27,7 @@ const SUMMED = [
  */
 export function addUp(total: IndexSummary, more: IndexSummary): void {
   for (const k of SUMMED) total[k] += more[k];
-  addAttachments(total.attachments, more.attachments);
+  for (const k of SUMMED_ATTACHMENTS) total.attachments[k] += more.attachments[k];
   total.chunks = more.chunks;
   total.pending = more.pending;
 }

@@ -49,22 +49,6 @@ export function tally(s: Counted, path: string, what: keyof AttachmentCounts): v
   else if (what !== "unreadable") s[what]++;
 }
 
-/**
- * Adds a later pass's attachment counts to the run's (the deletes and unchanged are the last pass's
- * own, as for notes).
- *
- * @example
- * ```ts
- * addAttachments(total.attachments, more.attachments);
- * ```
- */
-export function addAttachments(total: AttachmentCounts, more: AttachmentCounts): void {
-  total.added += more.added;
-  total.updated += more.updated;
-  total.deleted += more.deleted;
-  total.unreadable += more.unreadable;
-}
-
 /** What {@link tagAttachments} reads of an indexing run. */
 export interface TaggingRun {
   store: Store;

@@ -11,8 +11,6 @@ import {
 } from "../vault/index.js";
 import { SCANNED_HASH } from "./stale.js";
 
-export { SCANNED_HASH } from "./stale.js";
-
 /** An attachment as the keyword phase takes it: a note (title, links, hash) and its passages. */
 export interface AttachmentFile {
   note?: Note;

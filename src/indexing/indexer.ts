@@ -38,7 +38,8 @@ import { findVectors, planWindows, repoint, type Pending, type VectorMap, type W
 import { acquireLock } from "./lock.js";
 import { runWarnings, type RunWarnings } from "./warnings.js";
 import { addUp } from "./add-up.js";
-import { ocrReady, readAttachmentFile, SCANNED_HASH, type AttachmentFile } from "./attachments.js";
+import { ocrReady, readAttachmentFile, type AttachmentFile } from "./attachments.js";
+import { stampOf } from "./stale.js";
 import { noAttachments, tagAttachments, tally, type AttachmentCounts } from "./attachment-index.js";
 import { chunkerVersionFor, ensureManifest, manifestFor, modelMismatch, modelSpecOf, sameModel } from "./manifest.js";
 
@@ -338,9 +339,8 @@ async function startRun(
   for (const f of files) {
     if (walked?.get(f.path) === `${f.mtime}:${f.size}`) continue;
     const e = known.get(f.path);
-    const ocrNew = ocr && e?.hash.startsWith(SCANNED_HASH); // a scanned PDF stored unread: OCR reads it
-    if (e && !chunkerChanged && !ocrNew && e.mtime === f.mtime && e.size === f.size)
-      tally(summary, f.path, "unchanged");
+    // the rule of status's stale count: a scanned PDF stored unread is read again by OCR
+    if (e && !chunkerChanged && stampOf(e, ocr) === f.mtime && e.size === f.size) tally(summary, f.path, "unchanged");
     else todo.push(f);
   }
   // in an order fixed by each path's hash, not the vault's: an interrupted run leaves a fair sample

@@ -1,8 +1,7 @@
-import { createRequire } from "node:module";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { VaultRagError, type VaultRagErrorCode } from "../errors.js";
+import { workerUrl } from "../worker-url.js";
 import type { NoteEntry } from "../store/index.js";
 import { exactNotePath, linkTargets, readNoteText, walkVault } from "../vault/index.js";
 import { readSettings } from "../settings.js";
@@ -47,20 +46,6 @@ let worker: Worker | undefined;
 const pending = new Map<number, Pending>();
 let nextId = 0;
 
-/** Built code runs off-thread-worker.js; the test suite runs the TypeScript sources through tsx. */
-function workerUrl(): URL {
-  if (!import.meta.url.endsWith(".ts")) return new URL("./off-thread-worker.js", import.meta.url);
-  const tsx = pathToFileURL(
-    createRequire(import.meta.url)
-      .resolve("tsx/esm/api")
-      .replace(/\.cjs$/, ".mjs"),
-  ).href;
-  const script = new URL("./off-thread-worker.ts", import.meta.url).href;
-  return new URL(
-    `data:text/javascript,${encodeURIComponent(`import { register } from ${JSON.stringify(tsx)}; register(); await import(${JSON.stringify(script)});`)}`,
-  );
-}
-
 /** Runs a job on this thread instead (no worker could start, or it stopped): the same answer, with the event loop held. */
 function runHere({ job, resolve, reject }: Pending): void {
   try {
@@ -74,7 +59,7 @@ function runHere({ job, resolve, reject }: Pending): void {
 }
 
 function startWorker(): Worker {
-  const w = new Worker(workerUrl());
+  const w = new Worker(workerUrl(import.meta.url, "off-thread-worker"));
   w.on("message", (m: { id: number; result?: unknown; error?: { message: string; code?: VaultRagErrorCode } }) => {
     const p = pending.get(m.id);
     if (!p) return;

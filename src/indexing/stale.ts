@@ -14,19 +14,24 @@ export const SCANNED_HASH = "scanned:";
  * index run re-reads it: changed text is embedded again, a touched note's dates are moved), when its
  * file is gone, or when a file that the index does not hold would be indexed. A file that the
  * indexer skips (binary, not UTF-8, too big) is never stale: indexing again would not change it. An
- * attachment (PDF, Canvas, Word) the index does not hold is stale: `index` reads it.
+ * attachment (PDF, Canvas, Word) the index does not hold is stale: `index` reads it. While `ocr` is
+ * asked, so is a scanned PDF stored unread ({@link stampOf}).
  *
  * @example
  * ```ts
  * staleNotes(walkVault("/home/me/notes"), await store.notes()); // ["kitchen/Bread.md"]
  * ```
  */
-export function staleNotes(files: VaultFile[], known: Map<string, Pick<NoteEntry, "mtime" | "size">>): string[] {
+export function staleNotes(
+  files: VaultFile[],
+  known: Map<string, Pick<NoteEntry, "mtime" | "size"> & { hash?: string }>,
+  ocr = false,
+): string[] {
   const stale: string[] = [];
   for (const f of files) {
     const k = known.get(f.path);
     const isNew = () => fileTypeOf(f.path) !== "note" || !isSkippedFile(f);
-    if (k ? k.mtime !== f.mtime || k.size !== f.size : isNew()) stale.push(f.path);
+    if (k ? stampOf(k, ocr) !== f.mtime || k.size !== f.size : isNew()) stale.push(f.path);
   }
   const onDisk = new Set(files.map((f) => f.path));
   for (const p of known.keys()) if (!onDisk.has(p)) stale.push(p);
@@ -52,9 +57,7 @@ export function staleInVault(
   } catch {
     return 0;
   }
-  const ocr = readSettings(vault).ocr;
-  const seen = new Map([...known].map(([p, e]) => [p, { mtime: stampOf(e, ocr), size: e.size }]));
-  return staleNotes(files, seen).length;
+  return staleNotes(files, known, readSettings(vault).ocr).length;
 }
 
 /**

@@ -1,8 +1,7 @@
-import { createRequire } from "node:module";
 import os from "node:os";
-import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { VaultRagError } from "../../errors.js";
+import { workerUrl } from "../../worker-url.js";
 
 interface Pending {
   resolve: (v: Float32Array[]) => void;
@@ -37,21 +36,7 @@ export class UseLitePool {
 
   constructor(readonly size: number) {
     // built code runs worker.js; the test suite runs the TypeScript sources through tsx
-    const fromSource = import.meta.url.endsWith(".ts");
-    const url = fromSource
-      ? new URL(
-          `data:text/javascript,${encodeURIComponent(
-            `import { register } from ${JSON.stringify(
-              pathToFileURL(
-                createRequire(import.meta.url)
-                  .resolve("tsx/esm/api")
-                  .replace(/\.cjs$/, ".mjs"),
-              ).href,
-            )}; register(); await import(${JSON.stringify(new URL("./worker.ts", import.meta.url).href)});`,
-          )}`,
-        )
-      : new URL("./worker.js", import.meta.url);
-    this.url = url;
+    this.url = workerUrl(import.meta.url, "worker");
   }
 
   /** The live worker threads (for tests and diagnostics). */
