@@ -78,34 +78,69 @@ export function namedFirst<
   const linkNamed = new Set<string>();
   if (want.split(" ").some((w) => !STOPWORDS.has(w)))
     for (const [path, names] of linkNames ?? []) if (names.some((n) => nameWords(n) === want)) linkNamed.add(path);
-  const stem = (p: string) => p.slice(p.lastIndexOf("/") + 1).replace(/\.md$/i, "");
-  // once per note (its chunks share title, file name and aliases): a fusion brings hundreds of hits
-  const byNote = new Map<string, boolean>();
-  const named = (h: T) => {
-    let is = byNote.get(h.path);
-    if (is === undefined)
-      byNote.set(
-        h.path,
-        (is =
-          nameWords(h.meta.title) === want ||
-          nameWords(stem(h.path)) === want ||
-          (h.meta.aliases ?? []).some((a) => nameWords(a) === want) ||
-          linkNamed.has(h.path)),
-      );
-    return is;
-  };
-  const first: T[] = [];
-  const rest: T[] = [];
-  for (const h of hits) (named(h) ? first : rest).push(h);
+  const named = byNoteName<T>(
+    (name) => nameWords(name) === want,
+    (path) => linkNamed.has(path),
+  );
+  const first = hits.filter(named);
   // then a note whose name the question holds, among the first hits (see titledFirst)
   if (!first.length) return titledFirst(hits, question, language);
-  if (!rest.length) return hits;
+  return liftFirst(hits, first);
+}
+
+/** What {@link byNoteName} and {@link liftFirst} read of a hit. */
+interface NamedHit {
+  path: string;
+  distance: number;
+  score: number;
+  meta: { title: string; aliases?: string[] };
+}
+
+/**
+ * A test of a hit by its note's names (title, file name without `.md`, aliases): whether `holds`
+ * any of them, or `also` the note's path. Run once per note: a fusion brings hundreds of hits,
+ * and a note's chunks share its names.
+ *
+ * @example
+ * ```ts
+ * const named = byNoteName((n) => n === "git");
+ * named({ path: "cli/git.md", meta: { title: "Git" }, … }); // true: its file name
+ * ```
+ */
+export function byNoteName<T extends NamedHit>(
+  holds: (name: string) => boolean,
+  also: (path: string) => boolean = () => false,
+): (h: T) => boolean {
+  const byNote = new Map<string, boolean>();
+  return (h) => {
+    let is = byNote.get(h.path);
+    if (is === undefined) {
+      const file = h.path.slice(h.path.lastIndexOf("/") + 1).replace(/\.md$/i, "");
+      is = holds(h.meta.title) || holds(file) || (h.meta.aliases ?? []).some(holds) || also(h.path);
+      byNote.set(h.path, is);
+    }
+    return is;
+  };
+}
+
+/**
+ * `first` (hits of `hits`, in their order) ahead of the rest, in order: a moved hit takes the best
+ * hit's distance and score, so the list stays in order, and is marked `named`.
+ *
+ * @example
+ * ```ts
+ * liftFirst([a, b, c], [c]); // [c (a's distance, named), a, b]
+ * ```
+ */
+export function liftFirst<T extends NamedHit>(hits: T[], first: T[]): T[] {
+  if (first.length === hits.length) return hits;
   const best = hits[0];
+  const lifted = new Set(first);
   return [
     ...first.map((h) =>
       h.distance > best.distance ? { ...h, distance: best.distance, score: best.score, named: true as const } : h,
     ),
-    ...rest,
+    ...hits.filter((h) => !lifted.has(h)),
   ];
 }
 
@@ -160,25 +195,11 @@ export function titledFirst<
     const joined = words.map((w) => wordStem(w, language)).join("");
     return joined.length >= 3 && (runs.has(joined) || runs.has(wordStem(words.join(""), language)));
   };
-  const file = (p: string) => p.slice(p.lastIndexOf("/") + 1).replace(/\.md$/i, "");
-  const byNote = new Map<string, boolean>();
-  const titled = (h: T) => {
-    let is = byNote.get(h.path);
-    if (is === undefined)
-      byNote.set(h.path, (is = holds(h.meta.title) || holds(file(h.path)) || (h.meta.aliases ?? []).some(holds)));
-    return is;
-  };
+  const titled = byNoteName<T>(holds);
   const top = hits.slice(0, o.depth);
   const first = top.filter(titled);
   if (!first.length || first.length === top.length || titled(hits[0])) return hits;
-  const best = hits[0];
-  const lifted = new Set(first);
-  return [
-    ...first.map((h) =>
-      h.distance > best.distance ? { ...h, distance: best.distance, score: best.score, named: true as const } : h,
-    ),
-    ...hits.filter((h) => !lifted.has(h)),
-  ];
+  return liftFirst(hits, first);
 }
 
 /**

@@ -2,6 +2,7 @@
 import { STOPWORDS, type Store } from "../store/index.js";
 import { languageStopwords, wordStem } from "../store/language.js";
 import { nameWords } from "../vault/links.js";
+import { byNoteName, liftFirst } from "./rank.js";
 
 /** Where the question's rarest word lifts a note that names it ({@link rarestTitledFirst}). */
 export const RAREST_DEFAULTS = {
@@ -93,25 +94,10 @@ export function rarestTitledFirst<
     const stems = stemsOf(`${h.meta.title} ${h.meta.section ?? ""} ${h.text}`);
     return found.words.filter((w) => stems.has(w)).length;
   };
-  const file = (p: string) => p.slice(p.lastIndexOf("/") + 1).replace(/\.md$/i, "");
-  const names = (name: string) => [...stemsOf(name)].some((w) => want.has(w));
-  const byNote = new Map<string, boolean>();
-  const named = (h: T) => {
-    let is = byNote.get(h.path);
-    if (is === undefined)
-      byNote.set(h.path, (is = [h.meta.title, file(h.path), ...(h.meta.aliases ?? [])].some(names)));
-    return is;
-  };
+  const named = byNoteName<T>((name) => [...stemsOf(name)].some((w) => want.has(w)));
   const best = hits[0];
   if (named(best)) return hits;
   const bestHeld = held(best);
   const first = hits.slice(0, o.depth).filter((h) => named(h) && held(h) >= bestHeld);
-  if (!first.length) return hits;
-  const lifted = new Set(first);
-  return [
-    ...first.map((h) =>
-      h.distance > best.distance ? { ...h, distance: best.distance, score: best.score, named: true as const } : h,
-    ),
-    ...hits.filter((h) => !lifted.has(h)),
-  ];
+  return first.length ? liftFirst(hits, first) : hits;
 }
