@@ -4,7 +4,7 @@ import { VaultRagError } from "../errors.js";
 import { resolveDateKeys } from "../config.js";
 import { readSettings } from "../settings.js";
 import { collectingLogger, type Logger, type Warning } from "../log.js";
-import { readAttachmentFile } from "../indexing/attachments.js";
+import { readAttachmentFile, unreadableText } from "../indexing/attachments.js";
 import {
   assertVaultFolder,
   fileTypeOf,
@@ -71,12 +71,10 @@ export async function vaultChunks(
     if (fileTypeOf(f.path) !== "note") {
       const read = await readAttachmentFile(f, walkLog, { dateKeys });
       if (read.failed) continue; // gone, or no permission: warned of
-      const warned = walkLog.warnings.find((w) => w.code === "attachment_unreadable" && w.detail?.path === f.path);
-      const reason = warned?.message.replace(/^vault-rag: cannot read "[^"]*": /, "");
       notes.push({
         path: f.path,
         chunks: read.chunks ?? [],
-        ...(read.unreadable ? { empty: "unreadable", reason } : {}),
+        ...(read.unreadable ? { empty: "unreadable", reason: unreadableText(read.unreadable) } : {}),
       });
       continue;
     }

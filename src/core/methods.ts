@@ -35,7 +35,7 @@ import { openIfIndexed } from "./open-query.js";
 import type { Rerankers } from "./rerank.js";
 import { staleHits } from "./stale-hits.js";
 import { strongerModel } from "./measured.js";
-import { indexStatus, noIndexStatus } from "./status.js";
+import { indexStatus, noIndexStatus, staleCount } from "./status.js";
 import type { DenseCoverage, OpenVaultOptions, VaultHandle, VaultStatusMaybeCounted } from "./types.js";
 
 // the off-thread walk and note reader load the vault's reading code (the Markdown parser, YAML): only when called
@@ -304,7 +304,7 @@ export function readingMethods(c: Core): Reading {
       await Promise.all([o.embedder.embedQuery("warm up"), o.store.warmDense?.()]);
     },
     async changed() {
-      return (await offThread()).staleInVaultOffThread(c.vault, (await c.open()).store.notes());
+      return staleCount(c.vault, (await c.open()).store);
     },
     writer() {
       const pid = lockPid(c);

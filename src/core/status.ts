@@ -47,7 +47,7 @@ export async function indexStatus(
     ...(await fileCounts(files)),
     chunks: c.chunks,
     lastIndexed: manifest.updatedAt,
-    stale: countStale ? await (await offThread()).staleInVaultOffThread(vault, files) : null,
+    stale: countStale ? await staleCount(vault, store, files) : null,
     dates: dateSources(await store.noteProperties(), resolveDateKeys()),
     phases: await indexPhases(store, indexing),
     warnings: await store.indexWarnings(),
@@ -114,15 +114,19 @@ export async function indexPhases(store: Store, indexing: boolean): Promise<Inde
 /**
  * How many notes changed on disk since they were indexed (added, edited, touched or removed): the
  * rule that `check` uses too, counted on another thread. A vault that cannot be read counts as
- * unchanged.
+ * unchanged. `files`: the store's notes, when the caller has asked for them already.
  *
  * @example
  * ```ts
  * staleCount("/home/me/notes", store); // 3
  * ```
  */
-export async function staleCount(vault: string, store: Store): Promise<number> {
-  return (await offThread()).staleInVaultOffThread(vault, store.notes());
+export async function staleCount(
+  vault: string,
+  store: Store,
+  files: ReturnType<Store["notes"]> = store.notes(),
+): Promise<number> {
+  return (await offThread()).staleInVaultOffThread(vault, files);
 }
 
 /**

@@ -17,7 +17,7 @@ export interface AttachmentFile {
   chunks?: Chunk[];
   stat?: { mtime: number; size: number };
   /** It could not be read: it is stored with no passages (so it is not read again until it changes), and warned of. */
-  unreadable?: true;
+  unreadable?: Unreadable;
   /** Never set: an attachment is read or warned of, not skipped as a binary note is. */
   skipped?: boolean;
   /** It could not be opened (gone, no permission): a failure, as a note's. */
@@ -73,7 +73,7 @@ export async function readAttachmentFile(
       // read again by a run with OCR, unless this one tried it
       hash: u.reason === "scanned" && !opts.ocr ? SCANNED_HASH + r.hash : r.hash,
     };
-    return { note, chunks: [], stat: r.stat, unreadable: true };
+    return { note, chunks: [], stat: r.stat, unreadable: u };
   }
   return { note: r.attachment.note, chunks: chunkAttachment(r.attachment, opts.chunk), stat: r.stat };
 }
