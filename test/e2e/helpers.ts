@@ -16,6 +16,20 @@ export function copyVaultWithoutIndex(from: string, to: string): void {
 }
 
 /**
+ * A test fixture's vault copied, without its index, into a new temporary folder (`tmp`, as
+ * `tmp/vault`) and indexed there by the CLI; throws with the CLI's stderr when indexing fails.
+ */
+export function indexedFixtureCopy(fixture: string, prefix: string): { tmp: string; vault: string } {
+  if (!fs.existsSync(BIN)) throw new Error("dist/cli/main.js is missing — run `npm run build` (npm test does it)");
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const vault = path.join(tmp, "vault");
+  copyVaultWithoutIndex(path.resolve(fixture), vault);
+  const r = spawnSync(process.execPath, [BIN, "index", vault, "--quiet"], { cwd: tmp, encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`vault-rag index failed: ${r.stderr}`);
+  return { tmp, vault };
+}
+
+/**
  * A temporary copy of examples/vault, without any index it holds, (in a folder named `vaultName`) and an unrelated working
  * directory. A fresh clone gives every file the same time, so times are set explicitly: every note
  * 100 days old, kitchen/Sourdough.md one day old.

@@ -1,9 +1,8 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BIN, copyVaultWithoutIndex } from "./helpers.js";
+import { BIN, indexedFixtureCopy } from "./helpers.js";
 
 /**
  * What a cold CLI search loads (docs/decisions/cold-start.md): a keyword search loads no dense
@@ -23,12 +22,7 @@ let tmp = "";
 let vault = "";
 
 beforeAll(() => {
-  if (!fs.existsSync(BIN)) throw new Error("dist/cli/main.js is missing — run `npm run build` (npm test does it)");
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "vr-modules-"));
-  vault = path.join(tmp, "vault");
-  copyVaultWithoutIndex(path.resolve("test/fixtures/short-queries/vault"), vault);
-  const r = spawnSync(process.execPath, [BIN, "index", vault, "--quiet"], { cwd: tmp, encoding: "utf8" });
-  if (r.status !== 0) throw new Error(`vault-rag index failed: ${r.stderr}`);
+  ({ tmp, vault } = indexedFixtureCopy("test/fixtures/short-queries/vault", "vr-modules-"));
 });
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 

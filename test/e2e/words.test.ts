@@ -1,9 +1,8 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BIN, copyVaultWithoutIndex, exampleVaultCopy, searchPaths } from "./helpers.js";
+import { BIN, copyVaultWithoutIndex, exampleVaultCopy, indexedFixtureCopy, searchPaths } from "./helpers.js";
 
 /**
  * Titles, aliases, word forms and languages (docs/decisions/languages.md): the example vault with
@@ -108,11 +107,7 @@ describe("a name the question holds in part or joined", () => {
   let names = "";
   let namesTmp = "";
   beforeAll(() => {
-    namesTmp = fs.mkdtempSync(path.join(os.tmpdir(), "vr-names-"));
-    names = path.join(namesTmp, "vault");
-    copyVaultWithoutIndex(path.resolve("test/fixtures/titles/vault"), names);
-    const r = spawnSync(process.execPath, [BIN, "index", names, "--quiet"], { cwd: namesTmp, encoding: "utf8" });
-    if (r.status !== 0) throw new Error(`vault-rag index failed: ${r.stderr}`);
+    ({ tmp: namesTmp, vault: names } = indexedFixtureCopy("test/fixtures/titles/vault", "vr-names-"));
   });
   afterAll(() => fs.rmSync(namesTmp, { recursive: true, force: true }));
   const find = (query: string, mode: string) => searchPaths(names, namesTmp, query, ["--mode", mode]).paths;
