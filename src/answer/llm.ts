@@ -1,6 +1,7 @@
 import { createParser } from "eventsource-parser";
 import { ollamaBaseUrl } from "../embed/ollama.js";
 import { VaultRagError } from "../errors.js";
+import { DEFAULT_LLM } from "./defaults.js";
 
 /** A chat message. */
 export interface ChatMessage {
@@ -75,8 +76,7 @@ function missingV1(base: string): string | undefined {
     : `vault-rag: ${base}/chat/completions does not exist (HTTP 404) — the base URL "${base}" lacks /v1, which most OpenAI-compatible servers need: set OPENAI_BASE_URL=${base}/v1`;
 }
 
-/** Default chat model for `--llm`. */
-export const DEFAULT_LLM = "ollama:llama3.2";
+export { DEFAULT_LLM };
 
 /**
  * Creates a chat model from a spec: `ollama:<model>` or `openai:<model>`.

@@ -1,15 +1,10 @@
 import { VaultRagError } from "../errors.js";
+import { ALLOW_REMOTE_ENV } from "./defaults.js";
 import { ollamaBaseUrl } from "./ollama.js";
 import { DEFAULT_MODEL } from "./registry.js";
 import type { Embedder } from "./types.js";
 
-/**
- * The environment variable that lets an index's own model send text over the network: a
- * comma-separated list of model specs (`openai:text-embedding-3-small`), or `<provider>:*` for every
- * model of a provider (`ollama:*`). The index file travels with a synced or cloned vault, so what
- * its manifest names is not trusted to send notes or questions off this machine.
- */
-export const ALLOW_REMOTE_ENV = "VAULT_RAG_ALLOW_REMOTE";
+export { ALLOW_REMOTE_ENV };
 
 /** Where a model runs: on this machine, or behind an address that text is sent to. */
 export interface ModelPlace {

@@ -17,6 +17,10 @@ let vault = "";
 let elsewhere = "";
 let hook = "";
 const LOADED_CORE = "[test] loaded dist/core/vault.js";
+/** The mark of an embedder's module (its defaults apart): a command a resident process answers loads none. */
+const LOADED_EMBED = "[test] loaded dist/embed/";
+/** Stderr without the loader hook's marks. */
+const unmarked = (stderr: string) => stderr.replace(/^\[test\] loaded .*\n/gm, "");
 const endpointOf = (v: string) => path.join(v, ".vault-rag", "index.db.endpoint");
 
 beforeAll(() => {
@@ -29,6 +33,7 @@ beforeAll(() => {
     hooks,
     `export async function load(url, context, next) {
   if (url.endsWith("/dist/core/vault.js")) process.stderr.write(${JSON.stringify(LOADED_CORE + "\n")});
+  if (url.includes("/dist/embed/") && !url.endsWith("/embed/defaults.js")) process.stderr.write(${JSON.stringify(LOADED_EMBED)} + url.split("/dist/embed/")[1] + "\\n");
   return next(url, context);
 }\n`,
   );
@@ -119,11 +124,14 @@ describe("a resident process answers the CLI", () => {
       const alone = await cli([...args, "--no-daemon"]);
       const what = args.join(" ");
       expect(asked.stderr, `${what} was answered by the resident process`).not.toContain(LOADED_CORE);
+      // a search's path (ask sizes its prompt and status names the model by the profiles in embed/)
+      if (args[0] === "search" || args[0] === "related")
+        expect(asked.stderr, `${what} loaded an embedder`).not.toContain(LOADED_EMBED);
       expect(alone.stderr, `${what} --no-daemon ran alone`).toContain(LOADED_CORE);
       expect(asked.code, what).toBe(alone.code);
       // status names the index's age and a time, which both read from the same index
       expect(asked.stdout, what).toBe(alone.stdout);
-      expect(asked.stderr, what).toBe(alone.stderr.replace(LOADED_CORE + "\n", ""));
+      expect(unmarked(asked.stderr), what).toBe(unmarked(alone.stderr));
     }
     // the environment variable runs alone too
     const byEnv = await cli(["tags", "--json"], { env: { VAULT_RAG_NO_DAEMON: "1" } });
@@ -211,7 +219,7 @@ setInterval(() => {}, 1 << 30);
     const alone = await cli(["search", "--json", "--no-daemon", "motors"]);
     expect(r.code, explain("search", r)).toBe(0);
     expect(r.stdout).toBe(alone.stdout);
-    const lines = r.stderr.split("\n").filter((l) => l && l !== LOADED_CORE);
+    const lines = unmarked(r.stderr).split("\n").filter(Boolean);
     expect(lines).toEqual([
       `vault-rag: the resident process (pid ${stalled.pid}) stopped while answering — running alone`,
     ]);
