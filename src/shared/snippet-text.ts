@@ -251,7 +251,7 @@ export function snippet(text: string, width = 100, opts: SnippetOptions | RegExp
     const open = flatBody(text, true);
     if (open.search(pattern) >= 0) body = open;
   }
-  if (!VISIBLE.test(body)) body = emptyPassage(text, fallback, lead);
+  if (!visible(body)) body = emptyPassage(text, fallback, lead);
   if (pattern && body.length > width) {
     const at = bestWindow(body, width, pattern);
     if (at !== undefined && at > width * 0.6) {
@@ -275,6 +275,19 @@ export function snippet(text: string, width = 100, opts: SnippetOptions | RegExp
 const VISIBLE = /[\p{L}\p{N}\p{P}\p{S}]/u;
 
 /**
+ * An ASCII character a reader sees (every one from `!` to `~` is a letter, digit, punctuation mark
+ * or symbol). Tried before {@link VISIBLE}: compiling a Unicode property class costs a new process
+ * about a millisecond each (the CLI's first snippet), and nearly every snippet holds one of these.
+ */
+const ASCII_VISIBLE = /[!-~]/;
+
+/** Whether a text holds a character a reader sees ({@link VISIBLE}). */
+const visible = (text: string) => ASCII_VISIBLE.test(text) || VISIBLE.test(text);
+
+/** Plain ASCII: no Unicode property class is needed to read its words. */
+const ASCII = /^[^\u0080-\uffff]*$/;
+
+/**
  * What a passage with nothing to read shows: the breadcrumb, then its headings where they add
  * words; else the note's first words (`lead`).
  */
@@ -282,7 +295,7 @@ function emptyPassage(text: string, fallback?: string, lead?: string): string {
   const crumb = printable((fallback ?? "").replace(/\s+/g, " ").trim());
   const heads = headingsOf(text);
   const shown = !crumb ? heads : heads && !crumb.includes(heads) ? `${crumb} · ${heads}` : crumb;
-  return VISIBLE.test(shown) || !lead ? shown : printable(lead.replace(/\s+/g, " ").trim());
+  return visible(shown) || !lead ? shown : printable(lead.replace(/\s+/g, " ").trim());
 }
 
 /**
@@ -297,7 +310,7 @@ function emptyPassage(text: string, fallback?: string, lead?: string): string {
  * ```
  */
 export function nothingToShow(text: string, fallback?: string): boolean {
-  return !VISIBLE.test(snippet(text, Infinity, { fallback }));
+  return !visible(snippet(text, Infinity, { fallback }));
 }
 
 /** At most this many matches are weighed for a snippet's window. */
@@ -353,8 +366,12 @@ const HIGHLIGHT_MAX_WORDS = 64;
  */
 export function highlightTerms(query: string): string[] {
   const q = query.normalize("NFKC").toLowerCase();
-  const runs = q.match(CJK_RUN) ?? [];
-  const words = q.replace(CJK_RUN, " ").match(/[\p{L}\p{N}][\p{L}\p{N}_-]*/gu) ?? [];
+  // an ASCII query's words without compiling a Unicode class (the same words: ASCII has no CJK, and
+  // its letters and digits are a-z and 0-9 once lowercased)
+  const ascii = ASCII.test(q);
+  const runs = ascii ? [] : (q.match(CJK_RUN) ?? []);
+  const words =
+    (ascii ? q.match(/[a-z0-9][a-z0-9_-]*/g) : q.replace(CJK_RUN, " ").match(/[\p{L}\p{N}][\p{L}\p{N}_-]*/gu)) ?? [];
   const sized = words.filter((w) => w.length > 1 && w.length <= HIGHLIGHT_MAX_WORD);
   const kept = sized.filter((w) => !STOPWORDS.has(w));
   const cjk = runs
@@ -362,6 +379,9 @@ export function highlightTerms(query: string): string[] {
     .flatMap((r) => (Array.from(r).length > 1 ? [r, ...queryBigrams(r)] : [r]));
   return [...new Set([...(kept.length || cjk.length ? kept : sized), ...cjk])].slice(0, HIGHLIGHT_MAX_WORDS);
 }
+
+/** A term that is one CJK run (compiled once, and only for a term that is not ASCII). */
+const CJK_TERM = new RegExp(`^(?:${CJK_RUN.source})$`, "u");
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
@@ -379,7 +399,7 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 export function termPattern(terms: string[]): RegExp | undefined {
   if (!terms.length) return undefined;
   const sorted = [...terms].sort((a, b) => b.length - a.length);
-  const isCjk = (t: string) => new RegExp(`^(?:${CJK_RUN.source})$`, "u").test(t);
+  const isCjk = (t: string) => !ASCII.test(t) && CJK_TERM.test(t);
   const words = sorted
     .filter((t) => !isCjk(t))
     .map((t) => escapeRe(t.length > 3 && t.endsWith("s") ? t.slice(0, -1) : t) + "(?:e?s)?");

@@ -1,5 +1,7 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { highlightTerms, nothingToShow, snippet, termPattern } from "../../src/shared/snippet-text.js";
+import { STOPWORDS } from "../../src/shared/stopwords.js";
 
 /** The text a pattern marks, in order. */
 const marked = (text: string, query: string) => text.match(termPattern(highlightTerms(query))!) ?? [];
@@ -40,5 +42,45 @@ describe("highlighting and snippets of CJK text (shared by the CLI and the web a
     expect(nothingToShow(images, "组织")).toBe(false);
     expect(snippet(images, 100, { fallback: "组织", lead })).toBe("组织");
     expect(snippet(`## 敏捷组织\n\n${images}`, 100, { fallback: "", lead })).toBe("敏捷组织");
+  });
+});
+
+describe("the ASCII paths of highlighting and snippets, against the Unicode-class reference", () => {
+  // the reference: every query read with Unicode property classes, as any non-ASCII query is
+  const referenceWords = (query: string) =>
+    query
+      .normalize("NFKC")
+      .toLowerCase()
+      .match(/[\p{L}\p{N}][\p{L}\p{N}_-]*/gu) ?? [];
+  const asciiText = fc.string({ unit: fc.integer({ min: 0, max: 127 }).map((c) => String.fromCharCode(c)) });
+
+  it("reads an ASCII query's terms as the Unicode classes read them", () => {
+    // the reference: sized words, stop words dropped unless nothing else is left, each once, 64 at most
+    const reference = (query: string) => {
+      const sized = referenceWords(query).filter((w) => w.length > 1 && w.length <= 64);
+      const kept = sized.filter((w) => !STOPWORDS.has(w));
+      return [...new Set(kept.length ? kept : sized)].slice(0, 64);
+    };
+    fc.assert(
+      fc.property(asciiText, (query) => {
+        expect(highlightTerms(query)).toEqual(reference(query));
+      }),
+    );
+    expect(highlightTerms("Motor-driver's 2 DRV8833 boards")).toEqual(["motor-driver", "drv8833", "boards"]);
+  });
+
+  it("finds a passage visible or blank as the Unicode classes do", () => {
+    const blankish = fc.string({ unit: fc.constantFrom(" ", "\n", "\t", "\u00a0", "\u200b", "!", "é", "#", "a") });
+    fc.assert(
+      fc.property(blankish, (text) => {
+        const shown = snippet(text, Infinity);
+        expect(nothingToShow(text)).toBe(!/[\p{L}\p{N}\p{P}\p{S}]/u.test(shown));
+      }),
+    );
+  });
+
+  it("marks an ASCII term as a word, and a CJK term anywhere", () => {
+    expect("Two motors, one motorway".match(termPattern(["motor"])!)).toEqual(["motors"]);
+    expect("整理图片的方法 and photos".match(termPattern(["图片", "photo"])!)).toEqual(["图片", "photos"]);
   });
 });
