@@ -38,6 +38,36 @@ describe("SQLite store", () => {
     expect(fs.existsSync(`${file}.vectors`)).toBe(false);
   });
 
+  it("makes a new index file with 8 KB pages, and keeps an older file's 4 KB pages and rows", async () => {
+    const pageSize = (f: string) => {
+      const db = new Database(f, { readonly: true });
+      try {
+        return db.pragma("page_size", { simple: true });
+      } finally {
+        db.close();
+      }
+    };
+    const fresh = tmpDb();
+    const s = await openStore(fresh);
+    await s.upsertNotes([{ note: note("a.md"), records: [record("a0", meta({ path: "a.md" }), vec(1, 0, 0, 0))] }]);
+    await s.close();
+    expect(pageSize(fresh)).toBe(8192);
+    // an index an earlier build made: its pages stay as they are, and what it holds is read
+    const old = tmpDb();
+    fs.copyFileSync(fresh, old);
+    const db = new Database(old);
+    db.pragma("journal_mode = DELETE");
+    db.pragma("page_size = 4096");
+    db.exec("VACUUM");
+    db.close();
+    expect(pageSize(old)).toBe(4096);
+    const again = await openStore(old);
+    await again.upsertNotes([{ note: note("b.md"), records: [record("b0", meta({ path: "b.md" }), vec(0, 1, 0, 0))] }]);
+    expect((await again.queryDense(vec(1, 0, 0, 0), 5)).map((h) => h.id)).toEqual(["a0", "b0"]);
+    await again.close();
+    expect(pageSize(old)).toBe(4096);
+  });
+
   it("reads the float32 windows of an index written before float16 beside float16 ones, exactly", async () => {
     const file = tmpDb();
     const s = await openStore(file);
