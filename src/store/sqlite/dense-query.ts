@@ -9,6 +9,7 @@ import { withDocumentBudget } from "../regex.js";
 import { DenseIndex, EXACT_SCAN_LIMIT, type RowSource } from "./dense-index.js";
 import { poolOffThread } from "./pool-thread.js";
 import { MetaColumns } from "./meta-columns.js";
+import { rowColumns, whereRows } from "./where-rows.js";
 import type { DocumentRows } from "./document-rows.js";
 import { readGeneration, readIndexId, readManifest } from "./meta.js";
 import { blobToVector, COLUMNS, filterSql, rowMeta, type Row } from "./rows.js";
@@ -16,7 +17,15 @@ import { blobToVector, COLUMNS, filterSql, rowMeta, type Row } from "./rows.js";
 /** What a store keeps between dense queries: its in-memory index and metadata columns. */
 export interface DenseCache {
   dense?: { generation: string; index: DenseIndex };
-  meta?: { index: DenseIndex; columns: MetaColumns; toColumn: Int32Array };
+  meta?: {
+    index: DenseIndex;
+    columns: MetaColumns;
+    toColumn: Int32Array;
+    /** Each rowid's column (see `rowColumns`). */
+    rowOf?: Map<number, number>;
+    /** The last `where` filter's rows (see `whereRows`). */
+    evaluated?: { key: string; rows: Uint8Array };
+  };
 }
 
 /**
@@ -84,16 +93,14 @@ export function denseRows(
 /** Evaluates a `where` filter on in-memory metadata columns; a mask over the dense index's positions. */
 function metaMask(db: Database.Database, cache: DenseCache, index: DenseIndex, where: WhereNode): Uint8Array {
   if (!cache.meta || cache.meta.index !== index) {
-    const columns = new MetaColumns(db);
+    const meta = { index, columns: new MetaColumns(db), toColumn: new Int32Array(index.size) };
     // each dense position (a window) points at its chunk's row in the metadata columns
-    const rowOf = new Map<number, number>();
-    columns.rowids.forEach((rowid, i) => rowOf.set(rowid, i));
-    const toColumn = new Int32Array(index.size);
-    for (let p = 0; p < index.size; p++) toColumn[p] = rowOf.get(index.rowidAt(p)) ?? -1;
-    cache.meta = { index, columns, toColumn };
+    const rowOf = rowColumns(meta);
+    for (let p = 0; p < index.size; p++) meta.toColumn[p] = rowOf.get(index.rowidAt(p)) ?? -1;
+    cache.meta = meta;
   }
-  const { columns, toColumn } = cache.meta;
-  const rows = columns.evaluate(where);
+  const { toColumn } = cache.meta;
+  const rows = whereRows(cache.meta, where);
   const mask = new Uint8Array(index.size);
   for (let p = 0; p < mask.length; p++) if (toColumn[p] >= 0 && rows[toColumn[p]]) mask[p] = 1;
   return mask;

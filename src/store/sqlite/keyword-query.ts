@@ -19,23 +19,26 @@ import { indexLanguages } from "./fts-text.js";
 import { STEMMED_LANGUAGES } from "../language.js";
 import type { DocumentRows } from "./document-rows.js";
 import { COLUMNS, filterSql, rowMeta, type Row } from "./rows.js";
+import type { RowTest } from "./where-rows.js";
+import type { WhereNode } from "../where.js";
 
 /** BM25 column weights: title, aliases and breadcrumb weigh more than body text. */
 export const BM25_WEIGHTS = { title: 4, aliases: 4, section: 2, body: 1 };
 
 /** What a store keeps for its keyword queries. */
 export interface KeywordState {
-  /** The passing rows `vr_passing(rowid)` answers for, set only while one keyword statement runs. */
-  passingNow?: Set<number>;
+  /** The test `vr_passing(rowid)` answers by, set only while one keyword statement runs. */
+  passingNow?: RowTest;
   /** Whether the backlink tables were seen (once there, they stay). */
   backlinkTables: boolean;
 }
 
 /**
- * One keyword query, in one read transaction. A `whereDocument` filter's rows tested ahead (in
- * `documentRows`) answer for it at the generation they were tested at, through `vr_passing` and
- * `state.passingNow`; else the filter is tested within the query, on the rows the keyword index
- * matched (one statement, within its time budget: see REGEX_LIMITS).
+ * One keyword query, in one read transaction. A filter known in memory at this snapshot's
+ * generation answers through `vr_passing` and `state.passingNow`: a `whereDocument` filter's rows
+ * tested ahead (in `documentRows`), a `where` filter's from the metadata columns a dense query
+ * keeps (`knownWhere`, see where-rows.ts). Else the filter is tested within the query, on the rows
+ * the keyword index matched (one statement, within its time budget: see REGEX_LIMITS).
  *
  * @example
  * ```ts
@@ -50,15 +53,20 @@ export function queryKeyword(
   k: number,
   filter: QueryFilter,
   ranking: KeywordRanking,
+  knownWhere?: (where: WhereNode) => RowTest | undefined,
 ): ScoredRecord[] {
   return withDocumentBudget(() =>
     db
       .transaction(() => {
-        const passing = filter.whereDocument ? documentRows?.known(filter.whereDocument) : undefined;
-        if (!passing) return keywordRows(db, state, text, k, filterSql(filter), ranking);
-        state.passingNow = passing;
+        const { where, whereDocument } = filter;
+        const doc = whereDocument ? documentRows?.known(whereDocument) : undefined;
+        const meta = where ? knownWhere?.(where) : undefined;
+        if (!doc && !meta) return keywordRows(db, state, text, k, filterSql(filter), ranking);
+        // what is known in memory answers through vr_passing; the rest is tested in SQL
+        const rest = filterSql({ where: meta ? undefined : where, whereDocument: doc ? undefined : whereDocument });
+        state.passingNow = doc && meta ? (r) => doc.has(r) && meta(r) : doc ? (r) => doc.has(r) : meta;
         try {
-          return keywordRows(db, state, text, k, filterSql({ where: filter.where }, true), ranking);
+          return keywordRows(db, state, text, k, rest, ranking, true);
         } finally {
           state.passingNow = undefined;
         }
@@ -74,6 +82,8 @@ function keywordRows(
   k: number,
   cond: SqlCondition,
   ranking: KeywordRanking,
+  /** Rows must also pass `vr_passing` (a filter known in memory). */
+  passing = false,
 ): ScoredRecord[] {
   // a question's words also as the index stems passages of its language (or of each language it
   // stems, when the question's is not told), where the index was written by today's rules
@@ -116,7 +126,7 @@ function keywordRows(
           SELECT rowid AS r, ${bm25} AS d, 0 AS b FROM fts WHERE fts MATCH ?
           ${extra.map(() => `UNION ALL SELECT rowid AS r, ? * ${bm25} AS d, 0 AS b FROM fts WHERE fts MATCH ?`).join("\n          ")}
           ${linked ? `UNION ALL ${backlinkMatch}` : ""}) GROUP BY r),
-        top AS (SELECT s.r, s.d, s.b FROM s ${cond.sql ? `JOIN chunks c ON c.rowid = s.r WHERE ${cond.sql}` : ""}
+        top AS (SELECT s.r, s.d, s.b FROM s ${cond.sql ? `JOIN chunks c ON c.rowid = s.r WHERE ${cond.sql}${passing ? " AND vr_passing(s.r)" : ""}` : passing ? "WHERE vr_passing(s.r)" : ""}
           ORDER BY s.d, s.r LIMIT ?)
         SELECT ${COLUMNS}, top.d AS d, top.b AS b FROM top JOIN chunks c ON c.rowid = top.r ORDER BY top.d, top.r`;
     const rows = db.prepare(sql).all(
@@ -135,14 +145,14 @@ function keywordRows(
       ...(r.b ? { backlinked: true as const } : {}),
     }));
   }
-  // without a filter the best rows are picked inside the keyword index and only they are joined
-  // to their chunks (5.6 → 3.9 ms on a common three-word query at 10,000 notes); a filter needs
-  // the chunk's columns before the cut. Ties go to the older row, in both.
+  // without a filter tested in SQL the best rows are picked inside the keyword index and only they
+  // are joined to their chunks (5.6 → 3.9 ms on a common three-word query at 10,000 notes); a
+  // filter in SQL needs the chunk's columns before the cut. Ties go to the older row, in both.
   const sql = cond.sql
     ? `SELECT ${COLUMNS}, ${bm25} AS d FROM fts JOIN chunks c ON c.rowid = fts.rowid
-      WHERE fts MATCH ? AND ${cond.sql} ORDER BY d, c.rowid LIMIT ?`
-    : `SELECT ${COLUMNS}, f.d FROM (SELECT rowid, ${bm25} AS d FROM fts WHERE fts MATCH ? ORDER BY d, rowid LIMIT ?) f
-      JOIN chunks c ON c.rowid = f.rowid ORDER BY f.d, f.rowid`;
+      WHERE fts MATCH ? AND ${cond.sql}${passing ? " AND vr_passing(c.rowid)" : ""} ORDER BY d, c.rowid LIMIT ?`
+    : `SELECT ${COLUMNS}, f.d FROM (SELECT rowid, ${bm25} AS d FROM fts WHERE fts MATCH ?${passing ? " AND vr_passing(rowid)" : ""}
+      ORDER BY d, rowid LIMIT ?) f JOIN chunks c ON c.rowid = f.rowid ORDER BY f.d, f.rowid`;
   const rows = db.prepare(sql).all(match, ...cond.params, limit) as Row[];
   return rows.map((r) => ({ id: r.id, text: r.text, meta: rowMeta(r), distance: r.d! }));
 }

@@ -25,8 +25,7 @@ export type Row = Omit<RecordMetadata, "tags" | "links" | "aliases" | "props" | 
 export { blobToVector, vectorToBlob } from "./vector-blob.js";
 
 /**
- * A query's filter as SQL over `chunks c`: its where and whereDocument clauses; with `passing`, the
- * rows a whereDocument filter let through when tested ahead (`vr_passing`, see queryKeyword).
+ * A query's filter as SQL over `chunks c`: its where and whereDocument clauses.
  *
  * @example
  * ```ts
@@ -34,11 +33,10 @@ export { blobToVector, vectorToBlob } from "./vector-blob.js";
  * db.prepare(`SELECT c.rowid FROM chunks c WHERE ${cond.sql}`).all(...cond.params);
  * ```
  */
-export function filterSql(filter: QueryFilter, passing = false): SqlCondition {
+export function filterSql(filter: QueryFilter): SqlCondition {
   const parts: SqlCondition[] = [];
   if (filter.where) parts.push(compileWhere(filter.where));
   if (filter.whereDocument) parts.push(compileDocument(filter.whereDocument));
-  if (passing) parts.push({ sql: "vr_passing(c.rowid)", params: [] });
   return { sql: parts.map((p) => p.sql).join(" AND "), params: parts.flatMap((p) => p.params) };
 }
 

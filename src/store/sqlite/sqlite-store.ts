@@ -38,6 +38,7 @@ import { openConnection, type SqliteStoreOptions } from "./connection.js";
 import { loadLanguageDetector } from "../language.js";
 import { deleteNotes, upsertNotes, beginHeld, holdWrite, writeTransaction, type HeldWrite } from "./writes.js";
 import type { DenseCache } from "./dense-query.js";
+import { knownWhere } from "./where-rows.js";
 import { keywordStats, queryKeyword, stemmedLanguages, type KeywordState } from "./keyword-query.js";
 import {
   checkIntegrity,
@@ -95,7 +96,7 @@ export class SqliteStore implements Store {
     this.db = db;
     // a whereDocument filter's rows tested ahead, for the one keyword statement running now
     db.function("vr_passing", { deterministic: false }, (rowid: unknown) =>
-      this.keyword.passingNow?.has(Number(rowid)) ? 1 : 0,
+      this.keyword.passingNow?.(Number(rowid)) ? 1 : 0,
     );
   }
 
@@ -351,7 +352,9 @@ export class SqliteStore implements Store {
     filter: QueryFilter = {},
     ranking: KeywordRanking = {},
   ): Promise<ScoredRecord[]> {
-    return queryKeyword(this.db, this.keyword, this.documentRows, text, k, filter, ranking);
+    return queryKeyword(this.db, this.keyword, this.documentRows, text, k, filter, ranking, (where) =>
+      knownWhere(this.db, this.dense, where),
+    );
   }
 
   /** What keyword queries keep: the rows `vr_passing` answers for, and whether backlinks were seen. */
