@@ -442,7 +442,7 @@ function maintenanceCommands(program: Command): void {
       else {
         const c = r.counts;
         process.stdout.write(
-          `index: ${r.index}\n${c.notes} notes, ${c.chunks} chunks, ${c.vectors} vectors, ${c.ftsRows} keyword rows\n`,
+          `index: ${r.index}\n${c.notes} notes${c.attachments ? `, ${c.attachments} attachments` : ""}, ${c.chunks} chunks, ${c.vectors} vectors, ${c.ftsRows} keyword rows\n`,
         );
         process.stdout.write(
           r.problems.length ? r.problems.map((p) => `problem: ${p}`).join("\n") + "\n" : "no problems found\n",

@@ -4,7 +4,7 @@ import { resolveDateKeys } from "../config.js";
 import { modelSpecOf } from "../indexing/manifest.js";
 import { dateSources } from "../search/index.js";
 import type { Manifest, Store } from "../store/index.js";
-import { fileTypeOf } from "../vault/attachments/types.js";
+import { countFiles } from "../vault/attachments/types.js";
 import type { IndexPhases, VaultStatus, VaultStatusMaybeCounted } from "./types.js";
 
 /** The off-thread walk of the vault (which loads the vault's reading code): only when stale notes are counted. */
@@ -66,12 +66,7 @@ export async function indexStatus(
 export async function fileCounts(
   files: Promise<Map<string, unknown>>,
 ): Promise<{ notes: number; attachments: number }> {
-  let attachments = 0;
-  for (const p of (await files).keys()) {
-    const type = fileTypeOf(p);
-    if (type && type !== "note") attachments++;
-  }
-  return { notes: (await files).size - attachments, attachments };
+  return countFiles((await files).keys());
 }
 
 /**

@@ -10,7 +10,7 @@ import {
   type NoteEntry,
   type OpenStoreOptions,
 } from "../store/index.js";
-import { fileTypeOf, readNote } from "../vault/index.js";
+import { countFiles, fileTypeOf, readNote } from "../vault/index.js";
 import { staleInVault } from "./stale.js";
 import type { Fix } from "../errors.js";
 
@@ -19,7 +19,8 @@ export interface CheckReport {
   ok: boolean;
   index: string;
   problems: string[];
-  counts: { notes: number; chunks: number; vectors: number; ftsRows: number };
+  /** The files the index holds (notes and attachments counted apart), its passages, vectors and keyword rows. */
+  counts: { notes: number; attachments: number; chunks: number; vectors: number; ftsRows: number };
   orphanVectors: number;
   /**
    * Passages without vectors yet: pending, not damage (keyword-first indexing stores passages
@@ -63,7 +64,7 @@ export async function checkIndex(vault: string, dbPath: string, opts: { repair?:
   try {
     const manifest = await store.manifest();
     const {
-      counts,
+      counts: held,
       orphanVectors,
       chunksWithoutVectors,
       chunksWithoutNote,
@@ -72,6 +73,7 @@ export async function checkIndex(vault: string, dbPath: string, opts: { repair?:
       notesWithoutChunks,
     } = await store.integrity();
     const notes = await store.notes();
+    const counts = { ...held, ...countFiles(notes.keys()) };
     const lost = chunklessNotes(vault, notesWithoutChunks, notes);
     // an index without a manifest and without chunks is merely unfinished; with chunks it is damaged
     if (!manifest && counts.chunks > 0) problems.push("the manifest is missing but chunks are stored");
@@ -161,8 +163,9 @@ export async function checkChromaIndex(
       coverage = await store.vectorCoverage();
       repaired.push(`rebuilt the keyword sidecar from the server (${local.chunks} chunks)`);
     }
-    const stale = staleInVault(vault, await store.notes());
-    const counts = { notes: local.notes, chunks: server, vectors: server, ftsRows: local.chunks };
+    const files = await store.notes();
+    const stale = staleInVault(vault, files);
+    const counts = { ...countFiles(files.keys()), chunks: server, vectors: server, ftsRows: local.chunks };
     const ok = problems.length === 0 || (repaired.length > 0 && coverage.withVectors === server);
     return {
       ok,

@@ -42,6 +42,7 @@ export { exactNotePath } from "./note-lookup.js";
 export {
   ATTACHMENT_TYPES,
   FILE_TYPES,
+  countFiles,
   fileTypeOf,
   type Attachment,
   type AttachmentPart,

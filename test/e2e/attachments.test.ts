@@ -60,6 +60,11 @@ describe("attachments through the CLI", () => {
     expect(verbose).toMatch(/warning: cannot read "papers\/scanned\.pdf": scanned: no text layer — /);
     expect(verbose).toMatch(/warning: cannot read "papers\/damaged\.pdf": damaged: \S.* — /);
     const check = cli(["check", vault]);
+    // check counts notes and attachments apart, as status does
+    const { notes, attachments } = JSON.parse(status.stdout) as { notes: number; attachments: number };
+    expect(attachments).toBeGreaterThan(0);
+    expect(JSON.parse(cli(["check", vault, "--json"]).stdout).counts).toMatchObject({ notes, attachments });
+    expect(check.stdout).toMatch(new RegExp(`^${notes} notes, ${attachments} attachments, \\d+ chunks`, "m"));
     expect(check.stdout).toMatch(/warning: cannot read "papers\/encrypted\.pdf": encrypted/);
     expect(check.stdout).toMatch(/warning: cannot read "papers\/scanned\.pdf": scanned: no text layer/);
     expect(check.stdout).toMatch(/warning: cannot read "papers\/damaged\.pdf": damaged: /);

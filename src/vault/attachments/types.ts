@@ -61,3 +61,23 @@ export function fileTypeOf(path: string): FileType | undefined {
   const ext = path.slice(dot).toLowerCase();
   return ext === ".md" ? "note" : ATTACHMENT_TYPES[ext];
 }
+
+/**
+ * The notes and the attachments among vault paths, counted apart by their extensions (a path of
+ * no known type counts as a note).
+ *
+ * @example
+ * ```ts
+ * countFiles(["robots/SMARS.md", "manuals/drv8833.pdf"]); // { notes: 1, attachments: 1 }
+ * ```
+ */
+export function countFiles(paths: Iterable<string>): { notes: number; attachments: number } {
+  let notes = 0;
+  let attachments = 0;
+  for (const p of paths) {
+    const type = fileTypeOf(p);
+    if (type && type !== "note") attachments++;
+    else notes++;
+  }
+  return { notes, attachments };
+}
