@@ -11,6 +11,7 @@ import { damaged } from "../../src/store/sqlite/sqlite-store.js";
 import { EXACT_SCAN_LIMIT } from "../../src/store/sqlite/dense-index.js";
 import { pooledRows } from "../../src/store/sqlite/dense-query.js";
 import { poolOffThread } from "../../src/store/sqlite/pool-thread.js";
+import { openConnection } from "../../src/store/sqlite/connection.js";
 import { meta, openStore, record, tmpDb, vec } from "./helpers.js";
 
 const note = (p: string) => ({ path: p, hash: `h-${p}`, mtime: 1, size: 1 });
@@ -38,7 +39,7 @@ describe("SQLite store", () => {
     expect(fs.existsSync(`${file}.vectors`)).toBe(false);
   });
 
-  it("makes a new index file with 8 KB pages, and keeps an older file's 4 KB pages and rows", async () => {
+  it("makes a new index file with 8 KB pages, keeps an older file's 4 KB pages and rows, checkpoints both at 256 MB", async () => {
     const pageSize = (f: string) => {
       const db = new Database(f, { readonly: true });
       try {
@@ -66,6 +67,15 @@ describe("SQLite store", () => {
     expect((await again.queryDense(vec(1, 0, 0, 0), 5)).map((h) => h.id)).toEqual(["a0", "b0"]);
     await again.close();
     expect(pageSize(old)).toBe(4096);
+    // a writer copies its WAL into the file at 256 MB, whatever the page size
+    for (const [f, pages] of [
+      [fresh, 32768],
+      [old, 65536],
+    ] as const) {
+      const db = openConnection(f);
+      expect(db.pragma("wal_autocheckpoint", { simple: true })).toBe(pages);
+      db.close();
+    }
   });
 
   it("reads the float32 windows of an index written before float16 beside float16 ones, exactly", async () => {

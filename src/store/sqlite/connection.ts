@@ -124,6 +124,9 @@ export function openConnection(file: string, opts: SqliteStoreOptions = {}): Dat
  */
 const PAGE_SIZE = 8192;
 
+/** The size of the WAL at which a writer copies it into the file (see `prepared`). */
+const CHECKPOINT_BYTES = 256 * 1024 * 1024;
+
 /** Readies an open connection: busy timeout, SQL functions, the writer's pragmas and the schema. */
 function prepared(db: Database.Database, file: string, opts: SqliteStoreOptions): Database.Database {
   db.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 10_000}`);
@@ -145,12 +148,12 @@ function prepared(db: Database.Database, file: string, opts: SqliteStoreOptions)
     db.pragma("cache_size = -262144");
     // a checkpoint copies every page the WAL holds into the file: each of the keyword phase's
     // commits rewrites most index pages, so one checkpoint each (after 1,000 pages, SQLite's
-    // default) copied them all again. Every 64K pages (256 MB) copies each page once for several
-    // commits: at 100,000 generated notes 2.4 GB read and 4.2 GB written became 1.4 and 3.2.
+    // default) copied them all again. Every 256 MB of pages (64K of 4 KB) copies each page once for
+    // several commits: at 100,000 generated notes 2.4 GB read and 4.2 GB written became 1.4 and 3.2.
     // A crash of the process loses nothing either way (the WAL is the file's to recover); on a
     // power loss with synchronous = NORMAL, the commits since the last checkpoint may be rolled
     // back, as before, and the next run indexes their notes again
-    db.pragma("wal_autocheckpoint = 65536");
+    db.pragma(`wal_autocheckpoint = ${CHECKPOINT_BYTES / (db.pragma("page_size", { simple: true }) as number)}`);
     // and the WAL file is cut back to 64 MB once checkpointed, not kept at its largest
     db.pragma("journal_size_limit = 67108864");
   }
