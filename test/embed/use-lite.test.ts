@@ -6,6 +6,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { collectingLogger } from "../../src/log.js";
 import { loadUseLite, UseTokenizer, useLiteEmbedder } from "../../src/embed/index.js";
+import { unitTables } from "../../src/embed/use-lite/tokenizer.js";
 import {
   defaultThreads,
   parseThreads,
@@ -79,6 +80,19 @@ describe("USE-lite tokenizer", () => {
     );
     expect(mine.unknownShare("テーマ")).toBe(1);
     expect(mine.unknownShare("browse themes")).toBe(0);
+  });
+
+  it("builds its per-unit tables as a look-up and a trim per unit would, for every unit of the BMP", () => {
+    const first = new Set(vocab.slice(6).map(([p]) => Array.from(p)[0]));
+    first.add("😀"); // a symbol beyond the BMP: no single unit is known by it
+    const { known, space } = unitTables(first);
+    const wrong: number[] = [];
+    for (let c = 0; c < 0x10000; c++) {
+      const s = String.fromCharCode(c);
+      if (known[c] !== (first.has(s) ? 1 : 0) || space[c] !== (s.trim() === "" ? 1 : 0)) wrong.push(c);
+    }
+    expect(wrong).toEqual([]);
+    expect(space[0x3000] + space[0xfeff] + space[0x2028]).toBe(3);
   });
 });
 
