@@ -9,7 +9,7 @@ import { withDocumentBudget } from "../regex.js";
 import { DenseIndex, EXACT_SCAN_LIMIT, type RowSource } from "./dense-index.js";
 import { poolOffThread } from "./pool-thread.js";
 import { MetaColumns } from "./meta-columns.js";
-import { rowColumns, whereRows } from "./where-rows.js";
+import { whereRows } from "./where-rows.js";
 import type { DocumentRows } from "./document-rows.js";
 import { readGeneration, readIndexId, readManifest } from "./meta.js";
 import { blobToVector, COLUMNS, filterSql, rowMeta, type Row } from "./rows.js";
@@ -21,8 +21,6 @@ export interface DenseCache {
     index: DenseIndex;
     columns: MetaColumns;
     toColumn: Int32Array;
-    /** Each rowid's column (see `rowColumns`). */
-    rowOf?: Map<number, number>;
     /** The last `where` filter's rows (see `whereRows`). */
     evaluated?: { key: string; rows: Uint8Array };
   };
@@ -93,11 +91,11 @@ export function denseRows(
 /** Evaluates a `where` filter on in-memory metadata columns; a mask over the dense index's positions. */
 function metaMask(db: Database.Database, cache: DenseCache, index: DenseIndex, where: WhereNode): Uint8Array {
   if (!cache.meta || cache.meta.index !== index) {
-    const meta = { index, columns: new MetaColumns(db), toColumn: new Int32Array(index.size) };
+    const columns = new MetaColumns(db);
     // each dense position (a window) points at its chunk's row in the metadata columns
-    const rowOf = rowColumns(meta);
-    for (let p = 0; p < index.size; p++) meta.toColumn[p] = rowOf.get(index.rowidAt(p)) ?? -1;
-    cache.meta = meta;
+    const toColumn = new Int32Array(index.size);
+    for (let p = 0; p < index.size; p++) toColumn[p] = columns.columnOf(index.rowidAt(p));
+    cache.meta = { index, columns, toColumn };
   }
   const { toColumn } = cache.meta;
   const rows = whereRows(cache.meta, where);

@@ -28,7 +28,7 @@ export class MetaColumns {
 
   constructor(db: Database.Database) {
     const rows = db
-      .prepare(`SELECT rowid, ${[...STRINGS, ...NUMBERS, ...LISTS, "props"].join(", ")} FROM chunks`)
+      .prepare(`SELECT rowid, ${[...STRINGS, ...NUMBERS, ...LISTS, "props"].join(", ")} FROM chunks ORDER BY rowid`)
       .raw()
       .all() as unknown[][];
     const n = rows.length;
@@ -67,6 +67,28 @@ export class MetaColumns {
 
   get size(): number {
     return this.rowids.length;
+  }
+
+  /**
+   * The column of a rowid (the rows are read in rowid order: a binary search), or -1 for a rowid
+   * the columns do not hold.
+   *
+   * @example
+   * ```ts
+   * columns.columnOf(42); // 41: the column of rowid 42
+   * ```
+   */
+  columnOf(rowid: number): number {
+    let lo = 0;
+    let hi = this.rowids.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const r = this.rowids[mid];
+      if (r === rowid) return mid;
+      if (r < rowid) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
   }
 
   private intern(field: string, value: string): number {

@@ -25,23 +25,6 @@ export function whereRows(meta: KeptColumns, where: WhereNode): Uint8Array {
 }
 
 /**
- * The column of each rowid in the kept metadata columns, built once per generation.
- *
- * @example
- * ```ts
- * rowColumns(cache.meta!).get(42); // 41: the column of rowid 42
- * ```
- */
-export function rowColumns(meta: KeptColumns): Map<number, number> {
-  if (!meta.rowOf) {
-    const rowOf = new Map<number, number>();
-    meta.columns.rowids.forEach((rowid, i) => rowOf.set(rowid, i));
-    meta.rowOf = rowOf;
-  }
-  return meta.rowOf;
-}
-
-/**
  * A `where` filter answered from the metadata columns a dense query keeps in memory, when they
  * are of the snapshot `db` reads (call it within the read transaction); else undefined, and the
  * filter is tested in SQL. A keyword query then picks its best rows without reading each match's
@@ -58,9 +41,5 @@ export function knownWhere(db: Database.Database, cache: DenseCache, where: Wher
   const { dense, meta } = cache;
   if (!dense || !meta || meta.index !== dense.index || readGeneration(db) !== dense.generation) return undefined;
   const rows = whereRows(meta, where);
-  const rowOf = rowColumns(meta);
-  return (rowid) => {
-    const i = rowOf.get(rowid);
-    return i !== undefined && rows[i] === 1;
-  };
+  return (rowid) => rows[meta.columns.columnOf(rowid)] === 1;
 }
