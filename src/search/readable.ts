@@ -3,6 +3,7 @@ import { STOPWORDS, typedTokens } from "../store/index.js";
 import { readableWordNet } from "./expand.js";
 import { detectLanguage, languageDetectorLoaded, loadLanguageDetector } from "../store/language.js";
 import { baseForms, type WordNet } from "./wordnet.js";
+import { isAscii } from "../shared/ascii.js";
 
 /**
  * What the bundled model can read: related notes (docs/decisions/related-notes.md) and the dense
@@ -28,9 +29,6 @@ const ANY_CJK = new RegExp(CJK.source, "u");
 /** Fenced code blocks and inline code: no language to read, whatever words they hold. */
 const CODE = /^ {0,3}(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:^ {0,3}\1[^\n]*$|(?![\s\S]))|`[^`\n]+`/gm;
 
-/** Text of ASCII characters alone: NFKC leaves it as it is, and its letters and digits are `[A-Za-z0-9]`. */
-// eslint-disable-next-line no-control-regex -- every ASCII character, control characters too
-const ASCII = /^[\x00-\x7f]*$/;
 /** `typedTokens`' token rule, for ASCII text (the typographic apostrophe is not ASCII). */
 const ASCII_TOKEN = /[A-Za-z0-9]+(?:['\-_.][A-Za-z0-9]+)*/g;
 /** A word as {@link modelCannotRead} counts it: letters, lower case after the first (not "GPIO", "iPhone"). */
@@ -110,7 +108,7 @@ export function modelCannotRead(model: string, text: string, o = READABLE_DEFAUL
   const languages = modelLanguages(model);
   if (languages === "any") return false;
   const prose = text.replace(CODE, " ");
-  const ascii = ASCII.test(prose);
+  const ascii = isAscii(prose);
   if (!ascii && ANY_CJK.test(prose)) {
     const letters = prose.replace(/[^\p{L}]/gu, "");
     if ((letters.match(CJK)?.length ?? 0) > letters.length / 2) return true;
@@ -134,7 +132,7 @@ export function modelCannotRead(model: string, text: string, o = READABLE_DEFAUL
  * regular expressions: the same words in a third of the time).
  */
 function proseWords(prose: string): string[] {
-  return ASCII.test(prose) ? asciiWords(prose) : unicodeWords(prose);
+  return isAscii(prose) ? asciiWords(prose) : unicodeWords(prose);
 }
 
 /**
@@ -182,7 +180,7 @@ export async function questionLanguage(question: string, held?: readonly string[
   // needs the detector, which a search in English then does not load
   if (!words.length) return undefined;
   const share = wn ? englishShare(wn, words, 1) : 0;
-  if (share === 1 && /^[\p{ASCII}]*$/u.test(question)) return "en";
+  if (share === 1 && isAscii(question)) return "en";
   // one word is too little to tell a language by ("affordances" reads as French)
   if (words.length < 2) return undefined;
   if (held?.length === 0) return share >= READABLE_DEFAULTS.englishShare ? "en" : undefined;

@@ -3,6 +3,7 @@
  * words the query matched, and the pattern that marks them. One module for the CLI and the web app
  * (`web/`, whose build compiles it): no Node and no imports beyond `src/shared/`.
  */
+import { isAscii } from "./ascii.js";
 import { CJK_RUN, queryBigrams } from "./cjk.js";
 import { STOPWORDS } from "./stopwords.js";
 
@@ -284,9 +285,6 @@ const ASCII_VISIBLE = /[!-~]/;
 /** Whether a text holds a character a reader sees ({@link VISIBLE}). */
 const visible = (text: string) => ASCII_VISIBLE.test(text) || VISIBLE.test(text);
 
-/** Plain ASCII: no Unicode property class is needed to read its words. */
-const ASCII = /^[^\u0080-\uffff]*$/;
-
 /**
  * What a passage with nothing to read shows: the breadcrumb, then its headings where they add
  * words; else the note's first words (`lead`).
@@ -368,7 +366,7 @@ export function highlightTerms(query: string): string[] {
   const q = query.normalize("NFKC").toLowerCase();
   // an ASCII query's words without compiling a Unicode class (the same words: ASCII has no CJK, and
   // its letters and digits are a-z and 0-9 once lowercased)
-  const ascii = ASCII.test(q);
+  const ascii = isAscii(q);
   const runs = ascii ? [] : (q.match(CJK_RUN) ?? []);
   const words =
     (ascii ? q.match(/[a-z0-9][a-z0-9_-]*/g) : q.replace(CJK_RUN, " ").match(/[\p{L}\p{N}][\p{L}\p{N}_-]*/gu)) ?? [];
@@ -399,7 +397,7 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 export function termPattern(terms: string[]): RegExp | undefined {
   if (!terms.length) return undefined;
   const sorted = [...terms].sort((a, b) => b.length - a.length);
-  const isCjk = (t: string) => !ASCII.test(t) && CJK_TERM.test(t);
+  const isCjk = (t: string) => !isAscii(t) && CJK_TERM.test(t);
   const words = sorted
     .filter((t) => !isCjk(t))
     .map((t) => escapeRe(t.length > 3 && t.endsWith("s") ? t.slice(0, -1) : t) + "(?:e?s)?");

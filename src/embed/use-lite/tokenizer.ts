@@ -9,10 +9,9 @@
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { isAscii } from "../../shared/ascii.js";
 const SEPARATOR = "\u2581";
 const RESERVED = 6;
-// eslint-disable-next-line no-control-regex -- every ASCII character, control characters too
-const ASCII = /^[\x00-\x7f]*$/;
 
 interface TrieNode {
   children: Map<string, TrieNode>;
@@ -62,7 +61,7 @@ export class UseTokenizer {
     // by UTF-16 unit through two tables (a piece starts with it; it is white space) rather than by
     // code point through the trie's Map: 0.55 of the 9.5 s keyword phase of 10,000 generated notes
     // went here. ASCII is its own NFKC form, so an ASCII text is not normalised.
-    const t = ASCII.test(text) ? text : text.normalize("NFKC");
+    const t = isAscii(text) ? text : text.normalize("NFKC");
     const { known, space } = this.tables();
     let all = 0;
     let unknown = 0;
