@@ -31,7 +31,8 @@ export function chunkerVersionFor(
 }
 
 /**
- * Describes an embedder for the manifest.
+ * Describes an embedder for the manifest. A model not loaded yet (dimensions 0) keeps the
+ * dimensions `previous` recorded for the same model.
  *
  * @example
  * ```ts
@@ -45,7 +46,7 @@ export function manifestFor(embedder: Embedder, previous?: Manifest, chunkerVers
     embedder: {
       provider: embedder.provider,
       model: embedder.model,
-      dimensions: embedder.dimensions,
+      dimensions: knownDimensions(embedder, previous),
       documentPrefix: embedder.documentPrefix,
       queryPrefix: embedder.queryPrefix,
       normalized: embedder.normalized,
@@ -55,6 +56,12 @@ export function manifestFor(embedder: Embedder, previous?: Manifest, chunkerVers
     updatedAt: now,
     ...(previous?.shown ? { shown: previous.shown } : {}),
   };
+}
+
+/** The embedder's dimensions, or those `previous` recorded for the same model while the embedder's are 0 (not loaded). */
+function knownDimensions(embedder: Embedder, previous: Manifest | undefined): number {
+  if (embedder.dimensions !== 0 || !previous || !sameModel(previous, embedder)) return embedder.dimensions;
+  return previous.embedder.dimensions;
 }
 
 /** What {@link ensureManifest} reads of an indexing run, and the manifest it sets. */
@@ -68,7 +75,8 @@ export interface ManifestRun {
 
 /**
  * Records what builds the index before its first write: the manifest, with the model's dimensions
- * (a remote model whose dimensions are not known yet is asked once). An upgrade in progress keeps
+ * (a model whose dimensions are not known yet is asked once, and so is one when the manifest
+ * records 0: a manifest's dimensions are never left unknown). An upgrade in progress keeps
  * the old chunker version until the keyword phase completes, so an interrupted upgrade still
  * re-chunks the notes it did not reach.
  *
@@ -80,8 +88,9 @@ export interface ManifestRun {
 export async function ensureManifest(run: ManifestRun): Promise<void> {
   const { store, embedder } = run;
   const manifest = run.manifest;
-  if (manifest && manifest.embedder.dimensions === embedder.dimensions) return;
-  if (manifest && embedder.dimensions === 0) return;
+  const stored = manifest?.embedder.dimensions ?? 0;
+  // a manifest that records dimensions stands while the model has not said its own
+  if (stored !== 0 && (embedder.dimensions === stored || embedder.dimensions === 0)) return;
   if (embedder.dimensions === 0) await embedder.embedQuery("dimension probe");
   run.manifest = {
     ...manifestFor(embedder, manifest, run.chunkerVersion),
