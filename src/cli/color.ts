@@ -3,6 +3,7 @@
  * few styles the CLI prints with (ripgrep's: magenta paths, green line numbers, bold red matches).
  */
 import { VaultRagError } from "../errors.js";
+import { env as commandEnv } from "./context.js";
 
 export type ColorChoice = "auto" | "always" | "never";
 
@@ -19,7 +20,7 @@ export type ColorChoice = "auto" | "always" | "never";
 export function useColor(
   choice: string | undefined,
   stream: { isTTY?: boolean },
-  env: NodeJS.ProcessEnv = process.env,
+  env: NodeJS.ProcessEnv = commandEnv(),
 ): boolean {
   const c = choice ?? "auto";
   if (c === "always") return true;

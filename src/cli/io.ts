@@ -1,11 +1,12 @@
 import type { Logger } from "../log.js";
 import { printable } from "../shared/snippet-text.js";
+import { write as writeTo } from "./context.js";
 
 /** What {@link holdOutput} keeps back: each stream, and the text written to it, in order. */
-let held: [NodeJS.WriteStream, string][] | undefined;
+let held: ["out" | "err", string][] | undefined;
 
-/** Writes to a stream, or keeps it back while output is held. */
-const write = (stream: NodeJS.WriteStream, s: string) => void (held ? held.push([stream, s]) : stream.write(s));
+/** Writes to the command's stdout or stderr (see `context.ts`), or keeps it back while output is held. */
+const write = (stream: "out" | "err", s: string) => void (held ? held.push([stream, s]) : writeTo(stream, s));
 
 /**
  * Keeps back what {@link out}, {@link err} and {@link outText} write until {@link releaseOutput}
@@ -27,7 +28,7 @@ export function holdOutput(): void {
 export function releaseOutput(): void {
   const was = held ?? [];
   held = undefined;
-  for (const [stream, s] of was) stream.write(s);
+  for (const [stream, s] of was) writeTo(stream, s);
 }
 
 /** Forgets what was held back, and writes at once from now on. */
@@ -36,13 +37,13 @@ export function dropOutput(): void {
 }
 
 /** Writes a line to stdout (as given: a caller's colours and links are its own escape sequences). */
-export const out = (s: string) => write(process.stdout, s + "\n");
+export const out = (s: string) => write("out", s + "\n");
 /**
  * Writes a line to stderr with every control character but a line break written as an escape:
  * messages quote names and values from the notes (a tag, a folder, a path), which must not drive
  * the terminal (`\x1b[2J` in a folder's name cleared the screen from a hint).
  */
-export const err = (s: string) => write(process.stderr, s.split("\n").map(printable).join("\n") + "\n");
+export const err = (s: string) => write("err", s.split("\n").map(printable).join("\n") + "\n");
 /**
  * Writes text from the notes to stdout, lines kept, every other control character written as an
  * escape (see {@link printable}): chunks, prompts, answers.
@@ -52,7 +53,7 @@ export const err = (s: string) => write(process.stderr, s.split("\n").map(printa
  * outText("# Title\n\x1b]0;pwned\x07"); // prints "# Title" and "\x1b]0;pwned\x07" as text
  * ```
  */
-export const outText = (s: string) => write(process.stdout, textOf(s) + "\n");
+export const outText = (s: string) => write("out", textOf(s) + "\n");
 /**
  * {@link printable} line by line, tabs kept: a text as a terminal may show it.
  *

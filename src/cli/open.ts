@@ -4,6 +4,7 @@ import { VaultRagError } from "../errors.js";
 import { isVaultIndex, resolveDb, resolveVault } from "../config.js";
 import type { OpenVaultOptions, VaultHandle } from "../library.js";
 import { cliFix, indexCommand, worded } from "../render/fix.js";
+import { cwd, env } from "./context.js";
 
 /** Where a command works: the vault folder and the index location (an absolute path or a Chroma address). */
 export interface Location {
@@ -24,15 +25,15 @@ export interface Location {
  * ```
  */
 export function vaultFrom(arg: string | undefined, option: string | undefined): string | undefined {
-  if (arg !== undefined && option !== undefined && path.resolve(arg) !== path.resolve(option))
+  if (arg !== undefined && option !== undefined && path.resolve(cwd(), arg) !== path.resolve(cwd(), option))
     throw new VaultRagError("usage", `vault-rag: two vaults given, "${arg}" and --vault "${option}" — give one`);
   return arg ?? option;
 }
 
 /** Resolves vault and index for a command. */
 export function locate(opts: { vault?: string; db?: string }): Location {
-  const vault = resolveVault(opts.vault);
-  const db = resolveDb(vault, opts.db);
+  const vault = resolveVault(opts.vault, env(), cwd());
+  const db = resolveDb(vault, opts.db, env(), cwd());
   return { vault, db, vaultNamed: opts.vault !== undefined };
 }
 
@@ -47,7 +48,7 @@ export function locate(opts: { vault?: string; db?: string }): Location {
  * ```
  */
 export function isVaultKnown(o: { vault?: string }, loc: Location): boolean {
-  return o.vault !== undefined || !!process.env.VAULT_RAG_VAULT || isVaultIndex(loc.vault, loc.db);
+  return o.vault !== undefined || !!env().VAULT_RAG_VAULT || isVaultIndex(loc.vault, loc.db);
 }
 
 /**
@@ -90,7 +91,7 @@ export function openFacts(loc: Location, o: { vault?: string }): { vaultKnown: b
     vaultKnown: isVaultKnown(o, loc),
     // a vault found as the working directory (no index here or above) may be no notes folder at
     // all (~, /tmp): the fix to build an index says so instead of having the user index it
-    vaultGuessed: !loc.vaultNamed && !process.env.VAULT_RAG_VAULT && isVaultIndex(loc.vault, loc.db),
+    vaultGuessed: !loc.vaultNamed && !env().VAULT_RAG_VAULT && isVaultIndex(loc.vault, loc.db),
   };
 }
 

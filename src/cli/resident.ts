@@ -5,6 +5,9 @@
  * handle it gets ({@link openReader}) sends each call, with the request as the command built it,
  * over the endpoint's socket; nothing else changes. Without a resident process, with `--no-daemon`
  * or `VAULT_RAG_NO_DAEMON=1`, or with a model flag, the command opens the core itself.
+ *
+ * The same handle serves a command the resident process runs for a thin client (`thin.ts`,
+ * `served.ts`): its calls go to the resident process's own core, in the same process.
  */
 import net from "node:net";
 import type { OpenVaultOptions, VaultHandle } from "../library.js";
@@ -26,6 +29,8 @@ import {
 import { VaultRagError } from "../errors.js";
 import { VERSION } from "../version.js";
 import { dropOutput, err, holdOutput, releaseOutput } from "./io.js";
+import { Declined, env, servedBy, setExitCode, type ServedBy } from "./context.js";
+import { aloneLine } from "./thin.js";
 import { openCore, openFacts, type Location } from "./open.js";
 
 /** The environment variable that makes every command run alone (any value but empty or `0`). */
@@ -42,15 +47,17 @@ export interface ReaderFlags {
 }
 
 /** The resident process went away (or failed) while answering: the command runs again, alone. */
-class ResidentGone extends Error {
+export class ResidentGone extends Error {
   constructor(
-    readonly endpoint: EndpointInfo,
+    readonly pid: number,
     /** The request was sent (the process went away while answering), not refused at connecting. */
     readonly asked: boolean,
     /** The process answered with an error of its own, not one of the command's. */
     readonly failure?: string,
+    /** The endpoint asked over its socket. */
+    readonly endpoint?: EndpointInfo,
   ) {
-    super(failure ?? `the resident process (pid ${endpoint.pid}) went away`);
+    super(failure ?? `the resident process (pid ${pid}) went away`);
   }
 }
 
@@ -75,21 +82,41 @@ export async function openReader(
   opts: Omit<OpenVaultOptions, "db" | "vaultKnown" | "vaultGuessed" | "checkModel"> & { answers?: boolean } = {},
 ): Promise<VaultHandle> {
   const { answers, ...open } = opts;
+  const served = servedBy();
+  if (served) return servedHandle(served, loc, o, !!answers, open.log);
   const e = mayAsk(o) ? residentFor(loc, o) : undefined;
   const described = e && (await describe(e));
   if (!e || !described) return openCore(loc, o, open);
   holdOutput();
   const local = answers ? await openCore(loc, o, open) : undefined;
-  return remoteHandle(e, described, { log: open.log, guessed: openFacts(loc, o).vaultGuessed }, local);
+  const send = (method: string, args: unknown[]) =>
+    request(e, { token: e.token, vault: e.vault, db: e.db, method, args });
+  const via = { pid: e.pid, vaultKnown: e.vaultKnown, send };
+  return remoteHandle(via, described, { log: open.log, guessed: openFacts(loc, o).vaultGuessed }, local);
+}
+
+/**
+ * The handle of a command the resident process runs for a thin client: its own core, when the
+ * command would have asked it had it run alone; else {@link Declined} (the client runs it alone).
+ */
+function servedHandle(served: ServedBy, loc: Location, o: ReaderFlags, answers: boolean, log?: Logger): VaultHandle {
+  if (!mayAsk(o)) throw new Declined("run alone: --no-daemon, its variable, or a model flag");
+  if (answers) throw new Declined("a chat model runs in the asking process");
+  if (loc.vault !== served.vault || loc.db !== served.db || openFacts(loc, o).vaultKnown !== served.vaultKnown)
+    throw new Declined("another vault or index, or opened otherwise");
+  const send = async (method: string, args: unknown[]) =>
+    decodeLine(encodeLine(await served.call(method, args))) as WireReply;
+  const via = { pid: served.pid, vaultKnown: served.vaultKnown, send };
+  return remoteHandle(via, served, { log, guessed: openFacts(loc, o).vaultGuessed }, undefined);
 }
 
 /** Whether a command may ask a resident process: not `--no-daemon`, `VAULT_RAG_NO_DAEMON`, or a model flag. */
 function mayAsk(o: ReaderFlags): boolean {
-  const env = process.env[NO_DAEMON_ENV];
+  const no = env()[NO_DAEMON_ENV];
   return (
     !alone &&
     o.daemon !== false &&
-    (env === undefined || env === "" || env === "0") &&
+    (no === undefined || no === "" || no === "0") &&
     o.model === undefined &&
     o.offline === undefined &&
     o.modelDir === undefined
@@ -121,7 +148,9 @@ function residentFor(loc: Location, o: ReaderFlags): EndpointInfo | undefined {
 /** The resident handle's vault and index as it shows them; undefined (the endpoint stale: removed) when it cannot be asked. */
 async function describe(e: EndpointInfo): Promise<{ vault: string; db: string } | undefined> {
   try {
-    return (await ask(e, "describe", [])) as { vault: string; db: string };
+    const send = (method: string, args: unknown[]) =>
+      request(e, { token: e.token, vault: e.vault, db: e.db, method, args });
+    return (await ask({ pid: e.pid, vaultKnown: e.vaultKnown, send }, "describe", [])) as { vault: string; db: string };
   } catch (x) {
     // refused at connecting: the process no longer listens
     if (x instanceof ResidentGone && !x.asked) removeEndpoint(endpointFile(e.vault, e.db), e);
@@ -150,14 +179,21 @@ function request(e: EndpointInfo, req: WireRequest): Promise<WireReply> {
       try {
         resolve(decodeLine(text.slice(0, cut)) as WireReply);
       } catch {
-        reject(new ResidentGone(e, true, "its answer was no JSON"));
+        reject(new ResidentGone(e.pid, true, "its answer was no JSON", e));
       }
     });
     s.on("error", () => undefined); // "close" follows
     s.once("close", () => {
-      if (!answered) reject(new ResidentGone(e, sent));
+      if (!answered) reject(new ResidentGone(e.pid, sent, undefined, e));
     });
   });
+}
+
+/** How a handle reaches the resident process: over its socket, or in it (a command it runs for a thin client). */
+interface Via {
+  pid: number;
+  vaultKnown: boolean;
+  send(method: string, args: unknown[]): Promise<WireReply>;
 }
 
 /**
@@ -165,7 +201,7 @@ function request(e: EndpointInfo, req: WireRequest): Promise<WireReply> {
  * writing the index as the resident process sees it goes to `onWriter`.
  */
 async function ask(
-  e: EndpointInfo,
+  via: Via,
   method: string,
   args: unknown[],
   log?: Logger,
@@ -173,12 +209,12 @@ async function ask(
 ): Promise<unknown> {
   const sent = [...args];
   while (sent.length && sent[sent.length - 1] === undefined) sent.pop(); // `props()`, not `props(null)`
-  const r = await request(e, { token: e.token, vault: e.vault, db: e.db, method, args: sent });
+  const r = await via.send(method, sent);
   for (const [kind, ...a] of r.logs) (log?.[kind] as ((...x: unknown[]) => void) | undefined)?.(...a);
   if (r.ok) onWriter?.(r.writer);
   if (r.ok) return r.value;
   if (r.error.kind === "vault-rag") throw errorOf(r.error);
-  throw new ResidentGone(e, true, r.error.message.split("\n")[0]);
+  throw new ResidentGone(via.pid, true, r.error.message.split("\n")[0]);
 }
 
 /**
@@ -186,18 +222,18 @@ async function ask(
  * `answer`) runs here, on `local`, once the resident process has answered what it will be asked.
  */
 function remoteHandle(
-  e: EndpointInfo,
+  via: Via,
   shown: { vault: string; db: string },
   { log, guessed }: { log?: Logger; guessed: boolean },
   local: VaultHandle | undefined,
 ): VaultHandle {
   let writer: number | undefined;
   const v: Record<string, unknown> = { vault: shown.vault, db: shown.db };
-  const known = e.vaultKnown ? shown.vault : undefined;
+  const known = via.vaultKnown ? shown.vault : undefined;
   for (const method of RESIDENT_METHODS)
     v[method] = async (...args: unknown[]) => {
       try {
-        return await ask(e, method, args, log, (pid) => (writer = pid));
+        return await ask(via, method, args, log, (pid) => (writer = pid));
       } catch (x) {
         // the resident process opens the vault as named; a CLI that found it as the working
         // directory marks the fix as the core does when opened so (see `errorsOf` in src/core/vault.ts)
@@ -229,19 +265,16 @@ function remoteHandle(
  * ```
  */
 export async function withResident(run: () => Promise<void>): Promise<void> {
+  // a command run for a thin client: the client runs it again alone (see `served.ts`)
+  if (servedBy()) return run();
   try {
     await run();
   } catch (x) {
     if (!(x instanceof ResidentGone)) throw x;
     dropOutput();
-    process.exitCode = undefined;
-    if (!x.asked) removeEndpoint(endpointFile(x.endpoint.vault, x.endpoint.db), x.endpoint);
-    else
-      err(
-        x.failure
-          ? `vault-rag: the resident process (pid ${x.endpoint.pid}) failed (${x.failure}) — running alone`
-          : `vault-rag: the resident process (pid ${x.endpoint.pid}) stopped while answering — running alone`,
-      );
+    setExitCode(undefined);
+    if (!x.asked && x.endpoint) removeEndpoint(endpointFile(x.endpoint.vault, x.endpoint.db), x.endpoint);
+    else err(aloneLine(x.pid, x.failure));
     alone = true;
     await run();
   } finally {
@@ -261,16 +294,20 @@ export async function withResident(run: () => Promise<void>): Promise<void> {
  * ```
  */
 export async function startResident(loc: Location, o: { vault?: string }) {
-  const [{ listenResident }, { indexWriter }] = await Promise.all([
+  const [{ listenResident }, { indexWriter }, { commandRunner }] = await Promise.all([
     import("../serve/endpoint.js"),
     import("../core/writer.js"),
+    import("./served.js"),
   ]);
+  const vaultKnown = openFacts(loc, o).vaultKnown;
   return listenResident({
     vault: loc.vault,
     db: loc.db,
-    vaultKnown: openFacts(loc, o).vaultKnown,
+    vaultKnown,
     // opened as named (never as guessed): a CLI that guessed the vault marks its errors' fixes itself
     open: (log) => openCore({ ...loc, vaultNamed: true }, o, { log, queryThread: true }),
     writer: () => indexWriter(loc.vault, loc.db),
+    // a thin client's whole command (`thin.ts`), run by the same program
+    cli: commandRunner({ vault: loc.vault, db: loc.db, vaultKnown }),
   });
 }

@@ -48,6 +48,11 @@ export interface ResidentOptions {
   open(log: Logger): Promise<VaultHandle>;
   /** The process writing the index, this one included (what `status` names), if any. */
   writer(): number | undefined;
+  /**
+   * Runs a whole CLI command for a thin client (`src/cli/served.ts`): `request` as the client sent
+   * it, the handle's methods called through `call`. Without it, the endpoint answers handle calls only.
+   */
+  cli?(request: unknown, call: (method: string, args: unknown[]) => Promise<WireReply>): Promise<unknown>;
 }
 
 /** A listening endpoint. */
@@ -215,6 +220,22 @@ function answerer(o: ResidentOptions, token: string) {
       handle = undefined;
       throw e;
     }));
+  /** Calls a method of the handle, its logger calls kept with the reply. */
+  const call = async (method: string, args: unknown[]): Promise<WireReply> => {
+    const logs: WireLog[] = [];
+    try {
+      const value = await calls.run(logs, async () => {
+        const v = await opened();
+        if (method === "describe") return { vault: v.vault, db: v.db };
+        if (!METHODS.has(method)) throw new Error(`vault-rag: the resident process does not answer "${method}"`);
+        const f = (v as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[method];
+        return f.apply(v, args);
+      });
+      return { ok: true, value, logs, writer: o.writer() };
+    } catch (e) {
+      return { ok: false, error: wireError(e), logs };
+    }
+  };
   const expected = Buffer.from(token);
   const refused = (message: string): string =>
     encodeLine({ ok: false, error: { kind: "unexpected", message }, logs: [] } satisfies WireReply);
@@ -231,19 +252,14 @@ function answerer(o: ResidentOptions, token: string) {
         return refused("vault-rag: wrong token");
       if (req.vault !== o.vault || req.db !== o.db)
         return refused(`vault-rag: this process holds ${o.vault} (${o.db}), not ${req.vault} (${req.db})`);
-      if (!METHODS.has(req.method) || !Array.isArray(req.args))
+      if (!Array.isArray(req.args) || !(METHODS.has(req.method) || (req.method === "cli" && o.cli)))
         return refused(`vault-rag: the resident process does not answer "${req.method}"`);
-      const logs: WireLog[] = [];
+      if (req.method !== "cli") return encodeLine(await call(req.method, req.args));
       try {
-        const value = await calls.run(logs, async () => {
-          const v = await opened();
-          if (req.method === "describe") return { vault: v.vault, db: v.db };
-          const method = (v as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[req.method];
-          return method.apply(v, req.args);
-        });
-        return encodeLine({ ok: true, value, logs, writer: o.writer() } satisfies WireReply);
+        const value = await o.cli!(req.args[0], call);
+        return encodeLine({ ok: true, value, logs: [], writer: o.writer() } satisfies WireReply);
       } catch (e) {
-        return encodeLine({ ok: false, error: wireError(e), logs } satisfies WireReply);
+        return encodeLine({ ok: false, error: wireError(e), logs: [] } satisfies WireReply);
       }
     },
     async close() {

@@ -10,13 +10,16 @@ import { BIN, exampleVaultCopy } from "./helpers.js";
  * The resident process: `watch` (as `serve`, `mcp` and `chat`) holding a vault answers the CLI's
  * reading commands on the vault's endpoint. Whether a command was answered by it is seen from the
  * modules the CLI loaded: a command that opens the core itself loads `dist/core/vault.js`, one that
- * asks the resident process never does (a loader hook writes a mark on stderr for that module).
+ * asks the resident process never does (a loader hook writes a mark on stderr for that module),
+ * and one the resident process runs whole loads no argument parser either.
  */
 
 let vault = "";
 let elsewhere = "";
 let hook = "";
 const LOADED_CORE = "[test] loaded dist/core/vault.js";
+/** The mark of the argument parser: a command the resident process runs whole (a thin client's) loads none. */
+const LOADED_PARSER = "[test] loaded commander";
 /** The mark of an embedder's module (its defaults apart): a command a resident process answers loads none. */
 const LOADED_EMBED = "[test] loaded dist/embed/";
 /** Stderr without the loader hook's marks. */
@@ -33,6 +36,7 @@ beforeAll(() => {
     hooks,
     `export async function load(url, context, next) {
   if (url.endsWith("/dist/core/vault.js")) process.stderr.write(${JSON.stringify(LOADED_CORE + "\n")});
+  if (url.endsWith("/node_modules/commander/esm.mjs")) process.stderr.write(${JSON.stringify(LOADED_PARSER + "\n")});
   if (url.includes("/dist/embed/") && !url.endsWith("/embed/defaults.js")) process.stderr.write(${JSON.stringify(LOADED_EMBED)} + url.split("/dist/embed/")[1] + "\\n");
   return next(url, context);
 }\n`,
@@ -127,11 +131,25 @@ describe("a resident process answers the CLI", () => {
       // a search's path (ask sizes its prompt and status names the model by the profiles in embed/)
       if (args[0] === "search" || args[0] === "related")
         expect(asked.stderr, `${what} loaded an embedder`).not.toContain(LOADED_EMBED);
+      // run whole by the resident process, but for ask, whose chat model runs in the asking process
+      if (args[0] !== "ask") expect(asked.stderr, `${what} parsed its arguments itself`).not.toContain(LOADED_PARSER);
       expect(alone.stderr, `${what} --no-daemon ran alone`).toContain(LOADED_CORE);
       expect(asked.code, what).toBe(alone.code);
       // status names the index's age and a time, which both read from the same index
       expect(asked.stdout, what).toBe(alone.stdout);
       expect(unmarked(asked.stderr), what).toBe(unmarked(alone.stderr));
+    }
+    // from another folder, the vault named relative to it: the command reads the asking process's directory
+    const rel = path.relative(elsewhere, vault);
+    for (const args of [
+      ["tags", "--json", "--vault", rel],
+      ["status", rel, "--json"],
+    ]) {
+      const asked = await cli(args, { cwd: elsewhere });
+      const alone = await cli([...args, "--no-daemon"], { cwd: elsewhere });
+      expect(asked.code, explain(args.join(" "), asked)).toBe(0);
+      expect(asked.stderr, `${args.join(" ")} parsed its arguments itself`).not.toContain(LOADED_PARSER);
+      expect(asked.stdout).toBe(alone.stdout);
     }
     // the environment variable runs alone too
     const byEnv = await cli(["tags", "--json"], { env: { VAULT_RAG_NO_DAEMON: "1" } });
@@ -188,42 +206,50 @@ describe("a resident process answers the CLI", () => {
     expect(w.child.exitCode, w.stderr()).toBeNull();
   });
 
-  it("runs alone, saying so in one line, when the resident process is killed while answering", async () => {
-    // the endpoint of dist/serve/endpoint.js over a handle whose search never ends: killed mid-request
-    const script = path.join(elsewhere, "stalled.mjs");
-    const endpointModule = pathToFileURL(path.resolve("dist/serve/endpoint.js")).href;
-    fs.writeFileSync(
-      script,
-      `const { listenResident } = await import(${JSON.stringify(endpointModule)});
+  it.each([
+    ["a handle's search", "search: never,", ""],
+    ["a whole command", "", "cli: never,"],
+  ])(
+    "runs alone, saying so in one line, when the resident process is killed while answering %s",
+    async (_, search, cli_) => {
+      // the endpoint of dist/serve/endpoint.js over a handle whose search, or a thin client's command
+      // run whole, never ends: killed mid-request
+      const script = path.join(elsewhere, `stalled-${cli_ ? "cli" : "search"}.mjs`);
+      const endpointModule = pathToFileURL(path.resolve("dist/serve/endpoint.js")).href;
+      fs.writeFileSync(
+        script,
+        `const { listenResident } = await import(${JSON.stringify(endpointModule)});
 const [vault, db] = process.argv.slice(2);
-const handle = { vault, db, search: () => (process.stderr.write("asked\\n"), new Promise(() => {})) };
-const r = await listenResident({ vault, db, vaultKnown: true, writer: () => undefined, open: async () => handle });
+const never = () => (process.stderr.write("asked\\n"), new Promise(() => {}));
+const handle = { vault, db, ${search} };
+const r = await listenResident({ vault, db, vaultKnown: true, writer: () => undefined, open: async () => handle, ${cli_} });
 process.stderr.write(r ? "listening\\n" : "not listening\\n");
 setInterval(() => {}, 1 << 30);
 `,
-    );
-    const db = path.join(vault, ".vault-rag", "index.db");
-    const stalled = spawnChild(process.execPath, [script, vault, db], {
-      env: { ...process.env, VAULT_RAG_VAULT: "", VAULT_RAG_DB: "", VAULT_RAG_NO_DAEMON: "" },
-      stdio: ["ignore", "ignore", "pipe"],
-    });
-    let stderr = "";
-    stalled.stderr!.on("data", (d) => (stderr += d));
-    const gone = () => (stalled.exitCode !== null ? `the stalled process exited: ${stderr}` : undefined);
-    await until("the stalled process to listen", () => stderr.includes("listening\n"), gone);
-    expect(stderr).not.toContain("not listening");
-    const asking = cli(["search", "--json", "motors"]);
-    await until("the search to reach the stalled process", () => stderr.includes("asked\n"), gone);
-    await kill(stalled);
-    const r = await asking;
-    const alone = await cli(["search", "--json", "--no-daemon", "motors"]);
-    expect(r.code, explain("search", r)).toBe(0);
-    expect(r.stdout).toBe(alone.stdout);
-    const lines = unmarked(r.stderr).split("\n").filter(Boolean);
-    expect(lines).toEqual([
-      `vault-rag: the resident process (pid ${stalled.pid}) stopped while answering — running alone`,
-    ]);
-  });
+      );
+      const db = path.join(vault, ".vault-rag", "index.db");
+      const stalled = spawnChild(process.execPath, [script, vault, db], {
+        env: { ...process.env, VAULT_RAG_VAULT: "", VAULT_RAG_DB: "", VAULT_RAG_NO_DAEMON: "" },
+        stdio: ["ignore", "ignore", "pipe"],
+      });
+      let stderr = "";
+      stalled.stderr!.on("data", (d) => (stderr += d));
+      const gone = () => (stalled.exitCode !== null ? `the stalled process exited: ${stderr}` : undefined);
+      await until("the stalled process to listen", () => stderr.includes("listening\n"), gone);
+      expect(stderr).not.toContain("not listening");
+      const asking = cli(["search", "--json", "motors"]);
+      await until("the search to reach the stalled process", () => stderr.includes("asked\n"), gone);
+      await kill(stalled);
+      const r = await asking;
+      const alone = await cli(["search", "--json", "--no-daemon", "motors"]);
+      expect(r.code, explain("search", r)).toBe(0);
+      expect(r.stdout).toBe(alone.stdout);
+      const lines = unmarked(r.stderr).split("\n").filter(Boolean);
+      expect(lines).toEqual([
+        `vault-rag: the resident process (pid ${stalled.pid}) stopped while answering — running alone`,
+      ]);
+    },
+  );
 
   it("follows an index rebuilt with `index --full` while serve holds the vault", async () => {
     const copy = exampleVaultCopy("vr-resident-full-").vault;

@@ -6,6 +6,7 @@ import { locate, noteArgument, reindexCommand } from "../open.js";
 import { openReader } from "../resident.js";
 import { printable, snippet } from "../../shared/snippet-text.js";
 import { err, out, stderrLogger } from "../io.js";
+import { setExitCode, stdoutTerminal } from "../context.js";
 
 /** The flags of `vault-rag related`. */
 export interface RelatedFlags {
@@ -63,7 +64,7 @@ export async function runRelated(note: string, o: RelatedFlags): Promise<void> {
           : `related: ranked by meaning — the cosine of each note's best pair of passages`,
       );
     if (o.json) out(JSON.stringify(r.related, null, 2));
-    else if (r.related.length) out(formatRelated(r, useColor(o.color, process.stdout)));
+    else if (r.related.length) out(formatRelated(r, useColor(o.color, stdoutTerminal())));
     if (r.stale?.asked)
       err(
         `vault-rag: "${printable(r.note)}" was ${r.stale.asked} since the last index — these are the notes related to it as it was indexed; run \`${reindexCommand(v, o, loc)}\` to refresh it`,
@@ -72,7 +73,7 @@ export async function runRelated(note: string, o: RelatedFlags): Promise<void> {
     if (warning) err(printable(warning));
     if (!r.related.length) {
       err(`no related notes: ${r.reason}`);
-      process.exitCode = 1;
+      setExitCode(1);
     }
   } finally {
     await v.close();

@@ -11,6 +11,7 @@ import { printable } from "../../shared/snippet-text.js";
 import { formatHits } from "../output.js";
 import { noteLinker, useLinks } from "../hyperlink.js";
 import { err, out, stderrLogger } from "../io.js";
+import { setExitCode, stdoutTerminal } from "../context.js";
 import { isVaultKnown, locate } from "../open.js";
 import { openReader } from "../resident.js";
 
@@ -54,7 +55,7 @@ async function changedNotesHint(v: VaultHandle): Promise<string | undefined> {
  * on a terminal); no hits exit 1, as grep and ripgrep do, with hints on stderr.
  */
 export async function runSearch(words: string[], o: SearchFlags): Promise<void> {
-  const color = useColor(o.color, process.stdout);
+  const color = useColor(o.color, stdoutTerminal());
   const loc = locate(o);
   const request = searchRequest(o);
   const v = await openReader(loc, o, {
@@ -72,7 +73,7 @@ export async function runSearch(words: string[], o: SearchFlags): Promise<void> 
     if (res.explain) err(indexLine(res.explain));
     if (o.json) out(JSON.stringify(res.hits, null, 2));
     else if (res.hits.length) {
-      const link = useLinks(color, process.stdout) ? noteLinker(loc.vault) : undefined;
+      const link = useLinks(color, stdoutTerminal()) ? noteLinker(loc.vault) : undefined;
       // the synonyms a search also matched are marked too: a hit that says "holiday" for "vacation"
       const marked = res.expansion ? `${query} ${res.expansion.phrases.join(" ")}` : query;
       out(formatHits(res.hits, { query: marked, color, verbose: o.verbose, link }));
@@ -92,7 +93,7 @@ export async function runSearch(words: string[], o: SearchFlags): Promise<void> 
     }
     if (!res.hits.length) {
       for (const line of await noResults(v, res, vaultKnown)) err(line);
-      process.exitCode = 1;
+      setExitCode(1);
     }
     if (res.explain) for (const line of explainLines(res.explain, res.timings)) err(line);
   } finally {

@@ -1,0 +1,168 @@
+/**
+ * The thin client: a reading command (`search`, `related`, `status`, `tags`, `folders`, `props`)
+ * asks the resident process that holds its vault to run it whole, and prints what it wrote with
+ * its exit code. The command line is parsed and the output rendered there, by the same program
+ * (`served.ts`), so this path loads Node's own modules and a few small ones: no argument parser,
+ * no core. The vault it asks for is only a guess from the arguments; the resident process parses
+ * them and declines a command that names another vault or index, or would run alone (a model
+ * flag, `--no-daemon`): the command then runs here, as it would without a resident process.
+ */
+import net from "node:net";
+import { resolveDb, resolveVault } from "../config.js";
+import {
+  alive,
+  decodeLine,
+  encodeLine,
+  endpointFile,
+  envPrint,
+  readEndpoint,
+  type EndpointInfo,
+  type WireReply,
+} from "../serve/endpoint-file.js";
+import { VERSION } from "../version.js";
+import type { Terminal } from "./context.js";
+
+/** The commands a resident process runs whole. `ask` is not one: its chat model runs in the asking process. */
+const THIN_COMMANDS = new Set(["search", "related", "status", "tags", "folders", "props"]);
+
+/** The commands whose first argument is the vault. */
+const VAULT_ARGUMENT = new Set(["status", "tags", "folders"]);
+
+/** Flags after which a command runs alone, or prints what this process knows (help, version). */
+const ALONE_FLAGS = new Set(["--no-daemon", "--model", "--offline", "--model-dir", "-h", "--help", "-V", "--version"]);
+
+/** The variable that makes every command run alone (also in `resident.ts`). */
+const NO_DAEMON_ENV = "VAULT_RAG_NO_DAEMON";
+
+/** What a thin client sends: its command line, working directory, environment and terminals. */
+export interface ClientRequest {
+  argv: string[];
+  cwd: string;
+  env: Record<string, string>;
+  stdout: Terminal;
+  stderr: Terminal;
+}
+
+/** What the resident process answers: what the command wrote and its exit code, or why it did not run it. */
+export type ClientReply =
+  | { run: "done"; stdout: string; stderr: string; exitCode: number }
+  | { run: "declined" }
+  | { run: "failed"; message: string };
+
+/**
+ * The line that says a resident process went away or failed while answering, and the command
+ * runs alone.
+ *
+ * @example
+ * ```ts
+ * aloneLine(4242); // "vault-rag: the resident process (pid 4242) stopped while answering — running alone"
+ * ```
+ */
+export function aloneLine(pid: number, failure?: string): string {
+  return failure
+    ? `vault-rag: the resident process (pid ${pid}) failed (${failure}) — running alone`
+    : `vault-rag: the resident process (pid ${pid}) stopped while answering — running alone`;
+}
+
+/**
+ * Has the resident process of the command's vault run it: true when it did (its output is printed
+ * and the exit code set), false when this process must run it. A resident process that went away
+ * or failed while running it is named on stderr, and the command is then run alone.
+ *
+ * @example
+ * ```ts
+ * if (!(await askResident(process.argv.slice(2)))) await runHere();
+ * ```
+ */
+export async function askResident(argv: string[]): Promise<boolean> {
+  const e = endpointFor(argv);
+  if (!e) return false;
+  const request: ClientRequest = {
+    argv,
+    cwd: process.cwd(),
+    env: process.env as Record<string, string>,
+    stdout: { isTTY: !!process.stdout.isTTY, columns: process.stdout.columns },
+    stderr: { isTTY: !!process.stderr.isTTY, columns: process.stderr.columns },
+  };
+  const reply = await send(e, { token: e.token, vault: e.vault, db: e.db, method: "cli", args: [request] });
+  if (reply === "refused") return false;
+  if (reply === "gone" || (reply.ok && (reply.value as ClientReply).run === "failed")) {
+    const failure = reply === "gone" ? undefined : (reply.value as { message: string }).message;
+    process.stderr.write(aloneLine(e.pid, failure) + "\n");
+    process.env[NO_DAEMON_ENV] = "1";
+    return false;
+  }
+  // a refusal (another version's endpoint, a process that answers handle calls only): the command
+  // asks it as a handle, or runs alone
+  if (!reply.ok) return false;
+  const done = reply.value as ClientReply;
+  if (done.run !== "done") return false;
+  process.stdout.write(done.stdout);
+  process.stderr.write(done.stderr);
+  process.exitCode = done.exitCode;
+  return true;
+}
+
+/**
+ * The endpoint of a live process of this version and environment that may hold the command's
+ * vault, or undefined. A stale endpoint is left for the command to remove.
+ */
+function endpointFor(argv: string[]): EndpointInfo | undefined {
+  const [command, ...rest] = argv;
+  const no = process.env[NO_DAEMON_ENV];
+  if (!THIN_COMMANDS.has(command ?? "") || (no !== undefined && no !== "" && no !== "0")) return undefined;
+  const named: { vault?: string; db?: string } = {};
+  let positional: string | undefined;
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i]!;
+    if (a === "--") {
+      positional ??= rest[i + 1];
+      break;
+    }
+    const [flag, value] = a.startsWith("--") && a.includes("=") ? [a.slice(0, a.indexOf("=")), a] : [a, undefined];
+    if (ALONE_FLAGS.has(flag)) return undefined;
+    if (flag === "--vault" || flag === "--db") {
+      named[flag.slice(2) as "vault" | "db"] = value !== undefined ? value.slice(flag.length + 1) : rest[++i];
+      continue;
+    }
+    if (!a.startsWith("-")) positional ??= a;
+  }
+  try {
+    const vault = resolveVault(named.vault ?? (VAULT_ARGUMENT.has(command!) ? positional : undefined));
+    const db = resolveDb(vault, named.db);
+    const e = readEndpoint(endpointFile(vault, db));
+    const same = e && e.vault === vault && e.db === db && e.version === VERSION && e.env === envPrint();
+    return same && alive(e.pid) ? e : undefined;
+  } catch {
+    return undefined; // a vault or index the command itself refuses, in its own words
+  }
+}
+
+/**
+ * Sends one request and waits for its reply: "refused" when the socket takes no connection,
+ * "gone" when it closed before answering.
+ */
+function send(e: EndpointInfo, req: object): Promise<WireReply | "refused" | "gone"> {
+  return new Promise((resolve) => {
+    const s = net.connect(e.socket);
+    let sent = false;
+    const chunks: Buffer[] = [];
+    s.once("connect", () => {
+      sent = true;
+      s.write(encodeLine(req));
+    });
+    s.on("data", (chunk: Buffer) => {
+      chunks.push(chunk);
+      if (!chunk.includes(10)) return;
+      const text = Buffer.concat(chunks).toString("utf8");
+      s.destroy();
+      try {
+        resolve(decodeLine(text.slice(0, text.indexOf("\n"))) as WireReply);
+      } catch {
+        resolve("gone");
+      }
+    });
+    s.on("error", () => undefined); // "close" follows
+    s.once("close", () => resolve(sent ? "gone" : "refused"));
+  });
+}
