@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import { afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { spawnChild, stopChildren } from "../support/children.js";
 import { CHROMA_MISSING, needs } from "../support/needs.js";
-import { BIN, exampleVaultCopy } from "./helpers.js";
+import { BIN, exampleVaultCopy, loadMarker } from "./helpers.js";
 import { SqliteStore } from "../../src/store/index.js";
 import { shellArg } from "../../src/shell-arg.js";
 
@@ -18,8 +18,8 @@ let elsewhere = "";
 let chroma = "";
 const collection = () => `${inject("chromaUrl").replace(/^http:/, "chroma:")}/cli-${randomUUID().slice(0, 8)}`;
 
-function run(args: string[], env: Record<string, string> = {}) {
-  const r = spawnSync(process.execPath, [BIN, ...args], {
+function run(args: string[], env: Record<string, string> = {}, node: string[] = []) {
+  const r = spawnSync(process.execPath, [...node, BIN, ...args], {
     cwd: elsewhere,
     env: { ...process.env, VAULT_RAG_VAULT: "", VAULT_RAG_DB: "", ...env },
     encoding: "utf8",
@@ -213,6 +213,14 @@ describe.skipIf(!!CHROMA_MISSING)(needs("vault-rag CLI on a Chroma server", CHRO
         found = JSON.parse(r.stdout);
       }
       expect(found.map((h) => h.path)).toContain("travel/Rottnest.md");
+      // the watcher runs a search whole (no argument parser loaded here), as this process would alone
+      const marker = loadMarker(elsewhere, { "/node_modules/commander/esm.mjs": "commander" });
+      const args = ["search", "--vault", vault, "--db", chroma, "--json", "quokka island"];
+      const asked = run(args, {}, ["--import", marker]);
+      const alone = run([...args, "--no-daemon"], {}, ["--import", marker]);
+      expect(alone.stderr, "--no-daemon parsed its arguments here").toContain("[test] loaded commander");
+      expect(asked.stderr, "the watcher ran the search").not.toContain("[test] loaded commander");
+      expect([asked.code, asked.stdout]).toEqual([alone.code, alone.stdout]);
     } finally {
       watcher.kill("SIGINT");
       await new Promise((r) => watcher.on("close", r));

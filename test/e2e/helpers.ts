@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { expect } from "vitest";
 
 export const BIN = path.resolve("dist/cli/main.js");
@@ -81,4 +82,26 @@ export function searchPaths(
   });
   expect(r.status, r.stderr).toBe(0);
   return { paths: (JSON.parse(r.stdout) as { path: string }[]).map((h) => h.path), stderr: r.stderr };
+}
+
+/**
+ * Writes a module for `node --import` that marks on stderr (`[test] loaded <name>`) each module
+ * whose URL ends with one of `ends`' keys, and returns its path: which modules a CLI run loaded.
+ */
+export function loadMarker(dir: string, ends: Record<string, string>): string {
+  const hooks = path.join(dir, "mark-hooks.mjs");
+  fs.writeFileSync(
+    hooks,
+    `const ends = ${JSON.stringify(ends)};
+export async function load(url, context, next) {
+  for (const [end, name] of Object.entries(ends)) if (url.endsWith(end)) process.stderr.write("[test] loaded " + name + "\\n");
+  return next(url, context);
+}\n`,
+  );
+  const marker = path.join(dir, "mark.mjs");
+  fs.writeFileSync(
+    marker,
+    `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
+  );
+  return marker;
 }
