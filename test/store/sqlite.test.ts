@@ -1,6 +1,7 @@
 import { indexCommand } from "../../src/render/fix.js";
 import { cliMessage } from "../../src/cli/open.js";
 import type { VaultRagError } from "../../src/errors.js";
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -12,6 +13,7 @@ import { EXACT_SCAN_LIMIT } from "../../src/store/sqlite/dense-index.js";
 import { pooledRows } from "../../src/store/sqlite/dense-query.js";
 import { poolOffThread } from "../../src/store/sqlite/pool-thread.js";
 import { openConnection } from "../../src/store/sqlite/connection.js";
+import { WINDOW_HASH_CHARS, WINDOW_HASH_PREFIX } from "../../src/store/sqlite/ddl.js";
 import { meta, openStore, record, tmpDb, vec } from "./helpers.js";
 
 const note = (p: string) => ({ path: p, hash: `h-${p}`, mtime: 1, size: 1 });
@@ -76,6 +78,132 @@ describe("SQLite store", () => {
       expect(db.pragma("wal_autocheckpoint", { simple: true })).toBe(pages);
       db.close();
     }
+  });
+
+  it("indexes windows by a prefix of their hash; an older file's whole-hash indexes are read, then replaced when it is written", async () => {
+    const sha = (s: string) => createHash("sha256").update(s).digest("hex");
+    const [ha, hb] = [sha("a"), sha("b")];
+    // a window whose hash shares the first 16 characters of another's, and one that is not hex
+    const twin = ha.slice(0, 16) + "f".repeat(48);
+    const file = tmpDb();
+    const s = await openStore(file);
+    await s.upsertNotes([
+      {
+        note: { path: "a.md", hash: ha, mtime: 1, size: 1 },
+        records: [
+          {
+            ...record("a0", meta({ path: "a.md", hash: ha }), vec(1, 0, 0, 0), "alpha passage"),
+            windows: [
+              { hash: ha, vector: vec(1, 0, 0, 0) },
+              { hash: "H-odd", vector: vec(0, 0, 1, 0) },
+            ],
+          },
+        ],
+      },
+      {
+        note: { path: "b.md", hash: hb, mtime: 1, size: 1 },
+        records: [
+          {
+            ...record("b0", meta({ path: "b.md", hash: hb }), vec(0, 1, 0, 0), "beta passage"),
+            windows: [{ hash: twin, vector: vec(0, 1, 0, 0) }],
+          },
+        ],
+      },
+    ]);
+    await s.close();
+    const shape = (f: string) => {
+      const db = new Database(f, { readonly: true });
+      try {
+        const rows = (t: string) => db.prepare(`SELECT * FROM ${t} ORDER BY rowid`).all();
+        const plan = db
+          .prepare(
+            `EXPLAIN QUERY PLAN SELECT vector FROM windows WHERE ${WINDOW_HASH_PREFIX} = substr(@hash, 1, ${WINDOW_HASH_CHARS}) AND hash = @hash`,
+          )
+          .all({ hash: ha }) as { detail: string }[];
+        return {
+          indexes: db
+            .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")
+            .pluck()
+            .all(),
+          plan: plan.map((p) => p.detail).join("; "),
+          rows: { notes: rows("notes"), chunks: rows("chunks"), windows: rows("windows") },
+        };
+      } finally {
+        db.close();
+      }
+    };
+    // a new file: windows by the hash's first 16 characters, passages by no hash at all
+    const made = shape(file);
+    expect(made.indexes).toContain("windows_hash_prefix");
+    expect(made.indexes).not.toContain("windows_hash");
+    expect(made.indexes).not.toContain("chunks_hash");
+    expect(made.plan).toContain("USING INDEX windows_hash_prefix");
+    // the hashes are stored and handed back as given
+    const look = async (st: SqliteStore) => {
+      const cached = await st.cachedVectors("test:t", [ha, twin, "H-odd", hb, sha("c")]);
+      return {
+        cached: [...cached].map(([h, v]) => [h, [...v]]),
+        records: (await st.get({ ids: ["a0", "b0"], includeVectors: true })).map((r) => [
+          r.meta.hash,
+          r.windows.map((w) => [w.hash, [...w.vector]]),
+        ]),
+        notes: [...(await st.notes())].map(([p, n]) => [p, n.hash]),
+        dense: (await st.queryDense(vec(0.9, 0.1, 0.3, 0), 5)).map((h) => [h.id, h.distance]),
+        keyword: (await st.queryKeyword("passage", 5)).map((h) => [h.id, h.distance]),
+      };
+    };
+    const fresh = SqliteStore.open(file);
+    const seen = await look(fresh);
+    await fresh.close();
+    expect(seen.cached.map(([h]) => h)).toEqual([ha, twin, "H-odd"]);
+    expect(seen.cached[1][1]).toEqual([0, 1, 0, 0]);
+    expect(seen.records).toEqual([
+      [
+        ha,
+        [
+          [ha, [1, 0, 0, 0]],
+          ["H-odd", [0, 0, 1, 0]],
+        ],
+      ],
+      [hb, [[twin, [0, 1, 0, 0]]]],
+    ]);
+    expect(seen.notes).toEqual([
+      ["a.md", ha],
+      ["b.md", hb],
+    ]);
+    expect(seen.dense.map(([id]) => id)).toEqual(["a0", "b0"]);
+    expect(seen.keyword.length).toBe(2);
+    // the file an earlier build made of the same rows: the whole hash of each window and passage indexed
+    const old = tmpDb();
+    fs.copyFileSync(file, old);
+    const db = new Database(old);
+    db.pragma("journal_mode = DELETE");
+    db.exec(
+      "DROP INDEX windows_hash_prefix; CREATE INDEX windows_hash ON windows(hash); CREATE INDEX chunks_hash ON chunks(hash);",
+    );
+    db.close();
+    const before = shape(old);
+    expect(before.indexes).toEqual(expect.arrayContaining(["windows_hash", "chunks_hash"]));
+    expect(before.plan).toContain("USING INDEX windows_hash");
+    // read-only, it is searched as it is, by its own index, and not written
+    const reader = SqliteStore.open(old, { readonly: true });
+    expect(await look(reader)).toEqual(seen);
+    await reader.close();
+    expect(shape(old)).toEqual(before);
+    // opened for writing, its two indexes give way to the prefix's, nothing else changes
+    const writer = SqliteStore.open(old);
+    expect(shape(old)).toEqual(made);
+    expect(await look(writer)).toEqual(seen);
+    await writer.upsertNotes([
+      { note: note("c.md"), records: [record("c0", meta({ path: "c.md", hash: sha("c") }), vec(0, 0, 0, 1))] },
+    ]);
+    expect((await writer.cachedVectors("test:t", [sha("c"), ha])).size).toBe(2);
+    expect((await writer.queryDense(vec(0, 0, 0, 1), 1)).map((h) => h.id)).toEqual(["c0"]);
+    await writer.close();
+    const after = shape(old);
+    expect(after.indexes).toEqual(made.indexes);
+    expect(after.rows.windows.slice(0, 3)).toEqual(made.rows.windows);
+    expect(after.rows.chunks.slice(0, 2)).toEqual(made.rows.chunks);
   });
 
   it("reads the float32 windows of an index written before float16 beside float16 ones, exactly", async () => {

@@ -2,6 +2,7 @@ import type Database from "better-sqlite3";
 import type { Props } from "../../props.js";
 import type { NoteEntry, NoteProperties, StoreRecord } from "../types.js";
 import { decodeList } from "./compile.js";
+import { WINDOW_HASH_CHARS, WINDOW_HASH_PREFIX } from "./ddl.js";
 import { linkNamesCurrent, linksAbout } from "./link-names.js";
 import { readManifest } from "./meta.js";
 import { readProps } from "../../props.js";
@@ -203,9 +204,14 @@ export function cachedVectors(
   // a cache for another store (the Chroma sidecar) leaves the model check to its owner
   const m = readManifest(db);
   if (!windowCache && (!m || `${m.embedder.provider}:${m.embedder.model}` !== model)) return out;
-  const stmt = db.prepare("SELECT vector FROM windows WHERE hash = ? LIMIT 1").pluck();
+  // by the hash's prefix, as windows are indexed (an index written before has the whole hash's, used too)
+  const stmt = db
+    .prepare(
+      `SELECT vector FROM windows WHERE ${WINDOW_HASH_PREFIX} = substr(@hash, 1, ${WINDOW_HASH_CHARS}) AND hash = @hash LIMIT 1`,
+    )
+    .pluck();
   for (const h of hashes) {
-    const blob = stmt.get(h) as Buffer | undefined;
+    const blob = stmt.get({ hash: h }) as Buffer | undefined;
     if (blob) out.set(h, blobToVector(blob));
   }
   return out;
