@@ -19,6 +19,7 @@ import {
   endpointFile,
   envPrint,
   errorOf,
+  ownSocket,
   readEndpoint,
   removeEndpoint,
   RESIDENT_METHODS,
@@ -161,6 +162,8 @@ async function describe(e: EndpointInfo): Promise<{ vault: string; db: string } 
 /** Sends one call to a resident process and waits for its answer. */
 function request(e: EndpointInfo, req: WireRequest): Promise<WireReply> {
   return new Promise((resolve, reject) => {
+    // a socket that is not this user's own is no endpoint: as one that refuses
+    if (!ownSocket(e.socket)) return reject(new ResidentGone(e.pid, false, undefined, e));
     const s = net.connect(e.socket);
     let sent = false;
     let answered = false;

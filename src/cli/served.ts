@@ -7,7 +7,7 @@
 import type { WireReply } from "../serve/endpoint-file.js";
 import { Declined, runFor, type ForeignProcess, type Terminal } from "./context.js";
 import { ResidentGone } from "./resident.js";
-import type { ClientReply, ClientRequest } from "./thin.js";
+import { thinCommand, type ClientReply, type ClientRequest } from "./thin.js";
 
 /** The vault and index a resident process holds, as `ServedBy` names them. */
 export interface Held {
@@ -23,7 +23,7 @@ export interface Held {
  * ```ts
  * const run = commandRunner({ vault, db, vaultKnown: true });
  * await run({ argv: ["tags", "--json"], cwd: vault, env: {}, stdout: {}, stderr: {} }, call);
- * // { run: "done", stdout: "[…]\n", stderr: "", exitCode: 0 }
+ * // { run: "done", written: [["out", "[…]\n"]], exitCode: 0 }
  * ```
  */
 export function commandRunner(held: Held) {
@@ -42,7 +42,8 @@ async function runOne(
   call: (method: string, args: unknown[]) => Promise<WireReply>,
 ): Promise<ClientReply> {
   const r = clientRequest(request);
-  if (!r) return { run: "declined" };
+  // only the reading commands, as the client would run them: no other runs in a resident process
+  if (!r || !thinCommand(r.argv)) return { run: "declined" };
   const p: ForeignProcess = {
     cwd: r.cwd,
     env: r.env,
@@ -58,12 +59,7 @@ async function runOne(
     const message = x instanceof ResidentGone && x.failure ? x.failure : String((x as Error)?.message ?? x);
     return { run: "failed", message: message.split("\n")[0]! };
   }
-  const text = (stream: "out" | "err") =>
-    p.written
-      .filter(([s]) => s === stream)
-      .map(([, s]) => s)
-      .join("");
-  return { run: "done", stdout: text("out"), stderr: text("err"), exitCode: p.exitCode ?? 0 };
+  return { run: "done", written: p.written, exitCode: p.exitCode ?? 0 };
 }
 
 /** A client's request, checked: undefined when it is not one. */

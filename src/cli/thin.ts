@@ -15,6 +15,7 @@ import {
   encodeLine,
   endpointFile,
   envPrint,
+  ownSocket,
   readEndpoint,
   type EndpointInfo,
   type WireReply,
@@ -23,13 +24,20 @@ import { VERSION } from "../version.js";
 import type { Terminal } from "./context.js";
 
 /** The commands a resident process runs whole. `ask` is not one: its chat model runs in the asking process. */
-const THIN_COMMANDS = new Set(["search", "related", "status", "tags", "folders", "props"]);
+export const THIN_COMMANDS: ReadonlySet<string> = new Set(["search", "related", "status", "tags", "folders", "props"]);
 
 /** The commands whose first argument is the vault. */
 const VAULT_ARGUMENT = new Set(["status", "tags", "folders"]);
 
 /** Flags after which a command runs alone, or prints what this process knows (help, version). */
 const ALONE_FLAGS = new Set(["--no-daemon", "--model", "--offline", "--model-dir", "-h", "--help", "-V", "--version"]);
+
+/**
+ * The environment variables a command reads itself (where the vault is, colour, time zone); what
+ * else shapes an answer is the resident process's own, the same by the endpoint's digest. Only
+ * these are sent.
+ */
+const SENT_ENV = /^(VAULT_RAG_|NO_COLOR$|FORCE_COLOR$|TERM$|COLORTERM$|TZ$)/;
 
 /** The variable that makes every command run alone (also in `resident.ts`). */
 const NO_DAEMON_ENV = "VAULT_RAG_NO_DAEMON";
@@ -43,9 +51,9 @@ export interface ClientRequest {
   stderr: Terminal;
 }
 
-/** What the resident process answers: what the command wrote and its exit code, or why it did not run it. */
+/** What the resident process answers: what the command wrote to each stream, in order, and its exit code; or why it did not run it. */
 export type ClientReply =
-  | { run: "done"; stdout: string; stderr: string; exitCode: number }
+  | { run: "done"; written: ["out" | "err", string][]; exitCode: number }
   | { run: "declined" }
   | { run: "failed"; message: string };
 
@@ -80,7 +88,7 @@ export async function askResident(argv: string[]): Promise<boolean> {
   const request: ClientRequest = {
     argv,
     cwd: process.cwd(),
-    env: process.env as Record<string, string>,
+    env: Object.fromEntries(Object.entries(process.env).filter(([k]) => SENT_ENV.test(k))) as Record<string, string>,
     stdout: { isTTY: !!process.stdout.isTTY, columns: process.stdout.columns },
     stderr: { isTTY: !!process.stderr.isTTY, columns: process.stderr.columns },
   };
@@ -96,10 +104,31 @@ export async function askResident(argv: string[]): Promise<boolean> {
   // asks it as a handle, or runs alone
   if (!reply.ok) return false;
   const done = reply.value as ClientReply;
-  if (done.run !== "done") return false;
-  process.stdout.write(done.stdout);
-  process.stderr.write(done.stderr);
+  if (done?.run !== "done" || !Array.isArray(done.written)) return false;
+  // a reader that stops early (`| head -1`) closes the pipe: the rest is dropped quietly, as grep does
+  for (const stream of [process.stdout, process.stderr]) stream.on("error", () => undefined);
+  for (const [stream, s] of done.written) (stream === "out" ? process.stdout : process.stderr).write(s);
   process.exitCode = done.exitCode;
+  return true;
+}
+
+/**
+ * Whether a resident process may run a command line whole: one of {@link THIN_COMMANDS}, without a
+ * flag that makes it run alone.
+ *
+ * @example
+ * ```ts
+ * thinCommand(["search", "--json", "motors"]); // true
+ * thinCommand(["index", "~/notes"]); // false
+ * ```
+ */
+export function thinCommand(argv: readonly string[]): boolean {
+  const [command, ...rest] = argv;
+  if (!THIN_COMMANDS.has(command ?? "")) return false;
+  for (const a of rest) {
+    if (a === "--") break;
+    if (ALONE_FLAGS.has(a.startsWith("--") && a.includes("=") ? a.slice(0, a.indexOf("=")) : a)) return false;
+  }
   return true;
 }
 
@@ -110,7 +139,7 @@ export async function askResident(argv: string[]): Promise<boolean> {
 function endpointFor(argv: string[]): EndpointInfo | undefined {
   const [command, ...rest] = argv;
   const no = process.env[NO_DAEMON_ENV];
-  if (!THIN_COMMANDS.has(command ?? "") || (no !== undefined && no !== "" && no !== "0")) return undefined;
+  if (!thinCommand(argv) || (no !== undefined && no !== "" && no !== "0")) return undefined;
   const named: { vault?: string; db?: string } = {};
   let positional: string | undefined;
   for (let i = 0; i < rest.length; i++) {
@@ -120,7 +149,6 @@ function endpointFor(argv: string[]): EndpointInfo | undefined {
       break;
     }
     const [flag, value] = a.startsWith("--") && a.includes("=") ? [a.slice(0, a.indexOf("=")), a] : [a, undefined];
-    if (ALONE_FLAGS.has(flag)) return undefined;
     if (flag === "--vault" || flag === "--db") {
       named[flag.slice(2) as "vault" | "db"] = value !== undefined ? value.slice(flag.length + 1) : rest[++i];
       continue;
@@ -144,6 +172,8 @@ function endpointFor(argv: string[]): EndpointInfo | undefined {
  */
 function send(e: EndpointInfo, req: object): Promise<WireReply | "refused" | "gone"> {
   return new Promise((resolve) => {
+    // a socket that is not this user's own is no endpoint: as one that refuses
+    if (!ownSocket(e.socket)) return resolve("refused");
     const s = net.connect(e.socket);
     let sent = false;
     const chunks: Buffer[] = [];

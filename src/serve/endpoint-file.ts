@@ -172,6 +172,26 @@ export function removeEndpoint(file: string, e: EndpointInfo): void {
 }
 
 /**
+ * Whether a socket is one this user may send a request to: a socket of this user's own, owner-only
+ * (in a folder others can write to, another user could put one in its place to read the token
+ * and the request).
+ *
+ * @example
+ * ```ts
+ * ownSocket("/home/me/notes/.vault-rag/index.db.sock"); // true while a resident process listens there
+ * ```
+ */
+export function ownSocket(socket: string): boolean {
+  try {
+    const st = fs.lstatSync(socket);
+    const uid = process.getuid?.();
+    return st.isSocket() && (uid === undefined || st.uid === uid) && (st.mode & 0o077) === 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Whether a process id names a running process (of any user: a signal refused is a process there).
  *
  * @example

@@ -195,7 +195,13 @@ function serveConnection(sock: net.Socket, reply: (line: string) => Promise<stri
   sock.on("error", () => undefined); // a client that went away: nothing to answer
   sock.on("data", (chunk: string) => {
     pending += chunk;
-    if (pending.length > MAX_LINE) return void sock.destroy();
+    // refused in a line (a thin client then runs alone without a word), and nothing more is read
+    if (pending.length > MAX_LINE) {
+      pending = "";
+      sock.pause();
+      const refusal: WireReply = { ok: false, error: { kind: "unexpected", message: "vault-rag: a request over 1 MB" }, logs: [] };
+      return void sock.end(encodeLine(refusal));
+    }
     for (let cut = pending.indexOf("\n"); cut >= 0; cut = pending.indexOf("\n")) {
       const line = pending.slice(0, cut);
       pending = pending.slice(cut + 1);

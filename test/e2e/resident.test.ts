@@ -1,5 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -183,7 +184,91 @@ describe("a resident process answers the CLI", () => {
     expect(refused.code, explain("search", refused)).toBe(0);
     expect(refused.stdout).toBe(alone.stdout);
     expect(refused.stderr).not.toMatch(/resident/);
+
+    // a socket others may connect to (or put in its place) is no endpoint: never asked, and removed
+    const open = path.join(elsewhere, "open.sock");
+    const asked: string[] = [];
+    const server = net.createServer((s) => s.on("data", (d) => (asked.push(String(d)), s.destroy())));
+    await new Promise<void>((resolve) => server.listen(open, resolve));
+    try {
+      fs.chmodSync(open, 0o666);
+      fs.writeFileSync(file, JSON.stringify({ ...endpoint, pid: process.pid, socket: open }), { mode: 0o600 });
+      const shared = await cli(["search", "--json", "motors"]);
+      expect(shared.code, explain("search", shared)).toBe(0);
+      expect(shared.stdout).toBe(alone.stdout);
+      expect(asked, "nothing was sent to a socket others can reach").toEqual([]);
+      expect(fs.existsSync(file), "the endpoint file naming it is removed").toBe(false);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
     expect(fs.existsSync(file), "the endpoint file whose socket refuses is removed").toBe(false);
+  });
+
+  it("keeps stdout and stderr in order, stops quietly on a closed pipe, and runs only reading commands", async () => {
+    const w = await resident(vault);
+    // stdout and stderr into one file, as `2>&1` does: the same lines in the same order
+    const merged = async (args: string[]) => {
+      const out = path.join(elsewhere, `merged-${args.length}.txt`);
+      const fd = fs.openSync(out, "w");
+      const child = spawn(process.execPath, ["--import", hook, BIN, ...args], {
+        cwd: vault,
+        env: { ...process.env, VAULT_RAG_VAULT: "", VAULT_RAG_DB: "", VAULT_RAG_NO_DAEMON: "" },
+        stdio: ["ignore", fd, fd],
+      });
+      await new Promise((resolve) => child.on("close", resolve));
+      fs.closeSync(fd);
+      // the timings of --verbose differ from run to run
+      return unmarked(fs.readFileSync(out, "utf8")).replace(/^embed \d+ ms, retrieve \d+ ms.*$/m, "");
+    };
+    const args = ["search", "--verbose", "-k", "2", "sourdough", "zzqqxxw"];
+    const both = await merged(args);
+    expect(both).toMatch(/^index: /); // --verbose's first line, on stderr, before the hits
+    expect(both).toBe(await merged([...args, "--no-daemon"]));
+
+    // a reader that closes the pipe early: no stack trace, exit 0 (as grep)
+    const child = spawn(process.execPath, ["--import", hook, BIN, "search", "--json", "-k", "50", "motors"], {
+      cwd: vault,
+      env: { ...process.env, VAULT_RAG_VAULT: "", VAULT_RAG_DB: "", VAULT_RAG_NO_DAEMON: "" },
+    });
+    let stderr = "";
+    child.stderr.on("data", (d) => (stderr += d));
+    child.stdout.once("data", () => child.stdout.destroy());
+    const code = await new Promise((resolve) => child.on("close", resolve));
+    expect(unmarked(stderr)).toBe("");
+    expect(stderr, "the resident process ran it").not.toContain(LOADED_PARSER);
+    expect(code).toBe(0);
+
+    // a request for another command, or over 1 MB, is refused in a line (with the token: this user only)
+    const e = JSON.parse(fs.readFileSync(endpointOf(vault), "utf8"));
+    const send = (line: string) =>
+      new Promise<string>((resolve) => {
+        let text = "";
+        const s = net.connect(e.socket, () => s.write(line));
+        s.on("data", (d) => {
+          text += d;
+          if (text.includes("\n")) s.destroy();
+        });
+        s.on("close", () => resolve(text));
+        s.on("error", () => undefined);
+      });
+    const ask = (argv: string[]) =>
+      JSON.stringify({
+        token: e.token,
+        vault: e.vault,
+        db: e.db,
+        method: "cli",
+        args: [{ argv, cwd: elsewhere, env: {}, stdout: {}, stderr: {} }],
+      }) + "\n";
+    expect(JSON.parse(await send(ask(["index", vault, "--quiet"])))).toMatchObject({
+      ok: true,
+      value: { run: "declined" },
+    });
+    expect(JSON.parse(await send(ask(["search", "--model", "use-lite", "x"])))).toMatchObject({
+      value: { run: "declined" },
+    });
+    expect(JSON.parse(await send(ask(["tags", "--json", "--vault", vault])))).toMatchObject({ value: { run: "done" } });
+    expect(JSON.parse(await send("x".repeat(1.5 * 1024 * 1024)))).toMatchObject({ ok: false });
+    expect(w.child.exitCode, w.stderr()).toBeNull();
   });
 
   it("never asks a resident process of another vault", async () => {
