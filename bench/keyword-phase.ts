@@ -4,7 +4,8 @@
  * committed, and prints one JSON line: the phase's wall and CPU seconds (user + system, all
  * threads), the 1-minute load average, the notes stored, the batches they took and the peak RSS.
  *
- * `node --import tsx bench/keyword-phase.ts <vault> <index.db>` (`BATCH_NOTES=n`: the run's `batchNotes`)
+ * `node --import tsx bench/keyword-phase.ts <vault> <index.db>` (`BATCH_NOTES=n`: the run's `batchNotes`;
+ * `LANGUAGE_THREAD_PASSAGES=n`: its `languageThreadPassages`, `Infinity` for no language thread)
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -27,12 +28,16 @@ let atKeyword: Record<string, number> = {};
 let keyword: { seconds: number; cpuSeconds: number; userSeconds: number; notes: number; batches: number } | undefined;
 let batches = 0;
 const batchNotes = process.env.BATCH_NOTES ? Number(process.env.BATCH_NOTES) : undefined;
+const languageThreadPassages = process.env.LANGUAGE_THREAD_PASSAGES
+  ? Number(process.env.LANGUAGE_THREAD_PASSAGES)
+  : undefined;
 const t = performance.now();
 const c = process.cpuUsage();
 try {
   await indexVault(vault, db, standInEmbedder(), {
     signal: stop.signal,
     batchNotes,
+    languageThreadPassages,
     onProgress: (phase, done) => {
       if (phase === "index") batches++;
       if (phase !== "keyword") return;

@@ -14,6 +14,8 @@ import {
   lockTarget,
   openExisting,
   openStore,
+  PassageLanguages,
+  passagesOf,
   type NoteEntry,
   type NoteLink,
   type OpenStoreOptions,
@@ -117,6 +119,8 @@ export interface IndexOptions {
   attachments?: boolean;
   /** Read scanned PDF pages by OCR with tesseract (default: the vault's `ocr` setting, off); `ocr_unavailable` without it. */
   ocr?: boolean;
+  /** Passages a keyword batch is expected to send to the language detector before a second thread tells languages too (default `LANGUAGE_THREAD_PASSAGES`; `Infinity`: never); the index is the same. */
+  languageThreadPassages?: number;
 }
 
 /**
@@ -243,6 +247,8 @@ export interface Run {
   warnings?: RunWarnings;
   /** The passages of the attachments this run read, for its dense phase (a PDF is read once). */
   attachmentChunks: Map<string, Chunk[]>;
+  /** The keyword phase's passage languages, told as they are read, on a second thread once it pays; closed with the phase. */
+  languages: PassageLanguages;
 }
 
 /** Passes over the vault at most: a note changed during the dense phase is indexed by the next. */
@@ -268,7 +274,7 @@ async function indexInto(
     walked = new Map(run.files.map((f) => [f.path, `${f.mtime}:${f.size}`]));
     // a later pass indexes only what changed during the one before (nothing, most often)
     if (total && !run.todo.length && !run.gone.length) break;
-    await keywordPhase(run);
+    await keywordPhase(run).finally(() => run.languages.close()); // the language thread ends with the phase
     const keywordAt = performance.now();
     await densePhase(run);
     run.summary.chunks = (await store.count()).chunks;
@@ -402,6 +408,7 @@ async function startRun(
     mayBeCached: !!cacheFrom || (await store.vectorCoverage()).withVectors > 0,
     unread: [],
     attachmentChunks: new Map(),
+    languages: new PassageLanguages(opts.languageThreadPassages),
   };
 }
 
@@ -469,6 +476,7 @@ async function readBatch(run: Run, batchNotes: number): Promise<Batch | undefine
     records.forEach((r, k) =>
       pending.push({ record: r, plan: plans[k], label: `"${f.path}" (${chunks[k].meta.section})` }),
     );
+    run.languages.add(passagesOf(records)); // told on a second thread while the rest are read (once it pays)
     batch.push({ note: noteEntry, records, links: run.linksOf(note) });
     run.warnings?.rewritten(f.path);
     if (att?.chunks?.length) run.attachmentChunks.set(f.path, att.chunks);
@@ -502,6 +510,7 @@ async function keywordPhase(run: Run): Promise<void> {
     if (!cur) return throwIfStopped(run, stopped()); // stopped while reading: the batch is dropped
     await keepCached(run, cur.pending);
     await ensureManifest(run);
+    await run.languages.prime(); // the batch's passage languages, for its write
     // the backlink text of the notes linked to is rebuilt once, by endKeyword's resolveLinks
     if (cur.batch.length) await store.upsertNotes(cur.batch, { backlinksLater: true, linksResolvedBy: run.linkKey });
     await run.warnings?.save();

@@ -82,3 +82,10 @@ export {
 export { openFollowingSwaps } from "./follow-swaps.js";
 export { removeStaleTemps, staleTemps } from "./stale-temps.js";
 export { pooledVector, skippedWindow, isSkippedWindow, withVectors, SKIPPED_WINDOW_HASH } from "./windows.js";
+export {
+  PassageLanguages,
+  passagesOf,
+  languageThreads,
+  LANGUAGE_THREAD_PASSAGES,
+  type LanguagePassage,
+} from "./sqlite/language-thread.js";

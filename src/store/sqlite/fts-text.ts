@@ -63,13 +63,76 @@ let lastPassage: { key: string; lang: string | undefined } | undefined;
  * ```
  */
 export function passageLanguage(title: string, section: string, text: string): string | undefined {
+  const told = primedLanguage(title, section, text);
+  if (told) {
+    if (told.lang) languagesSeen.add(told.lang);
+    return told.lang;
+  }
   const key = `${title}\u0000${section}\u0000${text}`;
   if (lastPassage?.key === key) return lastPassage.lang;
   const all = `${title}\n${section}\n${text}`;
-  const lang = hasWords(text, MIN_LANGUAGE_WORDS) && !plainlyEnglish(all) ? stemmingLanguage(all) : undefined;
+  const detect = hasWords(text, MIN_LANGUAGE_WORDS) && !plainlyEnglish(all);
+  if (detect) detectorPassages++;
+  const lang = detect ? stemmingLanguage(all) : undefined;
   lastPassage = { key, lang };
   if (lang) languagesSeen.add(lang);
   return lang;
+}
+
+/** A passage's language told ahead of its write ({@link primePassageLanguages}). */
+export interface ToldLanguage {
+  title: string;
+  section: string;
+  text: string;
+  lang: string | undefined;
+}
+
+/** The languages of a batch's passages told ahead of its write, in the order it writes them; `primedAt` the next. */
+let primed: readonly ToldLanguage[] | undefined;
+let primedAt = 0;
+
+/**
+ * A passage's language as {@link primePassageLanguages} told it: the next passage told, or the
+ * last again (the writer's own strings, compared by reference at no cost). Another passage is
+ * read as ever.
+ */
+function primedLanguage(title: string, section: string, text: string): ToldLanguage | undefined {
+  if (!primed) return undefined;
+  for (const at of [primedAt, primedAt - 1]) {
+    const p = primed[at];
+    if (p && p.text === text && p.title === title && p.section === section) {
+      primedAt = at + 1;
+      return p;
+    }
+  }
+  return undefined;
+}
+
+/** Passages {@link passageLanguage} gave to the detector in this process (not plainly English). */
+let detectorPassages = 0;
+
+/**
+ * How many passages {@link passageLanguage} has given to the language detector in this thread:
+ * the rest were too short or plainly English.
+ */
+export function detectorPassageCount(): number {
+  return detectorPassages;
+}
+
+/**
+ * Tells {@link passageLanguage} the languages of the passages about to be written, in the order
+ * they are written, each as it gave it (language-thread.ts tells them, part on a thread of its
+ * own): it answers from them instead of reading each passage again, and adds them to the languages
+ * seen as it answers. `undefined` forgets them (each call replaces the last's).
+ *
+ * @example
+ * ```ts
+ * primePassageLanguages([{ title: "Kette", section: "Fahrrad", text: "Die Kette alle 300 km ölen …", lang: "de" }]);
+ * ```
+ */
+export function primePassageLanguages(passages: readonly ToldLanguage[] | undefined): void {
+  primed = passages;
+  primedAt = 0;
 }
 
 /** Whether a text holds at least `n` words of two letters or more (counted up to `n`). */
