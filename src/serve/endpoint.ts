@@ -199,7 +199,11 @@ function serveConnection(sock: net.Socket, reply: (line: string) => Promise<stri
     if (pending.length > MAX_LINE) {
       pending = "";
       sock.pause();
-      const refusal: WireReply = { ok: false, error: { kind: "unexpected", message: "vault-rag: a request over 1 MB" }, logs: [] };
+      const refusal: WireReply = {
+        ok: false,
+        error: { kind: "unexpected", message: "vault-rag: a request over 1 MB" },
+        logs: [],
+      };
       return void sock.end(encodeLine(refusal));
     }
     for (let cut = pending.indexOf("\n"); cut >= 0; cut = pending.indexOf("\n")) {
