@@ -30,7 +30,6 @@ export interface ForeignProcess {
   cwd: string;
   env: NodeJS.ProcessEnv;
   stdout: Terminal;
-  stderr: Terminal;
   /** What the command wrote to each stream, in order. */
   written: ["out" | "err", string][];
   exitCode?: number;
@@ -56,7 +55,7 @@ const foreign = new AsyncLocalStorage<ForeignProcess>();
  *
  * @example
  * ```ts
- * const p = { cwd: "/home/me", env: {}, stdout: {}, stderr: {}, written: [], served };
+ * const p = { cwd: "/home/me", env: {}, stdout: {}, written: [], served };
  * await runFor(p, () => runSearch(["motors"], {}));
  * p.written; // [["out", "robots/SMARS.md:12 …\n"]]
  * ```
@@ -76,12 +75,6 @@ export const env = (): NodeJS.ProcessEnv => foreign.getStore()?.env ?? process.e
 
 /** The command's standard output, as a terminal. */
 export const stdoutTerminal = (): Terminal => foreign.getStore()?.stdout ?? process.stdout;
-
-/** The command's exit code so far. */
-export const exitCode = (): number | undefined => {
-  const p = foreign.getStore();
-  return p ? p.exitCode : (process.exitCode as number | undefined);
-};
 
 /**
  * Sets the command's exit code.

@@ -9,7 +9,6 @@
  * The same handle serves a command the resident process runs for a thin client (`thin.ts`,
  * `served.ts`): its calls go to the resident process's own core, in the same process.
  */
-import net from "node:net";
 import type { OpenVaultOptions, VaultHandle } from "../library.js";
 import type { Logger } from "../log.js";
 import {
@@ -17,25 +16,20 @@ import {
   decodeLine,
   encodeLine,
   endpointFile,
-  envPrint,
   errorOf,
-  ownSocket,
+  exchange,
+  holds,
   readEndpoint,
   removeEndpoint,
   RESIDENT_METHODS,
   type EndpointInfo,
   type WireReply,
-  type WireRequest,
 } from "../serve/endpoint-file.js";
 import { VaultRagError } from "../errors.js";
-import { VERSION } from "../version.js";
 import { dropOutput, err, holdOutput, releaseOutput } from "./io.js";
 import { Declined, env, servedBy, setExitCode, type ServedBy } from "./context.js";
-import { aloneLine } from "./thin.js";
+import { aloneLine, runsAlone } from "./thin.js";
 import { openCore, openFacts, type Location } from "./open.js";
-
-/** The environment variable that makes every command run alone (any value but empty or `0`). */
-export const NO_DAEMON_ENV = "VAULT_RAG_NO_DAEMON";
 
 /** The flags that decide whether a command may ask a resident process. */
 export interface ReaderFlags {
@@ -90,10 +84,7 @@ export async function openReader(
   if (!e || !described) return openCore(loc, o, open);
   holdOutput();
   const local = answers ? await openCore(loc, o, open) : undefined;
-  const send = (method: string, args: unknown[]) =>
-    request(e, { token: e.token, vault: e.vault, db: e.db, method, args });
-  const via = { pid: e.pid, vaultKnown: e.vaultKnown, send };
-  return remoteHandle(via, described, { log: open.log, guessed: openFacts(loc, o).vaultGuessed }, local);
+  return remoteHandle(viaSocket(e), described, { log: open.log, guessed: openFacts(loc, o).vaultGuessed }, local);
 }
 
 /**
@@ -113,11 +104,10 @@ function servedHandle(served: ServedBy, loc: Location, o: ReaderFlags, answers: 
 
 /** Whether a command may ask a resident process: not `--no-daemon`, `VAULT_RAG_NO_DAEMON`, or a model flag. */
 function mayAsk(o: ReaderFlags): boolean {
-  const no = env()[NO_DAEMON_ENV];
   return (
     !alone &&
     o.daemon !== false &&
-    (no === undefined || no === "" || no === "0") &&
+    !runsAlone(env()) &&
     o.model === undefined &&
     o.offline === undefined &&
     o.modelDir === undefined
@@ -137,21 +127,13 @@ function residentFor(loc: Location, o: ReaderFlags): EndpointInfo | undefined {
     removeEndpoint(file, e);
     return undefined;
   }
-  const same =
-    e.version === VERSION &&
-    e.vault === loc.vault &&
-    e.db === loc.db &&
-    e.vaultKnown === openFacts(loc, o).vaultKnown &&
-    e.env === envPrint();
-  return same ? e : undefined;
+  return holds(e, loc.vault, loc.db) && e.vaultKnown === openFacts(loc, o).vaultKnown ? e : undefined;
 }
 
 /** The resident handle's vault and index as it shows them; undefined (the endpoint stale: removed) when it cannot be asked. */
 async function describe(e: EndpointInfo): Promise<{ vault: string; db: string } | undefined> {
   try {
-    const send = (method: string, args: unknown[]) =>
-      request(e, { token: e.token, vault: e.vault, db: e.db, method, args });
-    return (await ask({ pid: e.pid, vaultKnown: e.vaultKnown, send }, "describe", [])) as { vault: string; db: string };
+    return (await ask(viaSocket(e), "describe", [])) as { vault: string; db: string };
   } catch (x) {
     // refused at connecting: the process no longer listens
     if (x instanceof ResidentGone && !x.asked) removeEndpoint(endpointFile(e.vault, e.db), e);
@@ -159,38 +141,20 @@ async function describe(e: EndpointInfo): Promise<{ vault: string; db: string } 
   }
 }
 
-/** Sends one call to a resident process and waits for its answer. */
-function request(e: EndpointInfo, req: WireRequest): Promise<WireReply> {
-  return new Promise((resolve, reject) => {
-    // a socket that is not this user's own is no endpoint: as one that refuses
-    if (!ownSocket(e.socket)) return reject(new ResidentGone(e.pid, false, undefined, e));
-    const s = net.connect(e.socket);
-    let sent = false;
-    let answered = false;
-    let text = "";
-    s.setEncoding("utf8");
-    s.once("connect", () => {
-      sent = true;
-      s.write(encodeLine(req));
-    });
-    s.on("data", (chunk: string) => {
-      text += chunk;
-      const cut = text.indexOf("\n");
-      if (cut < 0) return;
-      answered = true;
-      s.destroy();
-      try {
-        resolve(decodeLine(text.slice(0, cut)) as WireReply);
-      } catch {
-        reject(new ResidentGone(e.pid, true, "its answer was no JSON", e));
-      }
-    });
-    s.on("error", () => undefined); // "close" follows
-    s.once("close", () => {
-      if (!answered) reject(new ResidentGone(e.pid, sent, undefined, e));
-    });
-  });
+/** Sends one call to a resident process over its socket and waits for its answer. */
+async function request(e: EndpointInfo, method: string, args: unknown[]): Promise<WireReply> {
+  const r = await exchange(e.socket, { token: e.token, vault: e.vault, db: e.db, method, args });
+  if (r === "refused" || r === "gone") throw new ResidentGone(e.pid, r === "gone", undefined, e);
+  if (r === "garbled") throw new ResidentGone(e.pid, true, "its answer was no JSON", e);
+  return r;
 }
+
+/** A handle's way to a resident process over its socket. */
+const viaSocket = (e: EndpointInfo): Via => ({
+  pid: e.pid,
+  vaultKnown: e.vaultKnown,
+  send: (method, args) => request(e, method, args),
+});
 
 /** How a handle reaches the resident process: over its socket, or in it (a command it runs for a thin client). */
 interface Via {

@@ -5,16 +5,12 @@
  * command writes and its exit code go back to the client. Commands run one at a time.
  */
 import type { WireReply } from "../serve/endpoint-file.js";
-import { Declined, runFor, type ForeignProcess, type Terminal } from "./context.js";
+import { Declined, runFor, type ForeignProcess, type ServedBy, type Terminal } from "./context.js";
 import { ResidentGone } from "./resident.js";
 import { thinCommand, type ClientReply, type ClientRequest } from "./thin.js";
 
-/** The vault and index a resident process holds, as `ServedBy` names them. */
-export interface Held {
-  vault: string;
-  db: string;
-  vaultKnown: boolean;
-}
+/** The vault and index a resident process holds, and whether it opened the vault as the index's. */
+export type Held = Pick<ServedBy, "vault" | "db" | "vaultKnown">;
 
 /**
  * Runs the commands of thin clients for a resident process that holds `held`, one at a time.
@@ -22,7 +18,7 @@ export interface Held {
  * @example
  * ```ts
  * const run = commandRunner({ vault, db, vaultKnown: true });
- * await run({ argv: ["tags", "--json"], cwd: vault, env: {}, stdout: {}, stderr: {} }, call);
+ * await run({ argv: ["tags", "--json"], cwd: vault, env: {}, stdout: {} }, call);
  * // { run: "done", written: [["out", "[…]\n"]], exitCode: 0 }
  * ```
  */
@@ -48,7 +44,6 @@ async function runOne(
     cwd: r.cwd,
     env: r.env,
     stdout: r.stdout,
-    stderr: r.stderr,
     written: [],
     served: { ...held, pid: process.pid, call },
   };
@@ -68,6 +63,6 @@ function clientRequest(x: unknown): ClientRequest | undefined {
   const strings = (a: unknown): a is string[] => Array.isArray(a) && a.every((s) => typeof s === "string");
   const terminal = (t: unknown): t is Terminal => !!t && typeof t === "object";
   if (!r || !strings(r.argv) || typeof r.cwd !== "string" || !r.env || typeof r.env !== "object") return undefined;
-  if (!terminal(r.stdout) || !terminal(r.stderr)) return undefined;
+  if (!terminal(r.stdout)) return undefined;
   return r as ClientRequest;
 }

@@ -7,20 +7,8 @@
  * them and declines a command that names another vault or index, or would run alone (a model
  * flag, `--no-daemon`): the command then runs here, as it would without a resident process.
  */
-import net from "node:net";
 import { resolveDb, resolveVault } from "../config.js";
-import {
-  alive,
-  decodeLine,
-  encodeLine,
-  endpointFile,
-  envPrint,
-  ownSocket,
-  readEndpoint,
-  type EndpointInfo,
-  type WireReply,
-} from "../serve/endpoint-file.js";
-import { VERSION } from "../version.js";
+import { alive, endpointFile, exchange, holds, readEndpoint, type EndpointInfo } from "../serve/endpoint-file.js";
 import type { Terminal } from "./context.js";
 
 /** The commands a resident process runs whole. `ask` is not one: its chat model runs in the asking process. */
@@ -39,16 +27,32 @@ const ALONE_FLAGS = new Set(["--no-daemon", "--model", "--offline", "--model-dir
  */
 const SENT_ENV = /^(VAULT_RAG_|NO_COLOR$|FORCE_COLOR$|TERM$|COLORTERM$|TZ$)/;
 
-/** The variable that makes every command run alone (also in `resident.ts`). */
-const NO_DAEMON_ENV = "VAULT_RAG_NO_DAEMON";
+/** The environment variable that makes every command run alone (any value but empty or `0`). */
+export const NO_DAEMON_ENV = "VAULT_RAG_NO_DAEMON";
 
-/** What a thin client sends: its command line, working directory, environment and terminals. */
+/**
+ * Whether an environment makes every command run alone ({@link NO_DAEMON_ENV}).
+ *
+ * @example
+ * ```ts
+ * runsAlone({ VAULT_RAG_NO_DAEMON: "1" }); // true
+ * runsAlone({ VAULT_RAG_NO_DAEMON: "0" }); // false
+ * ```
+ */
+export function runsAlone(env: NodeJS.ProcessEnv): boolean {
+  const v = env[NO_DAEMON_ENV];
+  return v !== undefined && v !== "" && v !== "0";
+}
+
+/** A command-line word's flag: `--vault=~/notes` is `--vault`. */
+const flagOf = (a: string) => (a.startsWith("--") && a.includes("=") ? a.slice(0, a.indexOf("=")) : a);
+
+/** What a thin client sends: its command line, working directory, environment and standard output's terminal. */
 export interface ClientRequest {
   argv: string[];
   cwd: string;
   env: Record<string, string>;
   stdout: Terminal;
-  stderr: Terminal;
 }
 
 /** What the resident process answers: what the command wrote to each stream, in order, and its exit code; or why it did not run it. */
@@ -90,12 +94,12 @@ export async function askResident(argv: string[]): Promise<boolean> {
     cwd: process.cwd(),
     env: Object.fromEntries(Object.entries(process.env).filter(([k]) => SENT_ENV.test(k))) as Record<string, string>,
     stdout: { isTTY: !!process.stdout.isTTY, columns: process.stdout.columns },
-    stderr: { isTTY: !!process.stderr.isTTY, columns: process.stderr.columns },
   };
-  const reply = await send(e, { token: e.token, vault: e.vault, db: e.db, method: "cli", args: [request] });
+  const reply = await exchange(e.socket, { token: e.token, vault: e.vault, db: e.db, method: "cli", args: [request] });
   if (reply === "refused") return false;
-  if (reply === "gone" || (reply.ok && (reply.value as ClientReply).run === "failed")) {
-    const failure = reply === "gone" ? undefined : (reply.value as { message: string }).message;
+  const gone = reply === "gone" || reply === "garbled";
+  if (gone || (reply.ok && (reply.value as ClientReply).run === "failed")) {
+    const failure = gone ? undefined : (reply.value as { message: string }).message;
     process.stderr.write(aloneLine(e.pid, failure) + "\n");
     process.env[NO_DAEMON_ENV] = "1";
     return false;
@@ -127,7 +131,7 @@ export function thinCommand(argv: readonly string[]): boolean {
   if (!THIN_COMMANDS.has(command ?? "")) return false;
   for (const a of rest) {
     if (a === "--") break;
-    if (ALONE_FLAGS.has(a.startsWith("--") && a.includes("=") ? a.slice(0, a.indexOf("=")) : a)) return false;
+    if (ALONE_FLAGS.has(flagOf(a))) return false;
   }
   return true;
 }
@@ -138,8 +142,7 @@ export function thinCommand(argv: readonly string[]): boolean {
  */
 function endpointFor(argv: string[]): EndpointInfo | undefined {
   const [command, ...rest] = argv;
-  const no = process.env[NO_DAEMON_ENV];
-  if (!thinCommand(argv) || (no !== undefined && no !== "" && no !== "0")) return undefined;
+  if (!thinCommand(argv) || runsAlone(process.env)) return undefined;
   const named: { vault?: string; db?: string } = {};
   let positional: string | undefined;
   for (let i = 0; i < rest.length; i++) {
@@ -148,9 +151,9 @@ function endpointFor(argv: string[]): EndpointInfo | undefined {
       positional ??= rest[i + 1];
       break;
     }
-    const [flag, value] = a.startsWith("--") && a.includes("=") ? [a.slice(0, a.indexOf("=")), a] : [a, undefined];
+    const flag = flagOf(a);
     if (flag === "--vault" || flag === "--db") {
-      named[flag.slice(2) as "vault" | "db"] = value !== undefined ? value.slice(flag.length + 1) : rest[++i];
+      named[flag.slice(2) as "vault" | "db"] = flag !== a ? a.slice(flag.length + 1) : rest[++i];
       continue;
     }
     if (!a.startsWith("-")) positional ??= a;
@@ -159,40 +162,8 @@ function endpointFor(argv: string[]): EndpointInfo | undefined {
     const vault = resolveVault(named.vault ?? (VAULT_ARGUMENT.has(command!) ? positional : undefined));
     const db = resolveDb(vault, named.db);
     const e = readEndpoint(endpointFile(vault, db));
-    const same = e && e.vault === vault && e.db === db && e.version === VERSION && e.env === envPrint();
-    return same && alive(e.pid) ? e : undefined;
+    return e && holds(e, vault, db) && alive(e.pid) ? e : undefined;
   } catch {
     return undefined; // a vault or index the command itself refuses, in its own words
   }
-}
-
-/**
- * Sends one request and waits for its reply: "refused" when the socket takes no connection,
- * "gone" when it closed before answering.
- */
-function send(e: EndpointInfo, req: object): Promise<WireReply | "refused" | "gone"> {
-  return new Promise((resolve) => {
-    // a socket that is not this user's own is no endpoint: as one that refuses
-    if (!ownSocket(e.socket)) return resolve("refused");
-    const s = net.connect(e.socket);
-    let sent = false;
-    const chunks: Buffer[] = [];
-    s.once("connect", () => {
-      sent = true;
-      s.write(encodeLine(req));
-    });
-    s.on("data", (chunk: Buffer) => {
-      chunks.push(chunk);
-      if (!chunk.includes(10)) return;
-      const text = Buffer.concat(chunks).toString("utf8");
-      s.destroy();
-      try {
-        resolve(decodeLine(text.slice(0, text.indexOf("\n"))) as WireReply);
-      } catch {
-        resolve("gone");
-      }
-    });
-    s.on("error", () => undefined); // "close" follows
-    s.once("close", () => resolve(sent ? "gone" : "refused"));
-  });
 }

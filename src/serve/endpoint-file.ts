@@ -1,7 +1,8 @@
 /**
  * The resident endpoint's file and wire format, shared by the process that holds a vault open (see
- * `endpoint.ts`) and the CLI that asks it (`src/cli/resident.ts`). Light: Node's own modules and
- * the error type only, so a CLI search that finds a resident process loads nothing heavy.
+ * `endpoint.ts`) and the CLI that asks it (`src/cli/resident.ts`, `thin.ts`). Light: Node's own
+ * modules, the error type and the version only, so a CLI search that finds a resident process
+ * loads nothing heavy.
  *
  * The endpoint file sits beside the index (`<index>.endpoint`; for a Chroma index, in the vault's
  * sidecar folder), readable by its owner only. It names the vault and index the process holds, how
@@ -10,9 +11,11 @@
  */
 import crypto from "node:crypto";
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { VaultRagError, type Fix, type VaultRagErrorCode } from "../errors.js";
+import { VERSION } from "../version.js";
 
 /** The version of the endpoint file and of the requests it answers. */
 export const ENDPOINT_VERSION = 1;
@@ -153,6 +156,19 @@ export function readEndpoint(file: string): EndpointInfo | undefined {
 }
 
 /**
+ * Whether an endpoint's process holds `vault` and `db` as a CLI of this version, in this
+ * environment ({@link envPrint}), would ask it to.
+ *
+ * @example
+ * ```ts
+ * holds(readEndpoint(endpointFile(vault, db))!, vault, db); // true when a resident process of this version holds them
+ * ```
+ */
+export function holds(e: EndpointInfo, vault: string, db: string): boolean {
+  return e.version === VERSION && e.vault === vault && e.db === db && e.env === envPrint();
+}
+
+/**
  * Removes an endpoint file if it still holds the endpoint `e` (a process that replaced it since
  * keeps its own), and that endpoint's socket.
  *
@@ -215,6 +231,48 @@ export interface WireRequest {
   db: string;
   method: string;
   args: unknown[];
+}
+
+/**
+ * How one request to a resident process ended: its reply; `refused`, no connection (no socket of
+ * this user's own, see {@link ownSocket}, or none listening there); `gone`, closed before a whole
+ * answer came; `garbled`, an answer that is no JSON.
+ */
+export type Exchange = WireReply | "refused" | "gone" | "garbled";
+
+/**
+ * Sends one request line to a resident process's socket and waits for its answer line.
+ *
+ * @example
+ * ```ts
+ * const r = await exchange(e.socket, { token: e.token, vault: e.vault, db: e.db, method: "tags", args: [] });
+ * if (typeof r !== "string" && r.ok) console.log(r.value);
+ * ```
+ */
+export function exchange(socket: string, req: WireRequest): Promise<Exchange> {
+  return new Promise((resolve) => {
+    if (!ownSocket(socket)) return resolve("refused");
+    const s = net.connect(socket);
+    let sent = false;
+    const chunks: Buffer[] = [];
+    s.once("connect", () => {
+      sent = true;
+      s.write(encodeLine(req));
+    });
+    s.on("data", (chunk: Buffer) => {
+      chunks.push(chunk);
+      if (!chunk.includes(10)) return;
+      const text = Buffer.concat(chunks).toString("utf8");
+      s.destroy();
+      try {
+        resolve(decodeLine(text.slice(0, text.indexOf("\n"))) as WireReply);
+      } catch {
+        resolve("garbled");
+      }
+    });
+    s.on("error", () => undefined); // "close" follows
+    s.once("close", () => resolve(sent ? "gone" : "refused"));
+  });
 }
 
 /** A logger call made while a request ran, replayed by the CLI's own logger. */

@@ -257,7 +257,7 @@ describe("a resident process answers the CLI", () => {
         vault: e.vault,
         db: e.db,
         method: "cli",
-        args: [{ argv, cwd: elsewhere, env: {}, stdout: {}, stderr: {} }],
+        args: [{ argv, cwd: elsewhere, env: {}, stdout: {} }],
       }) + "\n";
     expect(JSON.parse(await send(ask(["index", vault, "--quiet"])))).toMatchObject({
       ok: true,

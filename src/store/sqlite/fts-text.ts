@@ -98,14 +98,9 @@ let primedAt = 0;
  */
 function primedLanguage(title: string, section: string, text: string): ToldLanguage | undefined {
   if (!primed) return undefined;
-  for (const at of [primedAt, primedAt - 1]) {
-    const p = primed[at];
-    if (p && p.text === text && p.title === title && p.section === section) {
-      primedAt = at + 1;
-      return p;
-    }
-  }
-  return undefined;
+  const same = (p: ToldLanguage | undefined) => p && p.text === text && p.title === title && p.section === section;
+  if (same(primed[primedAt])) return primed[primedAt++];
+  return same(primed[primedAt - 1]) ? primed[primedAt - 1] : undefined;
 }
 
 /** Passages {@link passageLanguage} gave to the detector in this process (not plainly English). */
